@@ -1,0 +1,52 @@
+import { Command } from 'commander';
+import { registerServeCommand } from './commands/serve.js';
+import { registerKeysCommand } from './commands/keys.js';
+import { registerValidateCommand } from './commands/validate.js';
+import { registerPlanCommand } from './commands/plan.js';
+import { registerApplyCommand } from './commands/apply.js';
+import { registerPullCommand } from './commands/pull.js';
+import { registerMuteCommands } from './commands/mute.js';
+import { registerAgentCommand } from './commands/agent.js';
+import { registerTuiCommand } from './commands/tui.js';
+
+/** Options every command accepts; commands read them with `command.optsWithGlobals()`. */
+export interface GlobalOptions {
+  server?: string;
+  apiKey?: string;
+  json?: boolean;
+  verbose?: boolean;
+  color?: boolean;
+}
+
+export function createProgram(): Command {
+  const program = new Command('alertform')
+    .description('Graphite alerts and notification channels as code, and a self-hosted /v2 alerting server.')
+    .version('0.1.0')
+    .option('--server <url>', 'base URL of the /v2 API (env ALERTFORM_URL)')
+    .option('--api-key <key>', 'API key (env ALERTFORM_API_KEY); never printed')
+    .option('--json', 'machine-readable output')
+    .option('--verbose', 'more detail')
+    .option('--no-color', 'no colours (also NO_COLOR, and whenever output is not a terminal)')
+    .showHelpAfterError()
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ alertform serve --api-key demo-key            # the bundled /v2 server on SQLite
+  $ alertform validate examples/                   # check definitions, errors at file:line:column
+  $ alertform plan examples/ --server http://demo-key@127.0.0.1:8080
+  $ alertform apply examples/ --auto-approve
+  $ alertform agent install collectd --carbon 127.0.0.1:2003`,
+    );
+
+  registerServeCommand(program);
+  registerKeysCommand(program);
+  registerValidateCommand(program);
+  registerPlanCommand(program);
+  registerApplyCommand(program);
+  registerPullCommand(program);
+  registerMuteCommands(program);
+  registerAgentCommand(program);
+  registerTuiCommand(program);
+  return program;
+}

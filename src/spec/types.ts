@@ -1,0 +1,135 @@
+/**
+ * The /v2 API's resources, as the seed and ../shared/design/api-semantics.md define them. Shared by the client,
+ * the planner and the server, so that all three speak one shape.
+ */
+
+export type CriteriaType = 'above' | 'below' | 'outside_bounds' | 'missing';
+
+/** Criteria of letter `a`. time_period is minutes; absent, null or "" means instantaneous. */
+export interface AlertCriteria {
+  type: CriteriaType;
+  above_value?: number;
+  below_value?: number;
+  time_period?: number | null | '';
+}
+
+/** A criterion of a composite alert, keyed by its letter in `additional_criteria`. */
+export interface AdditionalCriterion extends AlertCriteria {
+  metric: string;
+}
+
+/** `["state_change"]` or `["every", minutes]` as read; writes also accept the string and empty forms. */
+export type NotificationType = ['state_change'] | ['every', number];
+export type NotificationTypeInput = NotificationType | 'state_change' | [] | '' | null;
+
+export type OnQueryFailure = null | 'ignore' | 'notify';
+
+/** Fields of an alert a client writes (POST body; a PUT sends any subset). */
+export interface AlertBody {
+  name: string;
+  metric: string;
+  alert_criteria: AlertCriteria;
+  additional_criteria?: Record<string, AdditionalCriterion>;
+  expression?: string;
+  scheduled_mutes?: string[];
+  notification_channels?: string[];
+  notification_type?: NotificationTypeInput;
+  info?: string | null;
+  on_query_failure?: OnQueryFailure;
+}
+
+export type AlertStatus = 'healthy' | 'alerting' | 'recovered';
+
+/** An alert as read. The hosted service may omit metric, additional_criteria and expression in list reads. */
+export interface AlertRead {
+  id: string;
+  name: string;
+  metric?: string;
+  alert_criteria: AlertCriteria;
+  additional_criteria?: Record<string, AdditionalCriterion>;
+  expression?: string;
+  notification_channels: string[];
+  notification_type: NotificationType | NotificationTypeInput;
+  scheduled_mutes: string[];
+  currently_triggered_metrics: string[];
+  muted: boolean;
+  status: AlertStatus | string;
+  info: string | null;
+  on_query_failure: OnQueryFailure;
+}
+
+export type ChannelType = 'email' | 'pagerduty' | 'slack' | 'webhook' | 'victorops' | 'opsgenie';
+export const CHANNEL_TYPES: readonly ChannelType[] = ['email', 'pagerduty', 'slack', 'webhook', 'victorops', 'opsgenie'];
+
+export interface ChannelBody {
+  type: ChannelType;
+  description: string;
+  destination: string;
+  auto_resolve?: boolean;
+}
+
+export interface ChannelRead extends Required<ChannelBody> {
+  id: string;
+  /** Additive: the last delivery error of this channel, if its last delivery failed. */
+  last_error?: { time: string; message: string } | null;
+}
+
+export type Weekday = 'mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun';
+
+/** A scheduled mute (/v2/schedules/). */
+export interface ScheduleBody {
+  name: string;
+  /** HH:MM, 24 h, in `timezone`. */
+  start_time: string;
+  /** Minutes. */
+  duration: number;
+  /** "UTC", or an offset such as "UTC+2" or "UTC-5:30". */
+  timezone?: string;
+  repeat?: Weekday[];
+}
+
+export interface ScheduleRead extends Required<ScheduleBody> {
+  id: string;
+  /** Ids of the alerts that reference this schedule. */
+  alerts: string[];
+}
+
+export interface MuteStatus {
+  id: string;
+  name: string;
+  muted: boolean;
+  /** Remaining whole minutes, rounded up; 0 when not muted. */
+  duration: number;
+  scheduled_mutes: string[];
+}
+
+export interface HistoryEntry {
+  status: 'alerting' | 'recovered' | 'query_failed' | string;
+  value: number | null;
+  /** Unix seconds, as a string. */
+  time: string;
+  metric: string;
+}
+
+/** The error body of every 4xx/5xx of our server. */
+export interface ApiErrorBody {
+  error: {
+    code: ApiErrorCode;
+    message: string;
+    details?: { path: string; message: string }[];
+  };
+}
+
+export type ApiErrorCode =
+  | 'unauthorized'
+  | 'not_found'
+  | 'invalid_body'
+  | 'invalid_query'
+  | 'conflict'
+  | 'payload_too_large'
+  | 'internal';
+
+export interface CreatedResponse {
+  id: string;
+  url: string;
+}
