@@ -94,7 +94,7 @@ export async function installAgent(context: AgentContext, agent: AgentDefinition
     }
 
     await progress.step('check privileges', async () => checkPrivileges(context, platform, steps), {});
-    for (const step of steps) await progress.step(step.title, () => step.run(), { undo: step.undo });
+    for (const step of steps) await progress.step(step.title, () => step.run(), { undo: step.undo, change: true });
     if (existing === content) progress.skip(`write ${context.root.resolve(configPath)}`, 'already up to date');
 
     if (!context.json) printSummary(context, agent, summary, existing === content, false);

@@ -62,7 +62,7 @@ export function reportFailure(context: AgentContext, progress: Progress, error: 
     failed,
     steps: progress.records,
     done: changes.map((record) => record.title),
-    undo: changes.map((record) => record.undo).reverse(),
+    undo: changes.flatMap((record) => (record.undo ? [record.undo] : [])).reverse(),
   };
   if (context.json) {
     context.output.out(`${JSON.stringify(report, null, 2)}\n`);
@@ -73,7 +73,8 @@ export function reportFailure(context: AgentContext, progress: Progress, error: 
       lines.push('  already done: nothing; the host was not changed');
     } else {
       lines.push('  already done:', ...changes.map((record) => `    ${record.title}`));
-      lines.push('  to undo it, run:', ...changes.map((record) => `    ${record.undo}`).reverse());
+      const undo = changes.flatMap((record) => (record.undo ? [`    ${record.undo}`] : [])).reverse();
+      lines.push(...(undo.length ? ['  to undo it, run:', ...undo] : ['  nothing of it needs undoing']));
     }
     context.output.err(`${lines.join('\n')}\n`);
   }

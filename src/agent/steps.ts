@@ -74,6 +74,7 @@ export function mkdirStep(root: FileRoot, path: string): Step {
     title: `create ${root.resolve(path)}`,
     preview: { kind: 'mkdir', path: root.resolve(path) },
     privileged: true,
+    undo: `rmdir ${root.resolve(path)}   (if empty)`,
     run: () => root.mkdir(path),
   };
 }
@@ -89,6 +90,8 @@ export interface StepRecord {
   status: 'ok' | 'failed' | 'skipped';
   ms: number;
   detail?: string;
+  /** True for steps that changed the host (not checks). */
+  change?: boolean;
   undo?: string;
 }
 
@@ -120,7 +123,7 @@ export class Progress {
     this.cancelled = true;
   }
 
-  async step<T>(title: string, work: () => Promise<T>, options: { undo?: string; detail?: (value: T) => string | undefined } = {}): Promise<T> {
+  async step<T>(title: string, work: () => Promise<T>, options: { undo?: string; change?: boolean; detail?: (value: T) => string | undefined } = {}): Promise<T> {
     if (this.cancelled) {
       this.records.push({ title, status: 'failed', ms: 0, detail: 'cancelled' });
       throw new StepFailure(title, 'cancelled (Ctrl-C) before this step started');
@@ -132,7 +135,14 @@ export class Progress {
       const value = await work();
       const ms = Math.round(performance.now() - started);
       const detail = options.detail?.(value) ?? (typeof value === 'string' ? value : undefined);
-      this.records.push({ title, status: 'ok', ms, ...(detail ? { detail } : {}), ...(options.undo ? { undo: options.undo } : {}) });
+      this.records.push({
+        title,
+        status: 'ok',
+        ms,
+        ...(detail ? { detail } : {}),
+        ...(options.change ? { change: true } : {}),
+        ...(options.undo ? { undo: options.undo } : {}),
+      });
       this.print(live, 'ok', title, ms, detail);
       return value;
     } catch (error) {
@@ -149,9 +159,9 @@ export class Progress {
     this.print(false, 'skipped', title, 0, why);
   }
 
-  /** The steps that changed something and so may need undoing. */
+  /** The steps that changed something (some of them have an undo). */
   changes(): StepRecord[] {
-    return this.records.filter((record) => record.status === 'ok' && record.undo !== undefined);
+    return this.records.filter((record) => record.status === 'ok' && record.change === true);
   }
 
   private print(live: boolean, status: StepRecord['status'], title: string, ms: number, detail?: string) {

@@ -70,7 +70,7 @@ export async function uninstallAgent(context: AgentContext, agent: AgentDefiniti
       return { ok: true, exitCode: 0, report };
     }
     await progress.step('check privileges', async () => checkPrivileges(context, platform, steps));
-    for (const step of steps) await progress.step(step.title, () => step.run(), { undo: step.undo });
+    for (const step of steps) await progress.step(step.title, () => step.run(), { undo: step.undo, change: true });
     if (!context.json) {
       context.output.out(
         `\n✔ ${agent.name} is uninstalled (${packageName} removed, service stopped).\n` +

@@ -43,7 +43,7 @@ export async function updateAgentKey(context: AgentContext, agent: AgentDefiniti
         for (const line of lines) context.output.out(`  ${String(line).padStart(5)} | ${changed[line - 1]}\n`);
       }
     } else {
-      await progress.step(`write ${path}`, () => context.root.writeAtomic(options.config, updated));
+      await progress.step(`write ${path}`, () => context.root.writeAtomic(options.config, updated), { change: true });
     }
     const restart = context.host.platform === 'darwin' ? `brew services restart ${agent.name === 'otel' ? 'otelcol-contrib' : agent.name}` : `sudo systemctl restart ${agent.name === 'otel' ? 'otelcol-contrib' : agent.name}`;
     if (!context.json && !options.dryRun) {
