@@ -71,8 +71,9 @@ export function createDeliveryQueue(options: DeliveryQueueOptions): DeliveryQueu
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
-        controller.abort();
+        // Reject first so the race reports the timeout, not the abort error it causes.
         reject(new DeliveryError(`${job.channel.type} delivery timed out after ${attemptTimeoutMs} ms`, true));
+        controller.abort();
       }, attemptTimeoutMs);
     });
     try {
