@@ -8,7 +8,7 @@ import type { DeliveryChannel } from '../../src/server/notifiers/types.js';
  */
 export class MemoryEvaluationStore implements EvaluationStore {
   readonly alerts = new Map<string, EvaluableAlert>();
-  readonly channels = new Map<string, DeliveryChannel & { last_error?: { time: string; message: string } | null }>();
+  readonly channels = new Map<string, DeliveryChannel & { last_error?: { time: number; message: string } | null }>();
   readonly history = new Map<string, HistoryRecord[]>();
   saveCalls = 0;
 
@@ -49,7 +49,7 @@ export class MemoryEvaluationStore implements EvaluationStore {
     return ids.flatMap((id) => (this.channels.has(id) ? [this.channels.get(id)!] : []));
   }
 
-  setChannelLastError(channelId: string, error: { time: string; message: string } | null): void {
+  setChannelLastError(channelId: string, error: { time: number; message: string } | null): void {
     const channel = this.channels.get(channelId);
     if (channel) channel.last_error = error;
   }

@@ -56,10 +56,29 @@ export async function startWebhookReceiver(status: (request: ReceivedRequest) =>
     return received[taken++]!;
   }
 
+  /** Resolves with the first received request (past or future) that `match` accepts. */
+  async function waitFor(match: (request: ReceivedRequest) => boolean, timeoutMs = 10_000): Promise<ReceivedRequest> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const found = received.find(match);
+      if (found) return found;
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`no matching request within ${timeoutMs} ms (got ${received.map((r) => r.path).join(', ') || 'none'})`);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, left);
+        waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+  }
+
   return {
     url: `http://127.0.0.1:${port}`,
     received,
     next,
+    waitFor,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -39,6 +39,6 @@ export interface EvaluationStore {
   saveEvaluations(updates: EvaluationUpdate[]): Promise<void> | void;
   /** The channels with these ids (missing ones are left out). */
   getChannelsForDelivery(ids: string[]): Promise<DeliveryChannel[]> | DeliveryChannel[];
-  /** Records the last delivery error of a channel (null after a delivery that worked). */
-  setChannelLastError(channelId: string, error: { time: string; message: string } | null): Promise<void> | void;
+  /** Records the last delivery error of a channel, time in unix seconds (null after a delivery that worked). */
+  setChannelLastError(channelId: string, error: { time: number; message: string } | null): Promise<void> | void;
 }

@@ -45,7 +45,7 @@ export function startEvaluator(options: EvaluatorOptions): RunningEvaluator {
     send: (channel, notification, signal) => sendNotification(channel, notification, settings, signal),
     onOutcome: (channel, error) => {
       void Promise.resolve(
-        options.store.setChannelLastError(channel.id, error === null ? null : { time: String(Math.floor(Date.now() / 1000)), message: error }),
+        options.store.setChannelLastError(channel.id, error === null ? null : { time: Math.floor(Date.now() / 1000), message: error }),
       ).catch((failure: Error) => logger?.error({ channel: channel.id, error: failure.message }, 'could not store delivery error'));
     },
     attemptTimeoutMs: settings.timeoutMs,

@@ -5,3 +5,5 @@ export * from './transitions.js';
 export * from './evaluation-store.js';
 export * from './run-cycle.js';
 export * from './evaluator.js';
+export * from './store-adapter.js';
+export * from './service.js';

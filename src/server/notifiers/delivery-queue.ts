@@ -5,7 +5,10 @@ import { DeliveryError, type DeliveryChannel, type Notification } from './types.
 export interface DeliveryQueueOptions {
   /** Sends one notification once; throws on failure (DeliveryError says whether a retry may help). */
   send: (channel: DeliveryChannel, notification: Notification, signal: AbortSignal) => Promise<void>;
-  /** Told after each delivery's final outcome: null on success, the safe error message otherwise. */
+  /**
+   * Told after each attempt that failed (with its safe error message) and after a delivery that worked (null),
+   * so a channel in trouble shows it while its retries are still running.
+   */
   onOutcome?: (channel: DeliveryChannel, error: string | null) => void;
   logger?: Logger;
   /** Waits before each retry, in ms; its length is the number of retries. Default [1 000, 5 000, 30 000]. */
@@ -96,10 +99,8 @@ export function createDeliveryQueue(options: DeliveryQueueOptions): DeliveryQueu
         const retryable = !(error instanceof DeliveryError) || error.retryable;
         const last = !retryable || tries >= retryDelays.length;
         options.logger?.warn({ ...log, attempt: tries + 1, error: message, willRetry: !last }, 'notification delivery failed');
-        if (last) {
-          options.onOutcome?.(job.channel, message);
-          return;
-        }
+        options.onOutcome?.(job.channel, message);
+        if (last) return;
         await sleep(retryDelays[tries]!);
       }
     }

@@ -36,3 +36,8 @@ export function networkError(service: string, error: unknown): DeliveryError {
   const code = (error as { cause?: { code?: string } })?.cause?.code ?? (error as { code?: string })?.code;
   return new DeliveryError(`${service} could not be reached${code ? ` (${code})` : ''}`, true);
 }
+
+/** `base` (which may carry a path, e.g. a proxy prefix) joined with an absolute API path. */
+export function joinUrl(base: string, path: string): string {
+  return `${base.replace(/\/+$/, '')}${path}`;
+}

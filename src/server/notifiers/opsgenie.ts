@@ -1,5 +1,5 @@
 import { describeCriteria, describeText, summarize } from './describe.js';
-import { postJson } from './http.js';
+import { joinUrl, postJson } from './http.js';
 import type { DeliveryChannel, Notification, NotifierSettings } from './types.js';
 
 /** One OpsGenie alert per alertform alert (and one for its query failures), found again by alias. */
@@ -39,10 +39,10 @@ export async function sendOpsgenie(
 ): Promise<void> {
   const headers = { authorization: `GenieKey ${channel.destination}` };
   if (notification.event === 'recovered' || notification.event === 'query_recovered') {
-    const url = new URL(`/v2/alerts/${encodeURIComponent(opsgenieAlias(notification))}/close`, settings.opsgenieUrl);
+    const url = new URL(joinUrl(settings.opsgenieUrl, `/v2/alerts/${encodeURIComponent(opsgenieAlias(notification))}/close`));
     url.searchParams.set('identifierType', 'alias');
     await postJson('opsgenie', url.href, { source: 'alertform', note: summarize(notification) }, { headers, signal });
     return;
   }
-  await postJson('opsgenie', new URL('/v2/alerts', settings.opsgenieUrl).href, buildOpsgenieCreate(notification), { headers, signal });
+  await postJson('opsgenie', joinUrl(settings.opsgenieUrl, '/v2/alerts'), buildOpsgenieCreate(notification), { headers, signal });
 }

@@ -1,5 +1,5 @@
 import { describeCriteria, summarize } from './describe.js';
-import { postJson } from './http.js';
+import { joinUrl, postJson } from './http.js';
 import type { DeliveryChannel, Notification, NotifierSettings } from './types.js';
 
 /** One PagerDuty incident per alert (and a separate one for its query failures). */
@@ -53,5 +53,5 @@ export async function sendPagerduty(
 ): Promise<void> {
   const event = buildPagerdutyEvent(channel, notification);
   if (!event) return;
-  await postJson('pagerduty', new URL('/v2/enqueue', settings.pagerdutyUrl).href, event, { signal });
+  await postJson('pagerduty', joinUrl(settings.pagerdutyUrl, '/v2/enqueue'), event, { signal });
 }

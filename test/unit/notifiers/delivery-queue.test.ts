@@ -37,10 +37,10 @@ describe('the delivery queue', () => {
     await queue.idle();
     expect(calls).toBe(3);
     expect(delays).toEqual([100, 200]);
-    expect(outcomes).toEqual([null]);
+    expect(outcomes).toEqual(['webhook answered HTTP 503', 'webhook answered HTTP 503', null]);
   });
 
-  it('gives up after the last retry and reports the error for the channel', async () => {
+  it('gives up after the last retry, reporting each failed attempt for the channel', async () => {
     const outcomes: [string, string | null][] = [];
     const queue = createDeliveryQueue({
       send: async () => {
@@ -52,7 +52,11 @@ describe('the delivery queue', () => {
     });
     queue.enqueue(channel('slack', 'https://hooks.slack.com/services/SECRET'), plainNotification());
     await queue.idle();
-    expect(outcomes).toEqual([['ch_slack', 'slack answered HTTP 500']]);
+    expect(outcomes).toEqual([
+      ['ch_slack', 'slack answered HTTP 500'],
+      ['ch_slack', 'slack answered HTTP 500'],
+      ['ch_slack', 'slack answered HTTP 500'],
+    ]);
   });
 
   it('does not retry a request the service rejected', async () => {
