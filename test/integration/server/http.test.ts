@@ -36,7 +36,7 @@ describe('authentication', () => {
   });
 
   it('answers 401 with WWW-Authenticate and a JSON body for a missing, wrong or malformed key', async () => {
-    for (const headers of [{}, { authorization: 'Bearer wrong' }, { authorization: 'Basic !!!' }, { authorization: 'Token the-key' }]) {
+    for (const headers of [{} as Record<string, string>, { authorization: 'Bearer wrong' }, { authorization: 'Basic !!!' }, { authorization: 'Token the-key' }]) {
       const response = await rawRequest({ method: 'GET', path: '/v2/alerts/', headers });
       expect(response.status).toBe(401);
       expect(response.headers['www-authenticate']).toBe('Basic realm="alertform"');
