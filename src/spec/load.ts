@@ -1,6 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { LineCounter, parseAllDocuments, isNode, type Document } from 'yaml';
+import { LineCounter, parseAllDocuments, isMap, isNode, isScalar, type Document } from 'yaml';
 import { describeAjvErrors, validatorFor } from './schemas.js';
 import { interpolateString } from './interpolate.js';
 import { emptyDefinitions, type Definitions, type Defined, type ResourceKind } from './definitions.js';
@@ -96,7 +96,9 @@ export function loadDefinitions(files: SourceFile[], options: LoadOptions = {}):
       const invalid = new Set<string>();
       if (!validate(value)) {
         for (const problem of describeAjvErrors(validate.errors)) {
-          problems.push({ location: locate(problem.path), path: problem.path, message: problem.message });
+          // An unknown field is pointed at by its key: the typo is there, not in its value.
+          const location = problem.message.startsWith('unknown field') ? locateKey(doc, problem.path, at) ?? locate(problem.path) : locate(problem.path);
+          problems.push({ location, path: problem.path, message: problem.message });
           invalid.add(problem.path.split('.').slice(0, 2).join('.'));
         }
       }
@@ -166,4 +168,14 @@ function locateInDocument(
     if (isNode(node) && node.range) return at(node.range[0]);
   }
   return { file, line: 1, column: 1 };
+}
+
+/** The position of the key of the last segment of a dot path, when its parent is a mapping. */
+function locateKey(doc: Document, path: string, at: (offset: number) => SourceLocation): SourceLocation | undefined {
+  const parts: (string | number)[] = path.split('.').map((p) => (/^\d+$/.test(p) ? Number(p) : p));
+  const last = parts.pop();
+  const parent = parts.length === 0 ? doc.contents : doc.getIn(parts, true);
+  if (!isMap(parent)) return undefined;
+  const pair = parent.items.find((item) => isScalar(item.key) && item.key.value === last);
+  return pair && isScalar(pair.key) && pair.key.range ? at(pair.key.range[0]) : undefined;
 }
