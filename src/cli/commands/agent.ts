@@ -1,12 +1,167 @@
-import type { Command } from 'commander';
+import { Argument, type Command } from 'commander';
+import { AGENT_NAMES } from '../../agent/agent-definition.js';
+import { findAgent, listAgents } from '../../agent/agents/registry.js';
+import { HOSTED_CARBON_HOST, HOSTED_CARBON_PORT } from '../../agent/carbon.js';
+import { createCliContext, readAgentGlobals } from '../../agent/cli-context.js';
+import type { FlowResult } from '../../agent/context.js';
+import { installAgent } from '../../agent/install.js';
+import { splitPluginList } from '../../agent/plugins.js';
+import { uninstallAgent } from '../../agent/uninstall.js';
+import { updateAgentKey } from '../../agent/update-apikey.js';
 import { CliError } from '../errors.js';
 
-// Placeholder until its issue lands: registered so that --help lists it.
+const agentArgument = () => new Argument('<agent>', 'telegraf, otel or collectd').choices(AGENT_NAMES);
+
+/** `alertform agent`: list, install, update-apikey, uninstall. */
 export function registerAgentCommand(program: Command): void {
-  program
+  const agent = program
     .command('agent')
-    .description('install a metrics agent (not built yet)')
-    .action(() => {
-      throw new CliError('agent is not built yet');
+    .description('install a metrics agent (telegraf, otel, collectd) that sends host metrics to Graphite')
+    .option('-l, --list', 'list the agents')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ alertform agent --list
+  $ sudo alertform agent install telegraf --api-key $KEY
+  $ sudo alertform agent install collectd --carbon 127.0.0.1:2003 --no-verify
+  $ sudo alertform agent update-apikey telegraf --api-key $NEW_KEY --config /etc/telegraf/telegraf.conf
+  $ sudo alertform agent uninstall otel`,
+    )
+    .action((options: { list?: boolean }, command: Command) => {
+      if (!options.list) {
+        command.outputHelp();
+        return;
+      }
+      const globals = readAgentGlobals(command);
+      const agents = listAgents();
+      if (globals.json) {
+        process.stdout.write(`${JSON.stringify(agents.map((a) => ({ name: a.name, summary: a.summary, defaultPlugins: a.defaultPlugins, optionalPlugins: a.optionalPlugins })), null, 2)}\n`);
+        return;
+      }
+      for (const a of agents) process.stdout.write(`${a.name.padEnd(9)} ${a.summary}\n`);
     });
+
+  agent
+    .command('install')
+    .description('install an agent and write its config so that metrics reach Graphite')
+    .addArgument(agentArgument())
+    .option('--api-key <key>', 'API key (or ALERTFORM_API_KEY); required for the hosted carbon endpoint; never printed')
+    .option('--plugins <list>', 'plugins to add to the defaults, comma-separated (e.g. netstat,temp)')
+    .option('--carbon <host:port>', `carbon endpoint (default: the hosted one, ${HOSTED_CARBON_HOST}:${HOSTED_CARBON_PORT})`)
+    .option('--prefix <prefix>', 'metric prefix (default: the agent name; the hosted endpoint gets KEY.<prefix>)')
+    .option('--config <path>', 'config file to write (default: the agent\'s usual path on this platform)')
+    .option('--root <dir>', 'write every file under this directory instead of / (staging, tests)', '/')
+    .option('--dry-run', 'print every command and file (with its content) and change nothing')
+    .option('--no-verify', 'do not check the key against the API (offline hosts)')
+    .addHelpText(
+      'after',
+      `
+The key is checked with GET /v2/alerts/?max=1 on --server (or ALERTFORM_URL; default https://api.hostedgraphite.com)
+before anything is installed. Against a self-hosted --carbon the key never enters a metric name.
+
+Examples:
+  $ sudo alertform agent install telegraf --api-key $KEY --plugins netstat,temp
+  $ sudo alertform agent install otel --api-key $KEY --dry-run
+  $ sudo alertform agent install collectd --carbon 127.0.0.1:2003 --prefix servers --no-verify`,
+    )
+    .action(async (name: string, options: InstallCliOptions, command: Command) => {
+      const globals = readAgentGlobals(command);
+      const context = createCliContext(globals, options.root);
+      exitWith(
+        await installAgent(context, findAgent(name)!, {
+          apiKey: globals.apiKey,
+          addPlugins: splitPluginList(options.plugins),
+          carbon: options.carbon,
+          prefix: options.prefix,
+          config: options.config,
+          dryRun: options.dryRun === true,
+          verify: options.verify,
+          server: globals.server,
+        }),
+      );
+    });
+
+  agent
+    .command('update-apikey')
+    .description('replace the API key in an agent config, and nothing else')
+    .addArgument(agentArgument())
+    .option('--api-key <key>', 'the new API key (required; or ALERTFORM_API_KEY); never printed')
+    .requiredOption('--config <path>', 'the config file to change (required)')
+    .option('--root <dir>', 'read and write the file under this directory instead of /', '/')
+    .option('--dry-run', 'show the lines that would change and change nothing')
+    .option('--no-verify', 'do not check the key against the API (offline hosts)')
+    .addHelpText(
+      'after',
+      `
+Only the key part of the prefix of graphite outputs that send to the hosted endpoint changes; every other byte
+of the file stays. A file without a graphite output, or sending to a self-hosted carbon, is refused.
+
+Examples:
+  $ sudo alertform agent update-apikey telegraf --api-key $NEW_KEY --config /etc/telegraf/telegraf.conf
+  $ sudo alertform agent update-apikey otel --api-key $NEW_KEY --config /etc/otelcol-contrib/config.yaml`,
+    )
+    .hook('preAction', (_program, command) => {
+      // The program's global --api-key takes the value wherever it is typed, so commander cannot enforce it here.
+      if (!readAgentGlobals(command).apiKey) {
+        command.error("error: required option '--api-key <key>' not specified (or set ALERTFORM_API_KEY)", {
+          code: 'commander.missingMandatoryOptionValue',
+          exitCode: 1,
+        });
+      }
+    })
+    .action(async (name: string, options: UpdateCliOptions, command: Command) => {
+      const globals = readAgentGlobals(command);
+      const context = createCliContext(globals, options.root);
+      exitWith(
+        await updateAgentKey(context, findAgent(name)!, {
+          apiKey: globals.apiKey!,
+          config: options.config,
+          dryRun: options.dryRun === true,
+          verify: options.verify,
+          server: globals.server,
+        }),
+      );
+    });
+
+  agent
+    .command('uninstall')
+    .description('stop the agent and remove its package; its config is kept')
+    .addArgument(agentArgument())
+    .option('--config <path>', 'the config to keep (default: the agent\'s usual path)')
+    .option('--root <dir>', 'files under this directory instead of /', '/')
+    .option('--dry-run', 'print every command and change nothing')
+    .addHelpText('after', '\nExamples:\n  $ sudo alertform agent uninstall telegraf\n  $ sudo alertform agent uninstall collectd --dry-run')
+    .action(async (name: string, options: UninstallCliOptions, command: Command) => {
+      const context = createCliContext(readAgentGlobals(command), options.root);
+      exitWith(await uninstallAgent(context, findAgent(name)!, { config: options.config, dryRun: options.dryRun === true }));
+    });
+}
+
+interface InstallCliOptions {
+  plugins?: string;
+  carbon?: string;
+  prefix?: string;
+  config?: string;
+  root: string;
+  dryRun?: boolean;
+  verify: boolean;
+}
+
+interface UpdateCliOptions {
+  config: string;
+  root: string;
+  dryRun?: boolean;
+  verify: boolean;
+}
+
+interface UninstallCliOptions {
+  config?: string;
+  root: string;
+  dryRun?: boolean;
+}
+
+/** The flow already printed its failure; only the exit code is left to set. */
+function exitWith(result: FlowResult): void {
+  if (!result.ok) throw new CliError('', result.exitCode);
 }

@@ -1,0 +1,17 @@
+import type { EventContext } from './event.js';
+import type { ActionInputs } from './inputs.js';
+import type { Reconciler } from './port.js';
+import type { SecretRedactor } from './secrets.js';
+
+/** Everything one run of the Action works with, built once by the entry. */
+export interface ActionContext {
+  inputs: ActionInputs;
+  event: EventContext;
+  env: NodeJS.ProcessEnv;
+  /** The workspace (the runner starts the Action there). */
+  cwd: string;
+  /** The definitions directory, resolved. */
+  dir: string;
+  redactor: SecretRedactor;
+  reconciler: Reconciler;
+}

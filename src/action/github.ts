@@ -1,0 +1,78 @@
+import { Octokit } from '@octokit/rest';
+import { isOurComment } from './comment.js';
+
+/** An Octokit for github.com, or for GitHub Enterprise when the runner sets GITHUB_API_URL. */
+export function createGitHubClient(token: string, env: NodeJS.ProcessEnv): Octokit {
+  return new Octokit({
+    auth: token,
+    baseUrl: (env.GITHUB_API_URL || 'https://api.github.com').replace(/\/+$/, ''),
+    userAgent: 'alertform-action',
+    // Octokit logs request failures through console by default; our entry reports them once, masked.
+    log: { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} },
+  });
+}
+
+export interface IssueRef {
+  owner: string;
+  repo: string;
+  issueNumber: number;
+}
+
+/** Our comment on a PR for this definitions path, found by its hidden marker; paging stops at the first match. */
+export async function findPlanComment(
+  octokit: Octokit,
+  issue: IssueRef,
+  path: string,
+): Promise<{ id: number; body: string } | undefined> {
+  const pages = octokit.paginate.iterator(octokit.rest.issues.listComments, {
+    owner: issue.owner,
+    repo: issue.repo,
+    issue_number: issue.issueNumber,
+    per_page: 100,
+  });
+  for await (const page of pages) {
+    const found = page.data.find((comment) => isOurComment(comment.body, path));
+    if (found) return { id: found.id, body: found.body ?? '' };
+  }
+  return undefined;
+}
+
+/** Updates our comment in place, or creates it on the first run: never a second one. */
+export async function upsertPlanComment(
+  octokit: Octokit,
+  issue: IssueRef,
+  path: string,
+  body: string,
+): Promise<{ id: number; created: boolean }> {
+  const existing = await findPlanComment(octokit, issue, path);
+  if (existing) {
+    await octokit.rest.issues.updateComment({ owner: issue.owner, repo: issue.repo, comment_id: existing.id, body });
+    return { id: existing.id, created: false };
+  }
+  const created = await octokit.rest.issues.createComment({
+    owner: issue.owner,
+    repo: issue.repo,
+    issue_number: issue.issueNumber,
+    body,
+  });
+  return { id: created.data.id, created: true };
+}
+
+/**
+ * The merged PR that brought a pushed commit: the one whose merge commit it is, else any merged PR GitHub
+ * associates with it (rebase merges).
+ */
+export async function findMergedPullRequest(
+  octokit: Octokit,
+  repo: { owner: string; repo: string },
+  sha: string,
+): Promise<number | undefined> {
+  const { data } = await octokit.rest.repos.listPullRequestsAssociatedWithCommit({
+    owner: repo.owner,
+    repo: repo.repo,
+    commit_sha: sha,
+    per_page: 100,
+  });
+  const merged = data.filter((pr) => pr.merged_at);
+  return (merged.find((pr) => pr.merge_commit_sha === sha) ?? merged[0])?.number;
+}

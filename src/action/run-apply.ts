@@ -1,0 +1,73 @@
+import * as core from '@actions/core';
+import { parseMarker } from './comment.js';
+import { formatProblem } from './compose.js';
+import type { ActionContext } from './context.js';
+import { createGitHubClient, findMergedPullRequest, findPlanComment } from './github.js';
+import { appendJobSummary, publishPlanOutputs } from './publish.js';
+
+/** The plan that was reviewed: its hash from the merged PR's comment, or why there is none. */
+type Reviewed = { found: true; pr: number; hash: string } | { found: false; reason: string };
+
+/**
+ * push to the default branch: compute a fresh plan and apply it only when it is the plan reviewed on the merged PR
+ * (same hash as the PR comment's marker), unless allow-plan-change is set.
+ */
+export async function runApplyCommand(ctx: ActionContext): Promise<void> {
+  const { inputs, redactor, env } = ctx;
+  const run = await ctx.reconciler.plan({ dir: ctx.dir, serverUrl: inputs.serverUrl, apiKey: inputs.apiKey, prune: inputs.prune, env });
+  if (run.status === 'invalid') {
+    core.setFailed(redactor.redact(`the definitions do not validate:\n${run.problems.map(formatProblem).join('\n')}`));
+    return;
+  }
+  core.info(redactor.redact(run.summaryLine));
+  publishPlanOutputs(run, redactor, env);
+
+  const reviewed = await findReviewedPlan(ctx);
+  const changed = !reviewed.found || reviewed.hash !== run.hash;
+  core.setOutput('plan-changed', String(changed));
+  if (changed) {
+    const why = reviewed.found
+      ? `the plan differs from the one reviewed on #${reviewed.pr} (reviewed hash ${reviewed.hash}, now ${run.hash}): ` +
+        'the server or the default branch changed since the review'
+      : `no reviewed plan to compare with: ${reviewed.reason}`;
+    if (!inputs.allowPlanChange) {
+      await appendJobSummary(`### alertform apply refused\n\n${why}.\n\n**${run.summaryLine}**\n\n${run.markdown}`, redactor, env);
+      core.setFailed(
+        redactor.redact(
+          `refusing to apply: ${why}. Re-run the plan on a pull request and merge it, or set allow-plan-change: true to apply the fresh plan.`,
+        ),
+      );
+      return;
+    }
+    core.warning(redactor.redact(`applying anyway (allow-plan-change): ${why}`));
+  } else {
+    core.info(`the plan is the one reviewed on #${reviewed.pr} (hash ${run.hash})`);
+  }
+
+  if (run.changes.length === 0) {
+    core.info('nothing to apply');
+    await appendJobSummary(`### alertform apply\n\n**${run.summaryLine}**\n\nNothing to apply.`, redactor, env);
+    return;
+  }
+  const outcome = await run.apply();
+  core.info(redactor.redact(outcome.report));
+  await appendJobSummary(
+    `### alertform apply\n\n**${run.summaryLine}**\n\n${outcome.done} done, ${outcome.failed} failed, ${outcome.skipped} skipped.\n\n\`\`\`text\n${outcome.report}\n\`\`\``,
+    redactor,
+    env,
+  );
+  if (!outcome.ok) core.setFailed(`apply finished with ${outcome.failed} failed and ${outcome.skipped} skipped steps; running it again converges`);
+}
+
+async function findReviewedPlan(ctx: ActionContext): Promise<Reviewed> {
+  const { event, inputs, env } = ctx;
+  if (event.kind !== 'push') return { found: false, reason: `the event is ${event.kind === 'other' ? event.name || 'unknown' : event.kind}, not a push of a merged pull request` };
+  if (!inputs.githubToken) return { found: false, reason: 'no github-token to read the merged pull request' };
+  const octokit = createGitHubClient(inputs.githubToken, env);
+  const pr = await findMergedPullRequest(octokit, event, event.sha);
+  if (pr === undefined) return { found: false, reason: `no merged pull request brought commit ${event.sha.slice(0, 12)}` };
+  const comment = await findPlanComment(octokit, { owner: event.owner, repo: event.repo, issueNumber: pr }, inputs.path);
+  const marker = parseMarker(comment?.body);
+  if (!marker) return { found: false, reason: `#${pr} has no alertform plan comment for ${inputs.path}` };
+  return { found: true, pr, hash: marker.hash };
+}

@@ -1,0 +1,80 @@
+import * as core from '@actions/core';
+import { listChangedFiles } from './changed-files.js';
+import { describeWherePlanIs, fitMarkdown, formatMarker } from './comment.js';
+import { composeErrorComment, composeInvalidComment, composePlanComment, formatProblem, renderChangedFiles } from './compose.js';
+import { runUrl } from './event.js';
+import { createGitHubClient, upsertPlanComment } from './github.js';
+import { appendJobSummary, PLAN_FILE_NAME, publishPlanOutputs } from './publish.js';
+import type { ActionContext } from './context.js';
+import type { InvalidRun, PlannedRun } from './port.js';
+
+/** The artifact name the example workflow gives the uploaded plan file. */
+export const PLAN_ARTIFACT = 'alertform-plan';
+
+/**
+ * pull_request: plan, publish outputs, the job summary and the one PR comment. Invalid definitions fail the job
+ * after the comment shows them, so the author sees them where they review.
+ */
+export async function runPlanCommand(ctx: ActionContext): Promise<void> {
+  const { inputs, event, redactor, env } = ctx;
+  let run: PlannedRun | InvalidRun;
+  try {
+    run = await ctx.reconciler.plan({ dir: ctx.dir, serverUrl: inputs.serverUrl, apiKey: inputs.apiKey, prune: inputs.prune, env });
+  } catch (error) {
+    const message = redactor.redact(error instanceof Error ? error.message : String(error));
+    await postComment(ctx, composeErrorComment({ marker: formatMarker({ hash: 'error', path: inputs.path }), path: inputs.path, message }));
+    throw error;
+  }
+
+  if (run.status === 'invalid') {
+    const body = composeInvalidComment({ marker: formatMarker({ hash: 'invalid', path: inputs.path }), path: inputs.path, run });
+    await appendJobSummary(stripMarker(body), redactor, env);
+    core.setOutput('has-changes', 'false');
+    await postComment(ctx, body);
+    core.setFailed(redactor.redact(`the definitions do not validate:\n${run.problems.map(formatProblem).join('\n')}`));
+    return;
+  }
+
+  core.info(redactor.redact(run.summaryLine));
+  const planFile = publishPlanOutputs(run, redactor, env);
+  core.info(`plan written to ${planFile}`);
+
+  let changedFiles: string | undefined;
+  if (event.kind === 'pull_request') {
+    const changed = await listChangedFiles(ctx.cwd, event.baseSha, event.headSha);
+    if (!changed.ok) core.warning(changed.reason);
+    changedFiles = renderChangedFiles(changed, run.changes, ctx.cwd);
+  }
+  const sha = event.kind === 'pull_request' ? event.headSha : event.kind === 'push' ? event.sha : event.sha;
+  const body = composePlanComment({ marker: formatMarker({ hash: run.hash, path: inputs.path }), path: inputs.path, run, changedFiles, sha });
+  await appendJobSummary(stripMarker(body), redactor, env);
+  await postComment(ctx, body);
+}
+
+/** Posts (or updates) the PR comment, cut to GitHub's limit; a no-op outside pull requests or with comment: false. */
+async function postComment(ctx: ActionContext, fullBody: string): Promise<void> {
+  const { inputs, event, redactor, env } = ctx;
+  if (event.kind !== 'pull_request') {
+    core.info('not a pull_request event: no PR comment');
+    return;
+  }
+  if (!inputs.comment) {
+    core.info('comment: false: no PR comment');
+    return;
+  }
+  if (!inputs.githubToken) {
+    core.warning('no github-token: the plan is not commented on the pull request');
+    return;
+  }
+  const note = describeWherePlanIs({ runUrl: runUrl(env), artifactName: PLAN_ARTIFACT });
+  const { text, cut } = fitMarkdown(redactor.redact(fullBody), note);
+  if (cut) core.info(`the comment was cut to ${text.length} characters; the whole plan is in the job summary and ${PLAN_FILE_NAME}`);
+  const octokit = createGitHubClient(inputs.githubToken, env);
+  const result = await upsertPlanComment(octokit, { owner: event.owner, repo: event.repo, issueNumber: event.number }, inputs.path, text);
+  core.setOutput('comment-id', String(result.id));
+  core.info(`${result.created ? 'created' : 'updated'} the plan comment ${result.id} on #${event.number}`);
+}
+
+function stripMarker(body: string): string {
+  return body.replace(/^<!-- alertform-plan [^\n]*-->\n/, '');
+}

@@ -1,0 +1,60 @@
+import { resolve } from 'node:path';
+import * as core from '@actions/core';
+import type { ActionContext } from './context.js';
+import { readEventContext } from './event.js';
+import { readInputs } from './inputs.js';
+import type { Reconciler } from './port.js';
+import { createReconciler } from './reconciler.js';
+import { runApplyCommand } from './run-apply.js';
+import { runPlanCommand } from './run-plan.js';
+import { findInterpolatedVariables, SecretRedactor } from './secrets.js';
+
+export interface RunActionOptions {
+  /** Defaults to process.cwd(), where the runner starts the Action (the workspace). */
+  cwd?: string;
+  /** Defaults to the real reconciler (src/spec, src/plan, src/apply). */
+  reconciler?: Reconciler;
+}
+
+/**
+ * The Action, start to end. The only place that catches: every failure becomes core.setFailed with a masked
+ * message, which sets the exit code the runner reads.
+ */
+export async function runAction(options: RunActionOptions = {}): Promise<void> {
+  const env = process.env;
+  const redactor = new SecretRedactor();
+  try {
+    const event = readEventContext(env);
+    const inputs = readInputs(env.GITHUB_EVENT_NAME ?? '');
+    redactor.add(inputs.apiKey);
+    redactor.add(inputs.githubToken);
+    redactor.add(env.ALERTFORM_API_KEY);
+    for (const url of [inputs.serverUrl, env.ALERTFORM_URL]) redactor.add(urlPassword(url));
+    const cwd = options.cwd ?? process.cwd();
+    const dir = resolve(cwd, inputs.path);
+    for (const name of findInterpolatedVariables(dir)) redactor.add(env[name]);
+    const ctx: ActionContext = {
+      inputs,
+      event,
+      env,
+      cwd,
+      dir,
+      redactor,
+      reconciler: options.reconciler ?? createReconciler(),
+    };
+    if (inputs.command === 'plan') await runPlanCommand(ctx);
+    else await runApplyCommand(ctx);
+  } catch (error) {
+    core.setFailed(redactor.redact(error instanceof Error ? error.message : String(error)));
+  }
+}
+
+function urlPassword(url: string | undefined): string | undefined {
+  if (!url) return undefined;
+  try {
+    const parsed = new URL(url);
+    return decodeURIComponent(parsed.password || parsed.username) || undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,83 @@
+import type { AgentDefinition } from './agent-definition.js';
+import { checkKeyShape } from './carbon.js';
+import { AgentInputError, type AgentContext, type FlowResult } from './context.js';
+import { checkKeyStep } from './install.js';
+import { lineAt, replaceKeyInPrefixes, type PrefixField } from './key-fields.js';
+import { printJson, reportFailure } from './report.js';
+import { Progress, StepFailure } from './steps.js';
+
+export interface UpdateKeyOptions {
+  apiKey: string;
+  config: string;
+  dryRun: boolean;
+  verify: boolean;
+  server: string;
+}
+
+/**
+ * `agent update-apikey`: replaces the key, and only the key, in the prefix of each graphite output that sends
+ * to the hosted endpoint. Every other byte of the file stays. A file without a graphite output, or whose
+ * outputs carry no key (self-hosted carbon), is refused.
+ */
+export async function updateAgentKey(context: AgentContext, agent: AgentDefinition, options: UpdateKeyOptions): Promise<FlowResult> {
+  const progress = new Progress(context.output, context.json);
+  context.onProgress?.(progress);
+  const path = context.root.resolve(options.config);
+  const base = { action: 'update-apikey', agent: agent.name, config: path, dryRun: options.dryRun };
+  if (!context.json) context.output.out(`Updating the API key in ${path}\n`);
+  try {
+    const problem = checkKeyShape(options.apiKey);
+    if (problem) throw new AgentInputError(problem);
+    await checkKeyStep(context, progress, options);
+    const { text, fields } = await progress.step(`find the ${agent.graphiteOutputName} in ${path}`, () => findKeyFields(context, agent, options.config), {
+      detail: ({ text, fields }) => `line ${[...new Set(fields.map((field) => lineAt(text, field.start)))].join(', ')}`,
+    });
+    const updated = replaceKeyInPrefixes(text, fields, options.apiKey);
+    const lines = [...new Set(fields.map((field) => lineAt(text, field.start)))];
+    if (updated === text) {
+      progress.skip(`write ${path}`, 'the file already has this key');
+    } else if (options.dryRun) {
+      if (!context.json) {
+        const changed = updated.split('\n');
+        context.output.out(`\ndry run: nothing was changed. ${path} would change only here:\n`);
+        for (const line of lines) context.output.out(`  ${String(line).padStart(5)} | ${changed[line - 1]}\n`);
+      }
+    } else {
+      await progress.step(`write ${path}`, () => context.root.writeAtomic(options.config, updated), { change: true });
+    }
+    const restart = context.host.platform === 'darwin' ? `brew services restart ${agent.name === 'otel' ? 'otelcol-contrib' : agent.name}` : `sudo systemctl restart ${agent.name === 'otel' ? 'otelcol-contrib' : agent.name}`;
+    if (!context.json && !options.dryRun) {
+      context.output.out(`\n✔ the API key is updated in ${path} (line ${lines.join(', ')}); nothing else changed.\n  restart: ${restart}\n`);
+    }
+    const report = { ...base, ok: true, lines, restart, steps: progress.records };
+    printJson(context, report);
+    return { ok: true, exitCode: 0, report };
+  } catch (error) {
+    return reportFailure(context, progress, error, base);
+  }
+}
+
+async function findKeyFields(context: AgentContext, agent: AgentDefinition, config: string): Promise<{ text: string; fields: PrefixField[] }> {
+  const path = context.root.resolve(config);
+  const text = await context.root.read(config).catch((error: Error) => {
+    throw new StepFailure(`read ${path}`, error.message);
+  });
+  if (text === undefined) throw new Error(`${path} does not exist`);
+  const outputs = agent.findGraphiteOutputs(text);
+  if (outputs.length === 0) {
+    throw new Error(`${path} has no ${agent.graphiteOutputName}: there is no graphite output whose key could be updated`);
+  }
+  const hosted = outputs.filter((output) => output.hosted);
+  if (hosted.length === 0) {
+    const where = outputs.map((output) => `${output.endpoint} (line ${output.line})`).join(', ');
+    throw new Error(
+      `${path} sends metrics to ${where}, a self-hosted carbon: its metric names carry no API key, so there is no key to update`,
+    );
+  }
+  const missing = hosted.find((output) => !output.prefix || output.prefix.value.indexOf('.') <= 0);
+  if (missing) {
+    throw new Error(`the ${agent.graphiteOutputName} at line ${missing.line} of ${path} sends to the hosted carbon but has no KEY.<name> prefix to update`);
+  }
+  const fields = [...new Map(hosted.map((output) => [output.prefix!.start, output.prefix!])).values()];
+  return { text, fields };
+}

@@ -1,0 +1,70 @@
+import Router from '@koa/router';
+import Koa from 'koa';
+import type { Logger } from 'pino';
+import { authenticate } from './http/authenticate.js';
+import { handleErrors } from './http/handle-errors.js';
+import { buildOpenApiDocument } from './openapi.js';
+import { registerAlertRoutes } from './routes/alerts.js';
+import { registerChannelRoutes } from './routes/channels.js';
+import { registerHistoryRoutes } from './routes/history.js';
+import { registerMuteRoutes } from './routes/mutes.js';
+import { registerScheduleRoutes } from './routes/schedules.js';
+import type { Store } from './store/store.js';
+
+export interface AppOptions {
+  store: Store;
+  logger: Logger;
+  /** The clock, epoch ms (tests move it to expire mutes). */
+  now?: () => number;
+}
+
+/** The Koa app of the /v2 API on a store: errors, request log, open endpoints, then auth and the routes. */
+export function createApp(options: AppOptions): Koa {
+  const { store, logger } = options;
+  const deps = { store, now: options.now ?? Date.now };
+  const app = new Koa();
+  app.proxy = false;
+  // Errors are answered by handleErrors; Koa's own logging of them would only duplicate (or leak) them.
+  app.silent = true;
+
+  app.use(async (ctx, next) => {
+    const started = performance.now();
+    try {
+      await next();
+    } finally {
+      // Path only: the query may be long, and headers (with the key) are never logged.
+      logger.info(
+        { method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(performance.now() - started) },
+        'request',
+      );
+    }
+  });
+  app.use(handleErrors(logger));
+
+  const open = new Router();
+  open.get('/healthz', (ctx) => {
+    ctx.body = { status: 'ok' };
+  });
+  let openapi: unknown;
+  open.get('/v2/openapi.json', (ctx) => {
+    openapi ??= buildOpenApiDocument();
+    ctx.body = openapi;
+  });
+  app.use(open.routes());
+
+  const api = new Router({ strict: false });
+  // Paths without the trailing slash match with or without it. Fixed segments (history, muted) before the :id routes that would otherwise swallow them.
+  registerHistoryRoutes(api, deps);
+  registerMuteRoutes(api, deps);
+  registerAlertRoutes(api, deps);
+  registerChannelRoutes(api, deps);
+  registerScheduleRoutes(api, deps);
+  const requireKey = authenticate(store);
+  const routes = api.routes();
+  app.use(async (ctx, next) => {
+    // Everything under /v2 but the open endpoints needs a key, even a path that does not exist.
+    if (ctx.path !== '/v2' && !ctx.path.startsWith('/v2/')) return next();
+    await requireKey(ctx, () => routes(ctx as never, next));
+  });
+  return app;
+}

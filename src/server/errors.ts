@@ -1,0 +1,72 @@
+import type { ApiErrorCode } from '../spec/types.js';
+import type { FieldProblem } from '../spec/schemas.js';
+
+/**
+ * The one catalogue of the server's error codes: each code's usual HTTP status and its default message.
+ * A route may answer a code with another status where the seed's Errors table says so (delete of a missing
+ * alert is 400, read of a missing channel is 400, an invalid channel create is 404): the code still says what
+ * really happened, the status is what the documented API promises.
+ */
+export const ERROR_CATALOGUE: Readonly<Record<ApiErrorCode, { status: number; message: string }>> = {
+  unauthorized: { status: 401, message: 'missing or unknown API key' },
+  not_found: { status: 404, message: 'not found' },
+  invalid_body: { status: 400, message: 'invalid request body' },
+  invalid_query: { status: 400, message: 'invalid query parameters' },
+  conflict: { status: 409, message: 'already exists' },
+  payload_too_large: { status: 413, message: 'request body too large' },
+  internal: { status: 500, message: 'internal error' },
+};
+
+/** An error the server answers on purpose: status, code, a message safe to show, and the fields at fault. */
+export class ApiError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ApiErrorCode,
+    message?: string,
+    options: { status?: number; details?: FieldProblem[]; cause?: unknown } = {},
+  ) {
+    super(message ?? ERROR_CATALOGUE[code].message, { cause: options.cause });
+    this.name = 'ApiError';
+    this.status = options.status ?? ERROR_CATALOGUE[code].status;
+    this.details = options.details;
+  }
+  readonly details: FieldProblem[] | undefined;
+
+  /** The JSON body of the response, as ../shared/design/api-semantics.md specifies it. */
+  toBody(): { error: { code: ApiErrorCode; message: string; details?: FieldProblem[] } } {
+    return {
+      error: {
+        code: this.code,
+        message: this.message,
+        ...(this.details && this.details.length > 0 ? { details: this.details } : {}),
+      },
+    };
+  }
+}
+
+/** A body that fails validation, with one problem per field. */
+export function invalidBody(details: FieldProblem[], status?: number): ApiError {
+  const first = details[0];
+  const message = first ? `${first.path || 'body'}: ${first.message}` : ERROR_CATALOGUE.invalid_body.message;
+  return new ApiError('invalid_body', message, { details, ...(status ? { status } : {}) });
+}
+
+/** Query parameters that fail validation, with one problem per parameter. */
+export function invalidQuery(details: FieldProblem[]): ApiError {
+  const first = details[0];
+  const message = first ? `${first.path}: ${first.message}` : ERROR_CATALOGUE.invalid_query.message;
+  return new ApiError('invalid_query', message, { details });
+}
+
+/** A missing resource (or one of another account, which to this account does not exist). */
+export function notFound(what: string, status?: number): ApiError {
+  return new ApiError('not_found', `${what} does not exist`, status ? { status } : {});
+}
+
+/** A unique name already used in this account. */
+export function conflict(field: string, value: string, status?: number): ApiError {
+  return new ApiError('conflict', `${field} "${value}" already exists`, {
+    details: [{ path: field, message: 'already exists' }],
+    ...(status ? { status } : {}),
+  });
+}

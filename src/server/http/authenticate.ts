@@ -1,0 +1,47 @@
+import type { Context, Next } from 'koa';
+import { ApiError } from '../errors.js';
+import type { AccountRecord, Store } from '../store/store.js';
+
+/** The state the auth middleware leaves for the routes. */
+export interface AuthState {
+  account: AccountRecord;
+}
+
+/**
+ * The API key from an Authorization header: Basic with the key as user name (what `http://KEY@host/` sends; any
+ * password, and the password when the user name is empty) or Bearer. null when there is none.
+ */
+export function readApiKey(header: string | undefined): string | null {
+  if (!header) return null;
+  const [scheme, ...rest] = header.trim().split(/\s+/);
+  const value = rest.join(' ');
+  if (!scheme || !value) return null;
+  if (scheme.toLowerCase() === 'bearer') return value;
+  if (scheme.toLowerCase() === 'basic') {
+    const decoded = Buffer.from(value, 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    const user = colon < 0 ? decoded : decoded.slice(0, colon);
+    const password = colon < 0 ? '' : decoded.slice(colon + 1);
+    // User-info in URLs is percent-encoded by clients; keys are base64url, so decoding is harmless.
+    const key = user || password;
+    try {
+      return key ? decodeURIComponent(key) : null;
+    } catch {
+      return key || null;
+    }
+  }
+  return null;
+}
+
+/** Resolves the request's account from its API key; 401 when missing, unknown or revoked. */
+export function authenticate(store: Store) {
+  return async (ctx: Context, next: Next): Promise<void> => {
+    const key = readApiKey(ctx.get('Authorization') || undefined);
+    const account = key ? await store.findAccountByKey(key) : null;
+    if (!account) {
+      throw new ApiError('unauthorized', key ? 'unknown or revoked API key' : 'an API key is required (Basic or Bearer)');
+    }
+    (ctx.state as AuthState).account = account;
+    await next();
+  };
+}

@@ -1,0 +1,36 @@
+import type { Context, Next } from 'koa';
+import type { Logger } from 'pino';
+import { ApiError } from '../errors.js';
+
+/**
+ * The one place that turns failures into responses: an ApiError answers with its status and JSON body; any
+ * other exception is logged (message and stack, never request headers) and answered 500 `internal` without
+ * details, so that nothing internal leaks.
+ */
+export function handleErrors(logger: Logger) {
+  return async (ctx: Context, next: Next): Promise<void> => {
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined) {
+        throw new ApiError('not_found', `no endpoint ${ctx.method} ${ctx.path}`);
+      }
+    } catch (caught) {
+      const error = toApiError(caught, logger, ctx);
+      ctx.status = error.status;
+      ctx.body = error.toBody();
+      if (error.status === 401) ctx.set('WWW-Authenticate', 'Basic realm="alertform"');
+      if (error.status === 413) ctx.set('Connection', 'close');
+    }
+  };
+}
+
+function toApiError(caught: unknown, logger: Logger, ctx: Context): ApiError {
+  if (caught instanceof ApiError) return caught;
+  // Koa/router HTTP errors meant for the client (e.g. 405) keep their status, with the closest code.
+  const status = (caught as { status?: unknown; expose?: unknown } | null)?.status;
+  if (typeof status === 'number' && status >= 400 && status < 500 && (caught as { expose?: boolean }).expose) {
+    return new ApiError(status === 413 ? 'payload_too_large' : 'invalid_body', (caught as Error).message, { status });
+  }
+  logger.error({ err: caught, method: ctx.method, path: ctx.path }, 'unexpected error');
+  return new ApiError('internal');
+}

@@ -1,0 +1,42 @@
+import type { IncomingMessage } from 'node:http';
+import { ApiError } from '../errors.js';
+
+/** The largest request body the server reads. */
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+/**
+ * Reads a request body as a JSON object, whatever its Content-Type (clients of the hosted API often send none).
+ * An empty body is `{}`. Larger than the limit: 413. Not JSON: 400. JSON but not an object: 400.
+ */
+export async function readJsonBody(req: IncomingMessage, limit = BODY_LIMIT_BYTES): Promise<Record<string, unknown>> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    // Stop reading at once: the rest of an oversized body is never buffered.
+    if (size > limit) throw tooLarge(limit);
+    chunks.push(chunk);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (text.trim() === '') return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new ApiError('invalid_body', `body is not valid JSON: ${(error as Error).message}`, {
+      details: [{ path: '', message: 'is not valid JSON' }],
+    });
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new ApiError('invalid_body', 'body must be a JSON object', {
+      details: [{ path: '', message: 'must be a JSON object' }],
+    });
+  }
+  return parsed as Record<string, unknown>;
+}
+
+function tooLarge(limit: number): ApiError {
+  return new ApiError('payload_too_large', `request body is larger than ${limit} bytes`);
+}

@@ -1,0 +1,77 @@
+import type { AlertRead, ChannelRead, MuteStatus, ScheduleRead } from '../spec/types.js';
+import { activeScheduleEnd } from './schedule-active.js';
+import type { AlertRecord, ChannelRecord, ScheduleRecord } from './store/store.js';
+
+const MINUTE = 60_000;
+
+/** Whether an alert is muted at `now` (by hand, until muted_until, or by an active schedule) and until when. */
+export function muteState(
+  alert: Pick<AlertRecord, 'mutedUntil'>,
+  schedules: readonly ScheduleRecord[],
+  now: number,
+): { muted: boolean; until: number | null } {
+  let until = alert.mutedUntil !== null && alert.mutedUntil > now ? alert.mutedUntil : null;
+  for (const schedule of schedules) {
+    const end = activeScheduleEnd(schedule, now);
+    if (end !== null && (until === null || end > until)) until = end;
+  }
+  return { muted: until !== null, until };
+}
+
+/** The alert read object, fields in a stable order. */
+export function presentAlert(alert: AlertRecord, schedules: readonly ScheduleRecord[], now: number): AlertRead {
+  return {
+    id: alert.id,
+    name: alert.name,
+    metric: alert.metric,
+    alert_criteria: alert.alertCriteria,
+    additional_criteria: alert.additionalCriteria,
+    expression: alert.expression,
+    notification_channels: alert.notificationChannels,
+    notification_type: alert.notificationType,
+    scheduled_mutes: alert.scheduledMutes,
+    currently_triggered_metrics: alert.currentlyTriggeredMetrics,
+    muted: muteState(alert, schedules, now).muted,
+    status: alert.status,
+    info: alert.info,
+    on_query_failure: alert.onQueryFailure,
+  };
+}
+
+/** The mute status object: duration is the remaining whole minutes, rounded up, 0 when not muted. */
+export function presentMuteStatus(alert: AlertRecord, schedules: readonly ScheduleRecord[], now: number): MuteStatus {
+  const state = muteState(alert, schedules, now);
+  return {
+    id: alert.id,
+    name: alert.name,
+    muted: state.muted,
+    duration: state.until === null ? 0 : Math.ceil((state.until - now) / MINUTE),
+    scheduled_mutes: alert.scheduledMutes,
+  };
+}
+
+/** The channel object; last_error appears (additively) only after a failed delivery. */
+export function presentChannel(channel: ChannelRecord): ChannelRead {
+  return {
+    type: channel.type,
+    description: channel.description,
+    destination: channel.destination,
+    id: channel.id,
+    auto_resolve: channel.autoResolve,
+    ...(channel.lastError
+      ? { last_error: { time: String(channel.lastError.time), message: channel.lastError.message } }
+      : {}),
+  };
+}
+
+export function presentSchedule(schedule: ScheduleRecord): ScheduleRead {
+  return {
+    id: schedule.id,
+    name: schedule.name,
+    start_time: schedule.startTime,
+    duration: schedule.duration,
+    timezone: schedule.timezone,
+    repeat: schedule.repeat,
+    alerts: schedule.alerts,
+  };
+}

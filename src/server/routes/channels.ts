@@ -1,0 +1,85 @@
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import type { ChannelBody } from '../../spec/types.js';
+import { CHANNEL_TYPES } from '../../spec/types.js';
+import { invalidBody, notFound } from '../errors.js';
+import { readJsonBody } from '../http/read-json-body.js';
+import { presentChannel } from '../present.js';
+import type { ChannelRecord, Store } from '../store/store.js';
+import { checkChannelRules, mergeChannelUpdate } from '../validation/channel-rules.js';
+import { checkSchema } from '../validation/check-schema.js';
+import { QueryReader, readPaging } from '../validation/query.js';
+import { withConflict } from './alerts.js';
+import { accountOf, param, type RouteDeps } from './route-context.js';
+
+/** Operations 12-16 of the seed: notification channels. Statuses follow the seed's Errors table exactly. */
+export function registerChannelRoutes(router: Router, deps: RouteDeps): void {
+  const { store } = deps;
+
+  router.post('/v2/notifications', async (ctx) => {
+    const body = await readJsonBody(ctx.req);
+    // The seed documents 404 for an invalid create body; the code says invalid_body.
+    const problems = checkSchema('channel', 'create', body);
+    if (problems.length > 0) throw invalidBody(problems, 404);
+    const checked = checkChannelRules(body as unknown as ChannelBody);
+    if (!checked.ok) throw invalidBody(checked.problems, 404);
+    const channel = await withConflict(() => store.createChannel(accountOf(ctx), checked.value));
+    ctx.status = 201;
+    ctx.body = { id: channel.id, url: `/v2/notifications/${channel.id}` };
+  });
+
+  router.get('/v2/notifications', async (ctx) => {
+    const query = new QueryReader(ctx.querystring, {
+      repeatable: ['type', 'description', 'id'],
+      single: ['auto_resolve', 'page', 'max'],
+      aliases: { descriptions: 'description' },
+    });
+    const paging = readPaging(query);
+    const types = query.list('type');
+    types.forEach((type) => {
+      if (!(CHANNEL_TYPES as readonly string[]).includes(type)) {
+        query.problems.push({ path: 'type', message: `must be one of ${CHANNEL_TYPES.join(', ')}` });
+      }
+    });
+    const autoResolve = query.boolean('auto_resolve');
+    query.assertValid();
+    const page = await store.searchChannels(accountOf(ctx), {
+      types,
+      descriptions: query.list('description'),
+      ids: query.list('id'),
+      autoResolve,
+      ...paging,
+    });
+    ctx.body = { notifications: page.items.map(presentChannel), next_page: page.nextPage };
+  });
+
+  router.get('/v2/notifications/:id', async (ctx) => {
+    // The seed documents 400 for reading a channel that does not exist.
+    ctx.body = presentChannel(await findChannel(ctx, store, 400));
+  });
+
+  router.put('/v2/notifications/:id', async (ctx) => {
+    const body = await readJsonBody(ctx.req);
+    const stored = await findChannel(ctx, store);
+    const problems = checkSchema('channel', 'update', body);
+    if (problems.length > 0) throw invalidBody(problems);
+    const checked = checkChannelRules(mergeChannelUpdate(stored, body as Partial<ChannelBody>));
+    if (!checked.ok) throw invalidBody(checked.problems);
+    const updated = await withConflict(() => store.updateChannel(accountOf(ctx), stored.id, checked.value));
+    if (!updated) throw notFound('channel');
+    ctx.body = presentChannel(updated);
+  });
+
+  router.delete('/v2/notifications/:id', async (ctx) => {
+    const id = param(ctx, 'id');
+    const result = await store.deleteChannel(accountOf(ctx), id);
+    if (!result) throw notFound('channel');
+    ctx.body = { id, deleted: true, alerts_changed: result.alertsChanged };
+  });
+}
+
+async function findChannel(ctx: Context, store: Store, status?: number): Promise<ChannelRecord> {
+  const channel = await store.getChannel(accountOf(ctx), param(ctx, 'id'));
+  if (!channel) throw notFound('channel', status);
+  return channel;
+}

@@ -1,0 +1,71 @@
+import type Router from '@koa/router';
+import { ApiError, invalidBody, notFound } from '../errors.js';
+import { readJsonBody } from '../http/read-json-body.js';
+import { presentMuteStatus } from '../present.js';
+import type { AlertSelector } from '../store/store.js';
+import { checkSchema } from '../validation/check-schema.js';
+import { findAlert, schedulesOf } from './alerts.js';
+import { accountOf, type RouteDeps } from './route-context.js';
+
+const MINUTE = 60_000;
+
+/** Operations 6-10 of the seed: mute, unmute and mute status, single and bulk. Bulk routes first. */
+export function registerMuteRoutes(router: Router, deps: RouteDeps): void {
+  const { store } = deps;
+
+  router.post('/v2/alerts/muted', async (ctx) => {
+    const body = await readJsonBody(ctx.req);
+    const problems = checkSchema('alert', 'bulkMute', body);
+    if (problems.length > 0) throw invalidBody(problems);
+    const { duration } = body as { duration: number };
+    const result = await store.setMutedUntil(accountOf(ctx), selectorOf(body), deps.now() + duration * MINUTE);
+    assertAllFound(result.missing);
+    ctx.body = { ids: result.ids, duration };
+  });
+
+  router.delete('/v2/alerts/muted', async (ctx) => {
+    const body = await readJsonBody(ctx.req);
+    const problems = checkSchema('alert', 'bulkUnmute', body);
+    if (problems.length > 0) throw invalidBody(problems);
+    const result = await store.setMutedUntil(accountOf(ctx), selectorOf(body), null);
+    assertAllFound(result.missing);
+    ctx.body = { ids: result.ids };
+  });
+
+  router.post('/v2/alerts/:id/muted', async (ctx) => {
+    const body = await readJsonBody(ctx.req);
+    const alert = await findAlert(ctx, store);
+    const problems = checkSchema('alert', 'mute', body);
+    if (problems.length > 0) throw invalidBody(problems);
+    const { duration } = body as { duration: number };
+    await store.setMutedUntil(accountOf(ctx), { ids: [alert.id], search: null }, deps.now() + duration * MINUTE);
+    ctx.body = { duration };
+  });
+
+  router.delete('/v2/alerts/:id/muted', async (ctx) => {
+    const alert = await findAlert(ctx, store);
+    await store.setMutedUntil(accountOf(ctx), { ids: [alert.id], search: null }, null);
+    const schedules = await schedulesOf(ctx, store, [alert]);
+    ctx.body = presentMuteStatus({ ...alert, mutedUntil: null }, [...schedules.values()], deps.now());
+  });
+
+  router.get('/v2/alerts/:id/muted', async (ctx) => {
+    const alert = await findAlert(ctx, store);
+    const schedules = await schedulesOf(ctx, store, [alert]);
+    ctx.body = presentMuteStatus(alert, [...schedules.values()], deps.now());
+  });
+}
+
+function selectorOf(body: Record<string, unknown>): AlertSelector {
+  const search = typeof body.search === 'string' && body.search !== '' ? body.search : null;
+  return { ids: (body.ids as string[] | undefined) ?? [], search };
+}
+
+/** All or nothing: an unknown id in a bulk request is 404 and nothing was changed. */
+function assertAllFound(missing: string[]): void {
+  if (missing.length === 0) return;
+  const error = notFound(`alert ${missing.map((id) => `"${id}"`).join(', ')}`);
+  throw new ApiError('not_found', `${error.message}; nothing was changed`, {
+    details: missing.map((id) => ({ path: 'ids', message: `no alert with id "${id}"` })),
+  });
+}

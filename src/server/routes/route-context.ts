@@ -1,0 +1,39 @@
+import type { Context } from 'koa';
+import type { FieldProblem, SchemaName } from '../../spec/schemas.js';
+import type { AuthState } from '../http/authenticate.js';
+import { readJsonBody } from '../http/read-json-body.js';
+import { invalidBody } from '../errors.js';
+import type { Store } from '../store/store.js';
+import { checkSchema } from '../validation/check-schema.js';
+
+/** What every route module gets: the store and the clock (tests move the clock to expire mutes). */
+export interface RouteDeps {
+  store: Store;
+  now: () => number;
+}
+
+/** The account of an authenticated request. */
+export function accountOf(ctx: Context): string {
+  return (ctx.state as AuthState).account.id;
+}
+
+/** A path parameter; the router always sets the ones its pattern names. */
+export function param(ctx: Context, name: string): string {
+  return (ctx as Context & { params: Record<string, string> }).params[name]!;
+}
+
+/**
+ * Reads the body and checks it against a schema part; on problems throws 400 invalid_body (or `status`, where
+ * the seed documents another status for an invalid body).
+ */
+export async function readValidBody<T>(ctx: Context, schema: SchemaName, def: string, status?: number): Promise<T> {
+  const body = await readJsonBody(ctx.req);
+  const problems = checkSchema(schema, def, body);
+  if (problems.length > 0) throw invalidBody(problems, status);
+  return body as T;
+}
+
+/** Throws the invalid_body error of rule problems. */
+export function assertNoProblems(problems: FieldProblem[], status?: number): void {
+  if (problems.length > 0) throw invalidBody(problems, status);
+}

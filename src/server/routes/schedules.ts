@@ -1,0 +1,66 @@
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import type { ScheduleBody } from '../../spec/types.js';
+import { invalidBody, notFound } from '../errors.js';
+import { readJsonBody } from '../http/read-json-body.js';
+import { presentSchedule } from '../present.js';
+import type { ScheduleRecord, Store } from '../store/store.js';
+import { checkSchema } from '../validation/check-schema.js';
+import { QueryReader, readPaging } from '../validation/query.js';
+import { changesTiming, checkScheduleRules, mergeScheduleUpdate } from '../validation/schedule-rules.js';
+import { withConflict } from './alerts.js';
+import { accountOf, param, type RouteDeps } from './route-context.js';
+
+/** Scheduled mutes (/v2/schedules/): shaped like the channel endpoints, with plain 400/404 statuses. */
+export function registerScheduleRoutes(router: Router, deps: RouteDeps): void {
+  const { store } = deps;
+
+  router.post('/v2/schedules', async (ctx) => {
+    const body = await readJsonBody(ctx.req);
+    const problems = checkSchema('schedule', 'create', body);
+    if (problems.length > 0) throw invalidBody(problems);
+    const checked = checkScheduleRules(body as unknown as ScheduleBody, deps.now());
+    if (!checked.ok) throw invalidBody(checked.problems);
+    const schedule = await withConflict(() => store.createSchedule(accountOf(ctx), checked.value));
+    ctx.status = 201;
+    ctx.body = { id: schedule.id, url: `/v2/schedules/${schedule.id}` };
+  });
+
+  router.get('/v2/schedules', async (ctx) => {
+    const query = new QueryReader(ctx.querystring, { repeatable: ['name', 'id'], single: ['page', 'max'] });
+    const paging = readPaging(query);
+    query.assertValid();
+    const page = await store.searchSchedules(accountOf(ctx), { names: query.list('name'), ids: query.list('id'), ...paging });
+    ctx.body = { schedules: page.items.map(presentSchedule), next_page: page.nextPage };
+  });
+
+  router.get('/v2/schedules/:id', async (ctx) => {
+    ctx.body = presentSchedule(await findSchedule(ctx, store));
+  });
+
+  router.put('/v2/schedules/:id', async (ctx) => {
+    const body = await readJsonBody(ctx.req);
+    const stored = await findSchedule(ctx, store);
+    const problems = checkSchema('schedule', 'update', body);
+    if (problems.length > 0) throw invalidBody(problems);
+    const checked = checkScheduleRules(mergeScheduleUpdate(stored, body as Partial<ScheduleBody>), stored.anchor);
+    if (!checked.ok) throw invalidBody(checked.problems);
+    // A one-time schedule whose timing changes counts its next start_time from now again.
+    const next = changesTiming(stored, checked.value) ? { ...checked.value, anchor: deps.now() } : checked.value;
+    const updated = await withConflict(() => store.updateSchedule(accountOf(ctx), stored.id, next));
+    if (!updated) throw notFound('scheduled mute');
+    ctx.body = presentSchedule(updated);
+  });
+
+  router.delete('/v2/schedules/:id', async (ctx) => {
+    const id = param(ctx, 'id');
+    if (!(await store.deleteSchedule(accountOf(ctx), id))) throw notFound('scheduled mute');
+    ctx.body = { id, deleted: true };
+  });
+}
+
+async function findSchedule(ctx: Context, store: Store): Promise<ScheduleRecord> {
+  const schedule = await store.getSchedule(accountOf(ctx), param(ctx, 'id'));
+  if (!schedule) throw notFound('scheduled mute');
+  return schedule;
+}

@@ -1,0 +1,96 @@
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { pino, type Logger } from 'pino';
+import { createApp } from './app.js';
+import { ensureApiKeys } from './accounts.js';
+import { SqliteStore } from './store/sqlite/sqlite-store.js';
+import type { Store } from './store/store.js';
+
+/** Something started with the server (e.g. the evaluation loop) and stopped before the store closes. */
+export interface BackgroundService {
+  close(): Promise<void>;
+}
+
+/** What a background service gets: the store, the logger and the server's options. */
+export interface ServiceContext {
+  store: Store;
+  logger: Logger;
+  options: ServerOptions;
+}
+
+export interface ServerOptions {
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Default 8080; 0 picks a free port. */
+  port?: number;
+  /** SQLite path, or ':memory:'. Default ./alertform.db. Ignored when `store` is given. */
+  db?: string;
+  /** An already open store (tests, other backends). It is closed with the server. */
+  store?: Store;
+  /** Keys that must exist (each gets its own account when new). */
+  apiKeys?: string[];
+  logger?: Logger;
+  /** The clock, epoch ms. */
+  now?: () => number;
+  /**
+   * Started after the server listens, closed (in reverse order) before the store. The evaluator plugs in here;
+   * its own options (graphiteUrl, evalIntervalSeconds, smtpUrl, notifier URLs...) travel in this same object.
+   */
+  services?: Array<(context: ServiceContext) => BackgroundService | Promise<BackgroundService>>;
+  graphiteUrl?: string;
+  evalIntervalSeconds?: number;
+  smtpUrl?: string;
+  notifierUrls?: Record<string, string>;
+}
+
+export interface RunningServer {
+  /** http://host:port, without a trailing slash. */
+  url: string;
+  port: number;
+  store: Store;
+  server: Server;
+  close(): Promise<void>;
+}
+
+/** Opens the store, makes sure the given keys exist, and serves the /v2 API until close(). */
+export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
+  const logger = options.logger ?? pino({ level: process.env.ALERTFORM_LOG_LEVEL ?? 'info' });
+  const store = options.store ?? SqliteStore.open(options.db ?? './alertform.db');
+  try {
+    await ensureApiKeys(store, options.apiKeys ?? [], logger);
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  const app = createApp({ store, logger, ...(options.now ? { now: options.now } : {}) });
+  const server = createServer(app.callback());
+  // Slow or stuck clients must not hold sockets forever.
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 30_000;
+  server.keepAliveTimeout = 5_000;
+  const host = options.host ?? '127.0.0.1';
+  server.listen(options.port ?? 8080, host);
+  try {
+    await once(server, 'listening');
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  const port = (server.address() as AddressInfo).port;
+  const services: BackgroundService[] = [];
+  for (const start of options.services ?? []) services.push(await start({ store, logger, options }));
+
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      for (const service of services.reverse()) await service.close();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      });
+      await store.close();
+    })());
+  const shownHost = host.includes(':') ? `[${host}]` : host;
+  return { url: `http://${shownHost}:${port}`, port, store, server, close };
+}

@@ -1,0 +1,108 @@
+import type { Database } from 'better-sqlite3';
+
+/**
+ * The schema, versioned in code: migration N brings a database from user_version N-1 to N. Append new
+ * migrations; never edit one that has shipped. Each runs in its own transaction with the version bump.
+ */
+export const MIGRATIONS: readonly string[] = [
+  // 1: accounts, keys, channels, schedules, alerts and their links, history.
+  `
+  CREATE TABLE accounts (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    id TEXT NOT NULL UNIQUE,
+    email TEXT,
+    created_at TEXT NOT NULL
+  );
+  CREATE INDEX accounts_email ON accounts(email);
+  CREATE TABLE api_keys (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    id TEXT NOT NULL UNIQUE,
+    account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    key_hash TEXT NOT NULL UNIQUE,
+    created_at TEXT NOT NULL,
+    revoked_at TEXT
+  );
+  CREATE TABLE channels (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    id TEXT NOT NULL UNIQUE,
+    account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    type TEXT NOT NULL,
+    description TEXT NOT NULL,
+    destination TEXT NOT NULL,
+    auto_resolve INTEGER NOT NULL DEFAULT 0,
+    last_error TEXT,
+    UNIQUE (account_id, description)
+  );
+  CREATE TABLE schedules (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    id TEXT NOT NULL UNIQUE,
+    account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    start_time TEXT NOT NULL,
+    duration INTEGER NOT NULL,
+    timezone TEXT NOT NULL,
+    repeat_days TEXT NOT NULL,
+    anchor INTEGER NOT NULL,
+    UNIQUE (account_id, name)
+  );
+  CREATE TABLE alerts (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    id TEXT NOT NULL UNIQUE,
+    account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    metric TEXT NOT NULL,
+    alert_criteria TEXT NOT NULL,
+    additional_criteria TEXT NOT NULL,
+    expression TEXT NOT NULL,
+    notification_type TEXT NOT NULL,
+    info TEXT,
+    on_query_failure TEXT,
+    status TEXT NOT NULL DEFAULT 'healthy',
+    currently_triggered_metrics TEXT NOT NULL DEFAULT '[]',
+    muted_until INTEGER,
+    eval_state TEXT,
+    created_at TEXT NOT NULL,
+    UNIQUE (account_id, name)
+  );
+  CREATE TABLE alert_channels (
+    alert_id TEXT NOT NULL REFERENCES alerts(id) ON DELETE CASCADE,
+    channel_id TEXT NOT NULL REFERENCES channels(id) ON DELETE CASCADE,
+    position INTEGER NOT NULL,
+    PRIMARY KEY (alert_id, channel_id)
+  );
+  CREATE INDEX alert_channels_channel ON alert_channels(channel_id);
+  CREATE TABLE alert_schedules (
+    alert_id TEXT NOT NULL REFERENCES alerts(id) ON DELETE CASCADE,
+    schedule_id TEXT NOT NULL REFERENCES schedules(id) ON DELETE CASCADE,
+    position INTEGER NOT NULL,
+    PRIMARY KEY (alert_id, schedule_id)
+  );
+  CREATE INDEX alert_schedules_schedule ON alert_schedules(schedule_id);
+  CREATE TABLE history (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    alert_id TEXT NOT NULL REFERENCES alerts(id) ON DELETE CASCADE,
+    status TEXT NOT NULL,
+    value REAL,
+    time INTEGER NOT NULL,
+    metric TEXT NOT NULL
+  );
+  CREATE INDEX history_alert_time ON history(alert_id, time);
+  CREATE INDEX history_account_time ON history(account_id, time);
+  `,
+];
+
+/** Brings the database to the newest schema version; refuses a database newer than this code. */
+export function migrateDatabase(db: Database): number {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  if (current > MIGRATIONS.length) {
+    throw new Error(`database schema version ${current} is newer than this alertform (${MIGRATIONS.length})`);
+  }
+  for (let version = current + 1; version <= MIGRATIONS.length; version += 1) {
+    db.transaction(() => {
+      db.exec(MIGRATIONS[version - 1]!);
+      db.pragma(`user_version = ${version}`);
+    })();
+  }
+  return MIGRATIONS.length;
+}

@@ -1,0 +1,57 @@
+import type { ChannelRecord, ScheduleRecord } from '../store.js';
+
+/** A row of the channels table. */
+export interface ChannelRow {
+  id: string;
+  account_id: string;
+  type: string;
+  description: string;
+  destination: string;
+  auto_resolve: number;
+  last_error: string | null;
+}
+
+/** A row of the schedules table. */
+export interface ScheduleRow {
+  id: string;
+  account_id: string;
+  name: string;
+  start_time: string;
+  duration: number;
+  timezone: string;
+  repeat_days: string;
+  anchor: number;
+}
+
+export function channelFromRow(row: ChannelRow): ChannelRecord {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    type: row.type as ChannelRecord['type'],
+    description: row.description,
+    destination: row.destination,
+    autoResolve: row.auto_resolve === 1,
+    lastError: row.last_error === null ? null : (JSON.parse(row.last_error) as ChannelRecord['lastError']),
+  };
+}
+
+/** Schedules with the ids of the alerts that reference them (links ordered by alert creation). */
+export function scheduleFromRows(rows: ScheduleRow[], links: { schedule_id: string; alert_id: string }[]): ScheduleRecord[] {
+  const alerts = new Map<string, string[]>();
+  for (const link of links) {
+    const list = alerts.get(link.schedule_id);
+    if (list) list.push(link.alert_id);
+    else alerts.set(link.schedule_id, [link.alert_id]);
+  }
+  return rows.map((row) => ({
+    id: row.id,
+    accountId: row.account_id,
+    name: row.name,
+    startTime: row.start_time,
+    duration: row.duration,
+    timezone: row.timezone,
+    repeat: JSON.parse(row.repeat_days) as ScheduleRecord['repeat'],
+    anchor: row.anchor,
+    alerts: alerts.get(row.id) ?? [],
+  }));
+}

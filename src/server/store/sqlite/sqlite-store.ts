@@ -1,0 +1,505 @@
+import type { Database } from 'better-sqlite3';
+import { createId, hashApiKey, hashesEqual } from '../../ids.js';
+import {
+  UniqueViolation,
+  type AccountRecord,
+  type AlertQuery,
+  type AlertRecord,
+  type AlertSelector,
+  type AlertWrite,
+  type ApiKeyRecord,
+  type ChannelError,
+  type ChannelQuery,
+  type ChannelRecord,
+  type ChannelWrite,
+  type EvaluationAlert,
+  type EvaluationResult,
+  type HistoryQuery,
+  type HistoryRecord,
+  type NewHistoryEntry,
+  type Page,
+  type ScheduleQuery,
+  type ScheduleRecord,
+  type ScheduleWrite,
+  type SelectResult,
+  type Store,
+} from '../store.js';
+import {
+  ALERT_WRITE_COLUMNS,
+  alertSearchCondition,
+  alertWriteValues,
+  loadAlertRecords,
+  writeAlertLinks,
+  type AlertRow,
+} from './alert-rows.js';
+import { channelFromRow, scheduleFromRows, type ChannelRow, type ScheduleRow } from './rows.js';
+import { openDatabase } from './open-database.js';
+
+/** The channel every new account gets, so that an alert's default notification_channels resolves. */
+export const EMAIL_ME = 'Email me';
+
+const json = (values: string[]) => JSON.stringify(values);
+
+/** The Store on SQLite (better-sqlite3). One connection; better-sqlite3 is synchronous, so writes serialise. */
+export class SqliteStore implements Store {
+  private constructor(private readonly db: Database) {}
+
+  /** Opens a file database (created and migrated as needed) or `:memory:`. */
+  static open(path: string): SqliteStore {
+    return new SqliteStore(openDatabase(path));
+  }
+
+  // Accounts and keys ------------------------------------------------------------------------------------------
+
+  async createAccount(email: string | null): Promise<AccountRecord> {
+    const account = { id: createId(), email, createdAt: new Date().toISOString() };
+    this.db.transaction(() => {
+      this.db
+        .prepare('INSERT INTO accounts (id, email, created_at) VALUES (?, ?, ?)')
+        .run(account.id, email, account.createdAt);
+      this.db
+        .prepare('INSERT INTO channels (id, account_id, type, description, destination) VALUES (?, ?, ?, ?, ?)')
+        .run(createId(), account.id, 'email', EMAIL_ME, email ?? '');
+    })();
+    return account;
+  }
+
+  async findAccountByEmail(email: string): Promise<AccountRecord | null> {
+    const row = this.db
+      .prepare('SELECT id, email, created_at FROM accounts WHERE email = ? ORDER BY seq LIMIT 1')
+      .get(email) as { id: string; email: string | null; created_at: string } | undefined;
+    return row ? { id: row.id, email: row.email, createdAt: row.created_at } : null;
+  }
+
+  async addApiKey(accountId: string, key: string): Promise<ApiKeyRecord> {
+    const id = createId();
+    const createdAt = new Date().toISOString();
+    this.db
+      .prepare('INSERT INTO api_keys (id, account_id, key_hash, created_at) VALUES (?, ?, ?, ?)')
+      .run(id, accountId, hashApiKey(key), createdAt);
+    const email = this.db.prepare('SELECT email FROM accounts WHERE id = ?').pluck().get(accountId) as string | null;
+    return { id, accountId, email, createdAt, revokedAt: null };
+  }
+
+  async findAccountByKey(key: string): Promise<AccountRecord | null> {
+    const hash = hashApiKey(key);
+    const row = this.db
+      .prepare(
+        `SELECT k.key_hash, a.id, a.email, a.created_at FROM api_keys k JOIN accounts a ON a.id = k.account_id
+         WHERE k.key_hash = ? AND k.revoked_at IS NULL`,
+      )
+      .get(hash) as { key_hash: string; id: string; email: string | null; created_at: string } | undefined;
+    // The lookup is by hash already; the constant-time compare guards against any future lookup by prefix.
+    if (!row || !hashesEqual(row.key_hash, hash)) return null;
+    return { id: row.id, email: row.email, createdAt: row.created_at };
+  }
+
+  async findApiKey(key: string): Promise<ApiKeyRecord | null> {
+    return (await this.keys('WHERE k.key_hash = ?', [hashApiKey(key)]))[0] ?? null;
+  }
+
+  async listApiKeys(): Promise<ApiKeyRecord[]> {
+    return this.keys('', []);
+  }
+
+  private async keys(where: string, params: unknown[]): Promise<ApiKeyRecord[]> {
+    const rows = this.db
+      .prepare(
+        `SELECT k.id, k.account_id, a.email, k.created_at, k.revoked_at FROM api_keys k
+         JOIN accounts a ON a.id = k.account_id ${where} ORDER BY k.seq`,
+      )
+      .all(...params) as { id: string; account_id: string; email: string | null; created_at: string; revoked_at: string | null }[];
+    return rows.map((row) => ({
+      id: row.id,
+      accountId: row.account_id,
+      email: row.email,
+      createdAt: row.created_at,
+      revokedAt: row.revoked_at,
+    }));
+  }
+
+  async revokeApiKey(keyId: string): Promise<boolean> {
+    const found = this.db.prepare('SELECT 1 FROM api_keys WHERE id = ?').get(keyId);
+    if (!found) return false;
+    this.db
+      .prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL')
+      .run(new Date().toISOString(), keyId);
+    return true;
+  }
+
+  // Alerts -----------------------------------------------------------------------------------------------------
+
+  async createAlert(accountId: string, alert: AlertWrite): Promise<AlertRecord> {
+    const id = createId();
+    this.unique('name', alert.name, () =>
+      this.db.transaction(() => {
+        this.db
+          .prepare(
+            `INSERT INTO alerts (id, account_id, ${ALERT_WRITE_COLUMNS.join(', ')}, created_at)
+             VALUES (?, ?, ${ALERT_WRITE_COLUMNS.map(() => '?').join(', ')}, ?)`,
+          )
+          .run(id, accountId, ...alertWriteValues(alert), new Date().toISOString());
+        writeAlertLinks(this.db, id, alert);
+      })(),
+    );
+    return (await this.getAlert(accountId, id))!;
+  }
+
+  async getAlert(accountId: string, id: string): Promise<AlertRecord | null> {
+    const row = this.db.prepare('SELECT * FROM alerts WHERE account_id = ? AND id = ?').get(accountId, id) as
+      | AlertRow
+      | undefined;
+    return row ? loadAlertRecords(this.db, [row])[0]! : null;
+  }
+
+  async updateAlert(accountId: string, id: string, alert: AlertWrite): Promise<AlertRecord | null> {
+    const changed = this.unique('name', alert.name, () =>
+      this.db.transaction(() => {
+        const result = this.db
+          .prepare(
+            `UPDATE alerts SET ${ALERT_WRITE_COLUMNS.map((column) => `${column} = ?`).join(', ')}
+             WHERE account_id = ? AND id = ?`,
+          )
+          .run(...alertWriteValues(alert), accountId, id);
+        if (result.changes === 0) return false;
+        writeAlertLinks(this.db, id, alert);
+        return true;
+      })(),
+    );
+    return changed ? this.getAlert(accountId, id) : null;
+  }
+
+  async deleteAlert(accountId: string, id: string): Promise<boolean> {
+    return this.db.prepare('DELETE FROM alerts WHERE account_id = ? AND id = ?').run(accountId, id).changes > 0;
+  }
+
+  async searchAlerts(accountId: string, query: AlertQuery): Promise<Page<AlertRecord>> {
+    const where = ['a.account_id = ?'];
+    const params: unknown[] = [accountId];
+    if (query.names.length > 0 || query.ids.length > 0) {
+      where.push(
+        '(a.name IN (SELECT value FROM json_each(?)) OR a.id IN (SELECT value FROM json_each(?)))',
+      );
+      params.push(json(query.names), json(query.ids));
+    }
+    if (query.search) {
+      const condition = alertSearchCondition(query.search);
+      where.push(condition.sql);
+      params.push(...condition.params);
+    }
+    const rows = this.db
+      .prepare(`SELECT a.* FROM alerts a WHERE ${where.join(' AND ')} ORDER BY a.seq LIMIT ? OFFSET ?`)
+      .all(...params, query.max + 1, (query.page - 1) * query.max) as AlertRow[];
+    return { items: loadAlertRecords(this.db, rows.slice(0, query.max)), nextPage: rows.length > query.max };
+  }
+
+  async selectAlertIds(accountId: string, selector: AlertSelector): Promise<SelectResult> {
+    return this.select(accountId, selector);
+  }
+
+  async setMutedUntil(accountId: string, selector: AlertSelector, mutedUntil: number | null): Promise<SelectResult> {
+    return this.db.transaction(() => {
+      const selected = this.select(accountId, selector);
+      if (selected.missing.length > 0) return selected;
+      this.db
+        .prepare('UPDATE alerts SET muted_until = ? WHERE account_id = ? AND id IN (SELECT value FROM json_each(?))')
+        .run(mutedUntil, accountId, json(selected.ids));
+      return selected;
+    })();
+  }
+
+  /** Union of the listed ids and the search matches, oldest first; both empty selects every alert. */
+  private select(accountId: string, selector: AlertSelector): SelectResult {
+    const listed = [...new Set(selector.ids)];
+    const known = new Set(
+      this.db
+        .prepare('SELECT id FROM alerts WHERE account_id = ? AND id IN (SELECT value FROM json_each(?))')
+        .pluck()
+        .all(accountId, json(listed)) as string[],
+    );
+    const missing = listed.filter((id) => !known.has(id));
+    const everything = listed.length === 0 && !selector.search;
+    const conditions: string[] = [];
+    const params: unknown[] = [accountId];
+    if (!everything) {
+      conditions.push('a.id IN (SELECT value FROM json_each(?))');
+      params.push(json(listed));
+      if (selector.search) {
+        const condition = alertSearchCondition(selector.search);
+        conditions.push(condition.sql);
+        params.push(...condition.params);
+      }
+    }
+    const ids = this.db
+      .prepare(
+        `SELECT a.id FROM alerts a WHERE a.account_id = ?${conditions.length ? ` AND (${conditions.join(' OR ')})` : ''}
+         ORDER BY a.seq`,
+      )
+      .pluck()
+      .all(...params) as string[];
+    return { ids, missing };
+  }
+
+  // Channels ---------------------------------------------------------------------------------------------------
+
+  async createChannel(accountId: string, channel: ChannelWrite): Promise<ChannelRecord> {
+    const id = createId();
+    this.unique('description', channel.description, () =>
+      this.db
+        .prepare(
+          `INSERT INTO channels (id, account_id, type, description, destination, auto_resolve)
+           VALUES (?, ?, ?, ?, ?, ?)`,
+        )
+        .run(id, accountId, channel.type, channel.description, channel.destination, channel.autoResolve ? 1 : 0),
+    );
+    return (await this.getChannel(accountId, id))!;
+  }
+
+  async getChannel(accountId: string, id: string): Promise<ChannelRecord | null> {
+    const row = this.db.prepare('SELECT * FROM channels WHERE account_id = ? AND id = ?').get(accountId, id) as
+      | ChannelRow
+      | undefined;
+    return row ? channelFromRow(row) : null;
+  }
+
+  async findChannelsByRefs(accountId: string, refs: string[]): Promise<ChannelRecord[]> {
+    const rows = this.db
+      .prepare(
+        `SELECT * FROM channels WHERE account_id = ?
+         AND (id IN (SELECT value FROM json_each(?)) OR description IN (SELECT value FROM json_each(?)))
+         ORDER BY seq`,
+      )
+      .all(accountId, json(refs), json(refs)) as ChannelRow[];
+    return rows.map(channelFromRow);
+  }
+
+  async updateChannel(accountId: string, id: string, channel: ChannelWrite): Promise<ChannelRecord | null> {
+    const result = this.unique('description', channel.description, () =>
+      this.db
+        .prepare(
+          `UPDATE channels SET type = ?, description = ?, destination = ?, auto_resolve = ?
+           WHERE account_id = ? AND id = ?`,
+        )
+        .run(channel.type, channel.description, channel.destination, channel.autoResolve ? 1 : 0, accountId, id),
+    );
+    return result.changes > 0 ? this.getChannel(accountId, id) : null;
+  }
+
+  async deleteChannel(accountId: string, id: string): Promise<{ alertsChanged: number } | null> {
+    return this.db.transaction(() => {
+      const users = this.db
+        .prepare('SELECT alert_id FROM alert_channels WHERE channel_id = ?')
+        .pluck()
+        .all(id) as string[];
+      const deleted = this.db.prepare('DELETE FROM channels WHERE account_id = ? AND id = ?').run(accountId, id);
+      if (deleted.changes === 0) return null;
+      // An alert left without any channel falls back to the account's default, as on create.
+      const fallback = this.db
+        .prepare('SELECT id FROM channels WHERE account_id = ? AND description = ?')
+        .pluck()
+        .get(accountId, EMAIL_ME) as string | undefined;
+      if (fallback) {
+        this.db
+          .prepare(
+            `INSERT INTO alert_channels (alert_id, channel_id, position)
+             SELECT value, ?, 0 FROM json_each(?)
+             WHERE NOT EXISTS (SELECT 1 FROM alert_channels WHERE alert_id = value)`,
+          )
+          .run(fallback, json(users));
+      }
+      return { alertsChanged: users.length };
+    })();
+  }
+
+  async searchChannels(accountId: string, query: ChannelQuery): Promise<Page<ChannelRecord>> {
+    const either: string[] = [];
+    const params: unknown[] = [accountId];
+    if (query.types.length) {
+      either.push('type IN (SELECT value FROM json_each(?))');
+      params.push(json(query.types));
+    }
+    if (query.descriptions.length) {
+      either.push('description IN (SELECT value FROM json_each(?))');
+      params.push(json(query.descriptions));
+    }
+    if (query.ids.length) {
+      either.push('id IN (SELECT value FROM json_each(?))');
+      params.push(json(query.ids));
+    }
+    if (query.autoResolve !== null) {
+      either.push(`(type IN ('pagerduty', 'victorops') AND auto_resolve = ?)`);
+      params.push(query.autoResolve ? 1 : 0);
+    }
+    const rows = this.db
+      .prepare(
+        `SELECT * FROM channels WHERE account_id = ?${either.length ? ` AND (${either.join(' OR ')})` : ''}
+         ORDER BY seq LIMIT ? OFFSET ?`,
+      )
+      .all(...params, query.max + 1, (query.page - 1) * query.max) as ChannelRow[];
+    return { items: rows.slice(0, query.max).map(channelFromRow), nextPage: rows.length > query.max };
+  }
+
+  // Schedules --------------------------------------------------------------------------------------------------
+
+  async createSchedule(accountId: string, schedule: ScheduleWrite): Promise<ScheduleRecord> {
+    const id = createId();
+    this.unique('name', schedule.name, () =>
+      this.db
+        .prepare(
+          `INSERT INTO schedules (id, account_id, name, start_time, duration, timezone, repeat_days, anchor)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        )
+        .run(id, accountId, ...scheduleValues(schedule)),
+    );
+    return (await this.getSchedule(accountId, id))!;
+  }
+
+  async getSchedule(accountId: string, id: string): Promise<ScheduleRecord | null> {
+    return (await this.getSchedulesByIds(accountId, [id]))[0] ?? null;
+  }
+
+  async getSchedulesByIds(accountId: string, ids: string[]): Promise<ScheduleRecord[]> {
+    const rows = this.db
+      .prepare('SELECT * FROM schedules WHERE account_id = ? AND id IN (SELECT value FROM json_each(?)) ORDER BY seq')
+      .all(accountId, json(ids)) as ScheduleRow[];
+    return this.schedulesWithAlerts(rows);
+  }
+
+  async updateSchedule(accountId: string, id: string, schedule: ScheduleWrite): Promise<ScheduleRecord | null> {
+    const result = this.unique('name', schedule.name, () =>
+      this.db
+        .prepare(
+          `UPDATE schedules SET name = ?, start_time = ?, duration = ?, timezone = ?, repeat_days = ?, anchor = ?
+           WHERE account_id = ? AND id = ?`,
+        )
+        .run(...scheduleValues(schedule), accountId, id),
+    );
+    return result.changes > 0 ? this.getSchedule(accountId, id) : null;
+  }
+
+  async deleteSchedule(accountId: string, id: string): Promise<boolean> {
+    return this.db.prepare('DELETE FROM schedules WHERE account_id = ? AND id = ?').run(accountId, id).changes > 0;
+  }
+
+  async searchSchedules(accountId: string, query: ScheduleQuery): Promise<Page<ScheduleRecord>> {
+    const params: unknown[] = [accountId];
+    let filter = '';
+    if (query.names.length || query.ids.length) {
+      filter = ' AND (name IN (SELECT value FROM json_each(?)) OR id IN (SELECT value FROM json_each(?)))';
+      params.push(json(query.names), json(query.ids));
+    }
+    const rows = this.db
+      .prepare(`SELECT * FROM schedules WHERE account_id = ?${filter} ORDER BY seq LIMIT ? OFFSET ?`)
+      .all(...params, query.max + 1, (query.page - 1) * query.max) as ScheduleRow[];
+    return { items: this.schedulesWithAlerts(rows.slice(0, query.max)), nextPage: rows.length > query.max };
+  }
+
+  private schedulesWithAlerts(rows: ScheduleRow[]): ScheduleRecord[] {
+    if (rows.length === 0) return [];
+    const links = this.db
+      .prepare(
+        `SELECT s.schedule_id, s.alert_id FROM alert_schedules s JOIN alerts a ON a.id = s.alert_id
+         WHERE s.schedule_id IN (SELECT value FROM json_each(?)) ORDER BY a.seq`,
+      )
+      .all(json(rows.map((row) => row.id))) as { schedule_id: string; alert_id: string }[];
+    return scheduleFromRows(rows, links);
+  }
+
+  // History ----------------------------------------------------------------------------------------------------
+
+  async searchHistory(accountId: string, query: HistoryQuery): Promise<HistoryRecord[]> {
+    const where = ['account_id = ?', 'time >= ?'];
+    const params: unknown[] = [accountId, query.since];
+    if (query.alertIds.length) {
+      where.push('alert_id IN (SELECT value FROM json_each(?))');
+      params.push(json(query.alertIds));
+    }
+    if (query.status !== null) {
+      where.push('status = ?');
+      params.push(query.status);
+    }
+    if (query.value !== null) {
+      where.push('value = ?');
+      params.push(query.value);
+    }
+    const rows = this.db
+      .prepare(
+        `SELECT alert_id, status, value, time, metric FROM history WHERE ${where.join(' AND ')}
+         ORDER BY time DESC, seq DESC`,
+      )
+      .all(...params) as { alert_id: string; status: string; value: number | null; time: number; metric: string }[];
+    return rows.map((row) => ({ alertId: row.alert_id, status: row.status, value: row.value, time: row.time, metric: row.metric }));
+  }
+
+  // The evaluator's side ---------------------------------------------------------------------------------------
+
+  async listAlertsForEvaluation(): Promise<EvaluationAlert[]> {
+    const alerts = loadAlertRecords(this.db, this.db.prepare('SELECT * FROM alerts ORDER BY seq').all() as AlertRow[]);
+    const channels = new Map(
+      (this.db.prepare('SELECT * FROM channels').all() as ChannelRow[]).map((row) => [row.id, channelFromRow(row)]),
+    );
+    const scheduleRows = this.db.prepare('SELECT * FROM schedules').all() as ScheduleRow[];
+    const schedules = new Map(this.schedulesWithAlerts(scheduleRows).map((schedule) => [schedule.id, schedule]));
+    return alerts.map((alert) => ({
+      ...alert,
+      channels: alert.notificationChannels.flatMap((id) => channels.get(id) ?? []),
+      schedules: alert.scheduledMutes.flatMap((id) => schedules.get(id) ?? []),
+    }));
+  }
+
+  async saveEvaluation(alertId: string, result: EvaluationResult): Promise<boolean> {
+    return (
+      this.db
+        .prepare('UPDATE alerts SET status = ?, currently_triggered_metrics = ?, eval_state = ? WHERE id = ?')
+        .run(
+          result.status,
+          JSON.stringify(result.currentlyTriggeredMetrics),
+          result.evalState === undefined || result.evalState === null ? null : JSON.stringify(result.evalState),
+          alertId,
+        ).changes > 0
+    );
+  }
+
+  async appendHistory(entries: NewHistoryEntry[]): Promise<void> {
+    const insert = this.db.prepare(
+      `INSERT INTO history (account_id, alert_id, status, value, time, metric)
+       SELECT account_id, id, ?, ?, ?, ? FROM alerts WHERE id = ?`,
+    );
+    this.db.transaction(() => {
+      for (const entry of entries) insert.run(entry.status, entry.value, entry.time, entry.metric, entry.alertId);
+    })();
+  }
+
+  async setChannelLastError(channelId: string, error: ChannelError | null): Promise<void> {
+    this.db
+      .prepare('UPDATE channels SET last_error = ? WHERE id = ?')
+      .run(error === null ? null : JSON.stringify(error), channelId);
+  }
+
+  async close(): Promise<void> {
+    if (this.db.open) this.db.close();
+  }
+
+  /** Runs a write, turning a per-account UNIQUE violation into UniqueViolation(field, value). */
+  private unique<T>(field: string, value: string, write: () => T): T {
+    try {
+      return write();
+    } catch (error) {
+      if (error instanceof Error && (error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') {
+        throw new UniqueViolation(field, value);
+      }
+      throw error;
+    }
+  }
+}
+
+function scheduleValues(schedule: ScheduleWrite): unknown[] {
+  return [
+    schedule.name,
+    schedule.startTime,
+    schedule.duration,
+    schedule.timezone,
+    JSON.stringify(schedule.repeat),
+    schedule.anchor,
+  ];
+}

@@ -1,0 +1,246 @@
+import type {
+  AdditionalCriterion,
+  AlertCriteria,
+  ChannelType,
+  NotificationType,
+  OnQueryFailure,
+  Weekday,
+} from '../../spec/types.js';
+
+/**
+ * The server's storage, one interface for every backend (SQLite today). Every method is scoped to one account
+ * except the evaluator's methods (listAlertsForEvaluation, saveEvaluation, appendHistory, setChannelLastError),
+ * which work across accounts. Methods are async so that a networked backend can implement the same interface.
+ * A method that returns without throwing has made its write durable.
+ */
+export interface Store {
+  // Accounts and API keys.
+  /** A new account with its `Email me` channel (destination = email, or "" when there is none). */
+  createAccount(email: string | null): Promise<AccountRecord>;
+  findAccountByEmail(email: string): Promise<AccountRecord | null>;
+  /** Stores the SHA-256 of `key` for the account; the key itself is never stored. */
+  addApiKey(accountId: string, key: string): Promise<ApiKeyRecord>;
+  /** The key record of a key (revoked or not); null when unknown. */
+  findApiKey(key: string): Promise<ApiKeyRecord | null>;
+  /** The account of a key that exists and is not revoked. */
+  findAccountByKey(key: string): Promise<AccountRecord | null>;
+  listApiKeys(): Promise<ApiKeyRecord[]>;
+  /** Marks a key revoked; false when no key has that id. */
+  revokeApiKey(keyId: string): Promise<boolean>;
+
+  // Alerts.
+  /** Throws UniqueViolation when the account has an alert of that name. */
+  createAlert(accountId: string, alert: AlertWrite): Promise<AlertRecord>;
+  getAlert(accountId: string, id: string): Promise<AlertRecord | null>;
+  /** Replaces every writable field; null when the alert does not exist. Throws UniqueViolation on a rename clash. */
+  updateAlert(accountId: string, id: string, alert: AlertWrite): Promise<AlertRecord | null>;
+  deleteAlert(accountId: string, id: string): Promise<boolean>;
+  /** (names OR ids) AND search; oldest first; one page. */
+  searchAlerts(accountId: string, query: AlertQuery): Promise<Page<AlertRecord>>;
+  /** Ids of the account's alerts that match the selector (union of ids and search; both empty = all). */
+  selectAlertIds(accountId: string, selector: AlertSelector): Promise<SelectResult>;
+  /**
+   * Sets muted_until (epoch ms, or null to unmute) on the selected alerts in one transaction. When an id in
+   * `selector.ids` is unknown nothing changes and its ids come back in `missing`.
+   */
+  setMutedUntil(accountId: string, selector: AlertSelector, mutedUntil: number | null): Promise<SelectResult>;
+
+  // Notification channels.
+  createChannel(accountId: string, channel: ChannelWrite): Promise<ChannelRecord>;
+  getChannel(accountId: string, id: string): Promise<ChannelRecord | null>;
+  /** Channels of the account whose id or description equals one of `refs` (ids win over descriptions). */
+  findChannelsByRefs(accountId: string, refs: string[]): Promise<ChannelRecord[]>;
+  updateChannel(accountId: string, id: string, channel: ChannelWrite): Promise<ChannelRecord | null>;
+  /**
+   * Deletes the channel and removes it from every alert; an alert left without channels gets `Email me` back.
+   * null when the channel does not exist.
+   */
+  deleteChannel(accountId: string, id: string): Promise<{ alertsChanged: number } | null>;
+  searchChannels(accountId: string, query: ChannelQuery): Promise<Page<ChannelRecord>>;
+
+  // Scheduled mutes.
+  createSchedule(accountId: string, schedule: ScheduleWrite): Promise<ScheduleRecord>;
+  getSchedule(accountId: string, id: string): Promise<ScheduleRecord | null>;
+  /** The account's schedules among `ids` (unknown ids are simply absent). */
+  getSchedulesByIds(accountId: string, ids: string[]): Promise<ScheduleRecord[]>;
+  updateSchedule(accountId: string, id: string, schedule: ScheduleWrite): Promise<ScheduleRecord | null>;
+  /** Deletes the schedule and removes it from every alert's scheduled_mutes. */
+  deleteSchedule(accountId: string, id: string): Promise<boolean>;
+  searchSchedules(accountId: string, query: ScheduleQuery): Promise<Page<ScheduleRecord>>;
+
+  // History.
+  /** Entries of the account's alerts, newest first. */
+  searchHistory(accountId: string, query: HistoryQuery): Promise<HistoryRecord[]>;
+
+  // The evaluator's side (all accounts).
+  /** Every alert of every account, with its channels and schedules resolved, for one evaluation round. */
+  listAlertsForEvaluation(): Promise<EvaluationAlert[]>;
+  /** Saves the result of evaluating one alert; false when the alert was deleted meanwhile. */
+  saveEvaluation(alertId: string, result: EvaluationResult): Promise<boolean>;
+  /** Appends history entries (their account is the alert's); entries of deleted alerts are dropped. */
+  appendHistory(entries: NewHistoryEntry[]): Promise<void>;
+  /** Records (or clears, with null) the last delivery error of a channel. */
+  setChannelLastError(channelId: string, error: ChannelError | null): Promise<void>;
+
+  close(): Promise<void>;
+}
+
+export interface AccountRecord {
+  id: string;
+  email: string | null;
+  /** ISO 8601. */
+  createdAt: string;
+}
+
+export interface ApiKeyRecord {
+  id: string;
+  accountId: string;
+  email: string | null;
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+/** What the server writes for an alert: already validated and normalised (canonical expression, channel ids). */
+export interface AlertWrite {
+  name: string;
+  metric: string;
+  alertCriteria: AlertCriteria;
+  additionalCriteria: Record<string, AdditionalCriterion>;
+  expression: string;
+  /** Channel ids, in order. */
+  notificationChannels: string[];
+  notificationType: NotificationType;
+  /** Schedule ids, in order. */
+  scheduledMutes: string[];
+  info: string | null;
+  onQueryFailure: OnQueryFailure;
+}
+
+/** An alert as stored: what was written plus the evaluator's state. */
+export interface AlertRecord extends AlertWrite {
+  id: string;
+  accountId: string;
+  /** `healthy` until the evaluator says otherwise. */
+  status: string;
+  currentlyTriggeredMetrics: string[];
+  /** Epoch ms until which the alert is muted by hand; null when not. Expiry is judged on read. */
+  mutedUntil: number | null;
+  /** The evaluator's opaque per-alert state (JSON); null until it saves one. */
+  evalState: unknown;
+  createdAt: string;
+}
+
+export interface AlertQuery {
+  names: string[];
+  ids: string[];
+  /** Case-insensitive substring of name, metric or a channel's description. */
+  search: string | null;
+  page: number;
+  max: number;
+}
+
+export interface AlertSelector {
+  ids: string[];
+  search: string | null;
+}
+
+export type SelectResult = { ids: string[]; missing: string[] };
+
+export interface ChannelWrite {
+  type: ChannelType;
+  description: string;
+  destination: string;
+  autoResolve: boolean;
+}
+
+export interface ChannelError {
+  /** Epoch seconds. */
+  time: number;
+  message: string;
+}
+
+export interface ChannelRecord extends ChannelWrite {
+  id: string;
+  accountId: string;
+  lastError: ChannelError | null;
+}
+
+export interface ChannelQuery {
+  types: string[];
+  descriptions: string[];
+  ids: string[];
+  autoResolve: boolean | null;
+  page: number;
+  max: number;
+}
+
+export interface ScheduleWrite {
+  name: string;
+  startTime: string;
+  duration: number;
+  timezone: string;
+  repeat: Weekday[];
+  /** Epoch ms from which a one-time schedule's next start_time is counted (its creation or last timing change). */
+  anchor: number;
+}
+
+export interface ScheduleRecord extends ScheduleWrite {
+  id: string;
+  accountId: string;
+  /** Ids of the alerts that reference it. */
+  alerts: string[];
+}
+
+export interface ScheduleQuery {
+  names: string[];
+  ids: string[];
+  page: number;
+  max: number;
+}
+
+export interface HistoryQuery {
+  alertIds: string[];
+  /** Epoch seconds: entries at or after. */
+  since: number;
+  status: string | null;
+  value: number | null;
+}
+
+export interface HistoryRecord {
+  alertId: string;
+  status: string;
+  value: number | null;
+  /** Epoch seconds. */
+  time: number;
+  metric: string;
+}
+
+export interface NewHistoryEntry extends HistoryRecord {}
+
+export interface EvaluationResult {
+  status: string;
+  currentlyTriggeredMetrics: string[];
+  evalState: unknown;
+}
+
+/** One alert as the evaluator needs it: the record plus its channels and schedules, resolved. */
+export interface EvaluationAlert extends AlertRecord {
+  channels: ChannelRecord[];
+  schedules: ScheduleRecord[];
+}
+
+export interface Page<T> {
+  items: T[];
+  nextPage: boolean;
+}
+
+/** A write that would break a per-account uniqueness rule (alert name, channel description, schedule name). */
+export class UniqueViolation extends Error {
+  constructor(
+    readonly field: string,
+    readonly value: string,
+  ) {
+    super(`${field} "${value}" already exists`);
+    this.name = 'UniqueViolation';
+  }
+}

@@ -1,0 +1,57 @@
+import type { FieldProblem } from '../../spec/schemas.js';
+import type { ScheduleBody } from '../../spec/types.js';
+import { timezoneOffsetMinutes } from '../schedule-active.js';
+import type { ScheduleRecord, ScheduleWrite } from '../store/store.js';
+import type { RuleResult } from './alert-rules.js';
+
+/** The semantic rules of a schedule body that passed the JSON Schema: the timezone lies in UTC-12..UTC+14. */
+export function checkScheduleRules(body: ScheduleBody, anchor: number): RuleResult<ScheduleWrite> {
+  const problems: FieldProblem[] = [];
+  const timezone = body.timezone ?? 'UTC';
+  const offset = timezoneOffsetMinutes(timezone);
+  if (offset < -12 * 60 || offset > 14 * 60) {
+    problems.push({ path: 'timezone', message: 'must be between UTC-12 and UTC+14' });
+  }
+  if (problems.length > 0) return { ok: false, problems };
+  return {
+    ok: true,
+    value: {
+      name: body.name,
+      startTime: body.start_time,
+      duration: body.duration,
+      timezone: normaliseTimezone(offset),
+      repeat: body.repeat ?? [],
+      anchor,
+    },
+  };
+}
+
+/** The body a schedule PUT stands for. */
+export function mergeScheduleUpdate(stored: ScheduleRecord, patch: Partial<ScheduleBody>): ScheduleBody {
+  return {
+    name: patch.name ?? stored.name,
+    start_time: patch.start_time ?? stored.startTime,
+    duration: patch.duration ?? stored.duration,
+    timezone: patch.timezone ?? stored.timezone,
+    repeat: patch.repeat ?? stored.repeat,
+  };
+}
+
+/** Whether a PUT changes when a schedule runs (a one-time schedule then counts from now again). */
+export function changesTiming(stored: ScheduleRecord, next: ScheduleWrite): boolean {
+  return (
+    stored.startTime !== next.startTime ||
+    stored.timezone !== next.timezone ||
+    stored.duration !== next.duration ||
+    JSON.stringify(stored.repeat) !== JSON.stringify(next.repeat)
+  );
+}
+
+/** One spelling per offset: "UTC", "UTC+2", "UTC-5:30" (so "UTC+02:00" and "UTC+2" store the same). */
+function normaliseTimezone(offsetMinutes: number): string {
+  if (offsetMinutes === 0) return 'UTC';
+  const sign = offsetMinutes < 0 ? '-' : '+';
+  const abs = Math.abs(offsetMinutes);
+  const minutes = abs % 60;
+  return `UTC${sign}${Math.floor(abs / 60)}${minutes ? `:${String(minutes).padStart(2, '0')}` : ''}`;
+}

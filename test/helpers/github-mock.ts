@@ -1,0 +1,101 @@
+import nock from 'nock';
+
+/** A comment in the mocked GitHub. */
+export interface MockComment {
+  id: number;
+  body: string;
+}
+
+/** A request the mocked GitHub received. */
+export interface MockRequest {
+  method: string;
+  path: string;
+  body?: unknown;
+  authorization?: string;
+}
+
+/**
+ * GitHub's REST API for one repository, mocked with nock and stateful: the issue comments endpoints keep real
+ * comments (list, create, update), and listPullRequestsAssociatedWithCommit answers from `mergedPulls`.
+ */
+export function mockGitHub(options: { apiUrl?: string; owner?: string; repo?: string } = {}) {
+  const apiUrl = options.apiUrl ?? 'https://api.github.com';
+  const { origin, pathname } = new URL(apiUrl);
+  const prefix = `${pathname.replace(/\/$/, '')}/repos/${options.owner ?? 'acme'}/${options.repo ?? 'alerts'}`;
+  const comments = new Map<number, MockComment[]>();
+  const mergedPulls = new Map<string, { number: number; merge_commit_sha: string; merged_at: string | null }[]>();
+  const requests: MockRequest[] = [];
+  let nextId = 1000;
+
+  const scope = nock(origin).persist();
+  const record = (method: string, path: string, body: unknown, headers: Record<string, string | string[]>) => {
+    const authorization = headers.authorization;
+    requests.push({ method, path, body, authorization: Array.isArray(authorization) ? authorization[0] : authorization });
+  };
+
+  scope
+    .get(new RegExp(`^${prefix}/issues/(\\d+)/comments`))
+    .reply(function (uri) {
+      record('GET', uri, undefined, this.req.headers);
+      const url = new URL(uri, origin);
+      const issue = Number(/issues\/(\d+)/.exec(url.pathname)![1]);
+      const perPage = Number(url.searchParams.get('per_page') ?? 30);
+      const page = Number(url.searchParams.get('page') ?? 1);
+      const all = comments.get(issue) ?? [];
+      const slice = all.slice((page - 1) * perPage, page * perPage).map((c) => ({ id: c.id, body: c.body, user: { login: 'github-actions[bot]' } }));
+      const headers: Record<string, string> = {};
+      if (page * perPage < all.length) {
+        headers.link = `<${origin}${url.pathname}?per_page=${perPage}&page=${page + 1}>; rel="next"`;
+      }
+      return [200, slice, headers];
+    })
+    .post(new RegExp(`^${prefix}/issues/(\\d+)/comments$`))
+    .reply(function (uri, body) {
+      record('POST', uri, body, this.req.headers);
+      const issue = Number(/issues\/(\d+)/.exec(uri)![1]);
+      const comment = { id: nextId++, body: (body as { body: string }).body };
+      comments.set(issue, [...(comments.get(issue) ?? []), comment]);
+      return [201, comment];
+    })
+    .patch(new RegExp(`^${prefix}/issues/comments/(\\d+)$`))
+    .reply(function (uri, body) {
+      record('PATCH', uri, body, this.req.headers);
+      const id = Number(/comments\/(\d+)$/.exec(uri)![1]);
+      for (const list of comments.values()) {
+        const comment = list.find((c) => c.id === id);
+        if (comment) {
+          comment.body = (body as { body: string }).body;
+          return [200, comment];
+        }
+      }
+      return [404, { message: 'Not Found' }];
+    })
+    .get(new RegExp(`^${prefix}/commits/([0-9a-f]+)/pulls`))
+    .reply(function (uri) {
+      record('GET', uri, undefined, this.req.headers);
+      const sha = /commits\/([0-9a-f]+)\/pulls/.exec(uri)![1]!;
+      return [200, (mergedPulls.get(sha) ?? []).map((pr) => ({ ...pr, state: 'closed' }))];
+    });
+
+  return {
+    requests,
+    /** Comments of an issue, oldest first. */
+    commentsOf(issue: number): MockComment[] {
+      return comments.get(issue) ?? [];
+    },
+    /** Puts a comment there, as another user or an earlier run would have. */
+    addComment(issue: number, body: string): MockComment {
+      const comment = { id: nextId++, body };
+      comments.set(issue, [...(comments.get(issue) ?? []), comment]);
+      return comment;
+    },
+    /** Declares that commit `sha` is the merge commit of PR `number`. */
+    mergePull(number: number, sha: string): void {
+      mergedPulls.set(sha, [{ number, merge_commit_sha: sha, merged_at: '2026-11-21T20:00:00Z' }]);
+    },
+    done(): void {
+      scope.persist(false);
+      nock.cleanAll();
+    },
+  };
+}

@@ -1,0 +1,133 @@
+import { mkdtemp, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../helpers/run-cli.js';
+
+const GOOD = 'good-key-1234-abcd';
+let api: Server;
+let apiUrl: string;
+
+beforeAll(async () => {
+  // Stands in for the /v2 API's answer to the key check.
+  api = createServer((request, response) => {
+    const user = Buffer.from((request.headers.authorization ?? '').replace(/^Basic /, ''), 'base64').toString().split(':')[0];
+    response.writeHead(request.url === '/v2/alerts/?max=1' && user === GOOD ? 200 : 401).end('[]');
+  });
+  await new Promise<void>((resolve) => api.listen(0, '127.0.0.1', resolve));
+  apiUrl = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((resolve) => api.close(() => resolve())));
+
+async function debianRoot(): Promise<string> {
+  const root = await mkdtemp(join(tmpdir(), 'alertform-agent-cli-'));
+  await mkdir(join(root, 'etc'), { recursive: true });
+  await writeFile(join(root, 'etc/os-release'), 'ID=debian\nVERSION_ID="12"\n');
+  return root;
+}
+
+describe('alertform agent (CLI)', () => {
+  it('lists the agents with --list and -l, as JSON with --json', async () => {
+    const list = await runCli(['agent', '--list']);
+    expect(list.code).toBe(0);
+    expect(list.stdout.split('\n').filter(Boolean).map((line) => line.split(' ')[0])).toEqual(['telegraf', 'otel', 'collectd']);
+    expect((await runCli(['agent', '-l'])).stdout).toBe(list.stdout);
+    const json = JSON.parse((await runCli(['--json', 'agent', '-l'])).stdout) as { name: string; defaultPlugins: string[] }[];
+    expect(json.find((agent) => agent.name === 'telegraf')?.defaultPlugins).toEqual(['cpu', 'disk', 'diskio', 'kernel', 'mem', 'processes', 'swap', 'system']);
+  });
+
+  it('refuses an unknown agent with a non-zero exit', async () => {
+    const result = await runCli(['agent', 'install', 'nagios', '--dry-run']);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain("'nagios' is invalid for argument 'agent'");
+    expect(result.stderr).toContain('Allowed choices are telegraf, otel, collectd');
+  });
+
+  it('requires both --api-key and --config for update-apikey', async () => {
+    const noKey = await runCli(['agent', 'update-apikey', 'telegraf', '--config', '/etc/telegraf/telegraf.conf'], { env: { ALERTFORM_API_KEY: '' } });
+    expect(noKey.code).toBe(1);
+    expect(noKey.stderr).toContain("required option '--api-key <key>' not specified");
+    const noConfig = await runCli(['agent', 'update-apikey', 'telegraf', '--api-key', GOOD]);
+    expect(noConfig.code).toBe(1);
+    expect(noConfig.stderr).toContain("required option '--config <path>' not specified");
+    expect(noConfig.stderr + noConfig.stdout).not.toContain(GOOD);
+  });
+
+  it('refuses a wrong key before installing anything, and never prints it', async () => {
+    const root = await debianRoot();
+    const log = join(root, 'commands.log');
+    const result = await runCli(['--server', apiUrl, 'agent', 'install', 'telegraf', '--api-key', 'wrong-key-9999', '--root', root], {
+      env: { ALERTFORM_AGENT_RUNNER: `record:${log}` },
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`✖ failed: check the API key with ${apiUrl}`);
+    expect(result.stderr).toContain('HTTP 401');
+    expect(result.stdout + result.stderr).not.toContain('wrong-key-9999');
+    expect(result.stdout).not.toContain('is installed and configured');
+    await expect(readFile(log, 'utf8')).rejects.toThrow();
+  });
+
+  it('installs with a good key (ALERTFORM_URL), records exact commands, writes the config, masks the key', async () => {
+    const root = await debianRoot();
+    const log = join(root, 'commands.log');
+    const result = await runCli(['agent', 'install', 'collectd', '--api-key', GOOD, '--root', root, '--plugins', 'uptime'], {
+      env: { ALERTFORM_URL: apiUrl, ALERTFORM_AGENT_RUNNER: `record:${log}` },
+    });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(await readFile(log, 'utf8')).toBe(
+      "sh -c 'command -v apt-get'\ndpkg-query -W '-f=${Status}' collectd-core\napt-get update\napt-get install -y collectd-core\n",
+    );
+    expect(await readFile(join(root, 'etc/collectd/collectd.conf'), 'utf8')).toContain(`Prefix "${GOOD}.collectd."`);
+    expect(result.stdout).toMatch(/✔ check the API key with http:\/\/127\.0\.0\.1:\d+: accepted \(\d+ms\)/);
+    expect(result.stdout).toContain('✔ collectd is installed and configured.');
+    expect(result.stdout).toContain('plugins: cpu, df, disk, interface, load, memory, processes, swap, uptime');
+    expect(result.stdout).toContain('start:   sudo systemctl restart collectd');
+    expect(result.stdout).not.toContain(GOOD);
+  });
+
+  it('prints a dry run and changes nothing, with --json too', async () => {
+    const root = await debianRoot();
+    const text = await runCli(['agent', 'install', 'otel', '--api-key', GOOD, '--root', root, '--dry-run', '--no-verify'], {
+      env: { ALERTFORM_AGENT_RUNNER: `record:${join(root, 'log')}` },
+    });
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain('dry run: nothing was changed');
+    expect(text.stdout).toContain('new_name: <API_KEY>.otel.$${1}');
+    expect(text.stdout).not.toContain(GOOD);
+    await expect(readFile(join(root, 'etc/otelcol-contrib/config.yaml'))).rejects.toThrow();
+
+    const json = await runCli(['--json', 'agent', 'install', 'otel', '--api-key', GOOD, '--root', root, '--dry-run', '--no-verify'], {
+      env: { ALERTFORM_AGENT_RUNNER: `record:${join(root, 'log')}` },
+    });
+    const report = JSON.parse(json.stdout);
+    expect(report).toMatchObject({ ok: true, dryRun: true, config: `${root}/etc/otelcol-contrib/config.yaml` });
+    expect(json.stdout).not.toContain(GOOD);
+  });
+
+  it('updates a key through the CLI and refuses a file without graphite output with exit 1', async () => {
+    const root = await debianRoot();
+    await mkdir(join(root, 'etc/telegraf'), { recursive: true });
+    const config = '[[inputs.cpu]]\n\n[[outputs.graphite]]\n  servers = ["carbon.hostedgraphite.com:2003"]\n  prefix = "old-key-0000.telegraf"';
+    await writeFile(join(root, 'etc/telegraf/telegraf.conf'), config);
+    const ok = await runCli(['agent', 'update-apikey', 'telegraf', '--api-key', GOOD, '--config', '/etc/telegraf/telegraf.conf', '--root', root, '--no-verify']);
+    expect(ok.code).toBe(0);
+    expect(await readFile(join(root, 'etc/telegraf/telegraf.conf'), 'utf8')).toBe(config.replace('old-key-0000', GOOD));
+
+    await writeFile(join(root, 'etc/telegraf/telegraf.conf'), '[[inputs.cpu]]\n');
+    const none = await runCli(['agent', 'update-apikey', 'telegraf', '--api-key', GOOD, '--config', '/etc/telegraf/telegraf.conf', '--root', root, '--no-verify']);
+    expect(none.code).toBe(1);
+    expect(none.stderr).toContain('has no [[outputs.graphite]] section');
+  });
+
+  it('has --help with examples for every agent command', async () => {
+    for (const command of ['install', 'update-apikey', 'uninstall']) {
+      const help = await runCli(['agent', command, '--help']);
+      expect(help.code).toBe(0);
+      expect(help.stdout).toContain('Examples:');
+      expect(help.stdout).toContain('--root <dir>');
+    }
+  });
+});

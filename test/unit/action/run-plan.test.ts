@@ -1,0 +1,195 @@
+import nock from 'nock';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { formatMarker, GITHUB_COMMENT_LIMIT, parseMarker } from '../../../src/action/comment.js';
+import type { ChangeRef, InvalidRun, PlannedRun, Reconciler } from '../../../src/action/port.js';
+import { runAction } from '../../../src/action/run.js';
+import { createRunnerFiles, pullRequestEvent, runInProcess } from '../../helpers/action-run.js';
+import { createGitRepo, type TempGitRepo } from '../../helpers/git-repo.js';
+import { mockGitHub } from '../../helpers/github-mock.js';
+
+// The GitHub side of `plan` with a stand-in reconciler: comment upsert, cut, outputs, summary, changed files.
+// The end-to-end runs against the real reconciler and server are in test/integration/action.
+
+const API_KEY = 'af_key_4f9c1d2e8b7a6c5d';
+
+function fakePlan(changes: ChangeRef[], hash = 'h1'): PlannedRun {
+  const counts = { create: 0, update: 0, delete: 0, mute: 0, unmute: 0 };
+  for (const c of changes) counts[c.action]++;
+  const summaryLine = `Plan: ${counts.create} to create, ${counts.update} to update, ${counts.mute} to mute, ${counts.delete} to delete.`;
+  return {
+    status: 'planned',
+    counts,
+    changes,
+    summaryLine,
+    markdown: ['```diff', ...changes.map((c) => `${c.action === 'create' ? '+' : '~'} ${c.kind} "${c.name}" metric: prod.${c.name}.p99 above 250`), '```'].join('\n'),
+    json: JSON.stringify({ formatVersion: 1, changes }),
+    hash,
+    apply: async () => ({ ok: true, done: changes.length, failed: 0, skipped: 0, report: 'ok' }),
+  };
+}
+
+function reconcilerOf(result: () => PlannedRun | InvalidRun): Reconciler {
+  return { plan: async () => result() };
+}
+
+describe('plan on a pull_request', () => {
+  let repo: TempGitRepo;
+  let base: string;
+  let head: string;
+  beforeAll(async () => {
+    nock.disableNetConnect();
+    repo = await createGitRepo();
+    base = await repo.commit({ 'alerts/web.yaml': 'alerts: []\n', 'README.md': 'x\n' }, 'base');
+    head = await repo.commit({ 'alerts/web.yaml': 'alerts: [{name: a}]\n', 'alerts/db.yaml': 'alerts: []\n', 'README.md': 'y\n' }, 'head');
+  });
+  afterAll(() => {
+    repo.cleanup();
+    nock.enableNetConnect();
+  });
+  afterEach(() => nock.cleanAll());
+
+  const run = async (reconciler: Reconciler, inputs: Record<string, string> = {}, env: Record<string, string> = {}) => {
+    const files = createRunnerFiles();
+    try {
+      const vars = files.env({
+        eventName: 'pull_request',
+        event: pullRequestEvent({ number: 7, baseSha: base, headSha: head }),
+        inputs: { command: 'plan', path: '.', 'api-key': API_KEY, 'github-token': 'ghs_token123456', comment: 'true', ...inputs },
+        env,
+      });
+      return await runInProcess(vars, files, () => runAction({ cwd: repo.dir, reconciler }));
+    } finally {
+      files.cleanup();
+    }
+  };
+
+  it('creates the comment on the first run and updates that same comment on the second', async () => {
+    const github = mockGitHub();
+    github.addComment(7, 'Looks good to me');
+    const changes: ChangeRef[] = [{ action: 'create', kind: 'alert', name: 'a', file: 'alerts/web.yaml' }];
+    const first = await run(reconcilerOf(() => fakePlan(changes, 'hash1')));
+    expect(first.exitCode).toBe(0);
+    expect(github.commentsOf(7)).toHaveLength(2);
+    const second = await run(reconcilerOf(() => fakePlan([...changes, { action: 'update', kind: 'alert', name: 'b', file: 'alerts/web.yaml' }], 'hash2')));
+    expect(second.exitCode).toBe(0);
+    const comments = github.commentsOf(7);
+    expect(comments).toHaveLength(2);
+    expect(comments[0]!.body).toBe('Looks good to me');
+    expect(parseMarker(comments[1]!.body)).toEqual({ hash: 'hash2', path: '.' });
+    expect(comments[1]!.body).toContain('**Plan: 1 to create, 1 to update, 0 to mute, 0 to delete.**');
+    expect(github.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
+    expect(github.requests.filter((r) => r.method === 'PATCH')).toHaveLength(1);
+    expect(second.outputs['comment-id']).toBe(first.outputs['comment-id']);
+    expect(github.requests.every((r) => r.authorization === 'token ghs_token123456')).toBe(true);
+    github.done();
+  });
+
+  it('names which changed file produced which change, and files with no effect', async () => {
+    const github = mockGitHub();
+    const result = await run(
+      reconcilerOf(() =>
+        fakePlan([
+          { action: 'create', kind: 'alert', name: 'a', file: `${repo.dir}/alerts/web.yaml` },
+          { action: 'delete', kind: 'alert', name: 'gone' },
+        ]),
+      ),
+    );
+    expect(result.exitCode).toBe(0);
+    const body = github.commentsOf(7)[0]!.body;
+    expect(body).toContain('| `alerts/web.yaml` | + alert `a` |');
+    expect(body).toContain('| `alerts/db.yaml` | no change to the plan |');
+    expect(body).not.toContain('README.md');
+    expect(body).toMatch(/Not from a file this pull request changed.*- alert `gone`/);
+    github.done();
+  });
+
+  it('sets the outputs, writes the plan file in RUNNER_TEMP and the uncut plan to the job summary', async () => {
+    const github = mockGitHub();
+    const changes: ChangeRef[] = [
+      { action: 'create', kind: 'alert', name: 'a', file: 'alerts/web.yaml' },
+      { action: 'mute', kind: 'alert', name: 'm', file: 'alerts/web.yaml' },
+      { action: 'delete', kind: 'channel', name: 'old' },
+    ];
+    const result = await run(reconcilerOf(() => fakePlan(changes, 'abc')));
+    expect(result.outputs).toMatchObject({ 'has-changes': 'true', 'to-create': '1', 'to-update': '0', 'to-delete': '1', 'to-mute': '1', 'plan-hash': 'abc' });
+    expect(result.outputs['plan-file']).toMatch(/alertform-runner-.*\/alertform-plan\.json$/);
+    expect(result.summary).toContain('**Plan: 1 to create, 0 to update, 1 to mute, 1 to delete.**');
+    expect(result.summary).not.toContain('<!-- alertform-plan');
+    github.done();
+  });
+
+  it('cuts a 3,000-change comment under the limit while the job summary keeps all of it', async () => {
+    const github = mockGitHub();
+    const changes: ChangeRef[] = Array.from({ length: 3000 }, (_, i) => ({ action: 'create' as const, kind: 'alert', name: `service-${i}-latency`, file: 'alerts/web.yaml' }));
+    const result = await run(reconcilerOf(() => fakePlan(changes)));
+    expect(result.exitCode).toBe(0);
+    const body = github.commentsOf(7)[0]!.body;
+    expect(body.length).toBeLessThan(GITHUB_COMMENT_LIMIT);
+    expect(body).toContain('and 2980 more');
+    expect(body).toContain('https://github.com/acme/alerts/actions/runs/4242');
+    expect(result.summary).toContain('service-2999-latency');
+    expect(result.summary.length).toBeGreaterThan(GITHUB_COMMENT_LIMIT);
+    github.done();
+  });
+
+  it('fails the job on invalid definitions and shows every problem with file:line in the comment', async () => {
+    const github = mockGitHub();
+    const result = await run(
+      reconcilerOf(() => ({
+        status: 'invalid',
+        problems: [
+          { file: 'alerts/web.yaml', line: 3, column: 5, path: 'alerts.0.metric', message: 'is required' },
+          { file: 'alerts/db.yaml', line: 9, column: 1, message: 'unknown top-level key "alert"' },
+        ],
+      })),
+    );
+    expect(result.exitCode).toBe(1);
+    const body = github.commentsOf(7)[0]!.body;
+    expect(parseMarker(body)?.hash).toBe('invalid');
+    expect(body).toContain('alerts/web.yaml:3:5  alerts.0.metric  is required');
+    expect(body).toContain('alerts/db.yaml:9:1  unknown top-level key "alert"');
+    expect(result.log).toContain('::error::the definitions do not validate');
+    github.done();
+  });
+
+  it('talks to GitHub Enterprise at GITHUB_API_URL', async () => {
+    const github = mockGitHub({ apiUrl: 'https://ghe.example.com/api/v3' });
+    const result = await run(reconcilerOf(() => fakePlan([])), {}, { GITHUB_API_URL: 'https://ghe.example.com/api/v3' });
+    expect(result.exitCode).toBe(0);
+    expect(github.commentsOf(7)[0]!.body).toContain('No changes');
+    expect(github.requests[0]!.path).toMatch(/^\/api\/v3\/repos\/acme\/alerts\/issues\/7\/comments/);
+    github.done();
+  });
+
+  it('finds its comment on a later page among many others', async () => {
+    const github = mockGitHub();
+    for (let i = 0; i < 130; i++) github.addComment(7, `comment ${i}`);
+    github.addComment(7, `${formatMarker({ hash: 'old', path: '.' })}\nold plan`);
+    await run(reconcilerOf(() => fakePlan([], 'new')));
+    const ours = github.commentsOf(7).filter((c) => parseMarker(c.body));
+    expect(ours).toHaveLength(1);
+    expect(parseMarker(ours[0]!.body)?.hash).toBe('new');
+    github.done();
+  });
+
+  it('masks the API key and interpolated secrets in the comment, outputs, summary and log', async () => {
+    const github = mockGitHub();
+    const slack = 'https://hooks.slack.com/services/T000/B000/XXXXSECRET';
+    await repo.commit({ 'channels.yaml': 'channels:\n  - {description: ops, type: slack, destination: "${SLACK_URL}"}\n' }, 'slack');
+    const leaky: PlannedRun = {
+      ...fakePlan([{ action: 'create', kind: 'channel', name: 'ops', file: 'channels.yaml' }]),
+      // A renderer bug that printed secrets must still not reach GitHub.
+      markdown: `destination: ${slack} key ${API_KEY}`,
+      json: JSON.stringify({ key: API_KEY, slack }),
+    };
+    const result = await run(reconcilerOf(() => leaky), { 'server-url': `https://user:${API_KEY}@alerts.example.com` }, { SLACK_URL: slack });
+    const body = github.commentsOf(7)[0]!.body;
+    for (const text of [body, result.summary, JSON.stringify(result.outputs), result.log.replace(/^::add-mask::.*$/gm, '')]) {
+      expect(text).not.toContain(API_KEY);
+      expect(text).not.toContain(slack);
+    }
+    expect(body).toContain('destination: *** key ***');
+    expect(result.log).toContain(`::add-mask::${API_KEY}`);
+    github.done();
+  });
+});
