@@ -24,7 +24,7 @@ export async function readDefinitionFilesAtRef(dir: string, ref: string): Promis
     .split('\n')
     .filter(Boolean)
     .filter((p) => /\.ya?ml$/.test(p))
-    .filter((p) => !p.split('/').some((part) => part.startsWith('.') || part === 'node_modules'));
+    .filter((p) => !p.split('/').slice(0, -1).some((part) => part.startsWith('.') || part === 'node_modules' || part === 'workflows'));
   const projectPath = prefix ? posix.join(prefix, PROJECT_FILE) : PROJECT_FILE;
   const show = async (path: string): Promise<SourceFile> => ({ path: `${ref}:${path}`, text: await git.show([`${ref}:${path}`]) });
   const files = await Promise.all(paths.filter((p) => p !== projectPath).map(show));

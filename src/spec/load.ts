@@ -29,7 +29,13 @@ export interface LoadOptions {
 /** Project config is not a definitions document. */
 export const PROJECT_FILE = 'alertform.yaml';
 
-/** Lists `*.yaml`/`*.yml` files under `dir` at any depth, skipping dot-directories, node_modules and alertform.yaml. */
+/** Directories never read: CI workflow files (a copy of .github/workflows kept as `workflows/`) are not definitions. */
+const SKIPPED_DIRS = new Set(['node_modules', 'workflows']);
+
+/**
+ * Lists `*.yaml`/`*.yml` files under `dir` at any depth, skipping dot-directories (.git, .github), node_modules,
+ * workflows/ and the root's alertform.yaml.
+ */
 export async function listDefinitionFiles(dir: string): Promise<string[]> {
   const found: string[] = [];
   const walk = async (current: string) => {
@@ -37,7 +43,7 @@ export async function listDefinitionFiles(dir: string): Promise<string[]> {
     for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
       const full = join(current, entry.name);
       if (entry.isDirectory()) {
-        if (!entry.name.startsWith('.') && entry.name !== 'node_modules') await walk(full);
+        if (!entry.name.startsWith('.') && !SKIPPED_DIRS.has(entry.name)) await walk(full);
       } else if (/\.ya?ml$/.test(entry.name) && !(current === dir && entry.name === PROJECT_FILE)) {
         found.push(full);
       }
