@@ -40,27 +40,16 @@ export function renderChangedFiles(changed: ChangedFiles, changes: ChangeRef[], 
 }
 
 /** The whole comment for a computed plan, uncut; the marker line carries the plan's hash. */
-export function composePlanComment(options: {
-  marker: string;
-  path: string;
-  run: PlannedRun;
-  changedFiles?: string;
-  sha?: string;
-}): string {
-  const { run } = options;
-  const parts = [
-    options.marker,
-    `### alertform plan for ${code(options.path)}`,
-    '',
-    `**${run.summaryLine}**`,
-  ];
-  if (run.changes.length === 0) parts.push('', 'No changes: the server already matches the definitions.');
-  if (options.changedFiles) parts.push('', options.changedFiles);
-  if (run.changes.length > 0) {
-    parts.push('', '<details><summary>Plan details</summary>', '', run.markdown.trim(), '', '</details>');
+export function composePlanComment(options: { marker: string; run: PlannedRun; changedFiles?: string; sha?: string }): string {
+  const markdown = options.run.markdown.trim();
+  const lines = markdown.split('\n');
+  if (options.changedFiles) {
+    // Between the summary (always visible) and the collapsed details, so a cut drops details first.
+    const at = lines.findIndex((line) => line.startsWith('<details'));
+    lines.splice(at === -1 ? lines.length : at, 0, ...(at === -1 ? [''] : []), options.changedFiles, '');
   }
-  parts.push('', `<sub>plan hash ${code(run.hash)}${options.sha ? ` · commit ${options.sha.slice(0, 12)}` : ''}</sub>`);
-  return parts.join('\n');
+  const footer = `<sub>plan hash ${code(options.run.hash)}${options.sha ? ` · commit ${options.sha.slice(0, 12)}` : ''}</sub>`;
+  return [options.marker, ...lines, '', footer].join('\n');
 }
 
 /** One problem as `file:line:column  path  message`. */

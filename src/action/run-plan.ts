@@ -5,7 +5,7 @@ import { composeErrorComment, composeInvalidComment, composePlanComment, formatP
 import { runUrl } from './event.js';
 import { createGitHubClient, upsertPlanComment } from './github.js';
 import { appendJobSummary, PLAN_FILE_NAME, publishPlanOutputs } from './publish.js';
-import type { ActionContext } from './context.js';
+import { planRequestOf, type ActionContext } from './context.js';
 import type { InvalidRun, PlannedRun } from './port.js';
 
 /** The artifact name the example workflow gives the uploaded plan file. */
@@ -19,7 +19,7 @@ export async function runPlanCommand(ctx: ActionContext): Promise<void> {
   const { inputs, event, redactor, env } = ctx;
   let run: PlannedRun | InvalidRun;
   try {
-    run = await ctx.reconciler.plan({ dir: ctx.dir, serverUrl: inputs.serverUrl, apiKey: inputs.apiKey, prune: inputs.prune, env });
+    run = await ctx.reconciler.plan(planRequestOf(ctx));
   } catch (error) {
     const message = redactor.redact(error instanceof Error ? error.message : String(error));
     await postComment(ctx, composeErrorComment({ marker: formatMarker({ hash: 'error', path: inputs.path }), path: inputs.path, message }));
@@ -46,7 +46,7 @@ export async function runPlanCommand(ctx: ActionContext): Promise<void> {
     changedFiles = renderChangedFiles(changed, run.changes, ctx.cwd);
   }
   const sha = event.kind === 'pull_request' ? event.headSha : event.kind === 'push' ? event.sha : event.sha;
-  const body = composePlanComment({ marker: formatMarker({ hash: run.hash, path: inputs.path }), path: inputs.path, run, changedFiles, sha });
+  const body = composePlanComment({ marker: formatMarker({ hash: run.hash, path: inputs.path }), run, changedFiles, sha });
   await appendJobSummary(stripMarker(body), redactor, env);
   await postComment(ctx, body);
 }

@@ -21,7 +21,21 @@ function fakePlan(changes: ChangeRef[], hash = 'h1'): PlannedRun {
     counts,
     changes,
     summaryLine,
-    markdown: ['```diff', ...changes.map((c) => `${c.action === 'create' ? '+' : '~'} ${c.kind} "${c.name}" metric: prod.${c.name}.p99 above 250`), '```'].join('\n'),
+    // Shaped like renderPlanMarkdown: heading, summary line, then the details collapsed.
+    markdown: [
+      '### alertform plan',
+      '',
+      `**${summaryLine}**`,
+      '',
+      ...(changes.length === 0 ? ['No changes. The server matches the definitions.'] : []),
+      '<details><summary>Details</summary>',
+      '',
+      '```diff',
+      ...changes.map((c) => `${c.action === 'create' ? '+' : '~'} ${c.kind} "${c.name}" metric: prod.${c.name}.p99 above 250`),
+      '```',
+      '',
+      '</details>',
+    ].join('\n'),
     json: JSON.stringify({ formatVersion: 1, changes }),
     hash,
     apply: async () => ({ ok: true, done: changes.length, failed: 0, skipped: 0, report: 'ok' }),
@@ -100,6 +114,9 @@ describe('plan on a pull_request', () => {
     expect(body).toContain('| `alerts/db.yaml` | no change to the plan |');
     expect(body).not.toContain('README.md');
     expect(body).toMatch(/Not from a file this pull request changed.*- alert `gone`/);
+    // The summary line first, then the file table, then the collapsed details.
+    expect(body.indexOf('**Plan: 1 to create')).toBeLessThan(body.indexOf('#### Changed files'));
+    expect(body.indexOf('#### Changed files')).toBeLessThan(body.indexOf('<details>'));
     github.done();
   });
 
