@@ -201,7 +201,8 @@ describe('plan on a pull_request', () => {
     };
     const result = await run(reconcilerOf(() => leaky), { 'server-url': `https://user:${API_KEY}@alerts.example.com` }, { SLACK_URL: slack });
     const body = github.commentsOf(7)[0]!.body;
-    for (const text of [body, result.summary, JSON.stringify(result.outputs), result.log.replace(/^::add-mask::.*$/gm, '')]) {
+    expect(result.planFile).toBeDefined();
+    for (const text of [body, result.summary, result.planFile!, JSON.stringify(result.outputs), result.log.replace(/^::add-mask::.*$/gm, '')]) {
       expect(text).not.toContain(API_KEY);
       expect(text).not.toContain(slack);
     }
