@@ -22,6 +22,11 @@ function describeChanges(changes: ChangeRef[]): string {
   return shown.join(', ');
 }
 
+/** The heading of every comment: the path is named when it is not the repository root. */
+export function planTitle(path: string): string {
+  return path === '.' ? 'alertform plan' : `alertform plan for ${code(path)}`;
+}
+
 /** The "which changed file produced which change" section. */
 export function renderChangedFiles(changed: ChangedFiles, changes: ChangeRef[], cwd: string): string {
   if (!changed.ok) return `#### Changed files\n\n_Unknown: ${changed.reason}._`;
@@ -65,7 +70,7 @@ export function composeInvalidComment(options: { marker: string; path: string; r
   const count = options.run.problems.length;
   return [
     options.marker,
-    `### alertform plan for ${code(options.path)}`,
+    `### ${planTitle(options.path)}`,
     '',
     `**The definitions do not validate: ${count} problem${count === 1 ? '' : 's'}. Nothing can be planned until they are fixed.**`,
     '',
@@ -79,7 +84,7 @@ export function composeInvalidComment(options: { marker: string; path: string; r
 export function composeErrorComment(options: { marker: string; path: string; message: string }): string {
   return [
     options.marker,
-    `### alertform plan for ${code(options.path)}`,
+    `### ${planTitle(options.path)}`,
     '',
     '**The plan could not be computed.**',
     '',

@@ -1,3 +1,4 @@
+import { planTitle } from './compose.js';
 import type { EventContext } from './event.js';
 import type { ActionInputs } from './inputs.js';
 import type { PlanRequest, Reconciler } from './port.js';
@@ -22,7 +23,7 @@ export function planRequestOf(ctx: ActionContext): PlanRequest {
   return {
     dir: ctx.dir,
     cwd: ctx.cwd,
-    title: inputs.path === '.' ? 'alertform plan' : `alertform plan for \`${inputs.path}\``,
+    title: planTitle(inputs.path),
     serverUrl: inputs.serverUrl,
     apiKey: inputs.apiKey,
     prune: inputs.prune,

@@ -95,6 +95,7 @@ describe('the Action against a real server and a real git repository', () => {
   });
 
   let pr7Head: string;
+  let pr8Head: string;
 
   it('creates one PR comment on the first run and updates it on the second, naming which file made which change', async () => {
     await repo.git.checkout(['-q', base]);
@@ -139,6 +140,7 @@ describe('the Action against a real server and a real git repository', () => {
   it('refuses to apply a plan that changed since the review, then applies it when allowed', async () => {
     await repo.git.checkout(['-q', pr7Head]);
     const head = await repo.commit({ 'alerts/db.yaml': `alerts:\n${alert('db-replication-lag', 60)}` }, 'PR 8');
+    pr8Head = head;
     const planned = await planPr(8, head);
     expect(planned.exitCode, planned.log).toBe(0);
     github.mergePull(8, head);
@@ -188,14 +190,15 @@ describe('the Action against a real server and a real git repository', () => {
 
   it('runs from the committed bundle as the runner does: node action/dist/index.mjs', async () => {
     expect(existsSync(BUNDLE)).toBe(true);
-    await repo.git.checkout(['-q', pr7Head]);
+    // PR 8's head is what the server holds now: a plan without changes.
+    await repo.git.checkout(['-q', pr8Head]);
     const files = createRunnerFiles();
     try {
       const env = {
         ...process.env,
         ...files.env({
           eventName: 'pull_request',
-          event: pullRequestEvent({ number: 11, baseSha: base, headSha: pr7Head }),
+          event: pullRequestEvent({ number: 11, baseSha: base, headSha: pr8Head }),
           inputs: { command: 'plan', path: '.', 'server-url': server.authUrl, comment: 'false' },
           env: { SLACK_URL },
         }),
