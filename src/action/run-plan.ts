@@ -70,7 +70,21 @@ async function postComment(ctx: ActionContext, fullBody: string): Promise<void> 
   const { text, cut } = fitMarkdown(redactor.redact(fullBody), note);
   if (cut) core.info(`the comment was cut to ${text.length} characters; the whole plan is in the job summary and ${PLAN_FILE_NAME}`);
   const octokit = createGitHubClient(inputs.githubToken, env);
-  const result = await upsertPlanComment(octokit, { owner: event.owner, repo: event.repo, issueNumber: event.number }, inputs.path, text);
+  let result: { id: number; created: boolean };
+  try {
+    result = await upsertPlanComment(octokit, { owner: event.owner, repo: event.repo, issueNumber: event.number }, inputs.path, text);
+  } catch (error) {
+    const status = (error as { status?: number }).status;
+    if (status === 403 || status === 404) {
+      // The usual cause: a workflow without `pull-requests: write`, or a PR from a fork (read-only token).
+      throw new Error(
+        `GitHub refused the plan comment on #${event.number} (HTTP ${status}): give the job \`permissions: pull-requests: write\` ` +
+          '(pull requests from forks get a read-only token: set comment: false there); the plan is in the job summary',
+        { cause: error },
+      );
+    }
+    throw error;
+  }
   core.setOutput('comment-id', String(result.id));
   core.info(`${result.created ? 'created' : 'updated'} the plan comment ${result.id} on #${event.number}`);
 }

@@ -211,3 +211,33 @@ describe('plan on a pull_request', () => {
     github.done();
   });
 });
+
+describe('plan when GitHub refuses the comment', () => {
+  it('fails with the permission to add, and still writes the job summary', async () => {
+    nock.disableNetConnect();
+    const repo = await createGitRepo();
+    const sha = await repo.commit({ 'a.yaml': 'alerts: []\n' });
+    const scope = nock('https://api.github.com')
+      .get(/\/repos\/acme\/alerts\/issues\/3\/comments/)
+      .reply(403, { message: 'Resource not accessible by integration' });
+    const files = createRunnerFiles();
+    try {
+      const vars = files.env({
+        eventName: 'pull_request',
+        event: pullRequestEvent({ number: 3, baseSha: sha, headSha: sha }),
+        inputs: { command: 'plan', 'github-token': 'ghs_readonly_token' },
+      });
+      const result = await runInProcess(vars, files, () => runAction({ cwd: repo.dir, reconciler: reconcilerOf(() => fakePlan([])) }));
+      expect(result.exitCode).toBe(1);
+      expect(result.log).toContain('GitHub refused the plan comment on #3 (HTTP 403)');
+      expect(result.log).toContain('pull-requests: write');
+      expect(result.summary).toContain('Plan: 0 to create');
+      expect(scope.isDone()).toBe(true);
+    } finally {
+      files.cleanup();
+      repo.cleanup();
+      nock.cleanAll();
+      nock.enableNetConnect();
+    }
+  });
+});
