@@ -36,15 +36,16 @@ export interface ServeProcess extends NodeServerProcess {
 export async function spawnNodeServer(
   entry: string,
   args: string[],
-  options: { env?: NodeJS.ProcessEnv; startTimeoutMs?: number } = {},
+  options: { env?: NodeJS.ProcessEnv; startTimeoutMs?: number; discardStderr?: boolean } = {},
 ): Promise<NodeServerProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', entry, ...args], {
     cwd: ROOT,
     env: { ...process.env, NO_COLOR: '1', ...options.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    // A benchmark discards the request log, as a service manager writing it to a file would cost the parent nothing.
+    stdio: ['ignore', 'pipe', options.discardStderr ? 'ignore' : 'pipe'],
   });
   let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => {
+  child.stderr?.on('data', (chunk: Buffer) => {
     // Keep only the tail: a benchmark's request log would otherwise grow without bound.
     stderr = (stderr + chunk.toString()).slice(-20_000);
   });
@@ -101,12 +102,13 @@ export async function spawnServe(options: {
   key?: string;
   logLevel?: string;
   extraArgs?: string[];
+  discardStderr?: boolean;
 }): Promise<ServeProcess> {
   const key = options.key ?? randomBytes(24).toString('base64url');
   const started = await spawnNodeServer(
     MAIN,
     ['serve', '--host', '127.0.0.1', '--port', '0', '--db', options.db, '--api-key', key, ...(options.extraArgs ?? [])],
-    { env: { ALERTFORM_LOG_LEVEL: options.logLevel ?? 'warn' } },
+    { env: { ALERTFORM_LOG_LEVEL: options.logLevel ?? 'warn' }, discardStderr: options.discardStderr ?? false },
   );
   return { ...started, key, authorization: `Basic ${Buffer.from(`${key}:`).toString('base64')}` };
 }

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
+import { MIGRATIONS } from '../../../src/server/store/sqlite/migrations.js';
 import { startTestServer } from '../../helpers/server.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'alertform-server-'));
@@ -41,7 +42,7 @@ describe('the SQLite store on a file', () => {
     const raw = new Database(db, { readonly: true });
     try {
       expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
-      expect(raw.pragma('user_version', { simple: true })).toBe(1);
+      expect(raw.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
     } finally {
       raw.close();
     }

@@ -1,0 +1,133 @@
+/**
+ * `npm run bench:server`: the /v2 server under autocannon, against bare Koa in the same process layout.
+ *
+ * Both run as child processes (`node --import tsx ...`, 127.0.0.1, port 0) and are driven from this process with
+ * the same autocannon settings, alternating rounds so that a change in the machine's load hits both alike. The
+ * real server is `alertform serve` as a user starts it: SQLite file (WAL, fsync per commit), request log at info.
+ *
+ * Each scenario runs BENCH_ROUNDS rounds of one run each, the order alternating; the ratio printed is the median of
+ * the rounds' ratios (each measured back to back), the req/s and p99 those of the median run of each side.
+ *
+ * Environment: BENCH_SECONDS (per run, default 5), BENCH_CONNECTIONS (default 10), BENCH_ROUNDS (default 3).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { spawnNodeServer, spawnServe } from '../test/helpers/server-process.js';
+import { runLoad, type LoadRequest, type LoadResult, type LoadSettings } from './lib/load-test.js';
+import { describeMachine, printGoal, printTable } from './lib/report.js';
+import { sampleAlertBody } from './lib/sample-alert.js';
+
+const SEEDED = 1_000;
+const settings: LoadSettings = {
+  connections: Number(process.env.BENCH_CONNECTIONS ?? 10),
+  seconds: Number(process.env.BENCH_SECONDS ?? 5),
+};
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+
+const dir = mkdtempSync(join(tmpdir(), 'alertform-bench-server-'));
+const real = await spawnServe({ db: join(dir, 'bench.db'), logLevel: 'info', discardStderr: true });
+const bare = await spawnNodeServer(fileURLToPath(new URL('./lib/bare-koa-server.ts', import.meta.url)), [], {
+  discardStderr: true,
+});
+
+try {
+  process.stdout.write(`bench:server on ${await describeMachine()}\n`);
+  process.stdout.write(
+    `autocannon: ${settings.connections} connections, ${settings.seconds} s per run, ${rounds} round(s), ` +
+      `${SEEDED} alerts seeded\n`,
+  );
+  const firstId = await seedAlerts(real.url, real.authorization, SEEDED);
+
+  const auth = { authorization: real.authorization };
+  const scenarios: Array<{ name: string; request: LoadRequest }> = [
+    { name: 'read one alert', request: { method: 'GET', path: `/v2/alerts/${firstId}/`, headers: auth } },
+    { name: 'search page of 100', request: { method: 'GET', path: '/v2/alerts/?page=5&max=100', headers: auth } },
+    {
+      name: 'create alert',
+      request: { method: 'POST', path: '/v2/alerts/', headers: auth, body: (n) => JSON.stringify(sampleAlertBody(`bench ${process.pid} ${n}`)) },
+    },
+  ];
+
+  // Warm-up (JIT, SQLite page cache), not reported.
+  for (const { request } of scenarios) {
+    await runLoad(bare.url, request, { ...settings, seconds: 1 });
+    await runLoad(real.url, request, { ...settings, seconds: 1 });
+  }
+
+  const rows: Array<Array<string | number>> = [];
+  let readRatio = 0;
+  for (const { name, request } of scenarios) {
+    const bareRuns: LoadResult[] = [];
+    const realRuns: LoadResult[] = [];
+    const ratios: number[] = [];
+    for (let round = 0; round < rounds; round++) {
+      // Alternate which goes first, so that a drift in the machine's load favours neither.
+      const [first, second] = round % 2 === 0 ? [bare, real] : [real, bare];
+      const a = await runLoad(first.url, request, settings);
+      const b = await runLoad(second.url, request, settings);
+      const [bareRun, realRun] = first === bare ? [a, b] : [b, a];
+      if (realRun.failures > 0 || bareRun.failures > 0) {
+        throw new Error(`${name}: ${realRun.failures} failed requests on the server, ${bareRun.failures} on the baseline`);
+      }
+      bareRuns.push(bareRun);
+      realRuns.push(realRun);
+      ratios.push(realRun.requestsPerSecond / bareRun.requestsPerSecond);
+    }
+    const b = medianRun(bareRuns);
+    const r = medianRun(realRuns);
+    const ratio = median(ratios);
+    if (name === 'read one alert') readRatio = ratio;
+    rows.push([
+      name,
+      Math.round(r.requestsPerSecond),
+      r.p99Ms,
+      Math.round(b.requestsPerSecond),
+      b.p99Ms,
+      `${Math.round(ratio * 100)}%`,
+      ratios.map((value) => `${Math.round(value * 100)}%`).join(' '),
+    ]);
+  }
+  printTable(
+    'alertform serve vs bare Koa (same process layout, same autocannon settings)',
+    ['scenario', 'server req/s', 'server p99 ms', 'bare Koa req/s', 'bare Koa p99 ms', 'server / bare', 'each round'],
+    rows,
+  );
+  printGoal('reads >= 50% of bare Koa', `${Math.round(readRatio * 100)}%`, readRatio >= 0.5);
+} finally {
+  await Promise.all([real.stop(), bare.stop()]);
+  rmSync(dir, { recursive: true, force: true });
+}
+
+/** Creates `count` alerts through the API, 20 in flight; returns the first one's id. */
+async function seedAlerts(url: string, authorization: string, count: number): Promise<string> {
+  const ids: string[] = new Array(count);
+  let next = 0;
+  const worker = async () => {
+    while (next < count) {
+      const index = next++;
+      const response = await fetch(`${url}/v2/alerts/`, {
+        method: 'POST',
+        headers: { authorization, 'content-type': 'application/json' },
+        body: JSON.stringify(sampleAlertBody(`seed ${String(index).padStart(5, '0')}`)),
+      });
+      if (response.status !== 201) throw new Error(`seeding answered ${response.status}: ${await response.text()}`);
+      ids[index] = ((await response.json()) as { id: string }).id;
+    }
+  };
+  await Promise.all(Array.from({ length: 20 }, worker));
+  return ids[0]!;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+/** The run with the median throughput (the lower middle one for an even count), with its own p99. */
+function medianRun(runs: LoadResult[]): LoadResult {
+  const sorted = [...runs].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond);
+  return sorted[Math.floor((sorted.length - 1) / 2)]!;
+}
