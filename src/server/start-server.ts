@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pino, type Logger } from 'pino';
 import { createApp } from './app.js';
+import { startEvaluatorService } from './evaluator/service.js';
 import { ensureApiKeys } from './accounts.js';
 import { SqliteStore } from './store/sqlite/sqlite-store.js';
 import type { Store } from './store/store.js';
@@ -41,6 +42,9 @@ export interface ServerOptions {
   graphiteUrl?: string;
   evalIntervalSeconds?: number;
   smtpUrl?: string;
+  /** From address of notification emails. Default alertform@localhost. */
+  smtpFrom?: string;
+  /** Base URLs of third-party notifiers: `pagerduty`, `opsgenie`, `victorops` (tests, regions). */
   notifierUrls?: Record<string, string>;
 }
 
@@ -79,7 +83,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   }
   const port = (server.address() as AddressInfo).port;
   const services: BackgroundService[] = [];
-  for (const start of options.services ?? []) services.push(await start({ store, logger, options }));
+  // With a Graphite to read, the evaluation loop runs as the first service.
+  const starters = [...(options.graphiteUrl ? [startEvaluatorService] : []), ...(options.services ?? [])];
+  for (const start of starters) services.push(await start({ store, logger, options }));
 
   let closing: Promise<void> | undefined;
   const close = () =>

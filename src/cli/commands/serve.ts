@@ -8,6 +8,13 @@ interface ServeOptions {
   port: string;
   db: string;
   apiKey: string[];
+  graphiteUrl?: string;
+  evalInterval: string;
+  smtpUrl?: string;
+  smtpFrom?: string;
+  pagerdutyUrl?: string;
+  opsgenieUrl?: string;
+  victoropsUrl?: string;
 }
 
 /** `alertform serve`: the bundled /v2 server. Prints its URL; SIGTERM and SIGINT close it cleanly. */
@@ -23,6 +30,13 @@ export function registerServeCommand(program: Command): void {
       'make sure this API key exists (repeatable; also env ALERTFORM_API_KEYS, comma separated)',
       (value: string, previous: string[] = []) => [...previous, value],
     )
+    .option('--graphite-url <url>', 'evaluate alerts against this Graphite render API (graphite-web root); no evaluation without it')
+    .option('--eval-interval <seconds>', 'seconds between evaluation cycles', '30')
+    .option('--smtp-url <url>', 'SMTP server for email channels, e.g. smtp://user:pass@mail.example:587')
+    .option('--smtp-from <address>', 'From address of notification emails (default alertform@localhost)')
+    .option('--pagerduty-url <url>', 'PagerDuty Events API base URL (default https://events.pagerduty.com)')
+    .option('--opsgenie-url <url>', 'OpsGenie API base URL (default https://api.opsgenie.com; EU: https://api.eu.opsgenie.com)')
+    .option('--victorops-url <url>', 'replace the scheme and host of VictorOps REST endpoint URLs (proxies, tests)')
     .addHelpText(
       'after',
       `
@@ -33,11 +47,35 @@ Examples:
   $ alertform serve --api-key demo-key
   $ alertform serve --port 0 --db :memory: --api-key k1 --api-key k2
   $ ALERTFORM_API_KEYS=k1,k2 alertform serve --host 0.0.0.0 --db /var/lib/alertform/alertform.db
-  $ curl http://demo-key@127.0.0.1:8080/v2/alerts/`,
+  $ curl http://demo-key@127.0.0.1:8080/v2/alerts/
+  $ alertform serve --api-key demo-key --graphite-url http://127.0.0.1:8000 --eval-interval 30 \\
+      --smtp-url smtp://127.0.0.1:25 --smtp-from alerts@example.com
+
+With --graphite-url, every --eval-interval seconds each alert is evaluated against Graphite: status, history and
+notifications to its channels (email needs --smtp-url). See docs/evaluator.md.`,
     )
     .action(async (options: ServeOptions, command: Command) => {
       const port = Number(options.port);
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`--port must be 0..65535, not "${options.port}"`);
+      const evalInterval = Number(options.evalInterval);
+      if (!Number.isFinite(evalInterval) || evalInterval <= 0) {
+        throw new CliError(`--eval-interval must be a positive number of seconds, not "${options.evalInterval}"`);
+      }
+      for (const [flag, value] of [
+        ['--graphite-url', options.graphiteUrl],
+        ['--pagerduty-url', options.pagerdutyUrl],
+        ['--opsgenie-url', options.opsgenieUrl],
+        ['--victorops-url', options.victoropsUrl],
+      ] as const) {
+        if (value !== undefined && !isHttpUrl(value)) throw new CliError(`${flag} must be an http(s) URL`);
+      }
+      if (options.smtpUrl !== undefined && !/^smtps?:\/\/[^/]/.test(options.smtpUrl)) {
+        throw new CliError('--smtp-url must be an smtp:// or smtps:// URL');
+      }
+      const notifierUrls: Record<string, string> = {};
+      if (options.pagerdutyUrl) notifierUrls.pagerduty = options.pagerdutyUrl;
+      if (options.opsgenieUrl) notifierUrls.opsgenie = options.opsgenieUrl;
+      if (options.victoropsUrl) notifierUrls.victorops = options.victoropsUrl;
       const fromEnv = (process.env.ALERTFORM_API_KEYS ?? '').split(',').map((key) => key.trim()).filter(Boolean);
       const logger = pino({ level: process.env.ALERTFORM_LOG_LEVEL ?? 'info' }, pino.destination(2));
       let server;
@@ -48,11 +86,17 @@ Examples:
           db: options.db,
           apiKeys: [...repeatedOption(command, '--api-key'), ...(options.apiKey ?? []), ...fromEnv],
           logger,
+          ...(options.graphiteUrl ? { graphiteUrl: options.graphiteUrl, evalIntervalSeconds: evalInterval } : {}),
+          ...(options.smtpUrl ? { smtpUrl: options.smtpUrl } : {}),
+          ...(options.smtpFrom ? { smtpFrom: options.smtpFrom } : {}),
+          notifierUrls,
         });
       } catch (error) {
         throw new CliError(`cannot start the server: ${(error as Error).message}`);
       }
       process.stdout.write(`alertform server listening on ${server.url}\n`);
+      // The Graphite URL may carry credentials: say that evaluation runs, not where it reads.
+      if (options.graphiteUrl) process.stdout.write(`evaluating alerts against Graphite every ${evalInterval} s\n`);
       await new Promise<void>((resolve) => {
         const stop = () => {
           process.off('SIGTERM', stop);
@@ -80,4 +124,12 @@ function repeatedOption(command: Command, flag: string): string[] {
     else if (arg.startsWith(`${flag}=`)) values.push(arg.slice(flag.length + 1));
   });
   return values;
+}
+
+function isHttpUrl(value: string): boolean {
+  try {
+    return ['http:', 'https:'].includes(new URL(value).protocol);
+  } catch {
+    return false;
+  }
 }

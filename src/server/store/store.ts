@@ -79,6 +79,11 @@ export interface Store {
   saveEvaluation(alertId: string, result: EvaluationResult): Promise<boolean>;
   /** Appends history entries (their account is the alert's); entries of deleted alerts are dropped. */
   appendHistory(entries: NewHistoryEntry[]): Promise<void>;
+  /**
+   * Saves the results of one evaluation round and their history entries in one transaction (one disk sync for
+   * thousands of alerts); results and entries of alerts deleted meanwhile are dropped.
+   */
+  saveEvaluations(results: EvaluationBatchItem[]): Promise<void>;
   /** Records (or clears, with null) the last delivery error of a channel. */
   setChannelLastError(channelId: string, error: ChannelError | null): Promise<void>;
 
@@ -221,6 +226,13 @@ export interface EvaluationResult {
   status: string;
   currentlyTriggeredMetrics: string[];
   evalState: unknown;
+}
+
+/** One alert's result in a saveEvaluations batch, with the history entries of its transition. */
+export interface EvaluationBatchItem {
+  alertId: string;
+  result: EvaluationResult;
+  history: Omit<NewHistoryEntry, 'alertId'>[];
 }
 
 /** One alert as the evaluator needs it: the record plus its channels and schedules, resolved. */

@@ -13,6 +13,7 @@ import {
   type ChannelRecord,
   type ChannelWrite,
   type EvaluationAlert,
+  type EvaluationBatchItem,
   type EvaluationResult,
   type HistoryQuery,
   type HistoryRecord,
@@ -467,6 +468,21 @@ export class SqliteStore implements Store {
     );
     this.db.transaction(() => {
       for (const entry of entries) insert.run(entry.status, entry.value, entry.time, entry.metric, entry.alertId);
+    })();
+  }
+
+  async saveEvaluations(results: EvaluationBatchItem[]): Promise<void> {
+    const update = this.db.prepare('UPDATE alerts SET status = ?, currently_triggered_metrics = ?, eval_state = ? WHERE id = ?');
+    const insert = this.db.prepare(
+      `INSERT INTO history (account_id, alert_id, status, value, time, metric)
+       SELECT account_id, id, ?, ?, ?, ? FROM alerts WHERE id = ?`,
+    );
+    this.db.transaction(() => {
+      for (const { alertId, result, history } of results) {
+        const evalState = result.evalState === undefined || result.evalState === null ? null : JSON.stringify(result.evalState);
+        update.run(result.status, JSON.stringify(result.currentlyTriggeredMetrics), evalState, alertId);
+        for (const entry of history) insert.run(entry.status, entry.value, entry.time, entry.metric, alertId);
+      }
     })();
   }
 

@@ -1,0 +1,172 @@
+import type { Logger } from 'pino';
+import type { GraphiteClient, RenderQuery, RenderResult } from '../graphite/index.js';
+import type { DeliveryQueue } from '../notifiers/delivery-queue.js';
+import type { DeliveryChannel, Notification } from '../notifiers/types.js';
+import { queryRangeMinutes } from './criteria.js';
+import type { EvaluableAlert, EvaluationStore, EvaluationUpdate } from './evaluation-store.js';
+import { judgeAlert, judgeCriterion, listCriteria, type Criterion, type CriterionOutcome } from './judge-alert.js';
+import { advanceAlert, readEvalState, type CycleInput } from './transitions.js';
+
+/** What a cycle needs. `now` is the clock (ms), injectable for tests. */
+export interface CycleDependencies {
+  store: EvaluationStore;
+  graphite: GraphiteClient;
+  deliveries: DeliveryQueue;
+  now?: () => number;
+  logger?: Logger;
+}
+
+/** Figures of one cycle. */
+export interface CycleReport {
+  alerts: number;
+  queries: number;
+  failedQueries: number;
+  transitions: number;
+  notifications: number;
+  saved: number;
+  durationMs: number;
+}
+
+const GRAPH_MINUTES = 60;
+
+/**
+ * One evaluation cycle: read every alert, fetch each distinct query once (batched by the Graphite client), judge
+ * each alert, write the new states and history in one go, then queue the notifications. A failure of one alert
+ * (even an unexpected one) is logged and leaves the others alone. State is written before notifications are
+ * queued, so a crash can lose a notification but never repeat one.
+ */
+export async function runEvaluationCycle(deps: CycleDependencies): Promise<CycleReport> {
+  const started = Date.now();
+  const nowMs = (deps.now ?? Date.now)();
+  const now = Math.floor(nowMs / 1000);
+  const alerts = await deps.store.listAlertsForEvaluation(new Date(nowMs));
+
+  const queryIndex = new Map<string, number>();
+  const queries: RenderQuery[] = [];
+  const plans = alerts.map((alert) => {
+    const criteria = safeListCriteria(alert, deps.logger);
+    const slots = criteria.map((criterion) => {
+      const query = { target: criterion.metric, fromMinutes: queryRangeMinutes(criterion.criteria) };
+      const key = `${query.fromMinutes}\n${query.target}`;
+      let slot = queryIndex.get(key);
+      if (slot === undefined) {
+        slot = queries.push(query) - 1;
+        queryIndex.set(key, slot);
+      }
+      return slot;
+    });
+    return { alert, criteria, slots };
+  });
+  const results = await deps.graphite.render(queries);
+
+  const updates: EvaluationUpdate[] = [];
+  const outgoing: { alert: EvaluableAlert; notification: Notification }[] = [];
+  let transitions = 0;
+  for (const { alert, criteria, slots } of plans) {
+    if (criteria.length === 0) continue;
+    try {
+      const input = buildInput(criteria, slots.map((slot) => results[slot]!), now, alert.expression);
+      const previous = readEvalState(alert.eval_state, alert.status, alert.currently_triggered_metrics);
+      const advance = advanceAlert(previous, input, {
+        now,
+        notificationType: alert.notification_type,
+        muted: alert.muted,
+        onQueryFailure: alert.on_query_failure,
+      });
+      if (advance.state.status !== previous.status) transitions += 1;
+      const stored = JSON.stringify(advance.state);
+      if (stored !== serialize(alert.eval_state)) {
+        updates.push({
+          alertId: alert.id,
+          status: advance.state.status,
+          currently_triggered_metrics: advance.state.triggered.map((one) => one.metric),
+          eval_state: advance.state,
+          history: advance.history,
+        });
+      }
+      for (const { event, triggered } of advance.notifications) {
+        outgoing.push({
+          alert,
+          notification: {
+            event,
+            alert: {
+              id: alert.id,
+              name: alert.name,
+              metric: alert.metric,
+              alert_criteria: alert.alert_criteria,
+              additional_criteria: alert.additional_criteria ?? {},
+              expression: alert.expression || 'a',
+              info: alert.info,
+              notification_type: alert.notification_type,
+            },
+            triggered,
+            conditions: input.kind === 'judged' ? describeConditions(input.judgement.outcomes) : [],
+            graphUrl: deps.graphite.graphUrl(alert.metric, GRAPH_MINUTES),
+            time: now,
+            ...(input.kind === 'query_failed' ? { failure: input.failures.map((f) => `${f.metric}: ${f.message}`).join('; ') } : {}),
+          },
+        });
+      }
+    } catch (error) {
+      deps.logger?.error({ alert: alert.id, error: (error as Error).message }, 'alert evaluation failed');
+    }
+  }
+
+  if (updates.length > 0) await deps.store.saveEvaluations(updates);
+
+  if (outgoing.length > 0) {
+    const ids = [...new Set(outgoing.flatMap(({ alert }) => alert.notification_channels))];
+    const channels = new Map<string, DeliveryChannel>((await deps.store.getChannelsForDelivery(ids)).map((c) => [c.id, c]));
+    for (const { alert, notification } of outgoing) {
+      for (const id of alert.notification_channels) {
+        const channel = channels.get(id);
+        if (channel) deps.deliveries.enqueue(channel, notification);
+      }
+    }
+  }
+
+  const report: CycleReport = {
+    alerts: alerts.length,
+    queries: queries.length,
+    failedQueries: results.filter((r) => !r.ok).length,
+    transitions,
+    notifications: outgoing.length,
+    saved: updates.length,
+    durationMs: Date.now() - started,
+  };
+  deps.logger?.debug(report, 'evaluation cycle');
+  return report;
+}
+
+function safeListCriteria(alert: EvaluableAlert, logger?: Logger): Criterion[] {
+  try {
+    return listCriteria(alert);
+  } catch (error) {
+    logger?.error({ alert: alert.id, error: (error as Error).message }, 'alert has unreadable criteria');
+    return [];
+  }
+}
+
+/** Turns the query results of an alert's criteria into the cycle input: judged, or failed queries. */
+function buildInput(criteria: Criterion[], results: RenderResult[], now: number, expression: string): CycleInput {
+  const failures = [];
+  for (let i = 0; i < criteria.length; i += 1) {
+    const result = results[i]!;
+    if (!result.ok) failures.push({ metric: criteria[i]!.metric, message: result.failure.message });
+  }
+  if (failures.length > 0) return { kind: 'query_failed', failures };
+  const outcomes: CriterionOutcome[] = criteria.map((criterion, i) => {
+    const result = results[i]!;
+    return judgeCriterion(criterion, result.ok ? result.series : [], now);
+  });
+  return { kind: 'judged', judgement: judgeAlert(expression, outcomes) };
+}
+
+function describeConditions(outcomes: CriterionOutcome[]): Notification['conditions'] {
+  return outcomes.map((o) => ({ letter: o.letter, metric: o.metric, criteria: o.criteria, state: o.state, triggered: o.triggered }));
+}
+
+function serialize(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}

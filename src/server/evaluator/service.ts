@@ -1,0 +1,30 @@
+import type { BackgroundService, ServiceContext } from '../start-server.js';
+import { startEvaluator } from './evaluator.js';
+import { adaptStore } from './store-adapter.js';
+
+/**
+ * The evaluation loop as a server background service, configured from the server's options: graphiteUrl,
+ * evalIntervalSeconds (default 30), smtpUrl, smtpFrom and notifierUrls ({pagerduty, opsgenie, victorops}).
+ * Closing it waits for the running cycle and gives queued deliveries a few seconds to finish.
+ */
+export function startEvaluatorService(context: ServiceContext): BackgroundService {
+  const { options, logger, store } = context;
+  if (!options.graphiteUrl) throw new Error('the evaluator needs graphiteUrl');
+  const urls = options.notifierUrls ?? {};
+  const evaluator = startEvaluator({
+    store: adaptStore(store),
+    graphiteUrl: options.graphiteUrl,
+    intervalSeconds: options.evalIntervalSeconds ?? 30,
+    notifiers: {
+      ...(urls.pagerduty ? { pagerdutyUrl: urls.pagerduty } : {}),
+      ...(urls.opsgenie ? { opsgenieUrl: urls.opsgenie } : {}),
+      ...(urls.victorops ? { victoropsUrl: urls.victorops } : {}),
+      ...(options.smtpUrl ? { smtpUrl: options.smtpUrl } : {}),
+      ...(options.smtpFrom ? { smtpFrom: options.smtpFrom } : {}),
+    },
+    logger: logger.child({ component: 'evaluator' }),
+    ...(options.now ? { now: options.now } : {}),
+  });
+  logger.info({ intervalSeconds: options.evalIntervalSeconds ?? 30 }, 'evaluator started');
+  return { close: () => evaluator.stop() };
+}

@@ -1,0 +1,199 @@
+import { compileGraphitePattern, isBatchableTarget } from './glob.js';
+import { createLimiter } from './limiter.js';
+import type { GraphiteFailure, RenderQuery, RenderResult, RenderSeries } from './types.js';
+
+/** Settings of a GraphiteClient. Only baseUrl is required. */
+export interface GraphiteClientOptions {
+  /** Root of graphite-web (or anything speaking its render API), e.g. http://127.0.0.1:8080. */
+  baseUrl: string;
+  /** Per request. Default 10 000 ms. */
+  timeoutMs?: number;
+  /** Plain/wildcard targets per request. Default 100. */
+  maxTargetsPerRequest?: number;
+  /** Longest request URL a batch may build. Default 7 000 characters (proxies commonly allow 8 KiB). */
+  maxUrlLength?: number;
+  /** Render requests in flight at once. Default 8. */
+  concurrency?: number;
+}
+
+/** Reads many targets from the render API at once. */
+export interface GraphiteClient {
+  /** One result per query, in the order given. Never throws: failures are results. */
+  render(queries: readonly RenderQuery[]): Promise<RenderResult[]>;
+  /** A graph URL of a target for people to open (no credentials in it). */
+  graphUrl(target: string, fromMinutes: number): string;
+}
+
+class RenderError extends Error {
+  constructor(readonly failure: GraphiteFailure) {
+    super(failure.message);
+  }
+}
+
+/**
+ * A client of the Graphite render API. Plain paths and wildcards over the same time range share requests (their
+ * series come back named by path and are matched to their pattern); function queries go alone. When a shared
+ * request fails, its targets are split in halves and retried, down to single targets, so one bad target fails
+ * only its own alerts. An unreachable backend fails the whole batch at once: splitting would not help.
+ */
+export function createGraphiteClient(options: GraphiteClientOptions): GraphiteClient {
+  const base = new URL(options.baseUrl);
+  const renderUrl = new URL('render', base.href.endsWith('/') ? base.href : `${base.href}/`);
+  const authorization =
+    base.username || base.password
+      ? `Basic ${Buffer.from(`${decodeURIComponent(base.username)}:${decodeURIComponent(base.password)}`).toString('base64')}`
+      : undefined;
+  renderUrl.username = '';
+  renderUrl.password = '';
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const maxTargets = options.maxTargetsPerRequest ?? 100;
+  const maxUrlLength = options.maxUrlLength ?? 7_000;
+  const limit = createLimiter(options.concurrency ?? 8);
+
+  const buildUrl = (targets: readonly string[], fromMinutes: number): string => {
+    const params = new URLSearchParams();
+    for (const target of targets) params.append('target', target);
+    params.set('from', `-${fromMinutes}min`);
+    params.set('until', 'now');
+    params.set('format', 'json');
+    return `${renderUrl.href}?${params.toString()}`;
+  };
+
+  const fetchSeries = (targets: readonly string[], fromMinutes: number): Promise<RenderSeries[]> =>
+    limit(async () => {
+      let response: Response;
+      try {
+        response = await fetch(buildUrl(targets, fromMinutes), {
+          headers: { accept: 'application/json', ...(authorization ? { authorization } : {}) },
+          signal: AbortSignal.timeout(timeoutMs),
+        });
+      } catch (error) {
+        throw new RenderError(describeFetchError(error, timeoutMs));
+      }
+      let text: string;
+      try {
+        text = await response.text();
+      } catch (error) {
+        throw new RenderError(describeFetchError(error, timeoutMs));
+      }
+      if (!response.ok) {
+        // graphite-web answers 400 for a target it cannot parse or evaluate; other statuses are backend trouble.
+        const kind = response.status === 400 ? 'invalid_target' : 'http';
+        throw new RenderError({ kind, status: response.status, message: `render answered HTTP ${response.status}` });
+      }
+      return parseRenderJson(text);
+    });
+
+  /** Fetches a group of batchable targets, splitting on failure until each failure is pinned to one target. */
+  const renderGroup = async (targets: string[], fromMinutes: number, out: Map<string, RenderResult>) => {
+    try {
+      const series = await fetchSeries(targets, fromMinutes);
+      if (targets.length === 1) {
+        out.set(targets[0]!, { ok: true, series });
+        return;
+      }
+      const patterns = targets.map((target) => ({ target, regex: compileGraphitePattern(target), series: new Map<string, RenderSeries>() }));
+      for (const one of series) {
+        for (const pattern of patterns) {
+          if (pattern.regex.test(one.target) && !pattern.series.has(one.target)) pattern.series.set(one.target, one);
+        }
+      }
+      for (const pattern of patterns) out.set(pattern.target, { ok: true, series: [...pattern.series.values()] });
+    } catch (error) {
+      const failure = error instanceof RenderError ? error.failure : { kind: 'http' as const, message: String(error) };
+      if (targets.length === 1 || failure.kind === 'unreachable') {
+        for (const target of targets) out.set(target, { ok: false, failure });
+        return;
+      }
+      const middle = Math.ceil(targets.length / 2);
+      await Promise.all([
+        renderGroup(targets.slice(0, middle), fromMinutes, out),
+        renderGroup(targets.slice(middle), fromMinutes, out),
+      ]);
+    }
+  };
+
+  /** Cuts a list of batchable targets into requests that respect the count and URL limits. */
+  const cutBatches = (targets: string[], fromMinutes: number): string[][] => {
+    const batches: string[][] = [];
+    let current: string[] = [];
+    let length = buildUrl([], fromMinutes).length;
+    for (const target of targets) {
+      const added = `&target=${encodeURIComponent(target)}`.length;
+      if (current.length > 0 && (current.length >= maxTargets || length + added > maxUrlLength)) {
+        batches.push(current);
+        current = [];
+        length = buildUrl([], fromMinutes).length;
+      }
+      current.push(target);
+      length += added;
+    }
+    if (current.length > 0) batches.push(current);
+    return batches;
+  };
+
+  return {
+    async render(queries) {
+      const byRange = new Map<number, { batchable: Set<string>; alone: Set<string> }>();
+      for (const query of queries) {
+        let group = byRange.get(query.fromMinutes);
+        if (!group) byRange.set(query.fromMinutes, (group = { batchable: new Set(), alone: new Set() }));
+        (isBatchableTarget(query.target) ? group.batchable : group.alone).add(query.target);
+      }
+      const results = new Map<number, Map<string, RenderResult>>();
+      const work: Promise<void>[] = [];
+      for (const [fromMinutes, group] of byRange) {
+        const out = new Map<string, RenderResult>();
+        results.set(fromMinutes, out);
+        for (const batch of cutBatches([...group.batchable], fromMinutes)) work.push(renderGroup(batch, fromMinutes, out));
+        for (const target of group.alone) work.push(renderGroup([target], fromMinutes, out));
+      }
+      await Promise.all(work);
+      return queries.map(
+        (query) =>
+          results.get(query.fromMinutes)?.get(query.target) ?? {
+            ok: false,
+            failure: { kind: 'http', message: 'no result for this target' },
+          },
+      );
+    },
+    graphUrl(target, fromMinutes) {
+      const params = new URLSearchParams({ target, from: `-${fromMinutes}min`, until: 'now' });
+      return `${renderUrl.href}?${params.toString()}`;
+    },
+  };
+}
+
+/** Parses and checks a render JSON answer; a malformed answer is an HTTP-level failure. */
+export function parseRenderJson(text: string): RenderSeries[] {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    throw new RenderError({ kind: 'http', message: 'render answered something that is not JSON' });
+  }
+  if (!Array.isArray(data)) throw new RenderError({ kind: 'http', message: 'render answer is not a list of series' });
+  return data.map((item: unknown) => {
+    const series = item as { target?: unknown; datapoints?: unknown };
+    if (typeof series?.target !== 'string' || !Array.isArray(series.datapoints)) {
+      throw new RenderError({ kind: 'http', message: 'render answer has a series without target or datapoints' });
+    }
+    const datapoints: [number | null, number][] = [];
+    for (const point of series.datapoints as unknown[]) {
+      if (!Array.isArray(point) || typeof point[1] !== 'number') continue;
+      const value = typeof point[0] === 'number' && Number.isFinite(point[0]) ? point[0] : null;
+      datapoints.push([value, point[1]]);
+    }
+    return { target: series.target, datapoints };
+  });
+}
+
+function describeFetchError(error: unknown, timeoutMs: number): GraphiteFailure {
+  const name = (error as { name?: string })?.name;
+  if (name === 'TimeoutError' || name === 'AbortError') {
+    return { kind: 'timeout', message: `render did not answer within ${timeoutMs} ms` };
+  }
+  // Only the error code: the message of a network error names the host and port.
+  const code = (error as { cause?: { code?: string } })?.cause?.code ?? (error as { code?: string })?.code;
+  return { kind: 'unreachable', message: `render request failed${code ? ` (${code})` : ''}` };
+}

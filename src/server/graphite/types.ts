@@ -1,0 +1,27 @@
+/** One series of a Graphite render answer (`format=json`). */
+export interface RenderSeries {
+  /** The series name Graphite reports: the expanded path for plain and wildcard targets, or the function text. */
+  target: string;
+  /** `[value, unix seconds]` pairs, oldest first; a value is null where the series has no data. */
+  datapoints: [number | null, number][];
+}
+
+/** Why a query failed: the three causes the evaluator tells apart, plus an unreachable backend. */
+export type GraphiteFailureKind = 'http' | 'invalid_target' | 'timeout' | 'unreachable';
+
+/** A failed query. `message` never carries the backend URL (it may hold credentials). */
+export interface GraphiteFailure {
+  kind: GraphiteFailureKind;
+  message: string;
+  /** The HTTP status, for `http` and `invalid_target`. */
+  status?: number;
+}
+
+/** One target to read, over the last `fromMinutes` minutes up to now. */
+export interface RenderQuery {
+  target: string;
+  fromMinutes: number;
+}
+
+/** The outcome of one RenderQuery: its series, or why it failed. */
+export type RenderResult = { ok: true; series: RenderSeries[] } | { ok: false; failure: GraphiteFailure };

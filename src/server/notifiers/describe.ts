@@ -1,0 +1,69 @@
+import type { AlertCriteria } from '../../spec/types.js';
+import type { NotificationEvent } from '../evaluator/transitions.js';
+import type { Notification } from './types.js';
+
+/** The criteria in words: `above 90 for 5 minutes`, `outside 10..90`, `missing for 10 minutes`. */
+export function describeCriteria(criteria: AlertCriteria): string {
+  const period = typeof criteria.time_period === 'number' && criteria.time_period > 0 ? criteria.time_period : null;
+  const span = period === null ? '' : ` for ${period} minute${period === 1 ? '' : 's'}`;
+  switch (criteria.type) {
+    case 'above':
+      return `above ${criteria.above_value}${span}`;
+    case 'below':
+      return `below ${criteria.below_value}${span}`;
+    case 'outside_bounds':
+      return `outside ${criteria.below_value}..${criteria.above_value}${span}`;
+    case 'missing':
+      return `missing${span}`;
+  }
+}
+
+/** The status word a notification carries. */
+export function statusOf(event: NotificationEvent): 'alerting' | 'recovered' | 'query_failed' | 'query_recovered' {
+  return event === 'reminder' ? 'alerting' : event;
+}
+
+const HEADLINES: Record<NotificationEvent, string> = {
+  alerting: 'ALERTING',
+  reminder: 'STILL ALERTING',
+  recovered: 'RECOVERED',
+  query_failed: 'QUERY FAILED',
+  query_recovered: 'QUERY WORKS AGAIN',
+};
+
+/** One line: `[ALERTING] name: metric = 93 (above 90)`. */
+export function summarize(notification: Notification): string {
+  const { alert, triggered, event } = notification;
+  const first = triggered[0];
+  const more = triggered.length > 1 ? ` and ${triggered.length - 1} more` : '';
+  const what = first ? `: ${first.metric}${first.value === null ? '' : ` = ${first.value}`}${more}` : '';
+  const criteria = event === 'query_failed' || event === 'query_recovered' ? '' : ` (${describeCriteria(alert.alert_criteria)})`;
+  return `[${HEADLINES[event]}] ${alert.name}${what}${criteria}`;
+}
+
+/** Whether the alert combines several criteria. */
+export function isComposite(notification: Notification): boolean {
+  return Object.keys(notification.alert.additional_criteria).length > 0;
+}
+
+/** A plain-text body: summary, metrics, conditions, info and graph. */
+export function describeText(notification: Notification): string {
+  const lines = [summarize(notification), ''];
+  lines.push(`Alert: ${notification.alert.name}`);
+  lines.push(`Status: ${statusOf(notification.event)}`);
+  lines.push(`Criteria: ${describeCriteria(notification.alert.alert_criteria)}`);
+  if (isComposite(notification)) {
+    lines.push(`Expression: ${notification.alert.expression}`);
+    for (const condition of notification.conditions) {
+      lines.push(`  ${condition.letter}: ${condition.metric} ${describeCriteria(condition.criteria)} -> ${condition.state}`);
+    }
+  }
+  if (notification.failure) lines.push(`Failure: ${notification.failure}`);
+  if (notification.triggered.length > 0) {
+    lines.push('Metrics:');
+    for (const one of notification.triggered) lines.push(`  ${one.metric} = ${one.value === null ? 'no data' : one.value}`);
+  }
+  if (notification.alert.info) lines.push('', notification.alert.info);
+  if (notification.graphUrl) lines.push('', `Graph: ${notification.graphUrl}`);
+  return lines.join('\n');
+}

@@ -1,0 +1,78 @@
+import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
+import { describeCriteria, isComposite, statusOf, summarize, describeText } from './describe.js';
+import { networkError } from './http.js';
+import { DeliveryError, type DeliveryChannel, type Notification, type NotifierSettings } from './types.js';
+
+const transports = new Map<string, Transporter>();
+
+/** One pooled nodemailer transport per SMTP URL, with timeouts so a dead server cannot hold a delivery. */
+function transportFor(settings: NotifierSettings): Transporter {
+  const key = `${settings.smtpUrl}|${settings.timeoutMs}`;
+  let transport = transports.get(key);
+  if (!transport) {
+    transport = nodemailer.createTransport({
+      url: settings.smtpUrl!,
+      pool: true,
+      maxConnections: 2,
+      connectionTimeout: settings.timeoutMs,
+      greetingTimeout: settings.timeoutMs,
+      socketTimeout: settings.timeoutMs,
+    } as Parameters<typeof nodemailer.createTransport>[0]);
+    transports.set(key, transport);
+  }
+  return transport;
+}
+
+/** Closes the pooled SMTP connections (server shutdown, tests). */
+export function closeEmailTransports(): void {
+  for (const transport of transports.values()) transport.close();
+  transports.clear();
+}
+
+/** Escapes text for HTML element content and attribute values. */
+export function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+}
+
+/** The subject, a plain-text part and an HTML part (every value escaped). */
+export function buildEmail(notification: Notification): { subject: string; text: string; html: string } {
+  const { alert, triggered } = notification;
+  const rows: [string, string][] = [
+    ['Status', statusOf(notification.event)],
+    ['Metric', alert.metric],
+    ['Criteria', describeCriteria(alert.alert_criteria)],
+  ];
+  if (isComposite(notification)) {
+    rows.push(['Expression', alert.expression]);
+    for (const c of notification.conditions) rows.push([`Condition ${c.letter}`, `${c.metric} ${describeCriteria(c.criteria)}: ${c.state}`]);
+  }
+  if (notification.failure) rows.push(['Failure', notification.failure]);
+  const metrics = triggered
+    .map((one) => `<li>${escapeHtml(one.metric)}: ${one.value === null ? 'no data' : escapeHtml(String(one.value))}</li>`)
+    .join('');
+  const html = [
+    `<h2>${escapeHtml(summarize(notification))}</h2>`,
+    '<table>',
+    ...rows.map(([name, value]) => `<tr><th align="left">${escapeHtml(name)}</th><td>${escapeHtml(value)}</td></tr>`),
+    '</table>',
+    metrics ? `<p>Metrics:</p><ul>${metrics}</ul>` : '',
+    alert.info ? `<p>${escapeHtml(alert.info).replace(/\n/g, '<br>')}</p>` : '',
+    notification.graphUrl ? `<p><a href="${escapeHtml(notification.graphUrl)}">Graph</a></p>` : '',
+  ].join('\n');
+  return { subject: summarize(notification), text: describeText(notification), html };
+}
+
+/** Sends the notification by email to the channel's address(es) through `settings.smtpUrl`. */
+export async function sendEmail(channel: DeliveryChannel, notification: Notification, settings: NotifierSettings): Promise<void> {
+  if (!settings.smtpUrl) throw new DeliveryError('email needs an SMTP server (alertform serve --smtp-url)', false);
+  if (!channel.destination.trim()) throw new DeliveryError('email channel has no destination address', false);
+  const { subject, text, html } = buildEmail(notification);
+  try {
+    await transportFor(settings).sendMail({ from: settings.smtpFrom, to: channel.destination, subject, text, html });
+  } catch (error) {
+    const code = (error as { responseCode?: number }).responseCode;
+    if (typeof code === 'number') throw new DeliveryError(`smtp answered ${code}`, code >= 400 && code < 500);
+    throw networkError('smtp', error);
+  }
+}

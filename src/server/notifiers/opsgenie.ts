@@ -1,0 +1,48 @@
+import { describeCriteria, describeText, summarize } from './describe.js';
+import { joinUrl, postJson } from './http.js';
+import type { DeliveryChannel, Notification, NotifierSettings } from './types.js';
+
+/** One OpsGenie alert per alertform alert (and one for its query failures), found again by alias. */
+export function opsgenieAlias(notification: Notification): string {
+  const query = notification.event === 'query_failed' || notification.event === 'query_recovered';
+  return `alertform-${notification.alert.id}${query ? '-query' : ''}`;
+}
+
+/** The Alert API create body (message at most 130 characters, as OpsGenie requires). */
+export function buildOpsgenieCreate(notification: Notification): Record<string, unknown> {
+  const { alert, triggered } = notification;
+  return {
+    message: summarize(notification).slice(0, 130),
+    alias: opsgenieAlias(notification),
+    description: describeText(notification).slice(0, 15_000),
+    source: 'alertform',
+    entity: (triggered[0]?.metric ?? alert.metric).slice(0, 512),
+    priority: notification.event === 'query_failed' ? 'P3' : 'P1',
+    details: {
+      criteria: describeCriteria(alert.alert_criteria),
+      metric: triggered[0]?.metric ?? alert.metric,
+      value: String(triggered[0]?.value ?? ''),
+      status: notification.event,
+    },
+  };
+}
+
+/**
+ * Creates the OpsGenie alert on alerting, reminders and query failures (OpsGenie de-duplicates by alias), and
+ * closes it on recovery. The channel's destination is the API key, sent as `Authorization: GenieKey <key>`.
+ */
+export async function sendOpsgenie(
+  channel: DeliveryChannel,
+  notification: Notification,
+  settings: NotifierSettings,
+  signal: AbortSignal,
+): Promise<void> {
+  const headers = { authorization: `GenieKey ${channel.destination}` };
+  if (notification.event === 'recovered' || notification.event === 'query_recovered') {
+    const url = new URL(joinUrl(settings.opsgenieUrl, `/v2/alerts/${encodeURIComponent(opsgenieAlias(notification))}/close`));
+    url.searchParams.set('identifierType', 'alias');
+    await postJson('opsgenie', url.href, { source: 'alertform', note: summarize(notification) }, { headers, signal });
+    return;
+  }
+  await postJson('opsgenie', joinUrl(settings.opsgenieUrl, '/v2/alerts'), buildOpsgenieCreate(notification), { headers, signal });
+}

@@ -1,0 +1,51 @@
+import { describeCriteria, statusOf, summarize } from './describe.js';
+import { postJson } from './http.js';
+import type { DeliveryChannel, Notification } from './types.js';
+
+const COLORS = { alerting: '#d00000', recovered: '#2eb886', query_failed: '#daa038', query_recovered: '#2eb886' };
+
+/**
+ * A Slack incoming-webhook message: a one-line `text` (what notifications and old clients show) and one
+ * attachment with the details. Built as an object and encoded with JSON.stringify, so quotes, newlines or
+ * `<>&` in names cannot break it; `<`, `>` and `&` are escaped as Slack's mrkdwn asks.
+ */
+export function buildSlackPayload(notification: Notification): Record<string, unknown> {
+  const { alert, triggered } = notification;
+  const fields = [
+    { title: 'Status', value: statusOf(notification.event), short: true },
+    { title: 'Criteria', value: escapeSlack(describeCriteria(alert.alert_criteria)), short: true },
+  ];
+  if (Object.keys(alert.additional_criteria).length > 0) {
+    fields.push({ title: 'Expression', value: escapeSlack(alert.expression), short: true });
+  }
+  if (triggered.length > 0) {
+    const list = triggered
+      .slice(0, 20)
+      .map((one) => `${one.metric}: ${one.value === null ? 'no data' : one.value}`)
+      .join('\n');
+    fields.push({ title: 'Metrics', value: escapeSlack(list + (triggered.length > 20 ? `\n… ${triggered.length - 20} more` : '')), short: false });
+  }
+  if (notification.failure) fields.push({ title: 'Failure', value: escapeSlack(notification.failure), short: false });
+  return {
+    text: escapeSlack(summarize(notification)),
+    attachments: [
+      {
+        color: COLORS[statusOf(notification.event)],
+        title: escapeSlack(alert.name),
+        ...(notification.graphUrl ? { title_link: notification.graphUrl } : {}),
+        text: escapeSlack(alert.info ?? ''),
+        fields,
+        ts: notification.time,
+      },
+    ],
+  };
+}
+
+function escapeSlack(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** POSTs the message to the channel's incoming-webhook URL. */
+export async function sendSlack(channel: DeliveryChannel, notification: Notification, signal: AbortSignal): Promise<void> {
+  await postJson('slack', channel.destination, buildSlackPayload(notification), { signal });
+}

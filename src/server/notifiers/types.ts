@@ -1,0 +1,85 @@
+import type { AdditionalCriterion, AlertCriteria, ChannelType, NotificationType } from '../../spec/types.js';
+import type { Truth, TriggeredMetric } from '../evaluator/judge-alert.js';
+import type { NotificationEvent } from '../evaluator/transitions.js';
+
+/** The alert fields notifications show. */
+export interface NotifiedAlert {
+  id: string;
+  name: string;
+  metric: string;
+  alert_criteria: AlertCriteria;
+  additional_criteria: Record<string, AdditionalCriterion>;
+  expression: string;
+  info: string | null;
+  notification_type: NotificationType;
+}
+
+/** One condition (letter) of a composite alert as it stood when the notification was made. */
+export interface NotifiedCondition {
+  letter: string;
+  metric: string;
+  criteria: AlertCriteria;
+  state: Truth;
+  triggered: TriggeredMetric[];
+}
+
+/** A notification about one alert, independent of the channel it goes to. */
+export interface Notification {
+  event: NotificationEvent;
+  alert: NotifiedAlert;
+  /** The metrics the notification is about: breaching ones, recovered ones, or failed queries. */
+  triggered: TriggeredMetric[];
+  conditions: NotifiedCondition[];
+  /** A render URL of the alert's metric, for people (never carries credentials). */
+  graphUrl: string | null;
+  /** Unix seconds. */
+  time: number;
+  /** For query_failed: why. */
+  failure?: string;
+}
+
+/** The channel fields a delivery needs. `destination` is a secret: it never reaches a log or an error. */
+export interface DeliveryChannel {
+  id: string;
+  type: ChannelType;
+  description: string;
+  destination: string;
+  auto_resolve: boolean;
+}
+
+/** Where third-party services live (configurable for tests and regions) and how to reach SMTP. */
+export interface NotifierSettings {
+  /** Default https://events.pagerduty.com (Events API v2 lives at /v2/enqueue). */
+  pagerdutyUrl: string;
+  /** Default https://api.opsgenie.com (EU: https://api.eu.opsgenie.com). */
+  opsgenieUrl: string;
+  /** When set, replaces the scheme, host and port of VictorOps destination URLs. */
+  victoropsUrl: string | null;
+  /** smtp:// or smtps:// URL of the mail server; email channels fail without it. */
+  smtpUrl: string | null;
+  smtpFrom: string;
+  /** Per delivery attempt. */
+  timeoutMs: number;
+}
+
+/** Defaults of NotifierSettings: the public endpoints, no SMTP. */
+export const DEFAULT_NOTIFIER_SETTINGS: NotifierSettings = {
+  pagerdutyUrl: 'https://events.pagerduty.com',
+  opsgenieUrl: 'https://api.opsgenie.com',
+  victoropsUrl: null,
+  smtpUrl: null,
+  smtpFrom: 'alertform@localhost',
+  timeoutMs: 10_000,
+};
+
+/** A failed delivery. Its message is safe to log and to show on the channel (no destination, no key). */
+export class DeliveryError extends Error {
+  constructor(
+    message: string,
+    /** Whether trying again may help (network trouble, 5xx, 429), as opposed to a rejected request. */
+    readonly retryable: boolean,
+  ) {
+    super(message);
+    this.name = 'DeliveryError';
+  }
+}

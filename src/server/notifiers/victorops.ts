@@ -1,0 +1,43 @@
+import { describeText, summarize } from './describe.js';
+import { postJson } from './http.js';
+import type { DeliveryChannel, Notification, NotifierSettings } from './types.js';
+
+/**
+ * The VictorOps (Splunk On-Call) REST endpoint body: CRITICAL for alerting, reminders and query failures,
+ * RECOVERY on recovery when the channel has auto_resolve (null: nothing to send). entity_id ties them together.
+ */
+export function buildVictoropsMessage(channel: DeliveryChannel, notification: Notification): Record<string, unknown> | null {
+  const query = notification.event === 'query_failed' || notification.event === 'query_recovered';
+  const recovery = notification.event === 'recovered' || notification.event === 'query_recovered';
+  if (recovery && !channel.auto_resolve) return null;
+  return {
+    message_type: recovery ? 'RECOVERY' : 'CRITICAL',
+    entity_id: `alertform-${notification.alert.id}${query ? '-query' : ''}`,
+    entity_display_name: summarize(notification),
+    state_message: describeText(notification),
+    state_start_time: notification.time,
+    monitoring_tool: 'alertform',
+  };
+}
+
+/** The URL to post to: the destination, with its origin replaced when settings.victoropsUrl is set. */
+export function victoropsUrl(destination: string, settings: NotifierSettings): string {
+  if (!settings.victoropsUrl) return destination;
+  const url = new URL(destination);
+  const base = new URL(settings.victoropsUrl);
+  url.protocol = base.protocol;
+  url.host = base.host;
+  return url.href;
+}
+
+/** POSTs to the channel's REST endpoint URL (which carries the API key and routing key). */
+export async function sendVictorops(
+  channel: DeliveryChannel,
+  notification: Notification,
+  settings: NotifierSettings,
+  signal: AbortSignal,
+): Promise<void> {
+  const message = buildVictoropsMessage(channel, notification);
+  if (!message) return;
+  await postJson('victorops', victoropsUrl(channel.destination, settings), message, { signal });
+}

@@ -1,0 +1,39 @@
+import { describeCriteria, isComposite, statusOf } from './describe.js';
+import { postJson } from './http.js';
+import type { DeliveryChannel, Notification } from './types.js';
+
+/**
+ * The webhook body: `{name, criteria, graph, value, metric, status, backoff_minutes, info}`, plus `expression`,
+ * `conditions` and `triggered_metrics` for composite alerts (and `triggered_metrics` whenever more than one
+ * series is involved, e.g. a wildcard). backoff_minutes is N of `["every", N]`, null for state_change.
+ */
+export function buildWebhookPayload(notification: Notification): Record<string, unknown> {
+  const { alert, triggered } = notification;
+  const first = triggered[0];
+  const payload: Record<string, unknown> = {
+    name: alert.name,
+    criteria: describeCriteria(alert.alert_criteria),
+    graph: notification.graphUrl,
+    value: first?.value ?? null,
+    metric: first?.metric ?? alert.metric,
+    status: statusOf(notification.event),
+    backoff_minutes: alert.notification_type[0] === 'every' ? alert.notification_type[1] : null,
+    info: alert.info,
+  };
+  if (isComposite(notification)) {
+    payload.expression = alert.expression;
+    payload.conditions = Object.fromEntries(
+      notification.conditions.map((c) => [
+        c.letter,
+        { metric: c.metric, criteria: describeCriteria(c.criteria), state: c.state, triggered_metrics: c.triggered },
+      ]),
+    );
+  }
+  if (isComposite(notification) || triggered.length > 1) payload.triggered_metrics = triggered;
+  return payload;
+}
+
+/** POSTs the webhook body to the channel's URL. */
+export async function sendWebhook(channel: DeliveryChannel, notification: Notification, signal: AbortSignal): Promise<void> {
+  await postJson('webhook', channel.destination, buildWebhookPayload(notification), { signal });
+}

@@ -1,0 +1,56 @@
+import type { EvaluableAlert, EvaluationStore, EvaluationUpdate } from '../../src/server/evaluator/evaluation-store.js';
+import type { HistoryRecord } from '../../src/server/evaluator/transitions.js';
+import type { DeliveryChannel } from '../../src/server/notifiers/types.js';
+
+/**
+ * An EvaluationStore in memory, for unit tests of the cycle and for the bench (which measures the evaluator, not
+ * SQLite). Alerts are stored as given; saved state is kept as the JSON text a real store would hold.
+ */
+export class MemoryEvaluationStore implements EvaluationStore {
+  readonly alerts = new Map<string, EvaluableAlert>();
+  readonly channels = new Map<string, DeliveryChannel & { last_error?: { time: number; message: string } | null }>();
+  readonly history = new Map<string, HistoryRecord[]>();
+  saveCalls = 0;
+
+  addAlert(alert: Partial<EvaluableAlert> & Pick<EvaluableAlert, 'id' | 'metric' | 'alert_criteria'>): void {
+    this.alerts.set(alert.id, {
+      name: alert.id,
+      additional_criteria: {},
+      expression: 'a',
+      notification_channels: [],
+      notification_type: ['state_change'],
+      on_query_failure: null,
+      info: null,
+      status: 'healthy',
+      currently_triggered_metrics: [],
+      muted: false,
+      eval_state: null,
+      ...alert,
+    });
+  }
+
+  listAlertsForEvaluation(): EvaluableAlert[] {
+    return [...this.alerts.values()].map((alert) => ({ ...alert }));
+  }
+
+  saveEvaluations(updates: EvaluationUpdate[]): void {
+    this.saveCalls += 1;
+    for (const update of updates) {
+      const alert = this.alerts.get(update.alertId);
+      if (!alert) continue;
+      alert.status = update.status;
+      alert.currently_triggered_metrics = update.currently_triggered_metrics;
+      alert.eval_state = JSON.stringify(update.eval_state);
+      if (update.history.length > 0) this.history.set(update.alertId, [...(this.history.get(update.alertId) ?? []), ...update.history]);
+    }
+  }
+
+  getChannelsForDelivery(ids: string[]): DeliveryChannel[] {
+    return ids.flatMap((id) => (this.channels.has(id) ? [this.channels.get(id)!] : []));
+  }
+
+  setChannelLastError(channelId: string, error: { time: number; message: string } | null): void {
+    const channel = this.channels.get(channelId);
+    if (channel) channel.last_error = error;
+  }
+}

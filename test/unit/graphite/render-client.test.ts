@@ -1,0 +1,123 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createGraphiteClient } from '../../../src/server/graphite/render-client.js';
+import { compileGraphitePattern, isBatchableTarget } from '../../../src/server/graphite/glob.js';
+import { makeSeries, startFakeRender } from '../../helpers/fake-render-server.js';
+
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  while (closers.length) await closers.pop()!();
+});
+
+const NOW = 1_700_000_000;
+
+describe('graphite patterns', () => {
+  it('batches plain paths and wildcards but sends function queries alone', () => {
+    expect(isBatchableTarget('servers.web1.cpu')).toBe(true);
+    expect(isBatchableTarget('servers.*.cpu.{user,system}')).toBe(true);
+    expect(isBatchableTarget('sumSeries(servers.*.cpu)')).toBe(false);
+    expect(isBatchableTarget('seriesByTag("name=cpu")')).toBe(false);
+    expect(isBatchableTarget('cpu;host=web1')).toBe(false);
+  });
+
+  it('matches expanded series names back to their pattern without crossing dots', () => {
+    const pattern = compileGraphitePattern('servers.web?.cpu.{user,system}');
+    expect(pattern.test('servers.web1.cpu.user')).toBe(true);
+    expect(pattern.test('servers.web1.cpu.idle')).toBe(false);
+    expect(compileGraphitePattern('a.*.c').test('a.b.x.c')).toBe(false);
+    expect(compileGraphitePattern('a.[0-9].c').test('a.7.c')).toBe(true);
+  });
+});
+
+describe('the Graphite render client', () => {
+  it('reads many plain and wildcard targets in one request and maps each series back to its target', async () => {
+    const fake = await startFakeRender(() => ({
+      series: [makeSeries('a.one', [1], NOW), makeSeries('b.x.cpu', [2], NOW), makeSeries('b.y.cpu', [3], NOW)],
+    }));
+    closers.push(fake.close);
+    const client = createGraphiteClient({ baseUrl: fake.url });
+    const results = await client.render([
+      { target: 'a.one', fromMinutes: 5 },
+      { target: 'b.*.cpu', fromMinutes: 5 },
+      { target: 'c.none', fromMinutes: 5 },
+    ]);
+    expect(fake.requests).toHaveLength(1);
+    expect(fake.requests[0]!.targets).toEqual(['a.one', 'b.*.cpu', 'c.none']);
+    expect(fake.requests[0]!.from).toBe('-5min');
+    expect(results.map((r) => (r.ok ? r.series.map((s) => s.target) : r.failure.kind))).toEqual([
+      ['a.one'],
+      ['b.x.cpu', 'b.y.cpu'],
+      [],
+    ]);
+  });
+
+  it('sends each function query in a request of its own and separates time ranges', async () => {
+    const fake = await startFakeRender((request) => ({ series: request.targets.map((t) => makeSeries(t, [1], NOW)) }));
+    closers.push(fake.close);
+    const client = createGraphiteClient({ baseUrl: fake.url });
+    await client.render([
+      { target: 'a', fromMinutes: 5 },
+      { target: 'b', fromMinutes: 5 },
+      { target: 'sumSeries(x.*)', fromMinutes: 5 },
+      { target: 'c', fromMinutes: 1450 },
+    ]);
+    const sent = fake.requests.map((r) => `${r.from} ${r.targets.join(',')}`).sort();
+    expect(sent).toEqual(['-1450min c', '-5min a,b', '-5min sumSeries(x.*)']);
+  });
+
+  it('splits a failing batch so that one invalid target fails alone', async () => {
+    const fake = await startFakeRender((request) =>
+      request.targets.includes('bad..target')
+        ? { status: 400, body: 'Invalid target' }
+        : { series: request.targets.map((t) => makeSeries(t, [7], NOW)) },
+    );
+    closers.push(fake.close);
+    const client = createGraphiteClient({ baseUrl: fake.url, maxTargetsPerRequest: 8 });
+    const targets = ['t1', 't2', 't3', 'bad..target', 't5', 't6', 't7', 't8'];
+    const results = await client.render(targets.map((target) => ({ target, fromMinutes: 5 })));
+    expect(results.map((r) => r.ok)).toEqual([true, true, true, false, true, true, true, true]);
+    const failed = results[3]!;
+    expect(!failed.ok && failed.failure).toMatchObject({ kind: 'invalid_target', status: 400 });
+    expect(results[0]!.ok && results[0]!.series[0]!.datapoints).toEqual([[7, NOW]]);
+  });
+
+  it('tells an HTTP error, a timeout and an unreachable backend apart', async () => {
+    const broken = await startFakeRender(() => ({ status: 503 }));
+    const slow = await startFakeRender(() => ({ series: [], delayMs: 2_000 }));
+    closers.push(broken.close, slow.close);
+    const [http] = await createGraphiteClient({ baseUrl: broken.url }).render([{ target: 'x', fromMinutes: 1 }]);
+    const [timeout] = await createGraphiteClient({ baseUrl: slow.url, timeoutMs: 100 }).render([{ target: 'x', fromMinutes: 1 }]);
+    const [unreachable] = await createGraphiteClient({ baseUrl: 'http://127.0.0.1:1' }).render([{ target: 'x', fromMinutes: 1 }]);
+    expect(!http!.ok && http!.failure).toMatchObject({ kind: 'http', status: 503 });
+    expect(!timeout!.ok && timeout!.failure.kind).toBe('timeout');
+    expect(!unreachable!.ok && unreachable!.failure.kind).toBe('unreachable');
+    expect(!unreachable!.ok && unreachable!.failure.message).not.toContain('127.0.0.1');
+  });
+
+  it('treats an answer that is not render JSON as an HTTP-level failure', async () => {
+    const fake = await startFakeRender(() => ({ status: 200, body: '<html>login</html>' }));
+    closers.push(fake.close);
+    const [result] = await createGraphiteClient({ baseUrl: fake.url }).render([{ target: 'x', fromMinutes: 1 }]);
+    expect(!result!.ok && result!.failure.kind).toBe('http');
+  });
+
+  it('sends credentials of the base URL as Basic auth and keeps them out of graph URLs', async () => {
+    const fake = await startFakeRender(() => ({ series: [] }));
+    closers.push(fake.close);
+    const client = createGraphiteClient({ baseUrl: fake.url.replace('http://', 'http://user:s3cret@') });
+    await client.render([{ target: 'x', fromMinutes: 1 }]);
+    expect(fake.requests[0]!.authorization).toBe(`Basic ${Buffer.from('user:s3cret').toString('base64')}`);
+    expect(client.graphUrl('x.*', 60)).not.toContain('s3cret');
+    expect(client.graphUrl('x.*', 60)).toContain('target=x.*');
+  });
+
+  it('keeps batches under the URL length limit', async () => {
+    const fake = await startFakeRender((request) => ({ series: request.targets.map((t) => makeSeries(t, [1], NOW)) }));
+    closers.push(fake.close);
+    const client = createGraphiteClient({ baseUrl: fake.url, maxUrlLength: 300 });
+    const targets = Array.from({ length: 20 }, (_, i) => `servers.host-${i}.some.long.metric.name`);
+    const results = await client.render(targets.map((target) => ({ target, fromMinutes: 5 })));
+    expect(results.every((r) => r.ok && r.series.length === 1)).toBe(true);
+    expect(fake.requests.length).toBeGreaterThan(1);
+    expect(fake.requests.flatMap((r) => r.targets).sort()).toEqual([...targets].sort());
+  });
+});
