@@ -23,7 +23,8 @@ async function debianRoot(): Promise<string> {
   return root;
 }
 
-describe('alertform agent (CLI)', () => {
+// Each test spawns the CLI through tsx a few times: slow on a busy machine, hence the long timeout.
+describe('alertform agent (CLI)', { timeout: 120_000 }, () => {
   it('lists the agents with --list and -l, as JSON with --json', async () => {
     const list = await runCli(['agent', '--list']);
     expect(list.code).toBe(0);

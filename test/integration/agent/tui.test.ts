@@ -65,7 +65,7 @@ function startTui(root: string, args: string[]): { keys: (...keys: string[]) => 
     screen,
     // The screen changes when the program draws: poll it, bounded.
     async waitFor(text) {
-      const deadline = Date.now() + 20_000;
+      const deadline = Date.now() + 45_000;
       for (;;) {
         const shown = screen();
         if (typeof text === 'string' ? shown.includes(text) : text.test(shown)) return shown;
@@ -76,7 +76,7 @@ function startTui(root: string, args: string[]): { keys: (...keys: string[]) => 
   };
 }
 
-describe.skipIf(tmux.skip)('alertform tui in a terminal (tmux)', () => {
+describe.skipIf(tmux.skip)('alertform tui in a terminal (tmux)', { timeout: 120_000 }, () => {
   it('goes agent, action, masked key checked at once (a wrong one is said and asked again), custom plugins, confirm, then the steps', async () => {
     const root = await debianRoot();
     const tui = startTui(root, []);
