@@ -1,14 +1,71 @@
 import type { Command } from 'commander';
+import { loadProjectConfig } from '../../spec/project.js';
 import { CliError } from '../errors.js';
+import { createClient, optionsOf, parseCount, writeOut } from '../context.js';
 
-// Placeholder until its issue lands: registered so that --help lists it.
-export function registerMuteCommands(program: Command): void {
-  for (const name of ['mute', 'unmute']) {
-    program
-      .command(name)
-      .description(`${name} alerts in bulk (not built yet)`)
-      .action(() => {
-        throw new CliError(`${name} is not built yet`);
-      });
+interface MuteOptions {
+  id: string[];
+  search?: string;
+  duration?: number;
+  all?: boolean;
+}
+
+const collect = (value: string, previous: string[]) => [...previous, value];
+
+/** The selection sent to the bulk endpoints; an empty one means every alert, so it must be asked for by --all. */
+function selectionOf(opts: MuteOptions): { ids?: string[]; search?: string } {
+  const selection = { ...(opts.id.length > 0 ? { ids: opts.id } : {}), ...(opts.search ? { search: opts.search } : {}) };
+  if (!selection.ids && !selection.search && !opts.all) {
+    throw new CliError('say which alerts: --id ID (repeatable), --search TEXT, or --all for every alert');
   }
+  if (opts.all && (selection.ids || selection.search)) throw new CliError('--all cannot be combined with --id or --search');
+  return selection;
+}
+
+/** `alertform mute` / `unmute`: the API's bulk mute, for maintenance windows. */
+export function registerMuteCommands(program: Command): void {
+  program
+    .command('mute')
+    .description('mute alerts in bulk for a number of minutes (by --id, --search, or --all)')
+    .option('--id <id>', 'alert id (repeatable)', collect, [])
+    .option('--search <text>', 'alerts whose name, metric or channel name contains the text')
+    .option('--all', 'every alert of the account')
+    .requiredOption('--duration <minutes>', 'minutes to stay muted', parseCount)
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ alertform mute --search db- --duration 90      # maintenance on the database hosts
+  $ alertform mute --id 4f1c2a --id 9e0b7d --duration 30
+  $ alertform mute --all --duration 15`,
+    )
+    .action(async (_opts: unknown, command: Command) => {
+      const opts = optionsOf<MuteOptions>(command);
+      if (!opts.duration || opts.duration < 1) throw new CliError('--duration must be at least 1 minute');
+      const selection = selectionOf(opts);
+      const client = createClient(opts, (await loadProjectConfig('.')).config);
+      const result = await client.bulkMute(selection, opts.duration);
+      await writeOut(opts.json ? `${JSON.stringify(result, null, 2)}\n` : `Muted ${result.ids.length} alert(s) for ${opts.duration} minutes.\n`);
+    });
+
+  program
+    .command('unmute')
+    .description('unmute alerts in bulk (by --id, --search, or --all)')
+    .option('--id <id>', 'alert id (repeatable)', collect, [])
+    .option('--search <text>', 'alerts whose name, metric or channel name contains the text')
+    .option('--all', 'every alert of the account')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ alertform unmute --search db-
+  $ alertform unmute --all`,
+    )
+    .action(async (_opts: unknown, command: Command) => {
+      const opts = optionsOf<MuteOptions>(command);
+      const selection = selectionOf(opts);
+      const client = createClient(opts, (await loadProjectConfig('.')).config);
+      const result = await client.bulkUnmute(selection);
+      await writeOut(opts.json ? `${JSON.stringify(result, null, 2)}\n` : `Unmuted ${result.ids.length} alert(s).\n`);
+    });
 }

@@ -1,12 +1,42 @@
 import type { Command } from 'commander';
+import { loadProject } from '../../spec/source.js';
+import { formatProblem } from '../../spec/problems.js';
 import { CliError } from '../errors.js';
+import { optionsOf, writeOut } from '../context.js';
 
-// Placeholder until its issue lands: registered so that --help lists it.
+/** `alertform validate [DIR]`: schema and rules, every problem at once as `file:line:column  path  message`. */
 export function registerValidateCommand(program: Command): void {
   program
     .command('validate')
-    .description('check definitions (not built yet)')
-    .action(() => {
-      throw new CliError('validate is not built yet');
+    .description('check a definitions directory: YAML, schema and rules; all errors at once as file:line:column')
+    .argument('[dir]', 'definitions directory', '.')
+    .option('--ref <gitref>', 'validate the definitions as they are at a git revision (work tree untouched)')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ alertform validate examples/
+  $ alertform validate --json .          # {"valid": false, "problems": [...]}
+  $ alertform validate --ref origin/main .`,
+    )
+    .action(async (dir: string, _opts: unknown, command: Command) => {
+      const opts = optionsOf<{ ref?: string }>(command);
+      const loaded = await loadProject(dir, opts.ref ? { ref: opts.ref } : {});
+      const counts = {
+        alerts: loaded.definitions.alerts.length,
+        channels: loaded.definitions.channels.length,
+        schedules: loaded.definitions.schedules.length,
+        files: loaded.files.length,
+      };
+      if (opts.json) {
+        await writeOut(`${JSON.stringify({ valid: loaded.problems.length === 0, counts, problems: loaded.problems.map((p) => ({ ...p, text: formatProblem(p) })) }, null, 2)}\n`);
+        if (loaded.problems.length > 0) throw new CliError('', 1);
+        return;
+      }
+      if (loaded.problems.length > 0) {
+        for (const problem of loaded.problems) process.stderr.write(`${formatProblem(problem)}\n`);
+        throw new CliError(`${loaded.problems.length} problem(s) found`);
+      }
+      await writeOut(`Valid: ${counts.alerts} alert(s), ${counts.channels} channel(s), ${counts.schedules} schedule(s) in ${counts.files} file(s).\n`);
     });
 }

@@ -20,7 +20,8 @@ export function registerHistoryRoutes(router: Router, deps: RouteDeps): void {
     const value = query.number('value');
     const time = query.integer('time', 0, 0, Number.MAX_SAFE_INTEGER);
     const ids = query.list('id');
-    if (ids.length > 0) {
+    if (ids.length > 100) query.problems.push({ path: 'id', message: 'at most 100 ids' });
+    else if (ids.length > 0) {
       // Another account's alert does not exist for this one: the same 400 as an id that never existed.
       const known = await deps.store.searchAlerts(account, { names: [], ids, search: null, page: 1, max: 100 });
       const knownIds = new Set(known.items.map((alert) => alert.id));

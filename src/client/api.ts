@@ -1,0 +1,185 @@
+import type {
+  AlertBody,
+  AlertRead,
+  ChannelBody,
+  ChannelRead,
+  CreatedResponse,
+  MuteStatus,
+  ScheduleBody,
+  ScheduleRead,
+} from '../spec/types.js';
+import { ApiError, isNotFound, isTransient } from './errors.js';
+import { HttpClient, type HttpOptions } from './http.js';
+import { parseServerUrl } from './connection.js';
+
+/** The list endpoints and the field each page's items come in. */
+const LISTS = {
+  alerts: { path: 'v2/alerts/', field: 'alerts' },
+  channels: { path: 'v2/notifications/', field: 'notifications' },
+  schedules: { path: 'v2/schedules/', field: 'schedules' },
+} as const;
+
+export const PAGE_SIZE = 100;
+
+/** Options for a client: the server URL (may carry the key as user-info) and an explicit key. */
+export interface ClientOptions extends HttpOptions {
+  server: string;
+  apiKey?: string;
+}
+
+/**
+ * A typed client of the /v2 API that works against alertform's server and the hosted service alike: reads by
+ * paginated lists, retries idempotent calls, and never duplicates a create.
+ */
+export class AlertformClient {
+  readonly http: HttpClient;
+
+  constructor(options: ClientOptions) {
+    this.http = new HttpClient(parseServerUrl(options.server, options.apiKey), options);
+  }
+
+  /** Every item of a list, page by page (100 a page). `next_page` may be a boolean or the next page's number. */
+  async listAll<T>(list: keyof typeof LISTS, filter?: URLSearchParams): Promise<T[]> {
+    const { path, field } = LISTS[list];
+    const items: T[] = [];
+    let page = 1;
+    for (;;) {
+      const params = new URLSearchParams(filter);
+      params.set('page', String(page));
+      params.set('max', String(PAGE_SIZE));
+      const body = await this.http.request<Record<string, unknown>>('GET', path, { searchParams: params, idempotent: true });
+      const pageItems = (body[field] ?? []) as T[];
+      items.push(...pageItems);
+      const next = body.next_page;
+      if (pageItems.length === 0 || next === false || next === null || next === undefined || next === 0) return items;
+      page = typeof next === 'number' ? next : typeof next === 'string' && /^\d+$/.test(next) ? Number(next) : page + 1;
+    }
+  }
+
+  listAlerts(): Promise<AlertRead[]> {
+    return this.listAll<AlertRead>('alerts');
+  }
+
+  listChannels(): Promise<ChannelRead[]> {
+    return this.listAll<ChannelRead>('channels');
+  }
+
+  /** Schedules; `undefined` when the server has no /v2/schedules/ (the hosted API documents none). */
+  async listSchedules(): Promise<ScheduleRead[] | undefined> {
+    try {
+      return await this.listAll<ScheduleRead>('schedules');
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) return undefined;
+      throw error;
+    }
+  }
+
+  async findAlertId(name: string): Promise<string | undefined> {
+    const found = await this.listAll<AlertRead>('alerts', new URLSearchParams({ name }));
+    return found.find((a) => a.name === name)?.id;
+  }
+
+  async findChannelId(description: string): Promise<string | undefined> {
+    const found = await this.listAll<ChannelRead>('channels', new URLSearchParams({ description }));
+    return found.find((c) => c.description === description)?.id;
+  }
+
+  async findScheduleId(name: string): Promise<string | undefined> {
+    const found = await this.listAll<ScheduleRead>('schedules', new URLSearchParams({ name }));
+    return found.find((s) => s.name === name)?.id;
+  }
+
+  createAlert(body: AlertBody): Promise<string> {
+    return this.createOnce('v2/alerts/', body, () => this.findAlertId(body.name));
+  }
+
+  createChannel(body: ChannelBody): Promise<string> {
+    return this.createOnce('v2/notifications/', body, () => this.findChannelId(body.description));
+  }
+
+  createSchedule(body: ScheduleBody): Promise<string> {
+    return this.createOnce('v2/schedules/', body, () => this.findScheduleId(body.name));
+  }
+
+  updateAlert(id: string, body: Partial<AlertBody>): Promise<unknown> {
+    return this.http.request('PUT', `v2/alerts/${encodeURIComponent(id)}/`, { json: body, idempotent: true });
+  }
+
+  updateChannel(id: string, body: Partial<ChannelBody>): Promise<unknown> {
+    return this.http.request('PUT', `v2/notifications/${encodeURIComponent(id)}/`, { json: body, idempotent: true });
+  }
+
+  updateSchedule(id: string, body: Partial<ScheduleBody>): Promise<unknown> {
+    return this.http.request('PUT', `v2/schedules/${encodeURIComponent(id)}/`, { json: body, idempotent: true });
+  }
+
+  deleteAlert(id: string): Promise<void> {
+    return this.deleteOnce(`v2/alerts/${encodeURIComponent(id)}/`);
+  }
+
+  deleteChannel(id: string): Promise<void> {
+    return this.deleteOnce(`v2/notifications/${encodeURIComponent(id)}/`);
+  }
+
+  deleteSchedule(id: string): Promise<void> {
+    return this.deleteOnce(`v2/schedules/${encodeURIComponent(id)}/`);
+  }
+
+  muteAlert(id: string, minutes: number): Promise<unknown> {
+    return this.http.request('POST', `v2/alerts/${encodeURIComponent(id)}/muted/`, { json: { duration: minutes }, idempotent: true });
+  }
+
+  unmuteAlert(id: string): Promise<unknown> {
+    return this.http.request('DELETE', `v2/alerts/${encodeURIComponent(id)}/muted/`, { idempotent: true });
+  }
+
+  getMuteStatus(id: string): Promise<MuteStatus> {
+    return this.http.request<MuteStatus>('GET', `v2/alerts/${encodeURIComponent(id)}/muted/`, { idempotent: true });
+  }
+
+  /** Bulk mute: the union of `ids` and `search` matches; both empty means every alert (callers must ask for it). */
+  bulkMute(selection: { ids?: string[]; search?: string }, minutes: number): Promise<{ ids: string[]; duration: number }> {
+    return this.http.request('POST', 'v2/alerts/muted/', { json: { ...selection, duration: minutes }, idempotent: true });
+  }
+
+  bulkUnmute(selection: { ids?: string[]; search?: string }): Promise<{ ids: string[] }> {
+    return this.http.request('DELETE', 'v2/alerts/muted/', { json: selection, idempotent: true });
+  }
+
+  /**
+   * A create that is never duplicated: when an attempt gets no usable answer, the object is looked up by its name
+   * before trying again, and a 409 after such an attempt means our earlier attempt landed.
+   */
+  private async createOnce(path: string, body: object, lookup: () => Promise<string | undefined>): Promise<string> {
+    let uncertain = false;
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        const created = await this.http.once<CreatedResponse>('POST', path, { json: body });
+        return created.id;
+      } catch (error) {
+        if (uncertain && error instanceof ApiError && error.status === 409) {
+          const id = await lookup();
+          if (id) return id;
+        }
+        if (!isTransient(error) || attempt >= this.http.retry.retries) throw error;
+        uncertain = true;
+        await this.http.retry.sleep(this.http.delayFor(error, attempt + 1));
+        const id = await this.lookupQuietly(lookup);
+        if (id) return id;
+      }
+    }
+  }
+
+  private async lookupQuietly(lookup: () => Promise<string | undefined>): Promise<string | undefined> {
+    return lookup();
+  }
+
+  /** Deletes are idempotent: an object already gone (400 or 404 not-found) counts as deleted. */
+  private async deleteOnce(path: string): Promise<void> {
+    try {
+      await this.http.request('DELETE', path, { idempotent: true });
+    } catch (error) {
+      if (!isNotFound(error)) throw error;
+    }
+  }
+}

@@ -1,0 +1,33 @@
+/** Where the API is and how to authenticate, with the key kept out of the URL. */
+export interface Connection {
+  /** Base URL without user-info and without a trailing slash, e.g. `https://api.example.com`. */
+  baseUrl: string;
+  /** The Authorization header value, or undefined when no key is known. */
+  authorization?: string;
+}
+
+/**
+ * Splits a server URL that may carry the key as user-info (`https://KEY@host`) into a clean base URL and a Basic
+ * header: fetch refuses URLs with credentials, and the hosted service reads the key as the Basic user name.
+ * An explicit `apiKey` wins over the URL's.
+ */
+export function parseServerUrl(server: string, apiKey?: string): Connection {
+  let url: URL;
+  try {
+    url = new URL(server);
+  } catch {
+    throw new Error(`invalid server URL "${redactUrl(server)}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`server URL must be http(s), got ${url.protocol}`);
+  const fromUrl = url.username ? decodeURIComponent(url.username) : undefined;
+  url.username = '';
+  url.password = '';
+  const key = apiKey ?? fromUrl;
+  const baseUrl = url.toString().replace(/\/+$/, '');
+  return { baseUrl, ...(key ? { authorization: `Basic ${Buffer.from(`${key}:`).toString('base64')}` } : {}) };
+}
+
+/** A URL safe to print: user-info replaced by `***`. */
+export function redactUrl(text: string): string {
+  return text.replace(/(https?:\/\/)[^/@\s]+@/gi, '$1***@');
+}

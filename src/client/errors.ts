@@ -1,0 +1,61 @@
+/** An HTTP answer that was not a success: carries the status and the parsed body (our server's `{error}` shape). */
+export class ApiError extends Error {
+  constructor(
+    readonly method: string,
+    /** The request URL without credentials. */
+    readonly url: string,
+    readonly status: number,
+    readonly body: unknown,
+    options?: { cause?: unknown },
+  ) {
+    super(`${method} ${url} answered ${status}${describeBody(body)}`, options);
+    this.name = 'ApiError';
+  }
+
+  /** The `error.code` of our server's error body, when there is one. */
+  get code(): string | undefined {
+    const error = (this.body as { error?: { code?: unknown } } | null)?.error;
+    return typeof error?.code === 'string' ? error.code : undefined;
+  }
+}
+
+/** No answer at all: refused, reset, DNS, or timed out. The request may or may not have reached the server. */
+export class ConnectionError extends Error {
+  constructor(
+    readonly method: string,
+    readonly url: string,
+    options?: { cause?: unknown },
+  ) {
+    const cause = options?.cause;
+    const detail = cause instanceof Error ? (cause.cause instanceof Error ? cause.cause.message : cause.message) : String(cause);
+    super(`${method} ${url} got no answer: ${detail}`, options);
+    this.name = 'ConnectionError';
+  }
+}
+
+function describeBody(body: unknown): string {
+  if (body === undefined || body === null || body === '') return '';
+  const error = (body as { error?: { message?: unknown; details?: { path: string; message: string }[] } }).error;
+  if (error && typeof error.message === 'string') {
+    const details = (error.details ?? []).map((d) => `${d.path}: ${d.message}`).join('; ');
+    return `: ${error.message}${details ? ` (${details})` : ''}`;
+  }
+  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  return `: ${text.length > 300 ? `${text.slice(0, 300)}…` : text}`;
+}
+
+/**
+ * Not found, as either service says it: the seed documents 400 for some missing objects (deleting an alert,
+ * reading a channel) and 404 for others.
+ */
+export function isNotFound(error: unknown): boolean {
+  if (!(error instanceof ApiError)) return false;
+  if (error.status === 404) return error.code === undefined || error.code === 'not_found';
+  return error.status === 400 && (error.code === undefined || error.code === 'not_found');
+}
+
+/** Worth retrying: no answer, rate limited, or a server-side failure. */
+export function isTransient(error: unknown): boolean {
+  if (error instanceof ConnectionError) return true;
+  return error instanceof ApiError && (error.status === 429 || error.status >= 500);
+}

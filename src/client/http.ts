@@ -1,0 +1,119 @@
+import ky, { type KyInstance } from 'ky';
+import { ApiError, ConnectionError, isTransient } from './errors.js';
+import type { Connection } from './connection.js';
+
+/** How requests are retried. Delays are injectable so tests run fast. */
+export interface RetryPolicy {
+  /** Retries after the first attempt (default 4). */
+  retries: number;
+  /** Delay before retry number `attempt` (1-based), in ms: exponential with a cap by default. */
+  backoff: (attempt: number) => number;
+  /** Upper bound of a Retry-After we honour, in ms (default 60 s). */
+  maxRetryAfterMs: number;
+  sleep: (ms: number) => Promise<void>;
+}
+
+export interface HttpOptions {
+  retry?: Partial<RetryPolicy>;
+  /** Per-attempt timeout in ms (default 30 s). */
+  timeoutMs?: number;
+  /** Injected fetch, for tests. */
+  fetch?: typeof fetch;
+}
+
+export interface RequestOptions {
+  json?: unknown;
+  searchParams?: URLSearchParams;
+  /** Retry transient failures (GET, PUT, DELETE, mutes). Creates pass false and check by name themselves. */
+  idempotent: boolean;
+}
+
+export const defaultRetryPolicy: RetryPolicy = {
+  retries: 4,
+  backoff: (attempt) => Math.min(250 * 2 ** (attempt - 1), 8000),
+  maxRetryAfterMs: 60_000,
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+};
+
+/** JSON over HTTP on ky, with our own retry loop (so creates can be handled apart) and errors with status + body. */
+export class HttpClient {
+  readonly retry: RetryPolicy;
+  private readonly ky: KyInstance;
+
+  constructor(
+    readonly connection: Connection,
+    options: HttpOptions = {},
+  ) {
+    this.retry = { ...defaultRetryPolicy, ...options.retry };
+    this.ky = ky.create({
+      prefixUrl: connection.baseUrl,
+      headers: { accept: 'application/json', ...(connection.authorization ? { authorization: connection.authorization } : {}) },
+      retry: 0,
+      throwHttpErrors: false,
+      timeout: options.timeoutMs ?? 30_000,
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+    });
+  }
+
+  /** One attempt: resolves with the parsed body of a 2xx, throws ApiError or ConnectionError otherwise. */
+  async once<T>(method: string, path: string, options: Omit<RequestOptions, 'idempotent'> = {}): Promise<T> {
+    const url = `${this.connection.baseUrl}/${path}${options.searchParams?.size ? `?${options.searchParams}` : ''}`;
+    let response: Response;
+    try {
+      response = await this.ky(path, {
+        method,
+        ...(options.json !== undefined ? { json: options.json } : {}),
+        ...(options.searchParams ? { searchParams: options.searchParams } : {}),
+      });
+    } catch (error) {
+      throw new ConnectionError(method, url, { cause: error });
+    }
+    let text: string;
+    try {
+      text = await response.text();
+    } catch (error) {
+      throw new ConnectionError(method, url, { cause: error });
+    }
+    let body: unknown = text;
+    if (text) {
+      try {
+        body = JSON.parse(text);
+      } catch {
+        // Not JSON (a proxy's HTML page, say): keep the text for the error message.
+      }
+    }
+    if (!response.ok) {
+      const error = new ApiError(method, url, response.status, body);
+      (error as ApiError & { retryAfterMs?: number }).retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
+      throw error;
+    }
+    return body as T;
+  }
+
+  /** A request retried on transient failures when it is idempotent, honouring Retry-After on 429/503. */
+  async request<T>(method: string, path: string, options: RequestOptions): Promise<T> {
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        return await this.once<T>(method, path, options);
+      } catch (error) {
+        if (!options.idempotent || !isTransient(error) || attempt >= this.retry.retries) throw error;
+        await this.retry.sleep(this.delayFor(error, attempt + 1));
+      }
+    }
+  }
+
+  /** The wait before retry `attempt`: the server's Retry-After when it gave one, else the backoff. */
+  delayFor(error: unknown, attempt: number): number {
+    const retryAfter = (error as { retryAfterMs?: number }).retryAfterMs;
+    if (retryAfter !== undefined) return Math.min(retryAfter, this.retry.maxRetryAfterMs);
+    return this.retry.backoff(attempt);
+  }
+}
+
+/** Retry-After as seconds or an HTTP date, in ms. */
+export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
+  if (!value) return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}

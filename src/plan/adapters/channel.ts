@@ -1,0 +1,27 @@
+import type { ChannelBody, ChannelRead, ChannelType } from '../../spec/types.js';
+import type { ChannelDefinition } from '../../spec/definitions.js';
+import type { CanonicalChannel } from '../types.js';
+import { pick, type ResourceAdapter } from './adapter.js';
+
+/** Channel types whose destination is a credential: always masked in every rendering. */
+export const SECRET_DESTINATION_TYPES: ReadonlySet<ChannelType> = new Set(['pagerduty', 'opsgenie', 'slack', 'webhook']);
+
+function canonical(c: ChannelDefinition | ChannelRead): CanonicalChannel {
+  return { description: c.description, type: c.type, destination: c.destination, auto_resolve: c.auto_resolve ?? false };
+}
+
+/** Notification channels (/v2/notifications/), identified by description. */
+export const channelAdapter: ResourceAdapter<ChannelDefinition, ChannelRead, CanonicalChannel, ChannelBody> = {
+  kind: 'channel',
+  keyOf: (read) => read.description,
+  idOf: (read) => read.id,
+  canonicalDesired: (spec) => canonical(spec),
+  canonicalActual: (read) => canonical(read),
+  unknownFields: () => [],
+  references: () => ({ channel: [], schedule: [] }),
+  secretPaths: (c) => (SECRET_DESTINATION_TYPES.has(c.type) ? ['destination'] : []),
+  toBody: (c, _ids, fields) => pick({ ...c }, fields),
+  create: (client, body) => client.createChannel(body),
+  update: (client, id, body) => client.updateChannel(id, body),
+  remove: (client, id) => client.deleteChannel(id),
+};

@@ -1,0 +1,69 @@
+import { stringify } from 'yaml';
+import type { ActualState } from './state.js';
+import { NameIndex } from './references.js';
+import { alertAdapter, DEFAULT_CHANNEL } from './adapters/alert.js';
+import { channelAdapter } from './adapters/channel.js';
+import { scheduleAdapter } from './adapters/schedule.js';
+import { usesGraphiteFunction } from '../spec/rules.js';
+import type { CanonicalAlert } from './types.js';
+
+/** A file `pull` writes. */
+export interface PulledFile {
+  name: string;
+  text: string;
+}
+
+function header(schemaPath: string, note?: string): string {
+  return `# yaml-language-server: $schema=${schemaPath}\n${note ? `# ${note}\n` : ''}`;
+}
+
+/** An alert as a definition: canonical form with the defaults left out, so the file reads like one a person wrote. */
+function alertDefinition(a: CanonicalAlert): Record<string, unknown> {
+  const out: Record<string, unknown> = { name: a.name, metric: a.metric, alert_criteria: a.alert_criteria };
+  if (Object.keys(a.additional_criteria).length > 0) out.additional_criteria = a.additional_criteria;
+  if (a.expression !== 'a') out.expression = a.expression;
+  if (!(a.notification_channels.length === 1 && a.notification_channels[0] === DEFAULT_CHANNEL)) out.notification_channels = a.notification_channels;
+  if (!(a.notification_type[0] === 'every' && a.notification_type[1] === 60)) out.notification_type = a.notification_type;
+  if (a.scheduled_mutes.length > 0) out.scheduled_mutes = a.scheduled_mutes;
+  if (a.info) out.info = a.info;
+  const ruleDefault = usesGraphiteFunction(a) ? 'notify' : null;
+  if (a.on_query_failure !== ruleDefault) out.on_query_failure = a.on_query_failure;
+  return out;
+}
+
+/**
+ * The server's state as definitions files (schedules.yaml, channels.yaml, alerts.yaml) that plan as no-op:
+ * references by name, defaults left out, nothing about mutes (those stay hands-on until a file says otherwise).
+ * Channel destinations are written as they are: keep the files private or replace them with `${VAR}`.
+ */
+export function renderPulledDefinitions(actual: ActualState, schemaPath = './schemas/definitions.schema.json'): PulledFile[] {
+  const channels = new NameIndex([], actual.channels.map((c) => ({ id: c.id, key: c.description })));
+  const schedules = new NameIndex([], actual.schedules.map((s) => ({ id: s.id, key: s.name })));
+  const refs = { channel: (id: string) => channels.nameOf(id), schedule: (id: string) => schedules.nameOf(id) };
+  const byName = <T extends { name?: string; description?: string }>(items: T[]) =>
+    [...items].sort((x, y) => ((x.name ?? x.description ?? '') < (y.name ?? y.description ?? '') ? -1 : 1));
+  const dump = (value: unknown) => stringify(value, { lineWidth: 0 });
+  const files: PulledFile[] = [];
+  if (actual.schedules.length > 0) {
+    const list = byName(actual.schedules.map((s) => scheduleAdapter.canonicalActual(s, refs))).map((s) => {
+      const out: Record<string, unknown> = { name: s.name, start_time: s.start_time, duration: s.duration };
+      if (s.timezone !== 'UTC') out.timezone = s.timezone;
+      if (s.repeat.length > 0) out.repeat = s.repeat;
+      return out;
+    });
+    files.push({ name: 'schedules.yaml', text: header(schemaPath) + dump({ schedules: list }) });
+  }
+  if (actual.channels.length > 0) {
+    const list = byName(actual.channels.map((c) => channelAdapter.canonicalActual(c, refs))).map((c) => {
+      const out: Record<string, unknown> = { description: c.description, type: c.type, destination: c.destination };
+      if (c.auto_resolve) out.auto_resolve = true;
+      return out;
+    });
+    files.push({ name: 'channels.yaml', text: header(schemaPath, 'Destinations are credentials: replace them with ${VARIABLES} before committing.') + dump({ channels: list }) });
+  }
+  if (actual.alerts.length > 0) {
+    const list = byName(actual.alerts.map((a) => alertAdapter.canonicalActual(a, refs))).map(alertDefinition);
+    files.push({ name: 'alerts.yaml', text: header(schemaPath) + dump({ alerts: list }) });
+  }
+  return files;
+}

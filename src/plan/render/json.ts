@@ -1,0 +1,58 @@
+import { formatProblem } from '../../spec/problems.js';
+import type { Plan, PlanChange } from '../types.js';
+import { maskObject, maskValue } from './mask.js';
+import { renderSummaryLine } from './summary.js';
+
+/** One change as machines read it, secrets masked. */
+export type JsonChange = Record<string, unknown> & { id: string; action: PlanChange['action']; kind: string; key: string };
+
+/** The JSON form of a plan (`formatVersion: 1`): the plan with every secret masked, plus readable lines. */
+export interface JsonPlan {
+  formatVersion: 1;
+  createdAt: string;
+  summaryLine: string;
+  summary: Plan['summary'];
+  hasChanges: boolean;
+  changes: JsonChange[];
+  warnings: string[];
+  problems: (Plan['problems'][number] & { text: string })[];
+  unmanaged: Plan['unmanaged'];
+}
+
+/** A plan as a JSON-ready object, with the same masking as the text and markdown forms. */
+export function toJsonPlan(plan: Plan): JsonPlan {
+  return {
+    formatVersion: 1,
+    createdAt: plan.createdAt,
+    summaryLine: renderSummaryLine(plan),
+    summary: plan.summary,
+    hasChanges: plan.changes.length > 0,
+    changes: plan.changes.map(toJsonChange),
+    warnings: plan.warnings,
+    problems: plan.problems.map((p) => ({ ...p, text: formatProblem(p) })),
+    unmanaged: plan.unmanaged,
+  };
+}
+
+function toJsonChange(change: PlanChange): JsonChange {
+  const out: JsonChange = { id: change.id, action: change.action, kind: change.kind, key: change.key, dependsOn: change.dependsOn };
+  if (change.source) out.source = change.source;
+  if ('remoteId' in change && change.remoteId) out.remoteId = change.remoteId;
+  if (change.action === 'update' || change.action === 'delete') out.before = maskObject(change, change.before);
+  if (change.action === 'update' || change.action === 'create') out.after = maskObject(change, change.after);
+  if (change.action === 'update') {
+    out.diffs = change.diffs.map((d) => ({ path: d.path, ...(d.before !== undefined ? { before: maskValue(change, d.path, d.before) } : {}), ...(d.after !== undefined ? { after: maskValue(change, d.path, d.after) } : {}) }));
+  }
+  if (change.action === 'mute') {
+    out.minutes = change.minutes;
+    out.until = change.until;
+    if (change.remainingBefore !== undefined) out.remainingBefore = change.remainingBefore;
+  }
+  if (change.sensitive.length > 0) out.sensitive = change.sensitive;
+  return out;
+}
+
+/** The JSON text of a plan, stable and indented. */
+export function renderPlanJson(plan: Plan): string {
+  return `${JSON.stringify(toJsonPlan(plan), null, 2)}\n`;
+}

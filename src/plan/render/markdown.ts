@@ -1,0 +1,75 @@
+import { formatProblem } from '../../spec/problems.js';
+import type { Plan, PlanChange } from '../types.js';
+import { flattenFields, isSensitive, maskValue, SENSITIVE } from './mask.js';
+import { describeChange, formatValue, MARKERS, renderSummaryLine } from './summary.js';
+
+export interface MarkdownRenderOptions {
+  /** Heading text (default `alertform plan`). */
+  title?: string;
+  /** List unmanaged objects by name. */
+  verbose?: boolean;
+}
+
+/** Keeps a name from breaking out of an inline code span. */
+function code(text: string): string {
+  return `\`${text.replace(/`/g, 'ˋ')}\``;
+}
+
+/**
+ * The plan for a PR comment or a job summary: the summary line always visible, problems and warnings next, the
+ * details collapsed, one `diff` block per change, secrets masked.
+ */
+export function renderPlanMarkdown(plan: Plan, options: MarkdownRenderOptions = {}): string {
+  const out: string[] = [`### ${options.title ?? 'alertform plan'}`, '', `**${renderSummaryLine(plan)}**`, ''];
+  if (plan.problems.length > 0) {
+    out.push('**Errors (this plan cannot be applied):**', '');
+    for (const p of plan.problems) out.push(`- ${code(formatProblem(p))}`);
+    out.push('');
+  }
+  if (plan.warnings.length > 0) {
+    for (const w of plan.warnings) out.push(`> ⚠️ ${w}`);
+    out.push('');
+  }
+  if (plan.changes.length === 0) out.push('No changes. The server matches the definitions.', '');
+  else {
+    out.push('<details><summary>Details</summary>', '');
+    for (const change of plan.changes) out.push(...renderChange(change), '');
+    out.push('</details>', '');
+  }
+  if (plan.unmanaged.length > 0) {
+    out.push(`${plan.unmanaged.length} object(s) on the server are not managed here.`);
+    if (options.verbose) for (const u of plan.unmanaged) out.push(`- ${u.kind} ${code(u.key)}`);
+    out.push('');
+  }
+  return `${out.join('\n')}`;
+}
+
+function renderChange(change: PlanChange): string[] {
+  const source = change.source ? ` (${code(`${change.source.file}:${change.source.line}`)})` : '';
+  const lines = [`#### ${MARKERS[change.action]} ${describeChange(change).replace(/"([^"]*)"/, (_m, name: string) => code(name))}${source}`];
+  const body: string[] = [];
+  switch (change.action) {
+    case 'create':
+      for (const { path, value } of flattenFields(change.after)) body.push(`+ ${path}: ${formatValue(maskValue(change, path, value))}`);
+      break;
+    case 'delete':
+      for (const { path, value } of flattenFields(change.before)) body.push(`- ${path}: ${formatValue(maskValue(change, path, value))}`);
+      break;
+    case 'update':
+      for (const d of change.diffs) {
+        if (isSensitive(change, d.path)) {
+          body.push(`! ${d.path}: ${SENSITIVE} (changed)`);
+          continue;
+        }
+        if (d.before !== undefined) body.push(`- ${d.path}: ${formatValue(d.before)}`);
+        if (d.after !== undefined) body.push(`+ ${d.path}: ${formatValue(d.after)}`);
+      }
+      break;
+    default:
+      return lines;
+  }
+  // A fence longer than any backtick run inside keeps user text from closing the block.
+  const longest = Math.max(2, ...body.map((l) => (l.match(/`+/g) ?? []).reduce((m, r) => Math.max(m, r.length), 0)));
+  const fence = '`'.repeat(longest + 1);
+  return [...lines, `${fence}diff`, ...body, fence];
+}

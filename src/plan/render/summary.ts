@@ -1,0 +1,22 @@
+import type { Plan, PlanChange } from '../types.js';
+
+/** `Plan: 2 to create, 1 to update, 1 to mute, 0 to delete.` (unmutes named only when there are some). */
+export function renderSummaryLine(plan: Plan): string {
+  const s = plan.summary;
+  const unmute = s.unmute > 0 ? `, ${s.unmute} to unmute` : '';
+  return `Plan: ${s.create} to create, ${s.update} to update, ${s.mute} to mute${unmute}, ${s.delete} to delete.`;
+}
+
+/** The one-line title of a change, e.g. `update alert "CPU high"` or `mute alert "x" for 90 minutes`. */
+export function describeChange(change: PlanChange): string {
+  const what = `${change.action} ${change.kind} "${change.key}"`;
+  if (change.action === 'mute') return `${what} for ${change.minutes} minutes (until ${change.until})`;
+  return what;
+}
+
+export const MARKERS: Record<PlanChange['action'], string> = { create: '+', update: '~', delete: '-', mute: '±', unmute: '±' };
+
+/** A value in a rendering: strings quoted, the rest as JSON. */
+export function formatValue(value: unknown): string {
+  return typeof value === 'string' && value === '(sensitive)' ? value : JSON.stringify(value);
+}

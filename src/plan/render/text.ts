@@ -1,0 +1,96 @@
+import { Chalk, type ChalkInstance } from 'chalk';
+import { diffWordsWithSpace } from 'diff';
+import { formatProblem } from '../../spec/problems.js';
+import type { Plan, PlanChange } from '../types.js';
+import { flattenFields, isSensitive, maskValue, SENSITIVE } from './mask.js';
+import { describeChange, formatValue, MARKERS, renderSummaryLine } from './summary.js';
+
+export interface TextRenderOptions {
+  /** Colours (default: off). Callers turn them on only for a TTY without NO_COLOR. */
+  color?: boolean;
+  /** List the names of unmanaged objects, not only their count. */
+  verbose?: boolean;
+}
+
+/** Strings longer than this, or with line breaks, are shown as a word diff. */
+const LONG_TEXT = 60;
+
+/** The plan for a terminal: `+`/`~`/`-` markers, changed fields only, word diff of long text, the summary line. */
+export function renderPlanText(plan: Plan, options: TextRenderOptions = {}): string {
+  const c = new Chalk({ level: options.color ? 1 : 0 });
+  const lines: string[] = [];
+  for (const problem of plan.problems) lines.push(c.red(`error: ${formatProblem(problem)}`));
+  if (plan.problems.length > 0) lines.push('');
+  if (plan.changes.length === 0) {
+    lines.push(c.green('No changes. The server matches the definitions.'));
+  } else {
+    lines.push('alertform will perform these actions:', '');
+    for (const change of plan.changes) lines.push(...renderChange(change, c), '');
+  }
+  for (const warning of plan.warnings) lines.push(c.yellow(`warning: ${warning}`));
+  if (plan.unmanaged.length > 0) {
+    lines.push(`${plan.unmanaged.length} object(s) on the server are not managed here${options.verbose ? ':' : ' (names with --verbose).'}`);
+    if (options.verbose) for (const u of plan.unmanaged) lines.push(`  ${u.kind} "${u.key}"`);
+  }
+  lines.push(c.bold(renderSummaryLine(plan)));
+  return `${lines.join('\n')}\n`;
+}
+
+function colourFor(change: PlanChange, c: ChalkInstance): (text: string) => string {
+  switch (change.action) {
+    case 'create':
+      return c.green;
+    case 'delete':
+      return c.red;
+    default:
+      return c.yellow;
+  }
+}
+
+function renderChange(change: PlanChange, c: ChalkInstance): string[] {
+  const colour = colourFor(change, c);
+  const source = change.source ? c.dim(`  (${change.source.file}:${change.source.line})`) : '';
+  const lines = [`  ${colour(`${MARKERS[change.action]} ${describeChange(change)}`)}${source}`];
+  const field = (marker: string, path: string, text: string) => lines.push(`      ${marker} ${path}: ${text}`);
+  switch (change.action) {
+    case 'create':
+      for (const { path, value } of flattenFields(change.after)) field(c.green('+'), path, formatValue(maskValue(change, path, value)));
+      break;
+    case 'delete':
+      for (const { path, value } of flattenFields(change.before)) field(c.red('-'), path, formatValue(maskValue(change, path, value)));
+      break;
+    case 'update':
+      for (const diff of change.diffs) {
+        if (isSensitive(change, diff.path)) {
+          field(c.yellow('~'), diff.path, `${SENSITIVE} (changed)`);
+        } else if (isLongText(diff.before) || isLongText(diff.after)) {
+          field(c.yellow('~'), diff.path, renderWordDiff(String(diff.before ?? ''), String(diff.after ?? ''), c));
+        } else if (diff.before === undefined) {
+          field(c.green('+'), diff.path, formatValue(diff.after));
+        } else if (diff.after === undefined) {
+          field(c.red('-'), diff.path, formatValue(diff.before));
+        } else {
+          field(c.yellow('~'), diff.path, `${formatValue(diff.before)} → ${formatValue(diff.after)}`);
+        }
+      }
+      break;
+    case 'mute':
+      if (change.remainingBefore !== undefined) lines.push(`      muted now for ${change.remainingBefore} more minutes`);
+      break;
+    case 'unmute':
+      break;
+  }
+  return lines;
+}
+
+function isLongText(value: unknown): boolean {
+  return typeof value === 'string' && (value.length > LONG_TEXT || value.includes('\n'));
+}
+
+/** Removed words as `[-old-]`, added as `{+new+}` (and red/green with colours), the rest as it is. */
+export function renderWordDiff(before: string, after: string, c: ChalkInstance): string {
+  const text = diffWordsWithSpace(before, after)
+    .map((part) => (part.added ? c.green(`{+${part.value}+}`) : part.removed ? c.red(`[-${part.value}-]`) : part.value))
+    .join('');
+  return text.includes('\n') ? `\n${text.split('\n').map((l) => `          ${l}`).join('\n')}` : text;
+}

@@ -1,0 +1,80 @@
+import type { ActualState } from './state.js';
+import type { Plan } from './types.js';
+import { fingerprintPlan, sha256, stableStringify } from './fingerprint.js';
+import { toJsonPlan, type JsonPlan } from './render/json.js';
+
+/** A fingerprint of one object the plan read from the server. */
+export interface RemoteFingerprint {
+  kind: 'schedule' | 'channel' | 'alert';
+  id: string;
+  key: string;
+  fingerprint: string;
+}
+
+/**
+ * A plan saved by `plan --out`: the masked plan to show, its fingerprint, where the definitions came from, and a
+ * fingerprint of every server object read. Secrets are never written: apply recomputes the plan from the same
+ * definitions and applies it only when its fingerprint matches and no server object changed.
+ */
+export interface SavedPlan {
+  kind: 'alertform-plan';
+  formatVersion: 1;
+  fingerprint: string;
+  definitions: { dir: string; ref?: string };
+  server: string;
+  plan: JsonPlan;
+  remote: RemoteFingerprint[];
+}
+
+/** Fields that move by themselves (evaluation, delivery, other objects' changes) and say nothing about staleness. */
+const VOLATILE = new Set(['status', 'currently_triggered_metrics', 'last_error', 'alerts']);
+
+function fingerprintObject(read: object): string {
+  const rest: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(read)) if (!VOLATILE.has(k)) rest[k] = v;
+  return sha256(stableStringify(rest));
+}
+
+/** Fingerprints of every object in a server state. */
+export function fingerprintState(actual: ActualState): RemoteFingerprint[] {
+  return [
+    ...actual.schedules.map((s) => ({ kind: 'schedule' as const, id: s.id, key: s.name, fingerprint: fingerprintObject(s) })),
+    ...actual.channels.map((c) => ({ kind: 'channel' as const, id: c.id, key: c.description, fingerprint: fingerprintObject(c) })),
+    ...actual.alerts.map((a) => ({ kind: 'alert' as const, id: a.id, key: a.name, fingerprint: fingerprintObject(a) })),
+  ];
+}
+
+export function createSavedPlan(plan: Plan, actual: ActualState, source: { dir: string; ref?: string; server: string }): SavedPlan {
+  return {
+    kind: 'alertform-plan',
+    formatVersion: 1,
+    fingerprint: fingerprintPlan(plan),
+    definitions: { dir: source.dir, ...(source.ref ? { ref: source.ref } : {}) },
+    server: source.server,
+    plan: toJsonPlan(plan),
+    remote: fingerprintState(actual),
+  };
+}
+
+/** Why a saved plan no longer applies: server objects changed, appeared or went since it was saved. Empty = fresh. */
+export function findStaleness(saved: SavedPlan, actual: ActualState): string[] {
+  const reasons: string[] = [];
+  const now = new Map(fingerprintState(actual).map((r) => [`${r.kind}:${r.id}`, r]));
+  for (const before of saved.remote) {
+    const current = now.get(`${before.kind}:${before.id}`);
+    if (!current) reasons.push(`${before.kind} "${before.key}" was deleted`);
+    else if (current.fingerprint !== before.fingerprint) reasons.push(`${before.kind} "${before.key}" changed`);
+    now.delete(`${before.kind}:${before.id}`);
+  }
+  for (const added of now.values()) reasons.push(`${added.kind} "${added.key}" appeared`);
+  return reasons;
+}
+
+/** Reads and checks the shape of a saved plan file's JSON. */
+export function parseSavedPlan(text: string): SavedPlan {
+  const value = JSON.parse(text) as Partial<SavedPlan>;
+  if (value.kind !== 'alertform-plan' || value.formatVersion !== 1 || typeof value.fingerprint !== 'string' || !Array.isArray(value.remote)) {
+    throw new Error('not an alertform plan file (write one with `alertform plan --out FILE`)');
+  }
+  return value as SavedPlan;
+}

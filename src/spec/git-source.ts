@@ -1,0 +1,33 @@
+import { relative, resolve, posix } from 'node:path';
+import { simpleGit } from 'simple-git';
+import { PROJECT_FILE, type SourceFile } from './load.js';
+
+/** Definition files (and alertform.yaml's text, if any) of a directory as they were at a git revision. */
+export interface FilesAtRef {
+  files: SourceFile[];
+  projectFile?: SourceFile;
+}
+
+/**
+ * Reads the definitions of `dir` at `ref` straight from git's object store (ls-tree + show), so the work tree,
+ * the index and HEAD stay as they are. File names are reported as `REF:path`.
+ */
+export async function readDefinitionFilesAtRef(dir: string, ref: string): Promise<FilesAtRef> {
+  const git = simpleGit(resolve(dir));
+  const root = (await git.revparse(['--show-toplevel'])).trim();
+  const prefix = relative(root, resolve(dir)).split('\\').join('/');
+  await git.revparse(['--verify', `${ref}^{commit}`]).catch(() => {
+    throw new Error(`unknown git revision "${ref}"`);
+  });
+  const listing = await git.raw(['ls-tree', '-r', '--name-only', ref, '--', prefix || '.']);
+  const paths = listing
+    .split('\n')
+    .filter(Boolean)
+    .filter((p) => /\.ya?ml$/.test(p))
+    .filter((p) => !p.split('/').slice(0, -1).some((part) => part.startsWith('.') || part === 'node_modules' || part === 'workflows'));
+  const projectPath = prefix ? posix.join(prefix, PROJECT_FILE) : PROJECT_FILE;
+  const show = async (path: string): Promise<SourceFile> => ({ path: `${ref}:${path}`, text: await git.show([`${ref}:${path}`]) });
+  const files = await Promise.all(paths.filter((p) => p !== projectPath).map(show));
+  const projectFile = paths.includes(projectPath) ? await show(projectPath) : undefined;
+  return { files, ...(projectFile ? { projectFile } : {}) };
+}

@@ -1,0 +1,30 @@
+/** The outcome of `${VAR}` interpolation of one string. */
+export interface Interpolated {
+  value: string;
+  /** True when any part of the value came from the environment: it is then shown as `(sensitive)`. */
+  sensitive: boolean;
+  /** Variables that were unset and had no default. */
+  missing: string[];
+}
+
+const PATTERN = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
+
+/**
+ * Replaces `${VAR}` and `${VAR:-default}` from `env`. A value taken from the environment marks the whole string
+ * sensitive; a default written in the file does not (it is already in git for anyone to read).
+ */
+export function interpolateString(source: string, env: Readonly<Record<string, string | undefined>>): Interpolated {
+  let sensitive = false;
+  const missing: string[] = [];
+  const value = source.replace(PATTERN, (_match, name: string, fallback: string | undefined) => {
+    const fromEnv = env[name];
+    if (fromEnv !== undefined && fromEnv !== '') {
+      sensitive = true;
+      return fromEnv;
+    }
+    if (fallback !== undefined) return fallback;
+    missing.push(name);
+    return '';
+  });
+  return { value, sensitive, missing };
+}

@@ -1,0 +1,26 @@
+import { loadDefinitions, loadDefinitionsFromDir, type LoadOptions } from './load.js';
+import { loadProjectConfig, parseProjectConfig, type ProjectConfig } from './project.js';
+import { readDefinitionFilesAtRef } from './git-source.js';
+import type { Definitions } from './definitions.js';
+import type { Problem } from './problems.js';
+import { sortProblems } from './problems.js';
+
+/** A definitions directory, loaded: its resources, its alertform.yaml, and every problem found. */
+export interface LoadedProject {
+  definitions: Definitions;
+  config: ProjectConfig;
+  problems: Problem[];
+  files: string[];
+}
+
+/** Loads a definitions directory from the work tree, or as it was at a git revision when `ref` is given. */
+export async function loadProject(dir: string, options: LoadOptions & { ref?: string } = {}): Promise<LoadedProject> {
+  if (options.ref) {
+    const { files, projectFile } = await readDefinitionFilesAtRef(dir, options.ref);
+    const loaded = loadDefinitions(files, options);
+    const project = projectFile ? parseProjectConfig(projectFile.text, projectFile.path) : { config: { prune: false as const }, problems: [] };
+    return { definitions: loaded.definitions, config: project.config, problems: sortProblems([...project.problems, ...loaded.problems]), files: loaded.files };
+  }
+  const [loaded, project] = await Promise.all([loadDefinitionsFromDir(dir, options), loadProjectConfig(dir)]);
+  return { definitions: loaded.definitions, config: project.config, problems: sortProblems([...project.problems, ...loaded.problems]), files: loaded.files };
+}

@@ -1,0 +1,91 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { computePlan } from '../../src/plan/compute.js';
+import { renderPlanText } from '../../src/plan/render/text.js';
+import { renderPlanMarkdown } from '../../src/plan/render/markdown.js';
+import { renderPlanJson } from '../../src/plan/render/json.js';
+import { alertRead, channelRead, definitionsOf, NOW, stateOf } from '../unit/plan/fixtures.js';
+
+/** Expected renderings live next to this file; `UPDATE_GOLDEN=1 npx vitest run test/golden` rewrites them. */
+function matchGolden(name: string, actual: string): void {
+  const path = fileURLToPath(new URL(`./${name}`, import.meta.url));
+  if (process.env.UPDATE_GOLDEN || !existsSync(path)) writeFileSync(path, actual);
+  expect(actual).toBe(readFileSync(path, 'utf8'));
+}
+
+const SECRET = 'sk-live-GOLDEN-SECRET-123';
+
+function goldenPlan() {
+  const defs = definitionsOf(
+    `
+schedules:
+  - {name: team-nightly, start_time: "02:00", duration: 30, repeat: [mon, tue]}
+channels:
+  - {description: team-pager, type: pagerduty, destination: "\${PD_KEY}", auto_resolve: true}
+  - {description: team-mail, type: email, destination: team@example.com}
+alerts:
+  - name: team-api-errors
+    metric: sumSeries(api.*.errors)
+    alert_criteria: {type: above, above_value: 10, time_period: 5}
+    notification_channels: [team-pager]
+    scheduled_mutes: [team-nightly]
+    muted: {until: "2026-03-01T13:30:00Z"}
+  - name: team-latency
+    metric: api.latency.p99
+    alert_criteria: {type: above, above_value: 900}
+    notification_channels: [team-mail]
+    info: "p99 latency is above 900 ms; check the database connection pool and the last deploy before paging"
+  - name: team-disk
+    metric: hosts.*.disk
+    alert_criteria: {type: above, above_value: 90}
+    notification_channels: [team-mail]
+    muted: false
+`,
+    { PD_KEY: SECRET },
+  );
+  const state = stateOf({
+    channels: [channelRead({ id: 'c-mail', description: 'team-mail', destination: 'team@example.com' }), channelRead({ id: 'c-old', description: 'team-old-slack', type: 'slack', destination: 'https://hooks.slack.com/services/OLD' })],
+    alerts: [
+      alertRead({ id: 'a-lat', name: 'team-latency', metric: 'api.latency.p99', alert_criteria: { type: 'above', above_value: 800 }, notification_channels: ['c-mail'], info: 'p99 latency is above 800 ms; check the database connection pool before paging', status: 'alerting' }),
+      alertRead({ id: 'a-disk', name: 'team-disk', metric: 'hosts.*.disk', alert_criteria: { type: 'above', above_value: 90 }, notification_channels: ['c-mail'], muted: true }),
+      alertRead({ id: 'a-gone', name: 'team-retired', notification_channels: ['c-old'] }),
+      alertRead({ id: 'a-else', name: 'someone-elses' }),
+    ],
+  });
+  return computePlan(defs, state, NOW, { prune: { match: ['team-*'], max_deletes: 5 } });
+}
+
+describe('plan renderings', () => {
+  it('renders text for a terminal without escape codes when colours are off', () => {
+    const text = renderPlanText(goldenPlan(), { color: false });
+    expect(text).not.toMatch(/\u001b\[/);
+    matchGolden('plan.txt', text);
+  });
+
+  it('renders text with colours only when asked', () => {
+    expect(renderPlanText(goldenPlan(), { color: true })).toMatch(/\u001b\[/);
+  });
+
+  it('names unmanaged objects with verbose', () => {
+    matchGolden('plan-verbose.txt', renderPlanText(goldenPlan(), { verbose: true }));
+  });
+
+  it('renders markdown for a pull request comment', () => {
+    matchGolden('plan.md', renderPlanMarkdown(goldenPlan()));
+  });
+
+  it('renders JSON with formatVersion 1', () => {
+    const json = renderPlanJson(goldenPlan());
+    expect(JSON.parse(json).formatVersion).toBe(1);
+    matchGolden('plan.json', json);
+  });
+
+  it('keeps the secret out of every rendering', () => {
+    const plan = goldenPlan();
+    for (const out of [renderPlanText(plan), renderPlanText(plan, { color: true, verbose: true }), renderPlanMarkdown(plan), renderPlanJson(plan)]) {
+      expect(out).not.toContain(SECRET);
+      expect(out).not.toContain('hooks.slack.com/services/OLD');
+    }
+  });
+});
