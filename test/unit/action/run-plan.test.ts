@@ -241,3 +241,41 @@ describe('plan when GitHub refuses the comment', () => {
     }
   });
 });
+
+describe('plan when the plan cannot be computed', () => {
+  it('fails, and the comment says why without the key from alertform.yaml or the inputs', async () => {
+    nock.disableNetConnect();
+    const repo = await createGitRepo();
+    const fileKey = 'yamlkey_9f8e7d6c5b4a';
+    const sha = await repo.commit({ 'alertform.yaml': `server: https://${fileKey}@alerts.example.com\n`, 'a.yaml': 'alerts: []\n' });
+    const github = mockGitHub();
+    const files = createRunnerFiles();
+    try {
+      const vars = files.env({
+        eventName: 'pull_request',
+        event: pullRequestEvent({ number: 5, baseSha: sha, headSha: sha }),
+        inputs: { command: 'plan', 'api-key': API_KEY, 'github-token': 'ghs_token123456' },
+      });
+      const failing: Reconciler = {
+        plan: async () => {
+          throw new Error(`cannot reach https://${fileKey}@alerts.example.com (key ${API_KEY}): ECONNREFUSED`);
+        },
+      };
+      const result = await runInProcess(vars, files, () => runAction({ cwd: repo.dir, reconciler: failing }));
+      expect(result.exitCode).toBe(1);
+      const body = github.commentsOf(5)[0]!.body;
+      expect(parseMarker(body)?.hash).toBe('error');
+      expect(body).toContain('The plan could not be computed');
+      expect(body).toContain('ECONNREFUSED');
+      for (const text of [body, result.log.replace(/^::add-mask::.*$/gm, '')]) {
+        expect(text).not.toContain(fileKey);
+        expect(text).not.toContain(API_KEY);
+      }
+    } finally {
+      files.cleanup();
+      repo.cleanup();
+      github.done();
+      nock.enableNetConnect();
+    }
+  });
+});
