@@ -166,6 +166,8 @@ describe('plan on a pull_request', () => {
     expect(body).toContain('alerts/web.yaml:3:5  alerts.0.metric  is required');
     expect(body).toContain('alerts/db.yaml:9:1  unknown top-level key "alert"');
     expect(result.log).toContain('::error::the definitions do not validate');
+    // Annotations put each problem on its line in the PR's diff.
+    expect(result.log).toContain('::error title=alertform,file=alerts/web.yaml,line=3,col=5::alerts.0.metric  is required');
     github.done();
   });
 
