@@ -4,7 +4,7 @@ import { describeWherePlanIs, fitMarkdown, formatMarker } from './comment.js';
 import { composeErrorComment, composeInvalidComment, composePlanComment, formatProblem, renderChangedFiles } from './compose.js';
 import { runUrl } from './event.js';
 import { createGitHubClient, upsertPlanComment } from './github.js';
-import { appendJobSummary, PLAN_FILE_NAME, publishPlanOutputs } from './publish.js';
+import { annotateProblems, appendJobSummary, PLAN_FILE_NAME, publishPlanOutputs } from './publish.js';
 import { planRequestOf, type ActionContext } from './context.js';
 import type { InvalidRun, PlannedRun } from './port.js';
 
@@ -31,6 +31,7 @@ export async function runPlanCommand(ctx: ActionContext): Promise<void> {
     await appendJobSummary(stripMarker(body), redactor, env);
     core.setOutput('has-changes', 'false');
     await postComment(ctx, body);
+    annotateProblems(run.problems, redactor);
     core.setFailed(redactor.redact(`the definitions do not validate:\n${run.problems.map(formatProblem).join('\n')}`));
     return;
   }
