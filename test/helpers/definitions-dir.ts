@@ -32,9 +32,11 @@ export function writeDefinitionsDir(dir: string, shape: GeneratedDefinitions): s
   const schedules = Array.from({ length: shape.schedules }, (_, i) => `${prefix}schedule-${i}`);
   writeFileSync(
     join(dir, 'channels.yaml'),
-    `channels:\n${channels
-      .map((name, i) => `  - description: ${name}\n    type: webhook\n    destination: https://hooks.example.com/${i}\n`)
-      .join('')}`,
+    shape.channels === 0
+      ? 'channels: []\n'
+      : `channels:\n${channels
+          .map((name, i) => `  - description: ${name}\n    type: webhook\n    destination: https://hooks.example.com/${i}\n`)
+          .join('')}`,
   );
   writeFileSync(
     join(dir, 'schedules.yaml'),
