@@ -90,8 +90,7 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX history_alert_time ON history(alert_id, time);
   CREATE INDEX history_account_time ON history(account_id, time);
   `,
-  // 2: searches page in creation order within an account; without these, every page sorted all of the account's
-  // rows (a temp B-tree over 10,000 alerts for each page of 100).
+  // 2: searches list an account's rows in creation order; let them walk an index instead of sorting.
   `
   CREATE INDEX alerts_account_seq ON alerts(account_id, seq);
   CREATE INDEX channels_account_seq ON channels(account_id, seq);
