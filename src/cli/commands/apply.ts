@@ -5,11 +5,10 @@ import { loadProject } from '../../spec/source.js';
 import { planAgainstServer } from '../../plan/make-plan.js';
 import { renderPlanText } from '../../plan/render/text.js';
 import { toJsonPlan } from '../../plan/render/json.js';
-import { describeChange } from '../../plan/render/summary.js';
 import { fingerprintPlan } from '../../plan/fingerprint.js';
 import { findStaleness, parseSavedPlan, type SavedPlan } from '../../plan/saved.js';
-import { applyPlan, type ApplyEvent, type ApplyResult } from '../../apply/run.js';
-import { redactUrl } from '../../client/connection.js';
+import { applyPlan } from '../../apply/run.js';
+import { applyResultJson, renderApplySummary, renderProgressLine } from '../../apply/progress.js';
 import { CliError } from '../errors.js';
 import { createClient, failOnProblems, optionsOf, parseCount, useColor, writeOut } from '../context.js';
 
@@ -71,10 +70,10 @@ Exit codes: 0 all applied (or nothing to do), 1 an error or a failed step.`,
       }
       const result = await applyPlan(plan, actual, client, {
         concurrency: opts.concurrency ?? 8,
-        onEvent: opts.json ? undefined : (event) => process.stdout.write(`${progressLine(event)}\n`),
+        onEvent: opts.json ? undefined : (event) => process.stdout.write(`${renderProgressLine(event)}\n`),
       });
-      const line = `Apply: ${result.done.length} done, ${result.failed.length} failed, ${result.skipped.length} skipped.`;
-      if (opts.json) await writeOut(`${JSON.stringify({ plan: toJsonPlan(plan), result: resultJson(result) }, null, 2)}\n`);
+      const line = renderApplySummary(result);
+      if (opts.json) await writeOut(`${JSON.stringify({ plan: toJsonPlan(plan), result: applyResultJson(result) }, null, 2)}\n`);
       else await writeOut(`${line}\n`);
       if (result.failed.length > 0 || result.skipped.length > 0) throw new CliError(opts.json ? line : 'some steps did not apply; run apply again to converge');
     });
@@ -88,25 +87,4 @@ function refuseStale(saved: SavedPlan, reasons: string[], freshFingerprint: stri
   if (freshFingerprint !== saved.fingerprint) {
     throw new CliError('plan is stale: the definitions or environment now give a different plan; run plan again');
   }
-}
-
-/** One line per step, as it finishes. Errors are redacted of credentials in URLs. */
-export function progressLine(event: ApplyEvent): string {
-  const what = describeChange(event.change);
-  switch (event.type) {
-    case 'done':
-      return `  ✓ ${what} (${event.ms} ms)`;
-    case 'failed':
-      return `  ✗ ${what}: ${redactUrl(event.error.message)}`;
-    case 'skipped':
-      return `  - skipped ${what}: ${event.reason}`;
-  }
-}
-
-function resultJson(result: ApplyResult): unknown {
-  return {
-    done: result.done.map((c) => c.id),
-    failed: result.failed.map((f) => ({ id: f.change.id, error: redactUrl(f.error.message) })),
-    skipped: result.skipped.map((s) => ({ id: s.change.id, reason: s.reason })),
-  };
 }
