@@ -40,7 +40,7 @@ export function registerServeCommand(program: Command): void {
     .addHelpText(
       'after',
       `
-Each new key gets an account of its own, with an "Email me" channel. Logs (JSON, pino) go to stdout;
+Each new key gets an account of its own, with an "Email me" channel. Logs (JSON, pino) go to stderr;
 ALERTFORM_LOG_LEVEL sets the level (default info).
 
 Examples:

@@ -99,6 +99,19 @@ describe('the SQLite store', () => {
     expect(await store.searchHistory(other.id, { alertIds: [], since: 0, status: null, value: null })).toEqual([]);
   });
 
+  it('saves a round of evaluations with their history in one go, dropping alerts deleted meanwhile', async () => {
+    const kept = await store.createAlert(account, alert({ name: 'kept' }));
+    const gone = await store.createAlert(account, alert({ name: 'gone' }));
+    await store.deleteAlert(account, gone.id);
+    await store.saveEvaluations([
+      { alertId: kept.id, result: { status: 'alerting', currentlyTriggeredMetrics: ['m.1'], evalState: { k: 1 } }, history: [{ status: 'alerting', value: 3, time: 10, metric: 'm.1' }] },
+      { alertId: gone.id, result: { status: 'alerting', currentlyTriggeredMetrics: [], evalState: null }, history: [{ status: 'alerting', value: 1, time: 10, metric: 'x' }] },
+    ]);
+    expect(await store.getAlert(account, kept.id)).toMatchObject({ status: 'alerting', evalState: { k: 1 } });
+    const entries = await store.searchHistory(account, { alertIds: [], since: 0, status: null, value: null });
+    expect(entries).toEqual([{ alertId: kept.id, status: 'alerting', value: 3, time: 10, metric: 'm.1' }]);
+  });
+
   it('records and clears a channel\'s last delivery error', async () => {
     await store.setChannelLastError(emailMe, { time: 42, message: 'SMTP refused' });
     expect((await store.getChannel(account, emailMe))?.lastError).toEqual({ time: 42, message: 'SMTP refused' });
