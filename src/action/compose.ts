@@ -22,6 +22,11 @@ function describeChanges(changes: ChangeRef[]): string {
   return shown.join(', ');
 }
 
+/** The heading of every comment: the path is named when it is not the repository root. */
+export function planTitle(path: string): string {
+  return path === '.' ? 'alertform plan' : `alertform plan for ${code(path)}`;
+}
+
 /** The "which changed file produced which change" section. */
 export function renderChangedFiles(changed: ChangedFiles, changes: ChangeRef[], cwd: string): string {
   if (!changed.ok) return `#### Changed files\n\n_Unknown: ${changed.reason}._`;
@@ -40,27 +45,16 @@ export function renderChangedFiles(changed: ChangedFiles, changes: ChangeRef[], 
 }
 
 /** The whole comment for a computed plan, uncut; the marker line carries the plan's hash. */
-export function composePlanComment(options: {
-  marker: string;
-  path: string;
-  run: PlannedRun;
-  changedFiles?: string;
-  sha?: string;
-}): string {
-  const { run } = options;
-  const parts = [
-    options.marker,
-    `### alertform plan for ${code(options.path)}`,
-    '',
-    `**${run.summaryLine}**`,
-  ];
-  if (run.changes.length === 0) parts.push('', 'No changes: the server already matches the definitions.');
-  if (options.changedFiles) parts.push('', options.changedFiles);
-  if (run.changes.length > 0) {
-    parts.push('', '<details><summary>Plan details</summary>', '', run.markdown.trim(), '', '</details>');
+export function composePlanComment(options: { marker: string; run: PlannedRun; changedFiles?: string; sha?: string }): string {
+  const markdown = options.run.markdown.trim();
+  const lines = markdown.split('\n');
+  if (options.changedFiles) {
+    // Between the summary (always visible) and the collapsed details, so a cut drops details first.
+    const at = lines.findIndex((line) => line.startsWith('<details'));
+    lines.splice(at === -1 ? lines.length : at, 0, ...(at === -1 ? [''] : []), options.changedFiles, '');
   }
-  parts.push('', `<sub>plan hash ${code(run.hash)}${options.sha ? ` · commit ${options.sha.slice(0, 12)}` : ''}</sub>`);
-  return parts.join('\n');
+  const footer = `<sub>plan hash ${code(options.run.hash)}${options.sha ? ` · commit ${options.sha.slice(0, 12)}` : ''}</sub>`;
+  return [options.marker, ...lines, '', footer].join('\n');
 }
 
 /** One problem as `file:line:column  path  message`. */
@@ -76,7 +70,7 @@ export function composeInvalidComment(options: { marker: string; path: string; r
   const count = options.run.problems.length;
   return [
     options.marker,
-    `### alertform plan for ${code(options.path)}`,
+    `### ${planTitle(options.path)}`,
     '',
     `**The definitions do not validate: ${count} problem${count === 1 ? '' : 's'}. Nothing can be planned until they are fixed.**`,
     '',
@@ -90,7 +84,7 @@ export function composeInvalidComment(options: { marker: string; path: string; r
 export function composeErrorComment(options: { marker: string; path: string; message: string }): string {
   return [
     options.marker,
-    `### alertform plan for ${code(options.path)}`,
+    `### ${planTitle(options.path)}`,
     '',
     '**The plan could not be computed.**',
     '',

@@ -1,6 +1,7 @@
+import { planTitle } from './compose.js';
 import type { EventContext } from './event.js';
 import type { ActionInputs } from './inputs.js';
-import type { Reconciler } from './port.js';
+import type { PlanRequest, Reconciler } from './port.js';
 import type { SecretRedactor } from './secrets.js';
 
 /** Everything one run of the Action works with, built once by the entry. */
@@ -14,4 +15,18 @@ export interface ActionContext {
   dir: string;
   redactor: SecretRedactor;
   reconciler: Reconciler;
+}
+
+/** The reconciler's request for this run's inputs. */
+export function planRequestOf(ctx: ActionContext): PlanRequest {
+  const { inputs } = ctx;
+  return {
+    dir: ctx.dir,
+    cwd: ctx.cwd,
+    title: planTitle(inputs.path),
+    serverUrl: inputs.serverUrl,
+    apiKey: inputs.apiKey,
+    prune: inputs.prune,
+    env: ctx.env,
+  };
 }

@@ -41,7 +41,10 @@ export interface PlannedRun {
   changes: ChangeRef[];
   /** `Plan: 2 to create, 1 to update, 1 to mute, 0 to delete.` */
   summaryLine: string;
-  /** The plan as markdown, secrets masked. */
+  /**
+   * The plan as markdown, secrets masked: a heading, the summary line, problems and warnings, then the details in a
+   * `<details>` block. The comment inserts the changed-files table before that block.
+   */
   markdown: string;
   /** The plan as JSON (formatVersion 1), secrets masked. */
   json: string;
@@ -68,6 +71,10 @@ export interface ApplyOutcome {
 export interface PlanRequest {
   /** The definitions directory, resolved against the working directory. */
   dir: string;
+  /** The workspace: problem locations are shown relative to it. */
+  cwd: string;
+  /** The markdown heading, e.g. `alertform plan for \`alerts\``. */
+  title: string;
   serverUrl?: string;
   apiKey?: string;
   /** Overrides the project's prune setting when set. */

@@ -1,7 +1,7 @@
 import * as core from '@actions/core';
 import { parseMarker } from './comment.js';
 import { formatProblem } from './compose.js';
-import type { ActionContext } from './context.js';
+import { planRequestOf, type ActionContext } from './context.js';
 import { createGitHubClient, findMergedPullRequest, findPlanComment } from './github.js';
 import { appendJobSummary, publishPlanOutputs } from './publish.js';
 
@@ -14,7 +14,7 @@ type Reviewed = { found: true; pr: number; hash: string } | { found: false; reas
  */
 export async function runApplyCommand(ctx: ActionContext): Promise<void> {
   const { inputs, redactor, env } = ctx;
-  const run = await ctx.reconciler.plan({ dir: ctx.dir, serverUrl: inputs.serverUrl, apiKey: inputs.apiKey, prune: inputs.prune, env });
+  const run = await ctx.reconciler.plan(planRequestOf(ctx));
   if (run.status === 'invalid') {
     core.setFailed(redactor.redact(`the definitions do not validate:\n${run.problems.map(formatProblem).join('\n')}`));
     return;
@@ -31,7 +31,7 @@ export async function runApplyCommand(ctx: ActionContext): Promise<void> {
         'the server or the default branch changed since the review'
       : `no reviewed plan to compare with: ${reviewed.reason}`;
     if (!inputs.allowPlanChange) {
-      await appendJobSummary(`### alertform apply refused\n\n${why}.\n\n**${run.summaryLine}**\n\n${run.markdown}`, redactor, env);
+      await appendJobSummary(`### alertform apply refused\n\n${why}.\n\n${run.markdown}`, redactor, env);
       core.setFailed(
         redactor.redact(
           `refusing to apply: ${why}. Re-run the plan on a pull request and merge it, or set allow-plan-change: true to apply the fresh plan.`,

@@ -5,7 +5,7 @@ import { composeErrorComment, composeInvalidComment, composePlanComment, formatP
 import { runUrl } from './event.js';
 import { createGitHubClient, upsertPlanComment } from './github.js';
 import { appendJobSummary, PLAN_FILE_NAME, publishPlanOutputs } from './publish.js';
-import type { ActionContext } from './context.js';
+import { planRequestOf, type ActionContext } from './context.js';
 import type { InvalidRun, PlannedRun } from './port.js';
 
 /** The artifact name the example workflow gives the uploaded plan file. */
@@ -19,7 +19,7 @@ export async function runPlanCommand(ctx: ActionContext): Promise<void> {
   const { inputs, event, redactor, env } = ctx;
   let run: PlannedRun | InvalidRun;
   try {
-    run = await ctx.reconciler.plan({ dir: ctx.dir, serverUrl: inputs.serverUrl, apiKey: inputs.apiKey, prune: inputs.prune, env });
+    run = await ctx.reconciler.plan(planRequestOf(ctx));
   } catch (error) {
     const message = redactor.redact(error instanceof Error ? error.message : String(error));
     await postComment(ctx, composeErrorComment({ marker: formatMarker({ hash: 'error', path: inputs.path }), path: inputs.path, message }));
@@ -46,7 +46,7 @@ export async function runPlanCommand(ctx: ActionContext): Promise<void> {
     changedFiles = renderChangedFiles(changed, run.changes, ctx.cwd);
   }
   const sha = event.kind === 'pull_request' ? event.headSha : event.kind === 'push' ? event.sha : event.sha;
-  const body = composePlanComment({ marker: formatMarker({ hash: run.hash, path: inputs.path }), path: inputs.path, run, changedFiles, sha });
+  const body = composePlanComment({ marker: formatMarker({ hash: run.hash, path: inputs.path }), run, changedFiles, sha });
   await appendJobSummary(stripMarker(body), redactor, env);
   await postComment(ctx, body);
 }
@@ -70,7 +70,21 @@ async function postComment(ctx: ActionContext, fullBody: string): Promise<void> 
   const { text, cut } = fitMarkdown(redactor.redact(fullBody), note);
   if (cut) core.info(`the comment was cut to ${text.length} characters; the whole plan is in the job summary and ${PLAN_FILE_NAME}`);
   const octokit = createGitHubClient(inputs.githubToken, env);
-  const result = await upsertPlanComment(octokit, { owner: event.owner, repo: event.repo, issueNumber: event.number }, inputs.path, text);
+  let result: { id: number; created: boolean };
+  try {
+    result = await upsertPlanComment(octokit, { owner: event.owner, repo: event.repo, issueNumber: event.number }, inputs.path, text);
+  } catch (error) {
+    const status = (error as { status?: number }).status;
+    if (status === 403 || status === 404) {
+      // The usual cause: a workflow without `pull-requests: write`, or a PR from a fork (read-only token).
+      throw new Error(
+        `GitHub refused the plan comment on #${event.number} (HTTP ${status}): give the job \`permissions: pull-requests: write\` ` +
+          '(pull requests from forks get a read-only token: set comment: false there); the plan is in the job summary',
+        { cause: error },
+      );
+    }
+    throw error;
+  }
   core.setOutput('comment-id', String(result.id));
   core.info(`${result.created ? 'created' : 'updated'} the plan comment ${result.id} on #${event.number}`);
 }

@@ -46,6 +46,10 @@ export interface ServerOptions {
   smtpFrom?: string;
   /** Base URLs of third-party notifiers: `pagerduty`, `opsgenie`, `victorops` (tests, regions). */
   notifierUrls?: Record<string, string>;
+  /** How long a client may take to send its request headers, ms. Default 10,000. */
+  headersTimeoutMs?: number;
+  /** How long a client may take to send its whole request, ms. Default 30,000. */
+  requestTimeoutMs?: number;
 }
 
 export interface RunningServer {
@@ -68,11 +72,20 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     throw error;
   }
   const app = createApp({ store, logger, ...(options.now ? { now: options.now } : {}) });
-  const server = createServer(app.callback());
-  // Slow or stuck clients must not hold sockets forever.
-  server.headersTimeout = 10_000;
-  server.requestTimeout = 30_000;
-  server.keepAliveTimeout = 5_000;
+  // Slow or stuck clients must not hold sockets forever. Node checks these timeouts only every
+  // connectionsCheckingInterval (30 s by default), which would let a slow client hold on for up to 40 s; checking at
+  // a quarter of the header timeout keeps the cut-off within 25% of what was asked.
+  const headersTimeout = options.headersTimeoutMs ?? 10_000;
+  const requestTimeout = Math.max(options.requestTimeoutMs ?? 30_000, headersTimeout);
+  const server = createServer(
+    {
+      headersTimeout,
+      requestTimeout,
+      keepAliveTimeout: 5_000,
+      connectionsCheckingInterval: Math.max(50, Math.min(headersTimeout, requestTimeout) / 4),
+    },
+    app.callback(),
+  );
   const host = options.host ?? '127.0.0.1';
   server.listen(options.port ?? 8080, host);
   try {

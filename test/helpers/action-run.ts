@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -10,13 +10,15 @@ export interface ActionRunResult {
   summary: string;
   /** Everything written to stdout and stderr (the job log, including workflow commands). */
   log: string;
+  /** The text of the plan file named by the plan-file output, if one was written. */
+  planFile?: string;
 }
 
 /** The runner's files for one job: event payload, GITHUB_OUTPUT, GITHUB_STEP_SUMMARY and RUNNER_TEMP. */
 export interface RunnerFiles {
   dir: string;
   env(extra: { eventName: string; event: unknown; inputs: Record<string, string>; env?: Record<string, string> }): Record<string, string>;
-  read(): Pick<ActionRunResult, 'outputs' | 'summary'>;
+  read(): Pick<ActionRunResult, 'outputs' | 'summary' | 'planFile'>;
   cleanup(): void;
 }
 
@@ -49,7 +51,9 @@ export function createRunnerFiles(): RunnerFiles {
       return vars;
     },
     read() {
-      return { outputs: parseOutputFile(readFileSync(output, 'utf8')), summary: readFileSync(summary, 'utf8') };
+      const outputs = parseOutputFile(readFileSync(output, 'utf8'));
+      const planFile = outputs['plan-file'] && existsSync(outputs['plan-file']) ? readFileSync(outputs['plan-file'], 'utf8') : undefined;
+      return { outputs, summary: readFileSync(summary, 'utf8'), ...(planFile !== undefined ? { planFile } : {}) };
     },
     cleanup() {
       rmSync(dir, { recursive: true, force: true });

@@ -13,11 +13,20 @@ export async function readJsonBody(req: IncomingMessage, limit = BODY_LIMIT_BYTE
   if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    // Stop reading at once: the rest of an oversized body is never buffered.
-    if (size > limit) throw tooLarge(limit);
-    chunks.push(chunk);
+  try {
+    for await (const chunk of req as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      // Stop reading at once: the rest of an oversized body is never buffered.
+      if (size > limit) throw tooLarge(limit);
+      chunks.push(chunk);
+    }
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    // The client went away (or was cut off by the request timeout) mid-body: its fault, not an internal error.
+    throw new ApiError('invalid_body', 'request body was not received completely', {
+      cause: error,
+      details: [{ path: '', message: 'was cut off' }],
+    });
   }
   const text = Buffer.concat(chunks).toString('utf8');
   if (text.trim() === '') return {};

@@ -21,7 +21,21 @@ function fakePlan(changes: ChangeRef[], hash = 'h1'): PlannedRun {
     counts,
     changes,
     summaryLine,
-    markdown: ['```diff', ...changes.map((c) => `${c.action === 'create' ? '+' : '~'} ${c.kind} "${c.name}" metric: prod.${c.name}.p99 above 250`), '```'].join('\n'),
+    // Shaped like renderPlanMarkdown: heading, summary line, then the details collapsed.
+    markdown: [
+      '### alertform plan',
+      '',
+      `**${summaryLine}**`,
+      '',
+      ...(changes.length === 0 ? ['No changes. The server matches the definitions.'] : []),
+      '<details><summary>Details</summary>',
+      '',
+      '```diff',
+      ...changes.map((c) => `${c.action === 'create' ? '+' : '~'} ${c.kind} "${c.name}" metric: prod.${c.name}.p99 above 250`),
+      '```',
+      '',
+      '</details>',
+    ].join('\n'),
     json: JSON.stringify({ formatVersion: 1, changes }),
     hash,
     apply: async () => ({ ok: true, done: changes.length, failed: 0, skipped: 0, report: 'ok' }),
@@ -100,6 +114,9 @@ describe('plan on a pull_request', () => {
     expect(body).toContain('| `alerts/db.yaml` | no change to the plan |');
     expect(body).not.toContain('README.md');
     expect(body).toMatch(/Not from a file this pull request changed.*- alert `gone`/);
+    // The summary line first, then the file table, then the collapsed details.
+    expect(body.indexOf('**Plan: 1 to create')).toBeLessThan(body.indexOf('#### Changed files'));
+    expect(body.indexOf('#### Changed files')).toBeLessThan(body.indexOf('<details>'));
     github.done();
   });
 
@@ -184,12 +201,43 @@ describe('plan on a pull_request', () => {
     };
     const result = await run(reconcilerOf(() => leaky), { 'server-url': `https://user:${API_KEY}@alerts.example.com` }, { SLACK_URL: slack });
     const body = github.commentsOf(7)[0]!.body;
-    for (const text of [body, result.summary, JSON.stringify(result.outputs), result.log.replace(/^::add-mask::.*$/gm, '')]) {
+    expect(result.planFile).toBeDefined();
+    for (const text of [body, result.summary, result.planFile!, JSON.stringify(result.outputs), result.log.replace(/^::add-mask::.*$/gm, '')]) {
       expect(text).not.toContain(API_KEY);
       expect(text).not.toContain(slack);
     }
     expect(body).toContain('destination: *** key ***');
     expect(result.log).toContain(`::add-mask::${API_KEY}`);
     github.done();
+  });
+});
+
+describe('plan when GitHub refuses the comment', () => {
+  it('fails with the permission to add, and still writes the job summary', async () => {
+    nock.disableNetConnect();
+    const repo = await createGitRepo();
+    const sha = await repo.commit({ 'a.yaml': 'alerts: []\n' });
+    const scope = nock('https://api.github.com')
+      .get(/\/repos\/acme\/alerts\/issues\/3\/comments/)
+      .reply(403, { message: 'Resource not accessible by integration' });
+    const files = createRunnerFiles();
+    try {
+      const vars = files.env({
+        eventName: 'pull_request',
+        event: pullRequestEvent({ number: 3, baseSha: sha, headSha: sha }),
+        inputs: { command: 'plan', 'github-token': 'ghs_readonly_token' },
+      });
+      const result = await runInProcess(vars, files, () => runAction({ cwd: repo.dir, reconciler: reconcilerOf(() => fakePlan([])) }));
+      expect(result.exitCode).toBe(1);
+      expect(result.log).toContain('GitHub refused the plan comment on #3 (HTTP 403)');
+      expect(result.log).toContain('pull-requests: write');
+      expect(result.summary).toContain('Plan: 0 to create');
+      expect(scope.isDone()).toBe(true);
+    } finally {
+      files.cleanup();
+      repo.cleanup();
+      nock.cleanAll();
+      nock.enableNetConnect();
+    }
   });
 });
