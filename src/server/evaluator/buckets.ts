@@ -17,12 +17,17 @@ export function bucketDatapoints(datapoints: readonly (readonly [number | null, 
   const step = inferStep(datapoints);
   if (step >= BUCKET_SECONDS) {
     const points: Point[] = [];
-    for (const [value, time] of datapoints) if (value !== null) points.push({ time, value, step });
+    for (const point of datapoints) {
+      const value = point?.[0];
+      if (isValue(value) && typeof point[1] === 'number') points.push({ time: point[1], value, step });
+    }
     return points;
   }
   const sums = new Map<number, { sum: number; count: number }>();
-  for (const [value, time] of datapoints) {
-    if (value === null) continue;
+  for (const point of datapoints) {
+    const value = point?.[0];
+    const time = point?.[1];
+    if (!isValue(value) || typeof time !== 'number') continue;
     const bucket = Math.floor(time / BUCKET_SECONDS) * BUCKET_SECONDS;
     const entry = sums.get(bucket);
     if (entry) {
@@ -35,11 +40,16 @@ export function bucketDatapoints(datapoints: readonly (readonly [number | null, 
     .map(([time, { sum, count }]) => ({ time, value: sum / count, step: BUCKET_SECONDS }));
 }
 
+/** A real value: not null, not a string or NaN a broken backend might send. */
+export function isValue(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value);
+}
+
 /** The series' step: the smallest gap between consecutive timestamps (Graphite sends a regular grid). */
 function inferStep(datapoints: readonly (readonly [number | null, number])[]): number {
   let step = Infinity;
   for (let i = 1; i < datapoints.length; i += 1) {
-    const gap = datapoints[i]![1] - datapoints[i - 1]![1];
+    const gap = (datapoints[i]?.[1] as number) - (datapoints[i - 1]?.[1] as number);
     if (gap > 0 && gap < step) step = gap;
   }
   return Number.isFinite(step) ? step : BUCKET_SECONDS;

@@ -1,5 +1,5 @@
 import type { AlertCriteria } from '../../spec/types.js';
-import type { Point } from './buckets.js';
+import { isValue, type Point } from './buckets.js';
 
 /**
  * What one series says about one criterion: it holds (with the latest breaching value; null for missing data), it
@@ -62,4 +62,28 @@ export function judgeSeries(criteria: AlertCriteria, points: readonly Point[], n
   if (inWindow.length === 0) return { state: 'unknown' };
   const latest = inWindow[inWindow.length - 1]!.value;
   return inWindow.every((p) => breaches(criteria, p.value)) ? { state: 'holds', value: latest } : { state: 'clear', value: latest };
+}
+
+/**
+ * `missing` judged straight on raw datapoints, without building 30 s buckets: it only asks whether a non-null
+ * point lies in the window and whether any lies before it, and its 24 h ranges are most of the points a cycle
+ * reads. Same answers as judgeSeries on the bucketed series, give or take where a bucket's start falls.
+ */
+export function judgeMissing(
+  criteria: AlertCriteria,
+  datapoints: readonly (readonly [number | null, number])[],
+  now: number,
+): { verdict: SeriesVerdict; latest: number | null } {
+  const windowStart = now - (timePeriodMinutes(criteria) ?? 1) * 60;
+  let latest: number | null = null;
+  let inWindow = false;
+  for (const point of datapoints) {
+    const value = point?.[0];
+    const time = point?.[1];
+    if (!isValue(value) || typeof time !== 'number') continue;
+    latest = value;
+    if (time > windowStart) inWindow = true;
+  }
+  if (inWindow) return { verdict: { state: 'clear', value: latest! }, latest };
+  return { verdict: latest === null ? { state: 'unknown' } : { state: 'holds', value: null }, latest };
 }

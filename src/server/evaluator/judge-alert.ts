@@ -3,7 +3,7 @@ import { evaluateExpression, parseExpression } from '../../spec/expression.js';
 import type { AdditionalCriterion, AlertCriteria } from '../../spec/types.js';
 import type { RenderSeries } from '../graphite/types.js';
 import { bucketDatapoints } from './buckets.js';
-import { judgeSeries } from './criteria.js';
+import { judgeMissing, judgeSeries, type SeriesVerdict } from './criteria.js';
 
 /** A metric that holds its criterion, with the latest breaching value (null for missing data). */
 export interface TriggeredMetric {
@@ -56,12 +56,22 @@ export function judgeCriterion(criterion: Criterion, series: readonly RenderSeri
   let anyClear = false;
   let anyData = false;
   for (const one of series) {
-    const points = bucketDatapoints(one.datapoints);
-    if (points.length > 0) {
-      anyData = true;
-      latest[one.target] = points[points.length - 1]!.value;
+    let verdict: SeriesVerdict;
+    if (criterion.criteria.type === 'missing') {
+      const judged = judgeMissing(criterion.criteria, one.datapoints, now);
+      verdict = judged.verdict;
+      if (judged.latest !== null) {
+        anyData = true;
+        latest[one.target] = judged.latest;
+      }
+    } else {
+      const points = bucketDatapoints(one.datapoints);
+      if (points.length > 0) {
+        anyData = true;
+        latest[one.target] = points[points.length - 1]!.value;
+      }
+      verdict = judgeSeries(criterion.criteria, points, now);
     }
-    const verdict = judgeSeries(criterion.criteria, points, now);
     if (verdict.state === 'holds') triggered.push({ metric: one.target, value: verdict.value });
     else if (verdict.state === 'clear') anyClear = true;
   }

@@ -92,13 +92,14 @@ export function createGraphiteClient(options: GraphiteClientOptions): GraphiteCl
         out.set(targets[0]!, { ok: true, series });
         return;
       }
-      const patterns = targets.map((target) => ({ target, regex: compileGraphitePattern(target), series: new Map<string, RenderSeries>() }));
+      // Exact paths are matched by name; only wildcard patterns need their regular expression.
+      const found = new Map<string, Map<string, RenderSeries>>(targets.map((target) => [target, new Map()]));
+      const wildcards = targets.filter(hasWildcard).map((target) => ({ target, regex: cachedPattern(target) }));
       for (const one of series) {
-        for (const pattern of patterns) {
-          if (pattern.regex.test(one.target) && !pattern.series.has(one.target)) pattern.series.set(one.target, one);
-        }
+        found.get(one.target)?.set(one.target, one);
+        for (const pattern of wildcards) if (pattern.regex.test(one.target)) found.get(pattern.target)!.set(one.target, one);
       }
-      for (const pattern of patterns) out.set(pattern.target, { ok: true, series: [...pattern.series.values()] });
+      for (const [target, matched] of found) out.set(target, { ok: true, series: [...matched.values()] });
     } catch (error) {
       const failure = error instanceof RenderError ? error.failure : { kind: 'http' as const, message: String(error) };
       if (targets.length === 1 || failure.kind === 'unreachable') {
@@ -164,6 +165,25 @@ export function createGraphiteClient(options: GraphiteClientOptions): GraphiteCl
   };
 }
 
+const WILDCARD = /[*?[{]/;
+
+function hasWildcard(target: string): boolean {
+  return WILDCARD.test(target);
+}
+
+const compiled = new Map<string, RegExp>();
+
+/** Compiled patterns, kept across cycles (the same alerts ask the same queries every cycle). */
+function cachedPattern(target: string): RegExp {
+  let regex = compiled.get(target);
+  if (!regex) {
+    if (compiled.size > 50_000) compiled.clear();
+    regex = compileGraphitePattern(target);
+    compiled.set(target, regex);
+  }
+  return regex;
+}
+
 /** Parses and checks a render JSON answer; a malformed answer is an HTTP-level failure. */
 export function parseRenderJson(text: string): RenderSeries[] {
   let data: unknown;
@@ -173,19 +193,15 @@ export function parseRenderJson(text: string): RenderSeries[] {
     throw new RenderError({ kind: 'http', message: 'render answered something that is not JSON' });
   }
   if (!Array.isArray(data)) throw new RenderError({ kind: 'http', message: 'render answer is not a list of series' });
-  return data.map((item: unknown) => {
+  for (const item of data as unknown[]) {
     const series = item as { target?: unknown; datapoints?: unknown };
     if (typeof series?.target !== 'string' || !Array.isArray(series.datapoints)) {
       throw new RenderError({ kind: 'http', message: 'render answer has a series without target or datapoints' });
     }
-    const datapoints: [number | null, number][] = [];
-    for (const point of series.datapoints as unknown[]) {
-      if (!Array.isArray(point) || typeof point[1] !== 'number') continue;
-      const value = typeof point[0] === 'number' && Number.isFinite(point[0]) ? point[0] : null;
-      datapoints.push([value, point[1]]);
-    }
-    return { target: series.target, datapoints };
-  });
+  }
+  // The datapoints are kept as parsed (no copy: 24 h windows make millions of points); consumers treat any value
+  // that is not a finite number as null and skip malformed pairs.
+  return data as RenderSeries[];
 }
 
 function describeFetchError(error: unknown, timeoutMs: number): GraphiteFailure {

@@ -2,7 +2,10 @@
 export interface RenderSeries {
   /** The series name Graphite reports: the expanded path for plain and wildcard targets, or the function text. */
   target: string;
-  /** `[value, unix seconds]` pairs, oldest first; a value is null where the series has no data. */
+  /**
+   * `[value, unix seconds]` pairs, oldest first; a value is null where the series has no data. Kept as Graphite
+   * sent them: readers treat a value that is not a finite number as null.
+   */
   datapoints: [number | null, number][];
 }
 

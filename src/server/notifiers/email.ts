@@ -1,4 +1,3 @@
-import nodemailer from 'nodemailer';
 import type { Transporter } from 'nodemailer';
 import { describeCriteria, isComposite, statusOf, summarize, describeText } from './describe.js';
 import { networkError } from './http.js';
@@ -6,11 +5,17 @@ import { DeliveryError, type DeliveryChannel, type Notification, type NotifierSe
 
 const transports = new Map<string, Transporter>();
 
-/** One pooled nodemailer transport per SMTP URL, with timeouts so a dead server cannot hold a delivery. */
-function transportFor(settings: NotifierSettings): Transporter {
+/**
+ * One pooled nodemailer transport per SMTP URL, with timeouts so a dead server cannot hold a delivery. nodemailer
+ * is loaded on the first email, so that every CLI command does not pay for it at start-up.
+ */
+async function transportFor(settings: NotifierSettings): Promise<Transporter> {
   const key = `${settings.smtpUrl}|${settings.timeoutMs}`;
   let transport = transports.get(key);
   if (!transport) {
+    const { default: nodemailer } = await import('nodemailer');
+    transport = transports.get(key);
+    if (transport) return transport;
     transport = nodemailer.createTransport({
       url: settings.smtpUrl!,
       pool: true,
@@ -69,7 +74,7 @@ export async function sendEmail(channel: DeliveryChannel, notification: Notifica
   if (!channel.destination.trim()) throw new DeliveryError('email channel has no destination address', false);
   const { subject, text, html } = buildEmail(notification);
   try {
-    await transportFor(settings).sendMail({ from: settings.smtpFrom, to: channel.destination, subject, text, html });
+    await (await transportFor(settings)).sendMail({ from: settings.smtpFrom, to: channel.destination, subject, text, html });
   } catch (error) {
     const code = (error as { responseCode?: number }).responseCode;
     if (typeof code === 'number') throw new DeliveryError(`smtp answered ${code}`, code >= 400 && code < 500);
