@@ -70,6 +70,21 @@ describe('the CLI against the real server', { timeout: 240_000 }, () => {
     expect(fresh.code).toBe(0);
   });
 
+  it('mutes and unmutes in bulk through the API, and refuses an empty selection', async () => {
+    const muted = await cli(['mute', '--search', 'shop-host', '--duration', '45', '--json']);
+    expect(muted.code).toBe(0);
+    const ids = JSON.parse(muted.stdout).ids as string[];
+    expect(ids).toHaveLength(2);
+    const status = await server.request('GET', `/v2/alerts/${ids[0]}/muted/`);
+    expect(status.body).toMatchObject({ muted: true, duration: 45 });
+    const unmuted = await cli(['unmute', '--id', ids[0]!, '--id', ids[1]!]);
+    expect(unmuted.stdout).toBe('Unmuted 2 alert(s).\n');
+    expect((await server.request('GET', `/v2/alerts/${ids[0]}/muted/`)).body.muted).toBe(false);
+    const none = await cli(['mute', '--duration', '5']);
+    expect(none.stderr).toContain('say which alerts: --id ID (repeatable), --search TEXT, or --all');
+    expect(none.code).toBe(1);
+  });
+
   it('never prints a secret or the API key', () => {
     expect(outputs.length).toBeGreaterThan(10);
     const all = outputs.join('\n');
