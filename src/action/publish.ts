@@ -1,7 +1,7 @@
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as core from '@actions/core';
-import type { PlannedRun } from './port.js';
+import type { DefinitionProblem, PlannedRun } from './port.js';
 import type { SecretRedactor } from './secrets.js';
 
 /** The file name of the JSON plan in RUNNER_TEMP (the example workflow uploads it as an artifact). */
@@ -31,4 +31,19 @@ export function publishPlanOutputs(run: PlannedRun, redactor: SecretRedactor, en
 export async function appendJobSummary(markdown: string, redactor: SecretRedactor, env: NodeJS.ProcessEnv): Promise<void> {
   if (!env.GITHUB_STEP_SUMMARY) return;
   appendFileSync(env.GITHUB_STEP_SUMMARY, `${redactor.redact(markdown)}\n`);
+}
+
+/**
+ * Each located problem as an error annotation, so GitHub shows it on the line in the PR's "Files changed" (it
+ * shows only the first few per step, hence the cap).
+ */
+export function annotateProblems(problems: DefinitionProblem[], redactor: SecretRedactor): void {
+  for (const problem of problems.filter((p) => p.line !== undefined).slice(0, 50)) {
+    core.error(redactor.redact([problem.path, problem.message].filter(Boolean).join('  ')), {
+      title: 'alertform',
+      file: problem.file,
+      startLine: problem.line,
+      ...(problem.column !== undefined ? { startColumn: problem.column } : {}),
+    });
+  }
 }

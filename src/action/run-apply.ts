@@ -3,7 +3,7 @@ import { parseMarker } from './comment.js';
 import { formatProblem } from './compose.js';
 import { planRequestOf, type ActionContext } from './context.js';
 import { createGitHubClient, findMergedPullRequest, findPlanComment } from './github.js';
-import { appendJobSummary, publishPlanOutputs } from './publish.js';
+import { annotateProblems, appendJobSummary, publishPlanOutputs } from './publish.js';
 
 /** The plan that was reviewed: its hash from the merged PR's comment, or why there is none. */
 type Reviewed = { found: true; pr: number; hash: string } | { found: false; reason: string };
@@ -16,6 +16,7 @@ export async function runApplyCommand(ctx: ActionContext): Promise<void> {
   const { inputs, redactor, env } = ctx;
   const run = await ctx.reconciler.plan(planRequestOf(ctx));
   if (run.status === 'invalid') {
+    annotateProblems(run.problems, redactor);
     core.setFailed(redactor.redact(`the definitions do not validate:\n${run.problems.map(formatProblem).join('\n')}`));
     return;
   }

@@ -4,7 +4,7 @@ import { describeWherePlanIs, fitMarkdown, formatMarker } from './comment.js';
 import { composeErrorComment, composeInvalidComment, composePlanComment, formatProblem, renderChangedFiles } from './compose.js';
 import { runUrl } from './event.js';
 import { createGitHubClient, upsertPlanComment } from './github.js';
-import { appendJobSummary, PLAN_FILE_NAME, publishPlanOutputs } from './publish.js';
+import { annotateProblems, appendJobSummary, PLAN_FILE_NAME, publishPlanOutputs } from './publish.js';
 import { planRequestOf, type ActionContext } from './context.js';
 import type { InvalidRun, PlannedRun } from './port.js';
 
@@ -22,6 +22,7 @@ export async function runPlanCommand(ctx: ActionContext): Promise<void> {
     run = await ctx.reconciler.plan(planRequestOf(ctx));
   } catch (error) {
     const message = redactor.redact(error instanceof Error ? error.message : String(error));
+    await appendJobSummary(`### alertform plan\n\n**The plan could not be computed:** ${message}`, redactor, env);
     await postComment(ctx, composeErrorComment({ marker: formatMarker({ hash: 'error', path: inputs.path }), path: inputs.path, message }));
     throw error;
   }
@@ -31,6 +32,7 @@ export async function runPlanCommand(ctx: ActionContext): Promise<void> {
     await appendJobSummary(stripMarker(body), redactor, env);
     core.setOutput('has-changes', 'false');
     await postComment(ctx, body);
+    annotateProblems(run.problems, redactor);
     core.setFailed(redactor.redact(`the definitions do not validate:\n${run.problems.map(formatProblem).join('\n')}`));
     return;
   }
@@ -45,7 +47,7 @@ export async function runPlanCommand(ctx: ActionContext): Promise<void> {
     if (!changed.ok) core.warning(changed.reason);
     changedFiles = renderChangedFiles(changed, run.changes, ctx.cwd);
   }
-  const sha = event.kind === 'pull_request' ? event.headSha : event.kind === 'push' ? event.sha : event.sha;
+  const sha = event.kind === 'pull_request' ? event.headSha : event.sha;
   const body = composePlanComment({ marker: formatMarker({ hash: run.hash, path: inputs.path }), run, changedFiles, sha });
   await appendJobSummary(stripMarker(body), redactor, env);
   await postComment(ctx, body);

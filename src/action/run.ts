@@ -1,4 +1,5 @@
-import { resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import * as core from '@actions/core';
 import type { ActionContext } from './context.js';
 import { readEventContext } from './event.js';
@@ -33,6 +34,7 @@ export async function runAction(options: RunActionOptions = {}): Promise<void> {
     const cwd = options.cwd ?? process.cwd();
     const dir = resolve(cwd, inputs.path);
     for (const name of findInterpolatedVariables(dir)) redactor.add(env[name]);
+    redactor.add(urlPassword(readProjectServer(dir)));
     const ctx: ActionContext = {
       inputs,
       event,
@@ -46,6 +48,15 @@ export async function runAction(options: RunActionOptions = {}): Promise<void> {
     else await runApplyCommand(ctx);
   } catch (error) {
     core.setFailed(redactor.redact(error instanceof Error ? error.message : String(error)));
+  }
+}
+
+/** The `server:` of alertform.yaml, which may carry the key as user-info (discouraged, but never printed). */
+function readProjectServer(dir: string): string | undefined {
+  try {
+    return /^server:\s*["']?([^\s"']+)/m.exec(readFileSync(join(dir, 'alertform.yaml'), 'utf8'))?.[1];
+  } catch {
+    return undefined;
   }
 }
 

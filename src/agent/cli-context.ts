@@ -48,6 +48,7 @@ export function createCliContext(globals: AgentGlobals, rootDir: string, extraSe
     output,
     json: globals.json,
     checkKey: checkApiKey,
+    addSecret: (secret) => mask.add(secret),
     onProgress: (progress) => (current = progress),
   };
 }

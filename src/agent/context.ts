@@ -14,6 +14,8 @@ export interface AgentContext {
   /** One JSON document on stdout instead of text. */
   json: boolean;
   checkKey(server: string, key: string): Promise<KeyCheck>;
+  /** Masks a secret learnt after start (the key typed in the TUI) in all further output. */
+  addSecret?(secret: string): void;
   /** Called with each flow's Progress, so that Ctrl-C can cancel between steps. */
   onProgress?(progress: Progress): void;
 }

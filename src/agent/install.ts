@@ -165,7 +165,7 @@ function printSummary(
       head,
       `  plugins: ${summary.plugins.join(', ')}`,
       `  config:  ${config}`,
-      `  metrics: ${summary.carbon}, names starting with ${summary.prefix}.`,
+      `  metrics: sent to ${summary.carbon} with the prefix ${summary.prefix}`,
       `  start:   ${summary.start}   (metrics flow once the agent runs)`,
       '',
     ].join('\n'),

@@ -9,7 +9,8 @@ const PLUGIN_SETTINGS: Record<string, string> = {
 /**
  * collectd.conf with the write_graphite plugin. PluginDir and TypesDB are left to the package's built-in
  * defaults (/usr/lib/collectd and /usr/share/collectd/types.db on Debian), which are right for each distro.
- * write_graphite puts Prefix right before the host name, hence the trailing dot.
+ * write_graphite puts Prefix right before the host name, hence the trailing dot; without FlushInterval it would
+ * hold metrics until its send buffer is full.
  */
 export function renderCollectdConfig(input: ConfigInput): string {
   const loads = input.plugins.map((name) => `LoadPlugin ${name}\n`).join('');
@@ -25,7 +26,10 @@ LoadPlugin syslog
 </Plugin>
 
 ${loads}${settings ? `\n${settings}` : ''}
-LoadPlugin write_graphite
+# Send what is buffered every 10 s, not only when the send buffer is full.
+<LoadPlugin write_graphite>
+  FlushInterval 10
+</LoadPlugin>
 <Plugin write_graphite>
   <Node "alertform">
     Host "${input.carbon.host.replace(/^\[|\]$/g, '')}"

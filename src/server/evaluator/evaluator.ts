@@ -67,7 +67,13 @@ export function startEvaluator(options: EvaluatorOptions): RunningEvaluator {
       ...(logger ? { logger } : {}),
     });
     try {
-      return await running;
+      const report = await running;
+      if (report.durationMs > intervalMs) {
+        logger?.warn({ ...report, intervalSeconds: intervalMs / 1000 }, 'evaluation cycle took longer than the interval');
+      } else if (report.transitions > 0 || report.failedQueries > 0) {
+        logger?.info(report, 'evaluation cycle');
+      }
+      return report;
     } finally {
       running = null;
     }

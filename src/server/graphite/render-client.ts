@@ -14,6 +14,12 @@ export interface GraphiteClientOptions {
   maxUrlLength?: number;
   /** Render requests in flight at once. Default 8. */
   concurrency?: number;
+  /**
+   * How many timed-out shared requests one render() call may split and retry. A backend that times out on
+   * everything would otherwise turn each batch of 100 into ~200 slow requests; past the budget a timed-out batch
+   * fails whole. Default 16.
+   */
+  timeoutSplitBudget?: number;
 }
 
 /** Reads many targets from the render API at once. */
@@ -49,6 +55,7 @@ export function createGraphiteClient(options: GraphiteClientOptions): GraphiteCl
   const maxTargets = options.maxTargetsPerRequest ?? 100;
   const maxUrlLength = options.maxUrlLength ?? 7_000;
   const limit = createLimiter(options.concurrency ?? 8);
+  const timeoutSplitBudget = options.timeoutSplitBudget ?? 16;
 
   const buildUrl = (targets: readonly string[], fromMinutes: number): string => {
     const params = new URLSearchParams();
@@ -85,7 +92,12 @@ export function createGraphiteClient(options: GraphiteClientOptions): GraphiteCl
     });
 
   /** Fetches a group of batchable targets, splitting on failure until each failure is pinned to one target. */
-  const renderGroup = async (targets: string[], fromMinutes: number, out: Map<string, RenderResult>) => {
+  const renderGroup = async (
+    targets: string[],
+    fromMinutes: number,
+    out: Map<string, RenderResult>,
+    budget: { timeouts: number },
+  ): Promise<void> => {
     try {
       const series = await fetchSeries(targets, fromMinutes);
       if (targets.length === 1) {
@@ -102,14 +114,15 @@ export function createGraphiteClient(options: GraphiteClientOptions): GraphiteCl
       for (const [target, matched] of found) out.set(target, { ok: true, series: [...matched.values()] });
     } catch (error) {
       const failure = error instanceof RenderError ? error.failure : { kind: 'http' as const, message: String(error) };
-      if (targets.length === 1 || failure.kind === 'unreachable') {
+      const overBudget = failure.kind === 'timeout' && (budget.timeouts -= 1) < 0;
+      if (targets.length === 1 || failure.kind === 'unreachable' || overBudget) {
         for (const target of targets) out.set(target, { ok: false, failure });
         return;
       }
       const middle = Math.ceil(targets.length / 2);
       await Promise.all([
-        renderGroup(targets.slice(0, middle), fromMinutes, out),
-        renderGroup(targets.slice(middle), fromMinutes, out),
+        renderGroup(targets.slice(0, middle), fromMinutes, out, budget),
+        renderGroup(targets.slice(middle), fromMinutes, out, budget),
       ]);
     }
   };
@@ -143,11 +156,12 @@ export function createGraphiteClient(options: GraphiteClientOptions): GraphiteCl
       }
       const results = new Map<number, Map<string, RenderResult>>();
       const work: Promise<void>[] = [];
+      const budget = { timeouts: timeoutSplitBudget };
       for (const [fromMinutes, group] of byRange) {
         const out = new Map<string, RenderResult>();
         results.set(fromMinutes, out);
-        for (const batch of cutBatches([...group.batchable], fromMinutes)) work.push(renderGroup(batch, fromMinutes, out));
-        for (const target of group.alone) work.push(renderGroup([target], fromMinutes, out));
+        for (const batch of cutBatches([...group.batchable], fromMinutes)) work.push(renderGroup(batch, fromMinutes, out, budget));
+        for (const target of group.alone) work.push(renderGroup([target], fromMinutes, out, budget));
       }
       await Promise.all(work);
       return queries.map(

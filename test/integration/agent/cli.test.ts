@@ -1,25 +1,20 @@
 import { mkdtemp, mkdir, readFile, writeFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../helpers/run-cli.js';
+import { startTestServer, type TestServer } from '../../helpers/server.js';
 
 const GOOD = 'good-key-1234-abcd';
-let api: Server;
+let api: TestServer;
 let apiUrl: string;
 
+// The real /v2 server checks the key.
 beforeAll(async () => {
-  // Stands in for the /v2 API's answer to the key check.
-  api = createServer((request, response) => {
-    const user = Buffer.from((request.headers.authorization ?? '').replace(/^Basic /, ''), 'base64').toString().split(':')[0];
-    response.writeHead(request.url === '/v2/alerts/?max=1' && user === GOOD ? 200 : 401).end('[]');
-  });
-  await new Promise<void>((resolve) => api.listen(0, '127.0.0.1', resolve));
-  apiUrl = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;
+  api = await startTestServer({ keys: [GOOD] });
+  apiUrl = api.url;
 });
-afterAll(() => new Promise<void>((resolve) => api.close(() => resolve())));
+afterAll(() => api.close());
 
 async function debianRoot(): Promise<string> {
   const root = await mkdtemp(join(tmpdir(), 'alertform-agent-cli-'));
@@ -28,7 +23,8 @@ async function debianRoot(): Promise<string> {
   return root;
 }
 
-describe('alertform agent (CLI)', () => {
+// Each test spawns the CLI through tsx a few times: slow on a busy machine, hence the long timeout.
+describe('alertform agent (CLI)', { timeout: 120_000 }, () => {
   it('lists the agents with --list and -l, as JSON with --json', async () => {
     const list = await runCli(['agent', '--list']);
     expect(list.code).toBe(0);

@@ -173,6 +173,25 @@ describe.skipIf(availability.skip)('evaluation against a real Graphite', () => {
     expect(JSON.stringify(read.body.last_error)).not.toContain('127.0.0.1');
   });
 
+  it('records a query that Graphite rejects as query_failed and notifies when on_query_failure is notify', async () => {
+    await server.request('POST', '/v2/notifications/', { type: 'webhook', description: 'failures', destination: `${receiver.url}/failures` });
+    const created = await server.request('POST', '/v2/alerts/', {
+      name: 'Broken query',
+      metric: 'noSuchFunction(it.web.*.cpu)',
+      alert_criteria: { type: 'above', above_value: 1 },
+      notification_channels: ['failures'],
+      on_query_failure: 'notify',
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const id: string = created.body.id;
+    const hook = await receiver.waitFor((r) => r.path === '/failures', 30_000);
+    expect(hook.body).toMatchObject({ name: 'Broken query', status: 'query_failed', metric: 'noSuchFunction(it.web.*.cpu)', value: null });
+    const history = await until(() => server.request('GET', `/v2/alerts/history/?id=${id}`), (r) => Boolean(r.body[id]));
+    expect(history.body[id]).toEqual([{ status: 'query_failed', value: null, time: expect.stringMatching(/^\d+$/), metric: 'noSuchFunction(it.web.*.cpu)' }]);
+    const alert = await server.request('GET', `/v2/alerts/${id}/`);
+    expect(alert.body.status).toBe('healthy');
+  });
+
   async function waitForMail(match: (raw: string) => boolean, timeoutMs = 15_000): Promise<string> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {

@@ -13,6 +13,7 @@ const MAIN = fileURLToPath(new URL('../../../src/cli/main.ts', import.meta.url))
 const dir = mkdtempSync(join(tmpdir(), 'alertform-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+// Each CLI run spawns node + tsx: seconds each on a busy 2-core machine, hence the generous timeouts.
 describe('alertform serve', () => {
   it('prints its URL, serves every --api-key and ALERTFORM_API_KEYS key, and stops cleanly on SIGTERM', async () => {
     const child = spawn(
@@ -40,7 +41,7 @@ describe('alertform serve', () => {
       expect(await exited).toBe(0);
       expect(stdout).toContain('stopped');
     }
-  });
+  }, 60_000);
 
   it('refuses a bad port with a clear message', async () => {
     const result = await runCli(['serve', '--port', 'eighty']);
@@ -71,7 +72,10 @@ describe('alertform keys', () => {
     } finally {
       await server.close();
     }
-    const again = await runCli(['keys', 'revoke', 'no-such-id', '--db', db]);
+  }, 120_000);
+
+  it('refuses to revoke a key that does not exist', async () => {
+    const again = await runCli(['keys', 'revoke', 'no-such-id', '--db', join(dir, 'empty.db')]);
     expect(again.code).toBe(1);
     expect(again.stderr).toContain('no key with id');
   });

@@ -166,6 +166,8 @@ describe('plan on a pull_request', () => {
     expect(body).toContain('alerts/web.yaml:3:5  alerts.0.metric  is required');
     expect(body).toContain('alerts/db.yaml:9:1  unknown top-level key "alert"');
     expect(result.log).toContain('::error::the definitions do not validate');
+    // Annotations put each problem on its line in the PR's diff.
+    expect(result.log).toContain('::error title=alertform,file=alerts/web.yaml,line=3,col=5::alerts.0.metric  is required');
     github.done();
   });
 
@@ -237,6 +239,44 @@ describe('plan when GitHub refuses the comment', () => {
       files.cleanup();
       repo.cleanup();
       nock.cleanAll();
+      nock.enableNetConnect();
+    }
+  });
+});
+
+describe('plan when the plan cannot be computed', () => {
+  it('fails, and the comment says why without the key from alertform.yaml or the inputs', async () => {
+    nock.disableNetConnect();
+    const repo = await createGitRepo();
+    const fileKey = 'yamlkey_9f8e7d6c5b4a';
+    const sha = await repo.commit({ 'alertform.yaml': `server: https://${fileKey}@alerts.example.com\n`, 'a.yaml': 'alerts: []\n' });
+    const github = mockGitHub();
+    const files = createRunnerFiles();
+    try {
+      const vars = files.env({
+        eventName: 'pull_request',
+        event: pullRequestEvent({ number: 5, baseSha: sha, headSha: sha }),
+        inputs: { command: 'plan', 'api-key': API_KEY, 'github-token': 'ghs_token123456' },
+      });
+      const failing: Reconciler = {
+        plan: async () => {
+          throw new Error(`cannot reach https://${fileKey}@alerts.example.com (key ${API_KEY}): ECONNREFUSED`);
+        },
+      };
+      const result = await runInProcess(vars, files, () => runAction({ cwd: repo.dir, reconciler: failing }));
+      expect(result.exitCode).toBe(1);
+      const body = github.commentsOf(5)[0]!.body;
+      expect(parseMarker(body)?.hash).toBe('error');
+      expect(body).toContain('The plan could not be computed');
+      expect(body).toContain('ECONNREFUSED');
+      for (const text of [body, result.log.replace(/^::add-mask::.*$/gm, '')]) {
+        expect(text).not.toContain(fileKey);
+        expect(text).not.toContain(API_KEY);
+      }
+    } finally {
+      files.cleanup();
+      repo.cleanup();
+      github.done();
       nock.enableNetConnect();
     }
   });

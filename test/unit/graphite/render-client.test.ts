@@ -93,6 +93,18 @@ describe('the Graphite render client', () => {
     expect(!unreachable!.ok && unreachable!.failure.message).not.toContain('127.0.0.1');
   });
 
+  it('splits timed-out batches only within a budget, so a backend that is slow for everything stays bounded', async () => {
+    const slow = await startFakeRender(() => ({ series: [], delayMs: 5_000 }));
+    closers.push(slow.close);
+    // Long enough for each request to reach the server on a loaded machine; the answers never come in time.
+    const client = createGraphiteClient({ baseUrl: slow.url, timeoutMs: 500, maxTargetsPerRequest: 16, timeoutSplitBudget: 2, concurrency: 16 });
+    const targets = Array.from({ length: 64 }, (_, i) => ({ target: `slow.${i}`, fromMinutes: 5 }));
+    const results = await client.render(targets);
+    expect(results.every((r) => !r.ok && r.failure.kind === 'timeout')).toBe(true);
+    // 4 batches, plus 2 halves for each of the 2 splits the budget allows.
+    expect(slow.requests.length).toBe(8);
+  });
+
   it('treats an answer that is not render JSON as an HTTP-level failure', async () => {
     const fake = await startFakeRender(() => ({ status: 200, body: '<html>login</html>' }));
     closers.push(fake.close);

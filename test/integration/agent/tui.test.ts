@@ -1,0 +1,159 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../../helpers/server.js';
+import { hasCommand, systemPart } from '../../helpers/system.js';
+
+// The TUI in a real pseudo-terminal: tmux runs it detached, the test types with send-keys and reads the screen
+// with capture-pane. Commands are only recorded (ALERTFORM_AGENT_RUNNER); files land under a temp --root.
+const tmux = systemPart('tmux', hasCommand('tmux'));
+const REPO = fileURLToPath(new URL('../../../', import.meta.url));
+const MAIN = join(REPO, 'src/cli/main.ts');
+
+let server: TestServer;
+const sessions: string[] = [];
+
+beforeAll(async () => {
+  if (!tmux.skip) server = await startTestServer({ keys: ['good-key-1234-abcd'] });
+});
+afterAll(async () => server?.close());
+afterEach(() => {
+  for (const session of sessions.splice(0)) {
+    try {
+      execFileSync('tmux', ['kill-session', '-t', session], { stdio: 'ignore' });
+    } catch {
+      // already gone
+    }
+  }
+});
+
+async function debianRoot(): Promise<string> {
+  const root = await mkdtemp(join(tmpdir(), 'alertform-tui-'));
+  await mkdir(join(root, 'etc'), { recursive: true });
+  await writeFile(join(root, 'etc/os-release'), 'ID=debian\nVERSION_ID="12"\n');
+  return root;
+}
+
+/** Starts `alertform tui ...` in a detached 250x50 tmux session; the shell prints [exit N] when it ends. */
+function startTui(root: string, args: string[]): { keys: (...keys: string[]) => void; type: (text: string) => void; screen: () => string; waitFor: (text: string | RegExp) => Promise<string> } {
+  const session = `alertform-tui-${process.pid}-${sessions.length}-${Date.now()}`;
+  sessions.push(session);
+  const quote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
+  const command = [
+    'env',
+    `ALERTFORM_AGENT_RUNNER=record:${join(root, 'commands.log')}`,
+    'NO_COLOR=1',
+    process.execPath,
+    '--import',
+    'tsx',
+    MAIN,
+    '--server',
+    server.url,
+    'tui',
+    '--root',
+    root,
+    ...args,
+  ].map(quote).join(' ');
+  execFileSync('tmux', ['new-session', '-d', '-s', session, '-x', '250', '-y', '50', '-c', REPO, `${command}; echo "[exit $?]"; sleep 600`]);
+  const screen = () => execFileSync('tmux', ['capture-pane', '-p', '-t', session], { encoding: 'utf8' });
+  return {
+    keys: (...keys) => void execFileSync('tmux', ['send-keys', '-t', session, ...keys]),
+    type: (text) => void execFileSync('tmux', ['send-keys', '-t', session, '-l', text]),
+    screen,
+    // The screen changes when the program draws: poll it, bounded.
+    async waitFor(text) {
+      const deadline = Date.now() + 45_000;
+      for (;;) {
+        const shown = screen();
+        if (typeof text === 'string' ? shown.includes(text) : text.test(shown)) return shown;
+        if (Date.now() > deadline) throw new Error(`the screen never showed ${String(text)}; it shows:\n${shown}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    },
+  };
+}
+
+describe.skipIf(tmux.skip)('alertform tui in a terminal (tmux)', { timeout: 120_000 }, () => {
+  it('goes agent, action, masked key checked at once (a wrong one is said and asked again), custom plugins, confirm, then the steps', async () => {
+    const root = await debianRoot();
+    const tui = startTui(root, []);
+    await tui.waitFor('Which agent?');
+    tui.keys('Down', 'Down', 'Enter');
+    await tui.waitFor('What should happen to collectd?');
+    tui.keys('Enter');
+    await tui.waitFor('API key (checked with');
+
+    tui.type('wrong-key-0000');
+    tui.keys('Enter');
+    await tui.waitFor('the API key was refused by');
+    expect(tui.screen()).toContain('? API key');
+    expect(tui.screen()).not.toContain('wrong-key-0000');
+
+    tui.keys('C-u');
+    tui.type('good-key-1234-abcd');
+    tui.keys('Enter');
+    await tui.waitFor('Plugins?');
+    expect(tui.screen()).toContain('✔ API key');
+    tui.keys('Down', 'Enter');
+    await tui.waitFor('Plugins to enable');
+    // Uncheck cpu (first), check uptime (an optional one, further down).
+    tui.keys('Space');
+    for (let i = 0; i < 13; i++) tui.keys('Down');
+    tui.keys('Space', 'Enter');
+    await tui.waitFor(/Install collectd with df, disk, interface, load, memory, processes, swap, uptime, sending to carbon\.hostedgraphite\.com:2003 \(hosted\)\?/);
+    tui.keys('Enter');
+    const end = await tui.waitFor('[exit 0]');
+
+    expect(end).toContain('✔ detect the platform: debian 12, apt');
+    expect(end).toMatch(/✔ apt-get install -y collectd-core \(\d+ms\)/);
+    expect(end).toContain('✔ collectd is installed and configured.');
+    expect(end).toContain('plugins: df, disk, interface, load, memory, processes, swap, uptime');
+    expect(end).toContain('with the prefix <API_KEY>.collectd');
+    expect(end).not.toContain('good-key-1234-abcd');
+    const config = await readFile(join(root, 'etc/collectd/collectd.conf'), 'utf8');
+    expect(config).toContain('Prefix "good-key-1234-abcd.collectd."');
+    expect(config).toContain('LoadPlugin uptime\n');
+    expect(config).not.toContain('LoadPlugin cpu\n');
+    expect(await readFile(join(root, 'commands.log'), 'utf8')).toBe(
+      "sh -c 'command -v apt-get'\ndpkg-query -W '-f=${Status}' collectd-core\napt-get update\napt-get install -y collectd-core\n",
+    );
+  });
+
+  it('leaves cleanly on Ctrl-C at the key prompt, with nothing written', async () => {
+    const root = await debianRoot();
+    const tui = startTui(root, []);
+    await tui.waitFor('Which agent?');
+    tui.keys('Enter');
+    await tui.waitFor('What should happen to telegraf?');
+    tui.keys('Enter');
+    await tui.waitFor('API key');
+    tui.type('good-key');
+    tui.keys('C-c');
+    const end = await tui.waitFor('[exit 130]');
+    expect(end).toContain('Cancelled: nothing was changed.');
+    expect(await readdir(root)).toEqual(['etc']);
+    expect(await readdir(join(root, 'etc'))).toEqual(['os-release']);
+  });
+
+  it('runs a dry run of the default plugins and writes nothing', async () => {
+    const root = await debianRoot();
+    const tui = startTui(root, ['--dry-run', '--no-verify', '--carbon', '127.0.0.1:2003']);
+    await tui.waitFor('Which agent?');
+    tui.keys('Enter');
+    await tui.waitFor('What should happen to telegraf?');
+    tui.keys('Enter');
+    await tui.waitFor('API key:');
+    tui.type('any-key-5678');
+    tui.keys('Enter');
+    await tui.waitFor('Plugins?');
+    tui.keys('Enter');
+    await tui.waitFor('Dry run: show how to install telegraf with cpu, disk, diskio, kernel, mem, processes, swap, system, sending to 127.0.0.1:2003?');
+    tui.keys('Enter');
+    const end = await tui.waitFor('[exit 0]');
+    expect(end).toContain('telegraf would be installed and configured.');
+    expect(await readdir(join(root, 'etc'))).toEqual(['os-release']);
+  });
+});
