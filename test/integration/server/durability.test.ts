@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { MIGRATIONS } from '../../../src/server/store/sqlite/migrations.js';
 import { startTestServer } from '../../helpers/server.js';
 import { MIGRATIONS } from '../../../src/server/store/sqlite/migrations.js';
 
