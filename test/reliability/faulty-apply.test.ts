@@ -11,21 +11,25 @@ import { startFaultyProxy, type FaultyProxy } from '../helpers/faulty-proxy.js';
 import { startTestServer } from '../helpers/server.js';
 
 const RUNS = Number(process.env.FAULTY_RUNS ?? 20);
-const ALERTS = 24;
+const ALERTS = 16;
 const CHANNELS = 4;
 
 const dir = mkdtempSync(join(tmpdir(), 'alertform-faulty-'));
 let proxy: FaultyProxy;
 beforeAll(async () => {
   // Seeded: a failure names its run, and FAULTY_RUNS / the seed replay it.
-  proxy = await startFaultyProxy('http://127.0.0.1:9', { failureRate: 0.2, seed: 7, maxDelayMs: 300 });
+  proxy = await startFaultyProxy('http://127.0.0.1:9', { failureRate: 0.2, seed: 7, maxDelayMs: 1_200 });
 });
 afterAll(async () => {
   await proxy.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** A client whose per-attempt timeout is shorter than most delays, and whose retries do not wait. */
+/**
+ * A client whose per-attempt timeout (800 ms) is shorter than a third of the delays (120..1200 ms), so those
+ * become lost answers; long enough that a loaded CI machine does not time out answers that were not delayed.
+ * Retries do not wait.
+ */
 function clientFor(server: string, key: string, timeoutMs?: number): AlertformClient {
   return new AlertformClient({
     server,
@@ -49,7 +53,7 @@ describe('apply through a proxy that fails 20% of requests (503, resets, lost an
     for (let run = 0; run < RUNS; run++) {
       const server = await startTestServer();
       proxy.retarget(server.url);
-      const flaky = clientFor(proxy.url, server.key, 150);
+      const flaky = clientFor(proxy.url, server.key, 800);
       const direct = clientFor(server.url, server.key);
       const repo = join(dir, `run-${run}`);
       try {
