@@ -22,6 +22,7 @@ export async function runPlanCommand(ctx: ActionContext): Promise<void> {
     run = await ctx.reconciler.plan(planRequestOf(ctx));
   } catch (error) {
     const message = redactor.redact(error instanceof Error ? error.message : String(error));
+    await appendJobSummary(`### alertform plan\n\n**The plan could not be computed:** ${message}`, redactor, env);
     await postComment(ctx, composeErrorComment({ marker: formatMarker({ hash: 'error', path: inputs.path }), path: inputs.path, message }));
     throw error;
   }
@@ -46,7 +47,7 @@ export async function runPlanCommand(ctx: ActionContext): Promise<void> {
     if (!changed.ok) core.warning(changed.reason);
     changedFiles = renderChangedFiles(changed, run.changes, ctx.cwd);
   }
-  const sha = event.kind === 'pull_request' ? event.headSha : event.kind === 'push' ? event.sha : event.sha;
+  const sha = event.kind === 'pull_request' ? event.headSha : event.sha;
   const body = composePlanComment({ marker: formatMarker({ hash: run.hash, path: inputs.path }), run, changedFiles, sha });
   await appendJobSummary(stripMarker(body), redactor, env);
   await postComment(ctx, body);

@@ -118,6 +118,9 @@ describe('the Action against a real server and a real git repository', () => {
     expect(comment!.body).toContain('**Plan: 2 to create, 1 to update, 0 to mute, 0 to delete.**');
     expect(comment!.body).toMatch(/\| `alerts\/web\.yaml` \| (?=.*\+ alert `web-errors`)(?=.*~ alert `web-latency`).* \|/);
     expect(comment!.body).toContain('| `alerts/db.yaml` | + alert `db-replication-lag` |');
+    // Sources are named as in the repository, never by the runner's absolute path.
+    expect(comment!.body).toContain('alerts/db.yaml:2');
+    expect(comment!.body).not.toContain(repo.dir);
     expect(parseMarker(comment!.body)?.hash).toBe(second.outputs['plan-hash']);
     expect(second.outputs).toMatchObject({ 'has-changes': 'true', 'to-create': '2', 'to-update': '1', 'to-delete': '0', 'to-mute': '0' });
     expect(JSON.parse(second.planFile!).formatVersion).toBe(1);
