@@ -256,6 +256,22 @@ describe('failures and refusals', () => {
     expect(await snapshotFiles(root)).not.toHaveProperty('/etc/telegraf/telegraf.conf');
   });
 
+  it('reports a failure as JSON with --json: the failed step, what was done and the undo commands', async () => {
+    const root = await createRoot('debian');
+    const { context, output } = createTestContext(root, { responder: hostResponder({ managers: ['apt-get'], fail: 'apt-get install' }), json: true });
+    expect((await installAgent(context, agent('collectd'), base)).exitCode).toBe(1);
+    const report = JSON.parse(output.stdout);
+    expect(report).toMatchObject({
+      ok: false,
+      agent: 'collectd',
+      failed: { step: 'apt-get install -y collectd-core', reason: 'exit 100: E: Unable to locate package' },
+      done: ['apt-get update'],
+      undo: [],
+    });
+    expect(report.steps.map((step: { status: string }) => step.status)).toEqual(['ok', 'ok', 'ok', 'ok', 'ok', 'failed']);
+    expect(output.stderr).toBe('');
+  });
+
   it('refuses a wrong key before anything is installed', async () => {
     const root = await createRoot('debian');
     const { context, runner, output } = createTestContext(root, {
@@ -289,6 +305,18 @@ describe('failures and refusals', () => {
     expect(output.stderr).toContain("✖ failed: check privileges\n  why: 'apt-get update' needs root: run this again with sudo");
     expect(runner.calls).not.toContain('apt-get update');
     expect(await snapshotFiles(root)).toEqual({});
+  });
+
+  it('needs no root when the package is there and the config goes under a staging --root', async () => {
+    const root = await createRoot('debian');
+    const { context, output } = createTestContext(root, {
+      responder: hostResponder({ managers: ['apt-get'], installed: true }),
+      host: { uid: 1000 },
+      simulated: false,
+    });
+    expect((await installAgent(context, agent('collectd'), base)).exitCode).toBe(0);
+    expect(output.stdout).toContain('✔ check privileges: no root needed');
+    expect(Object.keys(await snapshotFiles(root))).toEqual(['/etc/collectd/collectd.conf']);
   });
 
   it('refuses Homebrew as root', async () => {
