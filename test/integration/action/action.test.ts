@@ -136,6 +136,7 @@ describe('the Action against a real server and a real git repository', () => {
     const alerts = await server.request('GET', '/v2/alerts/');
     const names = (alerts.body.alerts as { name: string }[]).map((a) => a.name).sort();
     expect(names).toEqual(['db-replication-lag', 'web-errors', 'web-latency']);
+    expect(comments(7)[0]!.body).toContain(`✅ Applied from commit ${pr7Head.slice(0, 12)}`);
     const again = await applyPush(pr7Head);
     expect(again.outputs['has-changes']).toBe('false');
   });
@@ -164,6 +165,7 @@ describe('the Action against a real server and a real git repository', () => {
     expect(allowed.exitCode, allowed.log).toBe(0);
     const after = await server.request('GET', `/v2/alerts/${lag.id}`);
     expect(after.body.alert_criteria.above_value).toBe(60);
+    expect(comments(8)[0]!.body).toContain('✅ Applied (a fresh plan, not the one above: allow-plan-change)');
   });
 
   it('fails the job on invalid definitions and shows the errors with file:line in the comment', async () => {
