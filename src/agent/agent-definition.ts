@@ -26,7 +26,8 @@ export interface AgentDefinition {
   /** Whether names outside both lists are accepted (telegraf inputs, collectd plugins) or refused (otel). */
   acceptsOtherPlugins: boolean;
   packageName(platform: Platform): string;
-  serviceName(platform: Platform): string;
+  /** The systemd unit, which is also the Homebrew formula. */
+  service: string;
   configPath(platform: Platform): string;
   /** The steps that put the package on a host where it is missing (repository, download, install). */
   packageSteps(platform: Platform, runner: CommandRunner, root: FileRoot): Step[];

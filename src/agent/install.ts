@@ -140,7 +140,7 @@ export function checkPrivileges(context: AgentContext, platform: Platform, steps
 }
 
 export function startCommand(platform: Platform, agent: AgentDefinition): string {
-  const argv = serviceCommands(platform, agent.serviceName(platform)).start;
+  const argv = serviceCommands(platform, agent.service).start;
   return platform.manager === 'brew' ? formatCommand(argv) : `sudo ${formatCommand(argv)}`;
 }
 

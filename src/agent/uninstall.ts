@@ -37,7 +37,7 @@ export async function uninstallAgent(context: AgentContext, agent: AgentDefiniti
     }
 
     const kept = await context.root.read(configPath);
-    const service = serviceCommands(platform, agent.serviceName(platform));
+    const service = serviceCommands(platform, agent.service);
     const stop: Step = {
       ...commandStep(context.runner, service.stop, { privileged: platform.manager !== 'brew' }),
       // A service that is not running (or has no unit) is as stopped as we need it.

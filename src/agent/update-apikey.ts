@@ -45,7 +45,7 @@ export async function updateAgentKey(context: AgentContext, agent: AgentDefiniti
     } else {
       await progress.step(`write ${path}`, () => context.root.writeAtomic(options.config, updated), { change: true });
     }
-    const restart = context.host.platform === 'darwin' ? `brew services restart ${agent.name === 'otel' ? 'otelcol-contrib' : agent.name}` : `sudo systemctl restart ${agent.name === 'otel' ? 'otelcol-contrib' : agent.name}`;
+    const restart = context.host.platform === 'darwin' ? `brew services restart ${agent.service}` : `sudo systemctl restart ${agent.service}`;
     if (!context.json && !options.dryRun) {
       context.output.out(`\n✔ the API key is updated in ${path} (line ${lines.join(', ')}); nothing else changed.\n  restart: ${restart}\n`);
     }

@@ -20,7 +20,7 @@ export const collectd: AgentDefinition = {
   acceptsOtherPlugins: true,
   graphiteOutputName: '<Plugin write_graphite> block',
   packageName,
-  serviceName: () => 'collectd',
+  service: 'collectd',
   configPath: (platform) =>
     platform.manager === 'brew'
       ? `${platform.brewPrefix}/etc/collectd.conf`

@@ -20,7 +20,7 @@ export const otel: AgentDefinition = {
   acceptsOtherPlugins: false,
   graphiteOutputName: 'carbon exporter',
   packageName: () => 'otelcol-contrib',
-  serviceName: () => 'otelcol-contrib',
+  service: 'otelcol-contrib',
   configPath: () => '/etc/otelcol-contrib/config.yaml',
   packageSteps(platform, runner, root) {
     if (platform.manager === 'brew') {

@@ -19,7 +19,7 @@ export const telegraf: AgentDefinition = {
   acceptsOtherPlugins: true,
   graphiteOutputName: '[[outputs.graphite]] section',
   packageName: () => 'telegraf',
-  serviceName: () => 'telegraf',
+  service: 'telegraf',
   configPath: (platform) => (platform.manager === 'brew' ? `${platform.brewPrefix}/etc/telegraf.conf` : '/etc/telegraf/telegraf.conf'),
   packageSteps(platform, runner, root) {
     const install = installCommand(platform.manager, 'telegraf');

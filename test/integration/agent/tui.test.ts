@@ -156,4 +156,27 @@ describe.skipIf(tmux.skip)('alertform tui in a terminal (tmux)', { timeout: 120_
     expect(end).toContain('telegraf would be installed and configured.');
     expect(await readdir(join(root, 'etc'))).toEqual(['os-release']);
   });
+
+  it('updates only the key of an existing config through the update action, defaulting to the platform path', async () => {
+    const root = await debianRoot();
+    await mkdir(join(root, 'etc/telegraf'), { recursive: true });
+    const config = '[agent]\n  interval = "10s"\n\n[[outputs.graphite]]\n  servers = ["carbon.hostedgraphite.com:2003"]\n  prefix = "old-key-0000.telegraf"\n';
+    await writeFile(join(root, 'etc/telegraf/telegraf.conf'), config);
+    const tui = startTui(root, []);
+    await tui.waitFor('Which agent?');
+    tui.keys('Enter');
+    await tui.waitFor('What should happen to telegraf?');
+    tui.keys('Down', 'Enter');
+    await tui.waitFor('API key (checked with');
+    tui.type('good-key-1234-abcd');
+    tui.keys('Enter');
+    await tui.waitFor('Config file to update: (/etc/telegraf/telegraf.conf)');
+    tui.keys('Enter');
+    await tui.waitFor('Replace the API key in /etc/telegraf/telegraf.conf?');
+    tui.keys('Enter');
+    const end = await tui.waitFor('[exit 0]');
+    expect(end).toContain('✔ the API key is updated');
+    expect(end).not.toContain('good-key-1234-abcd');
+    expect(await readFile(join(root, 'etc/telegraf/telegraf.conf'), 'utf8')).toBe(config.replace('old-key-0000', 'good-key-1234-abcd'));
+  });
 });

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { findAgent } from '../../../src/agent/agents/registry.js';
 import { installAgent } from '../../../src/agent/install.js';
 import { updateAgentKey, type UpdateKeyOptions } from '../../../src/agent/update-apikey.js';
-import { KEY, createRoot, createTestContext, hostResponder } from './fixtures.js';
+import { uninstallAgent } from '../../../src/agent/uninstall.js';
+import { KEY, createRoot, createTestContext, hostResponder, snapshotFiles } from './fixtures.js';
 
 const OLD = 'oldkey-1111-2222';
 const NEW = 'newkey-3333-4444-5555';
@@ -196,7 +197,7 @@ describe('update-apikey on collectd.conf', () => {
 });
 
 describe('round trip', () => {
-  it('install, then update-apikey, leaves the installed config with only the key changed', async () => {
+  it('install, then update-apikey, then uninstall leaves only the config, with only the key changed', async () => {
     for (const name of ['telegraf', 'otel', 'collectd']) {
       const root = await createRoot('debian');
       const { context } = createTestContext(root, { responder: hostResponder({ managers: ['apt-get'], installed: true }) });
@@ -205,7 +206,10 @@ describe('round trip', () => {
       const path = installed.report.config as string;
       const before = await readFile(path, 'utf8');
       expect((await updateAgentKey(context, agent, options(path.slice(root.length)))).exitCode).toBe(0);
-      expect(await readFile(path, 'utf8')).toBe(before.replace(`${OLD}.${name}`, `${NEW}.${name}`));
+      const after = before.replace(`${OLD}.${name}`, `${NEW}.${name}`);
+      expect(await readFile(path, 'utf8')).toBe(after);
+      expect((await uninstallAgent(context, agent, { dryRun: false })).exitCode).toBe(0);
+      expect(await snapshotFiles(root)).toEqual({ [path.slice(root.length)]: after });
     }
   });
 });
