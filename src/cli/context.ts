@@ -49,12 +49,6 @@ export function failOnProblems(problems: Problem[], what = 'definitions'): void 
   throw new CliError(`${problems.length} problem(s) in the ${what}`);
 }
 
-/** Parses a non-negative integer option. */
-export function parseCount(value: string): number {
-  if (!/^\d+$/.test(value)) throw new CliError(`expected a whole number, got "${value}"`);
-  return Number(value);
-}
-
 /** Writes to stdout and waits until it is flushed (so piping to `head` or a file loses nothing). */
 export function writeOut(text: string): Promise<void> {
   return new Promise((resolve) => {

@@ -53,13 +53,18 @@ export function renderPulledDefinitions(actual: ActualState, schemaPath = './sch
     });
     files.push({ name: 'schedules.yaml', text: header(schemaPath) + dump({ schedules: list }) });
   }
-  if (actual.channels.length > 0) {
-    const list = byName(actual.channels.map((c) => channelAdapter.canonicalActual(c, refs))).map((c) => {
+  // A channel without a destination (an account's `Email me` before the operator set an address) cannot be
+  // written as a valid definition: it stays on the server, unmanaged, and alerts still refer to it by name.
+  const writable = actual.channels.filter((c) => c.destination);
+  const left = actual.channels.filter((c) => !c.destination).map((c) => c.description);
+  if (writable.length > 0) {
+    const note = left.length > 0 ? `\n# Left out (no destination set on the server): ${left.join(', ')}` : '';
+    const list = byName(writable.map((c) => channelAdapter.canonicalActual(c, refs))).map((c) => {
       const out: Record<string, unknown> = { description: c.description, type: c.type, destination: c.destination };
       if (c.auto_resolve) out.auto_resolve = true;
       return out;
     });
-    files.push({ name: 'channels.yaml', text: header(schemaPath, 'Destinations are credentials: replace them with ${VARIABLES} before committing.') + dump({ channels: list }) });
+    files.push({ name: 'channels.yaml', text: header(schemaPath, `Destinations are credentials: replace them with ${'${VARIABLES}'} before committing.${note}`) + dump({ channels: list }) });
   }
   if (actual.alerts.length > 0) {
     const list = byName(actual.alerts.map((a) => alertAdapter.canonicalActual(a, refs))).map(alertDefinition);

@@ -1,3 +1,4 @@
+import { realpathSync } from 'node:fs';
 import { relative, resolve, posix } from 'node:path';
 import { simpleGit } from 'simple-git';
 import { PROJECT_FILE, type SourceFile } from './load.js';
@@ -13,9 +14,10 @@ export interface FilesAtRef {
  * the index and HEAD stay as they are. File names are reported as `REF:path`.
  */
 export async function readDefinitionFilesAtRef(dir: string, ref: string): Promise<FilesAtRef> {
-  const git = simpleGit(resolve(dir));
-  const root = (await git.revparse(['--show-toplevel'])).trim();
-  const prefix = relative(root, resolve(dir)).split('\\').join('/');
+  const root = (await simpleGit(resolve(dir)).revparse(['--show-toplevel'])).trim();
+  // From the top, so that ls-tree paths and `show REF:path` agree whatever the directory.
+  const git = simpleGit(root);
+  const prefix = relative(root, realpathSync(resolve(dir))).split('\\').join('/');
   await git.revparse(['--verify', `${ref}^{commit}`]).catch(() => {
     throw new Error(`unknown git revision "${ref}"`);
   });

@@ -1,23 +1,6 @@
-import { readFile, stat } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { confirm } from '@inquirer/prompts';
-import { loadProject } from '../../spec/source.js';
-import { planAgainstServer } from '../../plan/make-plan.js';
-import { renderPlanText } from '../../plan/render/text.js';
-import { toJsonPlan } from '../../plan/render/json.js';
-import { describeChange } from '../../plan/render/summary.js';
-import { fingerprintPlan } from '../../plan/fingerprint.js';
-import { findStaleness, parseSavedPlan, type SavedPlan } from '../../plan/saved.js';
-import { applyPlan, type ApplyEvent, type ApplyResult } from '../../apply/run.js';
-import { redactUrl } from '../../client/connection.js';
-import { CliError } from '../errors.js';
-import { createClient, failOnProblems, optionsOf, parseCount, useColor, writeOut } from '../context.js';
+import { parseCount } from '../parse.js';
 
-interface ApplyOptions {
-  autoApprove?: boolean;
-  allowDeletes?: number;
-  concurrency?: number;
-}
 
 /** `alertform apply [DIR|PLANFILE]`: plan, confirm, then run the steps; or apply a saved plan if still fresh. */
 export function registerApplyCommand(program: Command): void {
@@ -38,75 +21,7 @@ Examples:
 Exit codes: 0 all applied (or nothing to do), 1 an error or a failed step.`,
     )
     .action(async (target: string, _opts: unknown, command: Command) => {
-      const opts = optionsOf<ApplyOptions>(command);
-      const isPlanFile = (await stat(target).catch(() => undefined))?.isFile() === true;
-      const saved = isPlanFile ? parseSavedPlan(await readFile(target, 'utf8')) : undefined;
-      const dir = saved ? saved.definitions.dir : target;
-      const ref = saved?.definitions.ref;
-      const loaded = await loadProject(dir, ref ? { ref } : {});
-      failOnProblems(loaded.problems);
-      const client = createClient(opts, loaded.config);
-      const { plan, actual } = await planAgainstServer(loaded.definitions, client, {
-        prune: loaded.config.prune,
-        ...(opts.allowDeletes !== undefined ? { allowDeletes: opts.allowDeletes } : {}),
-      });
-      if (saved) refuseStale(saved, findStaleness(saved, actual), fingerprintPlan(plan));
-      const color = useColor(opts);
-      if (!opts.json && !saved) await writeOut(renderPlanText(plan, { color, verbose: opts.verbose === true }));
-      if (plan.problems.length > 0) {
-        if (opts.json) await writeOut(`${JSON.stringify({ plan: toJsonPlan(plan) }, null, 2)}\n`);
-        throw new CliError(`the plan has ${plan.problems.length} error(s); nothing was applied`);
-      }
-      if (plan.changes.length === 0) {
-        if (opts.json) await writeOut(`${JSON.stringify({ plan: toJsonPlan(plan), result: { done: [], failed: [], skipped: [] } }, null, 2)}\n`);
-        else await writeOut('Nothing to apply.\n');
-        return;
-      }
-      // A saved plan was reviewed when it was made; otherwise a person confirms, or CI says --auto-approve.
-      if (!saved && !opts.autoApprove) {
-        if (!process.stdin.isTTY || !process.stdout.isTTY) {
-          throw new CliError('refusing to apply without confirmation: not on a terminal; pass --auto-approve');
-        }
-        if (!(await confirm({ message: 'Apply these changes?', default: false }))) throw new CliError('Apply cancelled.');
-      }
-      const result = await applyPlan(plan, actual, client, {
-        concurrency: opts.concurrency ?? 8,
-        onEvent: opts.json ? undefined : (event) => process.stdout.write(`${progressLine(event)}\n`),
-      });
-      const line = `Apply: ${result.done.length} done, ${result.failed.length} failed, ${result.skipped.length} skipped.`;
-      if (opts.json) await writeOut(`${JSON.stringify({ plan: toJsonPlan(plan), result: resultJson(result) }, null, 2)}\n`);
-      else await writeOut(`${line}\n`);
-      if (result.failed.length > 0 || result.skipped.length > 0) throw new CliError(opts.json ? line : 'some steps did not apply; run apply again to converge');
+      const { runApply } = await import('../actions/apply.js');
+      await runApply(target, command);
     });
-}
-
-function refuseStale(saved: SavedPlan, reasons: string[], freshFingerprint: string): void {
-  if (reasons.length > 0) {
-    const shown = reasons.slice(0, 5).join('; ') + (reasons.length > 5 ? `; and ${reasons.length - 5} more` : '');
-    throw new CliError(`plan is stale: the server changed since it was saved (${shown}); run plan again`);
-  }
-  if (freshFingerprint !== saved.fingerprint) {
-    throw new CliError('plan is stale: the definitions or environment now give a different plan; run plan again');
-  }
-}
-
-/** One line per step, as it finishes. Errors are redacted of credentials in URLs. */
-export function progressLine(event: ApplyEvent): string {
-  const what = describeChange(event.change);
-  switch (event.type) {
-    case 'done':
-      return `  ✓ ${what} (${event.ms} ms)`;
-    case 'failed':
-      return `  ✗ ${what}: ${redactUrl(event.error.message)}`;
-    case 'skipped':
-      return `  - skipped ${what}: ${event.reason}`;
-  }
-}
-
-function resultJson(result: ApplyResult): unknown {
-  return {
-    done: result.done.map((c) => c.id),
-    failed: result.failed.map((f) => ({ id: f.change.id, error: redactUrl(f.error.message) })),
-    skipped: result.skipped.map((s) => ({ id: s.change.id, reason: s.reason })),
-  };
 }

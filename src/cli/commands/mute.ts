@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { loadProjectConfig } from '../../spec/project.js';
+import type { GlobalOptions } from '../program.js';
 import { CliError } from '../errors.js';
-import { createClient, optionsOf, parseCount, writeOut } from '../context.js';
+import { parseCount, collect } from '../parse.js';
 
 interface MuteOptions {
   id: string[];
@@ -9,8 +9,6 @@ interface MuteOptions {
   duration?: number;
   all?: boolean;
 }
-
-const collect = (value: string, previous: string[]) => [...previous, value];
 
 /** The selection sent to the bulk endpoints; an empty one means every alert, so it must be asked for by --all. */
 function selectionOf(opts: MuteOptions): { ids?: string[]; search?: string } {
@@ -40,10 +38,11 @@ Examples:
   $ alertform mute --all --duration 15`,
     )
     .action(async (_opts: unknown, command: Command) => {
+      const { optionsOf, writeOut } = await import('../context.js');
       const opts = optionsOf<MuteOptions>(command);
       if (!opts.duration || opts.duration < 1) throw new CliError('--duration must be at least 1 minute');
       const selection = selectionOf(opts);
-      const client = createClient(opts, (await loadProjectConfig('.')).config);
+      const client = await clientHere(opts);
       const result = await client.bulkMute(selection, opts.duration);
       await writeOut(opts.json ? `${JSON.stringify(result, null, 2)}\n` : `Muted ${result.ids.length} alert(s) for ${opts.duration} minutes.\n`);
     });
@@ -62,10 +61,17 @@ Examples:
   $ alertform unmute --all`,
     )
     .action(async (_opts: unknown, command: Command) => {
+      const { optionsOf, writeOut } = await import('../context.js');
       const opts = optionsOf<MuteOptions>(command);
       const selection = selectionOf(opts);
-      const client = createClient(opts, (await loadProjectConfig('.')).config);
+      const client = await clientHere(opts);
       const result = await client.bulkUnmute(selection);
       await writeOut(opts.json ? `${JSON.stringify(result, null, 2)}\n` : `Unmuted ${result.ids.length} alert(s).\n`);
     });
+}
+
+/** A client for the server named by flags, env or ./alertform.yaml (loaded lazily: other commands start fast). */
+async function clientHere(opts: MuteOptions & GlobalOptions) {
+  const [{ createClient }, { loadProjectConfig }] = await Promise.all([import('../context.js'), import('../../spec/project.js')]);
+  return createClient(opts, (await loadProjectConfig('.')).config);
 }

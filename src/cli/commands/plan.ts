@@ -1,20 +1,6 @@
-import { writeFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { loadProject } from '../../spec/source.js';
-import { planAgainstServer } from '../../plan/make-plan.js';
-import { renderPlanText } from '../../plan/render/text.js';
-import { renderPlanJson } from '../../plan/render/json.js';
-import { createSavedPlan } from '../../plan/saved.js';
-import { CliError } from '../errors.js';
-import { createClient, failOnProblems, optionsOf, parseCount, printableServer, useColor, writeOut } from '../context.js';
+import { parseCount } from '../parse.js';
 
-interface PlanOptions {
-  out?: string;
-  detailedExitcode?: boolean;
-  ref?: string;
-  allowDeletes?: number;
-}
 
 /** `alertform plan [DIR]`: what apply would change, read from one paginated list per kind. */
 export function registerPlanCommand(program: Command): void {
@@ -36,21 +22,7 @@ Examples:
   $ alertform plan . --ref origin/main                # the definitions at a git revision`,
     )
     .action(async (dir: string, _opts: unknown, command: Command) => {
-      const opts = optionsOf<PlanOptions>(command);
-      const loaded = await loadProject(dir, opts.ref ? { ref: opts.ref } : {});
-      failOnProblems(loaded.problems);
-      const client = createClient(opts, loaded.config);
-      const { plan, actual } = await planAgainstServer(loaded.definitions, client, {
-        prune: loaded.config.prune,
-        ...(opts.allowDeletes !== undefined ? { allowDeletes: opts.allowDeletes } : {}),
-      });
-      await writeOut(opts.json ? renderPlanJson(plan) : renderPlanText(plan, { color: useColor(opts), verbose: opts.verbose === true }));
-      if (plan.problems.length > 0) throw new CliError(`the plan has ${plan.problems.length} error(s) and cannot be applied`);
-      if (opts.out) {
-        const saved = createSavedPlan(plan, actual, { dir: resolve(dir), ...(opts.ref ? { ref: opts.ref } : {}), server: printableServer(opts, loaded.config) });
-        await writeFile(opts.out, `${JSON.stringify(saved, null, 2)}\n`);
-        if (!opts.json) process.stderr.write(`Saved the plan to ${opts.out}; apply it with: alertform apply ${opts.out}\n`);
-      }
-      if (opts.detailedExitcode && plan.changes.length > 0) throw new CliError('', 2);
+      const { runPlan } = await import('../actions/plan.js');
+      await runPlan(dir, command);
     });
 }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../helpers/run-cli.js';
 
-describe('alertform validate', () => {
+describe('alertform validate', { timeout: 120_000 }, () => {
   it('accepts the examples', async () => {
     const result = await runCli(['validate', 'examples']);
     expect(result.stderr).toBe('');

@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MIGRATIONS, migrateDatabase } from '../../../src/server/store/sqlite/migrations.js';
+import { openDatabase } from '../../../src/server/store/sqlite/open-database.js';
 import { EMAIL_ME, SqliteStore } from '../../../src/server/store/sqlite/sqlite-store.js';
 import { UniqueViolation, type AlertWrite } from '../../../src/server/store/store.js';
 
@@ -126,6 +127,15 @@ describe('the SQLite store', () => {
     expect((await store.getAlert(account, a.id))?.mutedUntil).toBeNull();
     await store.setMutedUntil(account, { ids: [], search: null }, 456);
     expect((await store.getAlert(account, a.id))?.mutedUntil).toBe(456);
+  });
+});
+
+describe('opening a database', () => {
+  it('turns on foreign keys and synchronous=FULL (every commit fsynced)', () => {
+    const db = openDatabase(':memory:');
+    expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
+    expect(db.pragma('synchronous', { simple: true })).toBe(2);
+    db.close();
   });
 });
 

@@ -90,6 +90,12 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX history_alert_time ON history(alert_id, time);
   CREATE INDEX history_account_time ON history(account_id, time);
   `,
+  // 2: searches list an account's rows in creation order; let them walk an index instead of sorting.
+  `
+  CREATE INDEX alerts_account_seq ON alerts(account_id, seq);
+  CREATE INDEX channels_account_seq ON channels(account_id, seq);
+  CREATE INDEX schedules_account_seq ON schedules(account_id, seq);
+  `,
 ];
 
 /** Brings the database to the newest schema version; refuses a database newer than this code. */

@@ -1,0 +1,2 @@
+export { applyPlan, registryFromState, type ApplyEvent, type ApplyOptions, type ApplyResult } from './run.js';
+export { renderProgressLine, renderApplySummary, applyResultJson } from './progress.js';

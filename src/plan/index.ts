@@ -1,0 +1,12 @@
+export { computePlan, ADAPTERS, MAX_MUTE_MINUTES, type PlanOptions } from './compute.js';
+export { planAgainstServer, alertsMutedUntil } from './make-plan.js';
+export { readActualState, emptyActualState, type ActualState } from './state.js';
+export { fingerprintPlan, stableStringify } from './fingerprint.js';
+export { createSavedPlan, findStaleness, parseSavedPlan, fingerprintState, type SavedPlan, type RemoteFingerprint } from './saved.js';
+export { renderPulledDefinitions, type PulledFile } from './pull.js';
+export { renderPlanText, type TextRenderOptions } from './render/text.js';
+export { renderPlanMarkdown, type MarkdownRenderOptions } from './render/markdown.js';
+export { renderPlanJson, toJsonPlan, type JsonPlan, type JsonChange } from './render/json.js';
+export { renderSummaryLine, describeChange } from './render/summary.js';
+export { SENSITIVE } from './render/mask.js';
+export * from './types.js';
