@@ -168,6 +168,20 @@ describe('the Action against a real server and a real git repository', () => {
     expect(comments(8)[0]!.body).toContain('✅ Applied (a fresh plan, not the one above: allow-plan-change)');
   });
 
+  it('prunes what alertform.yaml owns and no file defines, unless the prune input says false', async () => {
+    await repo.git.checkout(['-q', pr8Head]);
+    const head = await repo.commit({ 'alertform.yaml': 'prune:\n  match: ["web-*"]\n' }, 'PR 12');
+    const orphan = await server.request('POST', '/v2/alerts/', { name: 'web-orphan', metric: 'prod.orphan', alert_criteria: { type: 'above', above_value: 1 } });
+    expect(orphan.status).toBe(201);
+    const pruning = await planPr(12, head);
+    expect(pruning.exitCode, pruning.log).toBe(0);
+    expect(pruning.outputs['to-delete']).toBe('1');
+    expect(comments(12)[0]!.body).toMatch(/Not from a file this pull request changed.*- alert `web-orphan`/);
+    const notPruning = await planPr(12, head, { prune: 'false' });
+    expect(notPruning.outputs['to-delete']).toBe('0');
+    await server.request('DELETE', `/v2/alerts/${orphan.body.id}`);
+  });
+
   it('fails the job on invalid definitions and shows the errors with file:line in the comment', async () => {
     await repo.git.checkout(['-q', base]);
     const head = await repo.commit({ 'alerts/bad.yaml': 'alerts:\n  - name: broken\n    metric: x\n    alert_criteria:\n      type: sideways\n' }, 'PR 9');
