@@ -36,6 +36,8 @@ type Action = 'install' | 'update-apikey' | 'uninstall';
  * work in tmux and over ssh). Ctrl-C in a prompt throws the library's ExitPromptError: nothing was changed yet.
  */
 export async function runTui(context: AgentContext, options: TuiOptions, prompts: TuiPrompts = PROMPTS): Promise<FlowResult> {
+  // A bad --carbon is said before any question.
+  const carbon = parseCarbon(options.carbon);
   const agents = listAgents();
   const agent = await prompts.select<AgentDefinition>({
     message: 'Which agent?',
@@ -57,11 +59,13 @@ export async function runTui(context: AgentContext, options: TuiOptions, prompts
     return uninstallAgent(context, agent, { dryRun: options.dryRun });
   }
 
-  const carbon = parseCarbon(options.carbon);
+  // A self-hosted carbon needs no key to install: an empty answer is then fine.
+  const keyOptional = action === 'install' && !carbon.hosted;
   const apiKey = await prompts.password({
-    message: options.verify ? `API key (checked with ${displayServer(options.server)}):` : 'API key:',
+    message: `API key${keyOptional ? ' (empty: none, the carbon is self-hosted)' : ''}${options.verify ? ` (checked with ${displayServer(options.server)})` : ''}:`,
     mask: '*',
     validate: async (value) => {
+      if (keyOptional && value.trim() === '') return true;
       const problem = checkKeyShape(value.trim());
       if (problem) return problem;
       if (!options.verify) return true;
@@ -70,7 +74,7 @@ export async function runTui(context: AgentContext, options: TuiOptions, prompts
     },
   });
   const key = apiKey.trim();
-  context.addSecret?.(key);
+  if (key) context.addSecret?.(key);
 
   if (action === 'update-apikey') {
     const platform = await detectPlatform(context.root, context.runner, context.host).catch(() => undefined);
@@ -107,7 +111,7 @@ export async function runTui(context: AgentContext, options: TuiOptions, prompts
   if (!go) return declined(context);
   // The key was checked at the prompt: not again.
   return installAgent(context, agent, {
-    apiKey: key,
+    apiKey: key || undefined,
     plugins,
     carbon: options.carbon,
     prefix: options.prefix,

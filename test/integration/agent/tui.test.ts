@@ -58,7 +58,7 @@ function startTui(root: string, args: string[]): { keys: (...keys: string[]) => 
     ...args,
   ].map(quote).join(' ');
   execFileSync('tmux', ['new-session', '-d', '-s', session, '-x', '250', '-y', '50', '-c', REPO, `${command}; echo "[exit $?]"; sleep 600`]);
-  const screen = () => execFileSync('tmux', ['capture-pane', '-p', '-t', session], { encoding: 'utf8' });
+  const screen = () => execFileSync('tmux', ['capture-pane', '-p', '-S', '-', '-t', session], { encoding: 'utf8' });
   return {
     keys: (...keys) => void execFileSync('tmux', ['send-keys', '-t', session, ...keys]),
     type: (text) => void execFileSync('tmux', ['send-keys', '-t', session, '-l', text]),
@@ -138,21 +138,22 @@ describe.skipIf(tmux.skip)('alertform tui in a terminal (tmux)', { timeout: 120_
     expect(await readdir(join(root, 'etc'))).toEqual(['os-release']);
   });
 
-  it('runs a dry run of the default plugins and writes nothing', async () => {
+  it('runs a dry run of the default plugins without a key for a self-hosted carbon, and writes nothing', async () => {
     const root = await debianRoot();
     const tui = startTui(root, ['--dry-run', '--no-verify', '--carbon', '127.0.0.1:2003']);
     await tui.waitFor('Which agent?');
     tui.keys('Enter');
     await tui.waitFor('What should happen to telegraf?');
     tui.keys('Enter');
-    await tui.waitFor('API key:');
-    tui.type('any-key-5678');
+    await tui.waitFor('API key (empty: none, the carbon is self-hosted):');
     tui.keys('Enter');
     await tui.waitFor('Plugins?');
     tui.keys('Enter');
     await tui.waitFor('Dry run: show how to install telegraf with cpu, disk, diskio, kernel, mem, processes, swap, system, sending to 127.0.0.1:2003?');
     tui.keys('Enter');
     const end = await tui.waitFor('[exit 0]');
+    expect(end).toContain('check the API key: no key given');
+    expect(end).toContain('|   prefix = "telegraf"');
     expect(end).toContain('telegraf would be installed and configured.');
     expect(await readdir(join(root, 'etc'))).toEqual(['os-release']);
   });

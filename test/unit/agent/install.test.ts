@@ -256,6 +256,22 @@ describe('failures and refusals', () => {
     expect(await snapshotFiles(root)).not.toHaveProperty('/etc/telegraf/telegraf.conf');
   });
 
+  it('reports a failure as JSON with --json: the failed step, what was done and the undo commands', async () => {
+    const root = await createRoot('debian');
+    const { context, output } = createTestContext(root, { responder: hostResponder({ managers: ['apt-get'], fail: 'apt-get install' }), json: true });
+    expect((await installAgent(context, agent('collectd'), base)).exitCode).toBe(1);
+    const report = JSON.parse(output.stdout);
+    expect(report).toMatchObject({
+      ok: false,
+      agent: 'collectd',
+      failed: { step: 'apt-get install -y collectd-core', reason: 'exit 100: E: Unable to locate package' },
+      done: ['apt-get update'],
+      undo: [],
+    });
+    expect(report.steps.map((step: { status: string }) => step.status)).toEqual(['ok', 'ok', 'ok', 'ok', 'ok', 'failed']);
+    expect(output.stderr).toBe('');
+  });
+
   it('refuses a wrong key before anything is installed', async () => {
     const root = await createRoot('debian');
     const { context, runner, output } = createTestContext(root, {
