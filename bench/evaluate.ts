@@ -29,11 +29,13 @@ const DELAY_MS = 50;
 const CONCURRENCY = 8;
 
 /** Series for a target: `bench.h<i>.cpu` (1 in 100 above 90), `bench.h<i>.beat` (1 in 100 silent for 10 min). */
-function seriesJson(target: string, fromMinutes: number, now: number): string {
+function seriesJson(target: string, fromMinutes: number, maxDataPoints: number | null, now: number): string {
   const match = /^bench\.h(\d+)\.(cpu|beat|mem)$/.exec(target);
   if (!match) return '';
   const index = Number(match[1]);
-  const step = fromMinutes > 60 ? 60 : 10;
+  // 10 s points for 6 h, 60 s beyond (as a typical retention); maxDataPoints consolidates as graphite-web does.
+  let step = fromMinutes > 360 ? 60 : 10;
+  if (maxDataPoints) step = Math.max(step, Math.ceil((fromMinutes * 60) / maxDataPoints / step) * step);
   const count = Math.floor((fromMinutes * 60) / step);
   const end = Math.floor(now / step) * step;
   const points: string[] = [];
@@ -67,10 +69,11 @@ async function serveRender() {
     process.send!({ request: req.url ?? '' });
     const url = new URL(req.url ?? '/', 'http://x');
     const from = Number(/^-(\d+)min$/.exec(url.searchParams.get('from') ?? '')?.[1] ?? 10);
+    const maxDataPoints = Number(url.searchParams.get('maxDataPoints')) || null;
     const now = Math.floor(Date.now() / 1000);
     const body = `[${url.searchParams
       .getAll('target')
-      .map((t) => seriesJson(t, from, now))
+      .map((t) => seriesJson(t, from, maxDataPoints, now))
       .filter(Boolean)
       .join(', ')}]`;
     setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end(body), DELAY_MS);
@@ -93,7 +96,7 @@ async function startReceiver() {
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server, count: () => count };
 }
 
-/** 80 % single threshold alerts, 10 % missing-data alerts, 10 % composite (cpu above && mem below). */
+/** 80 % threshold alerts, 10 % missing-data alerts (window + 24 h query), 10 % composite (cpu above && mem below). */
 function alertFor(index: number, channelId: string): AlertWrite {
   const base = {
     name: `alert ${index}`,

@@ -6,6 +6,7 @@ import type { RenderSeries } from '../../src/server/graphite/types.js';
 export interface RenderRequest {
   targets: string[];
   from: string | null;
+  maxDataPoints: string | null;
   authorization: string | undefined;
 }
 
@@ -24,7 +25,12 @@ export async function startFakeRender(reply: (request: RenderRequest) => RenderR
   const requests: RenderRequest[] = [];
   const server: Server = createServer((req: IncomingMessage, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
-    const request = { targets: url.searchParams.getAll('target'), from: url.searchParams.get('from'), authorization: req.headers.authorization };
+    const request = {
+      targets: url.searchParams.getAll('target'),
+      from: url.searchParams.get('from'),
+      maxDataPoints: url.searchParams.get('maxDataPoints'),
+      authorization: req.headers.authorization,
+    };
     requests.push(request);
     void Promise.resolve(reply(request)).then(async (answer) => {
       if (answer.delayMs) await new Promise((resolve) => setTimeout(resolve, answer.delayMs));

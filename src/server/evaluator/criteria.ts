@@ -16,12 +16,23 @@ export function timePeriodMinutes(criteria: AlertCriteria): number | null {
   return typeof period === 'number' && period > 0 ? period : null;
 }
 
-/** Minutes of history a criterion needs: its window, plus 24 h before it for `missing` (to know a series). */
+/** Minutes of data a criterion's window needs (one minute of slack so the first bucket is fetched whole). */
 export function queryRangeMinutes(criteria: AlertCriteria): number {
   const period = timePeriodMinutes(criteria);
-  if (criteria.type === 'missing') return (period ?? 1) + 24 * 60;
-  // One bucket of slack so that the bucket overlapping the window's start is fetched whole.
+  if (criteria.type === 'missing') return (period ?? 1) + 1;
   return period === null ? INSTANT_RANGE_MINUTES : period + 1;
+}
+
+/** Points asked of the 24 h history query of `missing` (30-minute points: only presence matters there). */
+export const MISSING_HISTORY_POINTS = 48;
+
+/**
+ * The second query of a `missing` criterion: the 24 h before (and including) its window, consolidated to a few
+ * points, to know which series had data. Null for other criteria.
+ */
+export function historyQueryRange(criteria: AlertCriteria): { fromMinutes: number; maxDataPoints: number } | null {
+  if (criteria.type !== 'missing') return null;
+  return { fromMinutes: (timePeriodMinutes(criteria) ?? 1) + 24 * 60, maxDataPoints: MISSING_HISTORY_POINTS };
 }
 
 /** How far back an instantaneous criterion looks for its latest non-null point. */
@@ -66,18 +77,20 @@ export function judgeSeries(criteria: AlertCriteria, points: readonly Point[], n
 
 /**
  * `missing` judged straight on raw datapoints, without building 30 s buckets: it only asks whether a non-null
- * point lies in the window and whether any lies before it, and its 24 h ranges are most of the points a cycle
- * reads. Same answers as judgeSeries on the bucketed series, give or take where a bucket's start falls.
+ * point lies in the window and whether the series had data before it. `history` is the series in the 24 h query
+ * (coarse points); without it, the window's own series is the history. Same answers as judgeSeries on bucketed
+ * data, give or take where a bucket's start falls.
  */
 export function judgeMissing(
   criteria: AlertCriteria,
-  datapoints: readonly (readonly [number | null, number])[],
+  window: readonly (readonly [number | null, number])[],
+  history: readonly (readonly [number | null, number])[] | undefined,
   now: number,
 ): { verdict: SeriesVerdict; latest: number | null } {
   const windowStart = now - (timePeriodMinutes(criteria) ?? 1) * 60;
   let latest: number | null = null;
   let inWindow = false;
-  for (const point of datapoints) {
+  for (const point of window) {
     const value = point?.[0];
     const time = point?.[1];
     if (!isValue(value) || typeof time !== 'number') continue;
@@ -85,5 +98,10 @@ export function judgeMissing(
     if (time > windowStart) inWindow = true;
   }
   if (inWindow) return { verdict: { state: 'clear', value: latest! }, latest };
+  if (latest === null && history) {
+    for (const point of history) {
+      if (isValue(point?.[0])) latest = point[0];
+    }
+  }
   return { verdict: latest === null ? { state: 'unknown' } : { state: 'holds', value: null }, latest };
 }

@@ -47,18 +47,31 @@ export function listCriteria(alert: {
 /**
  * Judges one criterion over the series its query returned at `now`. Each series is judged alone; the criterion
  * holds when any series holds, is clear when none holds and at least one is clear, and is unknown otherwise. For
- * `missing`, a query that matches no series with data anywhere in the fetched range (24 h and the window) counts
- * as one missing series named by the query.
+ * `missing`, a query that matches no series with data anywhere (24 h and the window) counts as one missing
+ * series named by the query.
  */
-export function judgeCriterion(criterion: Criterion, series: readonly RenderSeries[], now: number): CriterionOutcome {
+export function judgeCriterion(
+  criterion: Criterion,
+  series: readonly RenderSeries[],
+  now: number,
+  /** For `missing`: the series of its 24 h history query (see historyQueryRange). */
+  history?: readonly RenderSeries[],
+): CriterionOutcome {
   const triggered: TriggeredMetric[] = [];
   const latest: Record<string, number> = {};
   let anyClear = false;
   let anyData = false;
-  for (const one of series) {
+  const historyByName = new Map((history ?? []).map((one) => [one.target, one.datapoints]));
+  // A series that has history but no longer appears in the window query is judged on an empty window.
+  const all: RenderSeries[] = [...series];
+  if (history) {
+    const inWindow = new Set(series.map((one) => one.target));
+    for (const target of historyByName.keys()) if (!inWindow.has(target)) all.push({ target, datapoints: [] });
+  }
+  for (const one of all) {
     let verdict: SeriesVerdict;
     if (criterion.criteria.type === 'missing') {
-      const judged = judgeMissing(criterion.criteria, one.datapoints, now);
+      const judged = judgeMissing(criterion.criteria, one.datapoints, history ? (historyByName.get(one.target) ?? []) : undefined, now);
       verdict = judged.verdict;
       if (judged.latest !== null) {
         anyData = true;

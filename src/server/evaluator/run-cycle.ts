@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { GraphiteClient, RenderQuery, RenderResult } from '../graphite/index.js';
 import type { DeliveryQueue } from '../notifiers/delivery-queue.js';
 import type { DeliveryChannel, Notification } from '../notifiers/types.js';
-import { queryRangeMinutes } from './criteria.js';
+import { historyQueryRange, queryRangeMinutes } from './criteria.js';
 import type { EvaluableAlert, EvaluationStore, EvaluationUpdate } from './evaluation-store.js';
 import { judgeAlert, judgeCriterion, listCriteria, type Criterion, type CriterionOutcome } from './judge-alert.js';
 import { advanceAlert, readEvalState, type CycleInput } from './transitions.js';
@@ -45,27 +45,37 @@ export async function runEvaluationCycle(deps: CycleDependencies): Promise<Cycle
   const queries: RenderQuery[] = [];
   const plans = alerts.map((alert) => {
     const criteria = safeListCriteria(alert, deps.logger);
-    const slots = criteria.map((criterion) => {
-      const query = { target: criterion.metric, fromMinutes: queryRangeMinutes(criterion.criteria) };
-      const key = `${query.fromMinutes}\n${query.target}`;
+    const slotOf = (query: RenderQuery): number => {
+      const key = `${query.fromMinutes}/${query.maxDataPoints ?? ''}\n${query.target}`;
       let slot = queryIndex.get(key);
       if (slot === undefined) {
         slot = queries.push(query) - 1;
         queryIndex.set(key, slot);
       }
       return slot;
+    };
+    const slots = criteria.map((criterion) => slotOf({ target: criterion.metric, fromMinutes: queryRangeMinutes(criterion.criteria) }));
+    const historySlots = criteria.map((criterion) => {
+      const range = historyQueryRange(criterion.criteria);
+      return range ? slotOf({ target: criterion.metric, ...range }) : null;
     });
-    return { alert, criteria, slots };
+    return { alert, criteria, slots, historySlots };
   });
   const results = await deps.graphite.render(queries);
 
   const updates: EvaluationUpdate[] = [];
   const outgoing: { alert: EvaluableAlert; notification: Notification }[] = [];
   let transitions = 0;
-  for (const { alert, criteria, slots } of plans) {
+  for (const { alert, criteria, slots, historySlots } of plans) {
     if (criteria.length === 0) continue;
     try {
-      const input = buildInput(criteria, slots.map((slot) => results[slot]!), now, alert.expression);
+      const input = buildInput(
+        criteria,
+        slots.map((slot) => results[slot]!),
+        historySlots.map((slot) => (slot === null ? null : results[slot]!)),
+        now,
+        alert.expression,
+      );
       const previous = readEvalState(alert.eval_state, alert.status, alert.currently_triggered_metrics);
       const advance = advanceAlert(previous, input, {
         now,
@@ -148,17 +158,23 @@ function safeListCriteria(alert: EvaluableAlert, logger?: Logger): Criterion[] {
 }
 
 /** Turns the query results of an alert's criteria into the cycle input: judged, or failed queries. */
-function buildInput(criteria: Criterion[], results: RenderResult[], now: number, expression: string): CycleInput {
+function buildInput(
+  criteria: Criterion[],
+  results: RenderResult[],
+  histories: (RenderResult | null)[],
+  now: number,
+  expression: string,
+): CycleInput {
   const failures = [];
   for (let i = 0; i < criteria.length; i += 1) {
-    const result = results[i]!;
-    if (!result.ok) failures.push({ metric: criteria[i]!.metric, message: result.failure.message });
+    const failed = [results[i]!, histories[i]].find((result) => result && !result.ok);
+    if (failed && !failed.ok) failures.push({ metric: criteria[i]!.metric, message: failed.failure.message });
   }
   if (failures.length > 0) return { kind: 'query_failed', failures };
-  const outcomes: CriterionOutcome[] = criteria.map((criterion, i) => {
-    const result = results[i]!;
-    return judgeCriterion(criterion, result.ok ? result.series : [], now);
-  });
+  const seriesOf = (result: RenderResult | null | undefined) => (result && result.ok ? result.series : undefined);
+  const outcomes: CriterionOutcome[] = criteria.map((criterion, i) =>
+    judgeCriterion(criterion, seriesOf(results[i]) ?? [], now, seriesOf(histories[i])),
+  );
   return { kind: 'judged', judgement: judgeAlert(expression, outcomes) };
 }
 

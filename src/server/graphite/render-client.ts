@@ -57,20 +57,21 @@ export function createGraphiteClient(options: GraphiteClientOptions): GraphiteCl
   const limit = createLimiter(options.concurrency ?? 8);
   const timeoutSplitBudget = options.timeoutSplitBudget ?? 16;
 
-  const buildUrl = (targets: readonly string[], fromMinutes: number): string => {
+  const buildUrl = (targets: readonly string[], range: Range): string => {
     const params = new URLSearchParams();
     for (const target of targets) params.append('target', target);
-    params.set('from', `-${fromMinutes}min`);
+    params.set('from', `-${range.fromMinutes}min`);
     params.set('until', 'now');
+    if (range.maxDataPoints) params.set('maxDataPoints', String(range.maxDataPoints));
     params.set('format', 'json');
     return `${renderUrl.href}?${params.toString()}`;
   };
 
-  const fetchSeries = (targets: readonly string[], fromMinutes: number): Promise<RenderSeries[]> =>
+  const fetchSeries = (targets: readonly string[], range: Range): Promise<RenderSeries[]> =>
     limit(async () => {
       let response: Response;
       try {
-        response = await fetch(buildUrl(targets, fromMinutes), {
+        response = await fetch(buildUrl(targets, range), {
           headers: { accept: 'application/json', ...(authorization ? { authorization } : {}) },
           signal: AbortSignal.timeout(timeoutMs),
         });
@@ -94,12 +95,12 @@ export function createGraphiteClient(options: GraphiteClientOptions): GraphiteCl
   /** Fetches a group of batchable targets, splitting on failure until each failure is pinned to one target. */
   const renderGroup = async (
     targets: string[],
-    fromMinutes: number,
+    range: Range,
     out: Map<string, RenderResult>,
     budget: { timeouts: number },
   ): Promise<void> => {
     try {
-      const series = await fetchSeries(targets, fromMinutes);
+      const series = await fetchSeries(targets, range);
       if (targets.length === 1) {
         out.set(targets[0]!, { ok: true, series });
         return;
@@ -121,23 +122,23 @@ export function createGraphiteClient(options: GraphiteClientOptions): GraphiteCl
       }
       const middle = Math.ceil(targets.length / 2);
       await Promise.all([
-        renderGroup(targets.slice(0, middle), fromMinutes, out, budget),
-        renderGroup(targets.slice(middle), fromMinutes, out, budget),
+        renderGroup(targets.slice(0, middle), range, out, budget),
+        renderGroup(targets.slice(middle), range, out, budget),
       ]);
     }
   };
 
   /** Cuts a list of batchable targets into requests that respect the count and URL limits. */
-  const cutBatches = (targets: string[], fromMinutes: number): string[][] => {
+  const cutBatches = (targets: string[], range: Range): string[][] => {
     const batches: string[][] = [];
     let current: string[] = [];
-    let length = buildUrl([], fromMinutes).length;
+    let length = buildUrl([], range).length;
     for (const target of targets) {
       const added = `&target=${encodeURIComponent(target)}`.length;
       if (current.length > 0 && (current.length >= maxTargets || length + added > maxUrlLength)) {
         batches.push(current);
         current = [];
-        length = buildUrl([], fromMinutes).length;
+        length = buildUrl([], range).length;
       }
       current.push(target);
       length += added;
@@ -148,25 +149,29 @@ export function createGraphiteClient(options: GraphiteClientOptions): GraphiteCl
 
   return {
     async render(queries) {
-      const byRange = new Map<number, { batchable: Set<string>; alone: Set<string> }>();
+      const byRange = new Map<string, { range: Range; batchable: Set<string>; alone: Set<string> }>();
       for (const query of queries) {
-        let group = byRange.get(query.fromMinutes);
-        if (!group) byRange.set(query.fromMinutes, (group = { batchable: new Set(), alone: new Set() }));
+        const key = rangeKey(query);
+        let group = byRange.get(key);
+        if (!group) {
+          const range = { fromMinutes: query.fromMinutes, ...(query.maxDataPoints ? { maxDataPoints: query.maxDataPoints } : {}) };
+          byRange.set(key, (group = { range, batchable: new Set(), alone: new Set() }));
+        }
         (isBatchableTarget(query.target) ? group.batchable : group.alone).add(query.target);
       }
-      const results = new Map<number, Map<string, RenderResult>>();
+      const results = new Map<string, Map<string, RenderResult>>();
       const work: Promise<void>[] = [];
       const budget = { timeouts: timeoutSplitBudget };
-      for (const [fromMinutes, group] of byRange) {
+      for (const [key, { range, batchable, alone }] of byRange) {
         const out = new Map<string, RenderResult>();
-        results.set(fromMinutes, out);
-        for (const batch of cutBatches([...group.batchable], fromMinutes)) work.push(renderGroup(batch, fromMinutes, out, budget));
-        for (const target of group.alone) work.push(renderGroup([target], fromMinutes, out, budget));
+        results.set(key, out);
+        for (const batch of cutBatches([...batchable], range)) work.push(renderGroup(batch, range, out, budget));
+        for (const target of alone) work.push(renderGroup([target], range, out, budget));
       }
       await Promise.all(work);
       return queries.map(
         (query) =>
-          results.get(query.fromMinutes)?.get(query.target) ?? {
+          results.get(rangeKey(query))?.get(query.target) ?? {
             ok: false,
             failure: { kind: 'http', message: 'no result for this target' },
           },
@@ -177,6 +182,13 @@ export function createGraphiteClient(options: GraphiteClientOptions): GraphiteCl
       return `${renderUrl.href}?${params.toString()}`;
     },
   };
+}
+
+/** The time range (and resolution cap) a request covers; only queries with the same range share requests. */
+type Range = Pick<RenderQuery, 'fromMinutes' | 'maxDataPoints'>;
+
+function rangeKey(query: Range): string {
+  return `${query.fromMinutes}/${query.maxDataPoints ?? ''}`;
 }
 
 const WILDCARD = /[*?[{]/;

@@ -24,6 +24,11 @@ export interface GraphiteFailure {
 export interface RenderQuery {
   target: string;
   fromMinutes: number;
+  /**
+   * Asks Graphite to consolidate each series to at most this many points (render's `maxDataPoints`), for long
+   * ranges where only coarse presence matters. A backend that ignores it still answers correctly, only bigger.
+   */
+  maxDataPoints?: number;
 }
 
 /** The outcome of one RenderQuery: its series, or why it failed. */

@@ -192,6 +192,36 @@ describe.skipIf(availability.skip)('evaluation against a real Graphite', () => {
     expect(alert.body.status).toBe('healthy');
   });
 
+  it('fires a missing-data alert for the one series that stopped reporting', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    await graphite.writePoints([
+      { path: 'it.beat.a', value: 1, time: now - 180 },
+      { path: 'it.beat.b', value: 1, time: now - 180 },
+      { path: 'it.beat.a', value: 1, time: now - 5 },
+    ]);
+    // Until carbon has created their files, Graphite shows no series at all (a missing query would then name
+    // itself): wait until it shows both.
+    await until(
+      () => graphite.render('it.beat.*', 10),
+      (series) => series.filter((one) => one.datapoints.some(([value]) => value !== null)).length === 2,
+    );
+    const created = await server.request('POST', '/v2/alerts/', {
+      name: 'Heartbeats',
+      metric: 'it.beat.*',
+      alert_criteria: { type: 'missing', time_period: 1 },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const id: string = created.body.id;
+    const alert = await until(
+      () => server.request('GET', `/v2/alerts/${id}/`),
+      (r) => r.body.status === 'alerting' && JSON.stringify(r.body.currently_triggered_metrics) === '["it.beat.b"]',
+    );
+    expect(alert.body.currently_triggered_metrics).toEqual(['it.beat.b']);
+    const history = await server.request('GET', `/v2/alerts/history/?id=${id}&status=alerting`);
+    expect(history.body[id].every((entry: { value: unknown }) => entry.value === null)).toBe(true);
+    expect(history.body[id].map((entry: { metric: string }) => entry.metric)).toContain('it.beat.b');
+  });
+
   async function waitForMail(match: (raw: string) => boolean, timeoutMs = 15_000): Promise<string> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bucketDatapoints } from '../../../src/server/evaluator/buckets.js';
-import { judgeSeries, queryRangeMinutes } from '../../../src/server/evaluator/criteria.js';
+import { historyQueryRange, judgeMissing, judgeSeries, queryRangeMinutes } from '../../../src/server/evaluator/criteria.js';
 import type { AlertCriteria } from '../../../src/spec/types.js';
 
 const NOW = 1_700_000_010; // the start of a 30 s bucket
@@ -88,9 +88,20 @@ describe('criteria on one series', () => {
     expect(judgeSeries(missing, points([null, null, null]), NOW)).toEqual({ state: 'unknown' });
   });
 
-  it('fetches 24 h before the window for missing, and a bucket of slack otherwise', () => {
-    expect(queryRangeMinutes({ type: 'missing', time_period: 5 })).toBe(5 + 1440);
+  it('fetches the window with a minute of slack, and 24 h of coarse points for missing', () => {
+    expect(queryRangeMinutes({ type: 'missing', time_period: 5 })).toBe(6);
+    expect(historyQueryRange({ type: 'missing', time_period: 5 })).toEqual({ fromMinutes: 5 + 1440, maxDataPoints: 48 });
+    expect(historyQueryRange(above(1, 5))).toBeNull();
     expect(queryRangeMinutes(above(1, 5))).toBe(6);
     expect(queryRangeMinutes(above(1))).toBe(10);
+  });
+
+  it('missing uses the 24 h history query to know that a silent series had data', () => {
+    const missing: AlertCriteria = { type: 'missing', time_period: 5 };
+    const silentWindow: [number | null, number][] = [[null, NOW - 240], [null, NOW - 120], [null, NOW]];
+    const history: [number | null, number][] = [[3, NOW - 7200], [null, NOW - 1800], [null, NOW]];
+    expect(judgeMissing(missing, silentWindow, history, NOW).verdict).toEqual({ state: 'holds', value: null });
+    expect(judgeMissing(missing, silentWindow, [[null, NOW - 7200]], NOW).verdict).toEqual({ state: 'unknown' });
+    expect(judgeMissing(missing, [[null, NOW - 240], [4, NOW - 60]], history, NOW).verdict).toEqual({ state: 'clear', value: 4 });
   });
 });

@@ -31,6 +31,23 @@ describe('wildcards', () => {
     expect(outcome).toMatchObject({ state: 'holds', triggered: [{ metric: 'gone.*.heartbeat', value: null }] });
   });
 
+  it('judges missing with its history query: a host silent in the window but known from the last 24 h triggers', () => {
+    const criterion = { letter: 'a', metric: 'hosts.*.beat', criteria: { type: 'missing' as const, time_period: 5 } };
+    const window = [makeSeries('hosts.a.beat', [1, 1], NOW, 30), makeSeries('hosts.b.beat', [null, null], NOW, 30)];
+    const history = [
+      makeSeries('hosts.a.beat', [1, 1, 1], NOW, 1800),
+      makeSeries('hosts.b.beat', [1, null, null], NOW, 1800),
+      makeSeries('hosts.c.beat', [1, null, null], NOW, 1800), // its whisper file is gone from the window answer
+      makeSeries('hosts.d.beat', [null, null, null], NOW, 1800), // never had data: does not count
+    ];
+    const outcome = judgeCriterion(criterion, window, NOW, history);
+    expect(outcome.triggered).toEqual([
+      { metric: 'hosts.b.beat', value: null },
+      { metric: 'hosts.c.beat', value: null },
+    ]);
+    expect(judgeCriterion(criterion, [], NOW, []).triggered).toEqual([{ metric: 'hosts.*.beat', value: null }]);
+  });
+
   it('judges missing per series: one silent host among reporting ones triggers alone', () => {
     const silent = makeSeries('hosts.b.heartbeat', [1, 1, 1, ...Array<null>(12).fill(null)], NOW, 30);
     const alive = makeSeries('hosts.a.heartbeat', Array<number>(15).fill(1), NOW, 30);

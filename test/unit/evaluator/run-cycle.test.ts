@@ -137,6 +137,17 @@ describe('an evaluation cycle', () => {
     expect(sent[0]!.notification.conditions.map((c) => `${c.letter}:${c.state}`)).toEqual(['a:holds', 'b:holds']);
   });
 
+  it('reads a missing criterion through a window query and a coarse 24 h query', async () => {
+    const { fake, client } = await graphiteWith(() => ({ 'beat.a': [1, null] }));
+    const store = storeWithChannel();
+    store.addAlert({ id: 'beat', metric: 'beat.a', alert_criteria: { type: 'missing', time_period: 5 } });
+    const { queue } = recordingQueue();
+    const report = await runEvaluationCycle({ store, graphite: client, deliveries: queue, now: () => NOW * 1000 });
+    expect(report.queries).toBe(2);
+    expect(fake.requests.map((r) => `${r.from} ${r.maxDataPoints}`).sort()).toEqual(['-1445min 48', '-6min null']);
+    expect(store.alerts.get('beat')!.status).toBe('healthy'); // its last point is 30 s old: not missing
+  });
+
   it('writes nothing when nothing changed', async () => {
     const { client } = await graphiteWith(() => ({ 'q.depth': [1, 1] }));
     const store = storeWithChannel();
