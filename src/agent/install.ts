@@ -59,15 +59,17 @@ export async function installAgent(context: AgentContext, agent: AgentDefinition
     const content = agent.renderConfig({ plugins, carbon, prefix });
     const steps: Step[] = installed ? [] : agent.packageSteps(platform, context.runner, context.root);
     const existing = await context.root.read(configPath);
+    // Files under a staging --root are not system-wide: they need no root (a denied write still fails clearly).
+    const systemFiles = needsRoot(platform) && context.root.dir === '/';
     let backup: string | undefined;
     if (existing !== undefined && existing !== content) {
       backup = await freeBackupPath(context.root, configPath);
-      steps.push(copyStep(context.root, configPath, backup, { undo: `rm ${context.root.resolve(backup)}`, privileged: needsRoot(platform) }));
+      steps.push(copyStep(context.root, configPath, backup, { undo: `rm ${context.root.resolve(backup)}`, privileged: systemFiles }));
     }
     if (existing !== content) {
       steps.push(
         writeStep(context.root, configPath, content, {
-          privileged: needsRoot(platform),
+          privileged: systemFiles,
           undo: backup
             ? `mv ${context.root.resolve(backup)} ${context.root.resolve(configPath)}`
             : `rm ${context.root.resolve(configPath)}`,

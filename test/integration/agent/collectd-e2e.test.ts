@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
 import { copyFile, mkdtemp, mkdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +13,18 @@ import { hasCommand, systemPart } from '../../helpers/system.js';
 // in graphite-web under the prefix.
 const collectdPart = systemPart('collectd (collectd-core)', hasCommand('collectd') || hasCommand('/usr/sbin/collectd'));
 const graphitePart = graphiteAvailability();
-const skip = collectdPart.skip || graphitePart.skip;
+// collectd creates and enters its BaseDir, /var/lib/collectd: root here (CI runs as root).
+const rootPart = systemPart('root (collectd needs its BaseDir /var/lib/collectd)', process.getuid?.() === 0 || canWrite('/var/lib/collectd'));
+const skip = collectdPart.skip || graphitePart.skip || rootPart.skip;
+
+function canWrite(path: string): boolean {
+  try {
+    accessSync(path, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 let graphite: Graphite | undefined;
 let collectd: ChildProcess | undefined;

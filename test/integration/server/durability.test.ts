@@ -65,4 +65,21 @@ describe('the SQLite store on a file', () => {
       await server.close();
     }
   });
+
+  it('keeps names unique across two servers (two connections) on one database file', async () => {
+    const db = join(dir, 'shared.db');
+    const first = await startTestServer({ db, keys: ['shared-key'] });
+    const second = await startTestServer({ db, keys: ['shared-key'] });
+    try {
+      const body = { name: 'shared', metric: 'm', alert_criteria: { type: 'above', above_value: 1 } };
+      const statuses = await Promise.all(
+        Array.from({ length: 40 }, (_, i) => (i % 2 ? first : second).request('POST', '/v2/alerts/', body).then((r) => r.status)),
+      );
+      expect(statuses.filter((s) => s === 201)).toHaveLength(1);
+      expect(statuses.filter((s) => s === 409)).toHaveLength(39);
+    } finally {
+      await first.close();
+      await second.close();
+    }
+  });
 });

@@ -307,6 +307,18 @@ describe('failures and refusals', () => {
     expect(await snapshotFiles(root)).toEqual({});
   });
 
+  it('needs no root when the package is there and the config goes under a staging --root', async () => {
+    const root = await createRoot('debian');
+    const { context, output } = createTestContext(root, {
+      responder: hostResponder({ managers: ['apt-get'], installed: true }),
+      host: { uid: 1000 },
+      simulated: false,
+    });
+    expect((await installAgent(context, agent('collectd'), base)).exitCode).toBe(0);
+    expect(output.stdout).toContain('✔ check privileges: no root needed');
+    expect(Object.keys(await snapshotFiles(root))).toEqual(['/etc/collectd/collectd.conf']);
+  });
+
   it('refuses Homebrew as root', async () => {
     const root = await createRoot('macos');
     const { context, output } = createTestContext(root, {
