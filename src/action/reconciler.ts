@@ -1,20 +1,16 @@
 import { isAbsolute, relative, resolve } from 'node:path';
-import { applyPlan, type ApplyEvent } from '../apply/run.js';
-import { AlertformClient } from '../client/api.js';
-import { planAgainstServer } from '../plan/make-plan.js';
-import { fingerprintPlan } from '../plan/fingerprint.js';
-import { renderPlanJson } from '../plan/render/json.js';
-import { renderPlanMarkdown } from '../plan/render/markdown.js';
-import { describeChange, renderSummaryLine } from '../plan/render/summary.js';
-import type { Plan } from '../plan/types.js';
+import { applyPlan, renderApplySummary, renderProgressLine } from '../apply/index.js';
+import { AlertformClient } from '../client/index.js';
+import { fingerprintPlan, planAgainstServer, renderPlanJson, renderPlanMarkdown, renderSummaryLine } from '../plan/index.js';
 import type { Problem } from '../spec/problems.js';
-import { DEFAULT_MAX_DELETES, type ProjectConfig, type PruneConfig } from '../spec/project.js';
+import type { ProjectConfig, PruneConfig } from '../spec/project.js';
 import { loadProject } from '../spec/source.js';
 import type { DefinitionProblem, PlanRequest, Reconciler } from './port.js';
 
 /**
- * The real reconciler behind the Action's port: src/spec loads and validates, src/plan computes, renders and
- * hashes (fingerprintPlan), src/apply applies. Thin on purpose: no planning happens here.
+ * The real reconciler behind the Action's port (the entry points of docs/reconciler.md): src/spec loads and
+ * validates, src/plan computes, renders and hashes (fingerprintPlan), src/apply applies. Thin on purpose: no
+ * planning happens here.
  */
 export function createReconciler(): Reconciler {
   return {
@@ -26,10 +22,10 @@ export function createReconciler(): Reconciler {
       if (plan.problems.length > 0) return { status: 'invalid', problems: plan.problems.map((p) => toDefinitionProblem(p, request.cwd)) };
       // Sources as the workspace shows them (the loader names files relative to process.cwd()); the hash ignores them.
       for (const change of plan.changes) if (change.source) change.source = { ...change.source, file: showPath(change.source.file, request.cwd) };
-      const counts = { create: plan.summary.create, update: plan.summary.update, delete: plan.summary.delete, mute: plan.summary.mute, unmute: plan.summary.unmute };
+      const { summary } = plan;
       return {
         status: 'planned',
-        counts,
+        counts: { create: summary.create, update: summary.update, delete: summary.delete, mute: summary.mute, unmute: summary.unmute },
         changes: plan.changes.map((c) => ({ action: c.action, kind: c.kind, name: c.key, ...(c.source ? { file: c.source.file } : {}) })),
         summaryLine: renderSummaryLine(plan),
         markdown: renderPlanMarkdown(plan, { title: request.title }),
@@ -37,9 +33,11 @@ export function createReconciler(): Reconciler {
         hash: fingerprintPlan(plan),
         async apply() {
           const lines: string[] = [];
-          const result = await applyPlan(plan, actual, client, { onEvent: (event) => lines.push(describeEvent(event)) });
-          lines.push(`${result.done.length} done, ${result.failed.length} failed, ${result.skipped.length} skipped`);
-          return { ok: result.failed.length === 0 && result.skipped.length === 0, done: result.done.length, failed: result.failed.length, skipped: result.skipped.length, report: lines.join('\n') };
+          const result = await applyPlan(plan, actual, client, { onEvent: (event) => lines.push(renderProgressLine(event)) });
+          lines.push(renderApplySummary(result));
+          const failed = result.failed.length;
+          const skipped = result.skipped.length;
+          return { ok: failed === 0 && skipped === 0, done: result.done.length, failed, skipped, report: lines.join('\n') };
         },
       };
     },
@@ -54,17 +52,20 @@ function resolveServer(request: PlanRequest, config: ProjectConfig): { server: s
   return { server, ...(apiKey ? { apiKey } : {}) };
 }
 
-/** prune: true without globs in alertform.yaml manages every name (still capped by max_deletes). */
+/**
+ * The prune input turns pruning off, or on with alertform.yaml's globs. It never invents globs: deleting every
+ * object of an account that these files do not define is too wide a default (other teams may share the account).
+ */
 function resolvePrune(input: boolean | undefined, config: ProjectConfig): PruneConfig | false {
   if (input === undefined) return config.prune;
   if (!input) return false;
-  return config.prune || { match: ['*'], max_deletes: DEFAULT_MAX_DELETES };
+  if (!config.prune) throw new Error('prune: true needs `prune: {match: [globs]}` in alertform.yaml, naming what this repository owns');
+  return config.prune;
 }
 
 /** A path relative to the workspace when it is inside it. */
 function showPath(file: string, cwd: string): string {
-  const abs = resolve(file);
-  const rel = relative(cwd, abs);
+  const rel = relative(cwd, resolve(file));
   return rel.startsWith('..') || isAbsolute(rel) ? file : rel;
 }
 
@@ -77,16 +78,3 @@ function toDefinitionProblem(problem: Problem, cwd: string): DefinitionProblem {
     message: problem.message,
   };
 }
-
-function describeEvent(event: ApplyEvent): string {
-  switch (event.type) {
-    case 'done':
-      return `done     ${describeChange(event.change)} (${event.ms} ms)`;
-    case 'failed':
-      return `FAILED   ${describeChange(event.change)}: ${event.error.message}`;
-    case 'skipped':
-      return `skipped  ${describeChange(event.change)}: ${event.reason}`;
-  }
-}
-
-export type { Plan };

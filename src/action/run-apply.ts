@@ -1,12 +1,14 @@
 import * as core from '@actions/core';
-import { parseMarker } from './comment.js';
+import { GITHUB_COMMENT_LIMIT, parseMarker } from './comment.js';
 import { formatProblem } from './compose.js';
 import { planRequestOf, type ActionContext } from './context.js';
+import { runUrl } from './event.js';
 import { createGitHubClient, findMergedPullRequest, findPlanComment } from './github.js';
+import type { ApplyOutcome } from './port.js';
 import { annotateProblems, appendJobSummary, publishPlanOutputs } from './publish.js';
 
 /** The plan that was reviewed: its hash from the merged PR's comment, or why there is none. */
-type Reviewed = { found: true; pr: number; hash: string } | { found: false; reason: string };
+type Reviewed = { found: true; pr: number; hash: string; commentId: number; body: string } | { found: false; reason: string };
 
 /**
  * push to the default branch: compute a fresh plan and apply it only when it is the plan reviewed on the merged PR
@@ -57,6 +59,7 @@ export async function runApplyCommand(ctx: ActionContext): Promise<void> {
     redactor,
     env,
   );
+  if (reviewed.found) await recordApplyOnComment(ctx, reviewed, outcome, changed);
   if (!outcome.ok) core.setFailed(`apply finished with ${outcome.failed} failed and ${outcome.skipped} skipped steps; running it again converges`);
 }
 
@@ -70,5 +73,31 @@ async function findReviewedPlan(ctx: ActionContext): Promise<Reviewed> {
   const comment = await findPlanComment(octokit, { owner: event.owner, repo: event.repo, issueNumber: pr }, inputs.path);
   const marker = parseMarker(comment?.body);
   if (!marker) return { found: false, reason: `#${pr} has no alertform plan comment for ${inputs.path}` };
-  return { found: true, pr, hash: marker.hash };
+  return { found: true, pr, hash: marker.hash, commentId: comment!.id, body: comment!.body };
+}
+
+/**
+ * Appends the apply's outcome to the reviewed plan's comment, so the PR shows that (and when) its plan was
+ * applied. Best effort: the apply already happened, so a refusal here is only a warning.
+ */
+async function recordApplyOnComment(
+  ctx: ActionContext,
+  reviewed: Extract<Reviewed, { found: true }>,
+  outcome: ApplyOutcome,
+  planChanged: boolean,
+): Promise<void> {
+  const { event, inputs, env } = ctx;
+  if (event.kind !== 'push' || !inputs.githubToken) return;
+  const url = runUrl(env);
+  const icon = (outcome.ok ? '✅ Applied' : '❌ Apply failed') + (planChanged ? ' (a fresh plan, not the one above: allow-plan-change)' : '');
+  const line = `${icon} from commit ${event.sha.slice(0, 12)}${url ? ` ([run](${url}))` : ''}: ${outcome.done} done, ${outcome.failed} failed, ${outcome.skipped} skipped.`;
+  if (reviewed.body.includes(line)) return;
+  const body = `${reviewed.body}\n\n${line}`;
+  if (body.length >= GITHUB_COMMENT_LIMIT) return;
+  try {
+    const octokit = createGitHubClient(inputs.githubToken, env);
+    await octokit.rest.issues.updateComment({ owner: event.owner, repo: event.repo, comment_id: reviewed.commentId, body });
+  } catch (error) {
+    core.warning(`could not record the apply on #${reviewed.pr}'s comment: ${error instanceof Error ? error.message : String(error)}`);
+  }
 }

@@ -136,6 +136,7 @@ describe('the Action against a real server and a real git repository', () => {
     const alerts = await server.request('GET', '/v2/alerts/');
     const names = (alerts.body.alerts as { name: string }[]).map((a) => a.name).sort();
     expect(names).toEqual(['db-replication-lag', 'web-errors', 'web-latency']);
+    expect(comments(7)[0]!.body).toContain(`✅ Applied from commit ${pr7Head.slice(0, 12)}`);
     const again = await applyPush(pr7Head);
     expect(again.outputs['has-changes']).toBe('false');
   });
@@ -164,6 +165,21 @@ describe('the Action against a real server and a real git repository', () => {
     expect(allowed.exitCode, allowed.log).toBe(0);
     const after = await server.request('GET', `/v2/alerts/${lag.id}`);
     expect(after.body.alert_criteria.above_value).toBe(60);
+    expect(comments(8)[0]!.body).toContain('✅ Applied (a fresh plan, not the one above: allow-plan-change)');
+  });
+
+  it('prunes what alertform.yaml owns and no file defines, unless the prune input says false', async () => {
+    await repo.git.checkout(['-q', pr8Head]);
+    const head = await repo.commit({ 'alertform.yaml': 'prune:\n  match: ["web-*"]\n' }, 'PR 12');
+    const orphan = await server.request('POST', '/v2/alerts/', { name: 'web-orphan', metric: 'prod.orphan', alert_criteria: { type: 'above', above_value: 1 } });
+    expect(orphan.status).toBe(201);
+    const pruning = await planPr(12, head);
+    expect(pruning.exitCode, pruning.log).toBe(0);
+    expect(pruning.outputs['to-delete']).toBe('1');
+    expect(comments(12)[0]!.body).toMatch(/Not from a file this pull request changed.*- alert `web-orphan`/);
+    const notPruning = await planPr(12, head, { prune: 'false' });
+    expect(notPruning.outputs['to-delete']).toBe('0');
+    await server.request('DELETE', `/v2/alerts/${orphan.body.id}`);
   });
 
   it('fails the job on invalid definitions and shows the errors with file:line in the comment', async () => {

@@ -56,6 +56,10 @@ describe('apply on a push to main', () => {
     expect(reconciler.applied).toBe(1);
     expect(result.outputs['plan-changed']).toBe('false');
     expect(result.summary).toContain('1 done, 0 failed, 0 skipped');
+    // The reviewed comment now says its plan was applied, once, with the marker intact.
+    const [comment] = github.commentsOf(12);
+    expect(comment!.body).toContain(`✅ Applied from commit ${MERGE_SHA.slice(0, 12)} ([run](https://github.com/acme/alerts/actions/runs/4242)): 1 done, 0 failed, 0 skipped.`);
+    expect(comment!.body.startsWith(formatMarker({ hash: 'same', path: '.' }))).toBe(true);
     github.done();
   });
 
