@@ -8,7 +8,8 @@
  * Each scenario runs BENCH_ROUNDS rounds of one run each, the order alternating; the ratio printed is the median of
  * the rounds' ratios (each measured back to back), the req/s and p99 those of the median run of each side.
  *
- * Environment: BENCH_SECONDS (per run, default 5), BENCH_CONNECTIONS (default 10), BENCH_ROUNDS (default 3).
+ * Environment: BENCH_SECONDS (per run, default 5), BENCH_CONNECTIONS (default 10), BENCH_ROUNDS (default 3),
+ * BENCH_LOG_LEVEL (the server's ALERTFORM_LOG_LEVEL, default info: one request log line per request).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,7 +28,8 @@ const settings: LoadSettings = {
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 
 const dir = mkdtempSync(join(tmpdir(), 'alertform-bench-server-'));
-const real = await spawnServe({ db: join(dir, 'bench.db'), logLevel: 'info', discardStderr: true });
+const logLevel = process.env.BENCH_LOG_LEVEL ?? 'info';
+const real = await spawnServe({ db: join(dir, 'bench.db'), logLevel, discardStderr: true });
 const bare = await spawnNodeServer(fileURLToPath(new URL('./lib/bare-koa-server.ts', import.meta.url)), [], {
   discardStderr: true,
 });
@@ -36,7 +38,7 @@ try {
   process.stdout.write(`bench:server on ${await describeMachine()}\n`);
   process.stdout.write(
     `autocannon: ${settings.connections} connections, ${settings.seconds} s per run, ${rounds} round(s), ` +
-      `${SEEDED} alerts seeded\n`,
+      `${SEEDED} alerts seeded, server log level ${logLevel}\n`,
   );
   const firstId = await seedAlerts(real.url, real.authorization, SEEDED);
 
