@@ -8,6 +8,7 @@ import { registerPullCommand } from './commands/pull.js';
 import { registerMuteCommands } from './commands/mute.js';
 import { registerAgentCommand } from './commands/agent.js';
 import { registerTuiCommand } from './commands/tui.js';
+import { registerDemoCommand } from './commands/demo.js';
 
 /** Options every command accepts; commands read them with `command.optsWithGlobals()`. */
 export interface GlobalOptions {
@@ -48,5 +49,6 @@ Examples:
   registerMuteCommands(program);
   registerAgentCommand(program);
   registerTuiCommand(program);
+  registerDemoCommand(program);
   return program;
 }

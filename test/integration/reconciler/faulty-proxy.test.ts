@@ -47,7 +47,7 @@ async function startFaultyProxy(upstream: string) {
               if (res.destroyed) return;
               res.writeHead(upstreamRes.statusCode!, upstreamRes.headers).end(Buffer.concat(answer));
             };
-            if (fault === 'slow') setTimeout(send, 1200);
+            if (fault === 'slow') setTimeout(send, 3000);
             else send();
           });
         },
@@ -76,11 +76,11 @@ afterAll(async () => {
   await server.close();
 });
 
-describe('apply through a faulty network', () => {
+describe('apply through a faulty network', { timeout: 120_000 }, () => {
   it('converges with no duplicates despite 503s, 429s, resets, lost answers and slow answers', async () => {
     const dir = copyExamples();
     const sleeps: number[] = [];
-    const flaky = fastClient(proxy.url.replace('http://', `http://${server.key}@`), { timeoutMs: 400, sleeps });
+    const flaky = fastClient(proxy.url.replace('http://', `http://${server.key}@`), { timeoutMs: 2000, sleeps, retries: 10 });
     const { plan, actual } = await planDir(dir, flaky);
     expect(plan.summary.create).toBe(19);
     const result = await applyPlan(plan, actual, flaky);

@@ -16,11 +16,11 @@ export function copyExamples(): string {
 }
 
 /** A client with fast retries, so tests of failure paths take milliseconds. */
-export function fastClient(server: string, options: { timeoutMs?: number; sleeps?: number[] } = {}): AlertformClient {
+export function fastClient(server: string, options: { timeoutMs?: number; sleeps?: number[]; retries?: number } = {}): AlertformClient {
   return new AlertformClient({
     server,
     ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
-    retry: { retries: 6, sleep: async (ms) => void options.sleeps?.push(ms) },
+    retry: { retries: options.retries ?? 6, sleep: async (ms) => void options.sleeps?.push(ms) },
   });
 }
 

@@ -24,7 +24,7 @@ function edit(file: string, from: string, to: string): void {
   writeFileSync(path, text.replace(from, to));
 }
 
-describe('the reconciler against the real server', () => {
+describe('the reconciler against the real server', { timeout: 120_000 }, () => {
   it('applies the examples, then plans clean, then applies a change, then prunes', async () => {
     // validate + plan: everything is new.
     const first = await planDir(dir, client);

@@ -1,0 +1,155 @@
+/**
+ * `npm run bench:plan`: a no-change plan of 10,000 alerts and 100 channels against the bundled server (SQLite,
+ * running in its own process). Seeds the database straight through the store, writes definitions that match it,
+ * then prints, for a few runs: the wall time and peak memory (RSS) of the whole plan (load + validate the YAML,
+ * read the server with paginated lists, compute), and the time of fetching the same pages alone. Goals: at most
+ * 2.5 s, 400 MB, and 3x the bare fetch. Figures only: nothing here fails on a number.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { stringify } from 'yaml';
+import { SqliteStore } from '../src/server/store/sqlite/sqlite-store.js';
+import { ensureApiKeys } from '../src/server/accounts.js';
+import { AlertformClient } from '../src/client/api.js';
+import type { AdditionalCriterion } from '../src/spec/types.js';
+import { loadProject } from '../src/spec/source.js';
+import { planAgainstServer } from '../src/plan/make-plan.js';
+
+const ALERTS = Number(process.env.BENCH_ALERTS ?? 10_000);
+const CHANNELS = Number(process.env.BENCH_CHANNELS ?? 100);
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const KEY = 'bench-plan-key-0123456789abcdef';
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+
+async function seed(db: string, defsDir: string): Promise<void> {
+  const store = SqliteStore.open(db);
+  await ensureApiKeys(store, [KEY]);
+  const account = (await store.findAccountByKey(KEY))!;
+  const channelIds: string[] = [];
+  const channels: Record<string, unknown>[] = [];
+  for (let i = 0; i < CHANNELS; i += 1) {
+    const channel = { type: 'webhook' as const, description: `bench-channel-${i}`, destination: `https://hooks.example.com/bench/${i}`, autoResolve: false };
+    channelIds.push((await store.createChannel(account.id, channel)).id);
+    channels.push({ description: channel.description, type: channel.type, destination: channel.destination });
+  }
+  const files: Record<string, unknown>[][] = Array.from({ length: 10 }, () => []);
+  for (let i = 0; i < ALERTS; i += 1) {
+    const composite = i % 10 === 0;
+    const alert = {
+      name: `bench-alert-${String(i).padStart(5, '0')}`,
+      metric: i % 7 === 0 ? `sumSeries(bench.h${i}.*.errors)` : `bench.h${i}.cpu`,
+      alertCriteria: { type: 'above' as const, above_value: 90, time_period: 5 },
+      additionalCriteria: (composite ? { b: { type: 'below' as const, below_value: 1, metric: `bench.h${i}.mem` } } : {}) as Record<string, AdditionalCriterion>,
+      expression: composite ? 'a && b' : 'a',
+      notificationChannels: [channelIds[i % CHANNELS]!, channelIds[(i + 1) % CHANNELS]!],
+      notificationType: ['every', 60] as ['every', number],
+      scheduledMutes: [],
+      info: `Runbook for alert ${i}: https://runbooks.example.com/bench/${i}`,
+      onQueryFailure: i % 7 === 0 ? ('notify' as const) : null,
+    };
+    await store.createAlert(account.id, alert);
+    files[i % 10]!.push({
+      name: alert.name,
+      metric: alert.metric,
+      alert_criteria: alert.alertCriteria,
+      ...(composite ? { additional_criteria: alert.additionalCriteria, expression: alert.expression } : {}),
+      notification_channels: [`bench-channel-${i % CHANNELS}`, `bench-channel-${(i + 1) % CHANNELS}`],
+      info: alert.info,
+    });
+  }
+  await store.close();
+  await writeFile(join(defsDir, 'channels.yaml'), stringify({ channels }));
+  await Promise.all(files.map((alerts, n) => writeFile(join(defsDir, `alerts-${n}.yaml`), stringify({ alerts }, { lineWidth: 0 }))));
+}
+
+/** The bundled server in its own process, so this process measures only the client side. */
+async function startServerProcess(db: string): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), 'serve', '--port', '0', '--db', db, '--api-key', KEY], {
+    cwd: ROOT,
+    env: { ...process.env, ALERTFORM_LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /listening on (http:\/\/\S+)/.exec(out);
+      if (match) resolve(match[1]!);
+    });
+    child.on('exit', (code) => reject(new Error(`server exited with ${code}`)));
+  });
+  return { url, child };
+}
+
+/** Runs `work` while sampling RSS every 5 ms; returns its wall time and the peak RSS seen. */
+async function measure<T>(work: () => Promise<T>): Promise<{ ms: number; peakMb: number; value: T }> {
+  (globalThis as { gc?: () => void }).gc?.();
+  let peak = process.memoryUsage().rss;
+  const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 5);
+  const started = performance.now();
+  const value = await work();
+  const ms = performance.now() - started;
+  clearInterval(timer);
+  peak = Math.max(peak, process.memoryUsage().rss);
+  return { ms, peakMb: peak / 1024 / 1024, value };
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+async function main(): Promise<void> {
+  const work = await mkdtemp(join(tmpdir(), 'af-bench-plan-'));
+  const defsDir = join(work, 'defs');
+  await mkdir(defsDir);
+  const db = join(work, 'bench.db');
+  let started = performance.now();
+  await seed(db, defsDir);
+  console.log(`seeded ${ALERTS} alerts and ${CHANNELS} channels through the store in ${Math.round(performance.now() - started)} ms`);
+  started = performance.now();
+  const { url, child } = await startServerProcess(db);
+  console.log(`server process ready in ${Math.round(performance.now() - started)} ms at ${url}`);
+  const client = new AlertformClient({ server: url, apiKey: KEY });
+  try {
+    const fetches: number[] = [];
+    const plans: number[] = [];
+    const peaks: number[] = [];
+    const loads: number[] = [];
+    for (let run = 1; run <= RUNS; run += 1) {
+      const fetch = await measure(() => Promise.all([client.listSchedules(), client.listChannels(), client.listAlerts()]));
+      const plan = await measure(async () => {
+        const t = performance.now();
+        const loaded = await loadProject(defsDir, { env: {} });
+        const loadMs = performance.now() - t;
+        if (loaded.problems.length > 0) throw new Error(`bench definitions have problems: ${loaded.problems[0]!.message}`);
+        const { plan } = await planAgainstServer(loaded.definitions, client, { prune: loaded.config.prune });
+        return { plan, loadMs };
+      });
+      const { plan: result, loadMs } = plan.value;
+      if (result.changes.length > 0 || result.summary.noOp !== ALERTS + CHANNELS) throw new Error(`expected a no-change plan, got ${JSON.stringify(result.summary)}`);
+      fetches.push(fetch.ms);
+      plans.push(plan.ms);
+      peaks.push(plan.peakMb);
+      loads.push(loadMs);
+      console.log(
+        `run ${run}: plan ${Math.round(plan.ms)} ms (of which loading the YAML ${Math.round(loadMs)} ms), peak RSS ${Math.round(plan.peakMb)} MB; bare fetch of the same pages ${Math.round(fetch.ms)} ms`,
+      );
+    }
+    const planMs = median(plans);
+    const fetchMs = median(fetches);
+    console.log('');
+    console.log(`no-change plan of ${ALERTS} alerts + ${CHANNELS} channels (median of ${RUNS}):`);
+    console.log(`  wall time   ${Math.round(planMs)} ms   (goal <= 2500 ms)`);
+    console.log(`  peak RSS    ${Math.round(Math.max(...peaks))} MB   (goal <= 400 MB)`);
+    console.log(`  bare fetch  ${Math.round(fetchMs)} ms`);
+    console.log(`  ratio       ${(planMs / fetchMs).toFixed(2)}x   (goal <= 3x)`);
+    console.log(`  YAML load   ${Math.round(median(loads))} ms of the plan`);
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((resolve) => child.once('exit', resolve));
+    await rm(work, { recursive: true, force: true });
+  }
+}
+
+await main();

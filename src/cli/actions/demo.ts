@@ -1,0 +1,92 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Command } from 'commander';
+import { pino } from 'pino';
+import { startServer, type RunningServer } from '../../server/index.js';
+import { AlertformClient } from '../../client/api.js';
+import { loadProject } from '../../spec/source.js';
+import { planAgainstServer } from '../../plan/make-plan.js';
+import { renderPlanText } from '../../plan/render/text.js';
+import { applyPlan } from '../../apply/run.js';
+import { renderApplySummary, renderProgressLine } from '../../apply/progress.js';
+import { CliError } from '../errors.js';
+import { failOnProblems, optionsOf, useColor, writeOut } from '../context.js';
+
+/** examples/ of the package, wherever the command runs from (src/ or dist/ are two levels below the root). */
+const EXAMPLES = fileURLToPath(new URL('../../../examples/', import.meta.url));
+
+/** The demo key: made once, kept next to the database so a second run reuses both. */
+function demoKey(dir: string): string {
+  const path = join(dir, 'demo-key');
+  if (existsSync(path)) return readFileSync(path, 'utf8').trim();
+  const key = `demo-${randomBytes(12).toString('hex')}`;
+  writeFileSync(path, `${key}\n`, { mode: 0o600 });
+  return key;
+}
+
+async function startDemoServer(db: string, key: string, port: number): Promise<RunningServer> {
+  const logger = pino({ level: process.env.ALERTFORM_LOG_LEVEL ?? 'warn' }, pino.destination(2));
+  try {
+    return await startServer({ host: '127.0.0.1', port, db, apiKeys: [key], logger });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE' && port !== 0) return startServer({ host: '127.0.0.1', port: 0, db, apiKeys: [key], logger });
+    throw error;
+  }
+}
+
+/** Starts the server, plans and applies examples/, plans again (empty), then serves until Ctrl-C (or exits). */
+export async function runDemo(command: Command): Promise<void> {
+  const opts = optionsOf<{ dir: string; port: number; exit?: boolean }>(command);
+  mkdirSync(opts.dir, { recursive: true });
+  const key = demoKey(opts.dir);
+  const db = join(opts.dir, 'alertform.db');
+  const server = await startDemoServer(db, key, opts.port);
+  const color = useColor(opts);
+  try {
+    const serverUrl = server.url.replace('http://', `http://${key}@`);
+    await writeOut(
+      `alertform demo: the bundled /v2 server on SQLite (${db})\n` +
+        `  server: ${server.url}\n  demo API key: ${key}\n\n`,
+    );
+    const client = new AlertformClient({ server: serverUrl });
+    const loaded = await loadProject(EXAMPLES);
+    failOnProblems(loaded.problems);
+
+    await writeOut(`== 1. plan examples/ against the server\n\n`);
+    const first = await planAgainstServer(loaded.definitions, client, { prune: loaded.config.prune });
+    await writeOut(renderPlanText(first.plan, { color }));
+    if (first.plan.problems.length > 0) throw new CliError('the demo plan has errors');
+
+    await writeOut(`\n== 2. apply it\n\n`);
+    const result = await applyPlan(first.plan, first.actual, client, { onEvent: (event) => process.stdout.write(`${renderProgressLine(event)}\n`) });
+    await writeOut(`${renderApplySummary(result)}\n`);
+    if (result.failed.length > 0) throw new CliError('some demo steps failed');
+
+    await writeOut(`\n== 3. plan again: nothing left to do\n\n`);
+    const second = await planAgainstServer(loaded.definitions, client, { prune: loaded.config.prune });
+    await writeOut(renderPlanText(second.plan, { color }));
+
+    const short = `http://${key}@127.0.0.1:${server.port}`;
+    await writeOut(
+      `\nTry it yourself (edit a file in examples/ first):\n` +
+        `  ./bin/alertform plan examples --server ${short}\n` +
+        `  ./bin/alertform apply examples --server ${short}\n` +
+        `  ./bin/alertform pull --out /tmp/pulled --server ${short}\n`,
+    );
+    if (opts.exit) return;
+    await writeOut(`\nThe server keeps running: Ctrl-C stops it; \`npm run demo\` again reuses ${opts.dir}/ (delete it to start over).\n`);
+    await new Promise<void>((resolve) => {
+      const stop = () => {
+        process.off('SIGINT', stop);
+        process.off('SIGTERM', stop);
+        resolve();
+      };
+      process.on('SIGINT', stop);
+      process.on('SIGTERM', stop);
+    });
+  } finally {
+    await server.close();
+  }
+}
