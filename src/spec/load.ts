@@ -1,18 +1,14 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { LineCounter, parseAllDocuments, isMap, isNode, isScalar, type Document } from 'yaml';
 import { describeAjvErrors, validatorFor } from './schemas.js';
 import { interpolateString } from './interpolate.js';
 import { emptyDefinitions, type Definitions, type Defined, type ResourceKind } from './definitions.js';
 import type { Problem, SourceLocation } from './problems.js';
 import { sortProblems } from './problems.js';
 import { checkDefinitions } from './rules.js';
+import { parseYamlFile, type SourceFile } from './yaml-source.js';
 
-/** A definitions file's text and the name it is reported under. */
-export interface SourceFile {
-  path: string;
-  text: string;
-}
+export type { SourceFile } from './yaml-source.js';
 
 export interface LoadResult {
   definitions: Definitions;
@@ -80,20 +76,8 @@ export function loadDefinitions(files: SourceFile[], options: LoadOptions = {}):
   const validate = validatorFor('definitions');
 
   for (const file of files) {
-    const lineCounter = new LineCounter();
-    const docs = parseAllDocuments(file.text, { lineCounter, prettyErrors: false });
-    const at = (offset: number): SourceLocation => {
-      const pos = lineCounter.linePos(offset);
-      return { file: file.path, line: pos.line, column: pos.col };
-    };
-    for (const doc of docs) {
-      if (doc.errors.length > 0) {
-        for (const error of doc.errors) problems.push({ location: at(error.pos[0]), path: '', message: error.message.split('\n')[0]! });
-        continue;
-      }
-      if (doc.contents === null) continue;
-      const locate = (path: string): SourceLocation => locateInDocument(doc, path, at, file.path);
-      const raw: unknown = doc.toJS();
+    for (const { value: raw, locator } of parseYamlFile(file, problems)) {
+      const { locate } = locator;
       const sensitive: string[] = [];
       const value = interpolateValue(raw, '', env, sensitive, (path, name) =>
         problems.push({ location: locate(path), path, message: `\${${name}} is not set and has no default (write \${${name}:-default})` }),
@@ -103,7 +87,7 @@ export function loadDefinitions(files: SourceFile[], options: LoadOptions = {}):
       if (!validate(value)) {
         for (const problem of describeAjvErrors(validate.errors)) {
           // An unknown field is pointed at by its key: the typo is there, not in its value.
-          const location = problem.message.startsWith('unknown field') ? locateKey(doc, problem.path, at) ?? locate(problem.path) : locate(problem.path);
+          const location = problem.message.startsWith('unknown field') ? locator.locateKey(problem.path) : locate(problem.path);
           problems.push({ location, path: problem.path, message: problem.message });
           invalid.add(problem.path.split('.').slice(0, 2).join('.'));
         }
@@ -159,29 +143,4 @@ function interpolateValue(
     return out;
   }
   return value;
-}
-
-/** The position of the node at a dot path, or of its nearest existing parent (for a missing required field). */
-function locateInDocument(
-  doc: Document,
-  path: string,
-  at: (offset: number) => SourceLocation,
-  file: string,
-): SourceLocation {
-  const parts: (string | number)[] = path ? path.split('.').map((p) => (/^\d+$/.test(p) ? Number(p) : p)) : [];
-  for (let n = parts.length; n >= 0; n -= 1) {
-    const node = n === 0 ? doc.contents : doc.getIn(parts.slice(0, n), true);
-    if (isNode(node) && node.range) return at(node.range[0]);
-  }
-  return { file, line: 1, column: 1 };
-}
-
-/** The position of the key of the last segment of a dot path, when its parent is a mapping. */
-function locateKey(doc: Document, path: string, at: (offset: number) => SourceLocation): SourceLocation | undefined {
-  const parts: (string | number)[] = path.split('.').map((p) => (/^\d+$/.test(p) ? Number(p) : p));
-  const last = parts.pop();
-  const parent = parts.length === 0 ? doc.contents : doc.getIn(parts, true);
-  if (!isMap(parent)) return undefined;
-  const pair = parent.items.find((item) => isScalar(item.key) && item.key.value === last);
-  return pair && isScalar(pair.key) && pair.key.range ? at(pair.key.range[0]) : undefined;
 }

@@ -37,6 +37,23 @@ describe('loading definitions', () => {
     expect(result.problems.length).toBeGreaterThan(0);
   });
 
+  it('keeps YAML 1.2 meanings on the fast path: a timestamp stays a string, empty documents are skipped', () => {
+    const result = load({
+      'a.yaml': '---\n---\nalerts:\n  - name: n\n    metric: m\n    alert_criteria: {type: above, above_value: 1}\n    muted: {until: 2030-01-01T00:00:00Z}\n',
+    });
+    expect(result.problems).toEqual([]);
+    expect(result.definitions.alerts[0]!.spec.muted).toEqual({ until: '2030-01-01T00:00:00Z' });
+    expect(result.definitions.alerts[0]!.location).toEqual({ file: 'a.yaml', line: 4, column: 5 });
+    expect(result.definitions.alerts[0]!.locate('alert_criteria.above_value')).toEqual({ file: 'a.yaml', line: 6, column: 48 });
+  });
+
+  it('locates problems of documents after an empty one and after a duplicate-key error', () => {
+    const result = load({ 'a.yaml': 'channels:\n  - {description: m, type: email, destination: a@b.c}\n---\nschedules:\n  - {name: s, start_time: "1:00", duration: 5}\n' });
+    expect(result.problems.map(formatProblem)).toEqual([expect.stringMatching(/^a\.yaml:5:27 +schedules\.0\.start_time /)]);
+    const dup = load({ 'b.yaml': 'schedules:\n  - {name: s, name: t, start_time: "01:00", duration: 5}\n' });
+    expect(dup.problems.map(formatProblem)).toEqual([expect.stringMatching(/^b\.yaml:2:\d+ /)]);
+  });
+
   it('rejects unknown top-level keys', () => {
     expect(load({ 'a.yaml': 'alarms: []\n' }).problems.map(formatProblem)).toEqual(['a.yaml:1:1  alarms  unknown field "alarms"']);
   });

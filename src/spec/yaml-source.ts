@@ -1,0 +1,116 @@
+import jsyaml from 'js-yaml';
+import { LineCounter, parseAllDocuments, isMap, isNode, isScalar, type Document } from 'yaml';
+import type { Problem, SourceLocation } from './problems.js';
+
+/** A definitions file's text and the name it is reported under. */
+export interface SourceFile {
+  path: string;
+  text: string;
+}
+
+/** Finds where a dot path of one YAML document was written. */
+export interface DocumentLocator {
+  /** The node at the path, or its nearest existing parent (for a missing field). */
+  locate(path: string): SourceLocation;
+  /** The key of the path's last segment (where a typo'd field name is), else as `locate`. */
+  locateKey(path: string): SourceLocation;
+}
+
+export interface ParsedDocument {
+  value: unknown;
+  locator: DocumentLocator;
+}
+
+/**
+ * Parses one file's YAML documents, skipping empty ones. Positions cost: yaml's position-keeping parser reads
+ * about 1 MB/s here, js-yaml ten times that, and a large repo is mostly valid. So valid YAML takes js-yaml, and a
+ * position is computed only when something asks for one (a problem, a rendered change), by parsing that one file
+ * again with yaml. YAML that js-yaml refuses goes to yaml at once, whose syntax errors carry their positions.
+ */
+export function parseYamlFile(file: SourceFile, problems: Problem[]): ParsedDocument[] {
+  let values: unknown[];
+  try {
+    // CORE_SCHEMA is YAML 1.2's, as yaml's default: no timestamps (an `until:` stays a string), no merge keys.
+    values = jsyaml.loadAll(file.text, undefined, { schema: jsyaml.CORE_SCHEMA, filename: file.path });
+  } catch {
+    return parseWithPositions(file, problems).map(({ doc, at }) => ({ value: doc.toJS(), locator: documentLocator(doc, at, file.path) }));
+  }
+  let positioned: ReturnType<typeof parseWithPositions> | undefined;
+  const locatorOf = (index: number): DocumentLocator => {
+    const entry = (positioned ??= parseWithPositions(file, []))[index];
+    return entry ? documentLocator(entry.doc, entry.at, file.path) : { locate: () => start(file.path), locateKey: () => start(file.path) };
+  };
+  return values
+    .filter((value) => value !== null && value !== undefined)
+    .map((value, index) => ({
+      value,
+      locator: {
+        locate: (path) => lazyLocation(file.path, () => locatorOf(index).locate(path)),
+        locateKey: (path) => lazyLocation(file.path, () => locatorOf(index).locateKey(path)),
+      },
+    }));
+}
+
+/** yaml's documents with positions; syntax errors become problems and their documents are dropped. */
+function parseWithPositions(file: SourceFile, problems: Problem[]): { doc: Document; at: (offset: number) => SourceLocation }[] {
+  const lineCounter = new LineCounter();
+  const at = (offset: number): SourceLocation => {
+    const pos = lineCounter.linePos(offset);
+    return { file: file.path, line: pos.line, column: pos.col };
+  };
+  const parsed: { doc: Document; at: typeof at }[] = [];
+  for (const doc of parseAllDocuments(file.text, { lineCounter, prettyErrors: false })) {
+    if (doc.errors.length > 0) {
+      for (const error of doc.errors) problems.push({ location: at(error.pos[0]), path: '', message: error.message.split('\n')[0]! });
+      continue;
+    }
+    if (doc.contents === null || (isScalar(doc.contents) && doc.contents.value === null)) continue;
+    parsed.push({ doc, at });
+  }
+  return parsed;
+}
+
+const start = (file: string): SourceLocation => ({ file, line: 1, column: 1 });
+
+/** A location whose line and column are computed on first read (the file is known at once). */
+function lazyLocation(file: string, resolve: () => SourceLocation): SourceLocation {
+  let resolved: SourceLocation | undefined;
+  const get = () => (resolved ??= resolve());
+  return {
+    file,
+    get line() {
+      return get().line;
+    },
+    get column() {
+      return get().column;
+    },
+  };
+}
+
+function documentLocator(doc: Document, at: (offset: number) => SourceLocation, file: string): DocumentLocator {
+  const locate = (path: string) => locateInDocument(doc, path, at, file);
+  return { locate, locateKey: (path) => locateKey(doc, path, at) ?? locate(path) };
+}
+
+const pathParts = (path: string): (string | number)[] =>
+  path ? path.split('.').map((p) => (/^\d+$/.test(p) ? Number(p) : p)) : [];
+
+/** The position of the node at a dot path, or of its nearest existing parent (for a missing required field). */
+function locateInDocument(doc: Document, path: string, at: (offset: number) => SourceLocation, file: string): SourceLocation {
+  const parts = pathParts(path);
+  for (let n = parts.length; n >= 0; n -= 1) {
+    const node = n === 0 ? doc.contents : doc.getIn(parts.slice(0, n), true);
+    if (isNode(node) && node.range) return at(node.range[0]);
+  }
+  return start(file);
+}
+
+/** The position of the key of the last segment of a dot path, when its parent is a mapping. */
+function locateKey(doc: Document, path: string, at: (offset: number) => SourceLocation): SourceLocation | undefined {
+  const parts = pathParts(path);
+  const last = parts.pop();
+  const parent = parts.length === 0 ? doc.contents : doc.getIn(parts, true);
+  if (!isMap(parent)) return undefined;
+  const pair = parent.items.find((item) => isScalar(item.key) && item.key.value === last);
+  return pair && isScalar(pair.key) && pair.key.range ? at(pair.key.range[0]) : undefined;
+}
