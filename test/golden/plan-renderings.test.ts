@@ -88,4 +88,22 @@ describe('plan renderings', () => {
       expect(out).not.toContain('hooks.slack.com/services/OLD');
     }
   });
+
+  it('masks every credential-bearing destination, the VictorOps endpoint (it carries the API key) included', () => {
+    const plan = computePlan(
+      definitionsOf(
+        'channels:\n' +
+          '  - {description: vo, type: victorops, destination: "https://alert.victorops.com/integrations/generic/20131114/alert/VO-KEY/route"}\n' +
+          '  - {description: pd, type: pagerduty, destination: PD-KEY}\n' +
+          '  - {description: mail, type: email, destination: ops@example.com}\n',
+      ),
+      stateOf(),
+      NOW,
+    );
+    for (const out of [renderPlanText(plan), renderPlanMarkdown(plan), renderPlanJson(plan)]) {
+      expect(out).not.toContain('VO-KEY');
+      expect(out).not.toContain('PD-KEY');
+      expect(out).toContain('ops@example.com');
+    }
+  });
 });

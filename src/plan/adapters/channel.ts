@@ -3,8 +3,11 @@ import type { ChannelDefinition } from '../../spec/definitions.js';
 import type { CanonicalChannel } from '../types.js';
 import { pick, type ResourceAdapter } from './adapter.js';
 
-/** Channel types whose destination is a credential: always masked in every rendering. */
-export const SECRET_DESTINATION_TYPES: ReadonlySet<ChannelType> = new Set(['pagerduty', 'opsgenie', 'slack', 'webhook']);
+/**
+ * Channel types whose destination is a credential: always masked in every rendering. gitops.md lists pagerduty,
+ * opsgenie, slack and webhook; victorops too, because its REST endpoint URL carries the account's API key.
+ */
+export const SECRET_DESTINATION_TYPES: ReadonlySet<ChannelType> = new Set(['pagerduty', 'opsgenie', 'slack', 'webhook', 'victorops']);
 
 function canonical(c: ChannelDefinition | ChannelRead): CanonicalChannel {
   return { description: c.description, type: c.type, destination: c.destination, auto_resolve: c.auto_resolve ?? false };
