@@ -21,7 +21,7 @@ import { writeDefinitionsDir } from '../test/helpers/definitions-dir.js';
 import { spawnServe } from '../test/helpers/server-process.js';
 import { refreshByLists, refreshPerResource } from './lib/refresh.js';
 import { describeMachine, formatMs, printGoal, printTable, timesOf } from './lib/report.js';
-import { sampleAlertBody } from './lib/sample-alert.js';
+import { postSampleAlerts } from './lib/sample-alert.js';
 
 const ALERTS = Number(process.env.BENCH_ALERTS ?? 1000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
@@ -34,7 +34,7 @@ try {
 
   // Baseline: bare POSTs, CONCURRENCY in flight.
   const bareStarted = performance.now();
-  await postAll(server.url, server.authorization, ALERTS, CONCURRENCY);
+  await postSampleAlerts(server.url, server.authorization, { count: ALERTS, inFlight: CONCURRENCY, prefix: 'bare-' });
   const bareMs = performance.now() - bareStarted;
 
   const repo = writeDefinitionsDir(join(dir, 'repo'), { alerts: ALERTS, channels: 0, schedules: 0, prefix: 'gen-' });
@@ -96,22 +96,4 @@ try {
 } finally {
   await server.stop();
   rmSync(dir, { recursive: true, force: true });
-}
-
-/** `count` alert creates as plain POSTs, `inFlight` at a time. */
-async function postAll(url: string, authorization: string, count: number, inFlight: number): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < count) {
-      const index = next++;
-      const response = await fetch(`${url}/v2/alerts/`, {
-        method: 'POST',
-        headers: { authorization, 'content-type': 'application/json' },
-        body: JSON.stringify(sampleAlertBody(`bare-${String(index).padStart(5, '0')}`)),
-      });
-      if (response.status !== 201) throw new Error(`POST answered ${response.status}: ${await response.text()}`);
-      await response.arrayBuffer().catch(() => undefined);
-    }
-  };
-  await Promise.all(Array.from({ length: inFlight }, worker));
 }

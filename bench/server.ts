@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { spawnNodeServer, spawnServe } from '../test/helpers/server-process.js';
 import { runLoad, type LoadRequest, type LoadResult, type LoadSettings } from './lib/load-test.js';
 import { describeMachine, printGoal, printTable } from './lib/report.js';
-import { sampleAlertBody } from './lib/sample-alert.js';
+import { postSampleAlerts, sampleAlertBody } from './lib/sample-alert.js';
 
 const SEEDED = 1_000;
 const settings: LoadSettings = {
@@ -40,7 +40,7 @@ try {
     `autocannon: ${settings.connections} connections, ${settings.seconds} s per run, ${rounds} round(s), ` +
       `${SEEDED} alerts seeded, server log level ${logLevel}\n`,
   );
-  const firstId = await seedAlerts(real.url, real.authorization, SEEDED);
+  const [firstId] = await postSampleAlerts(real.url, real.authorization, { count: SEEDED, inFlight: 20, prefix: 'seed ' });
 
   const auth = { authorization: real.authorization };
   const scenarios: Array<{ name: string; request: LoadRequest }> = [
@@ -100,26 +100,6 @@ try {
 } finally {
   await Promise.all([real.stop(), bare.stop()]);
   rmSync(dir, { recursive: true, force: true });
-}
-
-/** Creates `count` alerts through the API, 20 in flight; returns the first one's id. */
-async function seedAlerts(url: string, authorization: string, count: number): Promise<string> {
-  const ids: string[] = new Array(count);
-  let next = 0;
-  const worker = async () => {
-    while (next < count) {
-      const index = next++;
-      const response = await fetch(`${url}/v2/alerts/`, {
-        method: 'POST',
-        headers: { authorization, 'content-type': 'application/json' },
-        body: JSON.stringify(sampleAlertBody(`seed ${String(index).padStart(5, '0')}`)),
-      });
-      if (response.status !== 201) throw new Error(`seeding answered ${response.status}: ${await response.text()}`);
-      ids[index] = ((await response.json()) as { id: string }).id;
-    }
-  };
-  await Promise.all(Array.from({ length: 20 }, worker));
-  return ids[0]!;
 }
 
 function median(values: number[]): number {

@@ -29,3 +29,27 @@ export function sampleAlertRead(id: string, name: string) {
     on_query_failure: null,
   };
 }
+
+/** Creates `count` sample alerts named `${prefix}00000`... as plain POSTs, `inFlight` at a time; returns their ids. */
+export async function postSampleAlerts(
+  url: string,
+  authorization: string,
+  options: { count: number; inFlight: number; prefix: string },
+): Promise<string[]> {
+  const ids: string[] = new Array(options.count);
+  let next = 0;
+  const worker = async () => {
+    while (next < options.count) {
+      const index = next++;
+      const response = await fetch(`${url}/v2/alerts/`, {
+        method: 'POST',
+        headers: { authorization, 'content-type': 'application/json' },
+        body: JSON.stringify(sampleAlertBody(`${options.prefix}${String(index).padStart(5, '0')}`)),
+      });
+      if (response.status !== 201) throw new Error(`POST answered ${response.status}: ${await response.text()}`);
+      ids[index] = ((await response.json()) as { id: string }).id;
+    }
+  };
+  await Promise.all(Array.from({ length: options.inFlight }, worker));
+  return ids;
+}

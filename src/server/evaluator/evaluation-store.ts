@@ -1,19 +1,11 @@
-import type { AdditionalCriterion, AlertCriteria, NotificationType, OnQueryFailure } from '../../spec/types.js';
-import type { DeliveryChannel } from '../notifiers/types.js';
+import type { OnQueryFailure } from '../../spec/types.js';
+import type { DeliveryChannel, NotifiedAlert } from '../notifiers/types.js';
 import type { HistoryRecord } from './transitions.js';
 
-/** An alert as the evaluator needs it, over all accounts. */
-export interface EvaluableAlert {
-  id: string;
-  name: string;
-  metric: string;
-  alert_criteria: AlertCriteria;
-  additional_criteria: Record<string, AdditionalCriterion>;
-  expression: string;
+/** An alert as the evaluator needs it, over all accounts: what notifications show, and its evaluation state. */
+export interface EvaluableAlert extends NotifiedAlert {
   notification_channels: string[];
-  notification_type: NotificationType;
   on_query_failure: OnQueryFailure;
-  info: string | null;
   status: string;
   currently_triggered_metrics: string[];
   /** Muted at the time asked for: an explicit mute not yet expired, or an active scheduled mute. */
