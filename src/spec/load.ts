@@ -3,7 +3,7 @@ import { join, relative } from 'node:path';
 import { describeAjvErrors, validatorFor } from './schemas.js';
 import { interpolateString } from './interpolate.js';
 import { emptyDefinitions, type Definitions, type Defined, type ResourceKind } from './definitions.js';
-import type { Problem, SourceLocation } from './problems.js';
+import type { Problem } from './problems.js';
 import { sortProblems } from './problems.js';
 import { checkDefinitions } from './rules.js';
 import { parseYamlFile, type SourceFile } from './yaml-source.js';
