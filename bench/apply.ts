@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { applyPlan } from '../src/apply/run.js';
 import { AlertformClient } from '../src/client/api.js';
 import { planAgainstServer } from '../src/plan/make-plan.js';
-import { loadProject } from '../src/spec/source.js';
+import { loadProject } from '../src/definitions/source.js';
 import { writeDefinitionsDir } from '../test/helpers/definitions-dir.js';
 import { spawnServe } from '../test/helpers/server-process.js';
 import { refreshByLists, refreshPerResource } from './lib/refresh.js';

@@ -16,8 +16,8 @@ import { stringify } from 'yaml';
 import { SqliteStore } from '../src/server/store/sqlite/sqlite-store.js';
 import { ensureApiKeys } from '../src/server/accounts.js';
 import { AlertformClient } from '../src/client/api.js';
-import type { AdditionalCriterion } from '../src/spec/types.js';
-import { loadProject } from '../src/spec/source.js';
+import type { AdditionalCriterion } from '../src/model/types.js';
+import { loadProject } from '../src/definitions/source.js';
 import { planAgainstServer } from '../src/plan/make-plan.js';
 import { refreshByLists, refreshPerResource } from './lib/refresh.js';
 

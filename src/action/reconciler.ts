@@ -2,9 +2,9 @@ import { isAbsolute, relative, resolve } from 'node:path';
 import { applyPlan, renderApplySummary, renderProgressLine } from '../apply/index.js';
 import { AlertformClient } from '../client/index.js';
 import { fingerprintPlan, planAgainstServer, renderPlanJson, renderPlanMarkdown, renderSummaryLine } from '../plan/index.js';
-import type { Problem } from '../spec/problems.js';
-import type { ProjectConfig, PruneConfig } from '../spec/project.js';
-import { loadProject } from '../spec/source.js';
+import type { Problem } from '../definitions/problems.js';
+import type { ProjectConfig, PruneConfig } from '../definitions/project.js';
+import { loadProject } from '../definitions/source.js';
 import type { DefinitionProblem, PlanRequest, Reconciler } from './port.js';
 
 /**

@@ -3,8 +3,8 @@ import { AlertformClient } from '../client/api.js';
 import { parseServerUrl, redactUrl } from '../client/connection.js';
 import type { GlobalOptions } from './program.js';
 import { CliError } from './errors.js';
-import type { ProjectConfig } from '../spec/project.js';
-import { formatProblem, type Problem } from '../spec/problems.js';
+import type { ProjectConfig } from '../definitions/project.js';
+import { formatProblem, type Problem } from '../definitions/problems.js';
 
 /** The server and key to use: flags over env (ALERTFORM_URL, ALERTFORM_API_KEY) over alertform.yaml. */
 export function resolveServer(globals: GlobalOptions, config: ProjectConfig | undefined, env: NodeJS.ProcessEnv = process.env): { server: string; apiKey?: string } {

@@ -7,7 +7,7 @@ import type {
   MuteStatus,
   ScheduleBody,
   ScheduleRead,
-} from '../spec/types.js';
+} from '../model/types.js';
 import { ApiError, isNotFound, isTransient } from './errors.js';
 import { HttpClient, type HttpOptions } from './http.js';
 import { parseServerUrl } from './connection.js';

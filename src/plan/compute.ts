@@ -1,9 +1,9 @@
 import picomatch from 'picomatch';
-import type { Definitions, Defined, ResourceKind, AlertDefinition } from '../spec/definitions.js';
-import type { Problem } from '../spec/problems.js';
-import type { PruneConfig } from '../spec/project.js';
-import { DEFAULT_MAX_DELETES } from '../spec/project.js';
-import type { AlertRead } from '../spec/types.js';
+import type { Definitions, Defined, ResourceKind, AlertDefinition } from '../definitions/definitions.js';
+import type { Problem } from '../definitions/problems.js';
+import type { PruneConfig } from '../definitions/project.js';
+import { DEFAULT_MAX_DELETES } from '../definitions/project.js';
+import type { AlertRead } from '../model/types.js';
 import type { ActualState } from './state.js';
 import { NameIndex } from './references.js';
 import { diffFields } from './diff.js';

@@ -1,6 +1,6 @@
 import type { AlertformClient } from '../client/api.js';
-import type { Definitions } from '../spec/definitions.js';
-import type { PruneConfig } from '../spec/project.js';
+import type { Definitions } from '../definitions/definitions.js';
+import type { PruneConfig } from '../definitions/project.js';
 import { computePlan } from './compute.js';
 import { readActualState, type ActualState } from './state.js';
 import type { Plan } from './types.js';

@@ -4,7 +4,7 @@ import { NameIndex } from './references.js';
 import { alertAdapter, DEFAULT_CHANNEL } from './adapters/alert.js';
 import { channelAdapter } from './adapters/channel.js';
 import { scheduleAdapter } from './adapters/schedule.js';
-import { usesGraphiteFunction } from '../spec/rules.js';
+import { usesGraphiteFunction } from '../definitions/rules.js';
 import type { CanonicalAlert } from './types.js';
 
 /** A file `pull` writes. */

@@ -1,5 +1,5 @@
 import type { AlertformClient } from '../client/api.js';
-import type { AlertRead, ChannelRead, MuteStatus, ScheduleRead } from '../spec/types.js';
+import type { AlertRead, ChannelRead, MuteStatus, ScheduleRead } from '../model/types.js';
 
 /** What the server has, read with one paginated list per kind. */
 export interface ActualState {

@@ -1,6 +1,6 @@
-import type { ResourceKind } from '../spec/definitions.js';
-import type { Problem, SourceLocation } from '../spec/problems.js';
-import type { NotificationType, OnQueryFailure, CriteriaType, ChannelType, Weekday } from '../spec/types.js';
+import type { ResourceKind } from '../definitions/definitions.js';
+import type { Problem, SourceLocation } from '../definitions/problems.js';
+import type { NotificationType, OnQueryFailure, CriteriaType, ChannelType, Weekday } from '../model/types.js';
 
 /** Criteria in canonical form: only the values that are set; time_period absent when instantaneous. */
 export interface CanonicalCriteria {

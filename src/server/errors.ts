@@ -1,5 +1,5 @@
-import type { ApiErrorCode } from '../spec/types.js';
-import type { FieldProblem } from '../spec/schemas.js';
+import type { ApiErrorCode } from '../model/types.js';
+import type { FieldProblem } from '../model/schemas.js';
 
 /**
  * The one catalogue of the server's error codes: each code's usual HTTP status and its default message.

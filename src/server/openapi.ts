@@ -1,4 +1,4 @@
-import { loadSchema, type SchemaName } from '../spec/schemas.js';
+import { loadSchema, type SchemaName } from '../model/schemas.js';
 import { ERROR_CATALOGUE } from './errors.js';
 
 type Json = Record<string, unknown>;

@@ -1,5 +1,5 @@
-import type { AlertRead, ChannelRead, MuteStatus, ScheduleRead } from '../spec/types.js';
-import { activeScheduleEnd } from './schedule-active.js';
+import type { AlertRead, ChannelRead, MuteStatus, ScheduleRead } from '../model/types.js';
+import { activeScheduleEnd } from '../model/schedule-active.js';
 import type { AlertRecord, ChannelRecord, ScheduleRecord } from './store/store.js';
 
 const MINUTE = 60_000;

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { RenderSeries } from '../../src/server/graphite/types.js';
+import type { RenderSeries } from '../../src/graphite/types.js';
 
 /** A request the fake render endpoint received. */
 export interface RenderRequest {

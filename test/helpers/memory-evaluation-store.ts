@@ -1,5 +1,5 @@
 import type { EvaluableAlert, EvaluationStore, EvaluationUpdate } from '../../src/server/evaluator/evaluation-store.js';
-import type { HistoryRecord } from '../../src/server/evaluator/transitions.js';
+import type { HistoryRecord } from '../../src/evaluation/transitions.js';
 import type { DeliveryChannel } from '../../src/server/notifiers/types.js';
 
 /**

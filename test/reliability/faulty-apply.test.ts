@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyPlan } from '../../src/apply/run.js';
 import { AlertformClient } from '../../src/client/api.js';
 import { planAgainstServer } from '../../src/plan/make-plan.js';
-import { loadProject } from '../../src/spec/source.js';
+import { loadProject } from '../../src/definitions/source.js';
 import { writeDefinitionsDir } from '../helpers/definitions-dir.js';
 import { startFaultyProxy, type FaultyProxy } from '../helpers/faulty-proxy.js';
 import { startTestServer } from '../helpers/server.js';

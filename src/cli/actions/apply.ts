@@ -1,7 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { confirm } from '@inquirer/prompts';
-import { loadProject } from '../../spec/source.js';
+import { loadProject } from '../../definitions/source.js';
 import { planAgainstServer } from '../../plan/make-plan.js';
 import { renderPlanText } from '../../plan/render/text.js';
 import { toJsonPlan } from '../../plan/render/json.js';

@@ -6,7 +6,7 @@ import type { Command } from 'commander';
 import { pino } from 'pino';
 import { startServer, type RunningServer } from '../../server/index.js';
 import { AlertformClient } from '../../client/api.js';
-import { loadProject } from '../../spec/source.js';
+import { loadProject } from '../../definitions/source.js';
 import { planAgainstServer } from '../../plan/make-plan.js';
 import { renderPlanText } from '../../plan/render/text.js';
 import { applyPlan } from '../../apply/run.js';

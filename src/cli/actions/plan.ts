@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { loadProject } from '../../spec/source.js';
+import { loadProject } from '../../definitions/source.js';
 import { planAgainstServer } from '../../plan/make-plan.js';
 import { renderPlanText } from '../../plan/render/text.js';
 import { renderPlanJson } from '../../plan/render/json.js';

@@ -3,8 +3,8 @@ import { join, relative } from 'node:path';
 import type { Command } from 'commander';
 import { readActualState } from '../../plan/state.js';
 import { renderPulledDefinitions } from '../../plan/pull.js';
-import { SCHEMAS_DIR } from '../../spec/schemas.js';
-import { loadProjectConfig } from '../../spec/project.js';
+import { SCHEMAS_DIR } from '../../model/schemas.js';
+import { loadProjectConfig } from '../../definitions/project.js';
 import { createClient, optionsOf, writeOut } from '../context.js';
 
 /** `pull`: loaded lazily so other commands start fast. */

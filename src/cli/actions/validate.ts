@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { loadProject } from '../../spec/source.js';
-import { formatProblem } from '../../spec/problems.js';
+import { loadProject } from '../../definitions/source.js';
+import { formatProblem } from '../../definitions/problems.js';
 import { CliError } from '../errors.js';
 import { optionsOf, writeOut } from '../context.js';
 

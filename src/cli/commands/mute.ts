@@ -72,6 +72,6 @@ Examples:
 
 /** A client for the server named by flags, env or ./alertform.yaml (loaded lazily: other commands start fast). */
 async function clientHere(opts: MuteOptions & GlobalOptions) {
-  const [{ createClient }, { loadProjectConfig }] = await Promise.all([import('../context.js'), import('../../spec/project.js')]);
+  const [{ createClient }, { loadProjectConfig }] = await Promise.all([import('../context.js'), import('../../definitions/project.js')]);
   return createClient(opts, (await loadProjectConfig('.')).config);
 }

@@ -1,5 +1,5 @@
 import type { AlertformClient } from '../../client/api.js';
-import type { ResourceKind } from '../../spec/definitions.js';
+import type { ResourceKind } from '../../definitions/definitions.js';
 import type { CanonicalResource } from '../types.js';
 import type { IdRegistry } from '../references.js';
 

@@ -1,7 +1,7 @@
-import type { AlertBody, AlertCriteria, AlertRead, NotificationType, NotificationTypeInput } from '../../spec/types.js';
-import type { AlertDefinition } from '../../spec/definitions.js';
-import { canonicalExpression } from '../../spec/expression.js';
-import { usesGraphiteFunction } from '../../spec/rules.js';
+import type { AlertBody, AlertCriteria, AlertRead, NotificationType, NotificationTypeInput } from '../../model/types.js';
+import type { AlertDefinition } from '../../definitions/definitions.js';
+import { canonicalExpression } from '../../model/expression.js';
+import { usesGraphiteFunction } from '../../definitions/rules.js';
 import type { CanonicalAlert, CanonicalCriteria } from '../types.js';
 import { pick, type ResourceAdapter } from './adapter.js';
 

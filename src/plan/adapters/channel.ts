@@ -1,5 +1,5 @@
-import type { ChannelBody, ChannelRead, ChannelType } from '../../spec/types.js';
-import type { ChannelDefinition } from '../../spec/definitions.js';
+import type { ChannelBody, ChannelRead, ChannelType } from '../../model/types.js';
+import type { ChannelDefinition } from '../../definitions/definitions.js';
 import type { CanonicalChannel } from '../types.js';
 import { pick, type ResourceAdapter } from './adapter.js';
 

@@ -1,5 +1,5 @@
-import type { ScheduleBody, ScheduleRead, Weekday } from '../../spec/types.js';
-import type { ScheduleDefinition } from '../../spec/definitions.js';
+import type { ScheduleBody, ScheduleRead, Weekday } from '../../model/types.js';
+import type { ScheduleDefinition } from '../../definitions/definitions.js';
 import type { CanonicalSchedule } from '../types.js';
 import { pick, type ResourceAdapter } from './adapter.js';
 

@@ -1,4 +1,4 @@
-import { formatProblem } from '../../spec/problems.js';
+import { formatProblem } from '../../definitions/problems.js';
 import type { Plan, PlanChange } from '../types.js';
 import { maskObject, maskValue } from './mask.js';
 import { renderSummaryLine } from './summary.js';

@@ -1,4 +1,4 @@
-import { formatProblem } from '../../spec/problems.js';
+import { formatProblem } from '../../definitions/problems.js';
 import type { Plan, PlanChange } from '../types.js';
 import { flattenFields, isSensitive, maskValue, SENSITIVE } from './mask.js';
 import { describeChange, formatValue, MARKERS, renderSummaryLine } from './summary.js';

@@ -1,6 +1,6 @@
 import { Chalk, type ChalkInstance } from 'chalk';
 import { diffWordsWithSpace } from 'diff';
-import { formatProblem } from '../../spec/problems.js';
+import { formatProblem } from '../../definitions/problems.js';
 import type { Plan, PlanChange } from '../types.js';
 import { flattenFields, isSensitive, maskValue, SENSITIVE } from './mask.js';
 import { describeChange, formatValue, MARKERS, renderSummaryLine } from './summary.js';

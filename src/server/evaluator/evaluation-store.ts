@@ -1,6 +1,6 @@
-import type { OnQueryFailure } from '../../spec/types.js';
+import type { OnQueryFailure } from '../../model/types.js';
 import type { DeliveryChannel, NotifiedAlert } from '../notifiers/types.js';
-import type { HistoryRecord } from './transitions.js';
+import type { HistoryRecord } from '../../evaluation/transitions.js';
 
 /** An alert as the evaluator needs it, over all accounts: what notifications show, and its evaluation state. */
 export interface EvaluableAlert extends NotifiedAlert {

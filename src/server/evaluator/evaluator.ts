@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { createGraphiteClient } from '../graphite/index.js';
+import { createGraphiteClient } from '../../graphite/index.js';
 import { createDeliveryQueue, type DeliveryQueue } from '../notifiers/delivery-queue.js';
 import { sendNotification } from '../notifiers/send.js';
 import { DEFAULT_NOTIFIER_SETTINGS, type NotifierSettings } from '../notifiers/types.js';

@@ -1,11 +1,11 @@
 import type { Logger } from 'pino';
-import type { GraphiteClient, RenderQuery, RenderResult } from '../graphite/index.js';
+import type { GraphiteClient, RenderQuery, RenderResult } from '../../graphite/index.js';
 import type { DeliveryQueue } from '../notifiers/delivery-queue.js';
 import type { DeliveryChannel, Notification } from '../notifiers/types.js';
-import { historyQueryRange, queryRangeMinutes } from './criteria.js';
+import { historyQueryRange, queryRangeMinutes } from '../../evaluation/criteria.js';
 import type { EvaluableAlert, EvaluationStore, EvaluationUpdate } from './evaluation-store.js';
-import { judgeAlert, judgeCriterion, listCriteria, type Criterion, type CriterionOutcome } from './judge-alert.js';
-import { advanceAlert, readEvalState, type CycleInput } from './transitions.js';
+import { judgeAlert, judgeCriterion, listCriteria, type Criterion, type CriterionOutcome } from '../../evaluation/judge-alert.js';
+import { advanceAlert, readEvalState, type CycleInput } from '../../evaluation/transitions.js';
 
 /** What a cycle needs. `now` is the clock (ms), injectable for tests. */
 export interface CycleDependencies {

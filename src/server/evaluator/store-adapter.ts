@@ -1,4 +1,4 @@
-import { isScheduleActive } from '../schedule-active.js';
+import { isScheduleActive } from '../../model/schedule-active.js';
 import type { EvaluationAlert, Store } from '../store/store.js';
 import type { DeliveryChannel } from '../notifiers/types.js';
 import type { EvaluableAlert, EvaluationStore } from './evaluation-store.js';

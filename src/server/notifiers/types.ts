@@ -1,6 +1,6 @@
-import type { AdditionalCriterion, AlertCriteria, ChannelType, NotificationType } from '../../spec/types.js';
-import type { Truth, TriggeredMetric } from '../evaluator/judge-alert.js';
-import type { NotificationEvent } from '../evaluator/transitions.js';
+import type { AdditionalCriterion, AlertCriteria, ChannelType, NotificationType } from '../../model/types.js';
+import type { Truth, TriggeredMetric } from '../../evaluation/judge-alert.js';
+import type { NotificationEvent } from '../../evaluation/transitions.js';
 
 /** The alert fields notifications show. */
 export interface NotifiedAlert {

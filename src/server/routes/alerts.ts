@@ -1,6 +1,6 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import type { AlertBody } from '../../spec/types.js';
+import type { AlertBody } from '../../model/types.js';
 import { conflict, invalidBody, notFound } from '../errors.js';
 import { readJsonBody } from '../http/read-json-body.js';
 import { presentAlert } from '../present.js';

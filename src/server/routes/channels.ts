@@ -1,7 +1,7 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import type { ChannelBody } from '../../spec/types.js';
-import { CHANNEL_TYPES } from '../../spec/types.js';
+import type { ChannelBody } from '../../model/types.js';
+import { CHANNEL_TYPES } from '../../model/types.js';
 import { invalidBody, notFound } from '../errors.js';
 import { readJsonBody } from '../http/read-json-body.js';
 import { presentChannel } from '../present.js';

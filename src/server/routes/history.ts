@@ -1,5 +1,5 @@
 import type Router from '@koa/router';
-import type { HistoryEntry } from '../../spec/types.js';
+import type { HistoryEntry } from '../../model/types.js';
 import { QueryReader } from '../validation/query.js';
 import { accountOf, type RouteDeps } from './route-context.js';
 

@@ -1,5 +1,5 @@
 import type { Context } from 'koa';
-import type { FieldProblem, SchemaName } from '../../spec/schemas.js';
+import type { FieldProblem, SchemaName } from '../../model/schemas.js';
 import type { AuthState } from '../http/authenticate.js';
 import { readJsonBody } from '../http/read-json-body.js';
 import { invalidBody } from '../errors.js';

@@ -1,6 +1,6 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import type { ScheduleBody } from '../../spec/types.js';
+import type { ScheduleBody } from '../../model/types.js';
 import { invalidBody, notFound } from '../errors.js';
 import { readJsonBody } from '../http/read-json-body.js';
 import { presentSchedule } from '../present.js';

@@ -5,7 +5,7 @@ import type {
   NotificationType,
   OnQueryFailure,
   Weekday,
-} from '../../spec/types.js';
+} from '../../model/types.js';
 
 /**
  * The server's storage, one interface for every backend (SQLite today). Every method is scoped to one account

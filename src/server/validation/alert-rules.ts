@@ -1,5 +1,5 @@
-import { ExpressionError, expressionLetters, formatExpression, parseExpression } from '../../spec/expression.js';
-import type { FieldProblem } from '../../spec/schemas.js';
+import { ExpressionError, expressionLetters, formatExpression, parseExpression } from '../../model/expression.js';
+import type { FieldProblem } from '../../model/schemas.js';
 import type {
   AdditionalCriterion,
   AlertBody,
@@ -7,7 +7,7 @@ import type {
   NotificationType,
   NotificationTypeInput,
   OnQueryFailure,
-} from '../../spec/types.js';
+} from '../../model/types.js';
 import type { AlertRecord, AlertWrite } from '../store/store.js';
 
 /** How the alert rules find the account's channels and schedules (the store, in the server). */

@@ -1,5 +1,5 @@
-import type { FieldProblem } from '../../spec/schemas.js';
-import type { ChannelBody, ChannelType } from '../../spec/types.js';
+import type { FieldProblem } from '../../model/schemas.js';
+import type { ChannelBody, ChannelType } from '../../model/types.js';
 import type { ChannelRecord, ChannelWrite } from '../store/store.js';
 import type { RuleResult } from './alert-rules.js';
 

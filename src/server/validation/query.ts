@@ -1,4 +1,4 @@
-import type { FieldProblem } from '../../spec/schemas.js';
+import type { FieldProblem } from '../../model/schemas.js';
 import { invalidQuery } from '../errors.js';
 
 /** What a search endpoint accepts: parameter names, each repeatable or not, and aliases. */

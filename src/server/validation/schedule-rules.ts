@@ -1,6 +1,6 @@
-import type { FieldProblem } from '../../spec/schemas.js';
-import type { ScheduleBody } from '../../spec/types.js';
-import { timezoneOffsetMinutes } from '../schedule-active.js';
+import type { FieldProblem } from '../../model/schemas.js';
+import type { ScheduleBody } from '../../model/types.js';
+import { timezoneOffsetMinutes } from '../../model/schedule-active.js';
 import type { ScheduleRecord, ScheduleWrite } from '../store/store.js';
 import type { RuleResult } from './alert-rules.js';
 

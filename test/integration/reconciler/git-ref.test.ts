@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGitRepo, type TempGitRepo } from '../../helpers/git-repo.js';
-import { loadProject } from '../../../src/spec/source.js';
+import { loadProject } from '../../../src/definitions/source.js';
 
 let repo: TempGitRepo;
 let first: string;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AlertformClient } from '../../../src/client/api.js';
-import { loadProject } from '../../../src/spec/source.js';
+import { loadProject } from '../../../src/definitions/source.js';
 import { planAgainstServer } from '../../../src/plan/make-plan.js';
 
 export const EXAMPLES = fileURLToPath(new URL('../../../examples/', import.meta.url));

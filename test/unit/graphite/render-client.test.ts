@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createGraphiteClient } from '../../../src/server/graphite/render-client.js';
-import { compileGraphitePattern, isBatchableTarget } from '../../../src/server/graphite/glob.js';
+import { createGraphiteClient } from '../../../src/graphite/render-client.js';
+import { compileGraphitePattern, isBatchableTarget } from '../../../src/graphite/glob.js';
 import { makeSeries, startFakeRender } from '../../helpers/fake-render-server.js';
 
 const closers: (() => Promise<void>)[] = [];

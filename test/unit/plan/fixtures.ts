@@ -1,6 +1,6 @@
-import { loadDefinitions } from '../../../src/spec/load.js';
-import type { Definitions } from '../../../src/spec/definitions.js';
-import type { AlertRead, ChannelRead, ScheduleRead } from '../../../src/spec/types.js';
+import { loadDefinitions } from '../../../src/definitions/load.js';
+import type { Definitions } from '../../../src/definitions/definitions.js';
+import type { AlertRead, ChannelRead, ScheduleRead } from '../../../src/model/types.js';
 import { emptyActualState, type ActualState } from '../../../src/plan/state.js';
 
 /** Definitions from YAML text; fails the test on any problem so fixtures stay valid. */

@@ -2,7 +2,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ApiError, ERROR_CATALOGUE, conflict, invalidBody, invalidQuery, notFound } from '../../../src/server/errors.js';
-import type { ApiErrorCode } from '../../../src/spec/types.js';
+import type { ApiErrorCode } from '../../../src/model/types.js';
 
 const CODES: ApiErrorCode[] = ['unauthorized', 'not_found', 'invalid_body', 'invalid_query', 'conflict', 'payload_too_large', 'internal'];
 

@@ -1,0 +1,146 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { describeAjvErrors, validatorFor } from '../model/schemas.js';
+import { interpolateString } from './interpolate.js';
+import { emptyDefinitions, type Definitions, type Defined, type ResourceKind } from './definitions.js';
+import type { Problem } from './problems.js';
+import { sortProblems } from './problems.js';
+import { checkDefinitions } from './rules.js';
+import { parseYamlFile, type SourceFile } from './yaml-source.js';
+
+export type { SourceFile } from './yaml-source.js';
+
+export interface LoadResult {
+  definitions: Definitions;
+  /** Every problem found, sorted by place; empty when the definitions are valid. */
+  problems: Problem[];
+  files: string[];
+}
+
+export interface LoadOptions {
+  /** Where `${VAR}` values come from (default process.env). */
+  env?: Readonly<Record<string, string | undefined>>;
+}
+
+/** Project config is not a definitions document. */
+export const PROJECT_FILE = 'alertform.yaml';
+
+/** Directories never read: CI workflow files (a copy of .github/workflows kept as `workflows/`) are not definitions. */
+const SKIPPED_DIRS = new Set(['node_modules', 'workflows']);
+
+/**
+ * Lists `*.yaml`/`*.yml` files under `dir` at any depth, skipping dot-directories (.git, .github), node_modules,
+ * workflows/ and the root's alertform.yaml.
+ */
+export async function listDefinitionFiles(dir: string): Promise<string[]> {
+  const found: string[] = [];
+  const walk = async (current: string) => {
+    const entries = await readdir(current, { withFileTypes: true });
+    for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const full = join(current, entry.name);
+      if (entry.isDirectory()) {
+        if (!entry.name.startsWith('.') && !SKIPPED_DIRS.has(entry.name)) await walk(full);
+      } else if (/\.ya?ml$/.test(entry.name) && !(current === dir && entry.name === PROJECT_FILE)) {
+        found.push(full);
+      }
+    }
+  };
+  await walk(dir);
+  return found;
+}
+
+/** Loads every definitions file of a directory; file names are reported relative to the working directory. */
+export async function loadDefinitionsFromDir(dir: string, options: LoadOptions = {}): Promise<LoadResult> {
+  const paths = await listDefinitionFiles(dir);
+  const files = await Promise.all(
+    paths.map(async (path) => ({ path: displayPath(path), text: await readFile(path, 'utf8') })),
+  );
+  return loadDefinitions(files, options);
+}
+
+function displayPath(path: string): string {
+  const rel = relative(process.cwd(), path);
+  return rel.startsWith('..') ? path : rel;
+}
+
+const SECTIONS: Record<string, ResourceKind> = { alerts: 'alert', channels: 'channel', schedules: 'schedule' };
+
+/**
+ * Loads definitions from file texts: YAML with positions, `${VAR}` interpolation, schema validation, then the
+ * semantic rules. Problems are collected, never thrown, so that all of them are reported at once.
+ */
+export function loadDefinitions(files: SourceFile[], options: LoadOptions = {}): LoadResult {
+  const env = options.env ?? process.env;
+  const definitions = emptyDefinitions();
+  const problems: Problem[] = [];
+  const validate = validatorFor('definitions');
+
+  for (const file of files) {
+    for (const { value: raw, locator } of parseYamlFile(file, problems)) {
+      const { locate } = locator;
+      const sensitive: string[] = [];
+      const value = interpolateValue(raw, '', env, sensitive, (path, name) =>
+        problems.push({ location: locate(path), path, message: `\${${name}} is not set and has no default (write \${${name}:-default})` }),
+      );
+      // Items that are valid on their own still load, so later rules report their problems in the same run.
+      const invalid = new Set<string>();
+      if (!validate(value)) {
+        for (const problem of describeAjvErrors(validate.errors)) {
+          // An unknown field is pointed at by its key: the typo is there, not in its value.
+          const location = problem.message.startsWith('unknown field') ? locator.locateKey(problem.path) : locate(problem.path);
+          problems.push({ location, path: problem.path, message: problem.message });
+          invalid.add(problem.path.split('.').slice(0, 2).join('.'));
+        }
+      }
+      if (!value || typeof value !== 'object' || Array.isArray(value)) continue;
+      const document = value as Record<string, unknown>;
+      for (const [section, kind] of Object.entries(SECTIONS)) {
+        const list = document[section];
+        if (!Array.isArray(list) || invalid.has(section)) continue;
+        list.forEach((spec, index) => {
+          const prefix = `${section}.${index}`;
+          if (invalid.has(prefix)) return;
+          const item = spec as Record<string, unknown>;
+          const key = String(kind === 'channel' ? item.description : item.name);
+          const entry: Defined<never> = {
+            kind,
+            key,
+            spec: item as never,
+            location: locate(prefix),
+            path: prefix,
+            sensitivePaths: sensitive.filter((p) => p.startsWith(`${prefix}.`)).map((p) => p.slice(prefix.length + 1)),
+            locate: (path: string) => locate(path ? `${prefix}.${path}` : prefix),
+          };
+          (definitions[section as keyof Definitions] as Defined<never>[]).push(entry);
+        });
+      }
+    }
+  }
+  problems.push(...checkDefinitions(definitions));
+  return { definitions, problems: sortProblems(problems), files: files.map((f) => f.path) };
+}
+
+/** Replaces `${VAR}` in every string of a parsed document, noting which paths became sensitive. */
+function interpolateValue(
+  value: unknown,
+  path: string,
+  env: Readonly<Record<string, string | undefined>>,
+  sensitive: string[],
+  onMissing: (path: string, name: string) => void,
+): unknown {
+  if (typeof value === 'string') {
+    if (!value.includes('${')) return value;
+    const result = interpolateString(value, env);
+    if (result.sensitive) sensitive.push(path);
+    for (const name of result.missing) onMissing(path, name);
+    return result.value;
+  }
+  const join = (key: string | number) => (path ? `${path}.${key}` : String(key));
+  if (Array.isArray(value)) return value.map((item, i) => interpolateValue(item, join(i), env, sensitive, onMissing));
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = interpolateValue(v, join(k), env, sensitive, onMissing);
+    return out;
+  }
+  return value;
+}

@@ -1,0 +1,146 @@
+import type { Expression } from '../model/expression.js';
+import { evaluateExpression, parseExpression } from '../model/expression.js';
+import type { AdditionalCriterion, AlertCriteria } from '../model/types.js';
+import type { RenderSeries } from '../graphite/types.js';
+import { bucketDatapoints } from './buckets.js';
+import { judgeMissing, judgeSeries, type SeriesVerdict } from './criteria.js';
+
+/** A metric that holds its criterion, with the latest breaching value (null for missing data). */
+export interface TriggeredMetric {
+  metric: string;
+  value: number | null;
+}
+
+/** Tri-state truth: data says yes, data says no, or there is no data to say either. */
+export type Truth = 'holds' | 'clear' | 'unknown';
+
+/** One criterion (a letter) of an alert: its query and its rule. */
+export interface Criterion {
+  letter: string;
+  metric: string;
+  criteria: AlertCriteria;
+}
+
+/** What one criterion came to over all the series of its query. */
+export interface CriterionOutcome extends Criterion {
+  state: Truth;
+  /** The series that hold, in the order Graphite returned them. */
+  triggered: TriggeredMetric[];
+  /** The latest value of every series with data (used for recovery values). */
+  latest: Record<string, number>;
+}
+
+/** The letters of an alert: `a` from metric + alert_criteria, then additional_criteria in letter order. */
+export function listCriteria(alert: {
+  metric: string;
+  alert_criteria: AlertCriteria;
+  additional_criteria?: Record<string, AdditionalCriterion> | null;
+}): Criterion[] {
+  const list: Criterion[] = [{ letter: 'a', metric: alert.metric, criteria: alert.alert_criteria }];
+  for (const [letter, extra] of Object.entries(alert.additional_criteria ?? {}).sort(([x], [y]) => x.localeCompare(y))) {
+    const { metric, ...criteria } = extra;
+    list.push({ letter: letter.toLowerCase(), metric, criteria });
+  }
+  return list;
+}
+
+/**
+ * Judges one criterion over the series its query returned at `now`. Each series is judged alone; the criterion
+ * holds when any series holds, is clear when none holds and at least one is clear, and is unknown otherwise. For
+ * `missing`, a query that matches no series with data anywhere (24 h and the window) counts as one missing
+ * series named by the query.
+ */
+export function judgeCriterion(
+  criterion: Criterion,
+  series: readonly RenderSeries[],
+  now: number,
+  /** For `missing`: the series of its 24 h history query (see historyQueryRange). */
+  history?: readonly RenderSeries[],
+): CriterionOutcome {
+  const triggered: TriggeredMetric[] = [];
+  const latest: Record<string, number> = {};
+  let anyClear = false;
+  let anyData = false;
+  const historyByName = new Map((history ?? []).map((one) => [one.target, one.datapoints]));
+  // A series that has history but no longer appears in the window query is judged on an empty window.
+  const all: RenderSeries[] = [...series];
+  if (history) {
+    const inWindow = new Set(series.map((one) => one.target));
+    for (const target of historyByName.keys()) if (!inWindow.has(target)) all.push({ target, datapoints: [] });
+  }
+  for (const one of all) {
+    let verdict: SeriesVerdict;
+    if (criterion.criteria.type === 'missing') {
+      const judged = judgeMissing(criterion.criteria, one.datapoints, history ? (historyByName.get(one.target) ?? []) : undefined, now);
+      verdict = judged.verdict;
+      if (judged.latest !== null) {
+        anyData = true;
+        latest[one.target] = judged.latest;
+      }
+    } else {
+      const points = bucketDatapoints(one.datapoints);
+      if (points.length > 0) {
+        anyData = true;
+        latest[one.target] = points[points.length - 1]!.value;
+      }
+      verdict = judgeSeries(criterion.criteria, points, now);
+    }
+    if (verdict.state === 'holds') triggered.push({ metric: one.target, value: verdict.value });
+    else if (verdict.state === 'clear') anyClear = true;
+  }
+  if (criterion.criteria.type === 'missing' && !anyData) {
+    triggered.push({ metric: criterion.metric, value: null });
+  }
+  const state: Truth = triggered.length > 0 ? 'holds' : anyClear ? 'clear' : 'unknown';
+  return { ...criterion, state, triggered, latest };
+}
+
+/** What a whole alert came to: its truth and the metrics that make it so. */
+export interface AlertJudgement {
+  state: Truth;
+  /** Series of the letters that hold (de-duplicated by metric name), when the alert holds. */
+  triggered: TriggeredMetric[];
+  outcomes: CriterionOutcome[];
+}
+
+const parsedExpressions = new Map<string, Expression>();
+
+function parseCached(source: string): Expression {
+  let tree = parsedExpressions.get(source);
+  if (!tree) {
+    tree = parseExpression(source);
+    if (parsedExpressions.size > 10_000) parsedExpressions.clear();
+    parsedExpressions.set(source, tree);
+  }
+  return tree;
+}
+
+/**
+ * Combines criterion outcomes through the expression with three-valued logic: the alert holds when the expression
+ * is true counting unknown letters as false, is clear when it is false even counting them as true, and is unknown
+ * in between (missing data then neither triggers nor resolves).
+ */
+export function judgeAlert(expression: string | null | undefined, outcomes: CriterionOutcome[]): AlertJudgement {
+  const tree = parseCached(expression && expression.trim() !== '' ? expression : 'a');
+  const pessimistic: Record<string, boolean> = {};
+  const optimistic: Record<string, boolean> = {};
+  for (const outcome of outcomes) {
+    pessimistic[outcome.letter] = outcome.state === 'holds';
+    optimistic[outcome.letter] = outcome.state !== 'clear';
+  }
+  if (evaluateExpression(tree, pessimistic)) {
+    const seen = new Set<string>();
+    const triggered: TriggeredMetric[] = [];
+    for (const outcome of outcomes) {
+      if (outcome.state !== 'holds') continue;
+      for (const one of outcome.triggered) {
+        if (!seen.has(one.metric)) {
+          seen.add(one.metric);
+          triggered.push(one);
+        }
+      }
+    }
+    return { state: 'holds', triggered, outcomes };
+  }
+  return { state: evaluateExpression(tree, optimistic) ? 'unknown' : 'clear', triggered: [], outcomes };
+}

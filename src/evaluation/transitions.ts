@@ -1,0 +1,166 @@
+import type { NotificationType, OnQueryFailure } from '../model/types.js';
+import type { AlertJudgement, TriggeredMetric } from './judge-alert.js';
+
+/**
+ * Everything the evaluator remembers about one alert between cycles. Stored as the alert's opaque eval_state,
+ * so that a restart neither re-notifies an alert that was already notified nor forgets a backoff.
+ */
+export interface EvalState {
+  version: 1;
+  status: 'healthy' | 'alerting';
+  /** The metrics that hold while alerting, with their latest breaching values. */
+  triggered: TriggeredMetric[];
+  /** Unix seconds of the last alerting or reminder notification (the start of the backoff). */
+  lastNotifiedAt: number | null;
+  /** Whether channels were told about the current alerting episode (recoveries are sent only then). */
+  alertingNotified: boolean;
+  /** Whether the alert's queries failed in the last cycle. */
+  queryFailing: boolean;
+  /** Whether channels were told about the current query failure. */
+  queryFailureNotified: boolean;
+}
+
+/** The notification kinds a cycle can emit for an alert. */
+export type NotificationEvent = 'alerting' | 'reminder' | 'recovered' | 'query_failed' | 'query_recovered';
+
+/** A history entry to store, `time` in unix seconds. */
+export interface HistoryRecord {
+  status: 'alerting' | 'recovered' | 'query_failed';
+  value: number | null;
+  metric: string;
+  time: number;
+}
+
+/** A failed query of an alert. */
+export interface QueryFailureInfo {
+  metric: string;
+  message: string;
+}
+
+/** What the cycle learned about an alert: a judgement of its data, or that some of its queries failed. */
+export type CycleInput = { kind: 'judged'; judgement: AlertJudgement } | { kind: 'query_failed'; failures: QueryFailureInfo[] };
+
+/** The alert's settings and circumstances that decide what a transition sends. */
+export interface AdvanceContext {
+  now: number;
+  notificationType: NotificationType;
+  /** Explicitly muted or inside an active scheduled mute. */
+  muted: boolean;
+  onQueryFailure: OnQueryFailure;
+}
+
+/** The result of one cycle for one alert. */
+export interface Advance {
+  state: EvalState;
+  history: HistoryRecord[];
+  notifications: { event: NotificationEvent; triggered: TriggeredMetric[] }[];
+}
+
+/** The state of an alert the evaluator has never seen (or whose stored state is unreadable). */
+export function initialEvalState(status = 'healthy', triggeredMetrics: readonly string[] = []): EvalState {
+  const alerting = status === 'alerting';
+  return {
+    version: 1,
+    status: alerting ? 'alerting' : 'healthy',
+    triggered: alerting ? triggeredMetrics.map((metric) => ({ metric, value: null })) : [],
+    lastNotifiedAt: null,
+    // An alert stored as alerting without evaluator state was notified by whoever set it (assume so).
+    alertingNotified: alerting,
+    queryFailing: false,
+    queryFailureNotified: false,
+  };
+}
+
+/** Reads a stored eval_state, falling back to the alert's stored status when it is absent or from elsewhere. */
+export function readEvalState(raw: unknown, status: string, triggeredMetrics: readonly string[]): EvalState {
+  const value = typeof raw === 'string' ? safeParse(raw) : raw;
+  const state = value as Partial<EvalState> | null;
+  if (!state || state.version !== 1 || (state.status !== 'healthy' && state.status !== 'alerting') || !Array.isArray(state.triggered)) {
+    return initialEvalState(status, triggeredMetrics);
+  }
+  return { ...initialEvalState(), ...state } as EvalState;
+}
+
+function safeParse(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+/** Whether the backoff of `["every", N]` lets an alerting notification go out now. */
+function backoffAllows(state: EvalState, context: AdvanceContext): boolean {
+  if (context.notificationType[0] !== 'every') return true;
+  const minutes = context.notificationType[1];
+  return state.lastNotifiedAt === null || context.now - state.lastNotifiedAt >= minutes * 60;
+}
+
+/**
+ * Moves an alert's state one cycle forward: the transition (if any), its history entries and the notifications
+ * to send. Pure: the clock is `context.now`.
+ *
+ * - healthy -> alerting when the alert holds; alerting -> healthy when it is clear on non-null data; an unknown
+ *   judgement (no data) changes nothing.
+ * - `state_change`: every transition notifies. `["every", N]`: a transition to alerting notifies unless an
+ *   alerting notification went out less than N minutes ago (the backoff); while alerting, a reminder goes out
+ *   every N minutes (and a suppressed alerting notice goes out as soon as the backoff allows). A recovery
+ *   notifies when the channels were told about the alerting episode, whatever the backoff.
+ * - A query failure changes no status; its first cycle records `query_failed` per failed query and notifies when
+ *   on_query_failure is `notify`; once the queries work again, `query_recovered` closes what was opened.
+ * - Muted: the state and history move on as usual, nothing is sent.
+ */
+export function advanceAlert(previous: EvalState, input: CycleInput, context: AdvanceContext): Advance {
+  const state: EvalState = { ...previous };
+  const history: HistoryRecord[] = [];
+  const notifications: Advance['notifications'] = [];
+  const { now, muted } = context;
+
+  if (input.kind === 'query_failed') {
+    if (!previous.queryFailing) {
+      state.queryFailing = true;
+      for (const failure of input.failures) history.push({ status: 'query_failed', value: null, metric: failure.metric, time: now });
+      if (context.onQueryFailure === 'notify' && !muted) {
+        notifications.push({ event: 'query_failed', triggered: input.failures.map((f) => ({ metric: f.metric, value: null })) });
+        state.queryFailureNotified = true;
+      }
+    }
+    return { state, history, notifications };
+  }
+
+  if (previous.queryFailing) {
+    state.queryFailing = false;
+    if (previous.queryFailureNotified && !muted) notifications.push({ event: 'query_recovered', triggered: [] });
+    state.queryFailureNotified = false;
+  }
+
+  const { judgement } = input;
+  if (previous.status === 'healthy' && judgement.state === 'holds') {
+    state.status = 'alerting';
+    state.triggered = judgement.triggered;
+    for (const one of judgement.triggered) history.push({ status: 'alerting', value: one.value, metric: one.metric, time: now });
+    state.alertingNotified = false;
+    if (!muted && backoffAllows(previous, context)) {
+      notifications.push({ event: 'alerting', triggered: judgement.triggered });
+      state.alertingNotified = true;
+      state.lastNotifiedAt = now;
+    }
+  } else if (previous.status === 'alerting' && judgement.state === 'holds') {
+    state.triggered = judgement.triggered;
+    if (!muted && context.notificationType[0] === 'every' && backoffAllows(previous, context)) {
+      notifications.push({ event: previous.alertingNotified ? 'reminder' : 'alerting', triggered: judgement.triggered });
+      state.alertingNotified = true;
+      state.lastNotifiedAt = now;
+    }
+  } else if (previous.status === 'alerting' && judgement.state === 'clear') {
+    const latest: Record<string, number> = {};
+    for (const outcome of judgement.outcomes) Object.assign(latest, outcome.latest);
+    const recovered = previous.triggered.map((one) => ({ metric: one.metric, value: latest[one.metric] ?? null }));
+    state.status = 'healthy';
+    state.triggered = [];
+    for (const one of recovered) history.push({ status: 'recovered', value: one.value, metric: one.metric, time: now });
+    if (!muted && previous.alertingNotified) notifications.push({ event: 'recovered', triggered: recovered });
+    state.alertingNotified = false;
+  }
+  return { state, history, notifications };
+}

@@ -1,0 +1,159 @@
+import { describe, expect, it } from 'vitest';
+import type { AlertJudgement } from '../../../src/evaluation/judge-alert.js';
+import {
+  advanceAlert,
+  initialEvalState,
+  readEvalState,
+  type AdvanceContext,
+  type CycleInput,
+  type EvalState,
+} from '../../../src/evaluation/transitions.js';
+import type { NotificationType } from '../../../src/model/types.js';
+
+const T0 = 1_700_000_000;
+
+const holds = (value = 95, metric = 'web.1.cpu'): CycleInput => ({
+  kind: 'judged',
+  judgement: { state: 'holds', triggered: [{ metric, value }], outcomes: [] } as AlertJudgement,
+});
+const clear = (value = 10, metric = 'web.1.cpu'): CycleInput => ({
+  kind: 'judged',
+  judgement: {
+    state: 'clear',
+    triggered: [],
+    outcomes: [{ letter: 'a', metric, criteria: { type: 'above', above_value: 90 }, state: 'clear', triggered: [], latest: { [metric]: value } }],
+  },
+});
+const unknown: CycleInput = { kind: 'judged', judgement: { state: 'unknown', triggered: [], outcomes: [] } };
+const failed: CycleInput = { kind: 'query_failed', failures: [{ metric: 'sumSeries(x.*)', message: 'render answered HTTP 500' }] };
+
+/** Runs a timeline of [minute, input] steps on a fake clock and returns what each step sent. */
+function timeline(
+  steps: [number, CycleInput, Partial<AdvanceContext>?][],
+  notificationType: NotificationType,
+  start: EvalState = initialEvalState(),
+) {
+  let state = start;
+  return steps.map(([minute, input, extra]) => {
+    const advance = advanceAlert(state, input, { now: T0 + minute * 60, notificationType, muted: false, onQueryFailure: null, ...extra });
+    state = advance.state;
+    return { minute, status: state.status, sent: advance.notifications.map((n) => n.event), history: advance.history };
+  });
+}
+
+describe('transitions', () => {
+  it('goes alerting when the alert holds and records the breaching value per triggered metric', () => {
+    const [step] = timeline([[0, holds(97)]], ['state_change']);
+    expect(step!.status).toBe('alerting');
+    expect(step!.history).toEqual([{ status: 'alerting', value: 97, metric: 'web.1.cpu', time: T0 }]);
+  });
+
+  it('recovers only on non-null data: unknown keeps the alert alerting', () => {
+    const steps = timeline([[0, holds()], [1, unknown], [2, clear(12)]], ['state_change']);
+    expect(steps.map((s) => s.status)).toEqual(['alerting', 'alerting', 'healthy']);
+    expect(steps[1]!.history).toEqual([]);
+    expect(steps[2]!.history).toEqual([{ status: 'recovered', value: 12, metric: 'web.1.cpu', time: T0 + 120 }]);
+  });
+
+  it('never leaves healthy on missing data', () => {
+    expect(timeline([[0, unknown], [1, clear()]], ['state_change']).map((s) => [s.status, s.history.length])).toEqual([
+      ['healthy', 0],
+      ['healthy', 0],
+    ]);
+  });
+});
+
+describe('notification timing', () => {
+  it('state_change notifies on each transition and never reminds', () => {
+    const steps = timeline([[0, holds()], [1, holds()], [90, holds()], [91, clear()], [92, holds()]], ['state_change']);
+    expect(steps.map((s) => s.sent)).toEqual([['alerting'], [], [], ['recovered'], ['alerting']]);
+  });
+
+  it('every N notifies on the transition, then reminds every N minutes while alerting', () => {
+    const steps = timeline(
+      [[0, holds()], [5, holds()], [9.5, holds()], [10, holds()], [15, holds()], [20.5, holds()], [21, clear()]],
+      ['every', 10],
+    );
+    expect(steps.map((s) => [s.minute, s.sent])).toEqual([
+      [0, ['alerting']],
+      [5, []],
+      [9.5, []],
+      [10, ['reminder']],
+      [15, []],
+      [20.5, ['reminder']],
+      [21, ['recovered']],
+    ]);
+  });
+
+  it('every N backs off a flapping alert: at most one alerting notification per N minutes', () => {
+    const steps = timeline(
+      [[0, holds()], [1, clear()], [2, holds()], [3, clear()], [4, holds()], [10, holds()], [11, clear()]],
+      ['every', 10],
+    );
+    expect(steps.map((s) => [s.minute, s.status, s.sent])).toEqual([
+      [0, 'alerting', ['alerting']],
+      [1, 'healthy', ['recovered']],
+      [2, 'alerting', []], // within the backoff: suppressed
+      [3, 'healthy', []], // its alerting was never sent, so neither is its recovery
+      [4, 'alerting', []],
+      [10, 'alerting', ['alerting']], // the backoff is over: the held-back notice goes out
+      [11, 'healthy', ['recovered']],
+    ]);
+    // History records every transition whatever was sent.
+    expect(steps.map((s) => s.history.map((h) => h.status)).flat()).toEqual([
+      'alerting', 'recovered', 'alerting', 'recovered', 'alerting', 'recovered',
+    ]);
+  });
+
+  it('sends nothing while muted but keeps evaluating and recording history', () => {
+    const muted = { muted: true };
+    const steps = timeline([[0, holds(), muted], [30, holds(), muted], [61, holds()], [62, clear()]], ['every', 60]);
+    expect(steps.map((s) => [s.status, s.sent])).toEqual([
+      ['alerting', []],
+      ['alerting', []],
+      ['alerting', ['alerting']], // unmuted and still alerting: the channels hear of it now
+      ['healthy', ['recovered']],
+    ]);
+    expect(steps[0]!.history).toHaveLength(1);
+  });
+
+  it('does not send a recovery for an alerting episode the channels never heard of (muted then)', () => {
+    const steps = timeline([[0, holds(), { muted: true }], [1, clear()]], ['state_change']);
+    expect(steps.map((s) => s.sent)).toEqual([[], []]);
+    expect(steps[1]!.history.map((h) => h.status)).toEqual(['recovered']);
+  });
+});
+
+describe('query failures', () => {
+  it('change no status, record query_failed once and notify only when on_query_failure is notify', () => {
+    const notify = { onQueryFailure: 'notify' as const };
+    const steps = timeline([[0, holds()], [1, failed, notify], [2, failed, notify], [3, holds(), notify]], ['state_change']);
+    expect(steps.map((s) => s.status)).toEqual(['alerting', 'alerting', 'alerting', 'alerting']);
+    expect(steps[1]!.history).toEqual([{ status: 'query_failed', value: null, metric: 'sumSeries(x.*)', time: T0 + 60 }]);
+    expect(steps[2]!.history).toEqual([]);
+    expect(steps.map((s) => s.sent)).toEqual([['alerting'], ['query_failed'], [], ['query_recovered']]);
+  });
+
+  it('stay silent with on_query_failure ignore (or null) but still record history', () => {
+    for (const onQueryFailure of ['ignore', null] as const) {
+      const steps = timeline([[0, failed, { onQueryFailure }], [1, clear(), { onQueryFailure }]], ['state_change']);
+      expect(steps.map((s) => s.sent)).toEqual([[], []]);
+      expect(steps[0]!.history.map((h) => h.status)).toEqual(['query_failed']);
+    }
+  });
+});
+
+describe('stored state', () => {
+  it('survives a round trip through JSON and falls back to the stored status when unreadable', () => {
+    const [, second] = timeline([[0, holds()], [1, holds()]], ['every', 60]);
+    expect(second!.status).toBe('alerting');
+    const state = advanceAlert(initialEvalState(), holds(), { now: T0, notificationType: ['every', 60], muted: false, onQueryFailure: null }).state;
+    const restored = readEvalState(JSON.stringify(state), 'healthy', []);
+    expect(restored).toEqual(state);
+    // After a restart within the backoff, no duplicate notification.
+    const after = advanceAlert(restored, holds(), { now: T0 + 30, notificationType: ['every', 60], muted: false, onQueryFailure: null });
+    expect(after.notifications).toEqual([]);
+    expect(readEvalState('not json', 'alerting', ['m'])).toMatchObject({ status: 'alerting', triggered: [{ metric: 'm', value: null }] });
+    expect(readEvalState(null, 'healthy', [])).toEqual(initialEvalState());
+  });
+});

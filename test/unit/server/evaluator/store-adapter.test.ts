@@ -1,0 +1,79 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { adaptStore, isAlertMuted } from '../../../../src/server/evaluator/store-adapter.js';
+import { SqliteStore } from '../../../../src/server/store/sqlite/sqlite-store.js';
+import type { AlertWrite } from '../../../../src/server/store/store.js';
+
+const stores: SqliteStore[] = [];
+afterEach(async () => {
+  while (stores.length) await stores.pop()!.close();
+});
+
+async function storeWithAlert() {
+  const store = SqliteStore.open(':memory:');
+  stores.push(store);
+  const account = await store.createAccount('ops@example.com');
+  const channel = await store.createChannel(account.id, { type: 'webhook', description: 'hook', destination: 'https://hooks.example/x', autoResolve: false });
+  const write: AlertWrite = {
+    name: 'cpu',
+    metric: 'web.*.cpu',
+    alertCriteria: { type: 'above', above_value: 90 },
+    additionalCriteria: {},
+    expression: 'a',
+    notificationChannels: [channel.id],
+    notificationType: ['every', 60],
+    scheduledMutes: [],
+    info: null,
+    onQueryFailure: null,
+  };
+  const alert = await store.createAlert(account.id, write);
+  return { store, account, channel, alert };
+}
+
+describe('the evaluator over the SQLite store', () => {
+  it('saves a round of results and history in one call, dropping those of deleted alerts', async () => {
+    const { store, account, alert } = await storeWithAlert();
+    await store.saveEvaluations([
+      {
+        alertId: alert.id,
+        result: { status: 'alerting', currentlyTriggeredMetrics: ['web.2.cpu'], evalState: { version: 1, status: 'alerting' } },
+        history: [{ status: 'alerting', value: 95, time: 1_700_000_000, metric: 'web.2.cpu' }],
+      },
+      { alertId: 'gone', result: { status: 'alerting', currentlyTriggeredMetrics: [], evalState: null }, history: [{ status: 'alerting', value: 1, time: 1, metric: 'x' }] },
+    ]);
+    const read = await store.getAlert(account.id, alert.id);
+    expect(read).toMatchObject({ status: 'alerting', currentlyTriggeredMetrics: ['web.2.cpu'], evalState: { version: 1, status: 'alerting' } });
+    const history = await store.searchHistory(account.id, { alertIds: [], since: 0, status: null, value: null });
+    expect(history).toEqual([{ alertId: alert.id, status: 'alerting', value: 95, time: 1_700_000_000, metric: 'web.2.cpu' }]);
+  });
+
+  it('lists alerts in the evaluator\'s shape with their channels, and stores delivery errors', async () => {
+    const { store, account, channel, alert } = await storeWithAlert();
+    const adapted = adaptStore(store);
+    const [listed] = await adapted.listAlertsForEvaluation(new Date());
+    expect(listed).toMatchObject({
+      id: alert.id,
+      metric: 'web.*.cpu',
+      alert_criteria: { type: 'above', above_value: 90 },
+      notification_channels: [channel.id],
+      notification_type: ['every', 60],
+      muted: false,
+      status: 'healthy',
+    });
+    expect(await adapted.getChannelsForDelivery([channel.id, 'unknown'])).toEqual([
+      { id: channel.id, type: 'webhook', description: 'hook', destination: 'https://hooks.example/x', auto_resolve: false },
+    ]);
+    await adapted.setChannelLastError(channel.id, { time: 1_700_000_000, message: 'webhook answered HTTP 500' });
+    expect((await store.getChannel(account.id, channel.id))!.lastError).toEqual({ time: 1_700_000_000, message: 'webhook answered HTTP 500' });
+  });
+
+  it('counts an alert muted by hand until its mute ends, and during an active schedule in its timezone', () => {
+    const now = new Date('2026-11-23T10:30:00Z'); // a Monday
+    expect(isAlertMuted({ mutedUntil: now.getTime() + 60_000, schedules: [] }, now)).toBe(true);
+    expect(isAlertMuted({ mutedUntil: now.getTime() - 1, schedules: [] }, now)).toBe(false);
+    const schedule = { id: 's', accountId: 'a', name: 'n', alerts: [], anchor: 0, duration: 60 };
+    // 12:00 in UTC+2 is 10:00 UTC: active for an hour on Mondays.
+    expect(isAlertMuted({ mutedUntil: null, schedules: [{ ...schedule, startTime: '12:00', timezone: 'UTC+2', repeat: ['mon'] }] }, now)).toBe(true);
+    expect(isAlertMuted({ mutedUntil: null, schedules: [{ ...schedule, startTime: '12:00', timezone: 'UTC+2', repeat: ['tue'] }] }, now)).toBe(false);
+    expect(isAlertMuted({ mutedUntil: null, schedules: [{ ...schedule, startTime: '12:00', timezone: 'UTC', repeat: ['mon'] }] }, now)).toBe(false);
+  });
+});

@@ -1,0 +1,57 @@
+import type { NotificationEvent } from '../../../../src/evaluation/transitions.js';
+import type { DeliveryChannel, Notification, NotifierSettings } from '../../../../src/server/notifiers/types.js';
+import { DEFAULT_NOTIFIER_SETTINGS } from '../../../../src/server/notifiers/types.js';
+
+export const TIME = 1_700_000_000;
+
+/** A notification of a plain alert whose name has quotes and markup in it. */
+export function plainNotification(event: NotificationEvent = 'alerting'): Notification {
+  return {
+    event,
+    alert: {
+      id: 'al_123',
+      name: 'CPU "hot" <web> & co',
+      metric: 'web.*.cpu',
+      alert_criteria: { type: 'above', above_value: 90, time_period: 5 },
+      additional_criteria: {},
+      expression: 'a',
+      info: 'Check the runbook: https://runbooks.example/cpu',
+      notification_type: ['every', 30],
+    },
+    triggered: event === 'recovered' ? [{ metric: 'web.2.cpu', value: 40 }] : [{ metric: 'web.2.cpu', value: 95.5 }],
+    conditions: [],
+    graphUrl: 'http://graphite.example/render?target=web.*.cpu&from=-60min&until=now',
+    time: TIME,
+  };
+}
+
+/** A composite notification: a && b, both holding. */
+export function compositeNotification(): Notification {
+  const base = plainNotification();
+  return {
+    ...base,
+    alert: {
+      ...base.alert,
+      name: 'Composite',
+      additional_criteria: { b: { type: 'below', below_value: 1, metric: 'web.*.free' } },
+      expression: 'a && b',
+      notification_type: ['state_change'],
+    },
+    triggered: [
+      { metric: 'web.2.cpu', value: 95.5 },
+      { metric: 'web.2.free', value: 0.5 },
+    ],
+    conditions: [
+      { letter: 'a', metric: 'web.*.cpu', criteria: { type: 'above', above_value: 90, time_period: 5 }, state: 'holds', triggered: [{ metric: 'web.2.cpu', value: 95.5 }] },
+      { letter: 'b', metric: 'web.*.free', criteria: { type: 'below', below_value: 1 }, state: 'holds', triggered: [{ metric: 'web.2.free', value: 0.5 }] },
+    ],
+  };
+}
+
+export function channel(type: DeliveryChannel['type'], destination: string, autoResolve = false): DeliveryChannel {
+  return { id: `ch_${type}`, type, description: `${type} channel`, destination, auto_resolve: autoResolve };
+}
+
+export function settings(overrides: Partial<NotifierSettings> = {}): NotifierSettings {
+  return { ...DEFAULT_NOTIFIER_SETTINGS, ...overrides };
+}

@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { checkAlertRules, mergeAlertUpdate, usesGraphiteFunction, type ReferenceLookup } from '../../../../src/server/validation/alert-rules.js';
+import type { AlertRecord } from '../../../../src/server/store/store.js';
+
+const lookup: ReferenceLookup = {
+  resolveChannels: async (refs) => new Map(refs.filter((ref) => ref === 'ops' || ref === 'c1').map((ref) => [ref, 'c1'])),
+  defaultChannel: async () => 'email-me',
+  existingSchedules: async (ids) => new Set(ids.filter((id) => id === 's1')),
+};
+
+const stored: AlertRecord = {
+  id: 'a1', accountId: 'acc', name: 'cpu', metric: 'sumSeries(x.*)', alertCriteria: { type: 'above', above_value: 1 },
+  additionalCriteria: {}, expression: 'a', notificationChannels: ['c1'], notificationType: ['every', 60], scheduledMutes: [],
+  info: 'runbook', onQueryFailure: 'ignore', status: 'alerting', currentlyTriggeredMetrics: [], mutedUntil: null, evalState: null,
+  createdAt: '2026-01-01T00:00:00Z',
+};
+
+describe('graphite function detection', () => {
+  it('sees a function call in the metric or an additional criterion, not a plain path or wildcard', () => {
+    expect(usesGraphiteFunction('sumSeries(a.*)')).toBe(true);
+    expect(usesGraphiteFunction('alias (a, "b")')).toBe(true);
+    expect(usesGraphiteFunction('a.b.*.c')).toBe(false);
+    expect(usesGraphiteFunction('a.{b,c}.d')).toBe(false);
+    expect(usesGraphiteFunction('a.b', { b: { metric: 'maxSeries(c)' } })).toBe(true);
+  });
+});
+
+describe('the alert rules', () => {
+  it('normalise a valid body: default channel, list notification_type, canonical expression', async () => {
+    const result = await checkAlertRules(
+      { name: 'x', metric: 'm', alert_criteria: { type: 'above', above_value: 1, time_period: null }, notification_type: 'state_change' },
+      lookup,
+    );
+    expect(result).toEqual({
+      ok: true,
+      value: {
+        name: 'x', metric: 'm', alertCriteria: { type: 'above', above_value: 1 }, additionalCriteria: {}, expression: 'a',
+        notificationChannels: ['email-me'], notificationType: ['state_change'], scheduledMutes: [], info: null, onQueryFailure: null,
+      },
+    });
+  });
+
+  it('collect every problem at once, each with its path', async () => {
+    const result = await checkAlertRules(
+      {
+        name: 'x', metric: 'm', alert_criteria: { type: 'outside_bounds', above_value: 1, below_value: 2 },
+        additional_criteria: { c: { type: 'above', above_value: 1, metric: 'n' } }, expression: 'a || b',
+        notification_channels: ['ops', 'nope'], scheduled_mutes: ['s1', 's2'], on_query_failure: 'notify',
+      },
+      lookup,
+    );
+    expect(result.ok).toBe(false);
+    if (!result.ok) {
+      expect(result.problems.map((p) => p.path)).toEqual([
+        'alert_criteria.below_value', 'expression', 'additional_criteria.c', 'on_query_failure', 'notification_channels.1', 'scheduled_mutes.1',
+      ]);
+    }
+  });
+});
+
+describe('merging an update', () => {
+  it('keeps the stored fields that the patch does not name', () => {
+    expect(mergeAlertUpdate(stored, { info: null })).toMatchObject({ name: 'cpu', info: null, notification_channels: ['c1'], on_query_failure: 'ignore' });
+  });
+
+  it('lets on_query_failure follow the metric when the patch does not set it', () => {
+    expect(mergeAlertUpdate(stored, { metric: 'plain.path' }).on_query_failure).toBeNull();
+    expect(mergeAlertUpdate({ ...stored, metric: 'plain', onQueryFailure: null }, { metric: 'maxSeries(y)' }).on_query_failure).toBe('notify');
+    expect(mergeAlertUpdate(stored, { metric: 'plain.path', on_query_failure: 'notify' }).on_query_failure).toBe('notify');
+  });
+});
