@@ -9,6 +9,7 @@ import { checkSchema } from '../validation/check-schema.js';
 import { QueryReader, readPaging } from '../validation/query.js';
 import { changesTiming, checkScheduleRules, mergeScheduleUpdate } from '../validation/schedule-rules.js';
 import { withConflict } from './alerts.js';
+import { READ_ONLY_FIELDS, dropReadOnlyFields } from './read-only-fields.js';
 import { accountOf, param, type RouteDeps } from './route-context.js';
 
 /** Scheduled mutes (/v2/schedules/): shaped like the channel endpoints, with plain 400/404 statuses. */
@@ -43,7 +44,8 @@ export function registerScheduleRoutes(router: Router, deps: RouteDeps): void {
     const stored = await findSchedule(ctx, store);
     const problems = checkSchema('schedule', 'update', body);
     if (problems.length > 0) throw invalidBody(problems);
-    const checked = checkScheduleRules(mergeScheduleUpdate(stored, body as Partial<ScheduleBody>), stored.anchor);
+    const patch = dropReadOnlyFields(body, stored.id, READ_ONLY_FIELDS.schedule);
+    const checked = checkScheduleRules(mergeScheduleUpdate(stored, patch as Partial<ScheduleBody>), stored.anchor);
     if (!checked.ok) throw invalidBody(checked.problems);
     // A one-time schedule whose timing changes counts its next start_time from now again.
     const next = changesTiming(stored, checked.value) ? { ...checked.value, anchor: deps.now() } : checked.value;
