@@ -68,6 +68,9 @@ describe('Notification Channels API page', () => {
     expect(read.status).toBe(200);
     expect(read.body).toEqual({ type: 'email', description: 'A test notification', destination: 'email@example.com', id: ids.email, auto_resolve: false });
     expect((await replay('GET', '/v2/notifications/no-such-channel/')).status).toBe(400);
+    // The page's curl example for this operation says /v2/notification/ (singular): not an endpoint (SEED).
+    const singular = await replay('GET', `/v2/notification/${ids.email}/`);
+    expect([singular.status, singular.body.error.code]).toEqual([404, 'not_found']);
   });
 
   it('Update and delete: PUT any subset answers the channel; 404 for a missing one; DELETE 200 then 404', async () => {
