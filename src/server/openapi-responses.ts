@@ -1,4 +1,4 @@
-import { CHANNEL_TYPES } from '../model/types.js';
+import { CHANNEL_TYPES, WEEKDAYS } from '../model/types.js';
 import { ERROR_CATALOGUE } from './errors.js';
 import { HISTORY_STATUSES } from './routes/history.js';
 
@@ -9,7 +9,6 @@ export const ref = (name: string): Json => ({ $ref: `#/components/schemas/${name
 
 const string = { type: 'string' };
 const stringList = { type: 'array', items: string };
-const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
 
 /** An object schema whose every listed property the server always sends. */
 function always(properties: Json, extra: Json = {}): Json {
@@ -135,7 +134,7 @@ export const RESPONSE_SCHEMAS: Json = {
     start_time: { type: 'string', pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$' },
     duration: { type: 'integer', minimum: 1 },
     timezone: { type: 'string', description: 'Normalised: "UTC", "UTC+2", "UTC-5:30".' },
-    repeat: { type: 'array', items: { type: 'string', enum: WEEKDAYS } },
+    repeat: { type: 'array', items: { type: 'string', enum: [...WEEKDAYS] } },
     alerts: { ...stringList, description: 'Ids of the alerts that use it (read-only).' },
   }),
   SchedulePage: always({

@@ -1,5 +1,5 @@
 import { loadSchema, type SchemaName } from '../model/schemas.js';
-import { CHANNEL_TYPES } from '../model/types.js';
+import { CHANNEL_TYPES, WEEKDAYS } from '../model/types.js';
 import { makePortable } from './openapi-portable.js';
 import { RESPONSE_SCHEMAS, ref } from './openapi-responses.js';
 import { HISTORY_STATUSES } from './routes/history.js';
@@ -269,7 +269,7 @@ function buildPaths(): Json {
           { name: 'duration', description: 'Duration in minutes (repeatable).', list: true, schema: { type: 'integer', minimum: 1 } },
           { name: 'start_time', description: 'Start time HH:MM (repeatable).', list: true, schema: { type: 'string', pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$' } },
           { name: 'timezone', description: 'Timezone, any spelling of the offset (repeatable; an unencoded + is read as +).', list: true },
-          { name: 'repeat', description: 'A week day the schedule repeats on (repeatable).', list: true, schema: { type: 'string', enum: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] } },
+          { name: 'repeat', description: 'A week day the schedule repeats on (repeatable).', list: true, schema: { type: 'string', enum: [...WEEKDAYS] } },
           ...PAGING,
         ],
       }),

@@ -7,8 +7,8 @@ import { presentSchedule } from '../present.js';
 import type { ScheduleRecord, Store } from '../store/store.js';
 import { checkSchema } from '../validation/check-schema.js';
 import { QueryReader, readPaging } from '../validation/query.js';
-import { timezoneOffsetMinutes } from '../../model/schedule-active.js';
-import { changesTiming, checkScheduleRules, mergeScheduleUpdate, normaliseTimezone } from '../validation/schedule-rules.js';
+import { changesTiming, checkScheduleRules, mergeScheduleUpdate } from '../validation/schedule-rules.js';
+import { readScheduleFilters } from '../validation/schedule-query.js';
 import { withConflict } from './alerts.js';
 import { READ_ONLY_FIELDS, dropReadOnlyFields } from './read-only-fields.js';
 import { accountOf, param, type RouteDeps } from './route-context.js';
@@ -70,36 +70,6 @@ export function registerScheduleRoutes(router: Router, deps: RouteDeps): void {
     if (!(await store.deleteSchedule(accountOf(ctx), id))) throw notFound('scheduled mute');
     ctx.body = { id, deleted: true };
   });
-}
-
-const WEEKDAYS: readonly string[] = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
-
-/** The public docs' extra search criteria (duration, start_time, timezone, repeat), checked and normalised. */
-function readScheduleFilters(query: QueryReader) {
-  const bad = (path: string, message: string) => query.problems.push({ path, message });
-  const durations = query.list('duration').flatMap((value) => {
-    if (/^\d+$/.test(value)) return [Number(value)];
-    bad('duration', 'must be a whole number of minutes');
-    return [];
-  });
-  const startTimes = query.list('start_time').filter((value) => {
-    const ok = /^([01][0-9]|2[0-3]):[0-5][0-9]$/.test(value);
-    if (!ok) bad('start_time', 'must be HH:MM (24 h)');
-    return ok;
-  });
-  const timezones = query.list('timezone').flatMap((value) => {
-    // An unencoded `+` in a query string arrives as a space (`?timezone=UTC+2`); no timezone contains a space.
-    const spelled = value.replace(/ /g, '+');
-    try {
-      return [normaliseTimezone(timezoneOffsetMinutes(spelled))];
-    } catch {
-      bad('timezone', 'must be UTC or an offset such as UTC+2 or UTC-5:30');
-      return [];
-    }
-  });
-  const repeat = query.list('repeat').map((value) => value.toLowerCase());
-  if (repeat.some((day) => !WEEKDAYS.includes(day))) bad('repeat', `must be one of ${WEEKDAYS.join(', ')}`);
-  return { durations, startTimes, timezones, repeat };
 }
 
 async function findSchedule(ctx: Context, store: Store): Promise<ScheduleRecord> {
