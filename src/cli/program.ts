@@ -9,6 +9,7 @@ import { registerMuteCommands } from './commands/mute.js';
 import { registerAgentCommand } from './commands/agent.js';
 import { registerTuiCommand } from './commands/tui.js';
 import { registerDemoCommand } from './commands/demo.js';
+import { registerInitCommand } from './commands/init.js';
 
 /** Options every command accepts; commands read them with `command.optsWithGlobals()`. */
 export interface GlobalOptions {
@@ -33,6 +34,7 @@ export function createProgram(): Command {
       'after',
       `
 Examples:
+  $ alertform init alerts                          # a new definitions repository in alerts/
   $ alertform serve --api-key demo-key            # the bundled /v2 server on SQLite
   $ alertform validate examples/                   # check definitions, errors at file:line:column
   $ alertform plan examples/ --server http://demo-key@127.0.0.1:8080
@@ -40,6 +42,7 @@ Examples:
   $ alertform agent install collectd --carbon 127.0.0.1:2003`,
     );
 
+  registerInitCommand(program);
   registerServeCommand(program);
   registerKeysCommand(program);
   registerValidateCommand(program);
