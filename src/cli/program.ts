@@ -10,6 +10,7 @@ import { registerAgentCommand } from './commands/agent.js';
 import { registerTuiCommand } from './commands/tui.js';
 import { registerDemoCommand } from './commands/demo.js';
 import { registerInitCommand } from './commands/init.js';
+import { registerBackupCommand } from './commands/backup.js';
 
 /** Options every command accepts; commands read them with `command.optsWithGlobals()`. */
 export interface GlobalOptions {
@@ -45,6 +46,7 @@ Examples:
   registerInitCommand(program);
   registerServeCommand(program);
   registerKeysCommand(program);
+  registerBackupCommand(program);
   registerValidateCommand(program);
   registerPlanCommand(program);
   registerApplyCommand(program);

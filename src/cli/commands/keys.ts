@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { createApiKey } from '../../server/ids.js';
 import { SqliteStore } from '../../server/store/sqlite/sqlite-store.js';
 import type { ApiKeyRecord } from '../../server/store/store.js';
@@ -28,7 +28,7 @@ Examples:
     .command('create')
     .description('make a new API key and print it once; an email already known gets a second key for its account')
     .requiredOption('--email <email>', "the account's email (destination of its \"Email me\" channel)")
-    .option('--db <path>', DB_HELP, DEFAULT_DB)
+    .addOption(dbOption())
     .action(async (options: { email: string; db: string }, command: Command) => {
       if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(options.email)) throw new CliError(`"${options.email}" is not an email address`);
       await withStore(options.db, async (store) => {
@@ -47,7 +47,7 @@ Examples:
   keys
     .command('list')
     .description('list keys: id, email, created, revoked (never the keys themselves)')
-    .option('--db <path>', DB_HELP, DEFAULT_DB)
+    .addOption(dbOption())
     .action(async (options: { db: string }, command: Command) => {
       await withStore(options.db, async (store) => {
         const records = (await store.listApiKeys()).map(presentKey);
@@ -72,13 +72,18 @@ Examples:
     .command('revoke')
     .description('revoke a key by its id (as keys list shows it); requests with it get 401 from then on')
     .argument('<id>', 'key id')
-    .option('--db <path>', DB_HELP, DEFAULT_DB)
+    .addOption(dbOption())
     .action(async (id: string, options: { db: string }) => {
       await withStore(options.db, async (store) => {
         if (!(await store.revokeApiKey(id))) throw new CliError(`no key with id "${id}"`);
         process.stdout.write(`key ${id} revoked\n`);
       });
     });
+}
+
+/** --db, also from ALERTFORM_DB as for serve. */
+function dbOption(): Option {
+  return new Option('--db <path>', DB_HELP).env('ALERTFORM_DB').default(DEFAULT_DB);
 }
 
 function globals(command: Command): GlobalOptions {
