@@ -11,6 +11,7 @@ import { registerTuiCommand } from './commands/tui.js';
 import { registerDemoCommand } from './commands/demo.js';
 import { registerInitCommand } from './commands/init.js';
 import { registerBackupCommand } from './commands/backup.js';
+import { registerCompletionCommand } from './commands/completion.js';
 
 /** Options every command accepts; commands read them with `command.optsWithGlobals()`. */
 export interface GlobalOptions {
@@ -55,5 +56,6 @@ Examples:
   registerAgentCommand(program);
   registerTuiCommand(program);
   registerDemoCommand(program);
+  registerCompletionCommand(program);
   return program;
 }

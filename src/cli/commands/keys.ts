@@ -3,6 +3,7 @@ import { createApiKey } from '../../server/ids.js';
 import { SqliteStore } from '../../server/store/sqlite/sqlite-store.js';
 import type { ApiKeyRecord } from '../../server/store/store.js';
 import { CliError } from '../errors.js';
+import { writeJson } from '../json-output.js';
 import type { GlobalOptions } from '../program.js';
 
 const DB_HELP = 'SQLite database of the server';
@@ -36,7 +37,7 @@ Examples:
         const key = createApiKey();
         const record = await store.addApiKey(account.id, key);
         if (globals(command).json) {
-          process.stdout.write(`${JSON.stringify({ ...presentKey(record), key })}\n`);
+          await writeJson({ ...presentKey(record), key });
         } else {
           process.stdout.write(`${key}\n`);
           process.stderr.write(`key ${record.id} for ${options.email}: store it now, it is not shown again\n`);
@@ -52,7 +53,7 @@ Examples:
       await withStore(options.db, async (store) => {
         const records = (await store.listApiKeys()).map(presentKey);
         if (globals(command).json) {
-          process.stdout.write(`${JSON.stringify(records, null, 2)}\n`);
+          await writeJson({ keys: records });
           return;
         }
         if (records.length === 0) {

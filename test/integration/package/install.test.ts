@@ -1,4 +1,4 @@
-import { cp, mkdir, mkdtemp, readdir, rename, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -47,29 +47,43 @@ describe('the npm package, installed into an empty directory', () => {
     expect(result.stdout).toContain('Usage: alertform');
   });
 
-  it('validates, plans and applies the shipped examples against `alertform serve` on SQLite', async () => {
-    const defs = join(app, 'alerts');
-    await cp(join(app, 'node_modules', 'alertform', 'examples'), defs, { recursive: true });
-    const validate = await run(['validate', 'alerts']);
+  it("follows the README's quick start from an empty directory: init, validate, serve, plan, apply", async () => {
+    // The README's commands, with a free port instead of 8080 (tests run side by side).
+    const init = await run(['init']);
+    expect(init.code, init.stderr).toBe(0);
+    const validate = await run(['validate']);
     expect(validate.code, validate.stderr).toBe(0);
+    expect(validate.stdout).toContain('Valid: 1 alert(s), 1 channel(s)');
 
-    server = await startUntilUrl(bin, ['serve', '--port', '0', '--db', join(app, 'alertform.db'), '--api-key', key], { cwd: app, env });
+    server = await startUntilUrl(bin, ['serve', '--port', '0', '--api-key', key], { cwd: app, env });
     const target = server.url.replace('http://', `http://${key}@`);
-    const plan = await run(['plan', 'alerts', '--server', target]);
+    const plan = await run(['plan', '--server', target]);
     expect(plan.code, plan.stderr).toBe(0);
-    expect(plan.stdout).toMatch(/Plan: 19 to create/);
-    const apply = await run(['apply', 'alerts', '--server', target, '--auto-approve']);
+    expect(plan.stdout).toContain('Plan: 2 to create, 0 to update, 0 to mute, 0 to delete.');
+    const apply = await run(['apply', '--server', target, '--auto-approve']);
     expect(apply.code, apply.stderr).toBe(0);
-    const again = await run(['plan', 'alerts', '--server', target, '--detailed-exitcode']);
+    const again = await run(['plan', '--server', target, '--detailed-exitcode']);
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toContain('No changes.');
+  });
+
+  it('runs the demo with hints that work in this directory (no ./bin/alertform, no ./examples here)', async () => {
+    const demo = await run(['demo', '--port', '0', '--exit'], 180_000);
+    expect(demo.code, demo.stderr).toBe(0);
+    expect(demo.stdout).toContain('Apply: 19 done, 0 failed, 0 skipped.');
+    const hint = /^  (npx alertform plan (\S+) --server \S+)$/m.exec(demo.stdout);
+    expect(hint, demo.stdout).not.toBeNull();
+    expect(hint![2]).toBe('.alertform-demo/examples');
+    // The hinted directory is there, and the hinted command shape runs from here.
+    const validate = await runCommand('npx', ['alertform', 'validate', hint![2]!], { cwd: app, env });
+    expect(validate.code, validate.stderr).toBe(0);
   });
 
   it('without the optional SQLite driver: validate still runs, serve says in one line what to install', async () => {
     const driver = join(app, 'node_modules', 'better-sqlite3');
     await rename(driver, `${driver}.away`);
     try {
-      const validate = await run(['validate', 'alerts']);
+      const validate = await run(['validate']);
       expect(validate.code, validate.stderr).toBe(0);
       const serve = await run(['serve', '--port', '0', '--db', join(app, 'other.db')]);
       expect(serve.code).toBe(1);
