@@ -89,6 +89,16 @@ describe.skipIf(availability.skip)('deploy/: install and start as a non-root use
     expect(down.code).toBe(1);
   });
 
+  it('the Dockerfile and the systemd unit run these same scripts', async () => {
+    const dockerfile = await readFile(join(ROOT, 'deploy', 'Dockerfile'), 'utf8');
+    expect(dockerfile).toMatch(/^RUN deploy\/install\.sh \S+\.tgz \/opt\/alertform$/m);
+    expect(dockerfile).toMatch(/^HEALTHCHECK .*CMD \["\/opt\/alertform\/healthcheck\.sh"\]$/m);
+    expect(dockerfile).toMatch(/^ENTRYPOINT \["\/opt\/alertform\/start\.sh"\]$/m);
+    expect(dockerfile).toMatch(/^USER alertform$/m);
+    const unit = await readFile(join(ROOT, 'deploy', 'alertform.service'), 'utf8');
+    expect(unit).toMatch(/^ExecStart=\/opt\/alertform\/start\.sh$/m);
+  });
+
   it('the systemd unit verifies (systemd-analyze) against this install', async (context) => {
     if (!hasCommand('systemd-analyze')) context.skip();
     const unit = (await readFile(join(ROOT, 'deploy', 'alertform.service'), 'utf8')).replace('/opt/alertform/start.sh', join(prefix, 'start.sh'));
