@@ -41,7 +41,10 @@ Examples:
   $ alertform validate examples/                   # check definitions, errors at file:line:column
   $ alertform plan examples/ --server http://demo-key@127.0.0.1:8080
   $ alertform apply examples/ --auto-approve
-  $ alertform agent install collectd --carbon 127.0.0.1:2003`,
+  $ alertform agent install collectd --carbon 127.0.0.1:2003
+  $ source <(alertform completion bash)            # or zsh, fish
+
+With --json every command prints one JSON document with formatVersion, errors included.`,
     );
 
   registerInitCommand(program);
