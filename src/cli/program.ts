@@ -44,7 +44,7 @@ Examples:
   $ alertform agent install collectd --carbon 127.0.0.1:2003
   $ source <(alertform completion bash)            # or zsh, fish
 
-With --json every command prints one JSON document with formatVersion, errors included.`,
+With --json, results and errors are one JSON document on stdout, with formatVersion (serve, demo and tui print text).`,
     );
 
   registerInitCommand(program);
