@@ -145,4 +145,12 @@ export const RESPONSE_SCHEMAS: Json = {
     },
   }),
   Health: always({ status: { type: 'string', const: 'ok' } }),
+  Readiness: always({
+    status: { type: 'string', enum: ['ready', 'not ready'] },
+    checks: {
+      type: 'array',
+      description: 'database, migrations, and each background service (the evaluator).',
+      items: always({ name: string, ready: { type: 'boolean' }, detail: { type: 'string', description: 'What failed (never a credential).' } }, { required: ['name', 'ready'] }),
+    },
+  }),
 };

@@ -165,19 +165,30 @@ const NO_SCHEDULE = 'no such scheduled mute (not_found)';
 const READ_ONLY_NOTE =
   'An object exactly as GET returned it is accepted: read-only fields are ignored when `id` is this id (another id is 400).';
 
-function openOperation(operationId: string, summary: string, schema: Json): Json {
+function openOperation(operationId: string, summary: string, schema: Json, more: Json = {}): Json {
   return {
     operationId,
     summary,
     tags: ['service'],
     security: [],
-    responses: { 200: { description: 'Success.', content: { 'application/json': { schema } } } },
+    responses: { 200: { description: 'Success.', content: { 'application/json': { schema } } }, ...more },
   };
 }
 
 function buildPaths(): Json {
   return {
     '/healthz': { get: openOperation('getHealth', 'Liveness (no key)', ref('Health')) },
+    '/readyz': {
+      get: openOperation('getReadiness', 'Readiness: database reachable, migrations done, evaluator running (no key)', ref('Readiness'), {
+        503: { description: 'Not ready: the checks say which failed.', content: { 'application/json': { schema: ref('Readiness') } } },
+      }),
+    },
+    '/metrics': {
+      get: {
+        ...openOperation('getMetrics', 'Prometheus metrics (no key)', { type: 'string' }),
+        responses: { 200: { description: 'Prometheus text exposition format.', content: { 'text/plain': { schema: { type: 'string' } } } } },
+      },
+    },
     '/v2/openapi.json': { get: openOperation('getOpenApiDocument', 'This document (no key)', { type: 'object' }) },
     '/v2/alerts/': {
       post: operation({ operationId: 'createAlert', tag: 'alerts', summary: '1. Create an alert', body: 'alert.create', ok: [201, 'Created'], errors: { 400: 'invalid body (invalid_body)', 409: 'name exists (conflict)' } }),

@@ -100,8 +100,8 @@ describe('the document', () => {
 
   it('has an operationId everywhere, no $ref with siblings, typed nullables, and every status the server answers', () => {
     const operations = Object.values(doc.paths).flatMap((item: any) => Object.values(item)) as any[];
-    expect(operations).toHaveLength(23);
-    expect(new Set(operations.map((op) => op.operationId)).size).toBe(23);
+    expect(operations).toHaveLength(25);
+    expect(new Set(operations.map((op) => op.operationId)).size).toBe(25);
     const walk = (value: unknown, at: string): void => {
       if (Array.isArray(value)) return value.forEach((v, i) => walk(v, `${at}/${i}`));
       if (value === null || typeof value !== 'object') return;
@@ -142,6 +142,8 @@ describe('the document', () => {
     await check('POST', '/v2/schedules/', '/v2/schedules/', { name: 'live', start_time: '01:00', duration: 5 });
     await check('GET', '/v2/schedules/?max=1', '/v2/schedules/');
     await check('GET', '/v2/alerts/history/', '/v2/alerts/history/');
+    await check('GET', '/healthz', '/healthz');
+    await check('GET', '/readyz', '/readyz');
     await check('DELETE', `/v2/alerts/${plain.id}/`, '/v2/alerts/{id}/');
     await check('DELETE', `/v2/alerts/${plain.id}/`, '/v2/alerts/{id}/');
   });
