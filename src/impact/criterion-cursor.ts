@@ -1,0 +1,123 @@
+import type { RenderSeries } from '../graphite/types.js';
+import { bucketDatapoints, isValue } from '../evaluation/buckets.js';
+import { breaches, INSTANT_RANGE_MINUTES, timePeriodMinutes } from '../evaluation/criteria.js';
+import type { Criterion, CriterionOutcome, TriggeredMetric, Truth } from '../evaluation/judge-alert.js';
+
+/** Seconds the `missing` history query reaches back before its window (the server's 24 h query). */
+const MISSING_HISTORY_SECONDS = 24 * 3600;
+
+/**
+ * Judges one criterion at increasing instants over series fetched once for a whole backtest window. Each series
+ * keeps two or three cursors into its points and prefix counts of the points that do not breach, so one step costs
+ * O(series) whatever the time_period: the window slides, it is never rebuilt. The rules are the server's
+ * (src/evaluation/criteria.ts: judgeSeries, judgeMissing; judge-alert.ts: judgeCriterion), applied to the points a
+ * render at `at` would have returned; test/unit/impact/criterion-cursor.test.ts checks both agree step by step.
+ */
+export interface CriterionCursor {
+  /** The outcome at `at` (unix seconds). Calls must come with non-decreasing `at`. */
+  judgeAt(at: number): CriterionOutcome;
+}
+
+interface ThresholdTrack {
+  name: string;
+  times: number[];
+  values: number[];
+  /** clear[i] = how many of the first i points do not breach. */
+  clear: Int32Array;
+  lo: number;
+  hi: number;
+}
+
+interface MissingTrack {
+  name: string;
+  times: number[];
+  values: number[];
+  /** First point in the history range, first in the window, first after `at`. */
+  old: number;
+  lo: number;
+  hi: number;
+}
+
+/** A cursor over the series a criterion's query returned for the whole window (plus its look-back). */
+export function createCriterionCursor(criterion: Criterion, series: readonly RenderSeries[]): CriterionCursor {
+  const period = timePeriodMinutes(criterion.criteria);
+  if (criterion.criteria.type === 'missing') return createMissingCursor(criterion, series, (period ?? 1) * 60);
+  return createThresholdCursor(criterion, series, period === null ? null : period * 60);
+}
+
+function createThresholdCursor(criterion: Criterion, series: readonly RenderSeries[], span: number | null): CriterionCursor {
+  const tracks: ThresholdTrack[] = series.map((one) => {
+    const points = bucketDatapoints(one.datapoints);
+    const clear = new Int32Array(points.length + 1);
+    for (let i = 0; i < points.length; i += 1) clear[i + 1] = clear[i]! + (breaches(criterion.criteria, points[i]!.value) ? 0 : 1);
+    return { name: one.target, times: points.map((p) => p.time), values: points.map((p) => p.value), clear, lo: 0, hi: 0 };
+  });
+  // Instantaneous criteria read the latest point of their 10-minute query.
+  const reach = span ?? INSTANT_RANGE_MINUTES * 60;
+  return {
+    judgeAt(at) {
+      const triggered: TriggeredMetric[] = [];
+      const latest: Record<string, number> = {};
+      let anyClear = false;
+      for (const track of tracks) {
+        while (track.hi < track.times.length && track.times[track.hi]! <= at) track.hi += 1;
+        while (track.lo < track.hi && track.times[track.lo]! <= at - reach) track.lo += 1;
+        const { lo, hi } = track;
+        if (hi > 0 && track.times[hi - 1]! > at - reach - 60) latest[track.name] = track.values[hi - 1]!;
+        if (hi === lo) continue;
+        const value = track.values[hi - 1]!;
+        const holds = span === null ? track.clear[hi]! - track.clear[hi - 1]! === 0 : track.clear[hi]! - track.clear[lo]! === 0;
+        if (holds) triggered.push({ metric: track.name, value });
+        else anyClear = true;
+      }
+      const state: Truth = triggered.length > 0 ? 'holds' : anyClear ? 'clear' : 'unknown';
+      return { ...criterion, state, triggered, latest };
+    },
+  };
+}
+
+function createMissingCursor(criterion: Criterion, series: readonly RenderSeries[], span: number): CriterionCursor {
+  const tracks: MissingTrack[] = series.map((one) => {
+    const times: number[] = [];
+    const values: number[] = [];
+    for (const point of one.datapoints) {
+      if (isValue(point?.[0]) && typeof point[1] === 'number') {
+        times.push(point[1]);
+        values.push(point[0]);
+      }
+    }
+    return { name: one.target, times, values, old: 0, lo: 0, hi: 0 };
+  });
+  return {
+    judgeAt(at) {
+      const triggered: TriggeredMetric[] = [];
+      const latest: Record<string, number> = {};
+      let anyClear = false;
+      let anyData = false;
+      for (const track of tracks) {
+        while (track.hi < track.times.length && track.times[track.hi]! <= at) track.hi += 1;
+        while (track.lo < track.hi && track.times[track.lo]! <= at - span) track.lo += 1;
+        while (track.old < track.hi && track.times[track.old]! <= at - span - MISSING_HISTORY_SECONDS) track.old += 1;
+        if (track.hi === track.old) continue;
+        anyData = true;
+        latest[track.name] = track.values[track.hi - 1]!;
+        if (track.hi > track.lo) anyClear = true;
+        else triggered.push({ metric: track.name, value: null });
+      }
+      if (!anyData) triggered.push({ metric: criterion.metric, value: null });
+      const state: Truth = triggered.length > 0 ? 'holds' : anyClear ? 'clear' : 'unknown';
+      return { ...criterion, state, triggered, latest };
+    },
+  };
+}
+
+/** The step of a series: the smallest gap between consecutive timestamps (Graphite sends a regular grid). */
+export function seriesStep(series: RenderSeries): number | null {
+  let step = Infinity;
+  const points = series.datapoints;
+  for (let i = 1; i < points.length; i += 1) {
+    const gap = (points[i]?.[1] as number) - (points[i - 1]?.[1] as number);
+    if (gap > 0 && gap < step) step = gap;
+  }
+  return Number.isFinite(step) ? step : null;
+}
