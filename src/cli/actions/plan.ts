@@ -7,6 +7,8 @@ import { renderPlanText } from '../../plan/render/text.js';
 import { renderPlanJson } from '../../plan/render/json.js';
 import { createSavedPlan } from '../../plan/saved.js';
 import { CliError } from '../errors.js';
+import { attachImpact, DEFAULT_IMPACT_WINDOW, resolveGraphiteUrl } from '../../impact/attach-impact.js';
+import { parseDuration } from '../../impact/duration.js';
 import { createClient, failOnProblems, optionsOf, printableServer, useColor, writeOut } from '../context.js';
 
 interface PlanOptions {
@@ -14,6 +16,10 @@ interface PlanOptions {
   detailedExitcode?: boolean;
   ref?: string;
   allowDeletes?: number;
+  graphiteUrl?: string;
+  impact?: boolean;
+  impactWindow?: string;
+  maxSeries?: number;
 }
 
 /** `plan`: loaded lazily so other commands start fast. */
@@ -26,6 +32,22 @@ export async function runPlan(dir: string, command: Command): Promise<void> {
     prune: loaded.config.prune,
     ...(opts.allowDeletes !== undefined ? { allowDeletes: opts.allowDeletes } : {}),
   });
+  const graphiteUrl = resolveGraphiteUrl(opts.graphiteUrl, loaded.config, process.env);
+  if (opts.impact && !graphiteUrl) throw new CliError('--impact needs a Graphite: pass --graphite-url URL, set ALERTFORM_GRAPHITE_URL, or write `graphite:` in alertform.yaml');
+  if (graphiteUrl) {
+    try {
+      parseDuration(opts.impactWindow ?? DEFAULT_IMPACT_WINDOW);
+    } catch (error) {
+      throw new CliError(`--impact-window: ${(error as Error).message}`);
+    }
+    await attachImpact(plan, {
+      graphiteUrl,
+      window: opts.impactWindow ?? DEFAULT_IMPACT_WINDOW,
+      definitions: loaded.definitions,
+      actual,
+      ...(opts.maxSeries !== undefined ? { maxSeries: opts.maxSeries } : {}),
+    });
+  }
   await writeOut(opts.json ? renderPlanJson(plan) : renderPlanText(plan, { color: useColor(opts), verbose: opts.verbose === true }));
   if (plan.problems.length > 0) throw new CliError(`the plan has ${plan.problems.length} error(s) and cannot be applied`);
   if (opts.out) {
