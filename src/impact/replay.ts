@@ -72,9 +72,11 @@ export function replayAlert(alert: ReplayableAlert, series: ReadonlyMap<string, 
   const episodes: Episode[] = [];
   let state = initialEvalState();
   let alertingSteps = 0;
+  let lastAt = options.start;
   const first = Math.floor(options.start / step) * step + step;
   for (let stepStart = first; stepStart + step - 1 <= options.end; stepStart += step) {
     const at = stepStart + step - 1;
+    lastAt = at;
     const outcomes = cursors.map((cursor) => cursor.judgeAt(at));
     const judgement = judgeAlert(alert.expression, outcomes);
     const advance = advanceAlert(state, { kind: 'judged', judgement }, {
@@ -91,7 +93,8 @@ export function replayAlert(alert: ReplayableAlert, series: ReadonlyMap<string, 
       for (const channel of alert.notification_channels) if (sends(event, channel)) notifications[channel] = (notifications[channel] ?? 0) + 1;
     }
   }
-  const longest = episodes.reduce((max, e) => Math.max(max, (e.end ?? options.end) - e.start), 0);
+  // An episode still open at the end lasts through its last step, as alertingMinutes counts it.
+  const longest = episodes.reduce((max, e) => Math.max(max, (e.end ?? lastAt + step) - e.start), 0);
   return {
     stepSeconds: step,
     fired: episodes.length,
