@@ -9,6 +9,7 @@ import { registerMuteCommands } from './commands/mute.js';
 import { registerAgentCommand } from './commands/agent.js';
 import { registerTuiCommand } from './commands/tui.js';
 import { registerDemoCommand } from './commands/demo.js';
+import { registerTestCommand } from './commands/test.js';
 
 /** Options every command accepts; commands read them with `command.optsWithGlobals()`. */
 export interface GlobalOptions {
@@ -35,6 +36,7 @@ export function createProgram(): Command {
 Examples:
   $ alertform serve --api-key demo-key            # the bundled /v2 server on SQLite
   $ alertform validate examples/                   # check definitions, errors at file:line:column
+  $ alertform test examples/                       # run the rule tests (*.test.yaml) offline
   $ alertform plan examples/ --server http://demo-key@127.0.0.1:8080
   $ alertform apply examples/ --auto-approve
   $ alertform agent install collectd --carbon 127.0.0.1:2003`,
@@ -43,6 +45,7 @@ Examples:
   registerServeCommand(program);
   registerKeysCommand(program);
   registerValidateCommand(program);
+  registerTestCommand(program);
   registerPlanCommand(program);
   registerApplyCommand(program);
   registerPullCommand(program);

@@ -29,6 +29,8 @@ export interface ReplayOptions {
   mutedAt?: (at: number) => boolean;
   /** Channels by name; an unknown channel counts every notification. */
   channels?: ReadonlyMap<string, ChannelInfo>;
+  /** Told after each evaluation: the step's start, the status then, the series that hold, what was sent. */
+  onStep?: (step: { start: number; status: 'healthy' | 'alerting'; triggered: string[]; events: NotificationEvent[] }) => void;
 }
 
 /** One alerting episode, unix seconds; `end` null when still alerting at the end of the window. */
@@ -89,6 +91,7 @@ export function replayAlert(alert: ReplayableAlert, series: ReadonlyMap<string, 
     if (state.status === 'alerting' && advance.state.status === 'healthy') episodes[episodes.length - 1]!.end = at;
     state = advance.state;
     if (state.status === 'alerting') alertingSteps += 1;
+    options.onStep?.({ start: stepStart, status: state.status, triggered: state.triggered.map((t) => t.metric), events: advance.notifications.map((n) => n.event) });
     for (const { event } of advance.notifications) {
       for (const channel of alert.notification_channels) if (sends(event, channel)) notifications[channel] = (notifications[channel] ?? 0) + 1;
     }
