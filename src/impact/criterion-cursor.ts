@@ -47,7 +47,7 @@ export function createCriterionCursor(criterion: Criterion, series: readonly Ren
 
 function createThresholdCursor(criterion: Criterion, series: readonly RenderSeries[], span: number | null): CriterionCursor {
   const tracks: ThresholdTrack[] = series.map((one) => {
-    const points = bucketDatapoints(one.datapoints);
+    const points = bucketedOf(one);
     const clear = new Int32Array(points.length + 1);
     for (let i = 0; i < points.length; i += 1) clear[i + 1] = clear[i]! + (breaches(criterion.criteria, points[i]!.value) ? 0 : 1);
     return { name: one.target, times: points.map((p) => p.time), values: points.map((p) => p.value), clear, lo: 0, hi: 0 };
@@ -56,22 +56,18 @@ function createThresholdCursor(criterion: Criterion, series: readonly RenderSeri
   const reach = span ?? INSTANT_RANGE_MINUTES * 60;
   return {
     judgeAt(at) {
-      const triggered: TriggeredMetric[] = [];
-      const latest: Record<string, number> = {};
+      let triggered: TriggeredMetric[] | null = null;
       let anyClear = false;
       for (const track of tracks) {
         while (track.hi < track.times.length && track.times[track.hi]! <= at) track.hi += 1;
         while (track.lo < track.hi && track.times[track.lo]! <= at - reach) track.lo += 1;
         const { lo, hi } = track;
-        if (hi > 0 && track.times[hi - 1]! > at - reach - 60) latest[track.name] = track.values[hi - 1]!;
         if (hi === lo) continue;
-        const value = track.values[hi - 1]!;
         const holds = span === null ? track.clear[hi]! - track.clear[hi - 1]! === 0 : track.clear[hi]! - track.clear[lo]! === 0;
-        if (holds) triggered.push({ metric: track.name, value });
+        if (holds) (triggered ??= []).push({ metric: track.name, value: track.values[hi - 1]! });
         else anyClear = true;
       }
-      const state: Truth = triggered.length > 0 ? 'holds' : anyClear ? 'clear' : 'unknown';
-      return { ...criterion, state, triggered, latest };
+      return outcomeOf(criterion, triggered, anyClear);
     },
   };
 }
@@ -90,8 +86,7 @@ function createMissingCursor(criterion: Criterion, series: readonly RenderSeries
   });
   return {
     judgeAt(at) {
-      const triggered: TriggeredMetric[] = [];
-      const latest: Record<string, number> = {};
+      let triggered: TriggeredMetric[] | null = null;
       let anyClear = false;
       let anyData = false;
       for (const track of tracks) {
@@ -100,15 +95,35 @@ function createMissingCursor(criterion: Criterion, series: readonly RenderSeries
         while (track.old < track.hi && track.times[track.old]! <= at - span - MISSING_HISTORY_SECONDS) track.old += 1;
         if (track.hi === track.old) continue;
         anyData = true;
-        latest[track.name] = track.values[track.hi - 1]!;
         if (track.hi > track.lo) anyClear = true;
-        else triggered.push({ metric: track.name, value: null });
+        else (triggered ??= []).push({ metric: track.name, value: null });
       }
-      if (!anyData) triggered.push({ metric: criterion.metric, value: null });
-      const state: Truth = triggered.length > 0 ? 'holds' : anyClear ? 'clear' : 'unknown';
-      return { ...criterion, state, triggered, latest };
+      if (!anyData) (triggered ??= []).push({ metric: criterion.metric, value: null });
+      return outcomeOf(criterion, triggered, anyClear);
     },
   };
+}
+
+/** Bucketed points per fetched series: the current and new versions of an updated alert read the same series. */
+const bucketed = new WeakMap<RenderSeries, ReturnType<typeof bucketDatapoints>>();
+
+function bucketedOf(series: RenderSeries): ReturnType<typeof bucketDatapoints> {
+  let points = bucketed.get(series);
+  if (!points) bucketed.set(series, (points = bucketDatapoints(series.datapoints)));
+  return points;
+}
+
+/** Shared by every step where nothing holds: judgeAlert and advanceAlert only read these. */
+const NOTHING: TriggeredMetric[] = [];
+const NO_LATEST: Record<string, number> = {};
+
+/**
+ * One criterion's outcome, allocated plainly: a backtest makes millions. `latest` (the values recoveries record in
+ * history) is left empty: a backtest counts transitions and notifications, it writes no history.
+ */
+function outcomeOf(criterion: Criterion, triggered: TriggeredMetric[] | null, anyClear: boolean): CriterionOutcome {
+  const state: Truth = triggered ? 'holds' : anyClear ? 'clear' : 'unknown';
+  return { letter: criterion.letter, metric: criterion.metric, criteria: criterion.criteria, state, triggered: triggered ?? NOTHING, latest: NO_LATEST };
 }
 
 /** The step of a series: the smallest gap between consecutive timestamps (Graphite sends a regular grid). */

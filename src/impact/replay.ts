@@ -80,6 +80,12 @@ export function replayAlert(alert: ReplayableAlert, series: ReadonlyMap<string, 
     const at = stepStart + step - 1;
     lastAt = at;
     const outcomes = cursors.map((cursor) => cursor.judgeAt(at));
+    // Fast path for the common step: a healthy alert none of whose letters holds stays healthy and sends nothing
+    // (expressions only use && and ||, so no letter holding means the alert cannot hold).
+    if (state.status === 'healthy' && !outcomes.some((o) => o.state === 'holds')) {
+      options.onStep?.({ start: stepStart, status: 'healthy', triggered: [], events: [] });
+      continue;
+    }
     const judgement = judgeAlert(alert.expression, outcomes);
     const advance = advanceAlert(state, { kind: 'judged', judgement }, {
       now: at,
