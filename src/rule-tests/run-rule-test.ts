@@ -21,9 +21,15 @@ export interface RuleTestResult {
 /**
  * Runs one case offline: the input series stand in for Graphite (plain paths by name, wildcards by pattern), and
  * the server's evaluator is replayed over them from the first point, every 30 s (or every interval when coarser),
- * as `plan --impact` does. Function queries need Graphite's own functions: such a case is not run.
+ * as `plan --impact` does. Function queries need Graphite's own functions: without `fromGraphite` (see
+ * graphite-rule-test.ts) such a case is not run.
  */
-export function runRuleTest(test: RuleTestCase, definitions: Definitions): RuleTestResult {
+export function runRuleTest(
+  test: RuleTestCase,
+  definitions: Definitions,
+  /** Series Graphite computed for the alert's queries (function queries), and the time their first point has. */
+  fromGraphite?: { series: Map<string, RenderSeries[]>; start: number },
+): RuleTestResult {
   const base = { name: test.name, alert: test.alert, location: test.location };
   const defined = definitions.alerts.find((a) => a.key === test.alert);
   if (!defined) {
@@ -32,16 +38,17 @@ export function runRuleTest(test: RuleTestCase, definitions: Definitions): RuleT
   const alert = defined.spec;
   const criteria = listCriteria(alert);
   const functional = criteria.find((c) => !isBatchableTarget(c.metric));
-  if (functional) {
+  if (functional && fromGraphite) test = { ...test, start: fromGraphite.start };
+  else if (functional) {
     return {
       ...base,
       status: 'not_run',
       failures: [],
-      reason: `"${functional.metric}" is a function query: only Graphite can evaluate it, and rule tests run offline (plain paths and wildcards only; running them against a Graphite is not built yet)`,
+      reason: `"${functional.metric}" is a function query: only Graphite can evaluate it (pass --graphite-url)`,
     };
   }
-  const series = new Map<string, RenderSeries[]>();
-  for (const { metric } of criteria) {
+  const series = fromGraphite?.series ?? new Map<string, RenderSeries[]>();
+  for (const { metric } of fromGraphite ? [] : criteria) {
     const pattern = compileGraphitePattern(metric);
     series.set(
       metric,

@@ -7,6 +7,8 @@ import { formatProblem, type Problem, type SourceLocation } from '../../definiti
 import { findRuleTestFiles, readRuleTestFile } from '../../rule-tests/read-rule-tests.js';
 import { runRuleTest, type RuleTestResult } from '../../rule-tests/run-rule-test.js';
 import { CliError } from '../errors.js';
+import { resolveGraphiteUrl } from '../../impact/attach-impact.js';
+import { needsGraphite, resolveCarbon, runRuleTestOnGraphite, type GraphiteTestTarget } from '../../rule-tests/graphite-rule-test.js';
 import { failOnProblems, optionsOf, useColor, writeOut } from '../context.js';
 
 function where(location: SourceLocation): string {
@@ -15,9 +17,16 @@ function where(location: SourceLocation): string {
 
 /** `test`: loaded lazily so other commands start fast. */
 export async function runTests(dir: string, command: Command): Promise<void> {
-  const opts = optionsOf<Record<string, never>>(command);
+  const opts = optionsOf<{ graphiteUrl?: string; carbon?: string }>(command);
   const loaded = await loadProject(dir);
   failOnProblems(loaded.problems);
+  const graphiteUrl = resolveGraphiteUrl(opts.graphiteUrl, loaded.config, process.env);
+  let target: GraphiteTestTarget | undefined;
+  try {
+    target = graphiteUrl ? { graphiteUrl, carbon: resolveCarbon(opts.carbon, graphiteUrl) } : undefined;
+  } catch (error) {
+    throw new CliError((error as Error).message);
+  }
   const files = await findRuleTestFiles(dir);
   const problems: Problem[] = [];
   const results: RuleTestResult[] = [];
@@ -25,7 +34,9 @@ export async function runTests(dir: string, command: Command): Promise<void> {
     const shown = relative(process.cwd(), file).startsWith('..') ? file : relative(process.cwd(), file);
     const read = readRuleTestFile(shown, await readFile(file, 'utf8'));
     problems.push(...read.problems);
-    for (const test of read.cases) results.push(runRuleTest(test, loaded.definitions));
+    for (const test of read.cases) {
+      results.push(target && needsGraphite(test, loaded.definitions) ? await runRuleTestOnGraphite(test, loaded.definitions, target) : runRuleTest(test, loaded.definitions));
+    }
   }
   const count = (status: RuleTestResult['status']) => results.filter((r) => r.status === status).length;
   const totals = { passed: count('passed'), failed: count('failed'), notRun: count('not_run') };

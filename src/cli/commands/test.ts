@@ -6,6 +6,8 @@ export function registerTestCommand(program: Command): void {
     .command('test')
     .description('run the rule tests (*.test.yaml) of a definitions directory offline: input series, expected status and notifications')
     .argument('[dir]', 'definitions directory', '.')
+    .option('--graphite-url <url>', 'run the tests of function queries on this graphite-web (env ALERTFORM_GRAPHITE_URL, `graphite:` in alertform.yaml)')
+    .option('--carbon <host:port>', 'carbon plaintext receiver the input series are written to (default: the Graphite host, port 2003)')
     .addHelpText(
       'after',
       `
@@ -24,13 +26,16 @@ A test file (any *.test.yaml beside the definitions; schema: schemas/rule-test.s
       notifications: {shop-team-slack: 1}  # deliveries per channel over the whole test
 
 Plain paths and wildcards are evaluated locally with the server's evaluator. A test of a function query
-(sumSeries(...)) is reported as NOT RUN with the reason, never as passed.
+(sumSeries(...)) needs a Graphite: with --graphite-url its input series are written through carbon under a
+prefix of their own (alertform_test_<random>.) and the rewritten query is read back; without one the test is
+reported as NOT RUN with the reason, never as passed.
 
 Exit status: 0 when every test that ran passed, 1 on a failure or a bad test file.
 
 Examples:
   $ alertform test examples/
-  $ alertform test . --json              # {"passed": 2, "failed": 0, "notRun": 1, "results": [...]}`,
+  $ alertform test . --json              # {"passed": 2, "failed": 0, "notRun": 1, "results": [...]}
+  $ alertform test . --graphite-url http://127.0.0.1:8000 --carbon 127.0.0.1:2003   # function queries too`,
     )
     .action(async (dir: string, _opts: unknown, command: Command) => {
       const { runTests } = await import('../actions/test.js');
