@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { graphiteAvailability, startGraphite, type Graphite, type GraphitePoint } from '../../helpers/graphite.js';
 import { runCli } from '../../helpers/run-cli.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
+import { copyExamples } from '../reconciler/helpers.js';
 
 /**
  * A real Graphite holding three days of minute points with known shapes, our server holding the current version
@@ -30,6 +31,12 @@ const spikes = [
 const diskHigh = { at: () => last - 30 * HOUR, minutes: 150 };
 const queueGap = { at: () => last - 10 * HOUR, minutes: 30 };
 
+/** 12 hours ago, or 18 when that falls in the examples' deploy window (02:00-03:00 UTC, Tue/Thu) or near it. */
+function latencySpike(): number {
+  const candidate = last - 12 * HOUR;
+  return new Date(candidate * 1000).getUTCHours() < 4 ? candidate - 6 * HOUR : candidate;
+}
+
 function within(time: number, span: { at: () => number; minutes: number }): boolean {
   return time >= span.at() && time < span.at() + span.minutes * MINUTE;
 }
@@ -41,6 +48,8 @@ function history(): GraphitePoint[] {
     points.push({ path: 'impact.hosts.a.disk', value: within(time, diskHigh) ? 85 : 50, time });
     points.push({ path: 'impact.hosts.b.disk', value: 50, time });
     points.push({ path: 'impact.hosts.c.disk', value: 40, time });
+    // The example definitions' p99 latency: 300 ms, above 800 for 30 minutes about 12 hours ago.
+    points.push({ path: 'shop.api.latency.p99', value: time >= latencySpike() && time < latencySpike() + 30 * MINUTE ? 950 : 300, time });
     if (!within(time, queueGap)) points.push({ path: 'impact.queue.depth', value: 7, time });
   }
   return points;
@@ -182,5 +191,30 @@ schedules:
     expect(result.stdout).toContain("Replayed every 60 s (the data's resolution over this window)");
     expect(result.stdout).toContain('impact-cpu (update): fired 1 → 2, alerting 6 → 22 min, longest 6 → 16 min; notifications: pd-auto 2 → 4, pd-plain 1 → 2, team-slack 2 → 4');
     expect(result.stdout).toContain('1 alert would have fired 2 times in 2 days.');
+  });
+
+  it('backtests the example definitions: every alert they create, with a warning for each metric without data', async () => {
+    const examples = copyExamples();
+    const fresh = await startTestServer();
+    try {
+      const result = await runCli(['plan', examples, '--json', '--graphite-url', graphite.url, '--impact-window', WINDOW], {
+        env: { ALERTFORM_URL: fresh.url, ALERTFORM_API_KEY: fresh.key },
+        timeoutMs: 120_000,
+      });
+      expect(result.code, result.stderr).toBe(0);
+      const plan = JSON.parse(result.stdout);
+      expect(plan.impact.alerts).toHaveLength(12);
+      // 30 minutes above 800; "10 minutes above" holds from the 10th to the 30th minute: 21 minutes, one episode.
+      // notification_type [every, 30]: the alerting notice, no reminder (21 < 30), the recovery.
+      expect(plan.impact.alerts.find((a: { name: string }) => a.name === 'shop-api-latency-p99')).toMatchObject({
+        fired: 1,
+        alerting_minutes: 21,
+        notifications: { 'shop-team-slack': 2 },
+      });
+      expect(plan.impact.summary).toMatch(/^\d+ alerts? would have fired \d+ times? in 2 days$/);
+      expect(plan.warnings).toContainEqual(expect.stringContaining('"shop.api.requests.rate" matches no series with data over the last 2 days: a typo?'));
+    } finally {
+      await fresh.close();
+    }
   });
 });
