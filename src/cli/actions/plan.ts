@@ -10,6 +10,7 @@ import { CliError } from '../errors.js';
 import { attachImpact, DEFAULT_IMPACT_WINDOW, resolveGraphiteUrl } from '../../impact/attach-impact.js';
 import { parseDuration } from '../../impact/duration.js';
 import { createClient, failOnProblems, optionsOf, printableServer, useColor, writeOut } from '../context.js';
+import { writeJsonText } from '../json-output.js';
 
 interface PlanOptions {
   out?: string;
@@ -48,7 +49,8 @@ export async function runPlan(dir: string, command: Command): Promise<void> {
       ...(opts.maxSeries !== undefined ? { maxSeries: opts.maxSeries } : {}),
     });
   }
-  await writeOut(opts.json ? renderPlanJson(plan) : renderPlanText(plan, { color: useColor(opts), verbose: opts.verbose === true }));
+  if (opts.json) await writeJsonText(renderPlanJson(plan));
+  else await writeOut(renderPlanText(plan, { color: useColor(opts), verbose: opts.verbose === true }));
   if (plan.problems.length > 0) throw new CliError(`the plan has ${plan.problems.length} error(s) and cannot be applied`);
   if (opts.out) {
     const saved = createSavedPlan(plan, actual, { dir: resolve(dir), ...(opts.ref ? { ref: opts.ref } : {}), server: printableServer(opts, loaded.config) });

@@ -7,6 +7,7 @@ import { formatProblem, type Problem, type SourceLocation } from '../../definiti
 import { findRuleTestFiles, readRuleTestFile } from '../../rule-tests/read-rule-tests.js';
 import { runRuleTest, type RuleTestResult } from '../../rule-tests/run-rule-test.js';
 import { CliError } from '../errors.js';
+import { writeJson } from '../json-output.js';
 import { resolveGraphiteUrl } from '../../impact/attach-impact.js';
 import { needsGraphite, resolveCarbon, runRuleTestOnGraphite, type GraphiteTestTarget } from '../../rule-tests/graphite-rule-test.js';
 import { failOnProblems, optionsOf, useColor, writeOut } from '../context.js';
@@ -42,7 +43,7 @@ export async function runTests(dir: string, command: Command): Promise<void> {
   const totals = { passed: count('passed'), failed: count('failed'), notRun: count('not_run') };
 
   if (opts.json) {
-    await writeOut(`${JSON.stringify({ ...totals, files: files.length, problems: problems.map((p) => ({ ...p, text: formatProblem(p) })), results }, null, 2)}\n`);
+    await writeJson({ ...totals, files: files.length, problems: problems.map((p) => ({ ...p, text: formatProblem(p) })), results });
   } else {
     const c = new Chalk({ level: useColor(opts) ? 1 : 0 });
     const lines: string[] = [];

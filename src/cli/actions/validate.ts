@@ -7,6 +7,7 @@ import { resolveGraphiteUrl } from '../../impact/attach-impact.js';
 import { checkDefinitionsLive } from '../../impact/compute-impact.js';
 import { parseDuration } from '../../impact/duration.js';
 import { createBacktestClient } from '../../impact/fetch-window.js';
+import { writeJson } from '../json-output.js';
 
 /** `validate`: loaded lazily so other commands start fast. */
 export async function runValidate(dir: string, command: Command): Promise<void> {
@@ -36,7 +37,7 @@ export async function runValidate(dir: string, command: Command): Promise<void> 
     files: loaded.files.length,
   };
   if (opts.json) {
-    await writeOut(`${JSON.stringify({ valid: loaded.problems.length === 0, counts, warnings, problems: loaded.problems.map((p) => ({ ...p, text: formatProblem(p) })) }, null, 2)}\n`);
+    await writeJson({ valid: loaded.problems.length === 0, counts, warnings, problems: loaded.problems.map((p) => ({ ...p, text: formatProblem(p) })) });
     if (loaded.problems.length > 0) throw new CliError('', 1);
     return;
   }
