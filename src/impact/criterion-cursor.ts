@@ -1,5 +1,5 @@
 import type { RenderSeries } from '../graphite/types.js';
-import { bucketDatapoints, isValue } from '../evaluation/buckets.js';
+import { BUCKET_SECONDS, bucketDatapoints, isValue } from '../evaluation/buckets.js';
 import { breaches, INSTANT_RANGE_MINUTES, timePeriodMinutes } from '../evaluation/criteria.js';
 import type { Criterion, CriterionOutcome, TriggeredMetric, Truth } from '../evaluation/judge-alert.js';
 
@@ -20,8 +20,8 @@ export interface CriterionCursor {
 
 interface ThresholdTrack {
   name: string;
-  times: number[];
-  values: number[];
+  times: ArrayLike<number>;
+  values: ArrayLike<number>;
   /** clear[i] = how many of the first i points do not breach. */
   clear: Int32Array;
   lo: number;
@@ -47,10 +47,10 @@ export function createCriterionCursor(criterion: Criterion, series: readonly Ren
 
 function createThresholdCursor(criterion: Criterion, series: readonly RenderSeries[], span: number | null): CriterionCursor {
   const tracks: ThresholdTrack[] = series.map((one) => {
-    const points = bucketedOf(one);
-    const clear = new Int32Array(points.length + 1);
-    for (let i = 0; i < points.length; i += 1) clear[i + 1] = clear[i]! + (breaches(criterion.criteria, points[i]!.value) ? 0 : 1);
-    return { name: one.target, times: points.map((p) => p.time), values: points.map((p) => p.value), clear, lo: 0, hi: 0 };
+    const { times, values } = bucketedOf(one);
+    const clear = new Int32Array(values.length + 1);
+    for (let i = 0; i < values.length; i += 1) clear[i + 1] = clear[i]! + (breaches(criterion.criteria, values[i]!) ? 0 : 1);
+    return { name: one.target, times, values, clear, lo: 0, hi: 0 };
   });
   // Instantaneous criteria read the latest point of their 10-minute query.
   const reach = span ?? INSTANT_RANGE_MINUTES * 60;
@@ -104,13 +104,39 @@ function createMissingCursor(criterion: Criterion, series: readonly RenderSeries
   };
 }
 
-/** Bucketed points per fetched series: the current and new versions of an updated alert read the same series. */
-const bucketed = new WeakMap<RenderSeries, ReturnType<typeof bucketDatapoints>>();
+interface BucketedColumns {
+  times: Float64Array;
+  values: Float64Array;
+}
 
-function bucketedOf(series: RenderSeries): ReturnType<typeof bucketDatapoints> {
-  let points = bucketed.get(series);
-  if (!points) bucketed.set(series, (points = bucketDatapoints(series.datapoints)));
-  return points;
+/** Bucketed points per fetched series: the current and new versions of an updated alert read the same series. */
+const bucketed = new WeakMap<RenderSeries, BucketedColumns>();
+
+/**
+ * A series at the evaluation resolution, as two columns. Data of 30 s or coarser is what bucketDatapoints keeps
+ * as it is (its non-null points), so it is copied straight into typed arrays: a week of points makes no objects.
+ */
+function bucketedOf(series: RenderSeries): BucketedColumns {
+  let columns = bucketed.get(series);
+  if (columns) return columns;
+  if ((seriesStep(series) ?? BUCKET_SECONDS) >= BUCKET_SECONDS) {
+    const times = new Float64Array(series.datapoints.length);
+    const values = new Float64Array(series.datapoints.length);
+    let n = 0;
+    for (const point of series.datapoints) {
+      if (isValue(point?.[0]) && typeof point[1] === 'number') {
+        times[n] = point[1];
+        values[n] = point[0];
+        n += 1;
+      }
+    }
+    columns = { times: times.subarray(0, n), values: values.subarray(0, n) };
+  } else {
+    const points = bucketDatapoints(series.datapoints);
+    columns = { times: Float64Array.from(points, (p) => p.time), values: Float64Array.from(points, (p) => p.value) };
+  }
+  bucketed.set(series, columns);
+  return columns;
 }
 
 /** Shared by every step where nothing holds: judgeAlert and advanceAlert only read these. */
