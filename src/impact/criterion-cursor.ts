@@ -149,7 +149,19 @@ const NO_LATEST: Record<string, number> = {};
  */
 function outcomeOf(criterion: Criterion, triggered: TriggeredMetric[] | null, anyClear: boolean): CriterionOutcome {
   const state: Truth = triggered ? 'holds' : anyClear ? 'clear' : 'unknown';
-  return { letter: criterion.letter, metric: criterion.metric, criteria: criterion.criteria, state, triggered: triggered ?? NOTHING, latest: NO_LATEST };
+  if (!triggered) {
+    // The outcomes without a triggered series are the same every time: one shared (read-only) object each.
+    let shared = quietOutcomes.get(criterion);
+    if (!shared) quietOutcomes.set(criterion, (shared = { clear: makeOutcome(criterion, 'clear', NOTHING), unknown: makeOutcome(criterion, 'unknown', NOTHING) }));
+    return state === 'clear' ? shared.clear : shared.unknown;
+  }
+  return makeOutcome(criterion, state, triggered);
+}
+
+const quietOutcomes = new WeakMap<Criterion, { clear: CriterionOutcome; unknown: CriterionOutcome }>();
+
+function makeOutcome(criterion: Criterion, state: Truth, triggered: TriggeredMetric[]): CriterionOutcome {
+  return { letter: criterion.letter, metric: criterion.metric, criteria: criterion.criteria, state, triggered, latest: NO_LATEST };
 }
 
 /** The step of a series: the smallest gap between consecutive timestamps (Graphite sends a regular grid). */

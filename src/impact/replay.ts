@@ -1,6 +1,6 @@
 import type { RenderSeries } from '../graphite/types.js';
 import { BUCKET_SECONDS } from '../evaluation/buckets.js';
-import { judgeAlert, listCriteria } from '../evaluation/judge-alert.js';
+import { judgeAlert, listCriteria, type CriterionOutcome } from '../evaluation/judge-alert.js';
 import { advanceAlert, initialEvalState, type NotificationEvent } from '../evaluation/transitions.js';
 import type { AdditionalCriterion, AlertCriteria, ChannelType, NotificationType } from '../model/types.js';
 import { createCriterionCursor, seriesStep } from './criterion-cursor.js';
@@ -76,13 +76,19 @@ export function replayAlert(alert: ReplayableAlert, series: ReadonlyMap<string, 
   let alertingSteps = 0;
   let lastAt = options.start;
   const first = Math.floor(options.start / step) * step + step;
+  // One array for every step: judgeAlert and advanceAlert read the outcomes and keep none of them.
+  const outcomes: CriterionOutcome[] = new Array(cursors.length);
   for (let stepStart = first; stepStart + step - 1 <= options.end; stepStart += step) {
     const at = stepStart + step - 1;
     lastAt = at;
-    const outcomes = cursors.map((cursor) => cursor.judgeAt(at));
+    let anyHolds = false;
+    for (let i = 0; i < cursors.length; i += 1) {
+      outcomes[i] = cursors[i]!.judgeAt(at);
+      if (outcomes[i]!.state === 'holds') anyHolds = true;
+    }
     // Fast path for the common step: a healthy alert none of whose letters holds stays healthy and sends nothing
     // (expressions only use && and ||, so no letter holding means the alert cannot hold).
-    if (state.status === 'healthy' && !outcomes.some((o) => o.state === 'holds')) {
+    if (state.status === 'healthy' && !anyHolds) {
       options.onStep?.({ start: stepStart, status: 'healthy', triggered: [], events: [] });
       continue;
     }
