@@ -28,19 +28,20 @@ export async function runPlan(dir: string, command: Command): Promise<void> {
   const opts = optionsOf<PlanOptions>(command);
   const loaded = await loadProject(dir, opts.ref ? { ref: opts.ref } : {});
   failOnProblems(loaded.problems);
+  // Flag mistakes are told before the server is asked anything.
+  const graphiteUrl = resolveGraphiteUrl(opts.graphiteUrl, loaded.config, process.env);
+  if (opts.impact && !graphiteUrl) throw new CliError('--impact needs a Graphite: pass --graphite-url URL, set ALERTFORM_GRAPHITE_URL, or write `graphite:` in alertform.yaml');
+  try {
+    parseDuration(opts.impactWindow ?? DEFAULT_IMPACT_WINDOW);
+  } catch (error) {
+    throw new CliError(`--impact-window: ${(error as Error).message}`);
+  }
   const client = createClient(opts, loaded.config);
   const { plan, actual } = await planAgainstServer(loaded.definitions, client, {
     prune: loaded.config.prune,
     ...(opts.allowDeletes !== undefined ? { allowDeletes: opts.allowDeletes } : {}),
   });
-  const graphiteUrl = resolveGraphiteUrl(opts.graphiteUrl, loaded.config, process.env);
-  if (opts.impact && !graphiteUrl) throw new CliError('--impact needs a Graphite: pass --graphite-url URL, set ALERTFORM_GRAPHITE_URL, or write `graphite:` in alertform.yaml');
   if (graphiteUrl) {
-    try {
-      parseDuration(opts.impactWindow ?? DEFAULT_IMPACT_WINDOW);
-    } catch (error) {
-      throw new CliError(`--impact-window: ${(error as Error).message}`);
-    }
     await attachImpact(plan, {
       graphiteUrl,
       window: opts.impactWindow ?? DEFAULT_IMPACT_WINDOW,
