@@ -1,5 +1,5 @@
 import jsyaml from 'js-yaml';
-import { LineCounter, parseAllDocuments, isMap, isNode, isScalar, type Document } from 'yaml';
+import { LineCounter, parseAllDocuments, isMap, isNode, isScalar, type Document, type Pair, type YAMLMap } from 'yaml';
 import type { Problem, SourceLocation } from './problems.js';
 
 /** A definitions file's text and the name it is reported under. */
@@ -105,12 +105,25 @@ function locateInDocument(doc: Document, path: string, at: (offset: number) => S
   return start(file);
 }
 
+const keyIndexes = new WeakMap<YAMLMap, Map<unknown, Pair>>();
+
+/** A mapping's pairs by key, built once: a file with 100,000 unknown keys must not scan them for each problem. */
+function keyIndexOf(map: YAMLMap): Map<unknown, Pair> {
+  let index = keyIndexes.get(map);
+  if (!index) {
+    index = new Map();
+    for (const item of map.items) if (isScalar(item.key) && !index.has(item.key.value)) index.set(item.key.value, item as Pair);
+    keyIndexes.set(map, index);
+  }
+  return index;
+}
+
 /** The position of the key of the last segment of a dot path, when its parent is a mapping. */
 function locateKey(doc: Document, path: string, at: (offset: number) => SourceLocation): SourceLocation | undefined {
   const parts = pathParts(path);
   const last = parts.pop();
   const parent = parts.length === 0 ? doc.contents : doc.getIn(parts, true);
   if (!isMap(parent)) return undefined;
-  const pair = parent.items.find((item) => isScalar(item.key) && item.key.value === last);
+  const pair = keyIndexOf(parent).get(last);
   return pair && isScalar(pair.key) && pair.key.range ? at(pair.key.range[0]) : undefined;
 }

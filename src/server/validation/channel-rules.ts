@@ -1,3 +1,4 @@
+import { echo } from '../errors.js';
 import type { FieldProblem } from '../../model/schemas.js';
 import type { ChannelBody, ChannelType } from '../../model/types.js';
 import type { ChannelRecord, ChannelWrite } from '../store/store.js';
@@ -50,7 +51,7 @@ function checkDestination(type: ChannelType, destination: string): string | null
     case 'email': {
       const addresses = value.split(',').map((part) => part.trim());
       const bad = addresses.find((address) => !EMAIL.test(address));
-      return bad === undefined ? null : `"${bad}" is not an email address (several may be given, comma separated)`;
+      return bad === undefined ? null : `${echo(bad)} is not an email address (several may be given, comma separated)`;
     }
     case 'slack':
     case 'webhook':
