@@ -1,3 +1,4 @@
+import { checkTargetPatterns } from '../graphite/check-target.js';
 import { ExpressionError, expressionLetters, parseExpression } from '../model/expression.js';
 import type { AlertDefinition, Definitions, Defined } from './definitions.js';
 import type { Problem, SourceLocation } from './problems.js';
@@ -89,6 +90,11 @@ function checkAlert(alert: Defined<AlertDefinition>): Problem[] {
     if (c.type === 'outside_bounds' && c.below_value !== undefined && c.above_value !== undefined && c.below_value >= c.above_value) {
       problems.push(at(alert, `${path}.below_value`, `must be lower than above_value (${c.above_value})`));
     }
+  }
+  const metrics = [['metric', spec.metric] as const, ...keys.map((k) => [`additional_criteria.${k}.metric`, spec.additional_criteria![k]!.metric] as const)];
+  for (const [path, metric] of metrics) {
+    const problem = checkTargetPatterns(metric);
+    if (problem) problems.push(at(alert, path, problem));
   }
   if (spec.on_query_failure != null && !usesGraphiteFunction(spec)) {
     problems.push(at(alert, 'on_query_failure', 'applies only to metrics that call a graphite function, e.g. sumSeries(...)'));

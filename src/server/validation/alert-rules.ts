@@ -1,3 +1,4 @@
+import { checkTargetPatterns } from '../../graphite/check-target.js';
 import { echo } from '../errors.js';
 import { ExpressionError, expressionLetters, formatExpression, parseExpression } from '../../model/expression.js';
 import type { FieldProblem } from '../../model/schemas.js';
@@ -54,6 +55,7 @@ export async function checkAlertRules(body: AlertBody, lookup: ReferenceLookup):
   }
 
   const expression = checkExpression(body.expression, additionalCriteria, problems);
+  checkMetricPatterns(body.metric, additionalCriteria, problems);
 
   const hasFunction = usesGraphiteFunction(body.metric, additionalCriteria);
   let onQueryFailure: OnQueryFailure = body.on_query_failure === undefined ? (hasFunction ? 'notify' : null) : body.on_query_failure;
@@ -112,6 +114,16 @@ export function mergeAlertUpdate(stored: AlertRecord, patch: Partial<AlertBody>)
     merged.on_query_failure = null;
   }
   return merged;
+}
+
+/** Malformed wildcards (`[z-a]`, an unclosed bracket or brace) are refused now rather than failing every cycle. */
+function checkMetricPatterns(metric: string, additional: Record<string, AdditionalCriterion>, problems: FieldProblem[]): void {
+  const problem = checkTargetPatterns(metric);
+  if (problem) problems.push({ path: 'metric', message: problem });
+  for (const [letter, criterion] of Object.entries(additional)) {
+    const inner = checkTargetPatterns(criterion.metric);
+    if (inner) problems.push({ path: `additional_criteria.${letter}.metric`, message: inner });
+  }
 }
 
 function normaliseCriteria<T extends AlertCriteria>(criteria: T, path: string, problems: FieldProblem[]): AlertCriteria {
