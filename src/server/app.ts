@@ -10,18 +10,21 @@ import { registerHistoryRoutes } from './routes/history.js';
 import { registerMuteRoutes } from './routes/mutes.js';
 import { registerScheduleRoutes } from './routes/schedules.js';
 import type { Store } from './store/store.js';
+import { PUBLIC_ONLY, type DestinationPolicy } from './net/destination-policy.js';
 
 export interface AppOptions {
   store: Store;
   logger: Logger;
   /** The clock, epoch ms (tests move it to expire mutes). */
   now?: () => number;
+  /** Where channel destinations may lead; default public addresses only. */
+  destinations?: DestinationPolicy;
 }
 
 /** The Koa app of the /v2 API on a store: errors, request log, open endpoints, then auth and the routes. */
 export function createApp(options: AppOptions): Koa {
   const { store, logger } = options;
-  const deps = { store, now: options.now ?? Date.now };
+  const deps = { store, now: options.now ?? Date.now, destinations: options.destinations ?? PUBLIC_ONLY };
   const app = new Koa();
   app.proxy = false;
   // Errors are answered by handleErrors; Koa's own logging of them would only duplicate (or leak) them.

@@ -6,6 +6,7 @@ import { createApp } from './app.js';
 import { startEvaluatorService } from './evaluator/service.js';
 import { ensureApiKeys } from './accounts.js';
 import { SqliteStore } from './store/sqlite/sqlite-store.js';
+import { parseDestinationPolicy } from './net/destination-policy.js';
 import type { Store } from './store/store.js';
 
 /** Something started with the server (e.g. the evaluation loop) and stopped before the store closes. */
@@ -50,6 +51,11 @@ export interface ServerOptions {
   headersTimeoutMs?: number;
   /** How long a client may take to send its whole request, ms. Default 30,000. */
   requestTimeoutMs?: number;
+  /**
+   * Let webhook, Slack and VictorOps deliveries reach non-public addresses: true for all of them (single-tenant
+   * installs; cloud metadata stays refused), or a list of CIDRs and host names. Default: public addresses only.
+   */
+  allowPrivateDestinations?: boolean | string[];
 }
 
 export interface RunningServer {
@@ -64,6 +70,8 @@ export interface RunningServer {
 /** Opens the store, makes sure the given keys exist, and serves the /v2 API until close(). */
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   const logger = options.logger ?? pino({ level: process.env.ALERTFORM_LOG_LEVEL ?? 'info' });
+  // Judged before anything opens: a bad entry is the operator's mistake, said at once.
+  const destinations = parseDestinationPolicy(options.allowPrivateDestinations);
   const store = options.store ?? SqliteStore.open(options.db ?? './alertform.db');
   try {
     await ensureApiKeys(store, options.apiKeys ?? [], logger);
@@ -71,7 +79,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     await store.close();
     throw error;
   }
-  const app = createApp({ store, logger, ...(options.now ? { now: options.now } : {}) });
+  const app = createApp({ store, logger, destinations, ...(options.now ? { now: options.now } : {}) });
   // Slow or stuck clients must not hold sockets forever. Node checks these timeouts only every
   // connectionsCheckingInterval (30 s by default), which would let a slow client hold on for up to 40 s; checking at
   // a quarter of the header timeout keeps the cut-off within 25% of what was asked.

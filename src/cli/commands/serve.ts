@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { pino } from 'pino';
 import { startServer } from '../../server/index.js';
+import { parseDestinationPolicy } from '../../server/net/destination-policy.js';
 import { CliError } from '../errors.js';
 
 interface ServeOptions {
@@ -15,6 +16,7 @@ interface ServeOptions {
   pagerdutyUrl?: string;
   opsgenieUrl?: string;
   victoropsUrl?: string;
+  allowPrivateDestinations?: boolean | string;
 }
 
 /** `alertform serve`: the bundled /v2 server. Prints its URL; SIGTERM and SIGINT close it cleanly. */
@@ -37,6 +39,11 @@ export function registerServeCommand(program: Command): void {
     .option('--pagerduty-url <url>', 'PagerDuty Events API base URL (default https://events.pagerduty.com)')
     .option('--opsgenie-url <url>', 'OpsGenie API base URL (default https://api.opsgenie.com; EU: https://api.eu.opsgenie.com)')
     .option('--victorops-url <url>', 'replace the scheme and host of VictorOps REST endpoint URLs (proxies, tests)')
+    .option(
+      '--allow-private-destinations [cidrs-or-hosts]',
+      'let webhook, Slack and VictorOps deliveries reach loopback and private addresses (single-tenant installs); ' +
+        'with a comma-separated list, only those CIDRs and host names (default: public addresses only)',
+    )
     .addHelpText(
       'after',
       `
@@ -52,7 +59,11 @@ Examples:
       --smtp-url smtp://127.0.0.1:25 --smtp-from alerts@example.com
 
 With --graphite-url, every --eval-interval seconds each alert is evaluated against Graphite: status, history and
-notifications to its channels (email needs --smtp-url). See docs/evaluator.md.`,
+notifications to its channels (email needs --smtp-url). See docs/evaluator.md.
+
+Webhook, Slack and VictorOps deliveries never reach loopback, private, link-local or metadata addresses (checked
+on the address connected to), nor follow redirects, unless --allow-private-destinations says so. See
+docs/security.md.`,
     )
     .action(async (options: ServeOptions, command: Command) => {
       const port = Number(options.port);
@@ -72,6 +83,13 @@ notifications to its channels (email needs --smtp-url). See docs/evaluator.md.`,
       if (options.smtpUrl !== undefined && !/^smtps?:\/\/[^/]/.test(options.smtpUrl)) {
         throw new CliError('--smtp-url must be an smtp:// or smtps:// URL');
       }
+      const allowPrivateDestinations =
+        typeof options.allowPrivateDestinations === 'string' ? options.allowPrivateDestinations.split(',') : options.allowPrivateDestinations;
+      try {
+        parseDestinationPolicy(allowPrivateDestinations);
+      } catch (error) {
+        throw new CliError(`--allow-private-destinations: ${(error as Error).message}`);
+      }
       const notifierUrls: Record<string, string> = {};
       if (options.pagerdutyUrl) notifierUrls.pagerduty = options.pagerdutyUrl;
       if (options.opsgenieUrl) notifierUrls.opsgenie = options.opsgenieUrl;
@@ -90,6 +108,7 @@ notifications to its channels (email needs --smtp-url). See docs/evaluator.md.`,
           ...(options.smtpUrl ? { smtpUrl: options.smtpUrl } : {}),
           ...(options.smtpFrom ? { smtpFrom: options.smtpFrom } : {}),
           notifierUrls,
+          ...(allowPrivateDestinations !== undefined ? { allowPrivateDestinations } : {}),
         });
       } catch (error) {
         throw new CliError(`cannot start the server: ${(error as Error).message}`);

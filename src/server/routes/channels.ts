@@ -21,7 +21,7 @@ export function registerChannelRoutes(router: Router, deps: RouteDeps): void {
     // The seed documents 404 for an invalid create body; the code says invalid_body.
     const problems = checkSchema('channel', 'create', body);
     if (problems.length > 0) throw invalidBody(problems, 404);
-    const checked = checkChannelRules(body as unknown as ChannelBody);
+    const checked = checkChannelRules(body as unknown as ChannelBody, deps.destinations);
     if (!checked.ok) throw invalidBody(checked.problems, 404);
     const channel = await withConflict(() => store.createChannel(accountOf(ctx), checked.value));
     ctx.status = 201;
@@ -63,7 +63,7 @@ export function registerChannelRoutes(router: Router, deps: RouteDeps): void {
     const stored = await findChannel(ctx, store);
     const problems = checkSchema('channel', 'update', body);
     if (problems.length > 0) throw invalidBody(problems);
-    const checked = checkChannelRules(mergeChannelUpdate(stored, body as Partial<ChannelBody>));
+    const checked = checkChannelRules(mergeChannelUpdate(stored, body as Partial<ChannelBody>), deps.destinations);
     if (!checked.ok) throw invalidBody(checked.problems);
     const updated = await withConflict(() => store.updateChannel(accountOf(ctx), stored.id, checked.value));
     if (!updated) throw notFound('channel');

@@ -4,12 +4,15 @@ import type { AuthState } from '../http/authenticate.js';
 import { readJsonBody } from '../http/read-json-body.js';
 import { invalidBody } from '../errors.js';
 import type { Store } from '../store/store.js';
+import type { DestinationPolicy } from '../net/destination-policy.js';
 import { checkSchema } from '../validation/check-schema.js';
 
 /** What every route module gets: the store and the clock (tests move the clock to expire mutes). */
 export interface RouteDeps {
   store: Store;
   now: () => number;
+  /** Where channel destinations may lead (literal addresses are judged at create time). */
+  destinations: DestinationPolicy;
 }
 
 /** The account of an authenticated request. */
