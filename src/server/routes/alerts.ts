@@ -9,7 +9,7 @@ import { checkAlertRules, mergeAlertUpdate, type ReferenceLookup } from '../vali
 import { checkSchema } from '../validation/check-schema.js';
 import { QueryReader, readPaging } from '../validation/query.js';
 import { EMAIL_ME } from '../store/sqlite/sqlite-store.js';
-import { accountOf, param, type RouteDeps } from './route-context.js';
+import { accountOf, param, prefixesOf, type RouteDeps } from './route-context.js';
 
 /** Operations 1-5 of the seed: create, search, read, update and delete alerts. */
 export function registerAlertRoutes(router: Router, deps: RouteDeps): void {
@@ -20,7 +20,7 @@ export function registerAlertRoutes(router: Router, deps: RouteDeps): void {
     const body = await readJsonBody(ctx.req);
     const problems = checkSchema('alert', 'create', body);
     if (problems.length > 0) throw invalidBody(problems);
-    const checked = await checkAlertRules(body as unknown as AlertBody, referenceLookup(store, account));
+    const checked = await checkAlertRules(body as unknown as AlertBody, referenceLookup(store, account), prefixesOf(ctx));
     if (!checked.ok) throw invalidBody(checked.problems);
     const alert = await withConflict(() => store.createAlert(account, checked.value));
     ctx.status = 201;
@@ -53,7 +53,7 @@ export function registerAlertRoutes(router: Router, deps: RouteDeps): void {
     const problems = checkSchema('alert', 'update', body);
     if (problems.length > 0) throw invalidBody(problems);
     const merged = mergeAlertUpdate(stored, body as Partial<AlertBody>);
-    const checked = await checkAlertRules(merged, referenceLookup(store, account));
+    const checked = await checkAlertRules(merged, referenceLookup(store, account), prefixesOf(ctx));
     if (!checked.ok) throw invalidBody(checked.problems);
     const updated = await withConflict(() => store.updateAlert(account, stored.id, checked.value));
     if (!updated) throw notFound('alert');

@@ -20,6 +20,11 @@ export function accountOf(ctx: Context): string {
   return (ctx.state as AuthState).account.id;
 }
 
+/** The metric prefixes the request's account is confined to (empty: not confined). */
+export function prefixesOf(ctx: Context): readonly string[] {
+  return (ctx.state as AuthState).account.metricPrefixes ?? [];
+}
+
 /** A path parameter; the router always sets the ones its pattern names. */
 export function param(ctx: Context, name: string): string {
   return (ctx as Context & { params: Record<string, string> }).params[name]!;

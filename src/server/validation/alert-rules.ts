@@ -1,5 +1,6 @@
 import { checkTargetPatterns } from '../../graphite/check-target.js';
 import { echo } from '../errors.js';
+import { checkMetricPrefixes } from './metric-prefixes.js';
 import { ExpressionError, expressionLetters, formatExpression, parseExpression } from '../../model/expression.js';
 import type { FieldProblem } from '../../model/schemas.js';
 import type {
@@ -37,7 +38,12 @@ export function usesGraphiteFunction(metric: string, additional: Record<string, 
  * its letters, on_query_failure only for function queries, references to channels and schedules. Returns the
  * normalised write (canonical expression, lower-case letters, channel ids, list-form notification_type).
  */
-export async function checkAlertRules(body: AlertBody, lookup: ReferenceLookup): Promise<RuleResult<AlertWrite>> {
+export async function checkAlertRules(
+  body: AlertBody,
+  lookup: ReferenceLookup,
+  /** The account's metric prefixes: every query must stay inside them (none: not confined). */
+  metricPrefixes: readonly string[] = [],
+): Promise<RuleResult<AlertWrite>> {
   const problems: FieldProblem[] = [];
   const alertCriteria = normaliseCriteria(body.alert_criteria, 'alert_criteria', problems);
 
@@ -55,7 +61,7 @@ export async function checkAlertRules(body: AlertBody, lookup: ReferenceLookup):
   }
 
   const expression = checkExpression(body.expression, additionalCriteria, problems);
-  checkMetricPatterns(body.metric, additionalCriteria, problems);
+  checkMetricPatterns(body.metric, additionalCriteria, metricPrefixes, problems);
 
   const hasFunction = usesGraphiteFunction(body.metric, additionalCriteria);
   let onQueryFailure: OnQueryFailure = body.on_query_failure === undefined ? (hasFunction ? 'notify' : null) : body.on_query_failure;
@@ -117,12 +123,16 @@ export function mergeAlertUpdate(stored: AlertRecord, patch: Partial<AlertBody>)
 }
 
 /** Malformed wildcards (`[z-a]`, an unclosed bracket or brace) are refused now rather than failing every cycle. */
-function checkMetricPatterns(metric: string, additional: Record<string, AdditionalCriterion>, problems: FieldProblem[]): void {
-  const problem = checkTargetPatterns(metric);
-  if (problem) problems.push({ path: 'metric', message: problem });
-  for (const [letter, criterion] of Object.entries(additional)) {
-    const inner = checkTargetPatterns(criterion.metric);
-    if (inner) problems.push({ path: `additional_criteria.${letter}.metric`, message: inner });
+function checkMetricPatterns(
+  metric: string,
+  additional: Record<string, AdditionalCriterion>,
+  prefixes: readonly string[],
+  problems: FieldProblem[],
+): void {
+  const queries = [['metric', metric], ...Object.entries(additional).map(([letter, c]) => [`additional_criteria.${letter}.metric`, c.metric])];
+  for (const [path, query] of queries as [string, string][]) {
+    const problem = checkTargetPatterns(query) ?? checkMetricPrefixes(query, prefixes);
+    if (problem) problems.push({ path, message: problem });
   }
 }
 
