@@ -11,6 +11,7 @@ import { registerMuteRoutes } from './routes/mutes.js';
 import { registerScheduleRoutes } from './routes/schedules.js';
 import type { Store } from './store/store.js';
 import { PUBLIC_ONLY, type DestinationPolicy } from './net/destination-policy.js';
+import { DEFAULT_QUOTAS, type Quotas } from './quotas.js';
 
 export interface AppOptions {
   store: Store;
@@ -19,12 +20,19 @@ export interface AppOptions {
   now?: () => number;
   /** Where channel destinations may lead; default public addresses only. */
   destinations?: DestinationPolicy;
+  /** Per-account limits; default DEFAULT_QUOTAS. */
+  quotas?: Partial<Quotas>;
 }
 
 /** The Koa app of the /v2 API on a store: errors, request log, open endpoints, then auth and the routes. */
 export function createApp(options: AppOptions): Koa {
   const { store, logger } = options;
-  const deps = { store, now: options.now ?? Date.now, destinations: options.destinations ?? PUBLIC_ONLY };
+  const deps = {
+    store,
+    now: options.now ?? Date.now,
+    destinations: options.destinations ?? PUBLIC_ONLY,
+    quotas: { ...DEFAULT_QUOTAS, ...options.quotas },
+  };
   const app = new Koa();
   app.proxy = false;
   // Errors are answered by handleErrors; Koa's own logging of them would only duplicate (or leak) them.

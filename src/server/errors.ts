@@ -14,6 +14,8 @@ export const ERROR_CATALOGUE: Readonly<Record<ApiErrorCode, { status: number; me
   invalid_query: { status: 400, message: 'invalid query parameters' },
   conflict: { status: 409, message: 'already exists' },
   payload_too_large: { status: 413, message: 'request body too large' },
+  quota_exceeded: { status: 403, message: 'the account has reached a limit set by the operator' },
+  rate_limited: { status: 429, message: 'too many failed attempts; retry later' },
   internal: { status: 500, message: 'internal error' },
 };
 

@@ -7,6 +7,7 @@ import { startEvaluatorService } from './evaluator/service.js';
 import { ensureApiKeys } from './accounts.js';
 import { SqliteStore } from './store/sqlite/sqlite-store.js';
 import { parseDestinationPolicy } from './net/destination-policy.js';
+import type { Quotas } from './quotas.js';
 import type { Store } from './store/store.js';
 
 /** Something started with the server (e.g. the evaluation loop) and stopped before the store closes. */
@@ -56,6 +57,8 @@ export interface ServerOptions {
    * installs; cloud metadata stays refused), or a list of CIDRs and host names. Default: public addresses only.
    */
   allowPrivateDestinations?: boolean | string[];
+  /** Per-account limits of alerts, channels and schedules; default 10,000 / 1,000 / 1,000. */
+  quotas?: Partial<Quotas>;
 }
 
 export interface RunningServer {
@@ -79,7 +82,13 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     await store.close();
     throw error;
   }
-  const app = createApp({ store, logger, destinations, ...(options.now ? { now: options.now } : {}) });
+  const app = createApp({
+    store,
+    logger,
+    destinations,
+    ...(options.quotas ? { quotas: options.quotas } : {}),
+    ...(options.now ? { now: options.now } : {}),
+  });
   // Slow or stuck clients must not hold sockets forever. Node checks these timeouts only every
   // connectionsCheckingInterval (30 s by default), which would let a slow client hold on for up to 40 s; checking at
   // a quarter of the header timeout keeps the cut-off within 25% of what was asked.

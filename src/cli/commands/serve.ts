@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { pino } from 'pino';
 import { startServer } from '../../server/index.js';
 import { parseDestinationPolicy } from '../../server/net/destination-policy.js';
+import { DEFAULT_QUOTAS } from '../../server/quotas.js';
 import { CliError } from '../errors.js';
 
 interface ServeOptions {
@@ -17,6 +18,9 @@ interface ServeOptions {
   opsgenieUrl?: string;
   victoropsUrl?: string;
   allowPrivateDestinations?: boolean | string;
+  maxAlertsPerAccount: string;
+  maxChannelsPerAccount: string;
+  maxSchedulesPerAccount: string;
 }
 
 /** `alertform serve`: the bundled /v2 server. Prints its URL; SIGTERM and SIGINT close it cleanly. */
@@ -44,6 +48,9 @@ export function registerServeCommand(program: Command): void {
       'let webhook, Slack and VictorOps deliveries reach loopback and private addresses (single-tenant installs); ' +
         'with a comma-separated list, only those CIDRs and host names (default: public addresses only)',
     )
+    .option('--max-alerts-per-account <n>', 'alerts one account may hold (403 quota_exceeded beyond)', String(DEFAULT_QUOTAS.alerts))
+    .option('--max-channels-per-account <n>', 'notification channels one account may hold', String(DEFAULT_QUOTAS.channels))
+    .option('--max-schedules-per-account <n>', 'scheduled mutes one account may hold', String(DEFAULT_QUOTAS.schedules))
     .addHelpText(
       'after',
       `
@@ -90,6 +97,11 @@ docs/security.md.`,
       } catch (error) {
         throw new CliError(`--allow-private-destinations: ${(error as Error).message}`);
       }
+      const quotas = {
+        alerts: positiveCount('--max-alerts-per-account', options.maxAlertsPerAccount),
+        channels: positiveCount('--max-channels-per-account', options.maxChannelsPerAccount),
+        schedules: positiveCount('--max-schedules-per-account', options.maxSchedulesPerAccount),
+      };
       const notifierUrls: Record<string, string> = {};
       if (options.pagerdutyUrl) notifierUrls.pagerduty = options.pagerdutyUrl;
       if (options.opsgenieUrl) notifierUrls.opsgenie = options.opsgenieUrl;
@@ -108,6 +120,7 @@ docs/security.md.`,
           ...(options.smtpUrl ? { smtpUrl: options.smtpUrl } : {}),
           ...(options.smtpFrom ? { smtpFrom: options.smtpFrom } : {}),
           notifierUrls,
+          quotas,
           ...(allowPrivateDestinations !== undefined ? { allowPrivateDestinations } : {}),
         });
       } catch (error) {
@@ -143,6 +156,12 @@ function repeatedOption(command: Command, flag: string): string[] {
     else if (arg.startsWith(`${flag}=`)) values.push(arg.slice(flag.length + 1));
   });
   return values;
+}
+
+function positiveCount(flag: string, value: string): number {
+  const count = Number(value);
+  if (!Number.isInteger(count) || count < 1) throw new CliError(`${flag} must be a whole number of at least 1, not "${value}"`);
+  return count;
 }
 
 function isHttpUrl(value: string): boolean {

@@ -10,6 +10,7 @@ import { checkSchema } from '../validation/check-schema.js';
 import { QueryReader, readPaging } from '../validation/query.js';
 import { EMAIL_ME } from '../store/sqlite/sqlite-store.js';
 import { accountOf, param, prefixesOf, type RouteDeps } from './route-context.js';
+import { assertBelowQuota } from '../quotas.js';
 
 /** Operations 1-5 of the seed: create, search, read, update and delete alerts. */
 export function registerAlertRoutes(router: Router, deps: RouteDeps): void {
@@ -22,6 +23,7 @@ export function registerAlertRoutes(router: Router, deps: RouteDeps): void {
     if (problems.length > 0) throw invalidBody(problems);
     const checked = await checkAlertRules(body as unknown as AlertBody, referenceLookup(store, account), prefixesOf(ctx));
     if (!checked.ok) throw invalidBody(checked.problems);
+    await assertBelowQuota(store, account, 'alerts', deps.quotas.alerts);
     const alert = await withConflict(() => store.createAlert(account, checked.value));
     ctx.status = 201;
     ctx.body = { id: alert.id, url: `/v2/alerts/${alert.id}` };

@@ -5,6 +5,7 @@ import { readJsonBody } from '../http/read-json-body.js';
 import { invalidBody } from '../errors.js';
 import type { Store } from '../store/store.js';
 import type { DestinationPolicy } from '../net/destination-policy.js';
+import type { Quotas } from '../quotas.js';
 import { checkSchema } from '../validation/check-schema.js';
 
 /** What every route module gets: the store and the clock (tests move the clock to expire mutes). */
@@ -13,6 +14,8 @@ export interface RouteDeps {
   now: () => number;
   /** Where channel destinations may lead (literal addresses are judged at create time). */
   destinations: DestinationPolicy;
+  /** What one account may hold. */
+  quotas: Quotas;
 }
 
 /** The account of an authenticated request. */
