@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import Koa from 'koa';
 import type { Logger } from 'pino';
 import { authenticate } from './http/authenticate.js';
+import { createFailureLimiter, type FailureLimitOptions } from './http/failure-limiter.js';
 import { handleErrors } from './http/handle-errors.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { registerAlertRoutes } from './routes/alerts.js';
@@ -22,6 +23,8 @@ export interface AppOptions {
   destinations?: DestinationPolicy;
   /** Per-account limits; default DEFAULT_QUOTAS. */
   quotas?: Partial<Quotas>;
+  /** How failed authentications are slowed (default: 20 per address per minute, then 429). */
+  authFailures?: FailureLimitOptions;
 }
 
 /** The Koa app of the /v2 API on a store: errors, request log, open endpoints, then auth and the routes. */
@@ -70,7 +73,7 @@ export function createApp(options: AppOptions): Koa {
   registerAlertRoutes(api, deps);
   registerChannelRoutes(api, deps);
   registerScheduleRoutes(api, deps);
-  const requireKey = authenticate(store);
+  const requireKey = authenticate(store, createFailureLimiter(options.authFailures));
   const routes = api.routes();
   app.use(async (ctx, next) => {
     // Everything under /v2 but the open endpoints needs a key, even a path that does not exist.

@@ -8,6 +8,7 @@ import { ensureApiKeys } from './accounts.js';
 import { SqliteStore } from './store/sqlite/sqlite-store.js';
 import { parseDestinationPolicy } from './net/destination-policy.js';
 import type { Quotas } from './quotas.js';
+import type { FailureLimitOptions } from './http/failure-limiter.js';
 import type { Store } from './store/store.js';
 
 /** Something started with the server (e.g. the evaluation loop) and stopped before the store closes. */
@@ -59,6 +60,8 @@ export interface ServerOptions {
   allowPrivateDestinations?: boolean | string[];
   /** Per-account limits of alerts, channels and schedules; default 10,000 / 1,000 / 1,000. */
   quotas?: Partial<Quotas>;
+  /** How failed authentications are slowed; default 20 per address per minute, then 429 with Retry-After. */
+  authFailures?: FailureLimitOptions;
 }
 
 export interface RunningServer {
@@ -87,6 +90,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     logger,
     destinations,
     ...(options.quotas ? { quotas: options.quotas } : {}),
+    ...(options.authFailures ? { authFailures: options.authFailures } : {}),
     ...(options.now ? { now: options.now } : {}),
   });
   // Slow or stuck clients must not hold sockets forever. Node checks these timeouts only every

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { pino } from 'pino';
 import { startServer } from '../../server/index.js';
@@ -10,6 +11,7 @@ interface ServeOptions {
   port: string;
   db: string;
   apiKey: string[];
+  apiKeyFile?: string[];
   graphiteUrl?: string;
   evalInterval: string;
   smtpUrl?: string;
@@ -33,7 +35,12 @@ export function registerServeCommand(program: Command): void {
     .option('--db <path>', 'SQLite database file, or :memory:', './alertform.db')
     .option(
       '--api-key <key>',
-      'make sure this API key exists (repeatable; also env ALERTFORM_API_KEYS, comma separated)',
+      'make sure this API key exists (repeatable; visible in the process list: prefer --api-key-file or env ALERTFORM_API_KEYS, comma separated)',
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
+    .option(
+      '--api-key-file <path>',
+      'make sure the keys in this file exist, one per line (repeatable)',
       (value: string, previous: string[] = []) => [...previous, value],
     )
     .option('--graphite-url <url>', 'evaluate alerts against this Graphite render API (graphite-web root); no evaluation without it')
@@ -54,15 +61,15 @@ export function registerServeCommand(program: Command): void {
     .addHelpText(
       'after',
       `
-Each new key gets an account of its own, with an "Email me" channel. Logs (JSON, pino) go to stderr;
+Each new key gets an account of its own, with an "Email me" channel. Keys must be at least 24 characters without
+":" (alertform keys create makes such keys). Logs (JSON, pino) go to stderr;
 ALERTFORM_LOG_LEVEL sets the level (default info).
 
 Examples:
-  $ alertform serve --api-key demo-key
-  $ alertform serve --port 0 --db :memory: --api-key k1 --api-key k2
-  $ ALERTFORM_API_KEYS=k1,k2 alertform serve --host 0.0.0.0 --db /var/lib/alertform/alertform.db
-  $ curl http://demo-key@127.0.0.1:8080/v2/alerts/
-  $ alertform serve --api-key demo-key --graphite-url http://127.0.0.1:8000 --eval-interval 30 \\
+  $ alertform serve --api-key-file /etc/alertform/keys
+  $ ALERTFORM_API_KEYS=$KEY1,$KEY2 alertform serve --host 0.0.0.0 --db /var/lib/alertform/alertform.db
+  $ curl http://$KEY1@127.0.0.1:8080/v2/alerts/
+  $ alertform serve --api-key-file keys --graphite-url http://127.0.0.1:8000 --eval-interval 30 \\
       --smtp-url smtp://127.0.0.1:25 --smtp-from alerts@example.com
 
 With --graphite-url, every --eval-interval seconds each alert is evaluated against Graphite: status, history and
@@ -107,6 +114,13 @@ docs/security.md.`,
       if (options.opsgenieUrl) notifierUrls.opsgenie = options.opsgenieUrl;
       if (options.victoropsUrl) notifierUrls.victorops = options.victoropsUrl;
       const fromEnv = (process.env.ALERTFORM_API_KEYS ?? '').split(',').map((key) => key.trim()).filter(Boolean);
+      const fromArgs = [...repeatedOption(command, '--api-key'), ...(options.apiKey ?? [])];
+      const fromFiles = (options.apiKeyFile ?? []).flatMap(readKeyFile);
+      const apiKeys = [...fromArgs, ...fromFiles, ...fromEnv];
+      apiKeys.forEach(assertStrongKey);
+      if (fromArgs.length > 0) {
+        process.stderr.write('warning: a key given with --api-key is visible to every user of this machine (ps); use --api-key-file or ALERTFORM_API_KEYS\n');
+      }
       const logger = pino({ level: process.env.ALERTFORM_LOG_LEVEL ?? 'info' }, pino.destination(2));
       let server;
       try {
@@ -114,7 +128,7 @@ docs/security.md.`,
           host: options.host,
           port,
           db: options.db,
-          apiKeys: [...repeatedOption(command, '--api-key'), ...(options.apiKey ?? []), ...fromEnv],
+          apiKeys,
           logger,
           ...(options.graphiteUrl ? { graphiteUrl: options.graphiteUrl, evalIntervalSeconds: evalInterval } : {}),
           ...(options.smtpUrl ? { smtpUrl: options.smtpUrl } : {}),
@@ -156,6 +170,27 @@ function repeatedOption(command: Command, flag: string): string[] {
     else if (arg.startsWith(`${flag}=`)) values.push(arg.slice(flag.length + 1));
   });
   return values;
+}
+
+/** Operator keys are credentials too: long enough not to be guessed, and without the `:` that Basic auth splits on. */
+export const MIN_OPERATOR_KEY_LENGTH = 24;
+
+function assertStrongKey(key: string, index: number): void {
+  // The key itself is never printed: only which one is at fault.
+  if (key.length < MIN_OPERATOR_KEY_LENGTH) {
+    throw new CliError(`API key #${index + 1} is shorter than ${MIN_OPERATOR_KEY_LENGTH} characters; make one with: alertform keys create`);
+  }
+  if (key.includes(':')) throw new CliError(`API key #${index + 1} contains ":", which Basic authentication cannot carry`);
+}
+
+function readKeyFile(path: string): string[] {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new CliError(`--api-key-file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  return text.split('\n').map((line) => line.trim()).filter((line) => line !== '' && !line.startsWith('#'));
 }
 
 function positiveCount(flag: string, value: string): number {

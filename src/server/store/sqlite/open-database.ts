@@ -1,3 +1,4 @@
+import { chmodSync, closeSync, constants, openSync, statSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { migrateDatabase } from './migrations.js';
 
@@ -7,6 +8,7 @@ import { migrateDatabase } from './migrations.js';
  * a crash of the process (NORMAL would only promise the latter). Writes are small, so the fsync is affordable.
  */
 export function openDatabase(path: string): Database.Database {
+  if (path !== ':memory:' && path !== '') restrictDatabaseFiles(path);
   const db = new Database(path);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
@@ -15,6 +17,27 @@ export function openDatabase(path: string): Database.Database {
   migrateDatabase(db);
   cacheStatements(db);
   return db;
+}
+
+/**
+ * Keeps the database readable by its owner only: it holds API key hashes, webhook URLs and integration keys.
+ * SQLite creates the -wal and -shm files with the main file's permissions, so creating that one 0600 (and
+ * tightening an existing one, and leftover -wal/-shm files) covers all three.
+ */
+function restrictDatabaseFiles(path: string): void {
+  try {
+    closeSync(openSync(path, constants.O_CREAT | constants.O_RDWR, 0o600));
+  } catch {
+    // Let SQLite report what is wrong with the path (a missing directory, no permission) in its own words.
+    return;
+  }
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+    try {
+      if ((statSync(file).mode & 0o077) !== 0) chmodSync(file, 0o600);
+    } catch {
+      // Absent (-wal/-shm before the first write) or not ours: nothing to tighten.
+    }
+  }
 }
 
 /** How many distinct SQL texts keep their prepared statement; searches build a few variants, never thousands. */
