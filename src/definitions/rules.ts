@@ -1,15 +1,14 @@
 import { checkTargetPatterns } from '../graphite/check-target.js';
+import { callsFunction } from '../graphite/target.js';
 import { ExpressionError, expressionLetters, parseExpression } from '../model/expression.js';
 import type { AlertDefinition, Definitions, Defined } from './definitions.js';
 import type { Problem, SourceLocation } from './problems.js';
 
-/** A graphite function call such as `sumSeries(`: only such queries can fail as a query. */
-export const FUNCTION_CALL = /[A-Za-z_][A-Za-z0-9_]*\s*\(/;
-
 /** True when the alert or one of its additional criteria queries through a graphite function. */
 export function usesGraphiteFunction(alert: Pick<AlertDefinition, 'metric' | 'additional_criteria'>): boolean {
-  if (FUNCTION_CALL.test(alert.metric)) return true;
-  return Object.values(alert.additional_criteria ?? {}).some((c) => FUNCTION_CALL.test(c.metric));
+  // Only a graphite function call such as `sumSeries(` can fail as a query.
+  if (callsFunction(alert.metric)) return true;
+  return Object.values(alert.additional_criteria ?? {}).some((c) => callsFunction(c.metric));
 }
 
 const AUTO_RESOLVE_TYPES = new Set(['pagerduty', 'victorops']);

@@ -1,4 +1,5 @@
 import { checkTargetPatterns } from '../../graphite/check-target.js';
+import { callsFunction } from '../../graphite/target.js';
 import { echo } from '../errors.js';
 import { checkMetricPrefixes } from './metric-prefixes.js';
 import { ExpressionError, expressionLetters, formatExpression, parseExpression } from '../../model/expression.js';
@@ -25,12 +26,10 @@ export interface ReferenceLookup {
 
 export type RuleResult<T> = { ok: true; value: T } | { ok: false; problems: FieldProblem[] };
 
-/** A graphite function call such as `sumSeries(`: what makes on_query_failure meaningful. */
-const FUNCTION_CALL = /[A-Za-z_][A-Za-z0-9_]*\s*\(/;
-
 /** Whether the alert's queries (its metric or any additional criterion's) call a graphite function. */
 export function usesGraphiteFunction(metric: string, additional: Record<string, { metric: string }> = {}): boolean {
-  return FUNCTION_CALL.test(metric) || Object.values(additional).some((criterion) => FUNCTION_CALL.test(criterion.metric));
+  // A graphite function call such as `sumSeries(` is what makes on_query_failure meaningful.
+  return callsFunction(metric) || Object.values(additional).some((criterion) => callsFunction(criterion.metric));
 }
 
 /**

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { checkGraphitePattern, compileGraphitePattern } from '../../../src/graphite/glob.js';
-import { readTarget } from '../../../src/graphite/target.js';
+import { callsFunction, readTarget } from '../../../src/graphite/target.js';
 
 /** The pattern as a regular expression, for small well-formed patterns only (the reference, not the product). */
 function referenceRegex(pattern: string): RegExp {
@@ -67,5 +67,20 @@ describe('reading a Graphite target', () => {
     expect(() => readTarget('sumSeries(a.b')).toThrow(/expected "," or "\)"/);
     expect(() => readTarget('a.b)')).toThrow(/unexpected/);
     expect(() => readTarget("alias(a.b, 'x)")).toThrow(/never closed/);
+  });
+});
+
+describe('callsFunction', () => {
+  it('says what /[A-Za-z_][A-Za-z0-9_]*\\s*\\(/ says, in linear time', () => {
+    const reference = /[A-Za-z_][A-Za-z0-9_]*\s*\(/;
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom('a', '1', '_', ' ', '(', '.', ')'), { maxLength: 12 }).map((parts) => parts.join('')), (text) => {
+        expect(callsFunction(text), JSON.stringify(text)).toBe(reference.test(text));
+      }),
+      { numRuns: 3000 },
+    );
+    const started = performance.now();
+    expect(callsFunction('a'.repeat(100_000))).toBe(false);
+    expect(performance.now() - started).toBeLessThan(100);
   });
 });
