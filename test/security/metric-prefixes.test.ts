@@ -84,6 +84,16 @@ describe('a metric-prefix-confined account', () => {
     expect((await create(free, 'tenantA.*.*')).status).toBe(201);
   });
 
+  it('warns about alerts the account already had when it is confined later', async () => {
+    expect((await create(free, 'other.team.load')).status).toBe(201);
+    await server.close();
+    const result = await runCli(['keys', 'create', '--db', join(dir, 'alertform.db'), '--email', 'other@example.com', '--metric-prefix', 'other.mine.']);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/warning: existing alert [0-9a-f]+ reads "other\.team\.load", outside the account's metric prefixes/);
+    server = await startTestServer({ db: join(dir, 'alertform.db'), keys: [confined, free] });
+    expect((await create(free, 'other.team.cpu')).status).toBe(400);
+  }, 60_000);
+
   it('refuses a wildcard prefix at keys create', async () => {
     const result = await runCli(['keys', 'create', '--db', join(dir, 'alertform.db'), '--email', 'x@example.com', '--metric-prefix', 'team*.']);
     expect(result.code).toBe(1);

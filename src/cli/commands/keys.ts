@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { createApiKey } from '../../server/ids.js';
 import { SqliteStore } from '../../server/store/sqlite/sqlite-store.js';
 import type { ApiKeyRecord } from '../../server/store/store.js';
-import { METRIC_PREFIX } from '../../server/validation/metric-prefixes.js';
+import { METRIC_PREFIX, checkMetricPrefixes } from '../../server/validation/metric-prefixes.js';
 import { CliError } from '../errors.js';
 import type { GlobalOptions } from '../program.js';
 
@@ -45,7 +45,10 @@ Examples:
       if (bad !== undefined) throw new CliError(`--metric-prefix "${bad}" must be plain dot-separated words, e.g. team1. (no wildcards)`);
       await withStore(options.db, async (store) => {
         const account = (await store.findAccountByEmail(options.email)) ?? (await store.createAccount(options.email));
-        if (prefixes.length > 0) await store.setMetricPrefixes(account.id, prefixes);
+        if (prefixes.length > 0) {
+          await store.setMetricPrefixes(account.id, prefixes);
+          await warnAboutUnconfinedAlerts(store, account.id, prefixes);
+        }
         const key = createApiKey();
         const record = await store.addApiKey(account.id, key);
         if (globals(command).json) {
@@ -92,6 +95,22 @@ Examples:
         process.stdout.write(`key ${id} revoked\n`);
       });
     });
+}
+
+/**
+ * Prefixes judge the queries written from now on; alerts the account already has keep running. Say which of them
+ * read outside, so the operator can ask for them to be fixed or delete them.
+ */
+async function warnAboutUnconfinedAlerts(store: SqliteStore, accountId: string, prefixes: string[]): Promise<void> {
+  for (let page = 1; ; page += 1) {
+    const found = await store.searchAlerts(accountId, { names: [], ids: [], search: null, page, max: 100 });
+    for (const alert of found.items) {
+      const queries = [alert.metric, ...Object.values(alert.additionalCriteria).map((criterion) => criterion.metric)];
+      const problem = queries.map((query) => checkMetricPrefixes(query, prefixes)).find((p) => p !== null);
+      if (problem) process.stderr.write(`warning: existing alert ${alert.id} ${problem}\n`);
+    }
+    if (!found.nextPage) return;
+  }
 }
 
 function globals(command: Command): GlobalOptions {
