@@ -10,17 +10,28 @@ import { parseDestinationPolicy } from './net/destination-policy.js';
 import type { Quotas } from './quotas.js';
 import type { FailureLimitOptions } from './http/failure-limiter.js';
 import type { Store } from './store/store.js';
+import { ServerMetrics } from './metrics.js';
 
 /** Something started with the server (e.g. the evaluation loop) and stopped before the store closes. */
 export interface BackgroundService {
   close(): Promise<void>;
+  /** Its part of /readyz (e.g. "evaluator running"); a service without it is not checked. */
+  readiness?(): ServiceReadiness;
 }
 
-/** What a background service gets: the store, the logger and the server's options. */
+/** One check of /readyz. */
+export interface ServiceReadiness {
+  name: string;
+  ready: boolean;
+  detail?: string;
+}
+
+/** What a background service gets: the store, the logger, the server's options and its metrics. */
 export interface ServiceContext {
   store: Store;
   logger: Logger;
   options: ServerOptions;
+  metrics?: ServerMetrics;
 }
 
 export interface ServerOptions {
@@ -85,12 +96,21 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     await store.close();
     throw error;
   }
+  const metrics = new ServerMetrics(store);
+  const services: BackgroundService[] = [];
+  let servicesStarted = false;
   const app = createApp({
     store,
     logger,
     destinations,
     ...(options.quotas ? { quotas: options.quotas } : {}),
     ...(options.authFailures ? { authFailures: options.authFailures } : {}),
+    metrics,
+    // Until every service has started, /readyz says so: a load balancer must not send traffic to a half-started server.
+    readiness: () =>
+      servicesStarted
+        ? services.flatMap((service) => (service.readiness ? [service.readiness()] : []))
+        : [{ name: 'services', ready: false, detail: 'starting' }],
     ...(options.now ? { now: options.now } : {}),
   });
   // Slow or stuck clients must not hold sockets forever. Node checks these timeouts only every
@@ -116,10 +136,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     throw error;
   }
   const port = (server.address() as AddressInfo).port;
-  const services: BackgroundService[] = [];
   // With a Graphite to read, the evaluation loop runs as the first service.
   const starters = [...(options.graphiteUrl ? [startEvaluatorService] : []), ...(options.services ?? [])];
-  for (const start of starters) services.push(await start({ store, logger, options }));
+  for (const start of starters) services.push(await start({ store, logger, options, metrics }));
+  servicesStarted = true;
 
   let closing: Promise<void> | undefined;
   const close = () =>
@@ -130,7 +150,26 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         server.closeIdleConnections();
       });
       await store.close();
+      logger.info({ url }, 'server stopped');
     })());
   const shownHost = host.includes(':') ? `[${host}]` : host;
-  return { url: `http://${shownHost}:${port}`, port, store, server, close };
+  const url = `http://${shownHost}:${port}`;
+  logger.info(
+    { url, ...(options.store ? {} : { db: describeDatabase(options.db ?? './alertform.db') }), evaluating: Boolean(options.graphiteUrl), pid: process.pid },
+    'server started',
+  );
+  return { url, port, store, server, close };
+}
+
+/** A database for the logs: a file path as is, a URL without its user and password. */
+export function describeDatabase(db: string): string {
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(db)) return db;
+  try {
+    const url = new URL(db);
+    url.username = '';
+    url.password = '';
+    return url.toString();
+  } catch {
+    return '(unparsable database URL)';
+  }
 }

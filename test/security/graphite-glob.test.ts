@@ -15,7 +15,12 @@ const HOSTILE = `${'*a'.repeat(6)}*b`;
 const LONG_NAME = 'a'.repeat(50);
 const NOW = 1_700_000_010;
 
-const noDeliveries: DeliveryQueue = { enqueue: () => undefined, idle: async () => undefined, pending: () => 0 };
+const noDeliveries: DeliveryQueue = {
+  enqueue: () => undefined,
+  idle: async () => undefined,
+  pending: () => 0,
+  countsByChannelType: () => ({ pending: {}, failed: {} }),
+};
 
 describe('Graphite pattern matching runs in linear time', () => {
   it('evaluates a hostile pattern batched with a long series name without holding the event loop', async () => {

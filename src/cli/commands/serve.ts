@@ -3,15 +3,16 @@ import type { Command } from 'commander';
 import { pino } from 'pino';
 import { startServer } from '../../server/index.js';
 import { parseDestinationPolicy } from '../../server/net/destination-policy.js';
-import { DEFAULT_QUOTAS } from '../../server/quotas.js';
 import { CliError } from '../errors.js';
+import { addServeOptions } from '../serve-options.js';
 
 interface ServeOptions {
   host: string;
   port: string;
   db: string;
+  logLevel: string;
   apiKey: string[];
-  apiKeyFile?: string[];
+  apiKeyFile?: string;
   graphiteUrl?: string;
   evalInterval: string;
   smtpUrl?: string;
@@ -27,47 +28,26 @@ interface ServeOptions {
 
 /** `alertform serve`: the bundled /v2 server. Prints its URL; SIGTERM and SIGINT close it cleanly. */
 export function registerServeCommand(program: Command): void {
-  program
-    .command('serve')
+  const serve = program.command('serve');
+  addServeOptions(serve);
+  serve
     .description('run the bundled /v2 alerting server (alerts, channels, schedules, history) on SQLite')
-    .option('--host <host>', 'address to listen on', '127.0.0.1')
-    .option('--port <port>', 'port to listen on (0 picks a free one)', '8080')
-    .option('--db <path>', 'SQLite database file, or :memory:', './alertform.db')
     .option(
       '--api-key <key>',
       'make sure this API key exists (repeatable; visible in the process list: prefer --api-key-file or env ALERTFORM_API_KEYS, comma separated)',
       (value: string, previous: string[] = []) => [...previous, value],
     )
-    .option(
-      '--api-key-file <path>',
-      'make sure the keys in this file exist, one per line (repeatable)',
-      (value: string, previous: string[] = []) => [...previous, value],
-    )
-    .option('--graphite-url <url>', 'evaluate alerts against this Graphite render API (graphite-web root); no evaluation without it')
-    .option('--eval-interval <seconds>', 'seconds between evaluation cycles', '30')
-    .option('--smtp-url <url>', 'SMTP server for email channels, e.g. smtp://user:pass@mail.example:587')
-    .option('--smtp-from <address>', 'From address of notification emails (default alertform@localhost)')
-    .option('--pagerduty-url <url>', 'PagerDuty Events API base URL (default https://events.pagerduty.com)')
-    .option('--opsgenie-url <url>', 'OpsGenie API base URL (default https://api.opsgenie.com; EU: https://api.eu.opsgenie.com)')
-    .option('--victorops-url <url>', 'replace the scheme and host of VictorOps REST endpoint URLs (proxies, tests)')
-    .option(
-      '--allow-private-destinations [cidrs-or-hosts]',
-      'let webhook, Slack and VictorOps deliveries reach loopback and private addresses (single-tenant installs); ' +
-        'with a comma-separated list, only those CIDRs and host names (default: public addresses only)',
-    )
-    .option('--max-alerts-per-account <n>', 'alerts one account may hold (403 quota_exceeded beyond)', String(DEFAULT_QUOTAS.alerts))
-    .option('--max-channels-per-account <n>', 'notification channels one account may hold', String(DEFAULT_QUOTAS.channels))
-    .option('--max-schedules-per-account <n>', 'scheduled mutes one account may hold', String(DEFAULT_QUOTAS.schedules))
     .addHelpText(
       'after',
       `
-Each new key gets an account of its own, with an "Email me" channel. Keys must be at least 24 characters without
-":" (alertform keys create makes such keys). Logs (JSON, pino) go to stderr;
-ALERTFORM_LOG_LEVEL sets the level (default info).
+Every option can also come from the environment variable shown (a flag wins). Each new key gets an account of
+its own, with an "Email me" channel. Keys must be at least 24 characters without ":" (alertform keys create makes
+such keys); prefer --api-key-file or ALERTFORM_API_KEYS to --api-key, which the process list shows. Logs are JSON
+lines (pino) on stderr. GET /healthz, /readyz and /metrics (Prometheus) need no key. See docs/server.md.
 
 Examples:
   $ alertform serve --api-key-file /etc/alertform/keys
-  $ ALERTFORM_API_KEYS=$KEY1,$KEY2 alertform serve --host 0.0.0.0 --db /var/lib/alertform/alertform.db
+  $ ALERTFORM_API_KEYS=$KEY1,$KEY2 ALERTFORM_HOST=0.0.0.0 ALERTFORM_DB=/var/lib/alertform/alertform.db alertform serve
   $ curl http://$KEY1@127.0.0.1:8080/v2/alerts/
   $ alertform serve --api-key-file keys --graphite-url http://127.0.0.1:8000 --eval-interval 30 \\
       --smtp-url smtp://127.0.0.1:25 --smtp-from alerts@example.com
@@ -97,8 +77,13 @@ docs/security.md.`,
       if (options.smtpUrl !== undefined && !/^smtps?:\/\/[^/]/.test(options.smtpUrl)) {
         throw new CliError('--smtp-url must be an smtp:// or smtps:// URL');
       }
+      // From the environment the flag without a list is spelled "true".
       const allowPrivateDestinations =
-        typeof options.allowPrivateDestinations === 'string' ? options.allowPrivateDestinations.split(',') : options.allowPrivateDestinations;
+        options.allowPrivateDestinations === 'true'
+          ? true
+          : typeof options.allowPrivateDestinations === 'string'
+            ? options.allowPrivateDestinations.split(',')
+            : options.allowPrivateDestinations;
       try {
         parseDestinationPolicy(allowPrivateDestinations);
       } catch (error) {
@@ -115,13 +100,13 @@ docs/security.md.`,
       if (options.victoropsUrl) notifierUrls.victorops = options.victoropsUrl;
       const fromEnv = (process.env.ALERTFORM_API_KEYS ?? '').split(',').map((key) => key.trim()).filter(Boolean);
       const fromArgs = [...repeatedOption(command, '--api-key'), ...(options.apiKey ?? [])];
-      const fromFiles = (options.apiKeyFile ?? []).flatMap(readKeyFile);
+      const fromFiles = options.apiKeyFile ? readKeyFile(options.apiKeyFile) : [];
       const apiKeys = [...fromArgs, ...fromFiles, ...fromEnv];
       apiKeys.forEach(assertStrongKey);
       if (fromArgs.length > 0) {
         process.stderr.write('warning: a key given with --api-key is visible to every user of this machine (ps); use --api-key-file or ALERTFORM_API_KEYS\n');
       }
-      const logger = pino({ level: process.env.ALERTFORM_LOG_LEVEL ?? 'info' }, pino.destination(2));
+      const logger = pino({ level: options.logLevel }, pino.destination(2));
       let server;
       try {
         server = await startServer({
