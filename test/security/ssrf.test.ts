@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { classifyAddress } from '../../src/server/net/address-class.js';
 import { PUBLIC_ONLY, parseDestinationPolicy } from '../../src/server/net/destination-policy.js';
@@ -7,7 +8,10 @@ import { sendNotification } from '../../src/server/notifiers/send.js';
 import { DEFAULT_NOTIFIER_SETTINGS, type NotifierSettings } from '../../src/server/notifiers/types.js';
 import { makeSeries, startFakeRender } from '../helpers/fake-render-server.js';
 import { runCli } from '../helpers/run-cli.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { spawnNodeServer } from '../helpers/server-process.js';
+import { sendRequest, startTestServer, type TestServer } from '../helpers/server.js';
+
+const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
 import { startWebhookReceiver } from '../helpers/webhook-receiver.js';
 import { channel, plainNotification } from '../unit/server/notifiers/fixtures.js';
 
@@ -173,6 +177,24 @@ describe('what a delivery failure says', () => {
 });
 
 describe('alertform serve --allow-private-destinations', () => {
+  it.each([
+    [['--allow-private-destinations'], {}, 201],
+    [[], { ALERTFORM_ALLOW_PRIVATE_DESTINATIONS: 'true' }, 201],
+    [['--allow-private-destinations', '10.0.0.0/8'], {}, 404],
+    [[], {}, 404],
+  ])('with %j %j, a loopback webhook is answered %i', async (args, env, status) => {
+    const key = 'ssrf-flag-key-0123456789abcdef';
+    const server = await spawnNodeServer(MAIN, ['serve', '--port', '0', '--db', ':memory:', ...args], {
+      env: { ALERTFORM_API_KEYS: key, ALERTFORM_LOG_LEVEL: 'silent', ...env },
+    });
+    try {
+      const created = await sendRequest(server.url, key, 'POST', '/v2/notifications/', { type: 'webhook', description: 'local', destination: 'http://127.0.0.1:9/hook' });
+      expect(created.status).toBe(status);
+    } finally {
+      await server.stop();
+    }
+  }, 90_000);
+
   it('refuses an entry that is neither a CIDR nor a host name', async () => {
     const result = await runCli(['serve', '--db', ':memory:', '--allow-private-destinations', '10.0.0.0/99']);
     expect(result.code).toBe(1);
