@@ -10,10 +10,10 @@ import { makeSeries, startFakeRender } from '../helpers/fake-render-server.js';
 import { runCli } from '../helpers/run-cli.js';
 import { spawnNodeServer } from '../helpers/server-process.js';
 import { sendRequest, startTestServer, type TestServer } from '../helpers/server.js';
-
-const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
 import { startWebhookReceiver } from '../helpers/webhook-receiver.js';
 import { channel, plainNotification } from '../unit/server/notifiers/fixtures.js';
+
+const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
 
 // Issue 12, item 3. Before: every destination below was accepted and posted to, a 307 was followed with the body
 // re-sent, and last_error said "webhook answered HTTP 401" (a port scanner). After: refused, not followed, classes.
