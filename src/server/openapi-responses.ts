@@ -30,9 +30,11 @@ export const RESPONSE_SCHEMAS: Json = {
       message: string,
       details: {
         type: 'array',
-        description: 'One entry per field or parameter at fault.',
+        description: 'One entry per field or parameter at fault (at most 100).',
         items: always({ path: { type: 'string', description: 'Dot path, e.g. alert_criteria.above_value.' }, message: string }),
+        maxItems: 100,
       },
+      details_total: { type: 'integer', description: 'How many problems there were, when more than the 100 listed.' },
     }, { required: ['code', 'message'] }),
   }),
   Created: always({

@@ -101,7 +101,7 @@ interface Op {
   /** Component name of the JSON request body. */
   body?: string;
   ok: [number, string];
-  /** Statuses the operation answers besides success, 401, 500 and (with a body) 400 and 413. */
+  /** Statuses the operation answers besides success, 401, 429, 500 and (with a body) 400 and 413. */
   errors?: Record<number, string>;
   query?: QueryParam[];
   /** What the {id} path parameter names. */
@@ -127,13 +127,16 @@ function operation(op: Op): Json {
     errors[413] = 'body larger than 1 MiB (payload_too_large)';
   }
   errors[401] = 'missing or unknown API key (unauthorized)';
+  errors[429] = 'too many failed authentications from this address; see Retry-After (rate_limited)';
   errors[500] = 'unexpected failure, logged by the server (internal)';
   for (const [status, why] of Object.entries(errors).sort(([a], [b]) => Number(a) - Number(b))) {
     responses[status] = {
       description: why.charAt(0).toUpperCase() + why.slice(1) + '.',
       ...(status === '401'
         ? { headers: { 'WWW-Authenticate': { description: 'Basic realm="alertform"', schema: { type: 'string' } } } }
-        : {}),
+        : status === '429'
+          ? { headers: { 'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer' } } } }
+          : {}),
       content: { 'application/json': { schema: ref('Error') } },
     };
   }
@@ -191,7 +194,7 @@ function buildPaths(): Json {
     },
     '/v2/openapi.json': { get: openOperation('getOpenApiDocument', 'This document (no key)', { type: 'object' }) },
     '/v2/alerts/': {
-      post: operation({ operationId: 'createAlert', tag: 'alerts', summary: '1. Create an alert', body: 'alert.create', ok: [201, 'Created'], errors: { 400: 'invalid body (invalid_body)', 409: 'name exists (conflict)' } }),
+      post: operation({ operationId: 'createAlert', tag: 'alerts', summary: '1. Create an alert', body: 'alert.create', ok: [201, 'Created'], errors: { 403: 'the account holds as many as the operator allows (quota_exceeded)', 400: 'invalid body (invalid_body)', 409: 'name exists (conflict)' } }),
       get: operation({
         operationId: 'searchAlerts',
         tag: 'alerts',
@@ -241,7 +244,7 @@ function buildPaths(): Json {
       }),
     },
     '/v2/notifications/': {
-      post: operation({ operationId: 'createChannel', tag: 'notifications', summary: '12. Create a channel', body: 'channel.create', ok: [201, 'Created'], errors: { 404: 'invalid body (invalid_body; 404 as the reference documents)', 409: 'description exists (conflict)' } }),
+      post: operation({ operationId: 'createChannel', tag: 'notifications', summary: '12. Create a channel', body: 'channel.create', ok: [201, 'Created'], errors: { 403: 'the account holds as many as the operator allows (quota_exceeded)', 404: 'invalid body (invalid_body; 404 as the reference documents)', 409: 'description exists (conflict)' } }),
       get: operation({
         operationId: 'searchChannels',
         tag: 'notifications',
@@ -267,7 +270,7 @@ function buildPaths(): Json {
       delete: operation({ operationId: 'deleteChannel', tag: 'notifications', summary: '16. Delete a channel (removed from its alerts)', id: 'channel id', ok: [200, 'ChannelDeleted'], errors: { 404: NO_CHANNEL } }),
     },
     '/v2/schedules/': {
-      post: operation({ operationId: 'createSchedule', tag: 'schedules', summary: 'Create a scheduled mute', body: 'schedule.create', ok: [201, 'Created'], errors: { 400: 'invalid body (invalid_body)', 409: 'name exists (conflict)' } }),
+      post: operation({ operationId: 'createSchedule', tag: 'schedules', summary: 'Create a scheduled mute', body: 'schedule.create', ok: [201, 'Created'], errors: { 403: 'the account holds as many as the operator allows (quota_exceeded)', 400: 'invalid body (invalid_body)', 409: 'name exists (conflict)' } }),
       get: operation({
         operationId: 'searchSchedules',
         tag: 'schedules',

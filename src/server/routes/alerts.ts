@@ -10,7 +10,8 @@ import { checkSchema } from '../validation/check-schema.js';
 import { QueryReader, readPaging } from '../validation/query.js';
 import { EMAIL_ME } from '../store/sqlite/sqlite-store.js';
 import { READ_ONLY_FIELDS, dropReadOnlyFields } from './read-only-fields.js';
-import { accountOf, param, type RouteDeps } from './route-context.js';
+import { accountOf, param, prefixesOf, type RouteDeps } from './route-context.js';
+import { assertBelowQuota } from '../quotas.js';
 
 /** Operations 1-5 of the seed: create, search, read, update and delete alerts. */
 export function registerAlertRoutes(router: Router, deps: RouteDeps): void {
@@ -21,8 +22,9 @@ export function registerAlertRoutes(router: Router, deps: RouteDeps): void {
     const body = await readJsonBody(ctx.req);
     const problems = checkSchema('alert', 'create', body);
     if (problems.length > 0) throw invalidBody(problems);
-    const checked = await checkAlertRules(body as unknown as AlertBody, referenceLookup(store, account));
+    const checked = await checkAlertRules(body as unknown as AlertBody, referenceLookup(store, account), prefixesOf(ctx));
     if (!checked.ok) throw invalidBody(checked.problems);
+    await assertBelowQuota(store, account, 'alerts', deps.quotas.alerts);
     const alert = await withConflict(() => store.createAlert(account, checked.value));
     ctx.status = 201;
     ctx.body = { id: alert.id, url: `/v2/alerts/${alert.id}` };
@@ -55,7 +57,7 @@ export function registerAlertRoutes(router: Router, deps: RouteDeps): void {
     if (problems.length > 0) throw invalidBody(problems);
     const patch = dropReadOnlyFields(body, stored.id, READ_ONLY_FIELDS.alert);
     const merged = mergeAlertUpdate(stored, patch as Partial<AlertBody>);
-    const checked = await checkAlertRules(merged, referenceLookup(store, account));
+    const checked = await checkAlertRules(merged, referenceLookup(store, account), prefixesOf(ctx));
     if (!checked.ok) throw invalidBody(checked.problems);
     const updated = await withConflict(() => store.updateAlert(account, stored.id, checked.value));
     if (!updated) throw notFound('alert');

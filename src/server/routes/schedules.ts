@@ -12,6 +12,7 @@ import { readScheduleFilters } from '../validation/schedule-query.js';
 import { withConflict } from './alerts.js';
 import { READ_ONLY_FIELDS, dropReadOnlyFields } from './read-only-fields.js';
 import { accountOf, param, type RouteDeps } from './route-context.js';
+import { assertBelowQuota } from '../quotas.js';
 
 /** Scheduled mutes (/v2/schedules/): shaped like the channel endpoints, with plain 400/404 statuses. */
 export function registerScheduleRoutes(router: Router, deps: RouteDeps): void {
@@ -23,6 +24,7 @@ export function registerScheduleRoutes(router: Router, deps: RouteDeps): void {
     if (problems.length > 0) throw invalidBody(problems);
     const checked = checkScheduleRules(body as unknown as ScheduleBody, deps.now());
     if (!checked.ok) throw invalidBody(checked.problems);
+    await assertBelowQuota(store, accountOf(ctx), 'schedules', deps.quotas.schedules);
     const schedule = await withConflict(() => store.createSchedule(accountOf(ctx), checked.value));
     ctx.status = 201;
     ctx.body = { id: schedule.id, url: `/v2/schedules/${schedule.id}` };

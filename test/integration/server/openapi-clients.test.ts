@@ -114,7 +114,7 @@ describe('the document', () => {
     };
     walk(doc, '#');
     // A body that is not a JSON object is 400 on every operation with a body, whatever its documented statuses.
-    expect(Object.keys(doc.paths['/v2/notifications/'].post.responses)).toEqual(['201', '400', '401', '404', '409', '413', '500']);
+    expect(Object.keys(doc.paths['/v2/notifications/'].post.responses)).toEqual(['201', '400', '401', '403', '404', '409', '413', '429', '500']);
     expect(doc.paths['/v2/alerts/history/'].get.parameters.map((p: { name: string }) => p.name)).toContain('alert_id');
   });
 
