@@ -17,7 +17,7 @@ import { runEvaluationCycle } from '../src/server/evaluator/run-cycle.js';
 import { adaptStore } from '../src/server/evaluator/store-adapter.js';
 import { createGraphiteClient } from '../src/graphite/render-client.js';
 import { createLimiter } from '../src/graphite/limiter.js';
-import { createDeliveryQueue } from '../src/server/notifiers/delivery-queue.js';
+import { startDeliveryWorker } from '../src/server/outbox/delivery-worker.js';
 import { sendNotification } from '../src/server/notifiers/send.js';
 import { DEFAULT_NOTIFIER_SETTINGS } from '../src/server/notifiers/types.js';
 import { SqliteStore } from '../src/server/store/sqlite/sqlite-store.js';
@@ -144,7 +144,8 @@ async function main() {
     for (let i = 0; i < ALERTS; i += 1) await store.createAlert(account.id, alertFor(i, channel.id));
 
     const graphite = createGraphiteClient({ baseUrl: render.url, concurrency: CONCURRENCY });
-    const deliveries = createDeliveryQueue({
+    const deliveries = startDeliveryWorker({
+      store,
       send: (ch, n, signal) => sendNotification(ch, n, DEFAULT_NOTIFIER_SETTINGS, signal),
     });
     const evaluationStore = adaptStore(store);
@@ -153,7 +154,7 @@ async function main() {
     let lastUrls: string[] = [];
     for (let cycle = 1; cycle <= CYCLES; cycle += 1) {
       render.urls.length = 0;
-      const report = await runEvaluationCycle({ store: evaluationStore, graphite, deliveries });
+      const report = await runEvaluationCycle({ store: evaluationStore, graphite, onDeliveriesWritten: () => deliveries.wake() });
       await deliveries.idle();
       // Request logs travel over IPC: let them arrive.
       await new Promise((resolve) => setTimeout(resolve, 100));
@@ -170,6 +171,7 @@ async function main() {
     const baselineMs = await replay(render.url, lastUrls);
     const steady = times.slice(1);
     const median = [...steady].sort((x, y) => x - y)[Math.floor(steady.length / 2)] ?? times[0]!;
+    await deliveries.stop();
     console.log(`  notifications delivered: ${receiver.count()}`);
     console.log(`baseline (the same ${lastUrls.length} render requests, bare): ${(baselineMs / 1000).toFixed(2)} s`);
     console.log(`steady cycle (median of cycles 2..${CYCLES}): ${(median / 1000).toFixed(2)} s  ratio to baseline ${(median / baselineMs).toFixed(2)}x`);

@@ -7,6 +7,7 @@ import { startEvaluatorService } from './evaluator/service.js';
 import { ensureApiKeys } from './accounts.js';
 import { SqliteStore } from './store/sqlite/sqlite-store.js';
 import type { Store } from './store/store.js';
+import type { RetryPolicy } from './outbox/backoff.js';
 
 /** Something started with the server (e.g. the evaluation loop) and stopped before the store closes. */
 export interface BackgroundService {
@@ -46,6 +47,8 @@ export interface ServerOptions {
   smtpFrom?: string;
   /** Base URLs of third-party notifiers: `pagerduty`, `opsgenie`, `victorops` (tests, regions). */
   notifierUrls?: Record<string, string>;
+  /** The outbox's retries (first wait, longest wait, maximum age before dead-lettering) and poll interval, ms. */
+  delivery?: { retry?: Partial<RetryPolicy>; pollMs?: number };
   /** How long a client may take to send its request headers, ms. Default 10,000. */
   headersTimeoutMs?: number;
   /** How long a client may take to send its whole request, ms. Default 30,000. */

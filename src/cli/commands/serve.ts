@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { pino } from 'pino';
 import { startServer } from '../../server/index.js';
 import { CliError } from '../errors.js';
+import { parseDuration } from '../parse.js';
 
 interface ServeOptions {
   host: string;
@@ -15,6 +16,9 @@ interface ServeOptions {
   pagerdutyUrl?: string;
   opsgenieUrl?: string;
   victoropsUrl?: string;
+  deliveryMaxAge: string;
+  deliveryFirstRetry: string;
+  deliveryMaxRetryDelay: string;
 }
 
 /** `alertform serve`: the bundled /v2 server. Prints its URL; SIGTERM and SIGINT close it cleanly. */
@@ -37,6 +41,9 @@ export function registerServeCommand(program: Command): void {
     .option('--pagerduty-url <url>', 'PagerDuty Events API base URL (default https://events.pagerduty.com)')
     .option('--opsgenie-url <url>', 'OpsGenie API base URL (default https://api.opsgenie.com; EU: https://api.eu.opsgenie.com)')
     .option('--victorops-url <url>', 'replace the scheme and host of VictorOps REST endpoint URLs (proxies, tests)')
+    .option('--delivery-max-age <duration>', 'keep retrying a notification this long, then dead-letter it', '24h')
+    .option('--delivery-first-retry <duration>', 'wait before the first retry of a failed notification (doubles each time)', '1s')
+    .option('--delivery-max-retry-delay <duration>', 'longest wait between two retries of a notification', '10m')
     .addHelpText(
       'after',
       `
@@ -52,7 +59,12 @@ Examples:
       --smtp-url smtp://127.0.0.1:25 --smtp-from alerts@example.com
 
 With --graphite-url, every --eval-interval seconds each alert is evaluated against Graphite: status, history and
-notifications to its channels (email needs --smtp-url). See docs/evaluator.md.`,
+notifications to its channels (email needs --smtp-url). See docs/evaluator.md.
+
+Notifications go through a durable outbox in the database: a failed one is retried with exponential backoff and
+jitter (or after the service's Retry-After) until --delivery-max-age, then dead-lettered; a restart resumes them.
+Durations: 500ms, 30s, 15m, 24h, 7d (a bare number is seconds). See them with \`alertform deliveries\`.
+  $ alertform serve --api-key k1 --graphite-url http://127.0.0.1:8000 --delivery-max-age 2h`,
     )
     .action(async (options: ServeOptions, command: Command) => {
       const port = Number(options.port);
@@ -72,6 +84,11 @@ notifications to its channels (email needs --smtp-url). See docs/evaluator.md.`,
       if (options.smtpUrl !== undefined && !/^smtps?:\/\/[^/]/.test(options.smtpUrl)) {
         throw new CliError('--smtp-url must be an smtp:// or smtps:// URL');
       }
+      const retry = {
+        maxAgeMs: parseDuration(options.deliveryMaxAge, '--delivery-max-age'),
+        firstDelayMs: parseDuration(options.deliveryFirstRetry, '--delivery-first-retry'),
+        maxDelayMs: parseDuration(options.deliveryMaxRetryDelay, '--delivery-max-retry-delay'),
+      };
       const notifierUrls: Record<string, string> = {};
       if (options.pagerdutyUrl) notifierUrls.pagerduty = options.pagerdutyUrl;
       if (options.opsgenieUrl) notifierUrls.opsgenie = options.opsgenieUrl;
@@ -90,6 +107,7 @@ notifications to its channels (email needs --smtp-url). See docs/evaluator.md.`,
           ...(options.smtpUrl ? { smtpUrl: options.smtpUrl } : {}),
           ...(options.smtpFrom ? { smtpFrom: options.smtpFrom } : {}),
           notifierUrls,
+          delivery: { retry },
         });
       } catch (error) {
         throw new CliError(`cannot start the server: ${(error as Error).message}`);

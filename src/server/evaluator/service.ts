@@ -4,8 +4,9 @@ import { adaptStore } from './store-adapter.js';
 
 /**
  * The evaluation loop as a server background service, configured from the server's options: graphiteUrl,
- * evalIntervalSeconds (default 30), smtpUrl, smtpFrom and notifierUrls ({pagerduty, opsgenie, victorops}).
- * Closing it waits for the running cycle and gives queued deliveries a few seconds to finish.
+ * evalIntervalSeconds (default 30), smtpUrl, smtpFrom, notifierUrls ({pagerduty, opsgenie, victorops}) and
+ * delivery (retry policy, poll interval). It runs the outbox's delivery worker too, which resumes what an earlier
+ * process left pending. Closing it waits for the running cycle and gives deliveries in flight a few seconds.
  */
 export function startEvaluatorService(context: ServiceContext): BackgroundService {
   const { options, logger, store } = context;
@@ -13,6 +14,10 @@ export function startEvaluatorService(context: ServiceContext): BackgroundServic
   const urls = options.notifierUrls ?? {};
   const evaluator = startEvaluator({
     store: adaptStore(store),
+    outbox: store,
+    ...(options.delivery?.retry ? { retry: options.delivery.retry } : {}),
+    // Short retry settings (tests, impatient setups) need a worker that looks at least as often.
+    deliveryPollMs: options.delivery?.pollMs ?? Math.min(1_000, Math.max(50, options.delivery?.retry?.firstDelayMs ?? 1_000)),
     graphiteUrl: options.graphiteUrl,
     intervalSeconds: options.evalIntervalSeconds ?? 30,
     notifiers: {

@@ -1,3 +1,4 @@
+import { parseRetryAfter } from '../outbox/backoff.js';
 import { DeliveryError } from './types.js';
 
 /**
@@ -25,7 +26,7 @@ export async function postJson(
   await response.arrayBuffer().catch(() => undefined);
   if (!response.ok) {
     const retryable = response.status >= 500 || response.status === 429 || response.status === 408;
-    throw new DeliveryError(`${service} answered HTTP ${response.status}`, retryable);
+    throw new DeliveryError(`${service} answered HTTP ${response.status}`, retryable, parseRetryAfter(response.headers.get('retry-after')));
   }
 }
 

@@ -96,6 +96,33 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX channels_account_seq ON channels(account_id, seq);
   CREATE INDEX schedules_account_seq ON schedules(account_id, seq);
   `,
+  // 3: the outbox. A notification is a row written with its transition, claimed by a delivery worker (claimed_by
+  // until claim_expires_at), then delivered, rescheduled or dead-lettered. Times are epoch ms. The payload is the
+  // channel-independent notification: the destination (a secret) is read from the channel at send time.
+  `
+  CREATE TABLE deliveries (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    id TEXT NOT NULL UNIQUE,
+    account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    channel_id TEXT NOT NULL REFERENCES channels(id) ON DELETE CASCADE,
+    alert_id TEXT NOT NULL,
+    alert_name TEXT NOT NULL,
+    event TEXT NOT NULL,
+    payload TEXT NOT NULL,
+    state TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'delivered', 'dead')),
+    attempts INTEGER NOT NULL DEFAULT 0,
+    next_attempt_at INTEGER NOT NULL,
+    claimed_by TEXT,
+    claim_expires_at INTEGER,
+    last_error TEXT,
+    last_attempt_at INTEGER,
+    created_at INTEGER NOT NULL,
+    finished_at INTEGER
+  );
+  CREATE INDEX deliveries_due ON deliveries(state, next_attempt_at);
+  CREATE INDEX deliveries_chain ON deliveries(channel_id, alert_id, state, seq);
+  CREATE INDEX deliveries_account ON deliveries(account_id, state, seq);
+  `,
 ];
 
 /** Brings the database to the newest schema version; refuses a database newer than this code. */

@@ -33,6 +33,15 @@ import {
   writeAlertLinks,
   type AlertRow,
 } from './alert-rows.js';
+import type {
+  ClaimedDelivery,
+  DeliveryClaim,
+  DeliveryOutcome,
+  DeliveryQuery,
+  DeliveryRecord,
+  PendingSummary,
+} from '../outbox.js';
+import * as outbox from './outbox-rows.js';
 import { channelFromRow, scheduleFromRows, type ChannelRow, type ScheduleRow } from './rows.js';
 import { openDatabase } from './open-database.js';
 
@@ -483,7 +492,30 @@ export class SqliteStore implements Store {
         update.run(result.status, JSON.stringify(result.currentlyTriggeredMetrics), evalState, alertId);
         for (const entry of history) insert.run(entry.status, entry.value, entry.time, entry.metric, alertId);
       }
+      for (const { alertId, deliveries } of results) if (deliveries?.length) outbox.insertDeliveries(this.db, alertId, deliveries);
     })();
+  }
+
+  // The outbox -------------------------------------------------------------------------------------------------
+
+  async claimDueDeliveries(claim: DeliveryClaim): Promise<ClaimedDelivery[]> {
+    return outbox.claimDueDeliveries(this.db, claim);
+  }
+
+  async finishDelivery(id: string, worker: string, outcome: DeliveryOutcome): Promise<void> {
+    outbox.finishDelivery(this.db, id, worker, outcome);
+  }
+
+  async listDeliveries(accountId: string, query: DeliveryQuery): Promise<Page<DeliveryRecord>> {
+    return outbox.listDeliveries(this.db, accountId, query);
+  }
+
+  async summarizePendingDeliveries(accountId: string, channelIds: string[]): Promise<Map<string, PendingSummary>> {
+    return outbox.summarizePendingDeliveries(this.db, accountId, channelIds);
+  }
+
+  async pruneDeliveries(deliveredBefore: number, deadBefore: number): Promise<number> {
+    return outbox.pruneDeliveries(this.db, deliveredBefore, deadBefore);
   }
 
   async setChannelLastError(channelId: string, error: ChannelError | null): Promise<void> {
