@@ -4,6 +4,7 @@ import type {
   ChannelBody,
   ChannelRead,
   CreatedResponse,
+  DeliveryRead,
   MuteStatus,
   ScheduleBody,
   ScheduleRead,
@@ -17,6 +18,7 @@ const LISTS = {
   alerts: { path: 'v2/alerts/', field: 'alerts' },
   channels: { path: 'v2/notifications/', field: 'notifications' },
   schedules: { path: 'v2/schedules/', field: 'schedules' },
+  deliveries: { path: 'v2/deliveries/', field: 'deliveries' },
 } as const;
 
 export const PAGE_SIZE = 100;
@@ -62,6 +64,13 @@ export class AlertformClient {
 
   listChannels(): Promise<ChannelRead[]> {
     return this.listAll<ChannelRead>('channels');
+  }
+
+  /** The account's outbox deliveries in `states` (alertform's server only), oldest first. */
+  listDeliveries(states: DeliveryRead['state'][]): Promise<DeliveryRead[]> {
+    const filter = new URLSearchParams();
+    for (const state of states) filter.append('state', state);
+    return this.listAll<DeliveryRead>('deliveries', filter);
   }
 
   /** Schedules; `undefined` when the server has no /v2/schedules/ (the hosted API documents none). */

@@ -136,7 +136,28 @@ const RESPONSE_SCHEMAS: Json = {
       id: { type: 'string' },
       auto_resolve: { type: 'boolean' },
       last_error: { type: 'object', properties: { time: { type: 'string' }, message: { type: 'string' } } },
+      pending_deliveries: { type: 'integer', description: 'Additive: notifications waiting in the outbox (absent when none).' },
+      oldest_pending_seconds: { type: 'integer', description: 'Additive: age of the oldest waiting notification.' },
     },
+  },
+  DeliveryRead: {
+    type: 'object',
+    properties: {
+      id: { type: 'string', description: 'Stable across retries: the webhook body id and Idempotency-Key.' },
+      state: { type: 'string', enum: ['pending', 'delivered', 'dead'] },
+      channel: { type: 'object', properties: { id: { type: 'string' }, type: { type: 'string' }, description: { type: 'string' } } },
+      alert: { type: 'object', properties: { id: { type: 'string' }, name: { type: 'string' } } },
+      event: { type: 'string', examples: ['alerting', 'reminder', 'recovered', 'query_failed', 'query_recovered'] },
+      attempts: { type: 'integer' },
+      created_at: { type: 'string', description: 'Unix seconds.' },
+      next_attempt_at: { type: ['string', 'null'], description: 'Unix seconds; null once delivered or dead.' },
+      last_attempt_at: { type: ['string', 'null'] },
+      last_error: { type: ['string', 'null'] },
+    },
+  },
+  DeliveryPage: {
+    type: 'object',
+    properties: { deliveries: { type: 'array', items: ref('DeliveryRead') }, next_page: { type: 'boolean' } },
   },
   ChannelPage: {
     type: 'object',
@@ -255,6 +276,14 @@ function buildPaths(): Json {
       get: operation({ summary: '14. Read one channel', id: 'channel id', ok: [200, 'ChannelRead'], errors: { 400: 'no such channel (not_found, status as documented)' } }),
       put: operation({ summary: '15. Update a channel (partial)', id: 'channel id', body: 'channel.update', ok: [200, 'ChannelRead'], errors: { 400: 'invalid body (invalid_body)', 404: 'no such channel (not_found)', 409: 'description exists (conflict)' } }),
       delete: operation({ summary: '16. Delete a channel (removed from its alerts)', id: 'channel id', ok: [200, 'Deleted'], errors: { 404: 'no such channel (not_found)' } }),
+    },
+    '/v2/deliveries/': {
+      get: operation({
+        summary: "The account's notifications in the outbox, oldest first (alertform's own; no destinations)",
+        ok: [200, 'DeliveryPage'],
+        errors: { 400: 'invalid query (invalid_query)' },
+        query: [['state', 'pending, dead or delivered (repeatable; default pending and dead).', true], ...PAGING],
+      }),
     },
     '/v2/schedules/': {
       post: operation({ summary: 'Create a scheduled mute', body: 'schedule.create', ok: [201, 'Created'], errors: { 400: 'invalid body (invalid_body)', 409: 'name exists (conflict)' } }),
