@@ -47,8 +47,11 @@ export interface ServerOptions {
   smtpFrom?: string;
   /** Base URLs of third-party notifiers: `pagerduty`, `opsgenie`, `victorops` (tests, regions). */
   notifierUrls?: Record<string, string>;
-  /** The outbox's retries (first wait, longest wait, maximum age before dead-lettering) and poll interval, ms. */
-  delivery?: { retry?: Partial<RetryPolicy>; pollMs?: number };
+  /**
+   * The outbox: retries (first wait, longest wait, maximum age before dead-lettering), the poll interval and the
+   * timeout of one attempt (a claim's lease is twice it plus a second), all in ms.
+   */
+  delivery?: { retry?: Partial<RetryPolicy>; pollMs?: number; timeoutMs?: number };
   /** How long a client may take to send its request headers, ms. Default 10,000. */
   headersTimeoutMs?: number;
   /** How long a client may take to send its whole request, ms. Default 30,000. */

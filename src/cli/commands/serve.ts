@@ -19,6 +19,7 @@ interface ServeOptions {
   deliveryMaxAge: string;
   deliveryFirstRetry: string;
   deliveryMaxRetryDelay: string;
+  deliveryTimeout: string;
 }
 
 /** `alertform serve`: the bundled /v2 server. Prints its URL; SIGTERM and SIGINT close it cleanly. */
@@ -44,6 +45,7 @@ export function registerServeCommand(program: Command): void {
     .option('--delivery-max-age <duration>', 'keep retrying a notification this long, then dead-letter it', '24h')
     .option('--delivery-first-retry <duration>', 'wait before the first retry of a failed notification (doubles each time)', '1s')
     .option('--delivery-max-retry-delay <duration>', 'longest wait between two retries of a notification', '10m')
+    .option('--delivery-timeout <duration>', 'time limit of one delivery attempt (a crashed attempt is retried after twice it)', '10s')
     .addHelpText(
       'after',
       `
@@ -107,7 +109,7 @@ Durations: 500ms, 30s, 15m, 24h, 7d (a bare number is seconds). See them with \`
           ...(options.smtpUrl ? { smtpUrl: options.smtpUrl } : {}),
           ...(options.smtpFrom ? { smtpFrom: options.smtpFrom } : {}),
           notifierUrls,
-          delivery: { retry },
+          delivery: { retry, timeoutMs: parseDuration(options.deliveryTimeout, '--delivery-timeout') },
         });
       } catch (error) {
         throw new CliError(`cannot start the server: ${(error as Error).message}`);

@@ -26,6 +26,7 @@ export function startEvaluatorService(context: ServiceContext): BackgroundServic
       ...(urls.victorops ? { victoropsUrl: urls.victorops } : {}),
       ...(options.smtpUrl ? { smtpUrl: options.smtpUrl } : {}),
       ...(options.smtpFrom ? { smtpFrom: options.smtpFrom } : {}),
+      ...(options.delivery?.timeoutMs ? { timeoutMs: options.delivery.timeoutMs } : {}),
     },
     logger: logger.child({ component: 'evaluator' }),
     ...(options.now ? { now: options.now } : {}),
