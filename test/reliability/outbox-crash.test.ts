@@ -96,5 +96,5 @@ describe('the outbox across kill -9 (SQLite)', () => {
     }
     for (const metric of ALERTS) expect([...perAlert.get(metric)!].map((e) => e.split(':')[0]), metric).toEqual(['alerting']);
     await server.stop();
-  });
+  }, 120_000);
 });

@@ -87,7 +87,7 @@ describe('the outbox', () => {
     expect(read.body).not.toHaveProperty('last_error');
     const delivered = await server.request('GET', '/v2/deliveries/?state=delivered');
     expect(delivered.body.deliveries.map((d: any) => d.alert.id).sort()).toEqual([...metrics, ...metrics, ...metrics].map((m) => ids[m]).sort());
-  });
+  }, 60_000);
 
   it("waits as long as the service's Retry-After says, as seconds or as an HTTP date", async () => {
     const answers: ReceiverAnswer[] = [
@@ -144,5 +144,5 @@ describe('the outbox', () => {
     const bad = await server.request('GET', '/v2/deliveries/?state=lost');
     expect(bad.status).toBe(400);
     expect(bad.body).toMatchObject({ error: expect.anything() });
-  });
+  }, 90_000);
 });
