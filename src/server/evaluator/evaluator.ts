@@ -12,7 +12,7 @@ import { runEvaluationCycle, type CycleReport } from './run-cycle.js';
 export interface EvaluatorOptions {
   store: EvaluationStore;
   /** Where the delivery worker claims and marks the outbox rows the cycles write. */
-  outbox: Pick<OutboxStore, 'claimDueDeliveries' | 'finishDelivery' | 'pruneDeliveries'>;
+  outbox: Pick<OutboxStore, 'claimDueDeliveries' | 'finishDeliveries' | 'pruneDeliveries'>;
   /** graphite-web root (or anything speaking its render API). */
   graphiteUrl: string;
   /** Seconds between the starts of two cycles. Default 30. */

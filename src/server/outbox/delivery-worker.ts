@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { ClaimedDelivery, OutboxStore } from '../store/outbox.js';
+import type { ClaimedDelivery, DeliveryOutcome, FinishedDelivery, OutboxStore } from '../store/outbox.js';
 import { DeliveryError, type DeliveryChannel, type Notification } from '../notifiers/types.js';
 import { DEFAULT_RETRY_POLICY, decideRetry, type RetryPolicy } from './backoff.js';
 
 /** How a delivery worker runs. */
 export interface DeliveryWorkerOptions {
-  store: Pick<OutboxStore, 'claimDueDeliveries' | 'finishDelivery' | 'pruneDeliveries'>;
+  store: Pick<OutboxStore, 'claimDueDeliveries' | 'finishDeliveries' | 'pruneDeliveries'>;
   /** Sends one notification once; throws on failure (a DeliveryError says whether a retry may help and when). */
   send: (channel: DeliveryChannel, notification: Notification, signal: AbortSignal) => Promise<void>;
   retry?: Partial<RetryPolicy>;
@@ -100,14 +100,41 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
     }
   };
 
+  // Outcomes of attempts that end together are written in one transaction: one commit (one fsync) per batch
+  // instead of one per delivery, which is what lets a backlog drain at the speed of the services.
+  let toRecord: { finished: FinishedDelivery; resolve: () => void; reject: (error: unknown) => void }[] = [];
+  let recording = false;
+  const flushOutcomes = async () => {
+    recording = true;
+    try {
+      while (toRecord.length > 0) {
+        // Let the attempts that end in this same turn of the event loop join the batch.
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        const batch = toRecord;
+        toRecord = [];
+        try {
+          await options.store.finishDeliveries(batch.map((entry) => entry.finished));
+          for (const entry of batch) entry.resolve();
+        } catch (error) {
+          for (const entry of batch) entry.reject(error);
+        }
+      }
+    } finally {
+      recording = false;
+    }
+  };
+  const recordOutcome = (deliveryId: string, outcome: DeliveryOutcome) =>
+    new Promise<void>((resolve, reject) => {
+      toRecord.push({ finished: { id: deliveryId, worker: id, outcome }, resolve, reject });
+      if (!recording) void flushOutcomes();
+    });
+
   const deliver = async (delivery: ClaimedDelivery): Promise<void> => {
     const notification = { ...(delivery.payload as Notification), deliveryId: delivery.id };
     const log = { delivery: delivery.id, channel: delivery.channel.id, type: delivery.channel.type, alert: delivery.alertId, event: notification.event };
     const attemptNumber = delivery.attempts + 1;
     try {
       await attempt(delivery, notification);
-      await options.store.finishDelivery(delivery.id, id, { state: 'delivered', at: now() });
-      logger?.info({ ...log, attempt: attemptNumber }, 'notification delivered');
     } catch (error) {
       const known = error instanceof DeliveryError;
       const message = known ? error.message : `${delivery.channel.type} delivery failed`;
@@ -120,14 +147,27 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
         now: at,
         policy,
       });
-      await options.store.finishDelivery(
+      await recordOutcome(
         delivery.id,
-        id,
         decision.kind === 'dead' ? { state: 'dead', at, error: message } : { state: 'pending', at, nextAttemptAt: decision.at, error: message },
       );
       const next = decision.kind === 'retry' ? { nextAttemptInMs: decision.at - at } : { deadLettered: true };
       logger?.[decision.kind === 'dead' ? 'error' : 'warn']({ ...log, attempt: attemptNumber, error: message, ...next }, 'notification delivery failed');
+      return;
     }
+    await recordOutcome(delivery.id, { state: 'delivered', at: now() });
+    logger?.info({ ...log, attempt: attemptNumber }, 'notification delivered');
+  };
+
+  // Attempts that end together trigger one claim, not one each.
+  let tickQueued = false;
+  const queueTick = () => {
+    if (tickQueued) return;
+    tickQueued = true;
+    setImmediate(() => {
+      tickQueued = false;
+      void tick();
+    });
   };
 
   async function tick(): Promise<void> {
@@ -150,7 +190,7 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
             .finally(() => {
               inFlight.delete(running);
               // The next row of the same channel and alert may be due now.
-              void tick();
+              queueTick();
             });
           inFlight.add(running);
         }

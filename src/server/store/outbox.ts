@@ -12,10 +12,11 @@ export interface OutboxStore {
    */
   claimDueDeliveries(claim: DeliveryClaim): Promise<ClaimedDelivery[]>;
   /**
-   * Records an attempt's outcome and releases the claim, in one transaction with the channel's last_error (set on
-   * failure, cleared on success). Ignored when the claim was lost (expired and taken by another worker).
+   * Records attempts' outcomes and releases their claims, in one transaction with the channels' last_error (set on
+   * failure, cleared on success): one commit for all the attempts that ended together. An outcome whose claim was
+   * lost (expired and taken by another worker) is ignored.
    */
-  finishDelivery(id: string, worker: string, outcome: DeliveryOutcome): Promise<void>;
+  finishDeliveries(outcomes: FinishedDelivery[]): Promise<void>;
   /** The account's deliveries in `states`, oldest first, one page. Never returns a destination. */
   listDeliveries(accountId: string, query: DeliveryQuery): Promise<{ items: DeliveryRecord[]; nextPage: boolean }>;
   /** Per channel of the account among `channelIds` that has pending deliveries: how many and the oldest creation. */
@@ -52,6 +53,13 @@ export interface ClaimedDelivery {
 }
 
 export type DeliveryState = 'pending' | 'delivered' | 'dead';
+
+/** The outcome of one claimed delivery's attempt, by the worker that claimed it. */
+export interface FinishedDelivery {
+  id: string;
+  worker: string;
+  outcome: DeliveryOutcome;
+}
 
 /** The outcome of one attempt (`at`: when it ended). */
 export type DeliveryOutcome =

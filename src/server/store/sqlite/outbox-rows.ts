@@ -3,8 +3,8 @@ import { createId } from '../../ids.js';
 import type {
   ClaimedDelivery,
   DeliveryClaim,
-  DeliveryOutcome,
   DeliveryQuery,
+  FinishedDelivery,
   DeliveryRecord,
   NewDelivery,
   PendingSummary,
@@ -92,17 +92,21 @@ export function claimDueDeliveries(db: Database, claim: DeliveryClaim): ClaimedD
   })();
 }
 
-/** Records an attempt and releases the claim; the channel's last_error moves in the same transaction. */
-export function finishDelivery(db: Database, id: string, worker: string, outcome: DeliveryOutcome): void {
+/**
+ * Records attempts and releases their claims in one transaction (one fsync for a whole batch); each channel's
+ * last_error moves with them, in the order the attempts are given.
+ */
+export function finishDeliveries(db: Database, finished: FinishedDelivery[]): void {
+  const mark = db.prepare(
+    `UPDATE deliveries SET state = ?, attempts = attempts + 1, next_attempt_at = ?, last_error = COALESCE(?, last_error),
+       last_attempt_at = ?, finished_at = ?, claimed_by = NULL, claim_expires_at = NULL
+     WHERE id = ? AND claimed_by = ? AND state = 'pending'`,
+  );
+  const channelError = db.prepare('UPDATE channels SET last_error = ? WHERE id = (SELECT channel_id FROM deliveries WHERE id = ?)');
   db.transaction(() => {
-    const error = outcome.state === 'delivered' ? null : outcome.error;
-    const changed = db
-      .prepare(
-        `UPDATE deliveries SET state = ?, attempts = attempts + 1, next_attempt_at = ?, last_error = COALESCE(?, last_error),
-           last_attempt_at = ?, finished_at = ?, claimed_by = NULL, claim_expires_at = NULL
-         WHERE id = ? AND claimed_by = ? AND state = 'pending'`,
-      )
-      .run(
+    for (const { id, worker, outcome } of finished) {
+      const error = outcome.state === 'delivered' ? null : outcome.error;
+      const changed = mark.run(
         outcome.state,
         outcome.state === 'pending' ? outcome.nextAttemptAt : outcome.at,
         error,
@@ -111,11 +115,8 @@ export function finishDelivery(db: Database, id: string, worker: string, outcome
         id,
         worker,
       ).changes;
-    if (changed === 0) return;
-    db.prepare('UPDATE channels SET last_error = ? WHERE id = (SELECT channel_id FROM deliveries WHERE id = ?)').run(
-      error === null ? null : JSON.stringify({ time: Math.floor(outcome.at / 1000), message: error }),
-      id,
-    );
+      if (changed > 0) channelError.run(error === null ? null : JSON.stringify({ time: Math.floor(outcome.at / 1000), message: error }), id);
+    }
   })();
 }
 

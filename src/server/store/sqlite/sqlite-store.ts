@@ -36,9 +36,9 @@ import {
 import type {
   ClaimedDelivery,
   DeliveryClaim,
-  DeliveryOutcome,
   DeliveryQuery,
   DeliveryRecord,
+  FinishedDelivery,
   PendingSummary,
 } from '../outbox.js';
 import * as outbox from './outbox-rows.js';
@@ -502,8 +502,8 @@ export class SqliteStore implements Store {
     return outbox.claimDueDeliveries(this.db, claim);
   }
 
-  async finishDelivery(id: string, worker: string, outcome: DeliveryOutcome): Promise<void> {
-    outbox.finishDelivery(this.db, id, worker, outcome);
+  async finishDeliveries(finished: FinishedDelivery[]): Promise<void> {
+    outbox.finishDeliveries(this.db, finished);
   }
 
   async listDeliveries(accountId: string, query: DeliveryQuery): Promise<Page<DeliveryRecord>> {

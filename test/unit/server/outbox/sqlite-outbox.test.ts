@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { SqliteStore } from '../../../../src/server/store/sqlite/sqlite-store.js';
 import type { AlertWrite } from '../../../../src/server/store/store.js';
+import type { DeliveryOutcome } from '../../../../src/server/store/outbox.js';
 
 const stores: SqliteStore[] = [];
 afterEach(async () => {
@@ -45,6 +46,7 @@ async function outboxStore() {
   return { store, account, hook, pd, a, b, write };
 }
 
+const finish = (store: SqliteStore, id: string, worker: string, outcome: DeliveryOutcome) => store.finishDeliveries([{ id, worker, outcome }]);
 const claim = (store: SqliteStore, worker: string, now: number, limit = 100) => store.claimDueDeliveries({ worker, now, leaseMs: 10_000, limit });
 const label = (rows: { channel: { description: string }; payload: unknown }[]) =>
   rows.map((row) => `${row.channel.description}:${(row.payload as { event: string }).event}`);
@@ -65,15 +67,15 @@ describe('the SQLite outbox', () => {
 
     // A failed trigger (rescheduled) still holds its recovery back: a resolve never overtakes its trigger.
     const hookTriggerOfA = first[0]!;
-    await store.finishDelivery(hookTriggerOfA.id, 'w1', { state: 'pending', at: T0 + 2, nextAttemptAt: T0 + 5_000, error: 'webhook answered HTTP 503' });
-    for (const row of first.slice(1)) await store.finishDelivery(row.id, 'w1', { state: 'delivered', at: T0 + 2 });
+    await finish(store, hookTriggerOfA.id, 'w1', { state: 'pending', at: T0 + 2, nextAttemptAt: T0 + 5_000, error: 'webhook answered HTTP 503' });
+    for (const row of first.slice(1)) await finish(store, row.id, 'w1', { state: 'delivered', at: T0 + 2 });
     const second = await claim(store, 'w1', T0 + 3);
     expect(label(second)).toEqual(['pd:recovered']);
-    await store.finishDelivery(second[0]!.id, 'w1', { state: 'delivered', at: T0 + 4 });
+    await finish(store, second[0]!.id, 'w1', { state: 'delivered', at: T0 + 4 });
     expect(await claim(store, 'w1', T0 + 4_999)).toEqual([]);
     const third = await claim(store, 'w1', T0 + 5_000);
     expect(third.map((row) => [row.id, row.attempts])).toEqual([[hookTriggerOfA.id, 1]]);
-    await store.finishDelivery(third[0]!.id, 'w1', { state: 'delivered', at: T0 + 5_001 });
+    await finish(store, third[0]!.id, 'w1', { state: 'delivered', at: T0 + 5_001 });
     expect(label(await claim(store, 'w1', T0 + 5_002))).toEqual(['hook:recovered']);
   });
 
@@ -85,9 +87,9 @@ describe('the SQLite outbox', () => {
     const [again] = await claim(store, 'w2', T0 + 10_000);
     expect(again!.id).toBe(row!.id);
     // The first worker comes back from a long pause: its outcome no longer counts.
-    await store.finishDelivery(row!.id, 'dead-worker', { state: 'dead', at: T0 + 10_001, error: 'webhook answered HTTP 400' });
+    await finish(store, row!.id, 'dead-worker', { state: 'dead', at: T0 + 10_001, error: 'webhook answered HTTP 400' });
     expect((await store.listDeliveries(account.id, { states: ['pending'], page: 1, max: 10 })).items).toHaveLength(1);
-    await store.finishDelivery(again!.id, 'w2', { state: 'delivered', at: T0 + 10_002 });
+    await finish(store, again!.id, 'w2', { state: 'delivered', at: T0 + 10_002 });
     expect((await store.listDeliveries(account.id, { states: ['delivered'], page: 1, max: 10 })).items).toMatchObject([{ id: row!.id, attempts: 1 }]);
   });
 
@@ -103,13 +105,13 @@ describe('the SQLite outbox', () => {
     );
     const rows = await claim(store, 'w', T0 + 2_000);
     const hookRow = rows.find((row) => row.channel.id === hook.id)!;
-    await store.finishDelivery(hookRow.id, 'w', { state: 'dead', at: T0 + 3_000, error: 'webhook answered HTTP 404' });
+    await finish(store, hookRow.id, 'w', { state: 'dead', at: T0 + 3_000, error: 'webhook answered HTTP 404' });
     expect((await store.getChannel(account.id, hook.id))!.lastError).toEqual({ time: Math.floor((T0 + 3_000) / 1000), message: 'webhook answered HTTP 404' });
     const dead = await store.listDeliveries(account.id, { states: ['dead'], page: 1, max: 10 });
     expect(dead.items).toMatchObject([{ state: 'dead', event: 'alerting', attempts: 1, nextAttemptAt: null, lastError: 'webhook answered HTTP 404', alert: { name: 'a' } }]);
     expect(JSON.stringify(dead)).not.toContain('s3cret');
     const other = rows.find((row) => row.channel.id === hook.id && row.id !== hookRow.id)!;
-    await store.finishDelivery(other.id, 'w', { state: 'delivered', at: T0 + 4_000 });
+    await finish(store, other.id, 'w', { state: 'delivered', at: T0 + 4_000 });
     expect((await store.getChannel(account.id, hook.id))!.lastError).toBeNull();
     // Another account sees none of it.
     const stranger = await store.createAccount('else@example.com');
@@ -126,7 +128,7 @@ describe('the SQLite outbox', () => {
     await store.deleteChannel(account.id, pd.id);
     expect((await store.listDeliveries(account.id, { states: ['pending'], page: 1, max: 100 })).items.map((d) => d.channel.id)).toEqual(Array(5).fill(hook.id));
     const [row] = await claim(store, 'w', T0 + 10);
-    await store.finishDelivery(row!.id, 'w', { state: 'delivered', at: T0 + 20 });
+    await finish(store, row!.id, 'w', { state: 'delivered', at: T0 + 20 });
     expect(await store.pruneDeliveries(T0 + 20, T0)).toBe(0);
     expect(await store.pruneDeliveries(T0 + 21, T0)).toBe(1);
   });
