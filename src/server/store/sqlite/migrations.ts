@@ -119,7 +119,7 @@ export const MIGRATIONS: readonly string[] = [
     created_at INTEGER NOT NULL,
     finished_at INTEGER
   );
-  CREATE INDEX deliveries_pending ON deliveries(seq) WHERE state = 'pending';
+  CREATE INDEX deliveries_due ON deliveries(next_attempt_at, seq) WHERE state = 'pending';
   CREATE INDEX deliveries_chain ON deliveries(channel_id, alert_id, seq) WHERE state = 'pending';
   CREATE INDEX deliveries_account ON deliveries(account_id, state, seq);
   CREATE INDEX deliveries_finished ON deliveries(finished_at) WHERE state <> 'pending';

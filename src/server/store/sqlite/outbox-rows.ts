@@ -41,7 +41,9 @@ interface ClaimRow {
 
 /**
  * The due rows, claimed in one transaction (SQLite has one writer, so nobody else can claim between the SELECT and
- * the UPDATE). Only the oldest pending row of each (channel, alert) can be due: the NOT EXISTS is the ordering rule.
+ * the UPDATE), the longest due first. Only the oldest pending row of each (channel, alert) can be due: the NOT
+ * EXISTS is the ordering rule. The walk goes through the due rows only (finishDeliveries moves the rows queued
+ * behind a retried one to its retry time), so thousands of notifications waiting out an outage cost nothing here.
  *
  * On PostgreSQL, where several replicas claim at once, the same rule is one statement:
  *
@@ -51,7 +53,7 @@ interface ClaimRow {
  *           AND (o.claim_expires_at IS NULL OR o.claim_expires_at <= $now)
  *           AND NOT EXISTS (SELECT 1 FROM deliveries p WHERE p.channel_id = o.channel_id AND p.alert_id = o.alert_id
  *                           AND p.state = 'pending' AND p.seq < o.seq)
- *         ORDER BY o.seq LIMIT $limit
+ *         ORDER BY o.next_attempt_at, o.seq LIMIT $limit
  *         FOR UPDATE SKIP LOCKED) due
  *   WHERE d.id = due.id
  *   RETURNING d.*;   -- joined with channels for type, destination and auto_resolve
@@ -65,12 +67,12 @@ export function claimDueDeliveries(db: Database, claim: DeliveryClaim): ClaimedD
       .prepare(
         `SELECT d.id, d.alert_id, d.payload, d.attempts, d.created_at, c.id AS channel_id, c.type, c.description,
                 c.destination, c.auto_resolve
-         FROM deliveries d JOIN channels c ON c.id = d.channel_id
+         FROM deliveries d INDEXED BY deliveries_due JOIN channels c ON c.id = d.channel_id
          WHERE d.state = 'pending' AND d.next_attempt_at <= ?
            AND (d.claim_expires_at IS NULL OR d.claim_expires_at <= ?)
            AND NOT EXISTS (SELECT 1 FROM deliveries p WHERE p.channel_id = d.channel_id AND p.alert_id = d.alert_id
                            AND p.state = 'pending' AND p.seq < d.seq)
-         ORDER BY d.seq LIMIT ?`,
+         ORDER BY d.next_attempt_at, d.seq LIMIT ?`,
       )
       .all(claim.now, claim.now, claim.limit) as ClaimRow[];
     const mark = db.prepare('UPDATE deliveries SET claimed_by = ?, claim_expires_at = ? WHERE id = ?');
@@ -103,6 +105,14 @@ export function finishDeliveries(db: Database, finished: FinishedDelivery[]): vo
      WHERE id = ? AND claimed_by = ? AND state = 'pending'`,
   );
   const channelError = db.prepare('UPDATE channels SET last_error = ? WHERE id = (SELECT channel_id FROM deliveries WHERE id = ?)');
+  // The rows behind a retried one cannot go before it: they wait for its retry time, so the claim's walk over due
+  // rows does not visit them again and again while it is retried.
+  const holdFollowers = db.prepare(
+    `UPDATE deliveries SET next_attempt_at = @next
+     WHERE state = 'pending' AND next_attempt_at < @next
+       AND (channel_id, alert_id) = (SELECT channel_id, alert_id FROM deliveries WHERE id = @id)
+       AND seq > (SELECT seq FROM deliveries WHERE id = @id)`,
+  );
   db.transaction(() => {
     for (const { id, worker, outcome } of finished) {
       const error = outcome.state === 'delivered' ? null : outcome.error;
@@ -115,7 +125,9 @@ export function finishDeliveries(db: Database, finished: FinishedDelivery[]): vo
         id,
         worker,
       ).changes;
-      if (changed > 0) channelError.run(error === null ? null : JSON.stringify({ time: Math.floor(outcome.at / 1000), message: error }), id);
+      if (changed === 0) continue;
+      channelError.run(error === null ? null : JSON.stringify({ time: Math.floor(outcome.at / 1000), message: error }), id);
+      if (outcome.state === 'pending') holdFollowers.run({ next: outcome.nextAttemptAt, id });
     }
   })();
 }

@@ -53,7 +53,7 @@ const label = (rows: { channel: { description: string }; payload: unknown }[]) =
 
 describe('the SQLite outbox', () => {
   it('writes deliveries with their transition and claims only the oldest pending one per channel and alert', async () => {
-    const { store, a, b, write } = await outboxStore();
+    const { store, account, hook, a, b, write } = await outboxStore();
     await write(a.id, 'alerting');
     await write(a.id, 'recovered');
     await write(b.id, 'alerting');
@@ -69,6 +69,12 @@ describe('the SQLite outbox', () => {
     const hookTriggerOfA = first[0]!;
     await finish(store, hookTriggerOfA.id, 'w1', { state: 'pending', at: T0 + 2, nextAttemptAt: T0 + 5_000, error: 'webhook answered HTTP 503' });
     for (const row of first.slice(1)) await finish(store, row.id, 'w1', { state: 'delivered', at: T0 + 2 });
+    // The recovery queued behind the retried trigger waits for the trigger's retry time: no claim looks at it before.
+    const waiting = (await store.listDeliveries(account.id, { states: ['pending'], page: 1, max: 10 })).items;
+    expect(waiting.filter((d) => d.channel.id === hook.id && d.alert.id === a.id).map((d) => [d.event, d.nextAttemptAt])).toEqual([
+      ['alerting', T0 + 5_000],
+      ['recovered', T0 + 5_000],
+    ]);
     const second = await claim(store, 'w1', T0 + 3);
     expect(label(second)).toEqual(['pd:recovered']);
     await finish(store, second[0]!.id, 'w1', { state: 'delivered', at: T0 + 4 });
