@@ -1,9 +1,15 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { SqliteStore } from '../../../../src/server/store/sqlite/sqlite-store.js';
-import type { AlertWrite } from '../../../../src/server/store/store.js';
+import type { AlertWrite, Store } from '../../../../src/server/store/store.js';
 import type { DeliveryOutcome } from '../../../../src/server/store/outbox.js';
 
-const stores: SqliteStore[] = [];
+/**
+ * The stores this suite runs against: each backend's outbox must give the same answers (a PostgreSQL store joins
+ * by adding itself here).
+ */
+const BACKENDS: { name: string; open: () => Promise<Store> }[] = [{ name: 'SQLite', open: async () => SqliteStore.open(':memory:') }];
+
+const stores: Store[] = [];
 afterEach(async () => {
   while (stores.length) await stores.pop()!.close();
 });
@@ -26,8 +32,8 @@ function alertWrite(name: string, channels: string[]): AlertWrite {
 }
 
 /** A store with one account, two channels and two alerts on both, and a helper writing a transition's deliveries. */
-async function outboxStore() {
-  const store = SqliteStore.open(':memory:');
+async function outboxStore(open: () => Promise<Store>) {
+  const store = await open();
   stores.push(store);
   const account = await store.createAccount('ops@example.com');
   const hook = await store.createChannel(account.id, { type: 'webhook', description: 'hook', destination: 'https://secret.example/hook?token=s3cret', autoResolve: false });
@@ -46,14 +52,14 @@ async function outboxStore() {
   return { store, account, hook, pd, a, b, write };
 }
 
-const finish = (store: SqliteStore, id: string, worker: string, outcome: DeliveryOutcome) => store.finishDeliveries([{ id, worker, outcome }]);
-const claim = (store: SqliteStore, worker: string, now: number, limit = 100) => store.claimDueDeliveries({ worker, now, leaseMs: 10_000, limit });
+const finish = (store: Store, id: string, worker: string, outcome: DeliveryOutcome) => store.finishDeliveries([{ id, worker, outcome }]);
+const claim = (store: Store, worker: string, now: number, limit = 100) => store.claimDueDeliveries({ worker, now, leaseMs: 10_000, limit });
 const label = (rows: { channel: { description: string }; payload: unknown }[]) =>
   rows.map((row) => `${row.channel.description}:${(row.payload as { event: string }).event}`);
 
-describe('the SQLite outbox', () => {
+describe.each(BACKENDS)('the outbox on $name', ({ open }) => {
   it('writes deliveries with their transition and claims only the oldest pending one per channel and alert', async () => {
-    const { store, account, hook, a, b, write } = await outboxStore();
+    const { store, account, hook, a, b, write } = await outboxStore(open);
     await write(a.id, 'alerting');
     await write(a.id, 'recovered');
     await write(b.id, 'alerting');
@@ -86,7 +92,7 @@ describe('the SQLite outbox', () => {
   });
 
   it('gives the rows of a worker that died back after its lease, and ignores the late answer of a lost claim', async () => {
-    const { store, account, hook, a, write } = await outboxStore();
+    const { store, account, hook, a, write } = await outboxStore(open);
     await write(a.id, 'alerting', T0, [hook.id]);
     const [row] = await claim(store, 'dead-worker', T0);
     expect(await claim(store, 'w2', T0 + 9_999)).toEqual([]);
@@ -100,7 +106,7 @@ describe('the SQLite outbox', () => {
   });
 
   it("moves the channel's last_error with each outcome and counts pending deliveries per channel", async () => {
-    const { store, account, hook, pd, a, b, write } = await outboxStore();
+    const { store, account, hook, pd, a, b, write } = await outboxStore(open);
     await write(a.id, 'alerting', T0);
     await write(b.id, 'alerting', T0 + 1_000, [hook.id]);
     expect(await store.summarizePendingDeliveries(account.id, [hook.id, pd.id])).toEqual(
@@ -126,7 +132,7 @@ describe('the SQLite outbox', () => {
   });
 
   it('pages the listing, drops deliveries of a deleted channel, and prunes finished rows', async () => {
-    const { store, account, hook, pd, a, write } = await outboxStore();
+    const { store, account, hook, pd, a, write } = await outboxStore(open);
     for (let i = 0; i < 5; i += 1) await write(a.id, i % 2 ? 'recovered' : 'alerting', T0 + i);
     const page1 = await store.listDeliveries(account.id, { states: ['pending'], page: 1, max: 4 });
     const page2 = await store.listDeliveries(account.id, { states: ['pending'], page: 2, max: 4 });
