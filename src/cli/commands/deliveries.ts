@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { DeliveryRead } from '../../model/types.js';
 import type { GlobalOptions } from '../program.js';
+import { CliError } from '../errors.js';
 
 interface DeliveriesOptions extends GlobalOptions {
   failed?: boolean;
@@ -30,7 +31,12 @@ Examples:
       ]);
       const opts = optionsOf<DeliveriesOptions>(command);
       const client = await createClient(opts, (await loadProjectConfig('.')).config);
-      const deliveries = await client.listDeliveries(opts.failed ? ['dead'] : ['pending', 'dead']);
+      const { isNotFound } = await import('../../client/errors.js');
+      const deliveries = await client.listDeliveries(opts.failed ? ['dead'] : ['pending', 'dead']).catch((error: unknown) => {
+        // The hosted API has no outbox to show: say so instead of a bare 404.
+        if (isNotFound(error)) throw new CliError('this server has no /v2/deliveries/ (only alertform serve keeps an outbox)');
+        throw error;
+      });
       await writeOut(opts.json ? `${JSON.stringify(deliveries, null, 2)}\n` : formatDeliveries(deliveries, Date.now()));
     });
 }

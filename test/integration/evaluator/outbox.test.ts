@@ -141,6 +141,13 @@ describe('the outbox', () => {
     expect(cli.stdout + json.stdout).not.toContain('s3cret');
     expect(cli.stdout + json.stdout).not.toContain(receiver.url);
 
+    // A server without an outbox (the hosted API): a clear message, not a bare 404.
+    const hosted = await startWebhookReceiver(() => 404);
+    closers.push(hosted.close);
+    const elsewhere = await runCli(['deliveries', '--server', hosted.url, '--api-key', 'k']);
+    expect(elsewhere.code).toBe(1);
+    expect(elsewhere.stderr).toContain('this server has no /v2/deliveries/ (only alertform serve keeps an outbox)');
+
     const bad = await server.request('GET', '/v2/deliveries/?state=lost');
     expect(bad.status).toBe(400);
     expect(bad.body).toMatchObject({ error: expect.anything() });
