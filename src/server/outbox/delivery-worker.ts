@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { ClaimedDelivery, DeliveryOutcome, FinishedDelivery, OutboxStore } from '../store/outbox.js';
+import type { ClaimedDelivery, DeliveryOutcome, OutboxStore } from '../store/outbox.js';
 import { DeliveryError, type DeliveryChannel, type Notification } from '../notifiers/types.js';
 import { DEFAULT_RETRY_POLICY, decideRetry, type RetryPolicy } from './backoff.js';
+import { createOutcomeRecorder } from './outcome-recorder.js';
 
 /** How a delivery worker runs. */
 export interface DeliveryWorkerOptions {
@@ -100,34 +101,8 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
     }
   };
 
-  // Outcomes of attempts that end together are written in one transaction: one commit (one fsync) per batch
-  // instead of one per delivery, which is what lets a backlog drain at the speed of the services.
-  let toRecord: { finished: FinishedDelivery; resolve: () => void; reject: (error: unknown) => void }[] = [];
-  let recording = false;
-  const flushOutcomes = async () => {
-    recording = true;
-    try {
-      while (toRecord.length > 0) {
-        // Let the attempts that end in this same turn of the event loop join the batch.
-        await new Promise<void>((resolve) => setImmediate(resolve));
-        const batch = toRecord;
-        toRecord = [];
-        try {
-          await options.store.finishDeliveries(batch.map((entry) => entry.finished));
-          for (const entry of batch) entry.resolve();
-        } catch (error) {
-          for (const entry of batch) entry.reject(error);
-        }
-      }
-    } finally {
-      recording = false;
-    }
-  };
-  const recordOutcome = (deliveryId: string, outcome: DeliveryOutcome) =>
-    new Promise<void>((resolve, reject) => {
-      toRecord.push({ finished: { id: deliveryId, worker: id, outcome }, resolve, reject });
-      if (!recording) void flushOutcomes();
-    });
+  const record = createOutcomeRecorder(options.store);
+  const recordOutcome = (deliveryId: string, outcome: DeliveryOutcome) => record({ id: deliveryId, worker: id, outcome });
 
   const deliver = async (delivery: ClaimedDelivery): Promise<void> => {
     const notification = { ...(delivery.payload as Notification), deliveryId: delivery.id };
