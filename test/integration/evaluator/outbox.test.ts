@@ -45,6 +45,9 @@ async function serverWithAlerts(renderUrl: string, hookUrl: string, alerts: stri
   return { server, channelId: channel.body.id as string, ids };
 }
 
+/** The safe message of a 503 (the exact status, or only its class where messages keep to classes). */
+const SERVER_ERROR = /^webhook answered HTTP 5(03|xx)$/;
+
 const pending = (server: TestServer) => server.request('GET', '/v2/deliveries/?state=pending').then((r) => r.body.deliveries as any[]);
 
 describe('the outbox', () => {
@@ -66,7 +69,7 @@ describe('the outbox', () => {
     // The triggers have failed at least once, so the recoveries behind them had every chance to overtake.
     await until(() => pending(server), (list) => list.filter((d) => d.attempts > 0).length >= metrics.length);
     const channel = await server.request('GET', `/v2/notifications/${channelId}/`);
-    expect(channel.body).toMatchObject({ pending_deliveries: 9, oldest_pending_seconds: expect.any(Number), last_error: { message: 'webhook answered HTTP 503' } });
+    expect(channel.body).toMatchObject({ pending_deliveries: 9, oldest_pending_seconds: expect.any(Number), last_error: { message: expect.stringMatching(SERVER_ERROR) } });
     expect(JSON.stringify(waiting)).not.toContain('s3cret');
 
     up = true;
@@ -125,7 +128,7 @@ describe('the outbox', () => {
       channel: { id: channelId, type: 'webhook', description: 'hook' },
       alert: { name: 'alert dead.letter' },
       next_attempt_at: null,
-      last_error: 'webhook answered HTTP 503',
+      last_error: expect.stringMatching(SERVER_ERROR),
     });
     expect(dead.body.deliveries[0].attempts).toBeGreaterThanOrEqual(3);
     // Another account sees none of it, neither in the listing nor on its channels.
@@ -138,7 +141,7 @@ describe('the outbox', () => {
     const cli = await runCli(['deliveries', '--failed', '--server', server.url, '--api-key', server.key]);
     expect(cli.stderr).toBe('');
     expect(cli.code).toBe(0);
-    expect(cli.stdout).toMatch(/^dead .* webhook "hook"  alert dead\.letter: alerting  last error: webhook answered HTTP 503$/m);
+    expect(cli.stdout).toMatch(/^dead .* webhook "hook"  alert dead\.letter: alerting  last error: webhook answered HTTP 5(03|xx)$/m);
     expect(cli.stdout).toContain('1 delivery');
     const json = await runCli(['deliveries', '--json', '--server', server.url, '--api-key', server.key]);
     expect(JSON.parse(json.stdout)).toMatchObject([{ state: 'dead', alert: { name: 'alert dead.letter' } }]);
