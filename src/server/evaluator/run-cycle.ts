@@ -89,22 +89,22 @@ export async function runEvaluationCycle(deps: CycleDependencies): Promise<Cycle
       const outgoing: Notification[] = [];
       for (const { event, triggered } of advance.notifications) {
         outgoing.push({
-            event,
-            alert: {
-              id: alert.id,
-              name: alert.name,
-              metric: alert.metric,
-              alert_criteria: alert.alert_criteria,
-              additional_criteria: alert.additional_criteria ?? {},
-              expression: alert.expression || 'a',
-              info: alert.info,
-              notification_type: alert.notification_type,
-            },
-            triggered,
-            conditions: input.kind === 'judged' ? describeConditions(input.judgement.outcomes) : [],
-            graphUrl: deps.graphite.graphUrl(alert.metric, GRAPH_MINUTES),
-            time: now,
-            ...(input.kind === 'query_failed' ? { failure: input.failures.map((f) => `${f.metric}: ${f.message}`).join('; ') } : {}),
+          event,
+          alert: {
+            id: alert.id,
+            name: alert.name,
+            metric: alert.metric,
+            alert_criteria: alert.alert_criteria,
+            additional_criteria: alert.additional_criteria ?? {},
+            expression: alert.expression || 'a',
+            info: alert.info,
+            notification_type: alert.notification_type,
+          },
+          triggered,
+          conditions: input.kind === 'judged' ? describeConditions(input.judgement.outcomes) : [],
+          graphUrl: deps.graphite.graphUrl(alert.metric, GRAPH_MINUTES),
+          time: now,
+          ...(input.kind === 'query_failed' ? { failure: input.failures.map((f) => `${f.metric}: ${f.message}`).join('; ') } : {}),
         });
       }
       const stored = JSON.stringify(advance.state);
