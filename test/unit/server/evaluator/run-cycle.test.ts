@@ -38,7 +38,7 @@ function storeWithChannel() {
 }
 
 describe('an evaluation cycle', () => {
-  it('fires a wildcard alert, stores status, triggered metrics and history, and queues notifications', async () => {
+  it('fires a wildcard alert, stores status, triggered metrics and history, and writes its notifications to the outbox', async () => {
     let data: Record<string, (number | null)[]> = { 'web.1.cpu': [10, 10], 'web.2.cpu': [95, 96], 'web.3.cpu': [97, 98] };
     const { client } = await graphiteWith(() => data);
     const store = storeWithChannel();
