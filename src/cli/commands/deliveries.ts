@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { DeliveryRead } from '../../model/types.js';
 import type { GlobalOptions } from '../program.js';
 import { CliError } from '../errors.js';
+import { writeJson } from '../json-output.js';
 
 interface DeliveriesOptions extends GlobalOptions {
   failed?: boolean;
@@ -37,7 +38,8 @@ Examples:
         if (isNotFound(error)) throw new CliError('this server has no /v2/deliveries/ (only alertform serve keeps an outbox)');
         throw error;
       });
-      await writeOut(opts.json ? `${JSON.stringify(deliveries, null, 2)}\n` : formatDeliveries(deliveries, Date.now()));
+      if (opts.json) await writeJson({ deliveries });
+      else await writeOut(formatDeliveries(deliveries, Date.now()));
     });
 }
 

@@ -21,6 +21,8 @@ export interface OutboxStore {
   listDeliveries(accountId: string, query: DeliveryQuery): Promise<{ items: DeliveryRecord[]; nextPage: boolean }>;
   /** Per channel of the account among `channelIds` that has pending deliveries: how many and the oldest creation. */
   summarizePendingDeliveries(accountId: string, channelIds: string[]): Promise<Map<string, PendingSummary>>;
+  /** Over all accounts, by channel type: deliveries pending, and dead ones still kept (for /metrics). */
+  countDeliveriesByChannelType(): Promise<{ pending: Record<string, number>; dead: Record<string, number> }>;
   /** Deletes delivered rows finished before `deliveredBefore` and dead rows finished before `deadBefore`. */
   pruneDeliveries(deliveredBefore: number, deadBefore: number): Promise<number>;
 }

@@ -70,6 +70,8 @@ describe('the outbox', () => {
     await until(() => pending(server), (list) => list.filter((d) => d.attempts > 0).length >= metrics.length);
     const channel = await server.request('GET', `/v2/notifications/${channelId}/`);
     expect(channel.body).toMatchObject({ pending_deliveries: 9, oldest_pending_seconds: expect.any(Number), last_error: { message: expect.stringMatching(SERVER_ERROR) } });
+    const exposition = await fetch(`${server.url}/metrics`).then((r) => r.text());
+    expect(exposition).toMatch(/^alertform_deliveries_pending\{channel_type="webhook"\} 9$/m);
     expect(JSON.stringify(waiting)).not.toContain('s3cret');
 
     up = true;
@@ -144,7 +146,7 @@ describe('the outbox', () => {
     expect(cli.stdout).toMatch(/^dead .* webhook "hook"  alert dead\.letter: alerting  last error: webhook answered HTTP 5(03|xx)$/m);
     expect(cli.stdout).toContain('1 delivery');
     const json = await runCli(['deliveries', '--json', '--server', server.url, '--api-key', server.key]);
-    expect(JSON.parse(json.stdout)).toMatchObject([{ state: 'dead', alert: { name: 'alert dead.letter' } }]);
+    expect(JSON.parse(json.stdout)).toMatchObject({ formatVersion: expect.anything(), deliveries: [{ state: 'dead', alert: { name: 'alert dead.letter' } }] });
     expect(cli.stdout + json.stdout).not.toContain('s3cret');
     expect(cli.stdout + json.stdout).not.toContain(receiver.url);
 
@@ -154,6 +156,8 @@ describe('the outbox', () => {
     const elsewhere = await runCli(['deliveries', '--server', hosted.url, '--api-key', 'k']);
     expect(elsewhere.code).toBe(1);
     expect(elsewhere.stderr).toContain('this server has no /v2/deliveries/ (only alertform serve keeps an outbox)');
+    const elsewhereJson = await runCli(['deliveries', '--json', '--server', hosted.url, '--api-key', 'k']);
+    expect(JSON.parse(elsewhereJson.stdout)).toMatchObject({ error: { message: expect.stringContaining('no /v2/deliveries/') } });
 
     const bad = await server.request('GET', '/v2/deliveries/?state=lost');
     expect(bad.status).toBe(400);

@@ -188,6 +188,19 @@ export function summarizePendingDeliveries(db: Database, accountId: string, chan
   return new Map(rows.map((row) => [row.channel_id, { count: row.count, oldestCreatedAt: row.oldest }]));
 }
 
+/** Pending and dead deliveries by channel type, over all accounts. */
+export function countDeliveriesByChannelType(db: Database): { pending: Record<string, number>; dead: Record<string, number> } {
+  const rows = db
+    .prepare(
+      `SELECT d.state, c.type, COUNT(*) AS count FROM deliveries d JOIN channels c ON c.id = d.channel_id
+       WHERE d.state IN ('pending', 'dead') GROUP BY d.state, c.type`,
+    )
+    .all() as { state: 'pending' | 'dead'; type: string; count: number }[];
+  const counts = { pending: {} as Record<string, number>, dead: {} as Record<string, number> };
+  for (const row of rows) counts[row.state][row.type] = row.count;
+  return counts;
+}
+
 /** Deletes finished rows older than the given times; returns how many went. */
 export function pruneDeliveries(db: Database, deliveredBefore: number, deadBefore: number): number {
   return db
