@@ -1,7 +1,7 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Store } from './store/store.js';
 
-/** Deliveries by channel type, as /metrics shows them. Today the in-memory queue feeds it; an outbox can instead. */
+/** Deliveries by channel type, as /metrics shows them, counted in the outbox. */
 export interface DeliveryCounts {
   /** Deliveries waiting in the outbox (due, in flight or backing off), by channel type. */
   pending: Record<string, number>;
