@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createLimiter } from '../src/graphite/limiter.js';
+import { parseDestinationPolicy } from '../src/server/net/destination-policy.js';
 import { sendWebhook } from '../src/server/notifiers/webhook.js';
 import type { Notification } from '../src/server/notifiers/types.js';
 import { startDeliveryWorker } from '../src/server/outbox/delivery-worker.js';
@@ -23,6 +24,8 @@ import type { ChannelRecord } from '../src/server/store/store.js';
 const ALERTS = Number(process.env.BENCH_ALERTS ?? 100);
 const CHANNELS = Number(process.env.BENCH_CHANNELS ?? 20);
 const CONCURRENCY = 16;
+// The receiver listens on 127.0.0.1, which only an opted-in install may reach.
+const LOCAL = { destinations: parseDestinationPolicy(true) };
 
 /** The receiver runs in a child process, so answering does not compete with the sender's event loop. */
 async function startReceiver(): Promise<{ url: string; count: () => Promise<number>; close: () => void }> {
@@ -113,6 +116,7 @@ async function main() {
             sendWebhook(
               { id: channel.id, type: 'webhook', description: channel.description, destination: channel.destination, auto_resolve: false },
               { ...notificationFor(a), deliveryId: `bare-${a}-${channel.id}` },
+              LOCAL,
               AbortSignal.timeout(10_000),
             ),
           ),
@@ -133,7 +137,7 @@ async function main() {
     const writeMs = performance.now() - writeStarted;
 
     const drainStarted = performance.now();
-    const worker = startDeliveryWorker({ store, send: (channel, notification, signal) => sendWebhook(channel, notification, signal), concurrency: CONCURRENCY });
+    const worker = startDeliveryWorker({ store, send: (channel, notification, signal) => sendWebhook(channel, notification, LOCAL, signal), concurrency: CONCURRENCY });
     worker.wake();
     await worker.idle();
     const drainMs = performance.now() - drainStarted;

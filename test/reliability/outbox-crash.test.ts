@@ -47,6 +47,7 @@ describe('the outbox across kill -9 (SQLite)', () => {
       extraArgs: [
         '--graphite-url', render.url, '--eval-interval', '0.3',
         '--delivery-first-retry', '100ms', '--delivery-max-retry-delay', '300ms', '--delivery-timeout', '2s',
+        '--allow-private-destinations',
       ],
     });
     const db = join(dir, 'alertform.db');

@@ -1,6 +1,6 @@
 import { describeCriteria, isComposite, statusOf } from './describe.js';
 import { postJson } from './http.js';
-import type { DeliveryChannel, Notification } from './types.js';
+import type { DeliveryChannel, Notification, NotifierSettings } from './types.js';
 
 /**
  * The webhook body: `{name, criteria, graph, value, metric, status, backoff_minutes, info}`, plus `expression`,
@@ -36,7 +36,12 @@ export function buildWebhookPayload(notification: Notification): Record<string, 
 }
 
 /** POSTs the webhook body to the channel's URL, with the delivery id as `Idempotency-Key` (stable across retries). */
-export async function sendWebhook(channel: DeliveryChannel, notification: Notification, signal: AbortSignal): Promise<void> {
+export async function sendWebhook(
+  channel: DeliveryChannel,
+  notification: Notification,
+  settings: Pick<NotifierSettings, 'destinations'>,
+  signal: AbortSignal,
+): Promise<void> {
   const headers: Record<string, string> = notification.deliveryId ? { 'idempotency-key': notification.deliveryId } : {};
-  await postJson('webhook', channel.destination, buildWebhookPayload(notification), { headers, signal });
+  await postJson('webhook', channel.destination, buildWebhookPayload(notification), { headers, signal, policy: settings.destinations });
 }

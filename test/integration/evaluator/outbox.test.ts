@@ -25,6 +25,8 @@ async function serverWithAlerts(renderUrl: string, hookUrl: string, alerts: stri
     keys: ['outbox-key', 'other-account-key'],
     graphiteUrl: renderUrl,
     evalIntervalSeconds: 0.2,
+    // The webhook receiver listens on 127.0.0.1.
+    allowPrivateDestinations: true,
     delivery: { retry: { firstDelayMs: 100, maxDelayMs: 400, maxAgeMs }, timeoutMs: 2_000 },
   });
   closers.push(() => server.close());

@@ -96,7 +96,11 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX channels_account_seq ON channels(account_id, seq);
   CREATE INDEX schedules_account_seq ON schedules(account_id, seq);
   `,
-  // 3: the outbox. A notification is a row written with its transition, claimed by a delivery worker (claimed_by
+  // 3: the metric prefixes an account's queries are confined to (JSON list; [] = not confined).
+  `
+  ALTER TABLE accounts ADD COLUMN metric_prefixes TEXT NOT NULL DEFAULT '[]';
+  `,
+  // 4: the outbox. A notification is a row written with its transition, claimed by a delivery worker (claimed_by
   // until claim_expires_at), then delivered, rescheduled or dead-lettered. Times are epoch ms. The payload is the
   // channel-independent notification: the destination (a secret) is read from the channel at send time.
   `
