@@ -43,7 +43,7 @@ describe('the outbox across kill -9 (SQLite)', () => {
     closers.push(receiver.close);
     const args = (db: string) => ({
       db,
-      key: 'outbox-crash-key',
+      key: 'outbox-crash-key-0123456789abcdef',
       extraArgs: [
         '--graphite-url', render.url, '--eval-interval', '0.3',
         '--delivery-first-retry', '100ms', '--delivery-max-retry-delay', '300ms', '--delivery-timeout', '2s',
