@@ -17,7 +17,7 @@ import { runEvaluationCycle } from '../src/server/evaluator/run-cycle.js';
 import { adaptStore } from '../src/server/evaluator/store-adapter.js';
 import { createGraphiteClient } from '../src/graphite/render-client.js';
 import { createLimiter } from '../src/graphite/limiter.js';
-import { createDeliveryQueue } from '../src/server/notifiers/delivery-queue.js';
+import { startDeliveryWorker } from '../src/server/outbox/delivery-worker.js';
 import { sendNotification } from '../src/server/notifiers/send.js';
 import { parseDestinationPolicy } from '../src/server/net/destination-policy.js';
 import { DEFAULT_NOTIFIER_SETTINGS } from '../src/server/notifiers/types.js';
@@ -145,7 +145,8 @@ async function main() {
     for (let i = 0; i < ALERTS; i += 1) await store.createAlert(account.id, alertFor(i, channel.id));
 
     const graphite = createGraphiteClient({ baseUrl: render.url, concurrency: CONCURRENCY });
-    const deliveries = createDeliveryQueue({
+    const deliveries = startDeliveryWorker({
+      store,
       // The receiver listens on 127.0.0.1, which only an opted-in install may reach.
       send: (ch, n, signal) => sendNotification(ch, n, { ...DEFAULT_NOTIFIER_SETTINGS, destinations: parseDestinationPolicy(true) }, signal),
     });
@@ -155,7 +156,7 @@ async function main() {
     let lastUrls: string[] = [];
     for (let cycle = 1; cycle <= CYCLES; cycle += 1) {
       render.urls.length = 0;
-      const report = await runEvaluationCycle({ store: evaluationStore, graphite, deliveries });
+      const report = await runEvaluationCycle({ store: evaluationStore, graphite, onDeliveriesWritten: () => deliveries.wake() });
       await deliveries.idle();
       // Request logs travel over IPC: let them arrive.
       await new Promise((resolve) => setTimeout(resolve, 100));
@@ -172,6 +173,7 @@ async function main() {
     const baselineMs = await replay(render.url, lastUrls);
     const steady = times.slice(1);
     const median = [...steady].sort((x, y) => x - y)[Math.floor(steady.length / 2)] ?? times[0]!;
+    await deliveries.stop();
     console.log(`  notifications delivered: ${receiver.count()}`);
     console.log(`baseline (the same ${lastUrls.length} render requests, bare): ${(baselineMs / 1000).toFixed(2)} s`);
     console.log(`steady cycle (median of cycles 2..${CYCLES}): ${(median / 1000).toFixed(2)} s  ratio to baseline ${(median / baselineMs).toFixed(2)}x`);

@@ -6,6 +6,7 @@ import { registerPlanCommand } from './commands/plan.js';
 import { registerApplyCommand } from './commands/apply.js';
 import { registerPullCommand } from './commands/pull.js';
 import { registerMuteCommands } from './commands/mute.js';
+import { registerDeliveriesCommand } from './commands/deliveries.js';
 import { registerAgentCommand } from './commands/agent.js';
 import { registerTuiCommand } from './commands/tui.js';
 import { registerDemoCommand } from './commands/demo.js';
@@ -59,6 +60,7 @@ With --json, results and errors are one JSON document on stdout, with formatVers
   registerApplyCommand(program);
   registerPullCommand(program);
   registerMuteCommands(program);
+  registerDeliveriesCommand(program);
   registerAgentCommand(program);
   registerTuiCommand(program);
   registerDemoCommand(program);

@@ -37,6 +37,30 @@ export const SERVE_OPTIONS: readonly ServeOptionSpec[] = [
     description: 'OpsGenie API base URL (default https://api.opsgenie.com; EU: https://api.eu.opsgenie.com)',
   },
   { flags: '--victorops-url <url>', env: 'ALERTFORM_VICTOROPS_URL', description: 'replace the scheme and host of VictorOps REST endpoint URLs (proxies, tests)' },
+  {
+    flags: '--delivery-max-age <duration>',
+    env: 'ALERTFORM_DELIVERY_MAX_AGE',
+    description: 'keep retrying a notification this long, then dead-letter it',
+    default: '24h',
+  },
+  {
+    flags: '--delivery-first-retry <duration>',
+    env: 'ALERTFORM_DELIVERY_FIRST_RETRY',
+    description: 'wait before the first retry of a failed notification (doubles each time)',
+    default: '1s',
+  },
+  {
+    flags: '--delivery-max-retry-delay <duration>',
+    env: 'ALERTFORM_DELIVERY_MAX_RETRY_DELAY',
+    description: 'longest wait between two retries of a notification',
+    default: '10m',
+  },
+  {
+    flags: '--delivery-timeout <duration>',
+    env: 'ALERTFORM_DELIVERY_TIMEOUT',
+    description: 'time limit of one delivery attempt (a crashed attempt is retried after twice it)',
+    default: '10s',
+  },
   { flags: '--api-key-file <path>', env: 'ALERTFORM_API_KEY_FILE', description: 'make sure the keys in this file exist, one per line (# comments)' },
   {
     flags: '--allow-private-destinations [cidrs-or-hosts]',

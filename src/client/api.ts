@@ -4,6 +4,7 @@ import type {
   ChannelBody,
   ChannelRead,
   CreatedResponse,
+  DeliveryRead,
   MuteStatus,
   ScheduleBody,
   ScheduleRead,
@@ -18,6 +19,7 @@ const LISTS = {
   channels: { path: 'v2/notifications/', field: 'notifications' },
   // The public docs' key; alertform servers before 0.2 answered `schedules`, read as a fallback.
   schedules: { path: 'v2/schedules/', field: 'scheduled_mutes', legacyField: 'schedules' },
+  deliveries: { path: 'v2/deliveries/', field: 'deliveries' },
 } as const;
 
 export const PAGE_SIZE = 100;
@@ -64,6 +66,13 @@ export class AlertformClient {
 
   listChannels(): Promise<ChannelRead[]> {
     return this.listAll<ChannelRead>('channels');
+  }
+
+  /** The account's outbox deliveries in `states` (alertform's server only), oldest first. */
+  listDeliveries(states: DeliveryRead['state'][]): Promise<DeliveryRead[]> {
+    const filter = new URLSearchParams();
+    for (const state of states) filter.append('state', state);
+    return this.listAll<DeliveryRead>('deliveries', filter);
   }
 
   /** Schedules; `undefined` when the server has no /v2/schedules/ (the hosted API documents none). */

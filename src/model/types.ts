@@ -72,6 +72,28 @@ export interface ChannelRead extends Required<ChannelBody> {
   id: string;
   /** Additive: the last delivery error of this channel, if its last delivery failed. */
   last_error?: { time: string; message: string } | null;
+  /** Additive: notifications waiting in the outbox for this channel (absent when none). */
+  pending_deliveries?: number;
+  /** Additive: the age of the oldest of them, in seconds. */
+  oldest_pending_seconds?: number;
+}
+
+/** A notification in the server's outbox (alertform's own /v2/deliveries/; no destination, no payload). */
+export interface DeliveryRead {
+  id: string;
+  state: 'pending' | 'delivered' | 'dead';
+  channel: { id: string; type: string; description: string };
+  alert: { id: string; name: string };
+  /** alerting, reminder, recovered, query_failed or query_recovered. */
+  event: string;
+  attempts: number;
+  /** Unix seconds, as strings like the history's times. */
+  created_at: string;
+  /** Null once delivered or dead. */
+  next_attempt_at: string | null;
+  last_attempt_at: string | null;
+  /** Why the last attempt failed (service and status, never the destination). */
+  last_error: string | null;
 }
 
 export type Weekday = 'mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun';

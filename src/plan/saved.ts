@@ -27,7 +27,7 @@ export interface SavedPlan {
 }
 
 /** Fields that move by themselves (evaluation, delivery, other objects' changes) and say nothing about staleness. */
-const VOLATILE = new Set(['status', 'currently_triggered_metrics', 'last_error', 'alerts']);
+const VOLATILE = new Set(['status', 'currently_triggered_metrics', 'last_error', 'pending_deliveries', 'oldest_pending_seconds', 'alerts']);
 
 function fingerprintObject(read: object): string {
   const rest: Record<string, unknown> = {};

@@ -7,6 +7,7 @@ import { handleErrors } from './http/handle-errors.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { registerAlertRoutes } from './routes/alerts.js';
 import { registerChannelRoutes } from './routes/channels.js';
+import { registerDeliveryRoutes } from './routes/deliveries.js';
 import { registerHistoryRoutes } from './routes/history.js';
 import { registerMuteRoutes } from './routes/mutes.js';
 import { registerScheduleRoutes } from './routes/schedules.js';
@@ -92,6 +93,7 @@ export function createApp(options: AppOptions): Koa {
   registerAlertRoutes(api, deps);
   registerChannelRoutes(api, deps);
   registerScheduleRoutes(api, deps);
+  registerDeliveryRoutes(api, deps);
   const requireKey = authenticate(store, createFailureLimiter(options.authFailures));
   const routes = api.routes();
   app.use(async (ctx, next) => {

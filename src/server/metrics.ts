@@ -1,11 +1,11 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Store } from './store/store.js';
 
-/** Deliveries by channel type, as /metrics shows them. Today the in-memory queue feeds it; an outbox can instead. */
+/** Deliveries by channel type, as /metrics shows them, counted in the outbox. */
 export interface DeliveryCounts {
-  /** Deliveries queued or in flight, by channel type. */
+  /** Deliveries waiting in the outbox (due, in flight or backing off), by channel type. */
   pending: Record<string, number>;
-  /** Deliveries that gave up (every retry failed, or the error was final), by channel type. */
+  /** Deliveries dead-lettered (retries ran out, or the error was final) and still kept, by channel type. */
   failed: Record<string, number>;
 }
 
@@ -61,7 +61,7 @@ export class ServerMetrics {
     });
     const pending = new Gauge({
       name: 'alertform_deliveries_pending',
-      help: 'Notification deliveries queued or in flight, by channel type',
+      help: 'Notification deliveries waiting in the outbox, by channel type',
       labelNames: ['channel_type'],
       registers,
       collect: async () => {
@@ -71,7 +71,7 @@ export class ServerMetrics {
     });
     const failed = new Gauge({
       name: 'alertform_deliveries_failed',
-      help: 'Notification deliveries that gave up since the server started, by channel type',
+      help: 'Notification deliveries dead-lettered (kept 30 days), by channel type',
       labelNames: ['channel_type'],
       registers,
       collect: async () => {
@@ -93,7 +93,7 @@ export class ServerMetrics {
     if (failedQueries > 0) this.renderErrors.inc(failedQueries);
   }
 
-  /** Where delivery counts come from (the evaluator's queue today). */
+  /** Where delivery counts come from (the outbox). */
   setDeliverySource(source: () => DeliveryCounts | Promise<DeliveryCounts>): void {
     this.deliverySource = source;
   }

@@ -2,6 +2,7 @@ import { loadSchema, type SchemaName } from '../model/schemas.js';
 import { CHANNEL_TYPES, WEEKDAYS } from '../model/types.js';
 import { makePortable } from './openapi-portable.js';
 import { RESPONSE_SCHEMAS, ref } from './openapi-responses.js';
+import { DELIVERY_STATES } from './routes/deliveries.js';
 import { HISTORY_STATUSES } from './routes/history.js';
 
 type Json = Record<string, unknown>;
@@ -39,6 +40,7 @@ export function buildOpenApiDocument(): Json {
       { name: 'alerts', description: 'Alert rules, their mutes and history.' },
       { name: 'notifications', description: 'Notification channels.' },
       { name: 'schedules', description: 'Scheduled mutes.' },
+      { name: 'deliveries', description: "Notifications in the server's outbox (alertform's own, additive)." },
       { name: 'service', description: 'Liveness and this document (no key).' },
     ],
     components: {
@@ -268,6 +270,19 @@ function buildPaths(): Json {
         description: `Only the fields given change. ${READ_ONLY_NOTE}`,
       },
       delete: operation({ operationId: 'deleteChannel', tag: 'notifications', summary: '16. Delete a channel (removed from its alerts)', id: 'channel id', ok: [200, 'ChannelDeleted'], errors: { 404: NO_CHANNEL } }),
+    },
+    '/v2/deliveries/': {
+      get: operation({
+        operationId: 'listDeliveries',
+        tag: 'deliveries',
+        summary: "The account's notifications in the outbox, oldest first (no destinations, no payloads)",
+        ok: [200, 'DeliveryPage'],
+        errors: { 400: 'invalid query (invalid_query)' },
+        query: [
+          { name: 'state', description: 'pending, dead or delivered (repeatable; default pending and dead).', list: true, schema: { type: 'string', enum: [...DELIVERY_STATES] } },
+          ...PAGING,
+        ],
+      }),
     },
     '/v2/schedules/': {
       post: operation({ operationId: 'createSchedule', tag: 'schedules', summary: 'Create a scheduled mute', body: 'schedule.create', ok: [201, 'Created'], errors: { 403: 'the account holds as many as the operator allows (quota_exceeded)', 400: 'invalid body (invalid_body)', 409: 'name exists (conflict)' } }),

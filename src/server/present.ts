@@ -1,6 +1,7 @@
-import type { AlertRead, ChannelRead, MuteStatus, ScheduleRead } from '../model/types.js';
+import type { AlertRead, ChannelRead, DeliveryRead, MuteStatus, ScheduleRead } from '../model/types.js';
 import { activeScheduleEnd } from '../model/schedule-active.js';
 import type { AlertRecord, ChannelRecord, ScheduleRecord } from './store/store.js';
+import type { DeliveryRecord, PendingSummary } from './store/outbox.js';
 
 const MINUTE = 60_000;
 
@@ -50,8 +51,12 @@ export function presentMuteStatus(alert: AlertRecord, schedules: readonly Schedu
   };
 }
 
-/** The channel object; last_error appears (additively) only after a failed delivery. */
-export function presentChannel(channel: ChannelRecord): ChannelRead {
+/**
+ * The channel object. Additive fields appear only when they say something: last_error after a failed delivery,
+ * pending_deliveries and oldest_pending_seconds (age of the oldest, at `now` epoch ms) while notifications wait in
+ * the outbox.
+ */
+export function presentChannel(channel: ChannelRecord, pending?: PendingSummary, now: number = Date.now()): ChannelRead {
   return {
     type: channel.type,
     description: channel.description,
@@ -61,6 +66,26 @@ export function presentChannel(channel: ChannelRecord): ChannelRead {
     ...(channel.lastError
       ? { last_error: { time: String(channel.lastError.time), message: channel.lastError.message } }
       : {}),
+    ...(pending && pending.count > 0
+      ? { pending_deliveries: pending.count, oldest_pending_seconds: Math.max(0, Math.floor((now - pending.oldestCreatedAt) / 1000)) }
+      : {}),
+  };
+}
+
+/** A delivery as `GET /v2/deliveries/` lists it: times in unix seconds (strings, as elsewhere), no destination. */
+export function presentDelivery(delivery: DeliveryRecord): DeliveryRead {
+  const seconds = (ms: number | null) => (ms === null ? null : String(Math.floor(ms / 1000)));
+  return {
+    id: delivery.id,
+    state: delivery.state,
+    channel: delivery.channel,
+    alert: delivery.alert,
+    event: delivery.event,
+    attempts: delivery.attempts,
+    created_at: seconds(delivery.createdAt)!,
+    next_attempt_at: seconds(delivery.nextAttemptAt),
+    last_attempt_at: seconds(delivery.lastAttemptAt),
+    last_error: delivery.lastError,
   };
 }
 

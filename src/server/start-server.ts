@@ -10,6 +10,7 @@ import { parseDestinationPolicy } from './net/destination-policy.js';
 import type { Quotas } from './quotas.js';
 import type { FailureLimitOptions } from './http/failure-limiter.js';
 import type { Store } from './store/store.js';
+import type { RetryPolicy } from './outbox/backoff.js';
 import { ServerMetrics } from './metrics.js';
 
 /** Something started with the server (e.g. the evaluation loop) and stopped before the store closes. */
@@ -60,6 +61,11 @@ export interface ServerOptions {
   smtpFrom?: string;
   /** Base URLs of third-party notifiers: `pagerduty`, `opsgenie`, `victorops` (tests, regions). */
   notifierUrls?: Record<string, string>;
+  /**
+   * The outbox: retries (first wait, longest wait, maximum age before dead-lettering), the poll interval and the
+   * timeout of one attempt (a claim's lease is twice it plus a second), all in ms.
+   */
+  delivery?: { retry?: Partial<RetryPolicy>; pollMs?: number; timeoutMs?: number };
   /** How long a client may take to send its request headers, ms. Default 10,000. */
   headersTimeoutMs?: number;
   /** How long a client may take to send its whole request, ms. Default 30,000. */

@@ -1,6 +1,6 @@
 import type { EvaluableAlert, EvaluationStore, EvaluationUpdate } from '../../src/server/evaluator/evaluation-store.js';
 import type { HistoryRecord } from '../../src/evaluation/transitions.js';
-import type { DeliveryChannel } from '../../src/server/notifiers/types.js';
+import type { DeliveryChannel, Notification } from '../../src/server/notifiers/types.js';
 
 /**
  * An EvaluationStore in memory, for unit tests of the cycle and for the bench (which measures the evaluator, not
@@ -8,8 +8,10 @@ import type { DeliveryChannel } from '../../src/server/notifiers/types.js';
  */
 export class MemoryEvaluationStore implements EvaluationStore {
   readonly alerts = new Map<string, EvaluableAlert>();
-  readonly channels = new Map<string, DeliveryChannel & { last_error?: { time: number; message: string } | null }>();
+  readonly channels = new Map<string, DeliveryChannel>();
   readonly history = new Map<string, HistoryRecord[]>();
+  /** The outbox: every delivery the cycles wrote, in order (nothing sends them here). */
+  readonly outbox: { alertId: string; channelId: string; notification: Notification }[] = [];
   saveCalls = 0;
 
   addAlert(alert: Partial<EvaluableAlert> & Pick<EvaluableAlert, 'id' | 'metric' | 'alert_criteria'>): void {
@@ -42,15 +44,10 @@ export class MemoryEvaluationStore implements EvaluationStore {
       alert.currently_triggered_metrics = update.currently_triggered_metrics;
       alert.eval_state = JSON.stringify(update.eval_state);
       if (update.history.length > 0) this.history.set(update.alertId, [...(this.history.get(update.alertId) ?? []), ...update.history]);
+      // As a real store does: deliveries to channels that do not exist are dropped.
+      for (const delivery of update.deliveries) {
+        if (this.channels.has(delivery.channelId)) this.outbox.push({ alertId: update.alertId, ...delivery });
+      }
     }
-  }
-
-  getChannelsForDelivery(ids: string[]): DeliveryChannel[] {
-    return ids.flatMap((id) => (this.channels.has(id) ? [this.channels.get(id)!] : []));
-  }
-
-  setChannelLastError(channelId: string, error: { time: number; message: string } | null): void {
-    const channel = this.channels.get(channelId);
-    if (channel) channel.last_error = error;
   }
 }

@@ -9,12 +9,17 @@ export interface ReceivedRequest {
   body: unknown;
 }
 
+/** How the receiver answers a request: a status, or a status with headers (e.g. Retry-After). */
+export type ReceiverAnswer = number | { status: number; headers?: Record<string, string> };
+
 /**
- * A webhook receiver on 127.0.0.1:0. `status` decides each answer (default 200). `next()` resolves with the
+ * A webhook receiver on 127.0.0.1:0. `status` decides each answer (default 200); it may return a promise, which
+ * holds the answer back (a sender that dies meanwhile never learns it was received). `next()` resolves with the
  * next request (or one already received and not yet taken), failing after `timeoutMs`: tests await events,
- * never sleep.
+ * never sleep. Each received request records the status it was answered with in `answered` (same index).
  */
-export async function startWebhookReceiver(status: (request: ReceivedRequest) => number = () => 200) {
+export async function startWebhookReceiver(status: (request: ReceivedRequest) => ReceiverAnswer | Promise<ReceiverAnswer> = () => 200) {
+  const answered: (number | null)[] = [];
   const received: ReceivedRequest[] = [];
   let taken = 0;
   let waiters: (() => void)[] = [];
@@ -30,11 +35,20 @@ export async function startWebhookReceiver(status: (request: ReceivedRequest) =>
         // Keep the raw text: a test asserting JSON will see it is not.
       }
       const request = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body };
-      received.push(request);
-      res.writeHead(status(request), { 'content-type': 'application/json' }).end('{}');
-      const current = waiters;
-      waiters = [];
-      for (const wake of current) wake();
+      const index = received.push(request) - 1;
+      answered.push(null);
+      const wakeAll = () => {
+        const current = waiters;
+        waiters = [];
+        for (const wake of current) wake();
+      };
+      void Promise.resolve(status(request)).then((answer) => {
+        const { status: code, headers } = typeof answer === 'number' ? { status: answer, headers: {} } : answer;
+        answered[index] = code;
+        if (!res.destroyed) res.writeHead(code, { 'content-type': 'application/json', ...headers }).end('{}');
+        wakeAll();
+      });
+      wakeAll();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -77,6 +91,7 @@ export async function startWebhookReceiver(status: (request: ReceivedRequest) =>
   return {
     url: `http://127.0.0.1:${port}`,
     received,
+    answered,
     next,
     waitFor,
     close: () =>

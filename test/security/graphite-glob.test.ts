@@ -3,7 +3,6 @@ import { loadDefinitions } from '../../src/definitions/load.js';
 import { formatProblem } from '../../src/definitions/problems.js';
 import { createGraphiteClient } from '../../src/graphite/render-client.js';
 import { runEvaluationCycle } from '../../src/server/evaluator/run-cycle.js';
-import type { DeliveryQueue } from '../../src/server/notifiers/delivery-queue.js';
 import { measureLag } from '../helpers/event-loop-lag.js';
 import { makeSeries, startFakeRender } from '../helpers/fake-render-server.js';
 import { MemoryEvaluationStore } from '../helpers/memory-evaluation-store.js';
@@ -15,13 +14,6 @@ const HOSTILE = `${'*a'.repeat(6)}*b`;
 const LONG_NAME = 'a'.repeat(50);
 const NOW = 1_700_000_010;
 
-const noDeliveries: DeliveryQueue = {
-  enqueue: () => undefined,
-  idle: async () => undefined,
-  pending: () => 0,
-  countsByChannelType: () => ({ pending: {}, failed: {} }),
-};
-
 describe('Graphite pattern matching runs in linear time', () => {
   it('evaluates a hostile pattern batched with a long series name without holding the event loop', async () => {
     const fake = await startFakeRender(() => ({ series: [makeSeries(LONG_NAME, [5, 5], NOW, 30)] }));
@@ -30,7 +22,7 @@ describe('Graphite pattern matching runs in linear time', () => {
       store.addAlert({ id: 'hostile', metric: HOSTILE, alert_criteria: { type: 'above', above_value: 1 } });
       store.addAlert({ id: 'long', metric: LONG_NAME, alert_criteria: { type: 'above', above_value: 1 } });
       const graphite = createGraphiteClient({ baseUrl: fake.url });
-      const run = await measureLag(() => runEvaluationCycle({ store, graphite, deliveries: noDeliveries, now: () => NOW * 1000 }));
+      const run = await measureLag(() => runEvaluationCycle({ store, graphite, now: () => NOW * 1000 }));
       // One shared request: the hostile pattern really was matched against the long name here, not by Graphite.
       expect(fake.requests).toHaveLength(1);
       expect(fake.requests[0]!.targets.sort()).toEqual([HOSTILE, LONG_NAME].sort());

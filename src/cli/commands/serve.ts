@@ -4,6 +4,7 @@ import { pino } from 'pino';
 import { startServer } from '../../server/index.js';
 import { parseDestinationPolicy } from '../../server/net/destination-policy.js';
 import { CliError } from '../errors.js';
+import { parseDuration } from '../parse.js';
 import { addServeOptions } from '../serve-options.js';
 
 interface ServeOptions {
@@ -20,6 +21,10 @@ interface ServeOptions {
   pagerdutyUrl?: string;
   opsgenieUrl?: string;
   victoropsUrl?: string;
+  deliveryMaxAge: string;
+  deliveryFirstRetry: string;
+  deliveryMaxRetryDelay: string;
+  deliveryTimeout: string;
   allowPrivateDestinations?: boolean | string;
   maxAlertsPerAccount: string;
   maxChannelsPerAccount: string;
@@ -55,6 +60,11 @@ Examples:
 With --graphite-url, every --eval-interval seconds each alert is evaluated against Graphite: status, history and
 notifications to its channels (email needs --smtp-url). See docs/evaluator.md.
 
+Notifications go through a durable outbox in the database: a failed one is retried with exponential backoff and
+jitter (or after the service's Retry-After) until --delivery-max-age, then dead-lettered; a restart resumes them.
+Durations: 500ms, 30s, 15m, 24h, 7d (a bare number is seconds). See them with \`alertform deliveries\`.
+  $ alertform serve --api-key k1 --graphite-url http://127.0.0.1:8000 --delivery-max-age 2h
+
 Webhook, Slack and VictorOps deliveries never reach loopback, private, link-local or metadata addresses (checked
 on the address connected to), nor follow redirects, unless --allow-private-destinations says so. See
 docs/security.md.`,
@@ -77,6 +87,12 @@ docs/security.md.`,
       if (options.smtpUrl !== undefined && !/^smtps?:\/\/[^/]/.test(options.smtpUrl)) {
         throw new CliError('--smtp-url must be an smtp:// or smtps:// URL');
       }
+      const retry = {
+        maxAgeMs: parseDuration(options.deliveryMaxAge, '--delivery-max-age'),
+        firstDelayMs: parseDuration(options.deliveryFirstRetry, '--delivery-first-retry'),
+        maxDelayMs: parseDuration(options.deliveryMaxRetryDelay, '--delivery-max-retry-delay'),
+      };
+      const deliveryTimeoutMs = parseDuration(options.deliveryTimeout, '--delivery-timeout');
       // From the environment the flag without a list is spelled "true".
       const allowPrivateDestinations =
         options.allowPrivateDestinations === 'true'
@@ -119,6 +135,7 @@ docs/security.md.`,
           ...(options.smtpUrl ? { smtpUrl: options.smtpUrl } : {}),
           ...(options.smtpFrom ? { smtpFrom: options.smtpFrom } : {}),
           notifierUrls,
+          delivery: { retry, timeoutMs: deliveryTimeoutMs },
           quotas,
           ...(allowPrivateDestinations !== undefined ? { allowPrivateDestinations } : {}),
         });

@@ -1,5 +1,5 @@
 import type { OnQueryFailure } from '../../model/types.js';
-import type { DeliveryChannel, NotifiedAlert } from '../notifiers/types.js';
+import type { Notification, NotifiedAlert } from '../notifiers/types.js';
 import type { HistoryRecord } from '../../evaluation/transitions.js';
 
 /** An alert as the evaluator needs it, over all accounts: what notifications show, and its evaluation state. */
@@ -14,23 +14,23 @@ export interface EvaluableAlert extends NotifiedAlert {
   eval_state: unknown;
 }
 
-/** What one cycle writes for one alert: its new status, triggered metrics, state and history entries. */
+/**
+ * What one cycle writes for one alert: its new status, triggered metrics, state, history entries and the
+ * notifications for its channels (the outbox), all in one transaction.
+ */
 export interface EvaluationUpdate {
   alertId: string;
   status: 'healthy' | 'alerting';
   currently_triggered_metrics: string[];
   eval_state: unknown;
   history: HistoryRecord[];
+  deliveries: { channelId: string; notification: Notification }[];
 }
 
 /** The part of the server's store the evaluator uses. */
 export interface EvaluationStore {
   /** Every alert of every account, with `muted` decided at `now`. */
   listAlertsForEvaluation(now: Date): Promise<EvaluableAlert[]> | EvaluableAlert[];
-  /** Writes a cycle's updates (one transaction where the store can). */
+  /** Writes a cycle's updates with their outbox deliveries, in one transaction. */
   saveEvaluations(updates: EvaluationUpdate[]): Promise<void> | void;
-  /** The channels with these ids (missing ones are left out). */
-  getChannelsForDelivery(ids: string[]): Promise<DeliveryChannel[]> | DeliveryChannel[];
-  /** Records the last delivery error of a channel, time in unix seconds (null after a delivery that worked). */
-  setChannelLastError(channelId: string, error: { time: number; message: string } | null): Promise<void> | void;
 }

@@ -1,14 +1,18 @@
 import type { Logger } from 'pino';
 import { createGraphiteClient } from '../../graphite/index.js';
-import { createDeliveryQueue, type DeliveryQueue } from '../notifiers/delivery-queue.js';
 import { sendNotification } from '../notifiers/send.js';
 import { DEFAULT_NOTIFIER_SETTINGS, type NotifierSettings } from '../notifiers/types.js';
+import type { RetryPolicy } from '../outbox/backoff.js';
+import { startDeliveryWorker, type DeliveryWorker } from '../outbox/delivery-worker.js';
+import type { OutboxStore } from '../store/outbox.js';
 import type { EvaluationStore } from './evaluation-store.js';
 import { runEvaluationCycle, type CycleReport } from './run-cycle.js';
 
 /** How `alertform serve` runs the evaluator. */
 export interface EvaluatorOptions {
   store: EvaluationStore;
+  /** Where the delivery worker claims and marks the outbox rows the cycles write. */
+  outbox: Pick<OutboxStore, 'claimDueDeliveries' | 'finishDeliveries' | 'pruneDeliveries'>;
   /** graphite-web root (or anything speaking its render API). */
   graphiteUrl: string;
   /** Seconds between the starts of two cycles. Default 30. */
@@ -16,8 +20,10 @@ export interface EvaluatorOptions {
   /** Render request timeout. Default 10 000 ms. */
   graphiteTimeoutMs?: number;
   notifiers?: Partial<NotifierSettings>;
-  /** Waits before delivery retries (ms). Default [1 000, 5 000, 30 000]. */
-  retryDelaysMs?: number[];
+  /** Delivery retries: first wait, longest wait, maximum age (default 1 s, 10 min, 24 h). */
+  retry?: Partial<RetryPolicy>;
+  /** How often the delivery worker looks for due rows besides being woken by a cycle, ms. Default 1 000. */
+  deliveryPollMs?: number;
   logger?: Logger;
   /** The clock, in ms (tests). */
   now?: () => number;
@@ -29,9 +35,9 @@ export interface EvaluatorOptions {
 export interface RunningEvaluator {
   /** Runs a cycle now (waiting for a running one to end first); cycles never overlap. */
   runCycle(): Promise<CycleReport>;
-  /** Stops scheduling, waits for the running cycle and for queued deliveries (up to `graceMs`). */
+  /** Stops scheduling, waits for the running cycle and for deliveries in flight (up to `graceMs`). */
   stop(graceMs?: number): Promise<void>;
-  deliveries: DeliveryQueue;
+  deliveries: DeliveryWorker;
   /** Whether the loop is scheduled (not stopped), and when (epoch ms) the last scheduled cycle started. */
   state(): { running: boolean; lastCycleStartedAt: number | null };
 }
@@ -45,15 +51,12 @@ export function startEvaluator(options: EvaluatorOptions): RunningEvaluator {
   const logger = options.logger;
   const settings: NotifierSettings = { ...DEFAULT_NOTIFIER_SETTINGS, ...options.notifiers };
   const graphite = createGraphiteClient({ baseUrl: options.graphiteUrl, timeoutMs: options.graphiteTimeoutMs ?? 10_000 });
-  const deliveries = createDeliveryQueue({
+  const deliveries = startDeliveryWorker({
+    store: options.outbox,
     send: (channel, notification, signal) => sendNotification(channel, notification, settings, signal),
-    onOutcome: (channel, error) => {
-      void Promise.resolve(
-        options.store.setChannelLastError(channel.id, error === null ? null : { time: Math.floor(Date.now() / 1000), message: error }),
-      ).catch((failure: Error) => logger?.error({ channel: channel.id, error: failure.message }, 'could not store delivery error'));
-    },
     attemptTimeoutMs: settings.timeoutMs,
-    ...(options.retryDelaysMs ? { retryDelaysMs: options.retryDelaysMs } : {}),
+    ...(options.retry ? { retry: options.retry } : {}),
+    ...(options.deliveryPollMs ? { pollMs: options.deliveryPollMs } : {}),
     ...(logger ? { logger } : {}),
   });
 
@@ -66,7 +69,7 @@ export function startEvaluator(options: EvaluatorOptions): RunningEvaluator {
     running = runEvaluationCycle({
       store: options.store,
       graphite,
-      deliveries,
+      onDeliveriesWritten: () => deliveries.wake(),
       ...(options.now ? { now: options.now } : {}),
       ...(logger ? { logger } : {}),
     });
@@ -106,14 +109,8 @@ export function startEvaluator(options: EvaluatorOptions): RunningEvaluator {
       stopped = true;
       if (timer) clearTimeout(timer);
       await running?.catch(() => undefined);
-      let graceTimer: NodeJS.Timeout | undefined;
-      await Promise.race([
-        deliveries.idle(),
-        new Promise<void>((resolve) => {
-          graceTimer = setTimeout(resolve, graceMs);
-        }),
-      ]);
-      clearTimeout(graceTimer);
+      // Whatever is not sent by then stays in the outbox for the next start.
+      await deliveries.stop(graceMs);
     },
   };
 }

@@ -1,7 +1,6 @@
 import type { Logger } from 'pino';
 import type { GraphiteClient, RenderQuery, RenderResult } from '../../graphite/index.js';
-import type { DeliveryQueue } from '../notifiers/delivery-queue.js';
-import type { DeliveryChannel, Notification } from '../notifiers/types.js';
+import type { Notification } from '../notifiers/types.js';
 import { historyQueryRange, queryRangeMinutes } from '../../evaluation/criteria.js';
 import type { EvaluableAlert, EvaluationStore, EvaluationUpdate } from './evaluation-store.js';
 import { judgeAlert, judgeCriterion, listCriteria, type Criterion, type CriterionOutcome } from '../../evaluation/judge-alert.js';
@@ -11,7 +10,8 @@ import { advanceAlert, readEvalState, type CycleInput } from '../../evaluation/t
 export interface CycleDependencies {
   store: EvaluationStore;
   graphite: GraphiteClient;
-  deliveries: DeliveryQueue;
+  /** Told after a cycle wrote deliveries to the outbox (wakes the delivery worker). */
+  onDeliveriesWritten?: () => void;
   now?: () => number;
   logger?: Logger;
 }
@@ -31,9 +31,10 @@ const GRAPH_MINUTES = 60;
 
 /**
  * One evaluation cycle: read every alert, fetch each distinct query once (batched by the Graphite client), judge
- * each alert, write the new states and history in one go, then queue the notifications. A failure of one alert
- * (even an unexpected one) is logged and leaves the others alone. State is written before notifications are
- * queued, so a crash can lose a notification but never repeat one.
+ * each alert, then write the new states, history and notifications (one outbox row per channel) in one
+ * transaction. A failure of one alert (even an unexpected one) is logged and leaves the others alone. A crash
+ * before the commit loses the whole cycle (the next one judges again); after it, the outbox holds every
+ * notification until a delivery worker has sent it.
  */
 export async function runEvaluationCycle(deps: CycleDependencies): Promise<CycleReport> {
   const started = Date.now();
@@ -64,7 +65,8 @@ export async function runEvaluationCycle(deps: CycleDependencies): Promise<Cycle
   const results = await deps.graphite.render(queries);
 
   const updates: EvaluationUpdate[] = [];
-  const outgoing: { alert: EvaluableAlert; notification: Notification }[] = [];
+  let notifications = 0;
+  let deliveries = 0;
   let transitions = 0;
   for (const { alert, criteria, slots, historySlots } of plans) {
     if (criteria.length === 0) continue;
@@ -84,37 +86,42 @@ export async function runEvaluationCycle(deps: CycleDependencies): Promise<Cycle
         onQueryFailure: alert.on_query_failure,
       });
       if (advance.state.status !== previous.status) transitions += 1;
+      const outgoing: Notification[] = [];
+      for (const { event, triggered } of advance.notifications) {
+        outgoing.push({
+          event,
+          alert: {
+            id: alert.id,
+            name: alert.name,
+            metric: alert.metric,
+            alert_criteria: alert.alert_criteria,
+            additional_criteria: alert.additional_criteria ?? {},
+            expression: alert.expression || 'a',
+            info: alert.info,
+            notification_type: alert.notification_type,
+          },
+          triggered,
+          conditions: input.kind === 'judged' ? describeConditions(input.judgement.outcomes) : [],
+          graphUrl: deps.graphite.graphUrl(alert.metric, GRAPH_MINUTES),
+          time: now,
+          ...(input.kind === 'query_failed' ? { failure: input.failures.map((f) => `${f.metric}: ${f.message}`).join('; ') } : {}),
+        });
+      }
       const stored = JSON.stringify(advance.state);
-      if (stored !== serialize(alert.eval_state)) {
+      // Notifications always come with a state change; the check on them is a guard, not a case.
+      if (stored !== serialize(alert.eval_state) || outgoing.length > 0) {
+        const alertDeliveries = outgoing.flatMap((notification) =>
+          alert.notification_channels.map((channelId) => ({ channelId, notification })),
+        );
+        notifications += outgoing.length;
+        deliveries += alertDeliveries.length;
         updates.push({
           alertId: alert.id,
           status: advance.state.status,
           currently_triggered_metrics: advance.state.triggered.map((one) => one.metric),
           eval_state: advance.state,
           history: advance.history,
-        });
-      }
-      for (const { event, triggered } of advance.notifications) {
-        outgoing.push({
-          alert,
-          notification: {
-            event,
-            alert: {
-              id: alert.id,
-              name: alert.name,
-              metric: alert.metric,
-              alert_criteria: alert.alert_criteria,
-              additional_criteria: alert.additional_criteria ?? {},
-              expression: alert.expression || 'a',
-              info: alert.info,
-              notification_type: alert.notification_type,
-            },
-            triggered,
-            conditions: input.kind === 'judged' ? describeConditions(input.judgement.outcomes) : [],
-            graphUrl: deps.graphite.graphUrl(alert.metric, GRAPH_MINUTES),
-            time: now,
-            ...(input.kind === 'query_failed' ? { failure: input.failures.map((f) => `${f.metric}: ${f.message}`).join('; ') } : {}),
-          },
+          deliveries: alertDeliveries,
         });
       }
     } catch (error) {
@@ -123,24 +130,14 @@ export async function runEvaluationCycle(deps: CycleDependencies): Promise<Cycle
   }
 
   if (updates.length > 0) await deps.store.saveEvaluations(updates);
-
-  if (outgoing.length > 0) {
-    const ids = [...new Set(outgoing.flatMap(({ alert }) => alert.notification_channels))];
-    const channels = new Map<string, DeliveryChannel>((await deps.store.getChannelsForDelivery(ids)).map((c) => [c.id, c]));
-    for (const { alert, notification } of outgoing) {
-      for (const id of alert.notification_channels) {
-        const channel = channels.get(id);
-        if (channel) deps.deliveries.enqueue(channel, notification);
-      }
-    }
-  }
+  if (deliveries > 0) deps.onDeliveriesWritten?.();
 
   const report: CycleReport = {
     alerts: alerts.length,
     queries: queries.length,
     failedQueries: results.filter((r) => !r.ok).length,
     transitions,
-    notifications: outgoing.length,
+    notifications,
     saved: updates.length,
     durationMs: Date.now() - started,
   };

@@ -1,6 +1,5 @@
 import { isScheduleActive } from '../../model/schedule-active.js';
 import type { EvaluationAlert, Store } from '../store/store.js';
-import type { DeliveryChannel } from '../notifiers/types.js';
 import type { EvaluableAlert, EvaluationStore } from './evaluation-store.js';
 
 /** Whether an alert is muted at `now`: an explicit mute not yet expired, or any active scheduled mute. */
@@ -10,26 +9,14 @@ export function isAlertMuted(alert: Pick<EvaluationAlert, 'mutedUntil' | 'schedu
 }
 
 /**
- * The evaluator's view of the server's Store: alerts with `muted` decided at the cycle's time, the round's
- * writes in one transaction, and the channels the listed alerts resolved to (remembered from the last listing,
- * so a cycle reads the database once).
+ * The evaluator's view of the server's Store: alerts with `muted` decided at the cycle's time, and the round's
+ * writes (states, history, outbox deliveries) in one transaction.
  */
 export function adaptStore(store: Store): EvaluationStore {
-  let channels = new Map<string, DeliveryChannel>();
   return {
     async listAlertsForEvaluation(now) {
       const alerts = await store.listAlertsForEvaluation();
-      const seen = new Map<string, DeliveryChannel>();
-      const list = alerts.map((alert): EvaluableAlert => {
-        for (const channel of alert.channels) {
-          seen.set(channel.id, {
-            id: channel.id,
-            type: channel.type,
-            description: channel.description,
-            destination: channel.destination,
-            auto_resolve: channel.autoResolve,
-          });
-        }
+      return alerts.map((alert): EvaluableAlert => {
         return {
           id: alert.id,
           name: alert.name,
@@ -47,23 +34,23 @@ export function adaptStore(store: Store): EvaluationStore {
           eval_state: alert.evalState,
         };
       });
-      channels = seen;
-      return list;
     },
     async saveEvaluations(updates) {
+      // Retries and the maximum age run on the wall clock, whatever clock the evaluation itself was given.
+      const createdAt = Date.now();
       await store.saveEvaluations(
         updates.map((update) => ({
           alertId: update.alertId,
           result: { status: update.status, currentlyTriggeredMetrics: update.currently_triggered_metrics, evalState: update.eval_state },
           history: update.history,
+          deliveries: update.deliveries.map(({ channelId, notification }) => ({
+            channelId,
+            event: notification.event,
+            payload: notification,
+            createdAt,
+          })),
         })),
       );
-    },
-    getChannelsForDelivery(ids) {
-      return ids.flatMap((id) => (channels.has(id) ? [channels.get(id)!] : []));
-    },
-    setChannelLastError(channelId, error) {
-      return store.setChannelLastError(channelId, error);
     },
   };
 }

@@ -68,13 +68,23 @@ export function buildEmail(notification: Notification): { subject: string; text:
   return { subject: summarize(notification), text: describeText(notification), html };
 }
 
-/** Sends the notification by email to the channel's address(es) through `settings.smtpUrl`. */
+/**
+ * Sends the notification by email to the channel's address(es) through `settings.smtpUrl`. A retry of the same
+ * delivery carries the same Message-ID, so mail clients show a repeat (after a lost SMTP answer) as one message.
+ */
 export async function sendEmail(channel: DeliveryChannel, notification: Notification, settings: NotifierSettings): Promise<void> {
   if (!settings.smtpUrl) throw new DeliveryError('email needs an SMTP server (alertform serve --smtp-url)', false);
   if (!channel.destination.trim()) throw new DeliveryError('email channel has no destination address', false);
   const { subject, text, html } = buildEmail(notification);
   try {
-    await (await transportFor(settings)).sendMail({ from: settings.smtpFrom, to: channel.destination, subject, text, html });
+    await (await transportFor(settings)).sendMail({
+      from: settings.smtpFrom,
+      to: channel.destination,
+      subject,
+      text,
+      html,
+      ...(notification.deliveryId ? { messageId: `<${notification.deliveryId}@alertform>` } : {}),
+    });
   } catch (error) {
     const code = (error as { responseCode?: number }).responseCode;
     if (typeof code === 'number') throw new DeliveryError(`smtp answered ${code}`, code >= 400 && code < 500);

@@ -3,6 +3,7 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
 import { refuseAddress, type DestinationPolicy } from '../net/destination-policy.js';
 import { DestinationRefusedError, guardedLookup } from '../net/guarded-lookup.js';
+import { parseRetryAfter } from '../outbox/backoff.js';
 import { DeliveryError } from './types.js';
 
 export interface PostOptions {
@@ -31,15 +32,17 @@ export async function postJson(service: string, url: string, body: unknown, opti
     if (refusal) throw new DeliveryError(`${service} destination refused: ${refusal}`, false);
   }
   let status: number;
+  let retryAfter: string | undefined;
   try {
-    status = await send(target, JSON.stringify(body), options);
+    ({ status, retryAfter } = await send(target, JSON.stringify(body), options));
   } catch (error) {
     throw networkError(service, error);
   }
   if (status >= 300 && status < 400) throw new DeliveryError(`${service} redirect refused`, false);
   if (status >= 400) {
     const retryable = status >= 500 || status === 429 || status === 408;
-    throw new DeliveryError(`${service} answered HTTP ${Math.floor(status / 100)}xx`, retryable);
+    // Retry-After (seconds or an HTTP date) tells the outbox when to try again.
+    throw new DeliveryError(`${service} answered HTTP ${Math.floor(status / 100)}xx`, retryable, parseRetryAfter(retryAfter));
   }
 }
 
@@ -58,11 +61,11 @@ function agentsFor(policy: DestinationPolicy | undefined) {
   return pair;
 }
 
-/** One POST; resolves with the status once the (discarded) response body has been read. */
-function send(target: URL, payload: string, options: PostOptions): Promise<number> {
+/** One POST; resolves with the status (and any Retry-After) once the (discarded) response body has been read. */
+function send(target: URL, payload: string, options: PostOptions): Promise<{ status: number; retryAfter: string | undefined }> {
   const https = target.protocol === 'https:';
   const pair = agentsFor(options.policy);
-  return new Promise<number>((resolve, reject) => {
+  return new Promise<{ status: number; retryAfter: string | undefined }>((resolve, reject) => {
     const request = (https ? httpsRequest : httpRequest)(
       target,
       {
@@ -74,7 +77,7 @@ function send(target: URL, payload: string, options: PostOptions): Promise<numbe
       (response: IncomingMessage) => {
         // Read and drop the body, so the connection can be reused; its content is never shown.
         response.resume();
-        response.on('end', () => resolve(response.statusCode ?? 0));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, retryAfter: response.headers['retry-after'] }));
         response.on('error', reject);
       },
     );

@@ -1,7 +1,6 @@
 export * from './types.js';
 export * from './describe.js';
 export * from './send.js';
-export * from './delivery-queue.js';
 export * from './webhook.js';
 export * from './slack.js';
 export * from './pagerduty.js';

@@ -37,6 +37,11 @@ export interface Notification {
   time: number;
   /** For query_failed: why. */
   failure?: string;
+  /**
+   * The outbox row this is sent from: the same on every retry, so receivers can drop repeats (webhook body `id`
+   * and `Idempotency-Key`, email Message-ID). Absent when sending outside the outbox (tests).
+   */
+  deliveryId?: string;
 }
 
 /** The channel fields a delivery needs. `destination` is a secret: it never reaches a log or an error. */
@@ -82,6 +87,8 @@ export class DeliveryError extends Error {
     message: string,
     /** Whether trying again may help (network trouble, 5xx, 429), as opposed to a rejected request. */
     readonly retryable: boolean,
+    /** The wait the service asked for (its Retry-After), in ms; null when it said nothing. */
+    readonly retryAfterMs: number | null = null,
   ) {
     super(message);
     this.name = 'DeliveryError';

@@ -5,12 +5,14 @@ import type { DeliveryChannel, Notification, NotifierSettings } from './types.js
 /**
  * The webhook body: `{name, criteria, graph, value, metric, status, backoff_minutes, info}`, plus `expression`,
  * `conditions` and `triggered_metrics` for composite alerts (and `triggered_metrics` whenever more than one
- * series is involved, e.g. a wildcard). backoff_minutes is N of `["every", N]`, null for state_change.
+ * series is involved, e.g. a wildcard). backoff_minutes is N of `["every", N]`, null for state_change. `id` is the
+ * delivery's id, the same on every retry, so a receiver can drop a repeat after an answer that got lost.
  */
 export function buildWebhookPayload(notification: Notification): Record<string, unknown> {
   const { alert, triggered } = notification;
   const first = triggered[0];
   const payload: Record<string, unknown> = {
+    ...(notification.deliveryId ? { id: notification.deliveryId } : {}),
     name: alert.name,
     criteria: describeCriteria(alert.alert_criteria),
     graph: notification.graphUrl,
@@ -33,12 +35,13 @@ export function buildWebhookPayload(notification: Notification): Record<string, 
   return payload;
 }
 
-/** POSTs the webhook body to the channel's URL. */
+/** POSTs the webhook body to the channel's URL, with the delivery id as `Idempotency-Key` (stable across retries). */
 export async function sendWebhook(
   channel: DeliveryChannel,
   notification: Notification,
   settings: Pick<NotifierSettings, 'destinations'>,
   signal: AbortSignal,
 ): Promise<void> {
-  await postJson('webhook', channel.destination, buildWebhookPayload(notification), { signal, policy: settings.destinations });
+  const headers: Record<string, string> = notification.deliveryId ? { 'idempotency-key': notification.deliveryId } : {};
+  await postJson('webhook', channel.destination, buildWebhookPayload(notification), { headers, signal, policy: settings.destinations });
 }

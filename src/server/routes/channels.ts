@@ -53,12 +53,18 @@ export function registerChannelRoutes(router: Router, deps: RouteDeps): void {
       autoResolve,
       ...paging,
     });
-    ctx.body = { notifications: page.items.map(presentChannel), next_page: page.nextPage };
+    const pending = await store.summarizePendingDeliveries(accountOf(ctx), page.items.map((channel) => channel.id));
+    ctx.body = {
+      notifications: page.items.map((channel) => presentChannel(channel, pending.get(channel.id))),
+      next_page: page.nextPage,
+    };
   });
 
   router.get('/v2/notifications/:id', async (ctx) => {
     // The seed documents 400 for reading a channel that does not exist.
-    ctx.body = presentChannel(await findChannel(ctx, store, 400));
+    const channel = await findChannel(ctx, store, 400);
+    const pending = await store.summarizePendingDeliveries(accountOf(ctx), [channel.id]);
+    ctx.body = presentChannel(channel, pending.get(channel.id));
   });
 
   router.put('/v2/notifications/:id', async (ctx) => {

@@ -6,6 +6,7 @@ import type {
   OnQueryFailure,
   Weekday,
 } from '../../model/types.js';
+import type { NewDelivery, OutboxStore } from './outbox.js';
 
 /**
  * The server's storage, one interface for every backend (SQLite today). Every method is scoped to one account
@@ -13,7 +14,7 @@ import type {
  * which work across accounts. Methods are async so that a networked backend can implement the same interface.
  * A method that returns without throwing has made its write durable.
  */
-export interface Store {
+export interface Store extends OutboxStore {
   // Accounts and API keys.
   /** A new account with its `Email me` channel (destination = email, or "" when there is none). */
   createAccount(email: string | null): Promise<AccountRecord>;
@@ -80,8 +81,10 @@ export interface Store {
   /** Appends history entries (their account is the alert's); entries of deleted alerts are dropped. */
   appendHistory(entries: NewHistoryEntry[]): Promise<void>;
   /**
-   * Saves the results of one evaluation round and their history entries in one transaction (one disk sync for
-   * thousands of alerts); results and entries of alerts deleted meanwhile are dropped.
+   * Saves the results of one evaluation round, their history entries and their outbox deliveries in one
+   * transaction (one disk sync for thousands of alerts): a transition is never stored without its notifications,
+   * nor notified without being stored. Results, entries and deliveries of alerts (or channels) deleted meanwhile
+   * are dropped.
    */
   saveEvaluations(results: EvaluationBatchItem[]): Promise<void>;
   /** Records (or clears, with null) the last delivery error of a channel. */
@@ -260,6 +263,8 @@ export interface EvaluationBatchItem {
   alertId: string;
   result: EvaluationResult;
   history: Omit<NewHistoryEntry, 'alertId'>[];
+  /** The notifications of this transition, one per channel, for the outbox. */
+  deliveries?: NewDelivery[];
 }
 
 /** One alert as the evaluator needs it: the record plus its channels and schedules, resolved. */

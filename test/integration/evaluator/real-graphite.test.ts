@@ -104,6 +104,7 @@ describe.skipIf(availability.skip)('evaluation against a real Graphite', () => {
 
     const hook = await receiver.waitFor(byPath('/hook'), 30_000);
     expect(hook.body).toEqual({
+      id: hook.headers['idempotency-key'],
       name: 'Web CPU',
       criteria: 'above 90',
       graph: expect.stringContaining(`${graphite.url}/render?target=it.web.*.cpu`),
@@ -113,6 +114,7 @@ describe.skipIf(availability.skip)('evaluation against a real Graphite', () => {
       backoff_minutes: null,
       info: 'Runbook: restart the <web> tier',
     });
+    expect(hook.headers['idempotency-key']).toMatch(/^[0-9a-f]{32}$/);
 
     const alert = await until(() => server.request('GET', `/v2/alerts/${alertId}/`), (r) => r.body.status === 'alerting');
     expect(alert.body.currently_triggered_metrics).toEqual(['it.web.1.cpu']);

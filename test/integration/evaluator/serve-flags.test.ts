@@ -18,6 +18,9 @@ describe('alertform serve with evaluation', () => {
     const url = await runCli(['serve', '--db', ':memory:', '--graphite-url', 'ftp://graphite']);
     expect(url.code).toBe(1);
     expect(url.stderr).toContain('--graphite-url must be an http(s) URL');
+    const age = await runCli(['serve', '--db', ':memory:', '--delivery-max-age', 'a day']);
+    expect(age.code).toBe(1);
+    expect(age.stderr).toContain('--delivery-max-age must be a positive duration such as 90s, 15m or 24h, not "a day"');
   }, 90_000);
 
   it('evaluates alerts against --graphite-url every --eval-interval seconds', async () => {

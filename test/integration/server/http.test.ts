@@ -107,11 +107,11 @@ describe('open endpoints', () => {
     expect(doc.openapi).toBe('3.1.0');
     expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining([
       '/v2/alerts/', '/v2/alerts/{id}/', '/v2/alerts/{id}/muted/', '/v2/alerts/muted/', '/v2/alerts/history/',
-      '/v2/notifications/', '/v2/notifications/{id}/', '/v2/schedules/', '/v2/schedules/{id}/',
+      '/v2/notifications/', '/v2/notifications/{id}/', '/v2/schedules/', '/v2/schedules/{id}/', '/v2/deliveries/',
     ]));
     const operations = Object.values(doc.paths).flatMap((path: any) => Object.keys(path));
-    // The open ones (/healthz, /readyz, /metrics, this document), then the 21 of the API.
-    expect(operations.length).toBe(4 + 21);
+    // The open ones (/healthz, /readyz, /metrics, this document), then the 22 of the API (with /v2/deliveries/).
+    expect(operations.length).toBe(4 + 22);
     expect(doc.components.schemas['alert.criteria'].properties.above_value.type).toBe('number');
     // Every $ref points at a schema that exists in the document.
     const refs = JSON.stringify(doc).match(/"\$ref":"[^"]+"/g) ?? [];

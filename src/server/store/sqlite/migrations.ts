@@ -100,6 +100,34 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE accounts ADD COLUMN metric_prefixes TEXT NOT NULL DEFAULT '[]';
   `,
+  // 4: the outbox. A notification is a row written with its transition, claimed by a delivery worker (claimed_by
+  // until claim_expires_at), then delivered, rescheduled or dead-lettered. Times are epoch ms. The payload is the
+  // channel-independent notification: the destination (a secret) is read from the channel at send time.
+  `
+  CREATE TABLE deliveries (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    id TEXT NOT NULL UNIQUE,
+    account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    channel_id TEXT NOT NULL REFERENCES channels(id) ON DELETE CASCADE,
+    alert_id TEXT NOT NULL,
+    alert_name TEXT NOT NULL,
+    event TEXT NOT NULL,
+    payload TEXT NOT NULL,
+    state TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'delivered', 'dead')),
+    attempts INTEGER NOT NULL DEFAULT 0,
+    next_attempt_at INTEGER NOT NULL,
+    claimed_by TEXT,
+    claim_expires_at INTEGER,
+    last_error TEXT,
+    last_attempt_at INTEGER,
+    created_at INTEGER NOT NULL,
+    finished_at INTEGER
+  );
+  CREATE INDEX deliveries_due ON deliveries(next_attempt_at, seq) WHERE state = 'pending';
+  CREATE INDEX deliveries_chain ON deliveries(channel_id, alert_id, seq) WHERE state = 'pending';
+  CREATE INDEX deliveries_account ON deliveries(account_id, state, seq);
+  CREATE INDEX deliveries_finished ON deliveries(finished_at) WHERE state <> 'pending';
+  `,
 ];
 
 /** Brings the database to the newest schema version; refuses a database newer than this code. */

@@ -35,6 +35,15 @@ import {
   writeAlertLinks,
   type AlertRow,
 } from './alert-rows.js';
+import type {
+  ClaimedDelivery,
+  DeliveryClaim,
+  DeliveryQuery,
+  DeliveryRecord,
+  FinishedDelivery,
+  PendingSummary,
+} from '../outbox.js';
+import * as outbox from './outbox-rows.js';
 import { channelFromRow, scheduleFromRows, type ChannelRow, type ScheduleRow } from './rows.js';
 import { openDatabase } from './open-database.js';
 
@@ -500,7 +509,34 @@ export class SqliteStore implements Store {
         update.run(result.status, JSON.stringify(result.currentlyTriggeredMetrics), evalState, alertId);
         for (const entry of history) insert.run(entry.status, entry.value, entry.time, entry.metric, alertId);
       }
+      for (const { alertId, deliveries } of results) if (deliveries?.length) outbox.insertDeliveries(this.db, alertId, deliveries);
     })();
+  }
+
+  // The outbox -------------------------------------------------------------------------------------------------
+
+  async claimDueDeliveries(claim: DeliveryClaim): Promise<ClaimedDelivery[]> {
+    return outbox.claimDueDeliveries(this.db, claim);
+  }
+
+  async finishDeliveries(finished: FinishedDelivery[]): Promise<void> {
+    outbox.finishDeliveries(this.db, finished);
+  }
+
+  async listDeliveries(accountId: string, query: DeliveryQuery): Promise<Page<DeliveryRecord>> {
+    return outbox.listDeliveries(this.db, accountId, query);
+  }
+
+  async summarizePendingDeliveries(accountId: string, channelIds: string[]): Promise<Map<string, PendingSummary>> {
+    return outbox.summarizePendingDeliveries(this.db, accountId, channelIds);
+  }
+
+  async countDeliveriesByChannelType(): Promise<{ pending: Record<string, number>; dead: Record<string, number> }> {
+    return outbox.countDeliveriesByChannelType(this.db);
+  }
+
+  async pruneDeliveries(deliveredBefore: number, deadBefore: number): Promise<number> {
+    return outbox.pruneDeliveries(this.db, deliveredBefore, deadBefore);
   }
 
   async setChannelLastError(channelId: string, error: ChannelError | null): Promise<void> {

@@ -1,8 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { runEvaluationCycle } from '../../../../src/server/evaluator/run-cycle.js';
 import { createGraphiteClient } from '../../../../src/graphite/render-client.js';
-import type { DeliveryQueue } from '../../../../src/server/notifiers/delivery-queue.js';
-import type { DeliveryChannel, Notification } from '../../../../src/server/notifiers/types.js';
 import { makeSeries, startFakeRender, type RenderReply } from '../../../helpers/fake-render-server.js';
 import { MemoryEvaluationStore } from '../../../helpers/memory-evaluation-store.js';
 
@@ -12,16 +10,9 @@ afterEach(async () => {
   while (closers.length) await closers.pop()!();
 });
 
-/** A delivery queue that only records what it was given. */
-function recordingQueue() {
-  const sent: { channel: string; notification: Notification }[] = [];
-  const queue: DeliveryQueue = {
-    enqueue: (channel: DeliveryChannel, notification: Notification) => sent.push({ channel: channel.id, notification }),
-    idle: async () => undefined,
-    pending: () => 0,
-    countsByChannelType: () => ({ pending: {}, failed: {} }),
-  };
-  return { queue, sent };
+/** What the cycles wrote to the outbox of `store` from delivery number `from` on. */
+function outboxOf(store: MemoryEvaluationStore, from = 0) {
+  return store.outbox.slice(from).map((delivery) => ({ channel: delivery.channelId, notification: delivery.notification }));
 }
 
 /** Values per series name; the fake answers each target with the series whose names match it. */
@@ -47,15 +38,17 @@ function storeWithChannel() {
 }
 
 describe('an evaluation cycle', () => {
-  it('fires a wildcard alert, stores status, triggered metrics and history, and queues notifications', async () => {
+  it('fires a wildcard alert, stores status, triggered metrics and history, and writes its notifications to the outbox', async () => {
     let data: Record<string, (number | null)[]> = { 'web.1.cpu': [10, 10], 'web.2.cpu': [95, 96], 'web.3.cpu': [97, 98] };
     const { client } = await graphiteWith(() => data);
     const store = storeWithChannel();
     store.addAlert({ id: 'cpu', metric: 'web.*.cpu', alert_criteria: { type: 'above', above_value: 90 }, notification_channels: ['ch1'] });
-    const { queue, sent } = recordingQueue();
-    const deps = { store, graphite: client, deliveries: queue, now: () => NOW * 1000 };
+    let woken = 0;
+    const deps = { store, graphite: client, onDeliveriesWritten: () => (woken += 1), now: () => NOW * 1000 };
 
     const report = await runEvaluationCycle(deps);
+    const sent = outboxOf(store);
+    expect(woken).toBe(1);
     expect(report).toMatchObject({ alerts: 1, queries: 1, failedQueries: 0, transitions: 1, notifications: 1 });
     const alert = store.alerts.get('cpu')!;
     expect(alert.status).toBe('alerting');
@@ -76,23 +69,20 @@ describe('an evaluation cycle', () => {
       { status: 'recovered', value: 20, metric: 'web.2.cpu', time: NOW },
       { status: 'recovered', value: 30, metric: 'web.3.cpu', time: NOW },
     ]);
-    expect(sent.map((s) => s.notification.event)).toEqual(['alerting', 'recovered']);
+    expect(outboxOf(store).map((s) => s.notification.event)).toEqual(['alerting', 'recovered']);
   });
 
   it('keeps its state across a restart: no second notification within the backoff', async () => {
     const { client } = await graphiteWith(() => ({ 'db.load': [5, 5] }));
     const store = storeWithChannel();
     store.addAlert({ id: 'load', metric: 'db.load', alert_criteria: { type: 'above', above_value: 1 }, notification_channels: ['ch1'], notification_type: ['every', 60] });
-    const first = recordingQueue();
-    await runEvaluationCycle({ store, graphite: client, deliveries: first.queue, now: () => NOW * 1000 });
-    // A new process: a fresh client and queue over the same stored rows.
-    const second = recordingQueue();
-    await runEvaluationCycle({ store, graphite: createGraphiteClient({ baseUrl: (await graphiteWith(() => ({ 'db.load': [5, 5] }))).fake.url }), deliveries: second.queue, now: () => (NOW + 600) * 1000 });
-    expect(first.sent.map((s) => s.notification.event)).toEqual(['alerting']);
-    expect(second.sent).toEqual([]);
-    const third = recordingQueue();
-    await runEvaluationCycle({ store, graphite: client, deliveries: third.queue, now: () => (NOW + 3600) * 1000 });
-    expect(third.sent.map((s) => s.notification.event)).toEqual(['reminder']);
+    await runEvaluationCycle({ store, graphite: client, now: () => NOW * 1000 });
+    expect(outboxOf(store).map((s) => s.notification.event)).toEqual(['alerting']);
+    // A new process: a fresh client over the same stored rows.
+    await runEvaluationCycle({ store, graphite: createGraphiteClient({ baseUrl: (await graphiteWith(() => ({ 'db.load': [5, 5] }))).fake.url }), now: () => (NOW + 600) * 1000 });
+    expect(outboxOf(store, 1)).toEqual([]);
+    await runEvaluationCycle({ store, graphite: client, now: () => (NOW + 3600) * 1000 });
+    expect(outboxOf(store, 1).map((s) => s.notification.event)).toEqual(['reminder']);
   });
 
   it('isolates a failing query: other alerts of the same batch are judged, the failing one records query_failed', async () => {
@@ -104,8 +94,8 @@ describe('an evaluation cycle', () => {
     store.addAlert({ id: 'a', metric: 'a.ok', alert_criteria: { type: 'above', above_value: 1 }, notification_channels: ['ch1'] });
     store.addAlert({ id: 'b', metric: 'b.ok', alert_criteria: { type: 'above', above_value: 1 } });
     store.addAlert({ id: 'x', metric: 'broken.metric', alert_criteria: { type: 'above', above_value: 1 }, notification_channels: ['ch1'], on_query_failure: 'notify' });
-    const { queue, sent } = recordingQueue();
-    const report = await runEvaluationCycle({ store, graphite: client, deliveries: queue, now: () => NOW * 1000 });
+    const report = await runEvaluationCycle({ store, graphite: client, now: () => NOW * 1000 });
+    const sent = outboxOf(store);
     expect(report.failedQueries).toBe(1);
     expect(store.alerts.get('a')!.status).toBe('alerting');
     expect(store.alerts.get('b')!.status).toBe('alerting');
@@ -128,8 +118,8 @@ describe('an evaluation cycle', () => {
     };
     store.addAlert({ id: 'loud', ...composite });
     store.addAlert({ id: 'quiet', ...composite, muted: true });
-    const { queue, sent } = recordingQueue();
-    const report = await runEvaluationCycle({ store, graphite: client, deliveries: queue, now: () => NOW * 1000 });
+    const report = await runEvaluationCycle({ store, graphite: client, now: () => NOW * 1000 });
+    const sent = outboxOf(store);
     expect(report.queries).toBe(2); // the same queries of both alerts are fetched once
     expect(store.alerts.get('loud')!.currently_triggered_metrics).toEqual(['app.errors', 'app.requests']);
     expect(store.alerts.get('quiet')!.status).toBe('alerting');
@@ -142,8 +132,7 @@ describe('an evaluation cycle', () => {
     const { fake, client } = await graphiteWith(() => ({ 'beat.a': [1, null] }));
     const store = storeWithChannel();
     store.addAlert({ id: 'beat', metric: 'beat.a', alert_criteria: { type: 'missing', time_period: 5 } });
-    const { queue } = recordingQueue();
-    const report = await runEvaluationCycle({ store, graphite: client, deliveries: queue, now: () => NOW * 1000 });
+    const report = await runEvaluationCycle({ store, graphite: client, now: () => NOW * 1000 });
     expect(report.queries).toBe(2);
     expect(fake.requests.map((r) => `${r.from} ${r.maxDataPoints}`).sort()).toEqual(['-1445min 48', '-6min null']);
     expect(store.alerts.get('beat')!.status).toBe('healthy'); // its last point is 30 s old: not missing
@@ -153,9 +142,8 @@ describe('an evaluation cycle', () => {
     const { client } = await graphiteWith(() => ({ 'q.depth': [1, 1] }));
     const store = storeWithChannel();
     store.addAlert({ id: 'q', metric: 'q.depth', alert_criteria: { type: 'above', above_value: 10 } });
-    const { queue } = recordingQueue();
-    const first = await runEvaluationCycle({ store, graphite: client, deliveries: queue, now: () => NOW * 1000 });
-    const second = await runEvaluationCycle({ store, graphite: client, deliveries: queue, now: () => NOW * 1000 });
+    const first = await runEvaluationCycle({ store, graphite: client, now: () => NOW * 1000 });
+    const second = await runEvaluationCycle({ store, graphite: client, now: () => NOW * 1000 });
     expect(first.saved).toBe(1); // the initial state
     expect(second.saved).toBe(0);
   });

@@ -59,11 +59,25 @@ describe('the evaluator over the SQLite store', () => {
       muted: false,
       status: 'healthy',
     });
-    expect(await adapted.getChannelsForDelivery([channel.id, 'unknown'])).toEqual([
-      { id: channel.id, type: 'webhook', description: 'hook', destination: 'https://hooks.example/x', auto_resolve: false },
+
+    // The round's notifications land in the outbox with it, per channel; unknown channels are dropped.
+    const notification = { event: 'alerting', alert: { id: alert.id, name: 'cpu' }, triggered: [], conditions: [], graphUrl: null, time: 1 };
+    await adapted.saveEvaluations([
+      {
+        alertId: alert.id,
+        status: 'alerting',
+        currently_triggered_metrics: [],
+        eval_state: { version: 1 },
+        history: [],
+        deliveries: [
+          { channelId: channel.id, notification: notification as never },
+          { channelId: 'unknown', notification: notification as never },
+        ],
+      },
     ]);
-    await adapted.setChannelLastError(channel.id, { time: 1_700_000_000, message: 'webhook answered HTTP 500' });
-    expect((await store.getChannel(account.id, channel.id))!.lastError).toEqual({ time: 1_700_000_000, message: 'webhook answered HTTP 500' });
+    const page = await store.listDeliveries(account.id, { states: ['pending'], page: 1, max: 10 });
+    expect(page.items).toMatchObject([{ state: 'pending', channel: { id: channel.id, type: 'webhook', description: 'hook' }, alert: { id: alert.id, name: 'cpu' }, event: 'alerting', attempts: 0 }]);
+    expect(JSON.stringify(page)).not.toContain('hooks.example');
   });
 
   it('counts an alert muted by hand until its mute ends, and during an active schedule in its timezone', () => {

@@ -56,6 +56,23 @@ describe('webhook', () => {
     });
   });
 
+  it('carries the delivery id as the body id and the Idempotency-Key header, and leaves both out without one', async () => {
+    const receiver = await startWebhookReceiver();
+    closers.push(receiver.close);
+    await sendNotification(channel('webhook', receiver.url), { ...plainNotification(), deliveryId: 'd-123' }, settings(), signal());
+    const request = await receiver.next();
+    expect(request.headers['idempotency-key']).toBe('d-123');
+    expect(request.body).toMatchObject({ id: 'd-123', status: 'alerting' });
+    expect(Object.keys(request.body as object)[0]).toBe('id');
+  });
+
+  it('reads Retry-After from a 429 or 503 into the error', async () => {
+    const receiver = await startWebhookReceiver(() => ({ status: 429, headers: { 'retry-after': '7' } }));
+    closers.push(receiver.close);
+    const failure = sendNotification(channel('webhook', receiver.url), plainNotification(), settings(), signal());
+    await expect(failure).rejects.toMatchObject({ message: expect.stringMatching(/^webhook answered HTTP 4(29|xx)$/), retryable: true, retryAfterMs: 7_000 });
+  });
+
   it('fails retryably on a 5xx and names no URL', async () => {
     const receiver = await startWebhookReceiver(() => 503);
     closers.push(receiver.close);
@@ -100,10 +117,12 @@ describe('email', () => {
     const { port } = smtp.server.address() as AddressInfo;
     const mail = settings({ smtpUrl: `smtp://127.0.0.1:${port}`, smtpFrom: 'alerts@example.com' });
 
-    await sendNotification(channel('email', 'ops@example.com, oncall@example.com'), plainNotification(), mail, signal());
+    await sendNotification(channel('email', 'ops@example.com, oncall@example.com'), { ...plainNotification(), deliveryId: 'd-42' }, mail, signal());
 
     expect(messages).toHaveLength(1);
     const [message] = messages;
+    // The same delivery retried carries the same Message-ID: mail clients show one message.
+    expect(message!.raw).toMatch(/^Message-ID: <d-42@alertform>\r$/m);
     expect(message!.from).toBe('alerts@example.com');
     expect(message!.to).toEqual(['ops@example.com', 'oncall@example.com']);
     expect(decodeSubject(message!.raw)).toBe('[ALERTING] CPU "hot" <web> & co: web.2.cpu = 95.5 (above 90 for 5 minutes)');

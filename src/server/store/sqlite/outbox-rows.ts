@@ -1,0 +1,211 @@
+import type { Database } from 'better-sqlite3';
+import { createId } from '../../ids.js';
+import type {
+  ClaimedDelivery,
+  DeliveryClaim,
+  DeliveryQuery,
+  FinishedDelivery,
+  DeliveryRecord,
+  NewDelivery,
+  PendingSummary,
+} from '../outbox.js';
+import type { ChannelType } from '../../../model/types.js';
+
+/**
+ * Inserts an alert's deliveries (call inside the saveEvaluations transaction). The account comes from the alert and
+ * the channel must belong to it: a channel or alert deleted meanwhile inserts nothing.
+ */
+export function insertDeliveries(db: Database, alertId: string, deliveries: NewDelivery[]): void {
+  const insert = db.prepare(
+    `INSERT INTO deliveries (id, account_id, channel_id, alert_id, alert_name, event, payload, next_attempt_at, created_at)
+     SELECT ?, a.account_id, c.id, a.id, a.name, ?, ?, ?, ?
+     FROM alerts a JOIN channels c ON c.id = ? AND c.account_id = a.account_id WHERE a.id = ?`,
+  );
+  for (const delivery of deliveries) {
+    insert.run(createId(), delivery.event, JSON.stringify(delivery.payload), delivery.createdAt, delivery.createdAt, delivery.channelId, alertId);
+  }
+}
+
+interface ClaimRow {
+  id: string;
+  alert_id: string;
+  payload: string;
+  attempts: number;
+  created_at: number;
+  channel_id: string;
+  type: string;
+  description: string;
+  destination: string;
+  auto_resolve: number;
+}
+
+/**
+ * The due rows, claimed in one transaction (SQLite has one writer, so nobody else can claim between the SELECT and
+ * the UPDATE), the longest due first. Only the oldest pending row of each (channel, alert) can be due: the NOT
+ * EXISTS is the ordering rule. The walk goes through the due rows only (finishDeliveries moves the rows queued
+ * behind a retried one to its retry time), so thousands of notifications waiting out an outage cost nothing here.
+ *
+ * On PostgreSQL, where several replicas claim at once, the same rule is one statement:
+ *
+ *   UPDATE deliveries d SET claimed_by = $worker, claim_expires_at = $now + $lease
+ *   FROM (SELECT id FROM deliveries o
+ *         WHERE o.state = 'pending' AND o.next_attempt_at <= $now
+ *           AND (o.claim_expires_at IS NULL OR o.claim_expires_at <= $now)
+ *           AND NOT EXISTS (SELECT 1 FROM deliveries p WHERE p.channel_id = o.channel_id AND p.alert_id = o.alert_id
+ *                           AND p.state = 'pending' AND p.seq < o.seq)
+ *         ORDER BY o.next_attempt_at, o.seq LIMIT $limit
+ *         FOR UPDATE SKIP LOCKED) due
+ *   WHERE d.id = due.id
+ *   RETURNING d.*;   -- joined with channels for type, destination and auto_resolve
+ *
+ * SKIP LOCKED lets replicas claim disjoint rows without waiting on each other; the claim columns (not the row
+ * lock, which ends with the transaction) keep a row owned while it is being sent, until the lease expires.
+ */
+export function claimDueDeliveries(db: Database, claim: DeliveryClaim): ClaimedDelivery[] {
+  return db.transaction(() => {
+    const rows = db
+      .prepare(
+        `SELECT d.id, d.alert_id, d.payload, d.attempts, d.created_at, c.id AS channel_id, c.type, c.description,
+                c.destination, c.auto_resolve
+         FROM deliveries d INDEXED BY deliveries_due JOIN channels c ON c.id = d.channel_id
+         WHERE d.state = 'pending' AND d.next_attempt_at <= ?
+           AND (d.claim_expires_at IS NULL OR d.claim_expires_at <= ?)
+           AND NOT EXISTS (SELECT 1 FROM deliveries p WHERE p.channel_id = d.channel_id AND p.alert_id = d.alert_id
+                           AND p.state = 'pending' AND p.seq < d.seq)
+         ORDER BY d.next_attempt_at, d.seq LIMIT ?`,
+      )
+      .all(claim.now, claim.now, claim.limit) as ClaimRow[];
+    const mark = db.prepare('UPDATE deliveries SET claimed_by = ?, claim_expires_at = ? WHERE id = ?');
+    for (const row of rows) mark.run(claim.worker, claim.now + claim.leaseMs, row.id);
+    return rows.map((row) => ({
+      id: row.id,
+      alertId: row.alert_id,
+      payload: JSON.parse(row.payload) as unknown,
+      attempts: row.attempts,
+      createdAt: row.created_at,
+      channel: {
+        id: row.channel_id,
+        type: row.type as ChannelType,
+        description: row.description,
+        destination: row.destination,
+        autoResolve: row.auto_resolve === 1,
+      },
+    }));
+  })();
+}
+
+/**
+ * Records attempts and releases their claims in one transaction (one fsync for a whole batch); each channel's
+ * last_error moves with them, in the order the attempts are given.
+ */
+export function finishDeliveries(db: Database, finished: FinishedDelivery[]): void {
+  const mark = db.prepare(
+    `UPDATE deliveries SET state = ?, attempts = attempts + 1, next_attempt_at = ?, last_error = COALESCE(?, last_error),
+       last_attempt_at = ?, finished_at = ?, claimed_by = NULL, claim_expires_at = NULL
+     WHERE id = ? AND claimed_by = ? AND state = 'pending'`,
+  );
+  const channelError = db.prepare('UPDATE channels SET last_error = ? WHERE id = (SELECT channel_id FROM deliveries WHERE id = ?)');
+  // The rows behind a retried one cannot go before it: they wait for its retry time, so the claim's walk over due
+  // rows does not visit them again and again while it is retried.
+  const holdFollowers = db.prepare(
+    `UPDATE deliveries SET next_attempt_at = @next
+     WHERE state = 'pending' AND next_attempt_at < @next
+       AND (channel_id, alert_id) = (SELECT channel_id, alert_id FROM deliveries WHERE id = @id)
+       AND seq > (SELECT seq FROM deliveries WHERE id = @id)`,
+  );
+  db.transaction(() => {
+    for (const { id, worker, outcome } of finished) {
+      const error = outcome.state === 'delivered' ? null : outcome.error;
+      const changed = mark.run(
+        outcome.state,
+        outcome.state === 'pending' ? outcome.nextAttemptAt : outcome.at,
+        error,
+        outcome.at,
+        outcome.state === 'pending' ? null : outcome.at,
+        id,
+        worker,
+      ).changes;
+      if (changed === 0) continue;
+      channelError.run(error === null ? null : JSON.stringify({ time: Math.floor(outcome.at / 1000), message: error }), id);
+      if (outcome.state === 'pending') holdFollowers.run({ next: outcome.nextAttemptAt, id });
+    }
+  })();
+}
+
+interface DeliveryRow {
+  id: string;
+  state: DeliveryRecord['state'];
+  channel_id: string;
+  type: string;
+  description: string;
+  alert_id: string;
+  alert_name: string;
+  event: string;
+  attempts: number;
+  created_at: number;
+  next_attempt_at: number;
+  last_error: string | null;
+  last_attempt_at: number | null;
+}
+
+/** One page of the account's deliveries in the given states, oldest first, without destinations or payloads. */
+export function listDeliveries(db: Database, accountId: string, query: DeliveryQuery): { items: DeliveryRecord[]; nextPage: boolean } {
+  const rows = db
+    .prepare(
+      `SELECT d.id, d.state, d.channel_id, c.type, c.description, d.alert_id, d.alert_name, d.event, d.attempts,
+              d.created_at, d.next_attempt_at, d.last_error, d.last_attempt_at
+       FROM deliveries d JOIN channels c ON c.id = d.channel_id
+       WHERE d.account_id = ? AND d.state IN (SELECT value FROM json_each(?))
+       ORDER BY d.seq LIMIT ? OFFSET ?`,
+    )
+    .all(accountId, JSON.stringify(query.states), query.max + 1, (query.page - 1) * query.max) as DeliveryRow[];
+  return {
+    items: rows.slice(0, query.max).map((row) => ({
+      id: row.id,
+      state: row.state,
+      channel: { id: row.channel_id, type: row.type, description: row.description },
+      alert: { id: row.alert_id, name: row.alert_name },
+      event: row.event,
+      attempts: row.attempts,
+      createdAt: row.created_at,
+      nextAttemptAt: row.state === 'pending' ? row.next_attempt_at : null,
+      lastError: row.last_error,
+      lastAttemptAt: row.last_attempt_at,
+    })),
+    nextPage: rows.length > query.max,
+  };
+}
+
+/** Pending count and oldest creation per channel (only channels with pending deliveries appear). */
+export function summarizePendingDeliveries(db: Database, accountId: string, channelIds: string[]): Map<string, PendingSummary> {
+  const rows = db
+    .prepare(
+      `SELECT channel_id, COUNT(*) AS count, MIN(created_at) AS oldest FROM deliveries
+       WHERE account_id = ? AND state = 'pending' AND channel_id IN (SELECT value FROM json_each(?))
+       GROUP BY channel_id`,
+    )
+    .all(accountId, JSON.stringify(channelIds)) as { channel_id: string; count: number; oldest: number }[];
+  return new Map(rows.map((row) => [row.channel_id, { count: row.count, oldestCreatedAt: row.oldest }]));
+}
+
+/** Pending and dead deliveries by channel type, over all accounts. */
+export function countDeliveriesByChannelType(db: Database): { pending: Record<string, number>; dead: Record<string, number> } {
+  const rows = db
+    .prepare(
+      `SELECT d.state, c.type, COUNT(*) AS count FROM deliveries d JOIN channels c ON c.id = d.channel_id
+       WHERE d.state IN ('pending', 'dead') GROUP BY d.state, c.type`,
+    )
+    .all() as { state: 'pending' | 'dead'; type: string; count: number }[];
+  const counts = { pending: {} as Record<string, number>, dead: {} as Record<string, number> };
+  for (const row of rows) counts[row.state][row.type] = row.count;
+  return counts;
+}
+
+/** Deletes finished rows older than the given times; returns how many went. */
+export function pruneDeliveries(db: Database, deliveredBefore: number, deadBefore: number): number {
+  return db
+    .prepare(
+      `DELETE FROM deliveries WHERE (state = 'delivered' AND finished_at < ?) OR (state = 'dead' AND finished_at < ?)`,
+    )
+    .run(deliveredBefore, deadBefore).changes;
+}

@@ -1,0 +1,147 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { SqliteStore } from '../../../../src/server/store/sqlite/sqlite-store.js';
+import type { AlertWrite, Store } from '../../../../src/server/store/store.js';
+import type { DeliveryOutcome } from '../../../../src/server/store/outbox.js';
+
+/**
+ * The stores this suite runs against: each backend's outbox must give the same answers (a PostgreSQL store joins
+ * by adding itself here).
+ */
+const BACKENDS: { name: string; open: () => Promise<Store> }[] = [{ name: 'SQLite', open: async () => SqliteStore.open(':memory:') }];
+
+const stores: Store[] = [];
+afterEach(async () => {
+  while (stores.length) await stores.pop()!.close();
+});
+
+const T0 = 1_800_000_000_000;
+
+function alertWrite(name: string, channels: string[]): AlertWrite {
+  return {
+    name,
+    metric: `m.${name}`,
+    alertCriteria: { type: 'above', above_value: 1 },
+    additionalCriteria: {},
+    expression: 'a',
+    notificationChannels: channels,
+    notificationType: ['state_change'],
+    scheduledMutes: [],
+    info: null,
+    onQueryFailure: null,
+  };
+}
+
+/** A store with one account, two channels and two alerts on both, and a helper writing a transition's deliveries. */
+async function outboxStore(open: () => Promise<Store>) {
+  const store = await open();
+  stores.push(store);
+  const account = await store.createAccount('ops@example.com');
+  const hook = await store.createChannel(account.id, { type: 'webhook', description: 'hook', destination: 'https://secret.example/hook?token=s3cret', autoResolve: false });
+  const pd = await store.createChannel(account.id, { type: 'pagerduty', description: 'pd', destination: 'R0UTINGKEY', autoResolve: true });
+  const a = await store.createAlert(account.id, alertWrite('a', [hook.id, pd.id]));
+  const b = await store.createAlert(account.id, alertWrite('b', [hook.id, pd.id]));
+  const write = (alertId: string, event: string, createdAt = T0, channels = [hook.id, pd.id]) =>
+    store.saveEvaluations([
+      {
+        alertId,
+        result: { status: event === 'alerting' ? 'alerting' : 'healthy', currentlyTriggeredMetrics: [], evalState: null },
+        history: [],
+        deliveries: channels.map((channelId) => ({ channelId, event, payload: { event, alert: { id: alertId } }, createdAt })),
+      },
+    ]);
+  return { store, account, hook, pd, a, b, write };
+}
+
+const finish = (store: Store, id: string, worker: string, outcome: DeliveryOutcome) => store.finishDeliveries([{ id, worker, outcome }]);
+const claim = (store: Store, worker: string, now: number, limit = 100) => store.claimDueDeliveries({ worker, now, leaseMs: 10_000, limit });
+const label = (rows: { channel: { description: string }; payload: unknown }[]) =>
+  rows.map((row) => `${row.channel.description}:${(row.payload as { event: string }).event}`);
+
+describe.each(BACKENDS)('the outbox on $name', ({ open }) => {
+  it('writes deliveries with their transition and claims only the oldest pending one per channel and alert', async () => {
+    const { store, account, hook, a, b, write } = await outboxStore(open);
+    await write(a.id, 'alerting');
+    await write(a.id, 'recovered');
+    await write(b.id, 'alerting');
+    const first = await claim(store, 'w1', T0);
+    // a's recovery waits for a's trigger on each channel; b is independent of a.
+    expect(label(first)).toEqual(['hook:alerting', 'pd:alerting', 'hook:alerting', 'pd:alerting']);
+    expect(first.map((row) => row.alertId)).toEqual([a.id, a.id, b.id, b.id]);
+    expect(first[1]!.channel).toEqual({ id: first[1]!.channel.id, type: 'pagerduty', description: 'pd', destination: 'R0UTINGKEY', autoResolve: true });
+    // Claimed rows are not claimed twice, and the recoveries are still held back by their pending triggers.
+    expect(await claim(store, 'w2', T0 + 1)).toEqual([]);
+
+    // A failed trigger (rescheduled) still holds its recovery back: a resolve never overtakes its trigger.
+    const hookTriggerOfA = first[0]!;
+    await finish(store, hookTriggerOfA.id, 'w1', { state: 'pending', at: T0 + 2, nextAttemptAt: T0 + 5_000, error: 'webhook answered HTTP 503' });
+    for (const row of first.slice(1)) await finish(store, row.id, 'w1', { state: 'delivered', at: T0 + 2 });
+    // The recovery queued behind the retried trigger waits for the trigger's retry time: no claim looks at it before.
+    const waiting = (await store.listDeliveries(account.id, { states: ['pending'], page: 1, max: 10 })).items;
+    expect(waiting.filter((d) => d.channel.id === hook.id && d.alert.id === a.id).map((d) => [d.event, d.nextAttemptAt])).toEqual([
+      ['alerting', T0 + 5_000],
+      ['recovered', T0 + 5_000],
+    ]);
+    const second = await claim(store, 'w1', T0 + 3);
+    expect(label(second)).toEqual(['pd:recovered']);
+    await finish(store, second[0]!.id, 'w1', { state: 'delivered', at: T0 + 4 });
+    expect(await claim(store, 'w1', T0 + 4_999)).toEqual([]);
+    const third = await claim(store, 'w1', T0 + 5_000);
+    expect(third.map((row) => [row.id, row.attempts])).toEqual([[hookTriggerOfA.id, 1]]);
+    await finish(store, third[0]!.id, 'w1', { state: 'delivered', at: T0 + 5_001 });
+    expect(label(await claim(store, 'w1', T0 + 5_002))).toEqual(['hook:recovered']);
+  });
+
+  it('gives the rows of a worker that died back after its lease, and ignores the late answer of a lost claim', async () => {
+    const { store, account, hook, a, write } = await outboxStore(open);
+    await write(a.id, 'alerting', T0, [hook.id]);
+    const [row] = await claim(store, 'dead-worker', T0);
+    expect(await claim(store, 'w2', T0 + 9_999)).toEqual([]);
+    const [again] = await claim(store, 'w2', T0 + 10_000);
+    expect(again!.id).toBe(row!.id);
+    // The first worker comes back from a long pause: its outcome no longer counts.
+    await finish(store, row!.id, 'dead-worker', { state: 'dead', at: T0 + 10_001, error: 'webhook answered HTTP 400' });
+    expect((await store.listDeliveries(account.id, { states: ['pending'], page: 1, max: 10 })).items).toHaveLength(1);
+    await finish(store, again!.id, 'w2', { state: 'delivered', at: T0 + 10_002 });
+    expect((await store.listDeliveries(account.id, { states: ['delivered'], page: 1, max: 10 })).items).toMatchObject([{ id: row!.id, attempts: 1 }]);
+  });
+
+  it("moves the channel's last_error with each outcome and counts pending deliveries per channel", async () => {
+    const { store, account, hook, pd, a, b, write } = await outboxStore(open);
+    await write(a.id, 'alerting', T0);
+    await write(b.id, 'alerting', T0 + 1_000, [hook.id]);
+    expect(await store.summarizePendingDeliveries(account.id, [hook.id, pd.id])).toEqual(
+      new Map([
+        [hook.id, { count: 2, oldestCreatedAt: T0 }],
+        [pd.id, { count: 1, oldestCreatedAt: T0 }],
+      ]),
+    );
+    const rows = await claim(store, 'w', T0 + 2_000);
+    const hookRow = rows.find((row) => row.channel.id === hook.id)!;
+    await finish(store, hookRow.id, 'w', { state: 'dead', at: T0 + 3_000, error: 'webhook answered HTTP 404' });
+    expect((await store.getChannel(account.id, hook.id))!.lastError).toEqual({ time: Math.floor((T0 + 3_000) / 1000), message: 'webhook answered HTTP 404' });
+    const dead = await store.listDeliveries(account.id, { states: ['dead'], page: 1, max: 10 });
+    expect(dead.items).toMatchObject([{ state: 'dead', event: 'alerting', attempts: 1, nextAttemptAt: null, lastError: 'webhook answered HTTP 404', alert: { name: 'a' } }]);
+    expect(JSON.stringify(dead)).not.toContain('s3cret');
+    const other = rows.find((row) => row.channel.id === hook.id && row.id !== hookRow.id)!;
+    await finish(store, other.id, 'w', { state: 'delivered', at: T0 + 4_000 });
+    expect((await store.getChannel(account.id, hook.id))!.lastError).toBeNull();
+    // Another account sees none of it.
+    const stranger = await store.createAccount('else@example.com');
+    expect((await store.listDeliveries(stranger.id, { states: ['pending', 'dead'], page: 1, max: 10 })).items).toEqual([]);
+    expect(await store.summarizePendingDeliveries(stranger.id, [hook.id])).toEqual(new Map());
+  });
+
+  it('pages the listing, drops deliveries of a deleted channel, and prunes finished rows', async () => {
+    const { store, account, hook, pd, a, write } = await outboxStore(open);
+    for (let i = 0; i < 5; i += 1) await write(a.id, i % 2 ? 'recovered' : 'alerting', T0 + i);
+    const page1 = await store.listDeliveries(account.id, { states: ['pending'], page: 1, max: 4 });
+    const page2 = await store.listDeliveries(account.id, { states: ['pending'], page: 2, max: 4 });
+    expect([page1.items.length, page1.nextPage, page2.items.length, page2.nextPage]).toEqual([4, true, 4, true]);
+    await store.deleteChannel(account.id, pd.id);
+    expect((await store.listDeliveries(account.id, { states: ['pending'], page: 1, max: 100 })).items.map((d) => d.channel.id)).toEqual(Array(5).fill(hook.id));
+    const [row] = await claim(store, 'w', T0 + 10);
+    await finish(store, row!.id, 'w', { state: 'delivered', at: T0 + 20 });
+    expect(await store.pruneDeliveries(T0 + 20, T0)).toBe(0);
+    expect(await store.pruneDeliveries(T0 + 21, T0)).toBe(1);
+  });
+});
