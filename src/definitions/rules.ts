@@ -1,17 +1,7 @@
-import { ExpressionError, expressionLetters, parseExpression } from '../model/expression.js';
+import { checkAutoResolve, checkCriteriaBounds, checkExpressionLetters, checkOnQueryFailure } from '../model/rules.js';
+import type { FieldProblem } from '../model/schemas.js';
 import type { AlertDefinition, Definitions, Defined } from './definitions.js';
 import type { Problem, SourceLocation } from './problems.js';
-
-/** A graphite function call such as `sumSeries(`: only such queries can fail as a query. */
-export const FUNCTION_CALL = /[A-Za-z_][A-Za-z0-9_]*\s*\(/;
-
-/** True when the alert or one of its additional criteria queries through a graphite function. */
-export function usesGraphiteFunction(alert: Pick<AlertDefinition, 'metric' | 'additional_criteria'>): boolean {
-  if (FUNCTION_CALL.test(alert.metric)) return true;
-  return Object.values(alert.additional_criteria ?? {}).some((c) => FUNCTION_CALL.test(c.metric));
-}
-
-const AUTO_RESOLVE_TYPES = new Set(['pagerduty', 'victorops']);
 
 /**
  * The rules a schema cannot say: duplicates across files (naming both places), composite expressions and their
@@ -24,16 +14,17 @@ export function checkDefinitions(definitions: Definitions): Problem[] {
   problems.push(...checkDuplicates(definitions.channels, 'channel description'));
   problems.push(...checkDuplicates(definitions.schedules, 'schedule name'));
   for (const alert of definitions.alerts) problems.push(...checkAlert(alert));
-  for (const channel of definitions.channels) {
-    if (channel.spec.auto_resolve === true && !AUTO_RESOLVE_TYPES.has(channel.spec.type)) {
-      problems.push(at(channel, 'auto_resolve', `auto_resolve applies to pagerduty and victorops channels only, not ${channel.spec.type}`));
-    }
-  }
+  for (const channel of definitions.channels) problems.push(...locate(channel, checkAutoResolve(channel.spec.type, channel.spec.auto_resolve)));
   return problems;
 }
 
 function at(item: Defined<unknown>, path: string, message: string): Problem {
   return { location: item.locate(path), path: path ? `${item.path}.${path}` : item.path, message };
+}
+
+/** The model's problems of one resource, placed in its file. */
+function locate(item: Defined<unknown>, problems: FieldProblem[]): Problem[] {
+  return problems.map((problem) => at(item, problem.path, problem.message));
 }
 
 function where(location: SourceLocation): string {
@@ -55,43 +46,14 @@ function checkDuplicates(items: Defined<unknown>[], what: string): Problem[] {
   return problems;
 }
 
+/** The server's alert rules that need no other resource (references are resolved at plan time). */
 function checkAlert(alert: Defined<AlertDefinition>): Problem[] {
-  const problems: Problem[] = [];
   const spec = alert.spec;
-  const keys = Object.keys(spec.additional_criteria ?? {});
-  const lower = keys.map((k) => k.toLowerCase());
-  keys.forEach((key, i) => {
-    if (lower[i] === 'a') problems.push(at(alert, `additional_criteria.${key}`, 'the letter "a" is the main criteria; use b..z'));
-    if (lower.indexOf(lower[i]!) !== i) problems.push(at(alert, `additional_criteria.${key}`, `letter "${lower[i]}" is used twice (letters ignore case)`));
-  });
-  if (spec.expression !== undefined) {
-    try {
-      const used = expressionLetters(parseExpression(spec.expression));
-      for (const letter of used) {
-        if (letter !== 'a' && !lower.includes(letter)) {
-          problems.push(at(alert, 'expression', `letter "${letter}" has no additional_criteria entry`));
-        }
-      }
-      for (const letter of lower) {
-        if (letter !== 'a' && !used.includes(letter)) {
-          problems.push(at(alert, `additional_criteria.${letter}`, `letter "${letter}" is not used in expression "${spec.expression}"`));
-        }
-      }
-    } catch (error) {
-      if (!(error instanceof ExpressionError)) throw error;
-      problems.push(at(alert, 'expression', `invalid expression: ${error.message} (at character ${error.position + 1})`));
-    }
-  } else if (keys.length > 0) {
-    problems.push(at(alert, 'expression', 'is required when additional_criteria is given'));
-  }
-  const criteria = [['alert_criteria', spec.alert_criteria] as const, ...keys.map((k) => [`additional_criteria.${k}`, spec.additional_criteria![k]!] as const)];
-  for (const [path, c] of criteria) {
-    if (c.type === 'outside_bounds' && c.below_value !== undefined && c.above_value !== undefined && c.below_value >= c.above_value) {
-      problems.push(at(alert, `${path}.below_value`, `must be lower than above_value (${c.above_value})`));
-    }
-  }
-  if (spec.on_query_failure != null && !usesGraphiteFunction(spec)) {
-    problems.push(at(alert, 'on_query_failure', 'applies only to metrics that call a graphite function, e.g. sumSeries(...)'));
-  }
-  return problems;
+  const additional = spec.additional_criteria ?? {};
+  return locate(alert, [
+    ...checkExpressionLetters(Object.keys(additional), spec.expression).problems,
+    ...checkCriteriaBounds(spec.alert_criteria, 'alert_criteria'),
+    ...Object.entries(additional).flatMap(([key, criterion]) => checkCriteriaBounds(criterion, `additional_criteria.${key}`)),
+    ...checkOnQueryFailure(spec.on_query_failure, spec.metric, additional),
+  ]);
 }

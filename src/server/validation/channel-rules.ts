@@ -1,10 +1,10 @@
+import { canonicalDestination } from '../../model/canonical.js';
+import { AUTO_RESOLVE_TYPES } from '../../model/defaults.js';
+import { checkAutoResolve } from '../../model/rules.js';
 import type { FieldProblem } from '../../model/schemas.js';
 import type { ChannelBody, ChannelType } from '../../model/types.js';
 import type { ChannelRecord, ChannelWrite } from '../store/store.js';
 import type { RuleResult } from './alert-rules.js';
-
-/** The channel types whose incidents can resolve by themselves; auto_resolve means something only for them. */
-export const AUTO_RESOLVE_TYPES: readonly ChannelType[] = ['pagerduty', 'victorops'];
 
 const EMAIL = /^[^\s@,<>]+@[^\s@,<>]+\.[^\s@,<>]+$/;
 
@@ -17,16 +17,14 @@ export function checkChannelRules(body: ChannelBody): RuleResult<ChannelWrite> {
   const problems: FieldProblem[] = [];
   const destinationProblem = checkDestination(body.type, body.destination);
   if (destinationProblem) problems.push({ path: 'destination', message: destinationProblem });
-  if (body.auto_resolve === true && !AUTO_RESOLVE_TYPES.includes(body.type)) {
-    problems.push({ path: 'auto_resolve', message: 'can only be true for pagerduty and victorops channels' });
-  }
+  problems.push(...checkAutoResolve(body.type, body.auto_resolve));
   if (problems.length > 0) return { ok: false, problems };
   return {
     ok: true,
     value: {
       type: body.type,
       description: body.description,
-      destination: body.destination.trim(),
+      destination: canonicalDestination(body.destination),
       autoResolve: body.auto_resolve ?? false,
     },
   };

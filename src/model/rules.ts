@@ -1,0 +1,78 @@
+import { AUTO_RESOLVE_TYPES, DEFAULT_EXPRESSION } from './defaults.js';
+import { usesGraphiteFunction } from './canonical.js';
+import { ExpressionError, expressionLetters, formatExpression, parseExpression } from './expression.js';
+import type { FieldProblem } from './schemas.js';
+import type { AlertCriteria, ChannelType, OnQueryFailure } from './types.js';
+
+/**
+ * The rules a JSON Schema cannot say, as problems with a dot path inside one resource. The server answers them as
+ * 400 details; definitions add the file and line. One set of rules, so a file that validates is a body the server
+ * takes.
+ */
+
+/** outside_bounds needs below_value under above_value. */
+export function checkCriteriaBounds(criteria: AlertCriteria, path: string): FieldProblem[] {
+  if (criteria.type !== 'outside_bounds' || criteria.below_value === undefined || criteria.above_value === undefined) return [];
+  if (criteria.below_value < criteria.above_value) return [];
+  return [{ path: `${path}.below_value`, message: 'must be less than above_value for outside_bounds' }];
+}
+
+/**
+ * The letters of a composite alert checked against its expression: letters are b..z, case-insensitive and given
+ * once; an expression is required with additional criteria, must parse, may use only known letters and must use
+ * every additional one. Returns the canonical expression (the source as given when it does not parse).
+ */
+export function checkExpressionLetters(
+  additionalKeys: readonly string[],
+  expression: string | undefined,
+): { expression: string; problems: FieldProblem[] } {
+  const problems: FieldProblem[] = [];
+  const lower = additionalKeys.map((key) => key.toLowerCase());
+  additionalKeys.forEach((key, i) => {
+    if (lower[i] === 'a') problems.push({ path: `additional_criteria.${key}`, message: 'the letter "a" is the main criteria; use b..z' });
+    else if (lower.indexOf(lower[i]!) !== i) {
+      problems.push({ path: `additional_criteria.${key}`, message: `letter "${lower[i]}" is given twice (letters ignore case)` });
+    }
+  });
+  const letters = [...new Set(lower.filter((letter) => letter !== 'a'))];
+  if (expression === undefined) {
+    if (letters.length > 0) problems.push({ path: 'expression', message: 'is required when additional_criteria is given' });
+    return { expression: DEFAULT_EXPRESSION, problems };
+  }
+  let used: string[];
+  let canonical: string;
+  try {
+    const tree = parseExpression(expression);
+    used = expressionLetters(tree);
+    canonical = formatExpression(tree);
+  } catch (error) {
+    if (!(error instanceof ExpressionError)) throw error;
+    problems.push({ path: 'expression', message: `invalid expression: ${error.message} (at character ${error.position + 1})` });
+    return { expression, problems };
+  }
+  for (const letter of used) {
+    if (letter !== 'a' && !letters.includes(letter)) problems.push({ path: 'expression', message: `letter "${letter}" has no additional_criteria entry` });
+  }
+  for (const letter of letters) {
+    if (!used.includes(letter)) {
+      problems.push({ path: `additional_criteria.${letter}`, message: `letter "${letter}" is not used in expression "${expression}"` });
+    }
+  }
+  return { expression: canonical, problems };
+}
+
+/** on_query_failure other than null only where a query can fail as a query: metrics that call a function. */
+export function checkOnQueryFailure(
+  value: OnQueryFailure | undefined,
+  metric: string,
+  additional?: Readonly<Record<string, { metric: string }>>,
+): FieldProblem[] {
+  if (value == null || usesGraphiteFunction(metric, additional)) return [];
+  return [{ path: 'on_query_failure', message: 'is only valid when the metric calls a graphite function, e.g. sumSeries(...)' }];
+}
+
+/** auto_resolve: true only where incidents resolve by themselves (on other types it would silently do nothing). */
+export function checkAutoResolve(type: ChannelType, autoResolve: boolean | undefined): FieldProblem[] {
+  if (autoResolve !== true || AUTO_RESOLVE_TYPES.includes(type)) return [];
+  return [{ path: 'auto_resolve', message: `can only be true for ${AUTO_RESOLVE_TYPES.join(' and ')} channels, not ${type}` }];
+}
