@@ -35,9 +35,8 @@ import {
 } from './alert-rows.js';
 import { channelFromRow, scheduleFromRows, type ChannelRow, type ScheduleRow } from './rows.js';
 import { openDatabase } from './open-database.js';
+import { DEFAULT_CHANNEL } from '../../../model/defaults.js';
 
-/** The channel every new account gets, so that an alert's default notification_channels resolves. */
-export const EMAIL_ME = 'Email me';
 
 const json = (values: string[]) => JSON.stringify(values);
 
@@ -60,7 +59,7 @@ export class SqliteStore implements Store {
         .run(account.id, email, account.createdAt);
       this.db
         .prepare('INSERT INTO channels (id, account_id, type, description, destination) VALUES (?, ?, ?, ?, ?)')
-        .run(createId(), account.id, 'email', EMAIL_ME, email ?? '');
+        .run(createId(), account.id, 'email', DEFAULT_CHANNEL, email ?? '');
     })();
     return account;
   }
@@ -298,7 +297,7 @@ export class SqliteStore implements Store {
       const fallback = this.db
         .prepare('SELECT id FROM channels WHERE account_id = ? AND description = ?')
         .pluck()
-        .get(accountId, EMAIL_ME) as string | undefined;
+        .get(accountId, DEFAULT_CHANNEL) as string | undefined;
       if (fallback) {
         this.db
           .prepare(
