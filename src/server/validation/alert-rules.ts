@@ -3,6 +3,7 @@ import {
   canonicalCriteria,
   canonicalNotificationType,
   canonicalOnQueryFailure,
+  defaultOnQueryFailure,
   usesGraphiteFunction,
 } from '../../model/canonical.js';
 import { checkCriteriaBounds, checkExpressionLetters, checkOnQueryFailure } from '../../model/rules.js';
@@ -75,10 +76,10 @@ export function mergeAlertUpdate(stored: AlertRecord, patch: Partial<AlertBody>)
   };
   if ('on_query_failure' in patch) {
     merged.on_query_failure = patch.on_query_failure;
-  } else if (usesGraphiteFunction(merged.metric, merged.additional_criteria)) {
-    merged.on_query_failure = usesGraphiteFunction(stored.metric, stored.additionalCriteria) ? stored.onQueryFailure : 'notify';
   } else {
-    merged.on_query_failure = null;
+    // A stored choice holds while the query still calls a function; otherwise the default of the merged query.
+    const keepsStored = usesGraphiteFunction(merged.metric, merged.additional_criteria) && usesGraphiteFunction(stored.metric, stored.additionalCriteria);
+    merged.on_query_failure = keepsStored ? stored.onQueryFailure : defaultOnQueryFailure(merged.metric, merged.additional_criteria);
   }
   return merged;
 }
