@@ -35,7 +35,7 @@ import {
 } from './alert-rows.js';
 import { channelFromRow, scheduleFromRows, type ChannelRow, type ScheduleRow } from './rows.js';
 import { openDatabase } from './open-database.js';
-import { DEFAULT_CHANNEL } from '../../../model/defaults.js';
+import { AUTO_RESOLVE_TYPES, DEFAULT_CHANNEL } from '../../../model/defaults.js';
 
 
 const json = (values: string[]) => JSON.stringify(values);
@@ -327,8 +327,9 @@ export class SqliteStore implements Store {
       params.push(json(query.ids));
     }
     if (query.autoResolve !== null) {
-      either.push(`(type IN ('pagerduty', 'victorops') AND auto_resolve = ?)`);
-      params.push(query.autoResolve ? 1 : 0);
+      // auto_resolve counts only on the types that resolve by themselves (a stored true elsewhere means nothing).
+      either.push('(type IN (SELECT value FROM json_each(?)) AND auto_resolve = ?)');
+      params.push(json([...AUTO_RESOLVE_TYPES]), query.autoResolve ? 1 : 0);
     }
     const rows = this.db
       .prepare(
