@@ -1,11 +1,12 @@
-import { checkAutoResolve, checkCriteriaBounds, checkExpressionLetters, checkOnQueryFailure } from '../model/rules.js';
+import { checkAutoResolve, checkCriteriaBounds, checkDestination, checkExpressionLetters, checkOnQueryFailure } from '../model/rules.js';
 import type { FieldProblem } from '../model/schemas.js';
 import type { AlertDefinition, Definitions, Defined } from './definitions.js';
 import type { Problem, SourceLocation } from './problems.js';
 
 /**
  * The rules a schema cannot say: duplicates across files (naming both places), composite expressions and their
- * letters, on_query_failure only for function queries, auto_resolve only where it means something, bounds order.
+ * letters, on_query_failure only for function queries, destinations that suit their type, auto_resolve only where it
+ * means something, bounds order.
  * References are resolved later, at plan time, when the server's objects are known too.
  */
 export function checkDefinitions(definitions: Definitions): Problem[] {
@@ -14,7 +15,14 @@ export function checkDefinitions(definitions: Definitions): Problem[] {
   problems.push(...checkDuplicates(definitions.channels, 'channel description'));
   problems.push(...checkDuplicates(definitions.schedules, 'schedule name'));
   for (const alert of definitions.alerts) problems.push(...checkAlert(alert));
-  for (const channel of definitions.channels) problems.push(...locate(channel, checkAutoResolve(channel.spec.type, channel.spec.auto_resolve)));
+  for (const channel of definitions.channels) {
+    const { type, destination, auto_resolve: autoResolve } = channel.spec;
+    // An empty one is an unset variable or a schema problem, reported already; a value from the environment is
+    // never echoed.
+    const echo = !channel.sensitivePaths.includes('destination');
+    if (destination !== '') problems.push(...locate(channel, checkDestination(type, destination, echo)));
+    problems.push(...locate(channel, checkAutoResolve(type, autoResolve)));
+  }
   return problems;
 }
 

@@ -1,5 +1,5 @@
 import { AUTO_RESOLVE_TYPES, DEFAULT_EXPRESSION } from './defaults.js';
-import { usesGraphiteFunction } from './canonical.js';
+import { canonicalDestination, usesGraphiteFunction } from './canonical.js';
 import { ExpressionError, expressionLetters, formatExpression, parseExpression } from './expression.js';
 import type { FieldProblem } from './schemas.js';
 import type { AlertCriteria, ChannelType, OnQueryFailure } from './types.js';
@@ -75,4 +75,42 @@ export function checkOnQueryFailure(
 export function checkAutoResolve(type: ChannelType, autoResolve: boolean | undefined): FieldProblem[] {
   if (autoResolve !== true || AUTO_RESOLVE_TYPES.includes(type)) return [];
   return [{ path: 'auto_resolve', message: `can only be true for ${AUTO_RESOLVE_TYPES.join(' and ')} channels, not ${type}` }];
+}
+
+const EMAIL = /^[^\s@,<>]+@[^\s@,<>]+\.[^\s@,<>]+$/;
+
+/**
+ * The destination suits the channel type: email addresses (comma separated), an http(s) URL for slack, webhook and
+ * victorops, a key without spaces for pagerduty and opsgenie. URLs and keys are credentials, so their messages
+ * never echo the value; a bad address is named unless `echo` is false (a value taken from the environment).
+ */
+export function checkDestination(type: ChannelType, destination: string, echo = true): FieldProblem[] {
+  const message = destinationProblem(type, canonicalDestination(destination), echo);
+  return message === null ? [] : [{ path: 'destination', message }];
+}
+
+function destinationProblem(type: ChannelType, value: string, echo: boolean): string | null {
+  switch (type) {
+    case 'email': {
+      const bad = value.split(',').map((part) => part.trim()).find((address) => !EMAIL.test(address));
+      if (bad === undefined) return null;
+      return `${echo ? `"${bad}"` : 'a value'} is not an email address (several may be given, comma separated)`;
+    }
+    case 'slack':
+    case 'webhook':
+    case 'victorops':
+      return isHttpUrl(value) ? null : `must be an http(s) URL for ${type} channels`;
+    case 'pagerduty':
+    case 'opsgenie':
+      return value.length > 0 && !/\s/.test(value) ? null : `must be the ${type} integration key`;
+  }
+}
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.length > 0;
+  } catch {
+    return false;
+  }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkAutoResolve, checkCriteriaBounds, checkExpressionLetters, checkOnQueryFailure } from '../../../src/model/rules.js';
+import { checkAutoResolve, checkCriteriaBounds, checkDestination, checkExpressionLetters, checkOnQueryFailure } from '../../../src/model/rules.js';
 
 const paths = (problems: { path: string }[]) => problems.map((p) => p.path);
 
@@ -44,5 +44,21 @@ describe('the single-field rules', () => {
     expect(paths(checkAutoResolve('email', true))).toEqual(['auto_resolve']);
     expect(checkAutoResolve('victorops', true)).toEqual([]);
     expect(checkAutoResolve('slack', false)).toEqual([]);
+  });
+});
+
+describe('checkDestination', () => {
+  it('wants addresses for email, http(s) URLs for slack, webhook and victorops, keys for pagerduty and opsgenie', () => {
+    expect(checkDestination('email', ' a@b.c, d@e.f ')).toEqual([]);
+    expect(checkDestination('email', 'a@b.c, nope')).toEqual([{ path: 'destination', message: '"nope" is not an email address (several may be given, comma separated)' }]);
+    expect(paths(checkDestination('webhook', 'ftp://x'))).toEqual(['destination']);
+    expect(checkDestination('victorops', 'https://alert.victorops.com/x')).toEqual([]);
+    expect(paths(checkDestination('pagerduty', 'a key'))).toEqual(['destination']);
+  });
+
+  it('never echoes a URL or key, nor an address when told not to', () => {
+    expect(checkDestination('slack', 'hooks.slack.com/T0/s3cret')[0]!.message).not.toContain('s3cret');
+    expect(checkDestination('opsgenie', 'og s3cret')[0]!.message).not.toContain('s3cret');
+    expect(checkDestination('email', 'secret-person', false)[0]!.message).not.toContain('secret-person');
   });
 });
