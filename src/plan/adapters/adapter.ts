@@ -32,7 +32,7 @@ export interface ResourceAdapter<Kind extends ResourceKind, Spec, Read, Canonica
   unknownFields(read: Read): string[];
   /** Names this object refers to, by kind: what must exist before it, and may not go while it stays. */
   references(canonical: Canonical): References;
-  /** Paths that are credentials whatever their source (destinations of pagerduty, opsgenie, slack, webhook). */
+  /** Paths that are credentials whatever their source (destinations of pagerduty, opsgenie, slack, webhook, victorops). */
   secretPaths(canonical: Canonical): string[];
   /** The API body of a create, with names turned into ids. */
   createBody(canonical: Canonical, ids: IdRegistry): Body;

@@ -4,12 +4,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AlertformClient } from '../../../src/client/api.js';
 import { applyPlan } from '../../../src/apply/run.js';
-import { RESOURCE_KINDS, type Definitions, type ResourceKind } from '../../../src/definitions/definitions.js';
+import { RESOURCE_KINDS, type Defined, type Definitions, type ResourceKind } from '../../../src/definitions/definitions.js';
 import { loadProject } from '../../../src/definitions/source.js';
 import { adapterFor, readsOf } from '../../../src/plan/adapters/registry.js';
 import { computePlan } from '../../../src/plan/compute.js';
 import { NameIndex } from '../../../src/plan/references.js';
 import { readActualState, type ActualState } from '../../../src/plan/state.js';
+import type { KindTypes } from '../../../src/plan/types.js';
 import { writeDefinitionsDir } from '../../helpers/definitions-dir.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 import { definitionsOf, GOLDEN_DEFINITIONS, NORMAL_FORM_DEFINITIONS } from '../../unit/plan/fixtures.js';
@@ -38,14 +39,15 @@ function canonicalPairs<K extends ResourceKind>(kind: K, definitions: Definition
   const schedules = index('schedule');
   const desiredRefs = { channel: (ref: string) => channels.resolve(ref) ?? `unresolved ${ref}`, schedule: (ref: string) => schedules.resolve(ref) ?? `unresolved ${ref}` };
   const actualRefs = { channel: (id: string) => channels.nameOf(id), schedule: (id: string) => schedules.nameOf(id) };
-  const defined = { schedule: definitions.schedules, channel: definitions.channels, alert: definitions.alerts }[kind];
+  const byKind: { [P in ResourceKind]: readonly Defined<KindTypes[P]['spec']>[] } = { schedule: definitions.schedules, channel: definitions.channels, alert: definitions.alerts };
+  const defined = byKind[kind];
   return defined.map((item) => {
     const read = readsOf(actual, kind).find((r) => adapter.keyOf(r) === item.key);
     return {
       key: item.key,
       read,
-      desired: adapter.canonicalDesired(item.spec as never, desiredRefs),
-      stored: read ? adapter.canonicalActual(read as never, actualRefs) : undefined,
+      desired: adapter.canonicalDesired(item.spec, desiredRefs),
+      stored: read ? adapter.canonicalActual(read, actualRefs) : undefined,
     };
   });
 }

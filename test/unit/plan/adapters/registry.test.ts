@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RESOURCE_KINDS } from '../../../../src/definitions/definitions.js';
+import { RESOURCE_KINDS, type ResourceKind } from '../../../../src/definitions/definitions.js';
 import { adapterFor, readsOf } from '../../../../src/plan/adapters/registry.js';
 import { alertRead, channelRead, scheduleRead, stateOf } from '../fixtures.js';
 
@@ -10,7 +10,8 @@ describe('the adapter registry', () => {
 
   it('names objects the way the API identifies them: alerts and schedules by name, channels by description', () => {
     const actual = stateOf({ alerts: [alertRead({ id: 'a1', name: 'cpu' })], schedules: [scheduleRead({ id: 's1', name: 'nightly' })], channels: [channelRead({ id: 'c1', description: 'pager' })] });
-    expect(RESOURCE_KINDS.map((kind) => readsOf(actual, kind).map((read) => adapterFor(kind).keyOf(read as never)))).toEqual([['nightly'], ['Email me', 'pager'], ['cpu']]);
+    const keysOf = <K extends ResourceKind>(kind: K) => readsOf(actual, kind).map((read) => adapterFor(kind).keyOf(read));
+    expect(RESOURCE_KINDS.map(keysOf)).toEqual([['nightly'], ['Email me', 'pager'], ['cpu']]);
   });
 
   it('knows what an alert refers to, and that channels and schedules refer to nothing', () => {
