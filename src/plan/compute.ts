@@ -208,7 +208,7 @@ function refuseDeletesInUse(changes: PlanChange[], remaining: readonly Remaining
   for (let i = changes.length - 1; i >= 0; i -= 1) {
     const change = changes[i]!;
     if (change.action !== 'delete') continue;
-    const users = remaining.filter((r) => r.references[change.kind]?.includes(change.key));
+    const users = remaining.filter((r) => r.references.some((ref) => ref.kind === change.kind && ref.names.includes(change.key)));
     if (users.length === 0) continue;
     const names = users.slice(0, 3).map((r) => `"${r.key}"`).join(', ') + (users.length > 3 ? ` and ${users.length - 3} more` : '');
     problems.push({ path: `${change.kind}s[${change.key}]`, message: `refusing to delete ${change.kind} "${change.key}": still used by ${users[0]!.kind} ${names}` });
@@ -234,12 +234,9 @@ function linkDependencies(changes: PlanChange[], uses: ReadonlyMap<string, { aft
   }
 }
 
-/** Visits references in the order the adapter lists them (that order is kept in `dependsOn`). */
+/** Visits referenced names in the order the adapter lists them (that order is kept in `dependsOn`). */
 function forEachReference(references: References | undefined, visit: (kind: ResourceKind, name: string) => void): void {
-  for (const key of Object.keys(references ?? {})) {
-    const kind = RESOURCE_KINDS.find((k) => k === key);
-    if (kind) for (const name of references?.[kind] ?? []) visit(kind, name);
-  }
+  for (const { kind, names } of references ?? []) for (const name of names) visit(kind, name);
 }
 
 /** Creates and updates (schedules, channels, alerts), then mutes, then deletes (alerts, channels, schedules). */

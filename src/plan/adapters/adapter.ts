@@ -15,8 +15,15 @@ export interface ActualReferences {
   schedule(id: string): string;
 }
 
-/** Names of the objects one object refers to, by their kind. */
-export type References = Readonly<Partial<Record<ResourceKind, readonly string[]>>>;
+/** One field of an object that names other objects: their kind, the field's path, the names. */
+export interface Reference {
+  kind: ResourceKind;
+  path: string;
+  names: readonly string[];
+}
+
+/** Every field of an object that names other objects. */
+export type References = readonly Reference[];
 
 /**
  * Everything the planner and apply need to know about one kind of resource, behind one interface (after grizzly's

@@ -59,7 +59,10 @@ export const alertAdapter: AdapterOf<'alert'> = {
     if (read.on_query_failure === undefined) unknown.push('on_query_failure');
     return unknown;
   },
-  references: (c) => ({ channel: c.notification_channels, schedule: c.scheduled_mutes }),
+  references: (c) => [
+    { kind: 'channel', path: 'notification_channels', names: c.notification_channels },
+    { kind: 'schedule', path: 'scheduled_mutes', names: c.scheduled_mutes },
+  ],
   secretPaths: () => [],
   createBody: (c, ids) => alertBody(c, ids, false),
   updateBody: (c, ids, fields) => pick(alertBody(c, ids, true), fields),

@@ -18,7 +18,10 @@ describe('the adapter registry', () => {
     const actual = stateOf({ alerts: [alertRead({ id: 'a1', name: 'cpu', scheduled_mutes: ['s1'] })] });
     const refs = { channel: (id: string) => `channel ${id}`, schedule: (id: string) => `schedule ${id}` };
     const alert = adapterFor('alert').canonicalActual(actual.alerts[0]!, refs);
-    expect(adapterFor('alert').references(alert)).toEqual({ channel: ['channel ch-email'], schedule: ['schedule s1'] });
-    expect(adapterFor('channel').references(adapterFor('channel').canonicalActual(actual.channels[0]!, refs))).toEqual({});
+    expect(adapterFor('alert').references(alert)).toEqual([
+      { kind: 'channel', path: 'notification_channels', names: ['channel ch-email'] },
+      { kind: 'schedule', path: 'scheduled_mutes', names: ['schedule s1'] },
+    ]);
+    expect(adapterFor('channel').references(adapterFor('channel').canonicalActual(actual.channels[0]!, refs))).toEqual([]);
   });
 });
