@@ -34,7 +34,7 @@ function alertDefinition(a: CanonicalAlert): Record<string, unknown> {
  * references by name, defaults left out, nothing about mutes (those stay hands-on until a file says otherwise).
  * Channel destinations are written as they are: keep the files private or replace them with `${VAR}`.
  */
-export function renderPulledDefinitions(actual: ActualState, schemaPath = './schemas/definitions.schema.json'): PulledFile[] {
+export function renderPulledDefinitions(actual: ActualState, schemaPath = '.alertform/schemas/definitions.schema.json'): PulledFile[] {
   const channelAdapter = adapterFor('channel');
   const scheduleAdapter = adapterFor('schedule');
   const alertAdapter = adapterFor('alert');
