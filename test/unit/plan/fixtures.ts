@@ -94,11 +94,11 @@ channels:
   - {description: vo, type: victorops, destination: "https://alert.victorops.com/x", auto_resolve: false}
   - {description: hook, type: webhook, destination: "https://hooks.example.com/a"}
 alerts:
-  - name: combo
-    metric: a.b.c
-    alert_criteria: {type: above, above_value: 1, time_period: ""}
+  - name: three-letters
+    metric: shop.cpu
+    alert_criteria: {type: above, above_value: 80, time_period: ""}
     additional_criteria:
-      B: {type: below, below_value: 2, metric: x.y, time_period: null}
+      B: {type: below, below_value: 10, metric: shop.rps, time_period: null}
       c: {type: missing, time_period: 5, metric: "sumSeries(x.*)"}
     expression: "A&&(b||C)"
     notification_type: [state_change]
