@@ -1,4 +1,4 @@
-import { checkAutoResolve, checkCriteriaBounds, checkDestination, checkExpressionLetters, checkOnQueryFailure } from '../model/rules.js';
+import { checkAutoResolve, checkCriteriaBounds, checkDestination, checkExpressionLetters, checkMetricPatterns, checkOnQueryFailure } from '../model/rules.js';
 import type { FieldProblem } from '../model/schemas.js';
 import type { AlertDefinition, Definitions, Defined } from './definitions.js';
 import type { Problem, SourceLocation } from './problems.js';
@@ -19,8 +19,8 @@ export function checkDefinitions(definitions: Definitions): Problem[] {
     const { type, destination, auto_resolve: autoResolve } = channel.spec;
     // An empty one is an unset variable or a schema problem, reported already; a value from the environment is
     // never echoed.
-    const echo = !channel.sensitivePaths.includes('destination');
-    if (destination !== '') problems.push(...locate(channel, checkDestination(type, destination, echo)));
+    const show = channel.sensitivePaths.includes('destination') ? () => 'a value' : undefined;
+    if (destination !== '') problems.push(...locate(channel, checkDestination(type, destination, show ? { show } : {})));
     problems.push(...locate(channel, checkAutoResolve(type, autoResolve)));
   }
   return problems;
@@ -61,6 +61,7 @@ function checkAlert(alert: Defined<AlertDefinition>): Problem[] {
   return locate(alert, [
     ...checkExpressionLetters(Object.keys(additional), spec.expression).problems,
     ...checkCriteriaBounds(spec.alert_criteria, 'alert_criteria'),
+    ...checkMetricPatterns(spec.metric, additional),
     ...Object.entries(additional).flatMap(([key, criterion]) => checkCriteriaBounds(criterion, `additional_criteria.${key}`)),
     ...checkOnQueryFailure(spec.on_query_failure, spec.metric, additional),
   ]);

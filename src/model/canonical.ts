@@ -1,3 +1,4 @@
+import { callsFunction } from '../graphite/target.js';
 import { DEFAULT_NOTIFICATION_TYPE } from './defaults.js';
 import type { AlertCriteria, ChannelType, CriteriaType, NotificationType, NotificationTypeInput, OnQueryFailure, Weekday } from './types.js';
 
@@ -79,12 +80,12 @@ export function canonicalNotificationType(value: NotificationTypeInput | undefin
   return ['every', Number(value[1])];
 }
 
-/** A graphite function call such as `sumSeries(`: only such queries can fail as a query. */
-export const FUNCTION_CALL = /[A-Za-z_][A-Za-z0-9_]*\s*\(/;
-
-/** Whether the alert's queries (its metric or any additional criterion's) call a graphite function. */
+/**
+ * Whether the alert's queries (its metric or any additional criterion's) call a graphite function such as
+ * `sumSeries(`: only such queries can fail as a query, which is what makes on_query_failure meaningful.
+ */
 export function usesGraphiteFunction(metric: string, additional: Readonly<Record<string, { metric: string }>> = {}): boolean {
-  return FUNCTION_CALL.test(metric) || Object.values(additional).some((criterion) => FUNCTION_CALL.test(criterion.metric));
+  return callsFunction(metric) || Object.values(additional).some((criterion) => callsFunction(criterion.metric));
 }
 
 /** on_query_failure when a write leaves it out: `notify` for function queries, nothing otherwise. */

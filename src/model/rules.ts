@@ -1,4 +1,5 @@
 import { AUTO_RESOLVE_TYPES, DEFAULT_EXPRESSION } from './defaults.js';
+import { checkTargetPatterns } from '../graphite/check-target.js';
 import { canonicalDestination, usesGraphiteFunction } from './canonical.js';
 import { ExpressionError, expressionLetters, formatExpression, parseExpression } from './expression.js';
 import type { FieldProblem } from './schemas.js';
@@ -61,6 +62,23 @@ export function checkExpressionLetters(
   return { expression: canonical, problems };
 }
 
+/**
+ * Every query of an alert (its metric, each additional criterion's) is a valid graphite target: malformed
+ * wildcards (`[z-a]`, an unclosed bracket or brace) are refused now rather than failing every cycle. `confine`
+ * adds a caller's own rule (the server's metric prefixes of the account).
+ */
+export function checkMetricPatterns(
+  metric: string,
+  additional: Readonly<Record<string, { metric: string }>> | undefined,
+  confine: (query: string) => string | null = () => null,
+): FieldProblem[] {
+  const queries = [['metric', metric] as const, ...Object.entries(additional ?? {}).map(([key, c]) => [`additional_criteria.${key}.metric`, c.metric] as const)];
+  return queries.flatMap(([path, query]) => {
+    const message = checkTargetPatterns(query) ?? confine(query);
+    return message === null ? [] : [{ path, message }];
+  });
+}
+
 /** on_query_failure other than null only where a query can fail as a query: metrics that call a function. */
 export function checkOnQueryFailure(
   value: OnQueryFailure | undefined,
@@ -79,27 +97,36 @@ export function checkAutoResolve(type: ChannelType, autoResolve: boolean | undef
 
 const EMAIL = /^[^\s@,<>]+@[^\s@,<>]+\.[^\s@,<>]+$/;
 
+/** How a caller wants destination problems said. */
+export interface DestinationCheckOptions {
+  /** How a bad email address is named in the message (the server cuts it; definitions hide one from the environment). */
+  show?: (address: string) => string;
+  /** A caller's own rule about a valid URL (the server's refusal of private addresses). */
+  refuseUrl?: (url: string) => string | null;
+}
+
 /**
  * The destination suits the channel type: email addresses (comma separated), an http(s) URL for slack, webhook and
  * victorops, a key without spaces for pagerduty and opsgenie. URLs and keys are credentials, so their messages
- * never echo the value; a bad address is named unless `echo` is false (a value taken from the environment).
+ * never echo the value.
  */
-export function checkDestination(type: ChannelType, destination: string, echo = true): FieldProblem[] {
-  const message = destinationProblem(type, canonicalDestination(destination), echo);
+export function checkDestination(type: ChannelType, destination: string, options: DestinationCheckOptions = {}): FieldProblem[] {
+  const message = destinationProblem(type, canonicalDestination(destination), options);
   return message === null ? [] : [{ path: 'destination', message }];
 }
 
-function destinationProblem(type: ChannelType, value: string, echo: boolean): string | null {
+function destinationProblem(type: ChannelType, value: string, options: DestinationCheckOptions): string | null {
   switch (type) {
     case 'email': {
       const bad = value.split(',').map((part) => part.trim()).find((address) => !EMAIL.test(address));
       if (bad === undefined) return null;
-      return `${echo ? `"${bad}"` : 'a value'} is not an email address (several may be given, comma separated)`;
+      return `${(options.show ?? ((address) => `"${address}"`))(bad)} is not an email address (several may be given, comma separated)`;
     }
     case 'slack':
     case 'webhook':
     case 'victorops':
-      return isHttpUrl(value) ? null : `must be an http(s) URL for ${type} channels`;
+      if (!isHttpUrl(value)) return `must be an http(s) URL for ${type} channels`;
+      return options.refuseUrl?.(value) ?? null;
     case 'pagerduty':
     case 'opsgenie':
       return value.length > 0 && !/\s/.test(value) ? null : `must be the ${type} integration key`;

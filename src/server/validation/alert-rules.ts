@@ -6,7 +6,9 @@ import {
   defaultOnQueryFailure,
   usesGraphiteFunction,
 } from '../../model/canonical.js';
-import { checkCriteriaBounds, checkExpressionLetters, checkOnQueryFailure } from '../../model/rules.js';
+import { checkCriteriaBounds, checkExpressionLetters, checkMetricPatterns, checkOnQueryFailure } from '../../model/rules.js';
+import { echo } from '../errors.js';
+import { checkMetricPrefixes } from './metric-prefixes.js';
 import type { FieldProblem } from '../../model/schemas.js';
 import type { AlertBody } from '../../model/types.js';
 import type { AlertRecord, AlertWrite } from '../store/store.js';
@@ -28,13 +30,19 @@ export type RuleResult<T> = { ok: true; value: T } | { ok: false; problems: Fiel
  * its letters, on_query_failure only for function queries, references to channels and schedules. Returns the
  * normalised write (canonical expression, lower-case letters, channel ids, list-form notification_type).
  */
-export async function checkAlertRules(body: AlertBody, lookup: ReferenceLookup): Promise<RuleResult<AlertWrite>> {
+export async function checkAlertRules(
+  body: AlertBody,
+  lookup: ReferenceLookup,
+  /** The account's metric prefixes: every query must stay inside them (none: not confined). */
+  metricPrefixes: readonly string[] = [],
+): Promise<RuleResult<AlertWrite>> {
   const problems: FieldProblem[] = [...checkCriteriaBounds(body.alert_criteria, 'alert_criteria')];
   for (const [key, criterion] of Object.entries(body.additional_criteria ?? {})) {
     problems.push(...checkCriteriaBounds(criterion, `additional_criteria.${key}`));
   }
   const letters = checkExpressionLetters(Object.keys(body.additional_criteria ?? {}), body.expression);
   problems.push(...letters.problems);
+  problems.push(...checkMetricPatterns(body.metric, body.additional_criteria, (query) => checkMetricPrefixes(query, metricPrefixes)));
   problems.push(...checkOnQueryFailure(body.on_query_failure, body.metric, body.additional_criteria));
 
   const notificationChannels = await resolveChannels(body.notification_channels, lookup, problems);
@@ -94,23 +102,24 @@ async function resolveChannels(
     return fallback ? [fallback] : [];
   }
   const resolved = await lookup.resolveChannels(refs);
-  const ids: string[] = [];
+  // A Set keeps the first-seen order and makes 100,000 refs linear, not quadratic.
+  const ids = new Set<string>();
   refs.forEach((ref, index) => {
     const id = resolved.get(ref);
     if (id === undefined) {
-      problems.push({ path: `notification_channels.${index}`, message: `no channel with id or description "${ref}"` });
-    } else if (!ids.includes(id)) {
-      ids.push(id);
+      problems.push({ path: `notification_channels.${index}`, message: `no channel with id or description ${echo(ref)}` });
+    } else {
+      ids.add(id);
     }
   });
-  return ids;
+  return [...ids];
 }
 
 async function checkSchedules(ids: string[], lookup: ReferenceLookup, problems: FieldProblem[]): Promise<string[]> {
   if (ids.length === 0) return [];
   const existing = await lookup.existingSchedules(ids);
   ids.forEach((id, index) => {
-    if (!existing.has(id)) problems.push({ path: `scheduled_mutes.${index}`, message: `no scheduled mute with id "${id}"` });
+    if (!existing.has(id)) problems.push({ path: `scheduled_mutes.${index}`, message: `no scheduled mute with id ${echo(id)}` });
   });
   return [...new Set(ids)];
 }

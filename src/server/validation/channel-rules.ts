@@ -1,6 +1,8 @@
 import { canonicalDestination } from '../../model/canonical.js';
 import { AUTO_RESOLVE_TYPES } from '../../model/defaults.js';
 import { checkAutoResolve, checkDestination } from '../../model/rules.js';
+import { echo } from '../errors.js';
+import { PUBLIC_ONLY, refuseLiteralDestination, type DestinationPolicy } from '../net/destination-policy.js';
 import type { FieldProblem } from '../../model/schemas.js';
 import type { ChannelBody } from '../../model/types.js';
 import type { ChannelRecord, ChannelWrite } from '../store/store.js';
@@ -11,8 +13,16 @@ import type { RuleResult } from './alert-rules.js';
  * and auto_resolve: true only on pagerduty and victorops (on other types it would silently do nothing, so it
  * is refused; false is accepted everywhere).
  */
-export function checkChannelRules(body: ChannelBody): RuleResult<ChannelWrite> {
-  const problems: FieldProblem[] = [...checkDestination(body.type, body.destination), ...checkAutoResolve(body.type, body.auto_resolve)];
+export function checkChannelRules(body: ChannelBody, policy: DestinationPolicy = PUBLIC_ONLY): RuleResult<ChannelWrite> {
+  const refuseUrl = (url: string) => {
+    // A literal address the deliveries would refuse is refused now; host names are judged at connect time.
+    const refusal = refuseLiteralDestination(policy, url);
+    return refusal ? `must not lead to a ${refusal} (see docs/security.md)` : null;
+  };
+  const problems: FieldProblem[] = [
+    ...checkDestination(body.type, body.destination, { show: echo, refuseUrl }),
+    ...checkAutoResolve(body.type, body.auto_resolve),
+  ];
   if (problems.length > 0) return { ok: false, problems };
   return {
     ok: true,

@@ -59,6 +59,6 @@ describe('checkDestination', () => {
   it('never echoes a URL or key, nor an address when told not to', () => {
     expect(checkDestination('slack', 'hooks.slack.com/T0/s3cret')[0]!.message).not.toContain('s3cret');
     expect(checkDestination('opsgenie', 'og s3cret')[0]!.message).not.toContain('s3cret');
-    expect(checkDestination('email', 'secret-person', false)[0]!.message).not.toContain('secret-person');
+    expect(checkDestination('email', 'secret-person', { show: () => 'a value' })[0]!.message).not.toContain('secret-person');
   });
 });
