@@ -25,12 +25,15 @@ export interface LoadOptions {
 /** Project config is not a definitions document. */
 export const PROJECT_FILE = 'alertform.yaml';
 
+/** Rule tests (`alertform test`) live beside the definitions as `*.test.yaml`; they are not definitions. */
+export const TEST_FILE = /\.test\.ya?ml$/;
+
 /** Directories never read: CI workflow files (a copy of .github/workflows kept as `workflows/`) are not definitions. */
 const SKIPPED_DIRS = new Set(['node_modules', 'workflows']);
 
 /**
  * Lists `*.yaml`/`*.yml` files under `dir` at any depth, skipping dot-directories (.git, .github), node_modules,
- * workflows/ and the root's alertform.yaml.
+ * workflows/, the root's alertform.yaml and rule tests (`*.test.yaml`).
  */
 export async function listDefinitionFiles(dir: string): Promise<string[]> {
   const found: string[] = [];
@@ -40,7 +43,7 @@ export async function listDefinitionFiles(dir: string): Promise<string[]> {
       const full = join(current, entry.name);
       if (entry.isDirectory()) {
         if (!entry.name.startsWith('.') && !SKIPPED_DIRS.has(entry.name)) await walk(full);
-      } else if (/\.ya?ml$/.test(entry.name) && !(current === dir && entry.name === PROJECT_FILE)) {
+      } else if (/\.ya?ml$/.test(entry.name) && !TEST_FILE.test(entry.name) && !(current === dir && entry.name === PROJECT_FILE)) {
         found.push(full);
       }
     }

@@ -17,6 +17,8 @@ export interface PruneConfig {
 /** alertform.yaml, with defaults filled. */
 export interface ProjectConfig {
   server?: string;
+  /** graphite-web root for `plan` backtests and `validate`/`test` live checks. */
+  graphite?: string;
   prune: PruneConfig | false;
 }
 
@@ -60,6 +62,7 @@ export function parseProjectConfig(text: string, file: string): { config: Projec
   return {
     config: {
       ...(typeof value.server === 'string' ? { server: value.server } : {}),
+      ...(typeof value.graphite === 'string' ? { graphite: value.graphite } : {}),
       prune: prune ? { match: prune.match, max_deletes: prune.max_deletes ?? DEFAULT_MAX_DELETES } : false,
     },
     problems: [],

@@ -2,6 +2,7 @@ import type { AlertDefinition, ChannelDefinition, ResourceKind, ScheduleDefiniti
 import type { Problem, SourceLocation } from '../definitions/problems.js';
 import type { CanonicalAlert, CanonicalChannel, CanonicalSchedule } from '../model/canonical.js';
 import type { AlertBody, AlertRead, ChannelBody, ChannelRead, ScheduleBody, ScheduleRead } from '../model/types.js';
+import type { PlanImpact } from '../impact/types.js';
 
 export type { CanonicalAlert, CanonicalChannel, CanonicalCriteria, CanonicalResource, CanonicalSchedule } from '../model/canonical.js';
 
@@ -118,6 +119,8 @@ export interface Plan {
   warnings: string[];
   problems: Problem[];
   unmanaged: UnmanagedResource[];
+  /** The backtest of the created and updated alerts (`plan --impact`), when one was run. */
+  impact?: PlanImpact;
 }
 
 /** True when applying the plan would change something. */
