@@ -1,8 +1,10 @@
 import type { AlertformClient } from '../client/api.js';
-import { ADAPTERS } from '../plan/compute.js';
+import { RESOURCE_KINDS, type ResourceKind } from '../definitions/definitions.js';
+import { MAX_MUTE_MINUTES } from '../model/defaults.js';
+import { adapterFor, readsOf } from '../plan/adapters/registry.js';
 import { IdRegistry } from '../plan/references.js';
 import type { ActualState } from '../plan/state.js';
-import type { Plan, PlanChange } from '../plan/types.js';
+import type { CreateOf, Plan, PlanChange, UpdateOf } from '../plan/types.js';
 
 /** What happened to one step, as it happens. */
 export type ApplyEvent =
@@ -26,9 +28,11 @@ export interface ApplyResult {
 /** Ids of what the server has, so that names in the plan become ids in request bodies. */
 export function registryFromState(actual: ActualState): IdRegistry {
   const ids = new IdRegistry();
-  for (const s of actual.schedules) ids.set('schedule', s.name, s.id);
-  for (const c of actual.channels) ids.set('channel', c.description, c.id);
-  for (const a of actual.alerts) ids.set('alert', a.name, a.id);
+  const register = <K extends ResourceKind>(kind: K) => {
+    const adapter = adapterFor(kind);
+    for (const read of readsOf(actual, kind)) ids.set(kind, adapter.keyOf(read), adapter.idOf(read));
+  };
+  RESOURCE_KINDS.forEach(register);
   return ids;
 }
 
@@ -97,28 +101,33 @@ export async function applyPlan(plan: Plan, actual: ActualState, client: Alertfo
 
 /** One step: the adapter's call for a create, update or delete; the mute endpoints for mutes. */
 async function runStep(change: PlanChange, ids: IdRegistry, client: AlertformClient): Promise<void> {
-  const adapter = ADAPTERS[change.kind];
   switch (change.action) {
-    case 'create': {
-      const id = await adapter.create(client, adapter.toBody(change.after, ids));
-      ids.set(change.kind, change.key, id);
-      return;
-    }
-    case 'update': {
-      const fields = [...new Set(change.diffs.map((d) => d.path.split('.')[0]!))];
-      await adapter.update(client, change.remoteId, adapter.toBody(change.after, ids, fields) as never);
-      return;
-    }
+    case 'create':
+      return createResource(change, ids, client);
+    case 'update':
+      return updateResource(change, ids, client);
     case 'delete':
-      await adapter.remove(client, change.remoteId);
-      return;
+      return adapterFor(change.kind).remove(client, change.remoteId);
     case 'mute': {
       // Minutes from now, not from when the plan was made: a saved plan may be applied later.
       const minutes = Math.max(1, Math.ceil((Date.parse(change.until) - Date.now()) / 60_000));
-      await client.muteAlert(change.remoteId ?? ids.require('alert', change.key), Math.min(minutes, 525_600));
+      await client.muteAlert(change.remoteId ?? ids.require('alert', change.key), Math.min(minutes, MAX_MUTE_MINUTES));
       return;
     }
     case 'unmute':
       await client.unmuteAlert(change.remoteId);
   }
+}
+
+async function createResource<K extends ResourceKind>(change: CreateOf<K>, ids: IdRegistry, client: AlertformClient): Promise<void> {
+  const adapter = adapterFor(change.kind);
+  const id = await adapter.create(client, adapter.createBody(change.after, ids));
+  ids.set(change.kind, change.key, id);
+}
+
+/** Sends only the top-level fields that differ. */
+async function updateResource<K extends ResourceKind>(change: UpdateOf<K>, ids: IdRegistry, client: AlertformClient): Promise<void> {
+  const adapter = adapterFor(change.kind);
+  const fields = [...new Set(change.diffs.map((d) => d.path.split('.')[0]!))];
+  await adapter.update(client, change.remoteId, adapter.updateBody(change.after, ids, fields));
 }

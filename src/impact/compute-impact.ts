@@ -1,4 +1,5 @@
 import type { Definitions, Defined, AlertDefinition } from '../definitions/definitions.js';
+import { canonicalTimezone } from '../model/timezone.js';
 import type { Problem } from '../definitions/problems.js';
 import type { GraphiteClient, RenderResult, RenderSeries } from '../graphite/index.js';
 import { listCriteria } from '../evaluation/judge-alert.js';
@@ -51,7 +52,7 @@ export async function computePlanImpact(plan: Plan, context: ImpactContext): Pro
     context,
   );
 
-  const afterSchedules = scheduleTimings(context.definitions.schedules.map((s) => ({ ...s.spec, timezone: s.spec.timezone ?? 'UTC', repeat: s.spec.repeat ?? [] })), context.now);
+  const afterSchedules = scheduleTimings(context.definitions.schedules.map((s) => ({ ...s.spec, timezone: canonicalTimezone(s.spec.timezone), repeat: s.spec.repeat ?? [] })), context.now);
   const beforeSchedules = scheduleTimings(context.server.schedules, context.now);
   const afterChannels = new Map<string, ChannelInfo>(context.definitions.channels.map((c) => [c.key, { type: c.spec.type, auto_resolve: c.spec.auto_resolve === true }]));
   const beforeChannels = new Map<string, ChannelInfo>(context.server.channels.map((c) => [c.description, { type: c.type, auto_resolve: c.auto_resolve }]));

@@ -1,4 +1,5 @@
 import type { Weekday } from './types.js';
+import { timezoneOffsetMinutes } from './timezone.js';
 
 /** What isScheduleActive needs of a schedule (a ScheduleRecord has it all). */
 export interface ScheduleTiming {
@@ -17,15 +18,6 @@ export interface ScheduleTiming {
 const WEEKDAYS: readonly Weekday[] = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
 const MINUTE = 60_000;
 const DAY = 86_400_000;
-
-/** The offset of a "UTC±H[:MM]" timezone, in minutes east of UTC. */
-export function timezoneOffsetMinutes(timezone: string): number {
-  const match = /^UTC(?:([+-])(\d{1,2})(?::(\d{2}))?)?$/.exec(timezone);
-  if (!match) throw new Error(`invalid timezone ${timezone}`);
-  if (!match[1]) return 0;
-  const minutes = Number(match[2]) * 60 + Number(match[3] ?? 0);
-  return match[1] === '-' ? -minutes : minutes;
-}
 
 /**
  * When the occurrence of the schedule that covers `now` ends (epoch ms), or null when the schedule is not

@@ -1,17 +1,16 @@
 import picomatch from 'picomatch';
-import type { Definitions, Defined, ResourceKind, AlertDefinition } from '../definitions/definitions.js';
+import { RESOURCE_KINDS, type Definitions, type Defined, type ResourceKind, type AlertDefinition } from '../definitions/definitions.js';
 import type { Problem } from '../definitions/problems.js';
 import type { PruneConfig } from '../definitions/project.js';
 import { DEFAULT_MAX_DELETES } from '../definitions/project.js';
+import { MAX_MUTE_MINUTES } from '../model/defaults.js';
 import type { AlertRead } from '../model/types.js';
 import type { ActualState } from './state.js';
 import { NameIndex } from './references.js';
 import { diffFields } from './diff.js';
-import type { ActualReferences, DesiredReferences, ResourceAdapter } from './adapters/adapter.js';
-import { alertAdapter } from './adapters/alert.js';
-import { channelAdapter } from './adapters/channel.js';
-import { scheduleAdapter } from './adapters/schedule.js';
-import type { CanonicalAlert, CanonicalResource, DeleteChange, Plan, PlanChange, PlanSummary, UnmanagedResource } from './types.js';
+import type { ActualReferences, DesiredReferences, References } from './adapters/adapter.js';
+import { adapterFor, readsOf } from './adapters/registry.js';
+import type { KindTypes, Plan, PlanAction, PlanChange, PlanSummary, ResourceChange, UnmanagedResource } from './types.js';
 
 export interface PlanOptions {
   /** alertform.yaml's prune: delete server objects matching a glob that no file defines. */
@@ -20,19 +19,34 @@ export interface PlanOptions {
   allowDeletes?: number;
 }
 
-type AnyAdapter = ResourceAdapter<unknown, { id: string }, CanonicalResource, unknown>;
+/** An object that stays on the server after the plan (defined, or unmanaged) and what it refers to. */
+interface Remaining {
+  kind: ResourceKind;
+  key: string;
+  references: References;
+}
 
-/** The adapter of each kind. */
-export const ADAPTERS: Record<ResourceKind, AnyAdapter> = {
-  schedule: scheduleAdapter as unknown as AnyAdapter,
-  channel: channelAdapter as unknown as AnyAdapter,
-  alert: alertAdapter as unknown as AnyAdapter,
-};
+/** What planning one kind gives: its changes, what remains, and what each change's objects refer to. */
+interface KindPlan<K extends ResourceKind> {
+  changes: ResourceChange<K>[];
+  unmanaged: UnmanagedResource[];
+  remaining: Remaining[];
+  /** Step id -> references of the object it writes (create, update) and of the one it replaces (update, delete). */
+  uses: Map<string, { after?: References; before?: References }>;
+  noOp: number;
+}
 
-/** The longest mute the API takes (a year, in minutes). */
-export const MAX_MUTE_MINUTES = 525_600;
+/** What every kind's planning shares: the reference resolvers, prune's matchers, the problems list. */
+interface PlanContext {
+  refsFor(item: Defined<unknown>): DesiredReferences;
+  actualRefs: ActualReferences;
+  pruneMatchers: ((key: string) => boolean)[];
+}
 
-const ORDER: Record<string, number> = { schedule: 0, channel: 1, alert: 2 };
+/** The step id of an action on one object, e.g. `alert:CPU high:update`: what `dependsOn` refers to. */
+function stepId(kind: ResourceKind, key: string, action: PlanAction): string {
+  return `${kind}:${key}:${action}`;
+}
 
 /** `notification_channels.2` is sensitive as a whole list: lists are compared and shown whole. */
 function normaliseSensitive(path: string): string {
@@ -49,27 +63,28 @@ function normaliseSensitive(path: string): string {
 export function computePlan(desired: Definitions, actual: ActualState, now: Date, options: PlanOptions = {}): Plan {
   const problems: Problem[] = [];
   const warnings: string[] = [];
-  const changes: PlanChange[] = [];
-  const unmanaged: UnmanagedResource[] = [];
-  let noOp = 0;
 
-  const channels = new NameIndex(
-    desired.channels.map((c) => c.key),
-    actual.channels.map((c) => ({ id: c.id, key: c.description })),
-  );
-  const schedules = new NameIndex(
-    desired.schedules.map((s) => s.key),
-    actual.schedules.map((s) => ({ id: s.id, key: s.name })),
-  );
-  const actualRefs: ActualReferences = { channel: (id) => channels.nameOf(id), schedule: (id) => schedules.nameOf(id) };
-  const refsFor = (item: Defined<unknown>): DesiredReferences => {
-    const resolve = (index: NameIndex, what: string) => (ref: string, path: string) => {
-      const name = index.resolve(ref);
-      if (name !== undefined) return name;
-      problems.push({ location: item.locate(path), path: `${item.path}.${path}`, message: `no ${what} "${ref}" in these files or on the server` });
-      return ref;
-    };
-    return { channel: resolve(channels, 'channel'), schedule: resolve(schedules, 'schedule') };
+  const nameIndex = (kind: 'channel' | 'schedule', defined: readonly Defined<unknown>[]) => {
+    const adapter = adapterFor(kind);
+    return new NameIndex(
+      defined.map((d) => d.key),
+      readsOf(actual, kind).map((read) => ({ id: adapter.idOf(read), key: adapter.keyOf(read) })),
+    );
+  };
+  const channels = nameIndex('channel', desired.channels);
+  const schedules = nameIndex('schedule', desired.schedules);
+  const context: PlanContext = {
+    actualRefs: { channel: (id) => channels.nameOf(id), schedule: (id) => schedules.nameOf(id) },
+    refsFor(item) {
+      const resolve = (index: NameIndex, what: string) => (ref: string, path: string) => {
+        const name = index.resolve(ref);
+        if (name !== undefined) return name;
+        problems.push({ location: item.locate(path), path: `${item.path}.${path}`, message: `no ${what} "${ref}" in these files or on the server` });
+        return ref;
+      };
+      return { channel: resolve(channels, 'channel'), schedule: resolve(schedules, 'schedule') };
+    },
+    pruneMatchers: options.prune ? options.prune.match.map((glob) => picomatch(glob)) : [],
   };
 
   if (!actual.schedulesSupported && desired.schedules.length > 0) {
@@ -77,65 +92,89 @@ export function computePlan(desired: Definitions, actual: ActualState, now: Date
     problems.push({ location: first.location, path: first.path, message: 'this server has no /v2/schedules/ endpoint; schedules cannot be managed here' });
   }
 
-  const reads: Record<ResourceKind, { id: string }[]> = { schedule: actual.schedules, channel: actual.channels, alert: actual.alerts };
-  const defined: Record<ResourceKind, Defined<unknown>[]> = { schedule: desired.schedules, channel: desired.channels, alert: desired.alerts };
-  /** The canonical after-state of every alert that remains, to check deletes of what they use. */
-  const remainingAlerts: CanonicalAlert[] = [];
-  const alertById = new Map<string, AlertRead>(actual.alerts.map((a) => [a.id, a]));
+  const kinds = [
+    planKind('schedule', desired.schedules, actual, context),
+    planKind('channel', desired.channels, actual, context),
+    planKind('alert', desired.alerts, actual, context),
+  ];
+  const changes = kinds.flatMap<PlanChange>((k) => k.changes);
+  const uses = new Map(kinds.flatMap((k) => [...k.uses]));
+  const unmanaged = kinds.flatMap((k) => k.unmanaged);
+  const noOp = kinds.reduce((sum, k) => sum + k.noOp, 0);
 
-  for (const kind of ['schedule', 'channel', 'alert'] as const) {
-    const adapter = ADAPTERS[kind];
-    const byKey = new Map(reads[kind].map((read) => [adapter.keyOf(read), read]));
-    const definedKeys = new Set(defined[kind].map((d) => d.key));
-    for (const item of defined[kind]) {
-      const after = adapter.canonicalDesired(item.spec, refsFor(item));
-      if (kind === 'alert') remainingAlerts.push(after as CanonicalAlert);
-      const read = byKey.get(item.key);
-      const sensitive = [...new Set([...item.sensitivePaths.map(normaliseSensitive), ...adapter.secretPaths(after)])];
-      const base = { kind, key: item.key, dependsOn: [], source: item.location };
-      if (!read) {
-        changes.push({ ...base, id: `${kind}:${item.key}:create`, action: 'create', after, sensitive });
-      } else {
-        const before = adapter.canonicalActual(read, actualRefs);
-        const diffs = diffFields(before, after, '', new Set(adapter.unknownFields(read)));
-        if (diffs.length === 0) noOp += 1;
-        else {
-          const allSensitive = [...new Set([...sensitive, ...adapter.secretPaths(before)])];
-          changes.push({ ...base, id: `${kind}:${item.key}:update`, action: 'update', remoteId: read.id, before, after, diffs, sensitive: allSensitive });
-        }
-      }
-      if (kind === 'alert') planMute(item as Defined<AlertDefinition>, read as AlertRead | undefined, actual, now, changes);
-    }
-    const matchers = options.prune ? options.prune.match.map((glob) => picomatch(glob)) : [];
-    for (const read of reads[kind]) {
-      const key = adapter.keyOf(read);
-      if (definedKeys.has(key)) continue;
-      if (matchers.some((match) => match(key))) {
-        const before = adapter.canonicalActual(read, actualRefs);
-        changes.push({ id: `${kind}:${key}:delete`, kind, key, action: 'delete', remoteId: read.id, before, dependsOn: [], sensitive: adapter.secretPaths(before) });
-      } else {
-        unmanaged.push({ kind, key });
-        if (kind === 'alert') remainingAlerts.push(adapter.canonicalActual(read, actualRefs) as CanonicalAlert);
-      }
-    }
-  }
+  const alertByKey = new Map(actual.alerts.map((read) => [adapterFor('alert').keyOf(read), read]));
+  for (const item of desired.alerts) planMute(item, alertByKey.get(item.key), actual, now, changes);
 
-  refuseDeletesInUse(changes, remainingAlerts, problems);
+  refuseDeletesInUse(changes, kinds.flatMap((k) => k.remaining), problems);
   const deletes = changes.filter((c) => c.action === 'delete').length;
   const limit = Math.max(options.allowDeletes ?? 0, options.prune ? options.prune.max_deletes : DEFAULT_MAX_DELETES);
   if (deletes > limit) {
     problems.push({ path: 'prune.max_deletes', message: `the plan deletes ${deletes} objects, more than max_deletes (${limit}); rerun with --allow-deletes ${deletes} if that is intended` });
   }
 
+  const alertById = new Map<string, AlertRead>(actual.alerts.map((a) => [a.id, a]));
   for (const change of changes) {
     if (change.kind !== 'alert' || change.action === 'create') continue;
-    const read = 'remoteId' in change && change.remoteId ? alertById.get(change.remoteId) : undefined;
+    const read = change.remoteId ? alertById.get(change.remoteId) : undefined;
     if (read?.status === 'alerting') warnings.push(`alert "${change.key}" is alerting now; this ${change.action} touches it`);
   }
 
-  linkDependencies(changes);
+  linkDependencies(changes, uses);
   changes.sort(compareChanges);
   return { formatVersion: 1, createdAt: now.toISOString(), changes, summary: summarise(changes, noOp, unmanaged.length), warnings, problems, unmanaged };
+}
+
+/** Creates, updates and prune's deletes of one kind, through that kind's adapter. */
+function planKind<K extends ResourceKind>(
+  kind: K,
+  defined: readonly Defined<KindTypes[K]['spec']>[],
+  actual: ActualState,
+  context: PlanContext,
+): KindPlan<K> {
+  const adapter = adapterFor(kind);
+  const reads = readsOf(actual, kind);
+  const result: KindPlan<K> = { changes: [], unmanaged: [], remaining: [], uses: new Map(), noOp: 0 };
+  const byKey = new Map(reads.map((read) => [adapter.keyOf(read), read]));
+  const definedKeys = new Set(defined.map((d) => d.key));
+
+  for (const item of defined) {
+    const after = adapter.canonicalDesired(item.spec, context.refsFor(item));
+    result.remaining.push({ kind, key: item.key, references: adapter.references(after) });
+    const read = byKey.get(item.key);
+    const sensitive = [...new Set([...item.sensitivePaths.map(normaliseSensitive), ...adapter.secretPaths(after)])];
+    const base = { kind, key: item.key, dependsOn: [], source: item.location };
+    if (!read) {
+      const id = stepId(kind, item.key, 'create');
+      result.changes.push({ ...base, id, action: 'create', after, sensitive });
+      result.uses.set(id, { after: adapter.references(after) });
+      continue;
+    }
+    const before = adapter.canonicalActual(read, context.actualRefs);
+    const diffs = diffFields(before, after, '', new Set(adapter.unknownFields(read)));
+    if (diffs.length === 0) {
+      result.noOp += 1;
+      continue;
+    }
+    const id = stepId(kind, item.key, 'update');
+    const allSensitive = [...new Set([...sensitive, ...adapter.secretPaths(before)])];
+    result.changes.push({ ...base, id, action: 'update', remoteId: adapter.idOf(read), before, after, diffs, sensitive: allSensitive });
+    result.uses.set(id, { after: adapter.references(after), before: adapter.references(before) });
+  }
+
+  for (const read of reads) {
+    const key = adapter.keyOf(read);
+    if (definedKeys.has(key)) continue;
+    const before = adapter.canonicalActual(read, context.actualRefs);
+    if (context.pruneMatchers.some((match) => match(key))) {
+      const id = stepId(kind, key, 'delete');
+      result.changes.push({ id, kind, key, action: 'delete', remoteId: adapter.idOf(read), before, dependsOn: [], sensitive: adapter.secretPaths(before) });
+      result.uses.set(id, { before: adapter.references(before) });
+    } else {
+      result.unmanaged.push({ kind, key });
+      result.remaining.push({ kind, key, references: adapter.references(before) });
+    }
+  }
+  return result;
 }
 
 /** Declarative mutes: `false` keeps unmuted, `{until}` keeps muted until then, absent leaves hands-on mutes alone. */
@@ -145,7 +184,7 @@ function planMute(item: Defined<AlertDefinition>, read: AlertRead | undefined, a
   const remaining = muted === false ? 0 : Math.ceil((Date.parse(muted.until) - now.getTime()) / 60_000);
   const base = { kind: 'alert' as const, key: item.key, sensitive: [], source: item.location };
   if (remaining <= 0) {
-    if (read?.muted) changes.push({ ...base, id: `alert:${item.key}:unmute`, action: 'unmute', remoteId: read.id, dependsOn: [] });
+    if (read?.muted) changes.push({ ...base, id: stepId('alert', item.key, 'unmute'), action: 'unmute', remoteId: read.id, dependsOn: [] });
     return;
   }
   const minutes = Math.min(remaining, MAX_MUTE_MINUTES);
@@ -154,7 +193,7 @@ function planMute(item: Defined<AlertDefinition>, read: AlertRead | undefined, a
   if (read?.muted && (status === undefined || Math.abs(status.duration - minutes) <= 1)) return;
   changes.push({
     ...base,
-    id: `alert:${item.key}:mute`,
+    id: stepId('alert', item.key, 'mute'),
     action: 'mute',
     ...(read ? { remoteId: read.id } : {}),
     minutes,
@@ -164,44 +203,47 @@ function planMute(item: Defined<AlertDefinition>, read: AlertRead | undefined, a
   });
 }
 
-/** Drops deletes of channels and schedules that a remaining alert still uses, with a problem saying which. */
-function refuseDeletesInUse(changes: PlanChange[], remaining: CanonicalAlert[], problems: Problem[]): void {
+/** Drops deletes of objects that something remaining still refers to, with a problem saying which. */
+function refuseDeletesInUse(changes: PlanChange[], remaining: readonly Remaining[], problems: Problem[]): void {
   for (let i = changes.length - 1; i >= 0; i -= 1) {
     const change = changes[i]!;
-    if (change.action !== 'delete' || change.kind === 'alert') continue;
-    const users = remaining.filter((a) => (change.kind === 'channel' ? a.notification_channels : a.scheduled_mutes).includes(change.key));
+    if (change.action !== 'delete') continue;
+    const users = remaining.filter((r) => r.references.some((ref) => ref.kind === change.kind && ref.names.includes(change.key)));
     if (users.length === 0) continue;
-    const names = users.slice(0, 3).map((a) => `"${a.name}"`).join(', ') + (users.length > 3 ? ` and ${users.length - 3} more` : '');
-    problems.push({ path: `${change.kind}s[${change.key}]`, message: `refusing to delete ${change.kind} "${change.key}": still used by alert ${names}` });
+    const names = users.slice(0, 3).map((r) => `"${r.key}"`).join(', ') + (users.length > 3 ? ` and ${users.length - 3} more` : '');
+    problems.push({ path: `${change.kind}s[${change.key}]`, message: `refusing to delete ${change.kind} "${change.key}": still used by ${users[0]!.kind} ${names}` });
     changes.splice(i, 1);
   }
 }
 
-/** Creates of what an alert references come first; alert deletes and updates come before deleting what they used. */
-function linkDependencies(changes: PlanChange[]): void {
+/**
+ * Creates of what an object refers to come first; deletes of what an object referred to come after that object's
+ * update or delete. A mute waits for its alert's create.
+ */
+function linkDependencies(changes: PlanChange[], uses: ReadonlyMap<string, { after?: References; before?: References }>): void {
   const byId = new Map(changes.map((c) => [c.id, c]));
   for (const change of changes) {
-    if (change.kind !== 'alert') continue;
-    if (change.action === 'create' || change.action === 'update') {
-      const after = change.after as CanonicalAlert;
-      for (const name of after.notification_channels) if (byId.has(`channel:${name}:create`)) change.dependsOn.push(`channel:${name}:create`);
-      for (const name of after.scheduled_mutes) if (byId.has(`schedule:${name}:create`)) change.dependsOn.push(`schedule:${name}:create`);
-    }
+    const used = uses.get(change.id);
+    forEachReference(used?.after, (kind, name) => {
+      if (byId.has(stepId(kind, name, 'create'))) change.dependsOn.push(stepId(kind, name, 'create'));
+    });
+    forEachReference(used?.before, (kind, name) => byId.get(stepId(kind, name, 'delete'))?.dependsOn.push(change.id));
     if (change.action === 'mute' || change.action === 'unmute') {
-      if (byId.has(`alert:${change.key}:create`)) change.dependsOn.push(`alert:${change.key}:create`);
-    }
-    if (change.action === 'delete' || change.action === 'update') {
-      const before = change.before as CanonicalAlert;
-      for (const name of before.notification_channels) byId.get(`channel:${name}:delete`)?.dependsOn.push(change.id);
-      for (const name of before.scheduled_mutes) byId.get(`schedule:${name}:delete`)?.dependsOn.push(change.id);
+      if (byId.has(stepId('alert', change.key, 'create'))) change.dependsOn.push(stepId('alert', change.key, 'create'));
     }
   }
+}
+
+/** Visits referenced names in the order the adapter lists them (that order is kept in `dependsOn`). */
+function forEachReference(references: References | undefined, visit: (kind: ResourceKind, name: string) => void): void {
+  for (const { kind, names } of references ?? []) for (const name of names) visit(kind, name);
 }
 
 /** Creates and updates (schedules, channels, alerts), then mutes, then deletes (alerts, channels, schedules). */
 function compareChanges(a: PlanChange, b: PlanChange): number {
   const phase = (c: PlanChange) => (c.action === 'delete' ? 2 : c.action === 'mute' || c.action === 'unmute' ? 1 : 0);
-  const kindRank = (c: PlanChange) => (c.action === 'delete' ? -ORDER[c.kind]! : ORDER[c.kind]!);
+  const order = (c: PlanChange) => RESOURCE_KINDS.indexOf(c.kind);
+  const kindRank = (c: PlanChange) => (c.action === 'delete' ? -order(c) : order(c));
   return phase(a) - phase(b) || kindRank(a) - kindRank(b) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0) || (a.action < b.action ? -1 : 1);
 }
 
@@ -209,5 +251,3 @@ function summarise(changes: PlanChange[], noOp: number, unmanaged: number): Plan
   const count = (action: PlanChange['action']) => changes.filter((c) => c.action === action).length;
   return { create: count('create'), update: count('update'), mute: count('mute'), unmute: count('unmute'), delete: count('delete'), noOp, unmanaged };
 }
-
-export type { DeleteChange };

@@ -1,4 +1,5 @@
-export { computePlan, ADAPTERS, MAX_MUTE_MINUTES, type PlanOptions } from './compute.js';
+export { computePlan, type PlanOptions } from './compute.js';
+export { adapterFor, readsOf } from './adapters/registry.js';
 export { planAgainstServer, alertsMutedUntil } from './make-plan.js';
 export { readActualState, emptyActualState, type ActualState } from './state.js';
 export { fingerprintPlan, stableStringify } from './fingerprint.js';

@@ -1,11 +1,10 @@
 import { stringify } from 'yaml';
 import type { ActualState } from './state.js';
 import { NameIndex } from './references.js';
-import { alertAdapter, DEFAULT_CHANNEL } from './adapters/alert.js';
-import { channelAdapter } from './adapters/channel.js';
-import { scheduleAdapter } from './adapters/schedule.js';
-import { usesGraphiteFunction } from '../definitions/rules.js';
-import type { CanonicalAlert } from './types.js';
+import { adapterFor } from './adapters/registry.js';
+import { defaultOnQueryFailure, type CanonicalAlert } from '../model/canonical.js';
+import { DEFAULT_CHANNEL, DEFAULT_EXPRESSION, DEFAULT_NOTIFICATION_TYPE, DEFAULT_TIMEZONE } from '../model/defaults.js';
+import { deepEqual } from './diff.js';
 
 /** A file `pull` writes. */
 export interface PulledFile {
@@ -21,13 +20,12 @@ function header(schemaPath: string, note?: string): string {
 function alertDefinition(a: CanonicalAlert): Record<string, unknown> {
   const out: Record<string, unknown> = { name: a.name, metric: a.metric, alert_criteria: a.alert_criteria };
   if (Object.keys(a.additional_criteria).length > 0) out.additional_criteria = a.additional_criteria;
-  if (a.expression !== 'a') out.expression = a.expression;
+  if (a.expression !== DEFAULT_EXPRESSION) out.expression = a.expression;
   if (!(a.notification_channels.length === 1 && a.notification_channels[0] === DEFAULT_CHANNEL)) out.notification_channels = a.notification_channels;
-  if (!(a.notification_type[0] === 'every' && a.notification_type[1] === 60)) out.notification_type = a.notification_type;
+  if (!deepEqual(a.notification_type, DEFAULT_NOTIFICATION_TYPE)) out.notification_type = a.notification_type;
   if (a.scheduled_mutes.length > 0) out.scheduled_mutes = a.scheduled_mutes;
   if (a.info) out.info = a.info;
-  const ruleDefault = usesGraphiteFunction(a) ? 'notify' : null;
-  if (a.on_query_failure !== ruleDefault) out.on_query_failure = a.on_query_failure;
+  if (a.on_query_failure !== defaultOnQueryFailure(a.metric, a.additional_criteria)) out.on_query_failure = a.on_query_failure;
   return out;
 }
 
@@ -37,8 +35,11 @@ function alertDefinition(a: CanonicalAlert): Record<string, unknown> {
  * Channel destinations are written as they are: keep the files private or replace them with `${VAR}`.
  */
 export function renderPulledDefinitions(actual: ActualState, schemaPath = '.alertform/schemas/definitions.schema.json'): PulledFile[] {
-  const channels = new NameIndex([], actual.channels.map((c) => ({ id: c.id, key: c.description })));
-  const schedules = new NameIndex([], actual.schedules.map((s) => ({ id: s.id, key: s.name })));
+  const channelAdapter = adapterFor('channel');
+  const scheduleAdapter = adapterFor('schedule');
+  const alertAdapter = adapterFor('alert');
+  const channels = new NameIndex([], actual.channels.map((c) => ({ id: channelAdapter.idOf(c), key: channelAdapter.keyOf(c) })));
+  const schedules = new NameIndex([], actual.schedules.map((s) => ({ id: scheduleAdapter.idOf(s), key: scheduleAdapter.keyOf(s) })));
   const refs = { channel: (id: string) => channels.nameOf(id), schedule: (id: string) => schedules.nameOf(id) };
   const byName = <T extends { name?: string; description?: string }>(items: T[]) =>
     [...items].sort((x, y) => ((x.name ?? x.description ?? '') < (y.name ?? y.description ?? '') ? -1 : 1));
@@ -47,7 +48,7 @@ export function renderPulledDefinitions(actual: ActualState, schemaPath = '.aler
   if (actual.schedules.length > 0) {
     const list = byName(actual.schedules.map((s) => scheduleAdapter.canonicalActual(s, refs))).map((s) => {
       const out: Record<string, unknown> = { name: s.name, start_time: s.start_time, duration: s.duration };
-      if (s.timezone !== 'UTC') out.timezone = s.timezone;
+      if (s.timezone !== DEFAULT_TIMEZONE) out.timezone = s.timezone;
       if (s.repeat.length > 0) out.repeat = s.repeat;
       return out;
     });

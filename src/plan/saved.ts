@@ -1,3 +1,5 @@
+import { RESOURCE_KINDS, type ResourceKind } from '../definitions/definitions.js';
+import { adapterFor, readsOf } from './adapters/registry.js';
 import type { ActualState } from './state.js';
 import type { Plan } from './types.js';
 import { fingerprintPlan, sha256, stableStringify } from './fingerprint.js';
@@ -5,7 +7,7 @@ import { toJsonPlan, type JsonPlan } from './render/json.js';
 
 /** A fingerprint of one object the plan read from the server. */
 export interface RemoteFingerprint {
-  kind: 'schedule' | 'channel' | 'alert';
+  kind: ResourceKind;
   id: string;
   key: string;
   fingerprint: string;
@@ -37,11 +39,12 @@ function fingerprintObject(read: object): string {
 
 /** Fingerprints of every object in a server state. */
 export function fingerprintState(actual: ActualState): RemoteFingerprint[] {
-  return [
-    ...actual.schedules.map((s) => ({ kind: 'schedule' as const, id: s.id, key: s.name, fingerprint: fingerprintObject(s) })),
-    ...actual.channels.map((c) => ({ kind: 'channel' as const, id: c.id, key: c.description, fingerprint: fingerprintObject(c) })),
-    ...actual.alerts.map((a) => ({ kind: 'alert' as const, id: a.id, key: a.name, fingerprint: fingerprintObject(a) })),
-  ];
+  return RESOURCE_KINDS.flatMap((kind) => fingerprintKind(kind, actual));
+}
+
+function fingerprintKind<K extends ResourceKind>(kind: K, actual: ActualState): RemoteFingerprint[] {
+  const adapter = adapterFor(kind);
+  return readsOf(actual, kind).map((read) => ({ kind, id: adapter.idOf(read), key: adapter.keyOf(read), fingerprint: fingerprintObject(read) }));
 }
 
 export function createSavedPlan(plan: Plan, actual: ActualState, source: { dir: string; ref?: string; server: string }): SavedPlan {
@@ -72,9 +75,14 @@ export function findStaleness(saved: SavedPlan, actual: ActualState): string[] {
 
 /** Reads and checks the shape of a saved plan file's JSON. */
 export function parseSavedPlan(text: string): SavedPlan {
-  const value = JSON.parse(text) as Partial<SavedPlan>;
-  if (value.kind !== 'alertform-plan' || value.formatVersion !== 1 || typeof value.fingerprint !== 'string' || !Array.isArray(value.remote)) {
-    throw new Error('not an alertform plan file (write one with `alertform plan --out FILE`)');
-  }
-  return value as SavedPlan;
+  const value: unknown = JSON.parse(text);
+  if (!isSavedPlan(value)) throw new Error('not an alertform plan file (write one with `alertform plan --out FILE`)');
+  return value;
+}
+
+/** The shape checks of a saved plan: its kind, format version, fingerprint and list of server objects. */
+function isSavedPlan(value: unknown): value is SavedPlan {
+  if (typeof value !== 'object' || value === null) return false;
+  const plan: Partial<Record<keyof SavedPlan, unknown>> = value;
+  return plan.kind === 'alertform-plan' && plan.formatVersion === 1 && typeof plan.fingerprint === 'string' && Array.isArray(plan.remote);
 }

@@ -1,49 +1,10 @@
-import type { ResourceKind } from '../definitions/definitions.js';
+import type { AlertDefinition, ChannelDefinition, ResourceKind, ScheduleDefinition } from '../definitions/definitions.js';
 import type { Problem, SourceLocation } from '../definitions/problems.js';
+import type { CanonicalAlert, CanonicalChannel, CanonicalSchedule } from '../model/canonical.js';
+import type { AlertBody, AlertRead, ChannelBody, ChannelRead, ScheduleBody, ScheduleRead } from '../model/types.js';
 import type { PlanImpact } from '../impact/types.js';
-import type { NotificationType, OnQueryFailure, CriteriaType, ChannelType, Weekday } from '../model/types.js';
 
-/** Criteria in canonical form: only the values that are set; time_period absent when instantaneous. */
-export interface CanonicalCriteria {
-  type: CriteriaType;
-  above_value?: number;
-  below_value?: number;
-  time_period?: number;
-}
-
-/**
- * An alert in the one form both sides are compared in: defaults filled, references by name (sorted), letters lower
- * case, expression canonical, notification_type in list form.
- */
-export interface CanonicalAlert {
-  name: string;
-  metric: string;
-  alert_criteria: CanonicalCriteria;
-  additional_criteria: Record<string, CanonicalCriteria & { metric: string }>;
-  expression: string;
-  notification_channels: string[];
-  notification_type: NotificationType;
-  scheduled_mutes: string[];
-  info: string;
-  on_query_failure: OnQueryFailure;
-}
-
-export interface CanonicalChannel {
-  description: string;
-  type: ChannelType;
-  destination: string;
-  auto_resolve: boolean;
-}
-
-export interface CanonicalSchedule {
-  name: string;
-  start_time: string;
-  duration: number;
-  timezone: string;
-  repeat: Weekday[];
-}
-
-export type CanonicalResource = CanonicalAlert | CanonicalChannel | CanonicalSchedule;
+export type { CanonicalAlert, CanonicalChannel, CanonicalCriteria, CanonicalResource, CanonicalSchedule } from '../model/canonical.js';
 
 /** One changed field: `before` absent means added, `after` absent means removed. */
 export interface FieldDiff {
@@ -54,10 +15,20 @@ export interface FieldDiff {
 
 export type PlanAction = 'create' | 'update' | 'delete' | 'mute' | 'unmute' | 'no-op';
 
-interface ChangeBase {
+/** The types of each kind of resource, so that adapters and changes of one kind speak one set of types. */
+export interface KindTypes {
+  schedule: { spec: ScheduleDefinition; read: ScheduleRead; canonical: CanonicalSchedule; body: ScheduleBody };
+  channel: { spec: ChannelDefinition; read: ChannelRead; canonical: CanonicalChannel; body: ChannelBody };
+  alert: { spec: AlertDefinition; read: AlertRead; canonical: CanonicalAlert; body: AlertBody };
+}
+
+/** The canonical form of kind K (an alert's is CanonicalAlert). */
+export type CanonicalOf<K extends ResourceKind> = KindTypes[K]['canonical'];
+
+interface ChangeBase<K extends ResourceKind> {
   /** Stable step id, e.g. `alert:CPU high:update`; what `dependsOn` refers to. */
   id: string;
-  kind: ResourceKind;
+  kind: K;
   /** The resource's identity (alert/schedule name, channel description). */
   key: string;
   /** Steps that must succeed first (a created channel before the alert using it; alert deletes before channel). */
@@ -69,30 +40,35 @@ interface ChangeBase {
 }
 
 /** create: `after` is the full desired object; there is no `before`. */
-export interface CreateChange extends ChangeBase {
+export interface CreateOf<K extends ResourceKind> extends ChangeBase<K> {
   action: 'create';
-  after: CanonicalResource;
+  after: CanonicalOf<K>;
 }
 
 /** update: `before` is the server's object, `after` the desired one, `diffs` only the fields that differ. */
-export interface UpdateChange extends ChangeBase {
+export interface UpdateOf<K extends ResourceKind> extends ChangeBase<K> {
   action: 'update';
   remoteId: string;
-  before: CanonicalResource;
-  after: CanonicalResource;
+  before: CanonicalOf<K>;
+  after: CanonicalOf<K>;
   diffs: FieldDiff[];
 }
 
 /** delete: `before` is the server's object about to go; there is no `after`. */
-export interface DeleteChange extends ChangeBase {
+export interface DeleteOf<K extends ResourceKind> extends ChangeBase<K> {
   action: 'delete';
   remoteId: string;
-  before: CanonicalResource;
+  before: CanonicalOf<K>;
 }
 
+/** A create, update or delete of kind K; without K, of any kind, discriminated by `kind`. */
+export type ResourceChange<K extends ResourceKind = ResourceKind> = { [P in K]: CreateOf<P> | UpdateOf<P> | DeleteOf<P> }[K];
+export type CreateChange<K extends ResourceKind = ResourceKind> = { [P in K]: CreateOf<P> }[K];
+export type UpdateChange<K extends ResourceKind = ResourceKind> = { [P in K]: UpdateOf<P> }[K];
+export type DeleteChange<K extends ResourceKind = ResourceKind> = { [P in K]: DeleteOf<P> }[K];
+
 /** mute: mute an alert for `minutes` (until `until`); `remainingBefore` is the server's remaining minutes, if any. */
-export interface MuteChange extends ChangeBase {
-  kind: 'alert';
+export interface MuteChange extends ChangeBase<'alert'> {
   action: 'mute';
   remoteId?: string;
   minutes: number;
@@ -101,19 +77,18 @@ export interface MuteChange extends ChangeBase {
 }
 
 /** unmute: the definition says `muted: false` (or an `until` in the past) and the server has it muted. */
-export interface UnmuteChange extends ChangeBase {
-  kind: 'alert';
+export interface UnmuteChange extends ChangeBase<'alert'> {
   action: 'unmute';
   remoteId: string;
 }
 
 /** no-op: defined and equal on the server (kept only as a count in a Plan, to keep plans small). */
-export interface NoOpChange extends ChangeBase {
+export interface NoOpChange extends ChangeBase<ResourceKind> {
   action: 'no-op';
   remoteId: string;
 }
 
-export type PlanChange = CreateChange | UpdateChange | DeleteChange | MuteChange | UnmuteChange;
+export type PlanChange = ResourceChange | MuteChange | UnmuteChange;
 
 export interface PlanSummary {
   create: number;

@@ -3,7 +3,9 @@ import type { SourceLocation } from '../definitions/problems.js';
 import { compileGraphitePattern, isBatchableTarget, type RenderSeries } from '../graphite/index.js';
 import { listCriteria } from '../evaluation/judge-alert.js';
 import { isScheduleActive, type ScheduleTiming } from '../model/schedule-active.js';
-import { canonicalNotificationType, DEFAULT_CHANNEL } from '../plan/adapters/alert.js';
+import { canonicalNotificationType } from '../model/canonical.js';
+import { DEFAULT_CHANNEL } from '../model/defaults.js';
+import { canonicalTimezone } from '../model/timezone.js';
 import { replayAlert, type ChannelInfo } from '../impact/replay.js';
 import type { RuleTestCase } from './read-rule-tests.js';
 
@@ -64,7 +66,7 @@ export function runRuleTest(
   const channels = new Map<string, ChannelInfo>(definitions.channels.map((c) => [c.key, { type: c.spec.type, auto_resolve: c.spec.auto_resolve === true }]));
   const schedules = definitions.schedules
     .filter((s) => (alert.scheduled_mutes ?? []).includes(s.key))
-    .map((s): ScheduleTiming => ({ startTime: s.spec.start_time, duration: s.spec.duration, timezone: s.spec.timezone ?? 'UTC', repeat: s.spec.repeat ?? [], anchor: test.start * 1000 }));
+    .map((s): ScheduleTiming => ({ startTime: s.spec.start_time, duration: s.spec.duration, timezone: canonicalTimezone(s.spec.timezone), repeat: s.spec.repeat ?? [], anchor: test.start * 1000 }));
   const replayed = replayAlert(
     {
       ...alert,

@@ -1,3 +1,4 @@
+import { MAX_MUTE_MINUTES } from '../model/defaults.js';
 import { CHANNEL_TYPES, WEEKDAYS } from '../model/types.js';
 import { ERROR_CATALOGUE } from './errors.js';
 import { HISTORY_STATUSES } from './routes/history.js';
@@ -17,7 +18,7 @@ function always(properties: Json, extra: Json = {}): Json {
 
 const STATE_CHANGE = { const: 'state_change', description: 'Notify on each state change.' };
 const EVERY = { const: 'every', description: 'Notify on each change, then at most every N minutes.' };
-const MINUTES = { type: 'integer', minimum: 1, maximum: 525600, description: 'N, in minutes.' };
+const MINUTES = { type: 'integer', minimum: 1, maximum: MAX_MUTE_MINUTES, description: 'N, in minutes.' };
 
 /**
  * The response shapes of the /v2 API as alertform's server sends them (the request shapes come from schemas/).

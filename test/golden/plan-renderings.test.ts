@@ -5,7 +5,7 @@ import { computePlan } from '../../src/plan/compute.js';
 import { renderPlanText } from '../../src/plan/render/text.js';
 import { renderPlanMarkdown } from '../../src/plan/render/markdown.js';
 import { renderPlanJson } from '../../src/plan/render/json.js';
-import { alertRead, channelRead, definitionsOf, NOW, stateOf } from '../unit/plan/fixtures.js';
+import { alertRead, channelRead, definitionsOf, GOLDEN_DEFINITIONS, NOW, stateOf } from '../unit/plan/fixtures.js';
 
 /** Expected renderings live next to this file; `UPDATE_GOLDEN=1 npx vitest run test/golden` rewrites them. */
 function matchGolden(name: string, actual: string): void {
@@ -14,36 +14,10 @@ function matchGolden(name: string, actual: string): void {
   expect(actual).toBe(readFileSync(path, 'utf8'));
 }
 
-const SECRET = 'sk-live-GOLDEN-SECRET-123';
+const SECRET = GOLDEN_DEFINITIONS.env.PD_KEY;
 
 function goldenPlan() {
-  const defs = definitionsOf(
-    `
-schedules:
-  - {name: team-nightly, start_time: "02:00", duration: 30, repeat: [mon, tue]}
-channels:
-  - {description: team-pager, type: pagerduty, destination: "\${PD_KEY}", auto_resolve: true}
-  - {description: team-mail, type: email, destination: team@example.com}
-alerts:
-  - name: team-api-errors
-    metric: sumSeries(api.*.errors)
-    alert_criteria: {type: above, above_value: 10, time_period: 5}
-    notification_channels: [team-pager]
-    scheduled_mutes: [team-nightly]
-    muted: {until: "2026-03-01T13:30:00Z"}
-  - name: team-latency
-    metric: api.latency.p99
-    alert_criteria: {type: above, above_value: 900}
-    notification_channels: [team-mail]
-    info: "p99 latency is above 900 ms; check the database connection pool and the last deploy before paging"
-  - name: team-disk
-    metric: hosts.*.disk
-    alert_criteria: {type: above, above_value: 90}
-    notification_channels: [team-mail]
-    muted: false
-`,
-    { PD_KEY: SECRET },
-  );
+  const defs = definitionsOf(GOLDEN_DEFINITIONS.yaml, GOLDEN_DEFINITIONS.env);
   const state = stateOf({
     channels: [channelRead({ id: 'c-mail', description: 'team-mail', destination: 'team@example.com' }), channelRead({ id: 'c-old', description: 'team-old-slack', type: 'slack', destination: 'https://hooks.slack.com/services/OLD' })],
     alerts: [

@@ -3,6 +3,7 @@ import type { GlobalOptions } from '../program.js';
 import { CliError } from '../errors.js';
 import { writeJson } from '../json-output.js';
 import { parseCount, collect } from '../parse.js';
+import { MAX_MUTE_MINUTES } from '../../model/defaults.js';
 
 interface MuteOptions {
   id: string[];
@@ -29,7 +30,7 @@ export function registerMuteCommands(program: Command): void {
     .option('--id <id>', 'alert id (repeatable)', collect, [])
     .option('--search <text>', 'alerts whose name, metric or channel name contains the text')
     .option('--all', 'every alert of the account')
-    .requiredOption('--duration <minutes>', 'minutes to stay muted', parseCount)
+    .requiredOption('--duration <minutes>', `minutes to stay muted (1 to ${MAX_MUTE_MINUTES})`, parseCount)
     .addHelpText(
       'after',
       `
@@ -41,7 +42,9 @@ Examples:
     .action(async (_opts: unknown, command: Command) => {
       const { optionsOf, writeOut } = await import('../context.js');
       const opts = optionsOf<MuteOptions>(command);
-      if (!opts.duration || opts.duration < 1) throw new CliError('--duration must be at least 1 minute');
+      if (!opts.duration || opts.duration < 1 || opts.duration > MAX_MUTE_MINUTES) {
+        throw new CliError(`--duration must be from 1 to ${MAX_MUTE_MINUTES} minutes (a year)`);
+      }
       const selection = selectionOf(opts);
       const client = await clientHere(opts);
       const result = await client.bulkMute(selection, opts.duration);

@@ -1,7 +1,7 @@
-import type { ChannelBody, ChannelRead, ChannelType } from '../../model/types.js';
+import { canonicalDestination, type CanonicalChannel } from '../../model/canonical.js';
+import type { ChannelRead, ChannelType } from '../../model/types.js';
 import type { ChannelDefinition } from '../../definitions/definitions.js';
-import type { CanonicalChannel } from '../types.js';
-import { pick, type ResourceAdapter } from './adapter.js';
+import { pick, type AdapterOf } from './adapter.js';
 
 /**
  * Channel types whose destination is a credential: always masked in every rendering. gitops.md lists pagerduty,
@@ -10,20 +10,21 @@ import { pick, type ResourceAdapter } from './adapter.js';
 export const SECRET_DESTINATION_TYPES: ReadonlySet<ChannelType> = new Set(['pagerduty', 'opsgenie', 'slack', 'webhook', 'victorops']);
 
 function canonical(c: ChannelDefinition | ChannelRead): CanonicalChannel {
-  return { description: c.description, type: c.type, destination: c.destination, auto_resolve: c.auto_resolve ?? false };
+  return { description: c.description, type: c.type, destination: canonicalDestination(c.destination), auto_resolve: c.auto_resolve ?? false };
 }
 
 /** Notification channels (/v2/notifications/), identified by description. */
-export const channelAdapter: ResourceAdapter<ChannelDefinition, ChannelRead, CanonicalChannel, ChannelBody> = {
+export const channelAdapter: AdapterOf<'channel'> = {
   kind: 'channel',
   keyOf: (read) => read.description,
   idOf: (read) => read.id,
   canonicalDesired: (spec) => canonical(spec),
   canonicalActual: (read) => canonical(read),
   unknownFields: () => [],
-  references: () => ({ channel: [], schedule: [] }),
+  references: () => [],
   secretPaths: (c) => (SECRET_DESTINATION_TYPES.has(c.type) ? ['destination'] : []),
-  toBody: (c, _ids, fields) => pick({ ...c }, fields),
+  createBody: (c) => ({ ...c }),
+  updateBody: (c, _ids, fields) => pick(c, fields),
   create: (client, body) => client.createChannel(body),
   update: (client, id, body) => client.updateChannel(id, body),
   remove: (client, id) => client.deleteChannel(id),

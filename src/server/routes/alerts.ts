@@ -8,7 +8,7 @@ import { UniqueViolation, type AlertRecord, type ScheduleRecord, type Store } fr
 import { checkAlertRules, mergeAlertUpdate, type ReferenceLookup } from '../validation/alert-rules.js';
 import { checkSchema } from '../validation/check-schema.js';
 import { QueryReader, readPaging } from '../validation/query.js';
-import { EMAIL_ME } from '../store/sqlite/sqlite-store.js';
+import { DEFAULT_CHANNEL } from '../../model/defaults.js';
 import { READ_ONLY_FIELDS, dropReadOnlyFields } from './read-only-fields.js';
 import { accountOf, param, prefixesOf, type RouteDeps } from './route-context.js';
 import { assertBelowQuota } from '../quotas.js';
@@ -105,8 +105,8 @@ export function referenceLookup(store: Store, accountId: string): ReferenceLooku
       return new Map(refs.flatMap((ref) => (resolved.has(ref) ? [[ref, resolved.get(ref)!] as const] : [])));
     },
     async defaultChannel() {
-      const [channel] = await store.findChannelsByRefs(accountId, [EMAIL_ME]);
-      return channel && channel.description === EMAIL_ME ? channel.id : null;
+      const [channel] = await store.findChannelsByRefs(accountId, [DEFAULT_CHANNEL]);
+      return channel && channel.description === DEFAULT_CHANNEL ? channel.id : null;
     },
     async existingSchedules(ids) {
       return new Set((await store.getSchedulesByIds(accountId, ids)).map((schedule) => schedule.id));

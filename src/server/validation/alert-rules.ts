@@ -1,17 +1,16 @@
-import { checkTargetPatterns } from '../../graphite/check-target.js';
-import { callsFunction } from '../../graphite/target.js';
+import {
+  canonicalAdditionalCriteria,
+  canonicalCriteria,
+  canonicalNotificationType,
+  canonicalOnQueryFailure,
+  defaultOnQueryFailure,
+  usesGraphiteFunction,
+} from '../../model/canonical.js';
+import { checkCriteriaBounds, checkExpressionLetters, checkMetricPatterns, checkOnQueryFailure } from '../../model/rules.js';
 import { echo } from '../errors.js';
 import { checkMetricPrefixes } from './metric-prefixes.js';
-import { ExpressionError, expressionLetters, formatExpression, parseExpression } from '../../model/expression.js';
 import type { FieldProblem } from '../../model/schemas.js';
-import type {
-  AdditionalCriterion,
-  AlertBody,
-  AlertCriteria,
-  NotificationType,
-  NotificationTypeInput,
-  OnQueryFailure,
-} from '../../model/types.js';
+import type { AlertBody } from '../../model/types.js';
 import type { AlertRecord, AlertWrite } from '../store/store.js';
 
 /** How the alert rules find the account's channels and schedules (the store, in the server). */
@@ -26,12 +25,6 @@ export interface ReferenceLookup {
 
 export type RuleResult<T> = { ok: true; value: T } | { ok: false; problems: FieldProblem[] };
 
-/** Whether the alert's queries (its metric or any additional criterion's) call a graphite function. */
-export function usesGraphiteFunction(metric: string, additional: Record<string, { metric: string }> = {}): boolean {
-  // A graphite function call such as `sumSeries(` is what makes on_query_failure meaningful.
-  return callsFunction(metric) || Object.values(additional).some((criterion) => callsFunction(criterion.metric));
-}
-
 /**
  * The semantic rules of an alert body that already passed the JSON Schema: criteria bounds, the expression and
  * its letters, on_query_failure only for function queries, references to channels and schedules. Returns the
@@ -43,36 +36,14 @@ export async function checkAlertRules(
   /** The account's metric prefixes: every query must stay inside them (none: not confined). */
   metricPrefixes: readonly string[] = [],
 ): Promise<RuleResult<AlertWrite>> {
-  const problems: FieldProblem[] = [];
-  const alertCriteria = normaliseCriteria(body.alert_criteria, 'alert_criteria', problems);
-
-  const additionalCriteria: Record<string, AdditionalCriterion> = {};
+  const problems: FieldProblem[] = [...checkCriteriaBounds(body.alert_criteria, 'alert_criteria')];
   for (const [key, criterion] of Object.entries(body.additional_criteria ?? {})) {
-    const letter = key.toLowerCase();
-    if (letter in additionalCriteria) {
-      problems.push({ path: `additional_criteria.${key}`, message: `letter "${letter}" is given twice` });
-      continue;
-    }
-    additionalCriteria[letter] = {
-      ...normaliseCriteria(criterion, `additional_criteria.${key}`, problems),
-      metric: criterion.metric,
-    };
+    problems.push(...checkCriteriaBounds(criterion, `additional_criteria.${key}`));
   }
-
-  const expression = checkExpression(body.expression, additionalCriteria, problems);
-  checkMetricPatterns(body.metric, additionalCriteria, metricPrefixes, problems);
-
-  const hasFunction = usesGraphiteFunction(body.metric, additionalCriteria);
-  let onQueryFailure: OnQueryFailure = body.on_query_failure === undefined ? (hasFunction ? 'notify' : null) : body.on_query_failure;
-  if (onQueryFailure !== null && !hasFunction) {
-    if (body.on_query_failure !== undefined) {
-      problems.push({
-        path: 'on_query_failure',
-        message: 'is only valid when the metric calls a graphite function, e.g. sumSeries(...)',
-      });
-    }
-    onQueryFailure = null;
-  }
+  const letters = checkExpressionLetters(Object.keys(body.additional_criteria ?? {}), body.expression);
+  problems.push(...letters.problems);
+  problems.push(...checkMetricPatterns(body.metric, body.additional_criteria, (query) => checkMetricPrefixes(query, metricPrefixes)));
+  problems.push(...checkOnQueryFailure(body.on_query_failure, body.metric, body.additional_criteria));
 
   const notificationChannels = await resolveChannels(body.notification_channels, lookup, problems);
   const scheduledMutes = await checkSchedules(body.scheduled_mutes ?? [], lookup, problems);
@@ -83,14 +54,14 @@ export async function checkAlertRules(
     value: {
       name: body.name,
       metric: body.metric,
-      alertCriteria,
-      additionalCriteria,
-      expression,
+      alertCriteria: canonicalCriteria(body.alert_criteria),
+      additionalCriteria: canonicalAdditionalCriteria(body.additional_criteria),
+      expression: letters.expression,
       notificationChannels,
-      notificationType: normaliseNotificationType(body.notification_type),
+      notificationType: canonicalNotificationType(body.notification_type),
       scheduledMutes,
       info: body.info ?? null,
-      onQueryFailure,
+      onQueryFailure: canonicalOnQueryFailure(body.on_query_failure, body.metric, body.additional_criteria),
     },
   };
 }
@@ -113,85 +84,12 @@ export function mergeAlertUpdate(stored: AlertRecord, patch: Partial<AlertBody>)
   };
   if ('on_query_failure' in patch) {
     merged.on_query_failure = patch.on_query_failure;
-  } else if (usesGraphiteFunction(merged.metric, merged.additional_criteria)) {
-    merged.on_query_failure = usesGraphiteFunction(stored.metric, stored.additionalCriteria) ? stored.onQueryFailure : 'notify';
   } else {
-    merged.on_query_failure = null;
+    // A stored choice holds while the query still calls a function; otherwise the default of the merged query.
+    const keepsStored = usesGraphiteFunction(merged.metric, merged.additional_criteria) && usesGraphiteFunction(stored.metric, stored.additionalCriteria);
+    merged.on_query_failure = keepsStored ? stored.onQueryFailure : defaultOnQueryFailure(merged.metric, merged.additional_criteria);
   }
   return merged;
-}
-
-/** Malformed wildcards (`[z-a]`, an unclosed bracket or brace) are refused now rather than failing every cycle. */
-function checkMetricPatterns(
-  metric: string,
-  additional: Record<string, AdditionalCriterion>,
-  prefixes: readonly string[],
-  problems: FieldProblem[],
-): void {
-  const queries = [['metric', metric], ...Object.entries(additional).map(([letter, c]) => [`additional_criteria.${letter}.metric`, c.metric])];
-  for (const [path, query] of queries as [string, string][]) {
-    const problem = checkTargetPatterns(query) ?? checkMetricPrefixes(query, prefixes);
-    if (problem) problems.push({ path, message: problem });
-  }
-}
-
-function normaliseCriteria<T extends AlertCriteria>(criteria: T, path: string, problems: FieldProblem[]): AlertCriteria {
-  if (criteria.type === 'outside_bounds' && criteria.below_value !== undefined && criteria.above_value !== undefined) {
-    if (!(criteria.below_value < criteria.above_value)) {
-      problems.push({ path: `${path}.below_value`, message: 'must be less than above_value for outside_bounds' });
-    }
-  }
-  const result: AlertCriteria = { type: criteria.type };
-  if (criteria.above_value !== undefined) result.above_value = criteria.above_value;
-  if (criteria.below_value !== undefined) result.below_value = criteria.below_value;
-  // Absent, null and "" all mean instantaneous; store one form of it (absent).
-  if (typeof criteria.time_period === 'number') result.time_period = criteria.time_period;
-  return result;
-}
-
-function checkExpression(
-  source: string | undefined,
-  additional: Record<string, AdditionalCriterion>,
-  problems: FieldProblem[],
-): string {
-  const letters = Object.keys(additional);
-  if (source === undefined) {
-    if (letters.length > 0) problems.push({ path: 'expression', message: 'is required when additional_criteria is given' });
-    return 'a';
-  }
-  let used: string[];
-  let canonical: string;
-  try {
-    const tree = parseExpression(source);
-    used = expressionLetters(tree);
-    canonical = formatExpression(tree);
-  } catch (error) {
-    if (!(error instanceof ExpressionError)) throw error;
-    problems.push({ path: 'expression', message: `${error.message} (at character ${error.position + 1})` });
-    return source;
-  }
-  const known = new Set(['a', ...letters]);
-  for (const letter of used) {
-    if (!known.has(letter)) {
-      problems.push({
-        path: 'expression',
-        message: `uses "${letter}", which has no criteria (known: ${[...known].join(', ')})`,
-      });
-    }
-  }
-  for (const letter of letters) {
-    if (!used.includes(letter)) {
-      problems.push({ path: `additional_criteria.${letter}`, message: 'is not used in expression' });
-    }
-  }
-  return canonical;
-}
-
-function normaliseNotificationType(input: NotificationTypeInput | undefined): NotificationType {
-  if (input === 'state_change') return ['state_change'];
-  if (Array.isArray(input) && input[0] === 'state_change') return ['state_change'];
-  if (Array.isArray(input) && input[0] === 'every') return ['every', input[1]];
-  return ['every', 60];
 }
 
 async function resolveChannels(

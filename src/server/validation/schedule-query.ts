@@ -1,8 +1,7 @@
-import { timezoneOffsetMinutes } from '../../model/schedule-active.js';
+import { parseTimezoneOffset, formatTimezone } from '../../model/timezone.js';
 import { WEEKDAYS } from '../../model/types.js';
 import type { ScheduleQuery } from '../store/store.js';
 import type { QueryReader } from './query.js';
-import { normaliseTimezone } from './schedule-rules.js';
 
 export type ScheduleFilters = Pick<ScheduleQuery, 'durations' | 'startTimes' | 'timezones' | 'repeat'>;
 
@@ -22,12 +21,10 @@ export function readScheduleFilters(query: QueryReader): ScheduleFilters {
   const timezones = query.list('timezone').flatMap((value) => {
     // An unencoded `+` in a query string arrives as a space (`?timezone=UTC+2`); no timezone contains a space.
     const spelled = value.replace(/ /g, '+');
-    try {
-      return [normaliseTimezone(timezoneOffsetMinutes(spelled))];
-    } catch {
-      bad('timezone', 'must be UTC or an offset such as UTC+2 or UTC-5:30');
-      return [];
-    }
+    const offset = parseTimezoneOffset(spelled);
+    if (offset !== null) return [formatTimezone(offset)];
+    bad('timezone', 'must be UTC or an offset such as UTC+2 or UTC-5:30');
+    return [];
   });
   const repeat = query.list('repeat').map((value) => value.toLowerCase());
   if (repeat.some((day) => !(WEEKDAYS as readonly string[]).includes(day))) {

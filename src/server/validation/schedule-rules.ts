@@ -1,13 +1,14 @@
 import type { FieldProblem } from '../../model/schemas.js';
 import type { ScheduleBody } from '../../model/types.js';
-import { timezoneOffsetMinutes } from '../../model/schedule-active.js';
+import { DEFAULT_TIMEZONE } from '../../model/defaults.js';
+import { formatTimezone, timezoneOffsetMinutes } from '../../model/timezone.js';
 import type { ScheduleRecord, ScheduleWrite } from '../store/store.js';
 import type { RuleResult } from './alert-rules.js';
 
 /** The semantic rules of a schedule body that passed the JSON Schema: the timezone lies in UTC-12..UTC+14. */
 export function checkScheduleRules(body: ScheduleBody, anchor: number): RuleResult<ScheduleWrite> {
   const problems: FieldProblem[] = [];
-  const timezone = body.timezone ?? 'UTC';
+  const timezone = body.timezone ?? DEFAULT_TIMEZONE;
   const offset = timezoneOffsetMinutes(timezone);
   if (offset < -12 * 60 || offset > 14 * 60) {
     problems.push({ path: 'timezone', message: 'must be between UTC-12 and UTC+14' });
@@ -19,7 +20,7 @@ export function checkScheduleRules(body: ScheduleBody, anchor: number): RuleResu
       name: body.name,
       startTime: body.start_time,
       duration: body.duration,
-      timezone: normaliseTimezone(offset),
+      timezone: formatTimezone(offset),
       repeat: body.repeat ?? [],
       anchor,
     },
@@ -45,13 +46,4 @@ export function changesTiming(stored: ScheduleRecord, next: ScheduleWrite): bool
     stored.duration !== next.duration ||
     JSON.stringify(stored.repeat) !== JSON.stringify(next.repeat)
   );
-}
-
-/** One spelling per offset: "UTC", "UTC+2", "UTC-5:30" (so "UTC+02:00" and "UTC+2" store the same). */
-export function normaliseTimezone(offsetMinutes: number): string {
-  if (offsetMinutes === 0) return 'UTC';
-  const sign = offsetMinutes < 0 ? '-' : '+';
-  const abs = Math.abs(offsetMinutes);
-  const minutes = abs % 60;
-  return `UTC${sign}${Math.floor(abs / 60)}${minutes ? `:${String(minutes).padStart(2, '0')}` : ''}`;
 }

@@ -83,6 +83,9 @@ describe('the CLI against the real server', { timeout: 240_000 }, () => {
     const none = await cli(['mute', '--duration', '5']);
     expect(none.stderr).toContain('say which alerts: --id ID (repeatable), --search TEXT, or --all');
     expect(none.code).toBe(1);
+    const tooLong = await cli(['mute', '--all', '--duration', '525601']);
+    expect(tooLong.stderr).toContain('--duration must be from 1 to 525600 minutes');
+    expect(tooLong.code).toBe(1);
   });
 
   it('never prints a secret or the API key', () => {

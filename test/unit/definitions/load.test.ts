@@ -108,6 +108,17 @@ channels:
     expect(result.problems.map((p) => p.path)).toEqual(['alerts.0.on_query_failure', 'channels.0.auto_resolve']);
   });
 
+  it('checks destinations as the server does, without echoing a value from the environment', () => {
+    const result = load(
+      { 'c.yaml': 'channels:\n  - {description: m, type: email, destination: not-an-address}\n  - {description: e, type: email, destination: "${MAIL}"}\n  - {description: h, type: webhook, destination: "${HOOK:-https://hooks.example.com/x}"}\n' },
+      { MAIL: 'private-person' },
+    );
+    expect(result.problems.map(formatProblem)).toEqual([
+      'c.yaml:2:48  channels.0.destination  "not-an-address" is not an email address (several may be given, comma separated)',
+      'c.yaml:3:48  channels.1.destination  a value is not an email address (several may be given, comma separated)',
+    ]);
+  });
+
   it('requires below_value under above_value for outside_bounds', () => {
     const result = load({ 'a.yaml': 'alerts:\n  - {name: o, metric: m, alert_criteria: {type: outside_bounds, above_value: 1, below_value: 5}}\n' });
     expect(result.problems.map((p) => p.path)).toEqual(['alerts.0.alert_criteria.below_value']);

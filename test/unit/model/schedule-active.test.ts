@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { activeScheduleEnd, isScheduleActive, timezoneOffsetMinutes, type ScheduleTiming } from '../../../src/model/schedule-active.js';
+import { activeScheduleEnd, isScheduleActive, type ScheduleTiming } from '../../../src/model/schedule-active.js';
 
 const at = (iso: string) => Date.parse(iso);
 const schedule = (overrides: Partial<ScheduleTiming>): ScheduleTiming => ({
@@ -9,16 +9,6 @@ const schedule = (overrides: Partial<ScheduleTiming>): ScheduleTiming => ({
   repeat: [],
   anchor: at('2026-01-05T00:00:00Z'),
   ...overrides,
-});
-
-describe('timezone offsets', () => {
-  it('read UTC, whole hours and half hours on both sides', () => {
-    expect(timezoneOffsetMinutes('UTC')).toBe(0);
-    expect(timezoneOffsetMinutes('UTC+2')).toBe(120);
-    expect(timezoneOffsetMinutes('UTC-5:30')).toBe(-330);
-    expect(timezoneOffsetMinutes('UTC+14')).toBe(840);
-    expect(() => timezoneOffsetMinutes('CET')).toThrow();
-  });
 });
 
 describe('isScheduleActive', () => {

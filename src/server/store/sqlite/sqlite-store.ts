@@ -46,9 +46,8 @@ import type {
 import * as outbox from './outbox-rows.js';
 import { channelFromRow, scheduleFromRows, type ChannelRow, type ScheduleRow } from './rows.js';
 import { openDatabase } from './open-database.js';
+import { AUTO_RESOLVE_TYPES, DEFAULT_CHANNEL } from '../../../model/defaults.js';
 
-/** The channel every new account gets, so that an alert's default notification_channels resolves. */
-export const EMAIL_ME = 'Email me';
 
 const json = (values: readonly (string | number)[]) => JSON.stringify(values);
 
@@ -71,7 +70,7 @@ export class SqliteStore implements Store {
         .run(account.id, email, account.createdAt);
       this.db
         .prepare('INSERT INTO channels (id, account_id, type, description, destination) VALUES (?, ?, ?, ?, ?)')
-        .run(createId(), account.id, 'email', EMAIL_ME, email ?? '');
+        .run(createId(), account.id, 'email', DEFAULT_CHANNEL, email ?? '');
     })();
     return account;
   }
@@ -315,7 +314,7 @@ export class SqliteStore implements Store {
       const fallback = this.db
         .prepare('SELECT id FROM channels WHERE account_id = ? AND description = ?')
         .pluck()
-        .get(accountId, EMAIL_ME) as string | undefined;
+        .get(accountId, DEFAULT_CHANNEL) as string | undefined;
       if (fallback) {
         this.db
           .prepare(
@@ -345,8 +344,9 @@ export class SqliteStore implements Store {
       params.push(json(query.ids));
     }
     if (query.autoResolve !== null) {
-      either.push(`(type IN ('pagerduty', 'victorops') AND auto_resolve = ?)`);
-      params.push(query.autoResolve ? 1 : 0);
+      // auto_resolve counts only on the types that resolve by themselves (a stored true elsewhere means nothing).
+      either.push('(type IN (SELECT value FROM json_each(?)) AND auto_resolve = ?)');
+      params.push(json([...AUTO_RESOLVE_TYPES]), query.autoResolve ? 1 : 0);
     }
     const rows = this.db
       .prepare(

@@ -2,7 +2,8 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MIGRATIONS, migrateDatabase } from '../../../../src/server/store/sqlite/migrations.js';
 import { openDatabase } from '../../../../src/server/store/sqlite/open-database.js';
-import { EMAIL_ME, SqliteStore } from '../../../../src/server/store/sqlite/sqlite-store.js';
+import { SqliteStore } from '../../../../src/server/store/sqlite/sqlite-store.js';
+import { DEFAULT_CHANNEL } from '../../../../src/model/defaults.js';
 import { UniqueViolation, type AlertWrite } from '../../../../src/server/store/store.js';
 
 let store: SqliteStore;
@@ -11,7 +12,7 @@ let emailMe: string;
 beforeEach(async () => {
   store = SqliteStore.open(':memory:');
   account = (await store.createAccount('ops@example.com')).id;
-  emailMe = (await store.findChannelsByRefs(account, [EMAIL_ME]))[0]!.id;
+  emailMe = (await store.findChannelsByRefs(account, [DEFAULT_CHANNEL]))[0]!.id;
 });
 afterEach(() => store.close());
 
@@ -31,10 +32,10 @@ const alert = (overrides: Partial<AlertWrite> = {}): AlertWrite => ({
 
 describe('the SQLite store', () => {
   it('gives a new account an Email me channel addressed to its email', async () => {
-    const [channel] = await store.findChannelsByRefs(account, [EMAIL_ME]);
+    const [channel] = await store.findChannelsByRefs(account, [DEFAULT_CHANNEL]);
     expect(channel).toMatchObject({ type: 'email', destination: 'ops@example.com', autoResolve: false });
     const anonymous = await store.createAccount(null);
-    expect((await store.findChannelsByRefs(anonymous.id, [EMAIL_ME]))[0]?.destination).toBe('');
+    expect((await store.findChannelsByRefs(anonymous.id, [DEFAULT_CHANNEL]))[0]?.destination).toBe('');
   });
 
   it('stores API keys hashed and finds the account by key, until revoked', async () => {
@@ -52,7 +53,7 @@ describe('the SQLite store', () => {
     await store.createAlert(account, alert());
     await expect(store.createAlert(account, alert())).rejects.toBeInstanceOf(UniqueViolation);
     const other = await store.createAccount(null);
-    const otherEmail = (await store.findChannelsByRefs(other.id, [EMAIL_ME]))[0]!.id;
+    const otherEmail = (await store.findChannelsByRefs(other.id, [DEFAULT_CHANNEL]))[0]!.id;
     await expect(store.createAlert(other.id, alert({ notificationChannels: [otherEmail] }))).resolves.toMatchObject({ name: 'cpu' });
   });
 
@@ -66,11 +67,11 @@ describe('the SQLite store', () => {
     const hook = await store.createChannel(account, { type: 'webhook', description: 'hook', destination: 'https://x', autoResolve: false });
     await store.createAlert(account, alert({ notificationChannels: [hook.id, emailMe], scheduledMutes: [schedule.id] }));
     const other = await store.createAccount(null);
-    const otherEmail = (await store.findChannelsByRefs(other.id, [EMAIL_ME]))[0]!.id;
+    const otherEmail = (await store.findChannelsByRefs(other.id, [DEFAULT_CHANNEL]))[0]!.id;
     await store.createAlert(other.id, alert({ name: 'theirs', notificationChannels: [otherEmail] }));
     const listed = await store.listAlertsForEvaluation();
     expect(listed.map((a) => [a.name, a.accountId])).toEqual([['cpu', account], ['theirs', other.id]]);
-    expect(listed[0]!.channels.map((c) => c.description)).toEqual(['hook', EMAIL_ME]);
+    expect(listed[0]!.channels.map((c) => c.description)).toEqual(['hook', DEFAULT_CHANNEL]);
     expect(listed[0]!.schedules.map((s) => s.name)).toEqual(['w']);
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkAlertRules, mergeAlertUpdate, usesGraphiteFunction, type ReferenceLookup } from '../../../../src/server/validation/alert-rules.js';
+import { checkAlertRules, mergeAlertUpdate, type ReferenceLookup } from '../../../../src/server/validation/alert-rules.js';
 import type { AlertRecord } from '../../../../src/server/store/store.js';
 
 const lookup: ReferenceLookup = {
@@ -14,16 +14,6 @@ const stored: AlertRecord = {
   info: 'runbook', onQueryFailure: 'ignore', status: 'alerting', currentlyTriggeredMetrics: [], mutedUntil: null, evalState: null,
   createdAt: '2026-01-01T00:00:00Z',
 };
-
-describe('graphite function detection', () => {
-  it('sees a function call in the metric or an additional criterion, not a plain path or wildcard', () => {
-    expect(usesGraphiteFunction('sumSeries(a.*)')).toBe(true);
-    expect(usesGraphiteFunction('alias (a, "b")')).toBe(true);
-    expect(usesGraphiteFunction('a.b.*.c')).toBe(false);
-    expect(usesGraphiteFunction('a.{b,c}.d')).toBe(false);
-    expect(usesGraphiteFunction('a.b', { b: { metric: 'maxSeries(c)' } })).toBe(true);
-  });
-});
 
 describe('the alert rules', () => {
   it('normalise a valid body: default channel, list notification_type, canonical expression', async () => {

@@ -1,0 +1,115 @@
+import { callsFunction } from '../graphite/target.js';
+import { DEFAULT_NOTIFICATION_TYPE } from './defaults.js';
+import type { AlertCriteria, ChannelType, CriteriaType, NotificationType, NotificationTypeInput, OnQueryFailure, Weekday } from './types.js';
+
+/**
+ * The one normal form of each resource: what the server stores and what the planner compares. A definition that
+ * was just applied plans as no-op because both sides go through these functions.
+ */
+
+/** Criteria in canonical form: only the values that are set; time_period absent when instantaneous. */
+export interface CanonicalCriteria {
+  type: CriteriaType;
+  above_value?: number;
+  below_value?: number;
+  time_period?: number;
+}
+
+/**
+ * An alert in the one form both sides are compared in: defaults filled, references by name (sorted), letters lower
+ * case, expression canonical, notification_type in list form.
+ */
+export interface CanonicalAlert {
+  name: string;
+  metric: string;
+  alert_criteria: CanonicalCriteria;
+  additional_criteria: Record<string, CanonicalCriteria & { metric: string }>;
+  expression: string;
+  notification_channels: string[];
+  notification_type: NotificationType;
+  scheduled_mutes: string[];
+  info: string;
+  on_query_failure: OnQueryFailure;
+}
+
+export interface CanonicalChannel {
+  description: string;
+  type: ChannelType;
+  destination: string;
+  auto_resolve: boolean;
+}
+
+export interface CanonicalSchedule {
+  name: string;
+  start_time: string;
+  duration: number;
+  timezone: string;
+  repeat: Weekday[];
+}
+
+export type CanonicalResource = CanonicalAlert | CanonicalChannel | CanonicalSchedule;
+
+/** Criteria with only the values that are set; an absent, null, "" or zero time_period means instantaneous. */
+export function canonicalCriteria(c: AlertCriteria): CanonicalCriteria {
+  const out: CanonicalCriteria = { type: c.type };
+  if (typeof c.above_value === 'number') out.above_value = c.above_value;
+  if (typeof c.below_value === 'number') out.below_value = c.below_value;
+  if (typeof c.time_period === 'number' && c.time_period > 0) out.time_period = c.time_period;
+  return out;
+}
+
+/**
+ * Additional criteria keyed by lower-case letter, in letter order. Of two keys that differ only by case the later
+ * wins (the rules refuse such a body anyway).
+ */
+export function canonicalAdditionalCriteria(
+  value: Readonly<Record<string, AlertCriteria & { metric: string }>> | undefined,
+): CanonicalAlert['additional_criteria'] {
+  const entries = Object.entries(value ?? {}).map(([key, criterion]) => [key.toLowerCase(), criterion] as const);
+  entries.sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0));
+  const out: CanonicalAlert['additional_criteria'] = {};
+  for (const [letter, criterion] of entries) out[letter] = { ...canonicalCriteria(criterion), metric: criterion.metric };
+  return out;
+}
+
+/** `state_change`, `['state_change']`, `['every', N]`, or empty (= the default, every 60) in list form. */
+export function canonicalNotificationType(value: NotificationTypeInput | undefined): NotificationType {
+  if (value === 'state_change') return ['state_change'];
+  if (!Array.isArray(value) || value.length === 0) return [...DEFAULT_NOTIFICATION_TYPE] as NotificationType;
+  if (value[0] === 'state_change') return ['state_change'];
+  return ['every', Number(value[1])];
+}
+
+/**
+ * Whether the alert's queries (its metric or any additional criterion's) call a graphite function such as
+ * `sumSeries(`: only such queries can fail as a query, which is what makes on_query_failure meaningful.
+ */
+export function usesGraphiteFunction(metric: string, additional: Readonly<Record<string, { metric: string }>> = {}): boolean {
+  return callsFunction(metric) || Object.values(additional).some((criterion) => callsFunction(criterion.metric));
+}
+
+/** on_query_failure when a write leaves it out: `notify` for function queries, nothing otherwise. */
+export function defaultOnQueryFailure(metric: string, additional?: Readonly<Record<string, { metric: string }>>): OnQueryFailure {
+  return usesGraphiteFunction(metric, additional) ? 'notify' : null;
+}
+
+/** on_query_failure as written, or its default when left out. */
+export function canonicalOnQueryFailure(
+  value: OnQueryFailure | undefined,
+  metric: string,
+  additional?: Readonly<Record<string, { metric: string }>>,
+): OnQueryFailure {
+  return value !== undefined ? value : defaultOnQueryFailure(metric, additional);
+}
+
+/** A channel's destination as stored: surrounding white space is not part of an address, key or URL. */
+export function canonicalDestination(destination: string): string {
+  return destination.trim();
+}
+
+const WEEK: readonly Weekday[] = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
+
+/** Repeat days as a set, Monday first. */
+export function canonicalWeekdays(repeat: readonly Weekday[] | undefined): Weekday[] {
+  return WEEK.filter((day) => (repeat ?? []).includes(day));
+}

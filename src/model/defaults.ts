@@ -1,0 +1,24 @@
+import type { ChannelType, NotificationType } from './types.js';
+
+/**
+ * The API's defaults and limits, once: the server fills them in, the planner expects them, the schemas repeat the
+ * numbers (test/unit/model/defaults.test.ts keeps the schemas in step).
+ */
+
+/** The channel every account is made with, and the one an alert naming no channel gets. */
+export const DEFAULT_CHANNEL = 'Email me';
+
+/** How often an alerting alert notifies when notification_type is not given. */
+export const DEFAULT_NOTIFICATION_TYPE: Readonly<NotificationType> = ['every', 60];
+
+/** The expression of an alert without additional criteria: its own criteria, letter a. */
+export const DEFAULT_EXPRESSION = 'a';
+
+/** The timezone of a schedule that names none. */
+export const DEFAULT_TIMEZONE = 'UTC';
+
+/** The longest mute the API takes: a year, in minutes. */
+export const MAX_MUTE_MINUTES = 525_600;
+
+/** The channel types whose incidents can resolve by themselves; auto_resolve means something only for them. */
+export const AUTO_RESOLVE_TYPES: readonly ChannelType[] = ['pagerduty', 'victorops'];
