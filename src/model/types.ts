@@ -127,7 +127,8 @@ export type ApiErrorCode =
   | 'invalid_query'
   | 'conflict'
   | 'payload_too_large'
-  | 'internal';
+  | 'internal'
+  | 'unavailable';
 
 export interface CreatedResponse {
   id: string;

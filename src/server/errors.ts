@@ -15,6 +15,8 @@ export const ERROR_CATALOGUE: Readonly<Record<ApiErrorCode, { status: number; me
   conflict: { status: 409, message: 'already exists' },
   payload_too_large: { status: 413, message: 'request body too large' },
   internal: { status: 500, message: 'internal error' },
+  // The database cannot be reached right now; the request may be retried (Retry-After says when).
+  unavailable: { status: 503, message: 'the database is unavailable, retry shortly' },
 };
 
 /** An error the server answers on purpose: status, code, a message safe to show, and the fields at fault. */

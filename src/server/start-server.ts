@@ -5,7 +5,7 @@ import { pino, type Logger } from 'pino';
 import { createApp } from './app.js';
 import { startEvaluatorService } from './evaluator/service.js';
 import { ensureApiKeys } from './accounts.js';
-import { SqliteStore } from './store/sqlite/sqlite-store.js';
+import { openStore } from './store/open-store.js';
 import type { Store } from './store/store.js';
 
 /** Something started with the server (e.g. the evaluation loop) and stopped before the store closes. */
@@ -25,7 +25,7 @@ export interface ServerOptions {
   host?: string;
   /** Default 8080; 0 picks a free port. */
   port?: number;
-  /** SQLite path, or ':memory:'. Default ./alertform.db. Ignored when `store` is given. */
+  /** SQLite path, ':memory:', or a postgres:// URL. Default ./alertform.db. Ignored when `store` is given. */
   db?: string;
   /** An already open store (tests, other backends). It is closed with the server. */
   store?: Store;
@@ -64,7 +64,7 @@ export interface RunningServer {
 /** Opens the store, makes sure the given keys exist, and serves the /v2 API until close(). */
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   const logger = options.logger ?? pino({ level: process.env.ALERTFORM_LOG_LEVEL ?? 'info' });
-  const store = options.store ?? SqliteStore.open(options.db ?? './alertform.db');
+  const store = options.store ?? (await openStore(options.db ?? './alertform.db'));
   try {
     await ensureApiKeys(store, options.apiKeys ?? [], logger);
   } catch (error) {

@@ -8,7 +8,7 @@ import type {
 } from '../../model/types.js';
 
 /**
- * The server's storage, one interface for every backend (SQLite today). Every method is scoped to one account
+ * The server's storage, one interface for every backend (SQLite, PostgreSQL). Every method is scoped to one account
  * except the evaluator's methods (listAlertsForEvaluation, saveEvaluation, appendHistory, setChannelLastError),
  * which work across accounts. Methods are async so that a networked backend can implement the same interface.
  * A method that returns without throwing has made its write durable.
@@ -244,6 +244,20 @@ export interface EvaluationAlert extends AlertRecord {
 export interface Page<T> {
   items: T[];
   nextPage: boolean;
+}
+
+/** The channel every new account gets, so that an alert's default notification_channels resolves. */
+export const EMAIL_ME = 'Email me';
+
+/**
+ * The database cannot be reached (refused, cut, restarting, out of connections). The API answers 503
+ * `unavailable`; the store recovers by itself once the database is back. The message never carries the URL.
+ */
+export class StoreUnavailable extends Error {
+  constructor(options: { cause?: unknown } = {}) {
+    super('the database is unavailable', options);
+    this.name = 'StoreUnavailable';
+  }
 }
 
 /** A write that would break a per-account uniqueness rule (alert name, channel description, schedule name). */

@@ -1,6 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import { createId, hashApiKey, hashesEqual } from '../../ids.js';
 import {
+  EMAIL_ME,
   UniqueViolation,
   type AccountRecord,
   type AlertQuery,
@@ -36,8 +37,7 @@ import {
 import { channelFromRow, scheduleFromRows, type ChannelRow, type ScheduleRow } from './rows.js';
 import { openDatabase } from './open-database.js';
 
-/** The channel every new account gets, so that an alert's default notification_channels resolves. */
-export const EMAIL_ME = 'Email me';
+export { EMAIL_ME };
 
 const json = (values: string[]) => JSON.stringify(values);
 
