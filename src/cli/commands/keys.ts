@@ -1,18 +1,18 @@
 import type { Command } from 'commander';
 import { createApiKey } from '../../server/ids.js';
-import { SqliteStore } from '../../server/store/sqlite/sqlite-store.js';
-import type { ApiKeyRecord } from '../../server/store/store.js';
+import { describeDb, openStore } from '../../server/store/open-store.js';
+import type { ApiKeyRecord, Store } from '../../server/store/store.js';
+import { DB_OPTION_HELP, DEFAULT_DB, resolveDb } from '../db-option.js';
 import { CliError } from '../errors.js';
 import type { GlobalOptions } from '../program.js';
 
-const DB_HELP = 'SQLite database of the server';
-const DEFAULT_DB = './alertform.db';
+const DB_HELP = `the server's database: ${DB_OPTION_HELP} (default ${DEFAULT_DB})`;
 
 /** `alertform keys create|list|revoke`: API keys of the bundled server, straight on its database. */
 export function registerKeysCommand(program: Command): void {
   const keys = program
     .command('keys')
-    .description('manage API keys of the bundled server (on its SQLite database)')
+    .description('manage API keys of the bundled server (on its SQLite or PostgreSQL database)')
     .addHelpText(
       'after',
       `
@@ -21,15 +21,16 @@ Keys are stored hashed (SHA-256): a key is shown once, when it is made. Safe whi
 Examples:
   $ alertform keys create --email ops@example.com
   $ alertform keys list --db /var/lib/alertform/alertform.db --json
-  $ alertform keys revoke 3f2a9c...`,
+  $ alertform keys revoke 3f2a9c...
+  $ alertform keys list --db postgres://alertform@db.internal:5432/alertform`,
     );
 
   keys
     .command('create')
     .description('make a new API key and print it once; an email already known gets a second key for its account')
     .requiredOption('--email <email>', "the account's email (destination of its \"Email me\" channel)")
-    .option('--db <path>', DB_HELP, DEFAULT_DB)
-    .action(async (options: { email: string; db: string }, command: Command) => {
+    .option('--db <path|url>', DB_HELP)
+    .action(async (options: { email: string; db?: string }, command: Command) => {
       if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(options.email)) throw new CliError(`"${options.email}" is not an email address`);
       await withStore(options.db, async (store) => {
         const account = (await store.findAccountByEmail(options.email)) ?? (await store.createAccount(options.email));
@@ -47,8 +48,8 @@ Examples:
   keys
     .command('list')
     .description('list keys: id, email, created, revoked (never the keys themselves)')
-    .option('--db <path>', DB_HELP, DEFAULT_DB)
-    .action(async (options: { db: string }, command: Command) => {
+    .option('--db <path|url>', DB_HELP)
+    .action(async (options: { db?: string }, command: Command) => {
       await withStore(options.db, async (store) => {
         const records = (await store.listApiKeys()).map(presentKey);
         if (globals(command).json) {
@@ -72,8 +73,8 @@ Examples:
     .command('revoke')
     .description('revoke a key by its id (as keys list shows it); requests with it get 401 from then on')
     .argument('<id>', 'key id')
-    .option('--db <path>', DB_HELP, DEFAULT_DB)
-    .action(async (id: string, options: { db: string }) => {
+    .option('--db <path|url>', DB_HELP)
+    .action(async (id: string, options: { db?: string }) => {
       await withStore(options.db, async (store) => {
         if (!(await store.revokeApiKey(id))) throw new CliError(`no key with id "${id}"`);
         process.stdout.write(`key ${id} revoked\n`);
@@ -89,12 +90,13 @@ function presentKey(record: ApiKeyRecord) {
   return { id: record.id, email: record.email, created_at: record.createdAt, revoked_at: record.revokedAt };
 }
 
-async function withStore(path: string, use: (store: SqliteStore) => Promise<void>): Promise<void> {
-  let store: SqliteStore;
+async function withStore(db: string | undefined, use: (store: Store) => Promise<void>): Promise<void> {
+  const target = resolveDb(db);
+  let store: Store;
   try {
-    store = SqliteStore.open(path);
+    store = await openStore(target);
   } catch (error) {
-    throw new CliError(`cannot open database ${path}: ${(error as Error).message}`);
+    throw new CliError(`cannot open database ${describeDb(target)}: ${(error as Error).message}`);
   }
   try {
     await use(store);

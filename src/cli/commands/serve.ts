@@ -1,12 +1,13 @@
 import type { Command } from 'commander';
 import { pino } from 'pino';
 import { startServer } from '../../server/index.js';
+import { DB_OPTION_HELP, DEFAULT_DB, resolveDb } from '../db-option.js';
 import { CliError } from '../errors.js';
 
 interface ServeOptions {
   host: string;
   port: string;
-  db: string;
+  db?: string;
   apiKey: string[];
   graphiteUrl?: string;
   evalInterval: string;
@@ -21,10 +22,10 @@ interface ServeOptions {
 export function registerServeCommand(program: Command): void {
   program
     .command('serve')
-    .description('run the bundled /v2 alerting server (alerts, channels, schedules, history) on SQLite')
+    .description('run the bundled /v2 alerting server (alerts, channels, schedules, history) on SQLite or PostgreSQL')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--port <port>', 'port to listen on (0 picks a free one)', '8080')
-    .option('--db <path>', 'SQLite database file, or :memory:', './alertform.db')
+    .option('--db <path|url>', `${DB_OPTION_HELP} (default ${DEFAULT_DB})`)
     .option(
       '--api-key <key>',
       'make sure this API key exists (repeatable; also env ALERTFORM_API_KEYS, comma separated)',
@@ -47,12 +48,17 @@ Examples:
   $ alertform serve --api-key demo-key
   $ alertform serve --port 0 --db :memory: --api-key k1 --api-key k2
   $ ALERTFORM_API_KEYS=k1,k2 alertform serve --host 0.0.0.0 --db /var/lib/alertform/alertform.db
+  $ ALERTFORM_DB=postgres://alertform@db.internal:5432/alertform alertform serve --host 0.0.0.0
   $ curl http://demo-key@127.0.0.1:8080/v2/alerts/
   $ alertform serve --api-key demo-key --graphite-url http://127.0.0.1:8000 --eval-interval 30 \\
       --smtp-url smtp://127.0.0.1:25 --smtp-from alerts@example.com
 
 With --graphite-url, every --eval-interval seconds each alert is evaluated against Graphite: status, history and
-notifications to its channels (email needs --smtp-url). See docs/evaluator.md.`,
+notifications to its channels (email needs --smtp-url). See docs/evaluator.md.
+
+--db takes a SQLite file (one node) or a postgres://USER[:PASSWORD]@HOST:PORT/DB URL; ALERTFORM_DB is used when
+--db is not given (keeps a password off the command line). The schema is migrated on start. While PostgreSQL is
+unreachable the API answers 503 {"error": {"code": "unavailable"}} and recovers by itself. See docs/operations.md.`,
     )
     .action(async (options: ServeOptions, command: Command) => {
       const port = Number(options.port);
@@ -83,7 +89,7 @@ notifications to its channels (email needs --smtp-url). See docs/evaluator.md.`,
         server = await startServer({
           host: options.host,
           port,
-          db: options.db,
+          db: resolveDb(options.db),
           apiKeys: [...repeatedOption(command, '--api-key'), ...(options.apiKey ?? []), ...fromEnv],
           logger,
           ...(options.graphiteUrl ? { graphiteUrl: options.graphiteUrl, evalIntervalSeconds: evalInterval } : {}),

@@ -64,6 +64,13 @@ export class PgDatabase implements Queryable {
     } catch (error) {
       throw translateError(error);
     }
+    // A checked-out connection reports its death as an 'error' event even between two statements; unheard, that
+    // event would kill the process. The failing statement (or the COMMIT) rejects on its own.
+    let lost: unknown;
+    const onError = (error: unknown) => {
+      lost = error;
+    };
+    client.on('error', onError);
     const tx: Queryable = {
       query: async <R extends QueryResultRow>(sql: string, params: unknown[] = []) => (await client.query<R>(sql, params)).rows,
     };
@@ -79,7 +86,9 @@ export class PgDatabase implements Queryable {
       });
       throw translateError(error);
     } finally {
-      client.release(broken instanceof Error ? broken : undefined);
+      client.off('error', onError);
+      const destroy = broken ?? lost;
+      client.release(destroy instanceof Error ? destroy : destroy === undefined ? undefined : true);
     }
   }
 
