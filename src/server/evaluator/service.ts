@@ -1,6 +1,15 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { BackgroundService, ServiceContext } from '../start-server.js';
 import { startEvaluator } from './evaluator.js';
+import { withEvaluationLeases } from './leased-store.js';
 import { adaptStore } from './store-adapter.js';
+
+/**
+ * How long an evaluation lease lasts, in intervals: renewed every cycle, so 1.5 leaves half an interval for a late
+ * cycle; a dead replica's partitions are taken at the first cycle of another after that (at most 2.5 intervals).
+ */
+const LEASE_INTERVALS = 1.5;
 
 /**
  * The evaluation loop as a server background service, configured from the server's options: graphiteUrl,
@@ -11,10 +20,14 @@ export function startEvaluatorService(context: ServiceContext): BackgroundServic
   const { options, logger, store } = context;
   if (!options.graphiteUrl) throw new Error('the evaluator needs graphiteUrl');
   const urls = options.notifierUrls ?? {};
+  const intervalSeconds = options.evalIntervalSeconds ?? 30;
+  // Replicas on one PostgreSQL share the alerts through leases; on SQLite this one replica holds everything.
+  const replica = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+  const leased = withEvaluationLeases(store, { replica, ttlMs: intervalSeconds * 1000 * LEASE_INTERVALS });
   const evaluator = startEvaluator({
-    store: adaptStore(store),
+    store: adaptStore(leased),
     graphiteUrl: options.graphiteUrl,
-    intervalSeconds: options.evalIntervalSeconds ?? 30,
+    intervalSeconds,
     notifiers: {
       ...(urls.pagerduty ? { pagerdutyUrl: urls.pagerduty } : {}),
       ...(urls.opsgenie ? { opsgenieUrl: urls.opsgenie } : {}),
@@ -25,6 +38,6 @@ export function startEvaluatorService(context: ServiceContext): BackgroundServic
     logger: logger.child({ component: 'evaluator' }),
     ...(options.now ? { now: options.now } : {}),
   });
-  logger.info({ intervalSeconds: options.evalIntervalSeconds ?? 30 }, 'evaluator started');
+  logger.info({ intervalSeconds, replica }, 'evaluator started');
   return { close: () => evaluator.stop() };
 }

@@ -73,8 +73,11 @@ export interface Store {
   searchHistory(accountId: string, query: HistoryQuery): Promise<HistoryRecord[]>;
 
   // The evaluator's side (all accounts).
-  /** Every alert of every account, with its channels and schedules resolved, for one evaluation round. */
-  listAlertsForEvaluation(): Promise<EvaluationAlert[]>;
+  /**
+   * Every alert of every account, with its channels and schedules resolved, for one evaluation round; with a
+   * lease, only the alerts of the partitions it holds.
+   */
+  listAlertsForEvaluation(lease?: EvaluationLease): Promise<EvaluationAlert[]>;
   /** Saves the result of evaluating one alert; false when the alert was deleted meanwhile. */
   saveEvaluation(alertId: string, result: EvaluationResult): Promise<boolean>;
   /** Appends history entries (their account is the alert's); entries of deleted alerts are dropped. */
@@ -83,7 +86,14 @@ export interface Store {
    * Saves the results of one evaluation round and their history entries in one transaction (one disk sync for
    * thousands of alerts); results and entries of alerts deleted meanwhile are dropped.
    */
-  saveEvaluations(results: EvaluationBatchItem[]): Promise<void>;
+  saveEvaluations(results: EvaluationBatchItem[], lease?: EvaluationLease): Promise<void>;
+  /**
+   * Renews this replica's evaluation leases and takes expired or released ones, up to its fair share of the
+   * partitions among the live replicas (and releases what it holds beyond it). A store for one node (SQLite)
+   * answers a lease on everything. With a lease, saveEvaluations is fenced: the results of a partition whose lease
+   * has moved to another replica since are dropped, so two replicas never both save (and notify) a transition.
+   */
+  acquireEvaluationLeases(replica: string, ttlMs: number): Promise<EvaluationLease>;
   /** Records (or clears, with null) the last delivery error of a channel. */
   setChannelLastError(channelId: string, error: ChannelError | null): Promise<void>;
 
@@ -233,6 +243,23 @@ export interface EvaluationBatchItem {
   alertId: string;
   result: EvaluationResult;
   history: Omit<NewHistoryEntry, 'alertId'>[];
+}
+
+/**
+ * The evaluation partitions a replica holds. An alert's partition is a stable hash of its id (alertPartition);
+ * `tokens` maps each held partition to its fencing token, which grows every time the partition changes hands.
+ */
+export interface EvaluationLease {
+  replica: string;
+  /** null: every alert (a single-node store). */
+  tokens: Map<number, number> | null;
+  partitionCount: number;
+}
+
+/** The evaluation partition of an alert: its id's first 8 hex digits modulo the partition count. */
+export function alertPartition(alertId: string, partitionCount: number): number {
+  const prefix = Number.parseInt(alertId.slice(0, 8), 16);
+  return Number.isNaN(prefix) ? 0 : prefix % partitionCount;
 }
 
 /** One alert as the evaluator needs it: the record plus its channels and schedules, resolved. */

@@ -95,6 +95,22 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX history_alert_time ON history(alert_id, time);
   CREATE INDEX history_account_time ON history(account_id, time);
   `,
+  // 2: evaluation leases. Alerts fall into 64 partitions (alertPartition: a stable hash of the id); each partition
+  // row says which replica evaluates it until when, and its fencing token grows every time it changes hands.
+  // evaluation_replicas is the heartbeat that tells a replica how many share the work.
+  `
+  CREATE TABLE evaluation_leases (
+    partition INTEGER PRIMARY KEY,
+    owner TEXT,
+    token BIGINT NOT NULL DEFAULT 0,
+    expires_at TIMESTAMPTZ NOT NULL DEFAULT '-infinity'
+  );
+  INSERT INTO evaluation_leases (partition) SELECT generate_series(0, 63);
+  CREATE TABLE evaluation_replicas (
+    replica TEXT PRIMARY KEY,
+    seen_until TIMESTAMPTZ NOT NULL
+  );
+  `,
 ];
 
 /** Any constant, the same in every replica: serialises replicas that start together on an empty database. */

@@ -2,6 +2,7 @@ import { createId, hashApiKey, hashesEqual } from '../../ids.js';
 import {
   EMAIL_ME,
   UniqueViolation,
+  alertPartition,
   type AccountRecord,
   type AlertQuery,
   type AlertRecord,
@@ -14,6 +15,7 @@ import {
   type ChannelWrite,
   type EvaluationAlert,
   type EvaluationBatchItem,
+  type EvaluationLease,
   type EvaluationResult,
   type HistoryQuery,
   type HistoryRecord,
@@ -27,6 +29,7 @@ import {
 } from '../store.js';
 import { ALERT_WRITE_COLUMNS, alertFromRow, alertWriteValues, groupLinks, type AlertRow } from '../sqlite/alert-rows.js';
 import { channelFromRow, scheduleFromRows, type ChannelRow, type ScheduleRow } from '../sqlite/rows.js';
+import { acquireLeases, fencePartitions, partitionSql } from './evaluation-leases.js';
 import { migrateDatabase } from './migrations.js';
 import { PgDatabase, type PoolOptions, type Queryable } from './pg-database.js';
 
@@ -380,11 +383,18 @@ export class PostgresStore implements Store {
 
   // The evaluator's side ---------------------------------------------------------------------------------------
 
-  async listAlertsForEvaluation(): Promise<EvaluationAlert[]> {
+  async listAlertsForEvaluation(lease?: EvaluationLease): Promise<EvaluationAlert[]> {
     // One snapshot for the alerts, channels and schedules of the round, as SQLite's single connection sees them.
     return this.db.transaction(async (tx) => {
       await tx.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
-      const alerts = await loadAlertRecords(tx, await tx.query<AlertRow>(`SELECT ${ALERT_COLUMNS} FROM alerts a ORDER BY a.seq`));
+      const partitions = lease?.tokens ? [...lease.tokens.keys()] : null;
+      const alertRows = partitions
+        ? await tx.query<AlertRow>(
+            `SELECT ${ALERT_COLUMNS} FROM alerts a WHERE ${partitionSql('$1')} = ANY($2) ORDER BY a.seq`,
+            [lease!.partitionCount, partitions],
+          )
+        : await tx.query<AlertRow>(`SELECT ${ALERT_COLUMNS} FROM alerts a ORDER BY a.seq`);
+      const alerts = await loadAlertRecords(tx, alertRows);
       const channels = new Map(
         (await tx.query<ChannelRow>(`SELECT ${CHANNEL_COLUMNS} FROM channels`)).map((row) => [row.id, channelFromRow(row)]),
       );
@@ -414,10 +424,18 @@ export class PostgresStore implements Store {
     await insertHistory(this.db, entries);
   }
 
-  async saveEvaluations(results: EvaluationBatchItem[]): Promise<void> {
-    if (results.length === 0) return;
+  async saveEvaluations(all: EvaluationBatchItem[], lease?: EvaluationLease): Promise<void> {
+    if (all.length === 0) return;
     // Two statements for the whole round, whatever its size: one UPDATE from arrays, one INSERT of the history.
     await this.db.transaction(async (tx) => {
+      let results = all;
+      if (lease?.tokens) {
+        // Fenced: only the partitions still ours (same token) are written; the rest moved to another replica,
+        // which evaluates them from the state it reads, so writing (and notifying) them here would repeat it.
+        const held = await fencePartitions(tx, lease);
+        results = all.filter((item) => held.has(alertPartition(item.alertId, lease.partitionCount)));
+        if (results.length === 0) return;
+      }
       await tx.query(
         `UPDATE alerts SET status = r.status, currently_triggered_metrics = r.metrics, eval_state = r.eval_state
          FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS r(id, status, metrics, eval_state)
@@ -434,6 +452,10 @@ export class PostgresStore implements Store {
         results.flatMap(({ alertId, history }) => history.map((entry) => ({ ...entry, alertId }))),
       );
     });
+  }
+
+  async acquireEvaluationLeases(replica: string, ttlMs: number): Promise<EvaluationLease> {
+    return this.db.transaction((tx) => acquireLeases(tx, replica, ttlMs));
   }
 
   async setChannelLastError(channelId: string, error: ChannelError | null): Promise<void> {

@@ -15,6 +15,7 @@ import {
   type ChannelWrite,
   type EvaluationAlert,
   type EvaluationBatchItem,
+  type EvaluationLease,
   type EvaluationResult,
   type HistoryQuery,
   type HistoryRecord,
@@ -484,6 +485,11 @@ export class SqliteStore implements Store {
         for (const entry of history) insert.run(entry.status, entry.value, entry.time, entry.metric, alertId);
       }
     })();
+  }
+
+  /** One node owns every alert: SQLite is a single process's file, so there is nobody to share with. */
+  async acquireEvaluationLeases(replica: string): Promise<EvaluationLease> {
+    return { replica, tokens: null, partitionCount: 1 };
   }
 
   async setChannelLastError(channelId: string, error: ChannelError | null): Promise<void> {

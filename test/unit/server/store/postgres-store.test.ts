@@ -1,9 +1,14 @@
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MIGRATIONS } from '../../../../src/server/store/postgres/migrations.js';
 import { isUnavailable } from '../../../../src/server/store/postgres/pg-database.js';
 import { PostgresStore } from '../../../../src/server/store/postgres/postgres-store.js';
-import { StoreUnavailable } from '../../../../src/server/store/store.js';
+import {
+  StoreUnavailable,
+  alertPartition,
+  type EvaluationBatchItem,
+  type EvaluationLease,
+} from '../../../../src/server/store/store.js';
 import { postgresAvailability, startPostgres, type Postgres } from '../../../helpers/postgres.js';
 
 // What only PostgreSQL has: versioned migrations in schema_migrations, several processes on one database, and a
@@ -81,6 +86,99 @@ describe.skipIf(availability.skip)('the PostgreSQL store', () => {
     } finally {
       await store.close();
     }
+  });
+});
+
+describe.skipIf(availability.skip)('evaluation leases on PostgreSQL', () => {
+  let postgres: Postgres;
+  let store: PostgresStore;
+  let account: string;
+  let channel: string;
+  beforeAll(async () => {
+    postgres = await startPostgres();
+  });
+  afterAll(() => postgres?.stop());
+  beforeEach(async () => {
+    store = await PostgresStore.open(await postgres.createDatabase());
+    account = (await store.createAccount(null)).id;
+    channel = (await store.findChannelsByRefs(account, ['Email me']))[0]!.id;
+  });
+  afterEach(() => store.close());
+
+  const createAlerts = async (count: number) => {
+    const ids: string[] = [];
+    for (let index = 0; index < count; index += 1) {
+      ids.push(
+        (
+          await store.createAlert(account, {
+            name: `a${index}`, metric: 'm', alertCriteria: { type: 'above', above_value: 1 }, additionalCriteria: {}, expression: 'a',
+            notificationChannels: [channel], notificationType: ['every', 60], scheduledMutes: [], info: null, onQueryFailure: null,
+          })
+        ).id,
+      );
+    }
+    return ids;
+  };
+  const held = (lease: EvaluationLease) => [...lease.tokens!.keys()].sort((x, y) => x - y);
+  const alerting = (alertId: string): EvaluationBatchItem => ({
+    alertId, result: { status: 'alerting', currentlyTriggeredMetrics: ['m'], evalState: null }, history: [{ status: 'alerting', value: 2, time: 1, metric: 'm' }],
+  });
+
+  it('shares the partitions fairly between live replicas, each partition held by exactly one', async () => {
+    const first = await store.acquireEvaluationLeases('a', 60_000);
+    expect(held(first)).toHaveLength(64);
+    expect(held(await store.acquireEvaluationLeases('b', 60_000))).toEqual([]);
+    const a = await store.acquireEvaluationLeases('a', 60_000);
+    const b = await store.acquireEvaluationLeases('b', 60_000);
+    expect(held(a)).toHaveLength(32);
+    expect(held(b)).toHaveLength(32);
+    expect(new Set([...held(a), ...held(b)]).size).toBe(64);
+    // Taking a partition from another replica bumps its token; keeping one does not.
+    expect([...b.tokens!.values()].every((token) => token === 2)).toBe(true);
+    expect([...a.tokens!.values()].every((token) => token === 1)).toBe(true);
+  });
+
+  it('lists for a lease only the alerts of its partitions, by the same hash as alertPartition', async () => {
+    const ids = await createAlerts(12);
+    await store.acquireEvaluationLeases('a', 60_000);
+    await store.acquireEvaluationLeases('b', 60_000);
+    const a = await store.acquireEvaluationLeases('a', 60_000);
+    const b = await store.acquireEvaluationLeases('b', 60_000);
+    const listedA = (await store.listAlertsForEvaluation(a)).map((alert) => alert.id);
+    const listedB = (await store.listAlertsForEvaluation(b)).map((alert) => alert.id);
+    expect([...listedA, ...listedB].sort()).toEqual([...ids].sort());
+    for (const id of listedA) expect(a.tokens!.has(alertPartition(id, 64))).toBe(true);
+    for (const id of listedB) expect(b.tokens!.has(alertPartition(id, 64))).toBe(true);
+  });
+
+  it('fences a save: results of partitions that moved to another replica since are dropped', async () => {
+    const ids = await createAlerts(16);
+    const stale = await store.acquireEvaluationLeases('a', 60_000);
+    await store.acquireEvaluationLeases('b', 60_000);
+    await store.acquireEvaluationLeases('a', 60_000);
+    const b = await store.acquireEvaluationLeases('b', 60_000);
+    // 'a' saves a whole round with the lease it had before 'b' took half of the partitions.
+    await store.saveEvaluations(ids.map(alerting), stale);
+    for (const id of ids) {
+      const expected = b.tokens!.has(alertPartition(id, 64)) ? 'healthy' : 'alerting';
+      expect([id, (await store.getAlert(account, id))!.status]).toEqual([id, expected]);
+    }
+    const history = await store.searchHistory(account, { alertIds: [], since: 0, status: null, value: null });
+    expect(history.every((entry) => !b.tokens!.has(alertPartition(entry.alertId, 64)))).toBe(true);
+  });
+
+  it('lets another replica take a dead replica\'s partitions once its lease expired, fencing the dead one out', async () => {
+    const ids = await createAlerts(4);
+    const dead = await store.acquireEvaluationLeases('dead', 300);
+    expect(held(await store.acquireEvaluationLeases('alive', 60_000))).toEqual([]);
+    let taken: EvaluationLease;
+    do {
+      taken = await store.acquireEvaluationLeases('alive', 60_000);
+    } while (taken.tokens!.size < 64);
+    await store.saveEvaluations(ids.map(alerting), dead);
+    for (const id of ids) expect((await store.getAlert(account, id))!.status).toBe('healthy');
+    await store.saveEvaluations(ids.map(alerting), taken);
+    for (const id of ids) expect((await store.getAlert(account, id))!.status).toBe('alerting');
   });
 });
 

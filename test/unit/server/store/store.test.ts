@@ -239,4 +239,12 @@ describe.each(storeBackends())('the $name store', (backend) => {
     ]);
     expect((await store.searchHistory(account, { alertIds: [], since: 0, status: 'alerting', value: 1.5 })).map((e) => e.alertId)).toEqual([a.id]);
   });
+
+  it('gives a lone replica a lease on every alert, and saves under it', async () => {
+    const created = await store.createAlert(account, alert());
+    const lease = await store.acquireEvaluationLeases('only-replica', 60_000);
+    expect((await store.listAlertsForEvaluation(lease)).map((a) => a.id)).toEqual([created.id]);
+    await store.saveEvaluations([{ alertId: created.id, result: { status: 'alerting', currentlyTriggeredMetrics: [], evalState: null }, history: [] }], lease);
+    expect((await store.getAlert(account, created.id))?.status).toBe('alerting');
+  });
 });
