@@ -90,8 +90,9 @@ export interface Store {
   /**
    * Renews this replica's evaluation leases and takes expired or released ones, up to its fair share of the
    * partitions among the live replicas (and releases what it holds beyond it). A store for one node (SQLite)
-   * answers a lease on everything. With a lease, saveEvaluations is fenced: the results of a partition whose lease
-   * has moved to another replica since are dropped, so two replicas never both save (and notify) a transition.
+   * answers a lease on everything. With a lease, saveEvaluations is fenced: when a partition of the lease has moved
+   * to another replica since, it saves nothing and throws LeaseLost, so two replicas never both save (and notify)
+   * a transition.
    */
   acquireEvaluationLeases(replica: string, ttlMs: number): Promise<EvaluationLease>;
   /** Records (or clears, with null) the last delivery error of a channel. */
@@ -284,6 +285,18 @@ export class StoreUnavailable extends Error {
   constructor(options: { cause?: unknown } = {}) {
     super('the database is unavailable', options);
     this.name = 'StoreUnavailable';
+  }
+}
+
+/**
+ * A fenced saveEvaluations found that a partition of its lease has moved to another replica: nothing of the round
+ * is saved (and so nothing of it is notified). The new owner evaluates the moved alerts; this replica evaluates
+ * its own again at its next cycle, from the state that is still the last committed one.
+ */
+export class LeaseLost extends Error {
+  constructor(readonly partitions: number[]) {
+    super(`evaluation lease lost for partition(s) ${partitions.join(', ')}: the round is not saved`);
+    this.name = 'LeaseLost';
   }
 }
 

@@ -1,6 +1,7 @@
 import { createId, hashApiKey, hashesEqual } from '../../ids.js';
 import {
   EMAIL_ME,
+  LeaseLost,
   UniqueViolation,
   alertPartition,
   type AccountRecord,
@@ -428,13 +429,13 @@ export class PostgresStore implements Store {
     if (all.length === 0) return;
     // Two statements for the whole round, whatever its size: one UPDATE from arrays, one INSERT of the history.
     await this.db.transaction(async (tx) => {
-      let results = all;
+      const results = all;
       if (lease?.tokens) {
-        // Fenced: only the partitions still ours (same token) are written; the rest moved to another replica,
-        // which evaluates them from the state it reads, so writing (and notifying) them here would repeat it.
+        // Fenced: a partition that moved to another replica (its token changed) is evaluated there from the state
+        // it reads, so writing (and notifying) it here would repeat it. The round is saved whole or not at all.
         const held = await fencePartitions(tx, lease);
-        results = all.filter((item) => held.has(alertPartition(item.alertId, lease.partitionCount)));
-        if (results.length === 0) return;
+        const lost = new Set(results.map((item) => alertPartition(item.alertId, lease.partitionCount)).filter((p) => !held.has(p)));
+        if (lost.size > 0) throw new LeaseLost([...lost].sort((a, b) => a - b));
       }
       await tx.query(
         `UPDATE alerts SET status = r.status, currently_triggered_metrics = r.metrics, eval_state = r.eval_state
