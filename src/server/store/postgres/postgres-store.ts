@@ -28,15 +28,21 @@ import {
   type SelectResult,
   type Store,
 } from '../store.js';
-import { ALERT_WRITE_COLUMNS, alertFromRow, alertWriteValues, groupLinks, type AlertRow } from '../sqlite/alert-rows.js';
+import { ALERT_WRITE_COLUMNS, alertFromRow, alertWriteValues, type AlertRow } from '../sqlite/alert-rows.js';
 import { channelFromRow, scheduleFromRows, type ChannelRow, type ScheduleRow } from '../sqlite/rows.js';
 import { acquireLeases, fencePartitions, partitionSql } from './evaluation-leases.js';
 import { migrateDatabase } from './migrations.js';
 import { PgDatabase, type PoolOptions, type Queryable } from './pg-database.js';
 
+/** An alert row with its ordered channel and schedule links as two arrays: one round trip per read. */
 const ALERT_COLUMNS = `a.id, a.account_id, a.name, a.metric, a.alert_criteria, a.additional_criteria, a.expression,
   a.notification_type, a.info, a.on_query_failure, a.status, a.currently_triggered_metrics, a.muted_until,
-  a.eval_state, a.created_at`;
+  a.eval_state, a.created_at,
+  ARRAY(SELECT channel_id FROM alert_channels WHERE alert_id = a.id ORDER BY position) AS channel_ids,
+  ARRAY(SELECT schedule_id FROM alert_schedules WHERE alert_id = a.id ORDER BY position) AS schedule_ids`;
+
+/** An alert row as ALERT_COLUMNS selects it. */
+type LinkedAlertRow = AlertRow & { channel_ids: string[]; schedule_ids: string[] };
 const CHANNEL_COLUMNS = 'id, account_id, type, description, destination, auto_resolve, last_error';
 const SCHEDULE_COLUMNS = 'id, account_id, name, start_time, duration, timezone, repeat_days, anchor';
 
@@ -163,11 +169,11 @@ export class PostgresStore implements Store {
   }
 
   async getAlert(accountId: string, id: string): Promise<AlertRecord | null> {
-    const rows = await this.db.query<AlertRow>(`SELECT ${ALERT_COLUMNS} FROM alerts a WHERE a.account_id = $1 AND a.id = $2`, [
+    const rows = await this.db.query<LinkedAlertRow>(`SELECT ${ALERT_COLUMNS} FROM alerts a WHERE a.account_id = $1 AND a.id = $2`, [
       accountId,
       id,
     ]);
-    return (await loadAlertRecords(this.db, rows))[0] ?? null;
+    return toAlertRecords(rows)[0] ?? null;
   }
 
   async updateAlert(accountId: string, id: string, alert: AlertWrite): Promise<AlertRecord | null> {
@@ -198,12 +204,12 @@ export class PostgresStore implements Store {
       where.push(`(a.name = ANY(${sql.param(query.names)}) OR a.id = ANY(${sql.param(query.ids)}))`);
     }
     if (query.search) where.push(alertSearchCondition(sql, query.search));
-    const rows = await this.db.query<AlertRow>(
+    const rows = await this.db.query<LinkedAlertRow>(
       `SELECT ${ALERT_COLUMNS} FROM alerts a WHERE ${where.join(' AND ')} ORDER BY a.seq
        LIMIT ${sql.param(query.max + 1)} OFFSET ${sql.param((query.page - 1) * query.max)}`,
       sql.params,
     );
-    return { items: await loadAlertRecords(this.db, rows.slice(0, query.max)), nextPage: rows.length > query.max };
+    return { items: toAlertRecords(rows.slice(0, query.max)), nextPage: rows.length > query.max };
   }
 
   async selectAlertIds(accountId: string, selector: AlertSelector): Promise<SelectResult> {
@@ -390,12 +396,12 @@ export class PostgresStore implements Store {
       await tx.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
       const partitions = lease?.tokens ? [...lease.tokens.keys()] : null;
       const alertRows = partitions
-        ? await tx.query<AlertRow>(
+        ? await tx.query<LinkedAlertRow>(
             `SELECT ${ALERT_COLUMNS} FROM alerts a WHERE ${partitionSql('$1')} = ANY($2) ORDER BY a.seq`,
             [lease!.partitionCount, partitions],
           )
-        : await tx.query<AlertRow>(`SELECT ${ALERT_COLUMNS} FROM alerts a ORDER BY a.seq`);
-      const alerts = await loadAlertRecords(tx, alertRows);
+        : await tx.query<LinkedAlertRow>(`SELECT ${ALERT_COLUMNS} FROM alerts a ORDER BY a.seq`);
+      const alerts = toAlertRecords(alertRows);
       const channels = new Map(
         (await tx.query<ChannelRow>(`SELECT ${CHANNEL_COLUMNS} FROM channels`)).map((row) => [row.id, channelFromRow(row)]),
       );
@@ -510,25 +516,9 @@ async function select(db: Queryable, accountId: string, selector: AlertSelector)
   return { ids: rows.map((row) => row.id), missing };
 }
 
-/** Rows into records, with their channel and schedule links loaded in two queries for the whole batch. */
-async function loadAlertRecords(db: Queryable, rows: AlertRow[]): Promise<AlertRecord[]> {
-  if (rows.length === 0) return [];
-  const ids = rows.map((row) => row.id);
-  const [channels, schedules] = [
-    groupLinks(
-      await db.query<{ alert_id: string; ref: string }>(
-        'SELECT alert_id, channel_id AS ref FROM alert_channels WHERE alert_id = ANY($1) ORDER BY alert_id, position',
-        [ids],
-      ),
-    ),
-    groupLinks(
-      await db.query<{ alert_id: string; ref: string }>(
-        'SELECT alert_id, schedule_id AS ref FROM alert_schedules WHERE alert_id = ANY($1) ORDER BY alert_id, position',
-        [ids],
-      ),
-    ),
-  ];
-  return rows.map((row) => alertFromRow(row, channels.get(row.id) ?? [], schedules.get(row.id) ?? []));
+/** Rows (with their link arrays) into records. */
+function toAlertRecords(rows: LinkedAlertRow[]): AlertRecord[] {
+  return rows.map((row) => alertFromRow(row, row.channel_ids, row.schedule_ids));
 }
 
 /** Replaces an alert's channel and schedule links, keeping the given order (duplicates dropped, first wins). */

@@ -66,8 +66,7 @@ export function alertFromRow(row: AlertRow, channels: string[], schedules: strin
   };
 }
 
-/** Link rows (alert_id, ref), already in order, grouped by alert. */
-export function groupLinks(rows: { alert_id: string; ref: string }[]): Map<string, string[]> {
+function groupLinks(rows: { alert_id: string; ref: string }[]): Map<string, string[]> {
   const grouped = new Map<string, string[]>();
   for (const row of rows) {
     const list = grouped.get(row.alert_id);
