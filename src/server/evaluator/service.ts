@@ -39,5 +39,11 @@ export function startEvaluatorService(context: ServiceContext): BackgroundServic
     ...(options.now ? { now: options.now } : {}),
   });
   logger.info({ intervalSeconds, replica }, 'evaluator started');
-  return { close: () => evaluator.stop() };
+  return {
+    async close() {
+      await evaluator.stop();
+      // After the last cycle: hand the partitions over now rather than when the lease expires (a rolling restart).
+      await store.releaseEvaluationLeases(replica).catch((error: Error) => logger.warn({ error: error.message }, 'could not release evaluation leases'));
+    },
+  };
 }

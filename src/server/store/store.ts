@@ -95,6 +95,8 @@ export interface Store {
    * a transition.
    */
   acquireEvaluationLeases(replica: string, ttlMs: number): Promise<EvaluationLease>;
+  /** Gives up this replica's leases at once (a clean shutdown), so that others take them at their next cycle. */
+  releaseEvaluationLeases(replica: string): Promise<void>;
   /** Records (or clears, with null) the last delivery error of a channel. */
   setChannelLastError(channelId: string, error: ChannelError | null): Promise<void>;
 

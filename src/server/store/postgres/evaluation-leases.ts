@@ -41,6 +41,12 @@ export async function acquireLeases(tx: Queryable, replica: string, ttlMs: numbe
   return { replica, tokens: new Map(held.map((row) => [row.partition, row.token])), partitionCount: rows.length };
 }
 
+/** Frees a replica's partitions now (expired, no owner) and drops its heartbeat, so it no longer counts as live. */
+export async function releaseLeases(tx: Queryable, replica: string): Promise<void> {
+  await tx.query('UPDATE evaluation_leases SET owner = NULL, expires_at = now() WHERE owner = $1', [replica]);
+  await tx.query('DELETE FROM evaluation_replicas WHERE replica = $1', [replica]);
+}
+
 /**
  * The partitions of `lease` that are still its holder's (same owner, same token), share-locked until the end of
  * the transaction so that nobody takes them before the caller's writes commit.

@@ -30,7 +30,7 @@ import {
 } from '../store.js';
 import { ALERT_WRITE_COLUMNS, alertFromRow, alertWriteValues, type AlertRow } from '../sqlite/alert-rows.js';
 import { channelFromRow, scheduleFromRows, type ChannelRow, type ScheduleRow } from '../sqlite/rows.js';
-import { acquireLeases, fencePartitions, partitionSql } from './evaluation-leases.js';
+import { acquireLeases, fencePartitions, partitionSql, releaseLeases } from './evaluation-leases.js';
 import { migrateDatabase } from './migrations.js';
 import { PgDatabase, type PoolOptions, type Queryable } from './pg-database.js';
 
@@ -463,6 +463,10 @@ export class PostgresStore implements Store {
 
   async acquireEvaluationLeases(replica: string, ttlMs: number): Promise<EvaluationLease> {
     return this.db.transaction((tx) => acquireLeases(tx, replica, ttlMs));
+  }
+
+  async releaseEvaluationLeases(replica: string): Promise<void> {
+    await this.db.transaction((tx) => releaseLeases(tx, replica));
   }
 
   async setChannelLastError(channelId: string, error: ChannelError | null): Promise<void> {

@@ -492,6 +492,8 @@ export class SqliteStore implements Store {
     return { replica, tokens: null, partitionCount: 1 };
   }
 
+  async releaseEvaluationLeases(): Promise<void> {}
+
   async setChannelLastError(channelId: string, error: ChannelError | null): Promise<void> {
     this.db
       .prepare('UPDATE channels SET last_error = ? WHERE id = ?')

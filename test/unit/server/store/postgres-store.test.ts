@@ -183,6 +183,12 @@ describe.skipIf(availability.skip)('evaluation leases on PostgreSQL', () => {
     await store.saveEvaluations(ids.map(alerting), taken);
     for (const id of ids) expect((await store.getAlert(account, id))!.status).toBe('alerting');
   });
+
+  it('hands a released replica\'s partitions to the next replica at once, without waiting for expiry', async () => {
+    await store.acquireEvaluationLeases('leaving', 60_000);
+    await store.releaseEvaluationLeases('leaving');
+    expect(held(await store.acquireEvaluationLeases('staying', 60_000))).toHaveLength(64);
+  });
 });
 
 describe('telling an unreachable database from a bad statement', () => {
