@@ -10,8 +10,8 @@ import type {
 /**
  * The server's storage, one interface for every backend (SQLite, PostgreSQL). Every method is scoped to one account
  * except the evaluator's methods (listAlertsForEvaluation, saveEvaluation(s), appendHistory, setChannelLastError,
- * the evaluation leases), which work across accounts. Methods are async so that a networked backend can implement the same interface.
- * A method that returns without throwing has made its write durable.
+ * the evaluation leases), which work across accounts. Methods are async so that a networked backend can implement
+ * the same interface. A method that returns without throwing has made its write durable.
  */
 export interface Store {
   // Accounts and API keys.
