@@ -49,7 +49,8 @@ export async function releaseLeases(tx: Queryable, replica: string): Promise<voi
 
 /**
  * The partitions of `lease` that are still its holder's (same owner, same token), share-locked until the end of
- * the transaction so that nobody takes them before the caller's writes commit.
+ * the transaction so that nobody takes them before the caller's writes commit. Locked in partition order, as
+ * acquireLeases locks them, so a save and another replica's acquire never deadlock.
  */
 export async function fencePartitions(tx: Queryable, lease: EvaluationLease): Promise<Set<number>> {
   const held = [...(lease.tokens ?? new Map<number, number>())];
@@ -57,7 +58,7 @@ export async function fencePartitions(tx: Queryable, lease: EvaluationLease): Pr
   const rows = await tx.query<{ partition: number }>(
     `SELECT l.partition FROM evaluation_leases l
      JOIN unnest($2::int[], $3::bigint[]) AS h(partition, token) ON h.partition = l.partition AND h.token = l.token
-     WHERE l.owner = $1 FOR SHARE OF l`,
+     WHERE l.owner = $1 ORDER BY l.partition FOR SHARE OF l`,
     [lease.replica, held.map(([partition]) => partition), held.map(([, token]) => token)],
   );
   return new Set(rows.map((row) => row.partition));
