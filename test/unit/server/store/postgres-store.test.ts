@@ -92,6 +92,7 @@ describe.skipIf(availability.skip)('the PostgreSQL store', () => {
 
 describe.skipIf(availability.skip)('evaluation leases on PostgreSQL', () => {
   let postgres: Postgres;
+  let url: string;
   let store: PostgresStore;
   let account: string;
   let channel: string;
@@ -100,7 +101,8 @@ describe.skipIf(availability.skip)('evaluation leases on PostgreSQL', () => {
   });
   afterAll(() => postgres?.stop());
   beforeEach(async () => {
-    store = await PostgresStore.open(await postgres.createDatabase());
+    url = await postgres.createDatabase();
+    store = await PostgresStore.open(url);
     account = (await store.createAccount(null)).id;
     channel = (await store.findChannelsByRefs(account, ['Email me']))[0]!.id;
   });
@@ -137,6 +139,25 @@ describe.skipIf(availability.skip)('evaluation leases on PostgreSQL', () => {
     // Taking a partition from another replica bumps its token; keeping one does not.
     expect([...b.tokens!.values()].every((token) => token === 2)).toBe(true);
     expect([...a.tokens!.values()].every((token) => token === 1)).toBe(true);
+  });
+
+  it('never gives one partition to two replicas, even when they all acquire at the same moment', async () => {
+    const stores = await Promise.all([1, 2].map(() => PostgresStore.open(url)));
+    try {
+      const replicas = [store, ...stores];
+      for (let round = 0; round < 5; round += 1) {
+        const leases = await Promise.all(replicas.map((each, index) => each.acquireEvaluationLeases(`r${index}`, 60_000)));
+        const all = leases.flatMap(held);
+        expect(new Set(all).size).toBe(all.length);
+      }
+      const final = await Promise.all(replicas.map((each, index) => each.acquireEvaluationLeases(`r${index}`, 60_000)));
+      // Each holds at most its share, ceil(64 / 3) = 22, and together they hold everything.
+      const sizes = final.map((lease) => lease.tokens!.size);
+      expect(Math.max(...sizes)).toBeLessThanOrEqual(22);
+      expect(sizes.reduce((sum, size) => sum + size, 0)).toBe(64);
+    } finally {
+      await Promise.all(stores.map((each) => each.close()));
+    }
   });
 
   it('lists for a lease only the alerts of its partitions, by the same hash as alertPartition', async () => {
