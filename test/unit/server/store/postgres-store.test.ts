@@ -16,13 +16,14 @@ import { postgresAvailability, startPostgres, type Postgres } from '../../../hel
 // server that goes away and comes back. The Store contract itself is in store.test.ts, for both backends.
 const availability = postgresAvailability();
 
-describe.skipIf(availability.skip)('the PostgreSQL store', () => {
-  let postgres: Postgres;
-  beforeAll(async () => {
-    postgres = await startPostgres();
-  });
-  afterAll(() => postgres?.stop());
+// One cluster for the file, a fresh database per test.
+let postgres: Postgres;
+beforeAll(async () => {
+  if (!availability.skip) postgres = await startPostgres();
+});
+afterAll(() => postgres?.stop());
 
+describe.skipIf(availability.skip)('the PostgreSQL store', () => {
   async function withClient<T>(url: string, use: (client: pg.Client) => Promise<T>): Promise<T> {
     const client = new pg.Client({ connectionString: url });
     await client.connect();
@@ -91,15 +92,10 @@ describe.skipIf(availability.skip)('the PostgreSQL store', () => {
 });
 
 describe.skipIf(availability.skip)('evaluation leases on PostgreSQL', () => {
-  let postgres: Postgres;
   let url: string;
   let store: PostgresStore;
   let account: string;
   let channel: string;
-  beforeAll(async () => {
-    postgres = await startPostgres();
-  });
-  afterAll(() => postgres?.stop());
   beforeEach(async () => {
     url = await postgres.createDatabase();
     store = await PostgresStore.open(url);
