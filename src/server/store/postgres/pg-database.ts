@@ -37,7 +37,10 @@ export class PgDatabase implements Queryable {
       max: options.max ?? 10,
       connectionTimeoutMillis: options.connectionTimeoutMs ?? 5_000,
       idleTimeoutMillis: 30_000,
+      // A database host that vanished without closing the socket is noticed by TCP keepalive probes from 10 s of
+      // silence on, instead of the OS default of two hours.
       keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
       application_name: 'alertform',
       types: TYPES,
     });
