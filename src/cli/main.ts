@@ -1,30 +1,59 @@
+import type { Command } from 'commander';
 import { createProgram } from './program.js';
 import { CliError } from './errors.js';
+import { jsonWritten, renderJsonError } from './json-output.js';
 
 /** The entry point: the only place that turns errors into messages and exit codes. */
 async function main(argv: string[]): Promise<void> {
   const program = createProgram();
-  program.exitOverride();
+  // Every command, not only the root (commander copies the setting only to commands added after it): usage
+  // errors of a subcommand come here too, instead of a process.exit inside commander.
+  const override = (command: Command) => {
+    command.exitOverride();
+    command.commands.forEach(override);
+  };
+  override(program);
   try {
     await program.parseAsync(argv);
   } catch (error) {
-    process.exitCode = exitCodeFor(error, program.opts().verbose === true);
+    const json = program.opts().json === true || argv.includes('--json');
+    process.exitCode = exitCodeFor(error, program.opts().verbose === true, json);
   }
 }
 
-function exitCodeFor(error: unknown, verbose: boolean): number {
+function exitCodeFor(error: unknown, verbose: boolean, json: boolean): number {
+  // Under --json a script reads stdout: a failure is a JSON document there too, unless the command's own
+  // document (a plan with errors, an apply with failed steps, an invalid validate) already says it.
+  const failWith = (message: string, code: number) => {
+    if (json && code !== 0 && !jsonWritten()) process.stdout.write(renderJsonError(message, code));
+    return code;
+  };
   // commander already printed its own usage errors and help; it tells us the code to use.
   if (error && typeof error === 'object' && 'code' in error && String(error.code).startsWith('commander.')) {
-    return (error as { exitCode?: number }).exitCode ?? 1;
+    const message = error instanceof Error ? error.message.replace(/^error: /, '') : String(error);
+    return failWith(message, (error as { exitCode?: number }).exitCode ?? 1);
   }
   if (error instanceof CliError) {
     if (error.message) process.stderr.write(`alertform: ${error.message}\n`);
-    return error.exitCode;
+    return failWith(error.message, error.exitCode);
   }
-  const message = error instanceof Error ? error.message : String(error);
+  const message = describeError(error);
   process.stderr.write(`alertform: ${message}\n`);
   if (verbose && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
-  return 1;
+  return failWith(message, 1);
+}
+
+/** One line for an unexpected error; a missing file or directory is named plainly, not as a raw ENOENT. */
+function describeError(error: unknown): string {
+  const system = error as NodeJS.ErrnoException;
+  if (system && typeof system === 'object' && typeof system.path === 'string') {
+    const what = system.syscall === 'scandir' || system.syscall === 'opendir' ? 'directory' : 'file or directory';
+    if (system.code === 'ENOENT') return `no such ${what}: ${system.path}`;
+    if (system.code === 'ENOTDIR') return `not a directory: ${system.path}`;
+    if (system.code === 'EACCES' || system.code === 'EPERM') return `permission denied: ${system.path}`;
+    if (system.code === 'EISDIR') return `is a directory, not a file: ${system.path}`;
+  }
+  return error instanceof Error ? error.message : String(error);
 }
 
 await main(process.argv);

@@ -3,7 +3,7 @@ export { createApp, type AppOptions } from './app.js';
 export { ApiError, ERROR_CATALOGUE } from './errors.js';
 export { SqliteStore, EMAIL_ME } from './store/sqlite/sqlite-store.js';
 export { PostgresStore } from './store/postgres/postgres-store.js';
-export { openStore, describeDb, isPostgresUrl } from './store/open-store.js';
+export { openStore, isPostgresUrl } from './store/open-store.js';
 export * from './store/store.js';
 export { activeScheduleEnd, isScheduleActive, timezoneOffsetMinutes, type ScheduleTiming } from '../model/schedule-active.js';
 export { muteState } from './present.js';

@@ -8,6 +8,7 @@ import { renderPlanJson } from '../../plan/render/json.js';
 import { createSavedPlan } from '../../plan/saved.js';
 import { CliError } from '../errors.js';
 import { createClient, failOnProblems, optionsOf, printableServer, useColor, writeOut } from '../context.js';
+import { writeJsonText } from '../json-output.js';
 
 interface PlanOptions {
   out?: string;
@@ -26,7 +27,8 @@ export async function runPlan(dir: string, command: Command): Promise<void> {
     prune: loaded.config.prune,
     ...(opts.allowDeletes !== undefined ? { allowDeletes: opts.allowDeletes } : {}),
   });
-  await writeOut(opts.json ? renderPlanJson(plan) : renderPlanText(plan, { color: useColor(opts), verbose: opts.verbose === true }));
+  if (opts.json) await writeJsonText(renderPlanJson(plan));
+  else await writeOut(renderPlanText(plan, { color: useColor(opts), verbose: opts.verbose === true }));
   if (plan.problems.length > 0) throw new CliError(`the plan has ${plan.problems.length} error(s) and cannot be applied`);
   if (opts.out) {
     const saved = createSavedPlan(plan, actual, { dir: resolve(dir), ...(opts.ref ? { ref: opts.ref } : {}), server: printableServer(opts, loaded.config) });

@@ -1,12 +1,14 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { createApiKey } from '../../server/ids.js';
-import { describeDb, openStore } from '../../server/store/open-store.js';
+import { describeDatabase } from '../../server/start-server.js';
+import { openStore } from '../../server/store/open-store.js';
 import type { ApiKeyRecord, Store } from '../../server/store/store.js';
-import { DB_OPTION_HELP, DEFAULT_DB, resolveDb } from '../db-option.js';
+import { DB_OPTION_HELP, DEFAULT_DB } from '../db-option.js';
 import { CliError } from '../errors.js';
+import { writeJson } from '../json-output.js';
 import type { GlobalOptions } from '../program.js';
 
-const DB_HELP = `the server's database: ${DB_OPTION_HELP} (default ${DEFAULT_DB})`;
+const DB_HELP = `the server's database: ${DB_OPTION_HELP}`;
 
 /** `alertform keys create|list|revoke`: API keys of the bundled server, straight on its database. */
 export function registerKeysCommand(program: Command): void {
@@ -29,15 +31,15 @@ Examples:
     .command('create')
     .description('make a new API key and print it once; an email already known gets a second key for its account')
     .requiredOption('--email <email>', "the account's email (destination of its \"Email me\" channel)")
-    .option('--db <path|url>', DB_HELP)
-    .action(async (options: { email: string; db?: string }, command: Command) => {
+    .addOption(dbOption())
+    .action(async (options: { email: string; db: string }, command: Command) => {
       if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(options.email)) throw new CliError(`"${options.email}" is not an email address`);
       await withStore(options.db, async (store) => {
         const account = (await store.findAccountByEmail(options.email)) ?? (await store.createAccount(options.email));
         const key = createApiKey();
         const record = await store.addApiKey(account.id, key);
         if (globals(command).json) {
-          process.stdout.write(`${JSON.stringify({ ...presentKey(record), key })}\n`);
+          await writeJson({ ...presentKey(record), key });
         } else {
           process.stdout.write(`${key}\n`);
           process.stderr.write(`key ${record.id} for ${options.email}: store it now, it is not shown again\n`);
@@ -48,12 +50,12 @@ Examples:
   keys
     .command('list')
     .description('list keys: id, email, created, revoked (never the keys themselves)')
-    .option('--db <path|url>', DB_HELP)
-    .action(async (options: { db?: string }, command: Command) => {
+    .addOption(dbOption())
+    .action(async (options: { db: string }, command: Command) => {
       await withStore(options.db, async (store) => {
         const records = (await store.listApiKeys()).map(presentKey);
         if (globals(command).json) {
-          process.stdout.write(`${JSON.stringify(records, null, 2)}\n`);
+          await writeJson({ keys: records });
           return;
         }
         if (records.length === 0) {
@@ -73,13 +75,18 @@ Examples:
     .command('revoke')
     .description('revoke a key by its id (as keys list shows it); requests with it get 401 from then on')
     .argument('<id>', 'key id')
-    .option('--db <path|url>', DB_HELP)
-    .action(async (id: string, options: { db?: string }) => {
+    .addOption(dbOption())
+    .action(async (id: string, options: { db: string }) => {
       await withStore(options.db, async (store) => {
         if (!(await store.revokeApiKey(id))) throw new CliError(`no key with id "${id}"`);
         process.stdout.write(`key ${id} revoked\n`);
       });
     });
+}
+
+/** --db, also from ALERTFORM_DB as for serve. */
+function dbOption(): Option {
+  return new Option('--db <path-or-url>', DB_HELP).env('ALERTFORM_DB').default(DEFAULT_DB);
 }
 
 function globals(command: Command): GlobalOptions {
@@ -90,13 +97,12 @@ function presentKey(record: ApiKeyRecord) {
   return { id: record.id, email: record.email, created_at: record.createdAt, revoked_at: record.revokedAt };
 }
 
-async function withStore(db: string | undefined, use: (store: Store) => Promise<void>): Promise<void> {
-  const target = resolveDb(db);
+async function withStore(db: string, use: (store: Store) => Promise<void>): Promise<void> {
   let store: Store;
   try {
-    store = await openStore(target);
+    store = await openStore(db);
   } catch (error) {
-    throw new CliError(`cannot open database ${describeDb(target)}: ${(error as Error).message}`);
+    throw new CliError(`cannot open database ${describeDatabase(db)}: ${(error as Error).message}`);
   }
   try {
     await use(store);

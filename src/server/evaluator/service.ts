@@ -37,13 +37,24 @@ export function startEvaluatorService(context: ServiceContext): BackgroundServic
     },
     logger: logger.child({ component: 'evaluator' }),
     ...(options.now ? { now: options.now } : {}),
+    onCycle: (report, lagMs) => context.metrics?.observeCycle(report.durationMs / 1000, lagMs / 1000, report.failedQueries),
   });
+  context.metrics?.setDeliverySource(() => evaluator.deliveries.countsByChannelType());
+  const intervalMs = intervalSeconds * 1000;
   logger.info({ intervalSeconds, replica }, 'evaluator started');
   return {
     async close() {
       await evaluator.stop();
       // After the last cycle: hand the partitions over now rather than when the lease expires (a rolling restart).
       await store.releaseEvaluationLeases(replica).catch((error: Error) => logger.warn({ error: error.message }, 'could not release evaluation leases'));
+    },
+    // Running: not stopped, and a cycle started within three intervals (a stuck loop starts none).
+    readiness: () => {
+      const { running, lastCycleStartedAt } = evaluator.state();
+      const sinceLast = lastCycleStartedAt === null ? 0 : Date.now() - lastCycleStartedAt;
+      if (!running) return { name: 'evaluator', ready: false, detail: 'stopped' };
+      if (sinceLast > 3 * intervalMs) return { name: 'evaluator', ready: false, detail: `no cycle started for ${Math.round(sinceLast / 1000)} s` };
+      return { name: 'evaluator', ready: true };
     },
   };
 }

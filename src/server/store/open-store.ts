@@ -14,16 +14,3 @@ export function isPostgresUrl(db: string): boolean {
 export async function openStore(db: string): Promise<Store> {
   return isPostgresUrl(db) ? PostgresStore.open(db) : SqliteStore.open(db);
 }
-
-/** A --db value fit for messages and logs: a URL loses its password (and query, which may carry one). */
-export function describeDb(db: string): string {
-  if (!isPostgresUrl(db)) return db;
-  try {
-    const url = new URL(db);
-    if (url.password) url.password = '***';
-    url.search = '';
-    return url.toString();
-  } catch {
-    return 'postgres://(unparsable URL)';
-  }
-}

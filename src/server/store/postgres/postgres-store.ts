@@ -27,11 +27,12 @@ import {
   type ScheduleWrite,
   type SelectResult,
   type Store,
+  type StoreReadiness,
 } from '../store.js';
 import { ALERT_WRITE_COLUMNS, alertFromRow, alertWriteValues, type AlertRow } from '../sqlite/alert-rows.js';
 import { channelFromRow, scheduleFromRows, type ChannelRow, type ScheduleRow } from '../sqlite/rows.js';
 import { acquireLeases, fencePartitions, partitionSql, releaseLeases } from './evaluation-leases.js';
-import { migrateDatabase } from './migrations.js';
+import { MIGRATIONS, migrateDatabase } from './migrations.js';
 import { PgDatabase, type PoolOptions, type Queryable } from './pg-database.js';
 
 /** An alert row with its ordered channel and schedule links as two arrays: one round trip per read. */
@@ -482,6 +483,19 @@ export class PostgresStore implements Store {
 
   async setChannelLastError(channelId: string, error: ChannelError | null): Promise<void> {
     await this.db.query('UPDATE channels SET last_error = $1 WHERE id = $2', [error === null ? null : JSON.stringify(error), channelId]);
+  }
+
+  // Operations -------------------------------------------------------------------------------------------------
+
+  async checkReadiness(): Promise<StoreReadiness> {
+    // A real read: an unreachable database throws StoreUnavailable here.
+    const [row] = await this.db.query<{ version: number | null }>('SELECT max(version) AS version FROM schema_migrations');
+    return { schemaVersion: row?.version ?? 0, expectedSchemaVersion: MIGRATIONS.length };
+  }
+
+  async countAlertsByStatus(): Promise<Record<string, number>> {
+    const rows = await this.db.query<{ status: string; count: number }>('SELECT status, count(*)::int AS count FROM alerts GROUP BY status');
+    return Object.fromEntries(rows.map((row) => [row.status, row.count]));
   }
 
   async close(): Promise<void> {

@@ -247,4 +247,13 @@ describe.each(storeBackends())('the $name store', (backend) => {
     await store.saveEvaluations([{ alertId: created.id, result: { status: 'alerting', currentlyTriggeredMetrics: [], evalState: null }, history: [] }], lease);
     expect((await store.getAlert(account, created.id))?.status).toBe('alerting');
   });
+
+  it('answers readiness with its schema version and counts alerts by status', async () => {
+    const readiness = await store.checkReadiness!();
+    expect(readiness.schemaVersion).toBe(readiness.expectedSchemaVersion);
+    const created = await store.createAlert(account, alert());
+    await store.createAlert(account, alert({ name: 'other' }));
+    await store.saveEvaluation(created.id, { status: 'alerting', currentlyTriggeredMetrics: [], evalState: null });
+    expect(await store.countAlertsByStatus!()).toEqual({ alerting: 1, healthy: 1 });
+  });
 });
