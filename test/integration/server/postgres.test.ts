@@ -28,7 +28,7 @@ describe.skipIf(availability.skip)('the server on PostgreSQL', () => {
     try {
       expect((await sendRequest(server.url, key, 'POST', '/v2/alerts/', { name: 'cpu', metric: 'a.b', alert_criteria: { type: 'above', above_value: 1 } })).status).toBe(201);
       const listed = await runCli(['--json', 'keys', 'list'], { env: { ALERTFORM_DB: url } });
-      const records = JSON.parse(listed.stdout) as Array<{ id: string; email: string | null }>;
+      const records = (JSON.parse(listed.stdout) as { keys: Array<{ id: string; email: string | null }> }).keys;
       const ours = records.find((record) => record.email === 'ops@example.com')!;
       expect((await runCli(['keys', 'revoke', ours.id, '--db', url])).code).toBe(0);
       expect((await sendRequest(server.url, key, 'GET', '/v2/alerts/')).status).toBe(401);
