@@ -45,9 +45,13 @@ export function renderChangedFiles(changed: ChangedFiles, changes: ChangeRef[], 
 }
 
 /** The whole comment for a computed plan, uncut; the marker line carries the plan's hash. */
-export function composePlanComment(options: { marker: string; run: PlannedRun; changedFiles?: string; sha?: string }): string {
+export function composePlanComment(options: { marker: string; run: PlannedRun; changedFiles?: string; ruleTests?: string; sha?: string }): string {
   const markdown = options.run.markdown.trim();
   const lines = markdown.split('\n');
+  if (options.ruleTests) {
+    const at = lines.findIndex((line) => line.startsWith('<details'));
+    lines.splice(at === -1 ? lines.length : at, 0, ...(at === -1 ? [''] : []), options.ruleTests, '');
+  }
   if (options.changedFiles) {
     // Between the summary (always visible) and the collapsed details, so a cut drops details first.
     const at = lines.findIndex((line) => line.startsWith('<details'));

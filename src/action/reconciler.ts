@@ -6,6 +6,7 @@ import type { Problem } from '../definitions/problems.js';
 import type { ProjectConfig, PruneConfig } from '../definitions/project.js';
 import { loadProject } from '../definitions/source.js';
 import type { DefinitionProblem, PlanRequest, Reconciler } from './port.js';
+import { attachImpact, DEFAULT_IMPACT_WINDOW, resolveGraphiteUrl } from '../impact/attach-impact.js';
 
 /**
  * The real reconciler behind the Action's port (the entry points of docs/reconciler.md): src/spec loads and
@@ -19,6 +20,10 @@ export function createReconciler(): Reconciler {
       if (loaded.problems.length > 0) return { status: 'invalid', problems: loaded.problems.map((p) => toDefinitionProblem(p, request.cwd)) };
       const client = new AlertformClient(resolveServer(request, loaded.config));
       const { plan, actual } = await planAgainstServer(loaded.definitions, client, { prune: resolvePrune(request.prune, loaded.config) });
+      const graphiteUrl = resolveGraphiteUrl(request.graphiteUrl, loaded.config, request.env);
+      if (graphiteUrl && request.impact !== false) {
+        await attachImpact(plan, { graphiteUrl, window: request.impactWindow ?? DEFAULT_IMPACT_WINDOW, definitions: loaded.definitions, actual });
+      }
       if (plan.problems.length > 0) return { status: 'invalid', problems: plan.problems.map((p) => toDefinitionProblem(p, request.cwd)) };
       // Sources as the workspace shows them (the loader names files relative to process.cwd()); the hash ignores them.
       for (const change of plan.changes) if (change.source) change.source = { ...change.source, file: showPath(change.source.file, request.cwd) };

@@ -3,6 +3,7 @@ import { listChangedFiles } from './changed-files.js';
 import { describeWherePlanIs, fitMarkdown, formatMarker } from './comment.js';
 import { composeErrorComment, composeInvalidComment, composePlanComment, formatProblem, renderChangedFiles } from './compose.js';
 import { runUrl } from './event.js';
+import { runRuleTestsForAction } from './run-rule-tests.js';
 import { createGitHubClient, upsertPlanComment } from './github.js';
 import { annotateProblems, appendJobSummary, PLAN_FILE_NAME, publishPlanOutputs } from './publish.js';
 import { planRequestOf, type ActionContext } from './context.js';
@@ -47,10 +48,14 @@ export async function runPlanCommand(ctx: ActionContext): Promise<void> {
     if (!changed.ok) core.warning(changed.reason);
     changedFiles = renderChangedFiles(changed, run.changes, ctx.cwd);
   }
+  // The rule tests (*.test.yaml) run with every plan; a failing test fails the job after the comment shows it.
+  const tests = await runRuleTestsForAction(ctx.dir, ctx.cwd, env);
+  if (tests) core.info(tests.summary);
   const sha = event.kind === 'pull_request' ? event.headSha : event.sha;
-  const body = composePlanComment({ marker: formatMarker({ hash: run.hash, path: inputs.path }), run, changedFiles, sha });
+  const body = composePlanComment({ marker: formatMarker({ hash: run.hash, path: inputs.path }), run, changedFiles, ...(tests ? { ruleTests: tests.markdown } : {}), sha });
   await appendJobSummary(stripMarker(body), redactor, env);
   await postComment(ctx, body);
+  if (tests?.failed) core.setFailed(redactor.redact(`${tests.summary}: see the job summary`));
 }
 
 /** Posts (or updates) the PR comment, cut to GitHub's limit; a no-op outside pull requests or with comment: false. */

@@ -57,7 +57,8 @@ async function startDemoServer(db: string, key: string, port: number): Promise<R
 /** Starts the server, plans and applies examples/, plans again (empty), then serves until Ctrl-C (or exits). */
 export async function runDemo(command: Command): Promise<void> {
   const opts = optionsOf<{ dir: string; port: number; exit?: boolean }>(command);
-  mkdirSync(opts.dir, { recursive: true });
+  // Owner only: the directory holds the demo key and the database.
+  mkdirSync(opts.dir, { recursive: true, mode: 0o700 });
   const key = demoKey(opts.dir);
   const db = join(opts.dir, 'alertform.db');
   const server = await startDemoServer(db, key, opts.port);

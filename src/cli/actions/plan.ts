@@ -7,6 +7,8 @@ import { renderPlanText } from '../../plan/render/text.js';
 import { renderPlanJson } from '../../plan/render/json.js';
 import { createSavedPlan } from '../../plan/saved.js';
 import { CliError } from '../errors.js';
+import { attachImpact, DEFAULT_IMPACT_WINDOW, resolveGraphiteUrl } from '../../impact/attach-impact.js';
+import { parseDuration } from '../../impact/duration.js';
 import { createClient, failOnProblems, optionsOf, printableServer, useColor, writeOut } from '../context.js';
 import { writeJsonText } from '../json-output.js';
 
@@ -15,6 +17,10 @@ interface PlanOptions {
   detailedExitcode?: boolean;
   ref?: string;
   allowDeletes?: number;
+  graphiteUrl?: string;
+  impact?: boolean;
+  impactWindow?: string;
+  maxSeries?: number;
 }
 
 /** `plan`: loaded lazily so other commands start fast. */
@@ -22,11 +28,28 @@ export async function runPlan(dir: string, command: Command): Promise<void> {
   const opts = optionsOf<PlanOptions>(command);
   const loaded = await loadProject(dir, opts.ref ? { ref: opts.ref } : {});
   failOnProblems(loaded.problems);
+  // Flag mistakes are told before the server is asked anything.
+  const graphiteUrl = resolveGraphiteUrl(opts.graphiteUrl, loaded.config, process.env);
+  if (opts.impact && !graphiteUrl) throw new CliError('--impact needs a Graphite: pass --graphite-url URL, set ALERTFORM_GRAPHITE_URL, or write `graphite:` in alertform.yaml');
+  try {
+    parseDuration(opts.impactWindow ?? DEFAULT_IMPACT_WINDOW);
+  } catch (error) {
+    throw new CliError(`--impact-window: ${(error as Error).message}`);
+  }
   const client = createClient(opts, loaded.config);
   const { plan, actual } = await planAgainstServer(loaded.definitions, client, {
     prune: loaded.config.prune,
     ...(opts.allowDeletes !== undefined ? { allowDeletes: opts.allowDeletes } : {}),
   });
+  if (graphiteUrl) {
+    await attachImpact(plan, {
+      graphiteUrl,
+      window: opts.impactWindow ?? DEFAULT_IMPACT_WINDOW,
+      definitions: loaded.definitions,
+      actual,
+      ...(opts.maxSeries !== undefined ? { maxSeries: opts.maxSeries } : {}),
+    });
+  }
   if (opts.json) await writeJsonText(renderPlanJson(plan));
   else await writeOut(renderPlanText(plan, { color: useColor(opts), verbose: opts.verbose === true }));
   if (plan.problems.length > 0) throw new CliError(`the plan has ${plan.problems.length} error(s) and cannot be applied`);

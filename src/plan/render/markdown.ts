@@ -2,6 +2,7 @@ import { formatProblem } from '../../definitions/problems.js';
 import type { Plan, PlanChange } from '../types.js';
 import { flattenFields, isSensitive, maskValue, SENSITIVE } from './mask.js';
 import { describeChange, formatValue, MARKERS, renderSummaryLine } from './summary.js';
+import { renderImpactMarkdown } from '../../impact/render-impact.js';
 
 export interface MarkdownRenderOptions {
   /** Heading text (default `alertform plan`). */
@@ -30,6 +31,7 @@ export function renderPlanMarkdown(plan: Plan, options: MarkdownRenderOptions = 
     for (const w of plan.warnings) out.push(`> ⚠️ ${w}`);
     out.push('');
   }
+  if (plan.impact) out.push(...renderImpactMarkdown(plan.impact));
   if (plan.changes.length === 0) out.push('No changes. The server matches the definitions.', '');
   else {
     out.push('<details><summary>Details</summary>', '');

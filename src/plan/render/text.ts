@@ -4,6 +4,7 @@ import { formatProblem } from '../../definitions/problems.js';
 import type { Plan, PlanChange } from '../types.js';
 import { flattenFields, isSensitive, maskValue, SENSITIVE } from './mask.js';
 import { describeChange, formatValue, MARKERS, renderSummaryLine } from './summary.js';
+import { renderImpactText } from '../../impact/render-impact.js';
 
 export interface TextRenderOptions {
   /** Colours (default: off). Callers turn them on only for a TTY without NO_COLOR. */
@@ -27,6 +28,7 @@ export function renderPlanText(plan: Plan, options: TextRenderOptions = {}): str
     lines.push('alertform will perform these actions:', '');
     for (const change of plan.changes) lines.push(...renderChange(change, c), '');
   }
+  if (plan.impact) lines.push(...renderImpactText(plan.impact), '');
   for (const warning of plan.warnings) lines.push(c.yellow(`warning: ${warning}`));
   if (plan.unmanaged.length > 0) {
     lines.push(`${plan.unmanaged.length} object(s) on the server are not managed here${options.verbose ? ':' : ' (names with --verbose).'}`);

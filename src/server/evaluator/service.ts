@@ -4,6 +4,7 @@ import type { BackgroundService, ServiceContext } from '../start-server.js';
 import { startEvaluator } from './evaluator.js';
 import { withEvaluationLeases } from './leased-store.js';
 import { adaptStore } from './store-adapter.js';
+import { parseDestinationPolicy } from '../net/destination-policy.js';
 
 /**
  * How long an evaluation lease lasts, in intervals: renewed every cycle, so 1.5 leaves half an interval for a late
@@ -34,6 +35,7 @@ export function startEvaluatorService(context: ServiceContext): BackgroundServic
       ...(urls.victorops ? { victoropsUrl: urls.victorops } : {}),
       ...(options.smtpUrl ? { smtpUrl: options.smtpUrl } : {}),
       ...(options.smtpFrom ? { smtpFrom: options.smtpFrom } : {}),
+      destinations: parseDestinationPolicy(options.allowPrivateDestinations),
     },
     logger: logger.child({ component: 'evaluator' }),
     ...(options.now ? { now: options.now } : {}),

@@ -24,6 +24,8 @@ export interface Store {
   findApiKey(key: string): Promise<ApiKeyRecord | null>;
   /** The account of a key that exists and is not revoked. */
   findAccountByKey(key: string): Promise<AccountRecord | null>;
+  /** Confines an account's queries to metric prefixes (`keys create --metric-prefix`); [] lifts the confinement. */
+  setMetricPrefixes(accountId: string, prefixes: string[]): Promise<void>;
   listApiKeys(): Promise<ApiKeyRecord[]>;
   /** Marks a key revoked; false when no key has that id. */
   revokeApiKey(keyId: string): Promise<boolean>;
@@ -121,6 +123,11 @@ export interface AccountRecord {
   email: string | null;
   /** ISO 8601. */
   createdAt: string;
+  /**
+   * Metric path prefixes the account's queries must stay inside (`alertform keys create --metric-prefix`);
+   * absent or empty: not confined (one Graphite is then one trust domain).
+   */
+  metricPrefixes?: string[];
 }
 
 export interface ApiKeyRecord {

@@ -111,6 +111,10 @@ export const MIGRATIONS: readonly string[] = [
     seen_until TIMESTAMPTZ NOT NULL
   );
   `,
+  // 3: the metric prefixes an account's queries are confined to (JSON list; [] = not confined), as on SQLite.
+  `
+  ALTER TABLE accounts ADD COLUMN metric_prefixes TEXT NOT NULL DEFAULT '[]';
+  `,
 ];
 
 /** Any constant, the same in every replica: serialises replicas that start together on an empty database. */

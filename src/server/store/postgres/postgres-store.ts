@@ -103,14 +103,19 @@ export class PostgresStore implements Store {
 
   async findAccountByKey(key: string): Promise<AccountRecord | null> {
     const hash = hashApiKey(key);
-    const [row] = await this.db.query<{ key_hash: string; id: string; email: string | null; created_at: string }>(
-      `SELECT k.key_hash, a.id, a.email, a.created_at FROM api_keys k JOIN accounts a ON a.id = k.account_id
-       WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
+    const [row] = await this.db.query<{ key_hash: string; id: string; email: string | null; created_at: string; metric_prefixes: string }>(
+      `SELECT k.key_hash, a.id, a.email, a.created_at, a.metric_prefixes FROM api_keys k
+       JOIN accounts a ON a.id = k.account_id WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
       [hash],
     );
     // The lookup is by hash already; the constant-time compare guards against any future lookup by prefix.
     if (!row || !hashesEqual(row.key_hash, hash)) return null;
-    return { id: row.id, email: row.email, createdAt: row.created_at };
+    const metricPrefixes = JSON.parse(row.metric_prefixes) as string[];
+    return { id: row.id, email: row.email, createdAt: row.created_at, ...(metricPrefixes.length > 0 ? { metricPrefixes } : {}) };
+  }
+
+  async setMetricPrefixes(accountId: string, prefixes: string[]): Promise<void> {
+    await this.db.query('UPDATE accounts SET metric_prefixes = $1 WHERE id = $2', [JSON.stringify(prefixes), accountId]);
   }
 
   async findApiKey(key: string): Promise<ApiKeyRecord | null> {

@@ -256,4 +256,11 @@ describe.each(storeBackends())('the $name store', (backend) => {
     await store.saveEvaluation(created.id, { status: 'alerting', currentlyTriggeredMetrics: [], evalState: null });
     expect(await store.countAlertsByStatus!()).toEqual({ alerting: 1, healthy: 1 });
   });
+
+  it('keeps an account\'s metric prefixes, returned with the account of its key', async () => {
+    await store.addApiKey(account, 'prefixed-key');
+    expect((await store.findAccountByKey('prefixed-key'))?.metricPrefixes).toBeUndefined();
+    await store.setMetricPrefixes(account, ['team1.', 'shared.team1.']);
+    expect((await store.findAccountByKey('prefixed-key'))?.metricPrefixes).toEqual(['team1.', 'shared.team1.']);
+  });
 });
