@@ -370,8 +370,19 @@ export class PostgresStore implements Store {
 
   async searchSchedules(accountId: string, query: ScheduleQuery): Promise<Page<ScheduleRecord>> {
     const sql = new SqlBuilder([accountId]);
-    const filter =
-      query.names.length || query.ids.length ? ` AND (name = ANY(${sql.param(query.names)}) OR id = ANY(${sql.param(query.ids)}))` : '';
+    // The given filters are ORed, as on SQLite; repeat matches a schedule repeating on any of the days.
+    const criteria: Array<[(param: string) => string, readonly (string | number)[], string]> = [
+      [(param) => `name = ANY(${param})`, query.names, 'text'],
+      [(param) => `id = ANY(${param})`, query.ids, 'text'],
+      [(param) => `duration = ANY(${param})`, query.durations, 'int'],
+      [(param) => `start_time = ANY(${param})`, query.startTimes, 'text'],
+      [(param) => `timezone = ANY(${param})`, query.timezones, 'text'],
+      [(param) => `EXISTS (SELECT 1 FROM json_array_elements_text(repeat_days::json) d WHERE d = ANY(${param}))`, query.repeat, 'text'],
+    ];
+    const given = criteria.filter(([, values]) => values.length > 0);
+    const filter = given.length
+      ? ` AND (${given.map(([condition, values, type]) => condition(`${sql.param(values)}::${type}[]`)).join(' OR ')})`
+      : '';
     const rows = await this.db.query<ScheduleRow>(
       `SELECT ${SCHEDULE_COLUMNS} FROM schedules WHERE account_id = $1${filter} ORDER BY seq
        LIMIT ${sql.param(query.max + 1)} OFFSET ${sql.param((query.page - 1) * query.max)}`,

@@ -218,8 +218,13 @@ describe.each(storeBackends())('the $name store', (backend) => {
     expect(all.items.map((c) => c.description)).toEqual([EMAIL_ME, 'pd', 'sl']);
     const a = await store.createSchedule(account, { name: 'a', startTime: '01:00', duration: 5, timezone: 'UTC', repeat: [], anchor: 0 });
     const b = await store.createSchedule(account, { name: 'b', startTime: '01:00', duration: 5, timezone: 'UTC', repeat: [], anchor: 0 });
-    const schedules = await store.searchSchedules(account, { names: ['b'], ids: [a.id], page: 1, max: 10 });
+    const none = { names: [], ids: [], durations: [], startTimes: [], timezones: [], repeat: [], page: 1, max: 10 };
+    const schedules = await store.searchSchedules(account, { ...none, names: ['b'], ids: [a.id] });
     expect(schedules.items.map((s) => s.id)).toEqual([a.id, b.id]);
+    const weekly = await store.createSchedule(account, { name: 'weekly', startTime: '22:30', duration: 45, timezone: 'UTC+2', repeat: ['sat', 'sun'], anchor: 0 });
+    expect((await store.searchSchedules(account, { ...none, repeat: ['sun'] })).items.map((s) => s.id)).toEqual([weekly.id]);
+    expect((await store.searchSchedules(account, { ...none, durations: [45], timezones: ['UTC'] })).items.map((s) => s.id)).toEqual([a.id, b.id, weekly.id]);
+    expect((await store.searchSchedules(account, { ...none, startTimes: ['22:30'] })).items.map((s) => s.id)).toEqual([weekly.id]);
     expect(await store.deleteSchedule(account, a.id)).toBe(true);
     expect(await store.getSchedulesByIds(account, [a.id, b.id])).toHaveLength(1);
   });
