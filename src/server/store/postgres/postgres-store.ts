@@ -529,12 +529,15 @@ class SqlBuilder {
 }
 
 /**
- * A case-insensitive substring search over the alert's name, metric and channel descriptions (alias `a`).
+ * A case-insensitive substring search over the alert's name, metric, its additional criteria's metrics and channel
+ * descriptions (alias `a`).
  * strpos() rather than LIKE, so `%` and `_` in the search are literal, as instr() on SQLite.
  */
 function alertSearchCondition(sql: SqlBuilder, search: string): string {
   const needle = sql.param(search.toLowerCase());
   return `(strpos(lower(a.name), ${needle}) > 0 OR strpos(lower(a.metric), ${needle}) > 0 OR EXISTS (
+            SELECT 1 FROM json_each(a.additional_criteria::json) extra
+            WHERE strpos(lower(extra.value ->> 'metric'), ${needle}) > 0) OR EXISTS (
             SELECT 1 FROM alert_channels ac JOIN channels c ON c.id = ac.channel_id
             WHERE ac.alert_id = a.id AND strpos(lower(c.description), ${needle}) > 0))`;
 }
