@@ -1,6 +1,7 @@
 /**
  * `npm run bench:apply`: 1,000 alert creates through the reconciler (load definitions, plan, apply) against the
- * bundled server, as a user runs it (`alertform serve` child process, SQLite file).
+ * bundled server, as a user runs it (`alertform serve` child process, SQLite file; BENCH_STORE=postgres for a
+ * PostgreSQL database in a local cluster started for the run).
  *
  * Baseline, same run, same server: the same 1,000 creates as bare POSTs with the same number in flight (no
  * definitions, no plan, no client library), i.e. what the server itself allows. The goal is apply <= 3 s.
@@ -8,7 +9,8 @@
  * Then the anchors: the applied state read back with one list call per kind (what plan does) and with one GET per
  * resource, 10 in flight (how Terraform-style tools refresh), with the request count of each.
  *
- * Environment: BENCH_ALERTS (default 1000), BENCH_CONCURRENCY (apply's steps in flight, default 8, as apply).
+ * Environment: BENCH_ALERTS (default 1000), BENCH_CONCURRENCY (apply's steps in flight, default 8, as apply),
+ * BENCH_STORE (sqlite, the default, or postgres).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,6 +20,7 @@ import { AlertformClient } from '../src/client/api.js';
 import { planAgainstServer } from '../src/plan/make-plan.js';
 import { loadProject } from '../src/definitions/source.js';
 import { writeDefinitionsDir } from '../test/helpers/definitions-dir.js';
+import { startPostgres } from '../test/helpers/postgres.js';
 import { spawnServe } from '../test/helpers/server-process.js';
 import { refreshByLists, refreshPerResource } from './lib/refresh.js';
 import { describeMachine, formatMs, printGoal, printTable, timesOf } from './lib/report.js';
@@ -26,11 +29,19 @@ import { postSampleAlerts } from './lib/sample-alert.js';
 const ALERTS = Number(process.env.BENCH_ALERTS ?? 1000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
 
+const STORE = process.env.BENCH_STORE ?? 'sqlite';
+if (STORE !== 'sqlite' && STORE !== 'postgres') throw new Error(`BENCH_STORE must be sqlite or postgres, not ${STORE}`);
+
 const dir = mkdtempSync(join(tmpdir(), 'alertform-bench-apply-'));
-const server = await spawnServe({ db: join(dir, 'bench.db'), logLevel: 'info', discardStderr: true });
+// PostgreSQL: a local cluster started for the run (test/helpers/postgres.ts), fsync on, TCP on 127.0.0.1.
+const postgres = STORE === 'postgres' ? await startPostgres() : undefined;
+const db = postgres ? await postgres.createDatabase() : join(dir, 'bench.db');
+const server = await spawnServe({ db, logLevel: 'info', discardStderr: true });
 try {
   process.stdout.write(`bench:apply on ${await describeMachine()}\n`);
-  process.stdout.write(`${ALERTS} alert creates, ${CONCURRENCY} in flight, server: alertform serve on a SQLite file\n`);
+  process.stdout.write(
+    `${ALERTS} alert creates, ${CONCURRENCY} in flight, server: alertform serve on ${postgres ? 'a local PostgreSQL' : 'a SQLite file'}\n`,
+  );
 
   // Baseline: bare POSTs, CONCURRENCY in flight.
   const bareStarted = performance.now();
@@ -95,5 +106,6 @@ try {
   );
 } finally {
   await server.stop();
+  await postgres?.stop();
   rmSync(dir, { recursive: true, force: true });
 }

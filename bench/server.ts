@@ -3,19 +3,22 @@
  *
  * Both run as child processes (`node --import tsx ...`, 127.0.0.1, port 0) and are driven from this process with
  * the same autocannon settings, alternating rounds so that a change in the machine's load hits both alike. The
- * real server is `alertform serve` as a user starts it: SQLite file (WAL, fsync per commit), request log at info.
+ * real server is `alertform serve` as a user starts it, on each store in turn: a SQLite file (WAL, fsync per commit)
+ * and a PostgreSQL database in a local cluster started for the run (test/helpers/postgres.ts), request log at info.
  *
  * Each scenario runs BENCH_ROUNDS rounds of one run each, the order alternating; the ratio printed is the median of
  * the rounds' ratios (each measured back to back), the req/s and p99 those of the median run of each side.
  *
  * Environment: BENCH_SECONDS (per run, default 5), BENCH_CONNECTIONS (default 10), BENCH_ROUNDS (default 3),
- * BENCH_LOG_LEVEL (the server's ALERTFORM_LOG_LEVEL, default info: one request log line per request).
+ * BENCH_LOG_LEVEL (the server's ALERTFORM_LOG_LEVEL, default info: one request log line per request),
+ * BENCH_STORES (default sqlite,postgres).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { spawnNodeServer, spawnServe } from '../test/helpers/server-process.js';
+import { postgresAvailability, startPostgres } from '../test/helpers/postgres.js';
+import { spawnNodeServer, spawnServe, type ServeProcess } from '../test/helpers/server-process.js';
 import { runLoad, type LoadRequest, type LoadResult, type LoadSettings } from './lib/load-test.js';
 import { describeMachine, printGoal, printTable } from './lib/report.js';
 import { postSampleAlerts, sampleAlertBody } from './lib/sample-alert.js';
@@ -29,76 +32,95 @@ const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 
 const dir = mkdtempSync(join(tmpdir(), 'alertform-bench-server-'));
 const logLevel = process.env.BENCH_LOG_LEVEL ?? 'info';
-const real = await spawnServe({ db: join(dir, 'bench.db'), logLevel, discardStderr: true });
+// Both stores by default; PostgreSQL is skipped (with a line saying so) where its binaries are missing.
+const storeNames = (process.env.BENCH_STORES ?? 'sqlite,postgres').split(',').map((name) => name.trim());
+const postgresWanted = storeNames.includes('postgres');
+const postgresMissing = postgresWanted && postgresAvailability().skip;
+const postgres = postgresWanted && !postgresMissing ? await startPostgres() : undefined;
 const bare = await spawnNodeServer(fileURLToPath(new URL('./lib/bare-koa-server.ts', import.meta.url)), [], {
   discardStderr: true,
 });
+const servers: ServeProcess[] = [];
 
 try {
   process.stdout.write(`bench:server on ${await describeMachine()}\n`);
   process.stdout.write(
     `autocannon: ${settings.connections} connections, ${settings.seconds} s per run, ${rounds} round(s), ` +
-      `${SEEDED} alerts seeded, server log level ${logLevel}\n`,
+      `${SEEDED} alerts seeded, server log level ${logLevel}, stores: ${storeNames.join(', ')}\n`,
   );
-  const [firstId] = await postSampleAlerts(real.url, real.authorization, { count: SEEDED, inFlight: 20, prefix: 'seed ' });
-
-  const auth = { authorization: real.authorization };
-  const scenarios: Array<{ name: string; request: LoadRequest }> = [
-    { name: 'read one alert', request: { method: 'GET', path: `/v2/alerts/${firstId}/`, headers: auth } },
-    { name: 'search page of 100', request: { method: 'GET', path: '/v2/alerts/?page=5&max=100', headers: auth } },
-    {
-      name: 'create alert',
-      request: { method: 'POST', path: '/v2/alerts/', headers: auth, body: (n) => JSON.stringify(sampleAlertBody(`bench ${process.pid} ${n}`)) },
-    },
-  ];
-
-  // Warm-up (JIT, SQLite page cache), not reported.
-  for (const { request } of scenarios) {
-    await runLoad(bare.url, request, { ...settings, seconds: 1 });
-    await runLoad(real.url, request, { ...settings, seconds: 1 });
-  }
+  if (postgresMissing) process.stdout.write('PostgreSQL is not installed here: its rows are left out\n');
 
   const rows: Array<Array<string | number>> = [];
-  let readRatio = 0;
-  for (const { name, request } of scenarios) {
-    const bareRuns: LoadResult[] = [];
-    const realRuns: LoadResult[] = [];
-    const ratios: number[] = [];
-    for (let round = 0; round < rounds; round++) {
-      // Alternate which goes first, so that a drift in the machine's load favours neither.
-      const [first, second] = round % 2 === 0 ? [bare, real] : [real, bare];
-      const a = await runLoad(first.url, request, settings);
-      const b = await runLoad(second.url, request, settings);
-      const [bareRun, realRun] = first === bare ? [a, b] : [b, a];
-      if (realRun.failures > 0 || bareRun.failures > 0) {
-        throw new Error(`${name}: ${realRun.failures} failed requests on the server, ${bareRun.failures} on the baseline`);
-      }
-      bareRuns.push(bareRun);
-      realRuns.push(realRun);
-      ratios.push(realRun.requestsPerSecond / bareRun.requestsPerSecond);
+  const readRatios = new Map<string, number>();
+  for (const storeName of storeNames) {
+    if (storeName === 'postgres' && !postgres) continue;
+    // SQLite: a file, WAL, fsync per commit. PostgreSQL: a local cluster (fsync on, synchronous_commit on), TCP.
+    const db = storeName === 'postgres' ? await postgres!.createDatabase() : join(dir, 'bench.db');
+    const real = await spawnServe({ db, logLevel, discardStderr: true });
+    servers.push(real);
+    const [firstId] = await postSampleAlerts(real.url, real.authorization, { count: SEEDED, inFlight: 20, prefix: 'seed ' });
+
+    const auth = { authorization: real.authorization };
+    const scenarios: Array<{ name: string; request: LoadRequest }> = [
+      { name: 'read one alert', request: { method: 'GET', path: `/v2/alerts/${firstId}/`, headers: auth } },
+      { name: 'search page of 100', request: { method: 'GET', path: '/v2/alerts/?page=5&max=100', headers: auth } },
+      {
+        name: 'create alert',
+        request: { method: 'POST', path: '/v2/alerts/', headers: auth, body: (n) => JSON.stringify(sampleAlertBody(`bench ${process.pid} ${n}`)) },
+      },
+    ];
+
+    // Warm-up (JIT, page cache, pooled connections), not reported.
+    for (const { request } of scenarios) {
+      await runLoad(bare.url, request, { ...settings, seconds: 1 });
+      await runLoad(real.url, request, { ...settings, seconds: 1 });
     }
-    const b = medianRun(bareRuns);
-    const r = medianRun(realRuns);
-    const ratio = median(ratios);
-    if (name === 'read one alert') readRatio = ratio;
-    rows.push([
-      name,
-      Math.round(r.requestsPerSecond),
-      r.p99Ms,
-      Math.round(b.requestsPerSecond),
-      b.p99Ms,
-      `${Math.round(ratio * 100)}%`,
-      ratios.map((value) => `${Math.round(value * 100)}%`).join(' '),
-    ]);
+
+    for (const { name, request } of scenarios) {
+      const bareRuns: LoadResult[] = [];
+      const realRuns: LoadResult[] = [];
+      const ratios: number[] = [];
+      for (let round = 0; round < rounds; round++) {
+        // Alternate which goes first, so that a drift in the machine's load favours neither.
+        const [first, second] = round % 2 === 0 ? [bare, real] : [real, bare];
+        const a = await runLoad(first.url, request, settings);
+        const b = await runLoad(second.url, request, settings);
+        const [bareRun, realRun] = first === bare ? [a, b] : [b, a];
+        if (realRun.failures > 0 || bareRun.failures > 0) {
+          throw new Error(`${storeName} ${name}: ${realRun.failures} failed requests on the server, ${bareRun.failures} on the baseline`);
+        }
+        bareRuns.push(bareRun);
+        realRuns.push(realRun);
+        ratios.push(realRun.requestsPerSecond / bareRun.requestsPerSecond);
+      }
+      const b = medianRun(bareRuns);
+      const r = medianRun(realRuns);
+      const ratio = median(ratios);
+      if (name === 'read one alert') readRatios.set(storeName, ratio);
+      rows.push([
+        storeName,
+        name,
+        Math.round(r.requestsPerSecond),
+        r.p99Ms,
+        Math.round(b.requestsPerSecond),
+        b.p99Ms,
+        `${Math.round(ratio * 100)}%`,
+        ratios.map((value) => `${Math.round(value * 100)}%`).join(' '),
+      ]);
+    }
+    await real.stop();
   }
   printTable(
     'alertform serve vs bare Koa (same process layout, same autocannon settings)',
-    ['scenario', 'server req/s', 'server p99 ms', 'bare Koa req/s', 'bare Koa p99 ms', 'server / bare', 'each round'],
+    ['store', 'scenario', 'server req/s', 'server p99 ms', 'bare Koa req/s', 'bare Koa p99 ms', 'server / bare', 'each round'],
     rows,
   );
-  printGoal('reads >= 50% of bare Koa', `${Math.round(readRatio * 100)}%`, readRatio >= 0.5);
+  for (const [storeName, ratio] of readRatios) {
+    printGoal(`reads >= 50% of bare Koa (${storeName})`, `${Math.round(ratio * 100)}%`, ratio >= 0.5);
+  }
 } finally {
-  await Promise.all([real.stop(), bare.stop()]);
+  await Promise.all([...servers.map((server) => server.stop()), bare.stop()]);
+  await postgres?.stop();
   rmSync(dir, { recursive: true, force: true });
 }
 

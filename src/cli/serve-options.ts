@@ -1,4 +1,5 @@
 import { Option, type Command } from 'commander';
+import { DB_OPTION_HELP, DEFAULT_DB } from './db-option.js';
 import { DEFAULT_QUOTAS } from '../server/quotas.js';
 
 /**
@@ -20,7 +21,7 @@ export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', '
 export const SERVE_OPTIONS: readonly ServeOptionSpec[] = [
   { flags: '--host <host>', env: 'ALERTFORM_HOST', description: 'address to listen on', default: '127.0.0.1' },
   { flags: '--port <port>', env: 'ALERTFORM_PORT', description: 'port to listen on (0 picks a free one)', default: '8080' },
-  { flags: '--db <path-or-url>', env: 'ALERTFORM_DB', description: 'database: a SQLite file, or :memory:', default: './alertform.db' },
+  { flags: '--db <path-or-url>', env: 'ALERTFORM_DB', description: `database: ${DB_OPTION_HELP}`, default: DEFAULT_DB },
   { flags: '--log-level <level>', env: 'ALERTFORM_LOG_LEVEL', description: 'log level of the JSON logs on stderr', default: 'info', choices: LOG_LEVELS },
   {
     flags: '--graphite-url <url>',

@@ -152,7 +152,8 @@ export type ApiErrorCode =
   | 'payload_too_large'
   | 'quota_exceeded'
   | 'rate_limited'
-  | 'internal';
+  | 'internal'
+  | 'unavailable';
 
 export interface CreatedResponse {
   id: string;

@@ -17,6 +17,8 @@ export const ERROR_CATALOGUE: Readonly<Record<ApiErrorCode, { status: number; me
   quota_exceeded: { status: 403, message: 'the account has reached a limit set by the operator' },
   rate_limited: { status: 429, message: 'too many failed attempts; retry later' },
   internal: { status: 500, message: 'internal error' },
+  // The database cannot be reached right now; the request may be retried (Retry-After says when).
+  unavailable: { status: 503, message: 'the database is unavailable, retry shortly' },
 };
 
 /** At most this many field problems are listed in an error body; `details_total` then says how many there were. */

@@ -2,6 +2,8 @@ export { startServer, type ServerOptions, type RunningServer, type BackgroundSer
 export { createApp, type AppOptions } from './app.js';
 export { ApiError, ERROR_CATALOGUE } from './errors.js';
 export { SqliteStore } from './store/sqlite/sqlite-store.js';
+export { PostgresStore } from './store/postgres/postgres-store.js';
+export { openStore, isPostgresUrl } from './store/open-store.js';
 export * from './store/store.js';
 export { activeScheduleEnd, isScheduleActive, type ScheduleTiming } from '../model/schedule-active.js';
 export { timezoneOffsetMinutes } from '../model/timezone.js';

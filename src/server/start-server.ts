@@ -5,7 +5,7 @@ import { pino, type Logger } from 'pino';
 import { createApp } from './app.js';
 import { startEvaluatorService } from './evaluator/service.js';
 import { ensureApiKeys } from './accounts.js';
-import { SqliteStore } from './store/sqlite/sqlite-store.js';
+import { openStore } from './store/open-store.js';
 import { parseDestinationPolicy } from './net/destination-policy.js';
 import type { Quotas } from './quotas.js';
 import type { FailureLimitOptions } from './http/failure-limiter.js';
@@ -40,7 +40,7 @@ export interface ServerOptions {
   host?: string;
   /** Default 8080; 0 picks a free port. */
   port?: number;
-  /** SQLite path, or ':memory:'. Default ./alertform.db. Ignored when `store` is given. */
+  /** SQLite path, ':memory:', or a postgres:// URL. Default ./alertform.db. Ignored when `store` is given. */
   db?: string;
   /** An already open store (tests, other backends). It is closed with the server. */
   store?: Store;
@@ -95,7 +95,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const logger = options.logger ?? pino({ level: process.env.ALERTFORM_LOG_LEVEL ?? 'info' });
   // Judged before anything opens: a bad entry is the operator's mistake, said at once.
   const destinations = parseDestinationPolicy(options.allowPrivateDestinations);
-  const store = options.store ?? SqliteStore.open(options.db ?? './alertform.db');
+  const store = options.store ?? (await openStore(options.db ?? './alertform.db'));
   try {
     await ensureApiKeys(store, options.apiKeys ?? [], logger);
   } catch (error) {

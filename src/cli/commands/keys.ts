@@ -1,20 +1,21 @@
 import { Option, type Command } from 'commander';
 import { createApiKey } from '../../server/ids.js';
-import { SqliteStore } from '../../server/store/sqlite/sqlite-store.js';
-import type { ApiKeyRecord } from '../../server/store/store.js';
+import { describeDatabase } from '../../server/start-server.js';
+import { openStore } from '../../server/store/open-store.js';
+import type { ApiKeyRecord, Store } from '../../server/store/store.js';
 import { METRIC_PREFIX, checkMetricPrefixes } from '../../server/validation/metric-prefixes.js';
+import { DB_OPTION_HELP, DEFAULT_DB } from '../db-option.js';
 import { CliError } from '../errors.js';
 import { writeJson } from '../json-output.js';
 import type { GlobalOptions } from '../program.js';
 
-const DB_HELP = 'SQLite database of the server';
-const DEFAULT_DB = './alertform.db';
+const DB_HELP = `the server's database: ${DB_OPTION_HELP}`;
 
 /** `alertform keys create|list|revoke`: API keys of the bundled server, straight on its database. */
 export function registerKeysCommand(program: Command): void {
   const keys = program
     .command('keys')
-    .description('manage API keys of the bundled server (on its SQLite database)')
+    .description('manage API keys of the bundled server (on its SQLite or PostgreSQL database)')
     .addHelpText(
       'after',
       `
@@ -26,7 +27,8 @@ Examples:
   $ alertform keys create --email ops@example.com
   $ alertform keys create --email team1@example.com --metric-prefix team1. --metric-prefix shared.team1.
   $ alertform keys list --db /var/lib/alertform/alertform.db --json
-  $ alertform keys revoke 3f2a9c...`,
+  $ alertform keys revoke 3f2a9c...
+  $ alertform keys list --db postgres://alertform@db.internal:5432/alertform`,
     );
 
   keys
@@ -102,7 +104,7 @@ Examples:
  * Prefixes judge the queries written from now on; alerts the account already has keep running. Say which of them
  * read outside, so the operator can ask for them to be fixed or delete them.
  */
-async function warnAboutUnconfinedAlerts(store: SqliteStore, accountId: string, prefixes: string[]): Promise<void> {
+async function warnAboutUnconfinedAlerts(store: Store, accountId: string, prefixes: string[]): Promise<void> {
   for (let page = 1; ; page += 1) {
     const found = await store.searchAlerts(accountId, { names: [], ids: [], search: null, page, max: 100 });
     for (const alert of found.items) {
@@ -116,7 +118,7 @@ async function warnAboutUnconfinedAlerts(store: SqliteStore, accountId: string, 
 
 /** --db, also from ALERTFORM_DB as for serve. */
 function dbOption(): Option {
-  return new Option('--db <path>', DB_HELP).env('ALERTFORM_DB').default(DEFAULT_DB);
+  return new Option('--db <path-or-url>', DB_HELP).env('ALERTFORM_DB').default(DEFAULT_DB);
 }
 
 function globals(command: Command): GlobalOptions {
@@ -127,12 +129,12 @@ function presentKey(record: ApiKeyRecord) {
   return { id: record.id, email: record.email, created_at: record.createdAt, revoked_at: record.revokedAt };
 }
 
-async function withStore(path: string, use: (store: SqliteStore) => Promise<void>): Promise<void> {
-  let store: SqliteStore;
+async function withStore(db: string, use: (store: Store) => Promise<void>): Promise<void> {
+  let store: Store;
   try {
-    store = SqliteStore.open(path);
+    store = await openStore(db);
   } catch (error) {
-    throw new CliError(`cannot open database ${path}: ${(error as Error).message}`);
+    throw new CliError(`cannot open database ${describeDatabase(db)}: ${(error as Error).message}`);
   }
   try {
     await use(store);

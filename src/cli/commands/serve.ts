@@ -36,7 +36,7 @@ export function registerServeCommand(program: Command): void {
   const serve = program.command('serve');
   addServeOptions(serve);
   serve
-    .description('run the bundled /v2 alerting server (alerts, channels, schedules, history) on SQLite')
+    .description('run the bundled /v2 alerting server (alerts, channels, schedules, history) on SQLite or PostgreSQL')
     .option(
       '--api-key <key>',
       'make sure this API key exists (repeatable; visible in the process list: prefer --api-key-file or env ALERTFORM_API_KEYS, comma separated)',
@@ -53,6 +53,7 @@ lines (pino) on stderr. GET /healthz, /readyz and /metrics (Prometheus) need no 
 Examples:
   $ alertform serve --api-key-file /etc/alertform/keys
   $ ALERTFORM_API_KEYS=$KEY1,$KEY2 ALERTFORM_HOST=0.0.0.0 ALERTFORM_DB=/var/lib/alertform/alertform.db alertform serve
+  $ ALERTFORM_DB=postgres://alertform@db.internal:5432/alertform alertform serve --api-key-file keys
   $ curl http://$KEY1@127.0.0.1:8080/v2/alerts/
   $ alertform serve --api-key-file keys --graphite-url http://127.0.0.1:8000 --eval-interval 30 \\
       --smtp-url smtp://127.0.0.1:25 --smtp-from alerts@example.com
@@ -64,6 +65,9 @@ Notifications go through a durable outbox in the database: a failed one is retri
 jitter (or after the service's Retry-After) until --delivery-max-age, then dead-lettered; a restart resumes them.
 Durations: 500ms, 30s, 15m, 24h, 7d (a bare number is seconds). See them with \`alertform deliveries\`.
   $ alertform serve --api-key k1 --graphite-url http://127.0.0.1:8000 --delivery-max-age 2h
+--db takes a SQLite file (one node) or a postgres://USER[:PASSWORD]@HOST:PORT/DB URL; ALERTFORM_DB keeps a
+password off the command line (PGPASSWORD works too). The schema is migrated on start. While PostgreSQL is
+unreachable the API answers 503 {"error": {"code": "unavailable"}} and recovers by itself. See docs/operations.md.
 
 Webhook, Slack and VictorOps deliveries never reach loopback, private, link-local or metadata addresses (checked
 on the address connected to), nor follow redirects, unless --allow-private-destinations says so. See

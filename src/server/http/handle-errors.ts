@@ -1,11 +1,13 @@
 import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
 import { ApiError } from '../errors.js';
+import { StoreUnavailable } from '../store/store.js';
 
 /**
  * The one place that turns failures into responses: an ApiError answers with its status and JSON body; any
- * other exception is logged (message and stack, never request headers) and answered 500 `internal` without
- * details, so that nothing internal leaks.
+ * unreachable database (StoreUnavailable) answers 503 `unavailable` with Retry-After; any other exception is logged
+ * (message and stack, never request headers) and answered 500 `internal` without details, so that nothing
+ * internal leaks.
  */
 export function handleErrors(logger: Logger) {
   return async (ctx: Context, next: Next): Promise<void> => {
@@ -20,12 +22,21 @@ export function handleErrors(logger: Logger) {
       ctx.body = error.toBody();
       if (error.status === 401) ctx.set('WWW-Authenticate', 'Basic realm="alertform"');
       if (error.status === 413) ctx.set('Connection', 'close');
+      if (error.code === 'unavailable') ctx.set('Retry-After', String(RETRY_AFTER_SECONDS));
     }
   };
 }
 
+/** What a client told `unavailable` should wait: a database restart or failover takes seconds. */
+const RETRY_AFTER_SECONDS = 2;
+
 function toApiError(caught: unknown, logger: Logger, ctx: Context): ApiError {
   if (caught instanceof ApiError) return caught;
+  if (caught instanceof StoreUnavailable) {
+    // The cause's message (ECONNREFUSED, "terminating connection") says why; it never holds the database URL.
+    logger.warn({ method: ctx.method, path: ctx.path, cause: (caught.cause as Error | undefined)?.message }, 'database unavailable');
+    return new ApiError('unavailable');
+  }
   // Koa/router HTTP errors meant for the client (e.g. 405) keep their status, with the closest code.
   const status = (caught as { status?: unknown; expose?: unknown } | null)?.status;
   if (typeof status === 'number' && status >= 400 && status < 500 && (caught as { expose?: boolean }).expose) {

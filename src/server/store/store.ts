@@ -9,10 +9,10 @@ import type {
 import type { NewDelivery, OutboxStore } from './outbox.js';
 
 /**
- * The server's storage, one interface for every backend (SQLite today). Every method is scoped to one account
- * except the evaluator's methods (listAlertsForEvaluation, saveEvaluation, appendHistory, setChannelLastError),
- * which work across accounts. Methods are async so that a networked backend can implement the same interface.
- * A method that returns without throwing has made its write durable.
+ * The server's storage, one interface for every backend (SQLite, PostgreSQL). Every method is scoped to one account
+ * except the evaluator's methods (listAlertsForEvaluation, saveEvaluation(s), appendHistory, setChannelLastError,
+ * the evaluation leases), which work across accounts. Methods are async so that a networked backend can implement
+ * the same interface. A method that returns without throwing has made its write durable.
  */
 export interface Store extends OutboxStore {
   // Accounts and API keys.
@@ -25,6 +25,8 @@ export interface Store extends OutboxStore {
   findApiKey(key: string): Promise<ApiKeyRecord | null>;
   /** The account of a key that exists and is not revoked. */
   findAccountByKey(key: string): Promise<AccountRecord | null>;
+  /** Confines an account's queries to metric prefixes (`keys create --metric-prefix`); [] lifts the confinement. */
+  setMetricPrefixes(accountId: string, prefixes: string[]): Promise<void>;
   listApiKeys(): Promise<ApiKeyRecord[]>;
   /** Marks a key revoked; false when no key has that id. */
   revokeApiKey(keyId: string): Promise<boolean>;
@@ -74,8 +76,11 @@ export interface Store extends OutboxStore {
   searchHistory(accountId: string, query: HistoryQuery): Promise<HistoryRecord[]>;
 
   // The evaluator's side (all accounts).
-  /** Every alert of every account, with its channels and schedules resolved, for one evaluation round. */
-  listAlertsForEvaluation(): Promise<EvaluationAlert[]>;
+  /**
+   * Every alert of every account, with its channels and schedules resolved, for one evaluation round; with a
+   * lease, only the alerts of the partitions it holds.
+   */
+  listAlertsForEvaluation(lease?: EvaluationLease): Promise<EvaluationAlert[]>;
   /** Saves the result of evaluating one alert; false when the alert was deleted meanwhile. */
   saveEvaluation(alertId: string, result: EvaluationResult): Promise<boolean>;
   /** Appends history entries (their account is the alert's); entries of deleted alerts are dropped. */
@@ -86,7 +91,17 @@ export interface Store extends OutboxStore {
    * nor notified without being stored. Results, entries and deliveries of alerts (or channels) deleted meanwhile
    * are dropped.
    */
-  saveEvaluations(results: EvaluationBatchItem[]): Promise<void>;
+  saveEvaluations(results: EvaluationBatchItem[], lease?: EvaluationLease): Promise<void>;
+  /**
+   * Renews this replica's evaluation leases and takes expired or released ones, up to its fair share of the
+   * partitions among the live replicas (and releases what it holds beyond it). A store for one node (SQLite)
+   * answers a lease on everything. With a lease, saveEvaluations is fenced: when a partition of the lease has moved
+   * to another replica since, it saves nothing and throws LeaseLost, so two replicas never both save (and notify)
+   * a transition.
+   */
+  acquireEvaluationLeases(replica: string, ttlMs: number): Promise<EvaluationLease>;
+  /** Gives up this replica's leases at once (a clean shutdown), so that others take them at their next cycle. */
+  releaseEvaluationLeases(replica: string): Promise<void>;
   /** Records (or clears, with null) the last delivery error of a channel. */
   setChannelLastError(channelId: string, error: ChannelError | null): Promise<void>;
 
@@ -267,6 +282,23 @@ export interface EvaluationBatchItem {
   deliveries?: NewDelivery[];
 }
 
+/**
+ * The evaluation partitions a replica holds. An alert's partition is a stable hash of its id (alertPartition);
+ * `tokens` maps each held partition to its fencing token, which grows every time the partition changes hands.
+ */
+export interface EvaluationLease {
+  replica: string;
+  /** null: every alert (a single-node store). */
+  tokens: Map<number, number> | null;
+  partitionCount: number;
+}
+
+/** The evaluation partition of an alert: its id's first 8 hex digits modulo the partition count. */
+export function alertPartition(alertId: string, partitionCount: number): number {
+  const prefix = Number.parseInt(alertId.slice(0, 8), 16);
+  return Number.isNaN(prefix) ? 0 : prefix % partitionCount;
+}
+
 /** One alert as the evaluator needs it: the record plus its channels and schedules, resolved. */
 export interface EvaluationAlert extends AlertRecord {
   channels: ChannelRecord[];
@@ -276,6 +308,32 @@ export interface EvaluationAlert extends AlertRecord {
 export interface Page<T> {
   items: T[];
   nextPage: boolean;
+}
+
+/** The channel every new account gets, so that an alert's default notification_channels resolves. */
+export { DEFAULT_CHANNEL } from '../../model/defaults.js';
+
+/**
+ * The database cannot be reached (refused, cut, restarting, out of connections). The API answers 503
+ * `unavailable`; the store recovers by itself once the database is back. The message never carries the URL.
+ */
+export class StoreUnavailable extends Error {
+  constructor(options: { cause?: unknown } = {}) {
+    super('the database is unavailable', options);
+    this.name = 'StoreUnavailable';
+  }
+}
+
+/**
+ * A fenced saveEvaluations found that a partition of its lease has moved to another replica: nothing of the round
+ * is saved (and so nothing of it is notified). The new owner evaluates the moved alerts; this replica evaluates
+ * its own again at its next cycle, from the state that is still the last committed one.
+ */
+export class LeaseLost extends Error {
+  constructor(readonly partitions: number[]) {
+    super(`evaluation lease lost for partition(s) ${partitions.join(', ')}: the round is not saved`);
+    this.name = 'LeaseLost';
+  }
 }
 
 /** A write that would break a per-account uniqueness rule (alert name, channel description, schedule name). */

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiError, ERROR_CATALOGUE, conflict, invalidBody, invalidQuery, notFound } from '../../../src/server/errors.js';
 import type { ApiErrorCode } from '../../../src/model/types.js';
 
-const CODES: ApiErrorCode[] = ['unauthorized', 'not_found', 'invalid_body', 'invalid_query', 'conflict', 'payload_too_large', 'quota_exceeded', 'rate_limited', 'internal'];
+const CODES: ApiErrorCode[] = ['unauthorized', 'not_found', 'invalid_body', 'invalid_query', 'conflict', 'payload_too_large', 'quota_exceeded', 'rate_limited', 'internal', 'unavailable'];
 
 function sourcesUnder(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
@@ -21,7 +21,8 @@ describe('the error catalogue', () => {
       expect(entry.message.length, code).toBeGreaterThan(0);
     }
     expect(ERROR_CATALOGUE.internal.status).toBe(500);
-    expect(Object.entries(ERROR_CATALOGUE).filter(([, e]) => e.status >= 500).map(([c]) => c)).toEqual(['internal']);
+    expect(ERROR_CATALOGUE.unavailable.status).toBe(503);
+    expect(Object.entries(ERROR_CATALOGUE).filter(([, e]) => e.status >= 500).map(([c]) => c)).toEqual(['internal', 'unavailable']);
   });
 
   it('builds the documented body, with details only when there are some', () => {

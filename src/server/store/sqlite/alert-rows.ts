@@ -40,7 +40,12 @@ export function loadAlertRecords(db: Database, rows: AlertRow[]): AlertRecord[] 
       )
       .all(ids) as { alert_id: string; ref: string }[],
   );
-  return rows.map((row) => ({
+  return rows.map((row) => alertFromRow(row, channels.get(row.id) ?? [], schedules.get(row.id) ?? []));
+}
+
+/** One alert row (as SQLite or PostgreSQL returns it) and its ordered links, as a record. */
+export function alertFromRow(row: AlertRow, channels: string[], schedules: string[]): AlertRecord {
+  return {
     id: row.id,
     accountId: row.account_id,
     name: row.name,
@@ -48,9 +53,9 @@ export function loadAlertRecords(db: Database, rows: AlertRow[]): AlertRecord[] 
     alertCriteria: JSON.parse(row.alert_criteria) as AlertRecord['alertCriteria'],
     additionalCriteria: JSON.parse(row.additional_criteria) as AlertRecord['additionalCriteria'],
     expression: row.expression,
-    notificationChannels: channels.get(row.id) ?? [],
+    notificationChannels: channels,
     notificationType: JSON.parse(row.notification_type) as AlertRecord['notificationType'],
-    scheduledMutes: schedules.get(row.id) ?? [],
+    scheduledMutes: schedules,
     info: row.info,
     onQueryFailure: row.on_query_failure as AlertRecord['onQueryFailure'],
     status: row.status,
@@ -58,7 +63,7 @@ export function loadAlertRecords(db: Database, rows: AlertRow[]): AlertRecord[] 
     mutedUntil: row.muted_until,
     evalState: row.eval_state === null ? null : (JSON.parse(row.eval_state) as unknown),
     createdAt: row.created_at,
-  }));
+  };
 }
 
 function groupLinks(rows: { alert_id: string; ref: string }[]): Map<string, string[]> {

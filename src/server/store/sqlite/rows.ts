@@ -7,7 +7,8 @@ export interface ChannelRow {
   type: string;
   description: string;
   destination: string;
-  auto_resolve: number;
+  /** 0/1 on SQLite, a boolean on PostgreSQL. */
+  auto_resolve: number | boolean;
   last_error: string | null;
 }
 
@@ -30,7 +31,7 @@ export function channelFromRow(row: ChannelRow): ChannelRecord {
     type: row.type as ChannelRecord['type'],
     description: row.description,
     destination: row.destination,
-    autoResolve: row.auto_resolve === 1,
+    autoResolve: row.auto_resolve === 1 || row.auto_resolve === true,
     lastError: row.last_error === null ? null : (JSON.parse(row.last_error) as ChannelRecord['lastError']),
   };
 }

@@ -14,6 +14,7 @@ import {
   type ChannelWrite,
   type EvaluationAlert,
   type EvaluationBatchItem,
+  type EvaluationLease,
   type EvaluationResult,
   type HistoryQuery,
   type HistoryRecord,
@@ -538,6 +539,12 @@ export class SqliteStore implements Store {
   async pruneDeliveries(deliveredBefore: number, deadBefore: number): Promise<number> {
     return outbox.pruneDeliveries(this.db, deliveredBefore, deadBefore);
   }
+  /** One node owns every alert: SQLite is a single process's file, so there is nobody to share with. */
+  async acquireEvaluationLeases(replica: string): Promise<EvaluationLease> {
+    return { replica, tokens: null, partitionCount: 1 };
+  }
+
+  async releaseEvaluationLeases(): Promise<void> {}
 
   async setChannelLastError(channelId: string, error: ChannelError | null): Promise<void> {
     this.db

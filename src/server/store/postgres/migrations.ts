@@ -1,0 +1,165 @@
+import { OUTBOX_MIGRATION } from './outbox-rows.js';
+import type { Pool, PoolClient } from 'pg';
+
+/**
+ * The PostgreSQL schema, versioned in code: migration N brings a database from version N-1 to N, and
+ * schema_migrations records every version applied. Append new migrations; never edit one that has shipped.
+ * The tables mirror the SQLite schema (same columns, JSON as text, ISO timestamps as text) so that both stores
+ * share their row mapping; `seq` gives the creation order every listing follows.
+ */
+export const MIGRATIONS: readonly string[] = [
+  // 1: accounts, keys, channels, schedules, alerts and their links, history; searches walk (account_id, seq).
+  `
+  CREATE TABLE accounts (
+    seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    email TEXT,
+    created_at TEXT NOT NULL
+  );
+  CREATE INDEX accounts_email ON accounts(email);
+  CREATE TABLE api_keys (
+    seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    key_hash TEXT NOT NULL UNIQUE,
+    created_at TEXT NOT NULL,
+    revoked_at TEXT
+  );
+  CREATE TABLE channels (
+    seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    type TEXT NOT NULL,
+    description TEXT NOT NULL,
+    destination TEXT NOT NULL,
+    auto_resolve BOOLEAN NOT NULL DEFAULT false,
+    last_error TEXT,
+    CONSTRAINT channels_account_description UNIQUE (account_id, description)
+  );
+  CREATE INDEX channels_account_seq ON channels(account_id, seq);
+  CREATE TABLE schedules (
+    seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    start_time TEXT NOT NULL,
+    duration INTEGER NOT NULL,
+    timezone TEXT NOT NULL,
+    repeat_days TEXT NOT NULL,
+    anchor BIGINT NOT NULL,
+    CONSTRAINT schedules_account_name UNIQUE (account_id, name)
+  );
+  CREATE INDEX schedules_account_seq ON schedules(account_id, seq);
+  CREATE TABLE alerts (
+    seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    metric TEXT NOT NULL,
+    alert_criteria TEXT NOT NULL,
+    additional_criteria TEXT NOT NULL,
+    expression TEXT NOT NULL,
+    notification_type TEXT NOT NULL,
+    info TEXT,
+    on_query_failure TEXT,
+    status TEXT NOT NULL DEFAULT 'healthy',
+    currently_triggered_metrics TEXT NOT NULL DEFAULT '[]',
+    muted_until BIGINT,
+    eval_state TEXT,
+    created_at TEXT NOT NULL,
+    CONSTRAINT alerts_account_name UNIQUE (account_id, name)
+  );
+  CREATE INDEX alerts_account_seq ON alerts(account_id, seq);
+  CREATE TABLE alert_channels (
+    alert_id TEXT NOT NULL REFERENCES alerts(id) ON DELETE CASCADE,
+    channel_id TEXT NOT NULL REFERENCES channels(id) ON DELETE CASCADE,
+    position INTEGER NOT NULL,
+    PRIMARY KEY (alert_id, channel_id)
+  );
+  CREATE INDEX alert_channels_channel ON alert_channels(channel_id);
+  CREATE TABLE alert_schedules (
+    alert_id TEXT NOT NULL REFERENCES alerts(id) ON DELETE CASCADE,
+    schedule_id TEXT NOT NULL REFERENCES schedules(id) ON DELETE CASCADE,
+    position INTEGER NOT NULL,
+    PRIMARY KEY (alert_id, schedule_id)
+  );
+  CREATE INDEX alert_schedules_schedule ON alert_schedules(schedule_id);
+  CREATE TABLE history (
+    seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    alert_id TEXT NOT NULL REFERENCES alerts(id) ON DELETE CASCADE,
+    status TEXT NOT NULL,
+    value DOUBLE PRECISION,
+    time BIGINT NOT NULL,
+    metric TEXT NOT NULL
+  );
+  CREATE INDEX history_alert_time ON history(alert_id, time);
+  CREATE INDEX history_account_time ON history(account_id, time);
+  `,
+  // 2: evaluation leases. Alerts fall into 64 partitions (alertPartition: a stable hash of the id); each partition
+  // row says which replica evaluates it until when, and its fencing token grows every time it changes hands.
+  // evaluation_replicas is the heartbeat that tells a replica how many share the work.
+  `
+  CREATE TABLE evaluation_leases (
+    partition INTEGER PRIMARY KEY,
+    owner TEXT,
+    token BIGINT NOT NULL DEFAULT 0,
+    expires_at TIMESTAMPTZ NOT NULL DEFAULT '-infinity'
+  );
+  INSERT INTO evaluation_leases (partition) SELECT generate_series(0, 63);
+  CREATE TABLE evaluation_replicas (
+    replica TEXT PRIMARY KEY,
+    seen_until TIMESTAMPTZ NOT NULL
+  );
+  `,
+  // 3: the metric prefixes an account's queries are confined to (JSON list; [] = not confined), as on SQLite.
+  `
+  ALTER TABLE accounts ADD COLUMN metric_prefixes TEXT NOT NULL DEFAULT '[]';
+  `,
+  // 4: the outbox of notifications (deliveries), as on SQLite.
+  OUTBOX_MIGRATION,
+];
+
+/** Any constant, the same in every replica: serialises replicas that start together on an empty database. */
+const MIGRATION_LOCK = 0x616c6572;
+
+/**
+ * Brings the database to the newest schema version, one transaction per migration; refuses a database newer than
+ * this code. Replicas starting at once wait for each other on a transaction-scoped advisory lock (released by the
+ * commit, so it is safe on a pooled connection), and the second finds nothing left to do.
+ */
+export async function migrateDatabase(pool: Pool): Promise<number> {
+  const client = await pool.connect();
+  try {
+    for (;;) {
+      await client.query('BEGIN');
+      try {
+        await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+        await client.query(
+          `CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())`,
+        );
+        const current = await currentVersion(client);
+        if (current > MIGRATIONS.length) {
+          throw new Error(`database schema version ${current} is newer than this alertform (${MIGRATIONS.length})`);
+        }
+        if (current === MIGRATIONS.length) {
+          await client.query('COMMIT');
+          return current;
+        }
+        await client.query(MIGRATIONS[current]!);
+        await client.query('INSERT INTO schema_migrations (version) VALUES ($1)', [current + 1]);
+        await client.query('COMMIT');
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      }
+    }
+  } finally {
+    client.release();
+  }
+}
+
+async function currentVersion(client: PoolClient): Promise<number> {
+  const result = await client.query<{ version: number | null }>('SELECT max(version) AS version FROM schema_migrations');
+  return result.rows[0]?.version ?? 0;
+}

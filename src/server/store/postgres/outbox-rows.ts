@@ -1,0 +1,203 @@
+import { createId } from '../../ids.js';
+import type {
+  ClaimedDelivery,
+  DeliveryClaim,
+  DeliveryQuery,
+  DeliveryRecord,
+  FinishedDelivery,
+  NewDelivery,
+  PendingSummary,
+} from '../outbox.js';
+import type { ChannelType } from '../../../model/types.js';
+import type { Queryable } from './pg-database.js';
+
+/** Migration: the outbox, as on SQLite (times epoch ms as BIGINT). */
+export const OUTBOX_MIGRATION = `
+  CREATE TABLE deliveries (
+    seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    channel_id TEXT NOT NULL REFERENCES channels(id) ON DELETE CASCADE,
+    alert_id TEXT NOT NULL,
+    alert_name TEXT NOT NULL,
+    event TEXT NOT NULL,
+    payload TEXT NOT NULL,
+    state TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'delivered', 'dead')),
+    attempts INTEGER NOT NULL DEFAULT 0,
+    next_attempt_at BIGINT NOT NULL,
+    claimed_by TEXT,
+    claim_expires_at BIGINT,
+    last_error TEXT,
+    last_attempt_at BIGINT,
+    created_at BIGINT NOT NULL,
+    finished_at BIGINT
+  );
+  CREATE INDEX deliveries_due ON deliveries(next_attempt_at, seq) WHERE state = 'pending';
+  CREATE INDEX deliveries_chain ON deliveries(channel_id, alert_id, seq) WHERE state = 'pending';
+  CREATE INDEX deliveries_account ON deliveries(account_id, state, seq);
+  CREATE INDEX deliveries_finished ON deliveries(finished_at) WHERE state <> 'pending';
+`;
+
+/** Inserts a round's deliveries in one statement, in order (inside saveEvaluations' transaction). */
+export async function insertDeliveries(tx: Queryable, items: { alertId: string; deliveries?: NewDelivery[] }[]): Promise<void> {
+  const rows = items.flatMap(({ alertId, deliveries }) => (deliveries ?? []).map((delivery) => ({ alertId, ...delivery })));
+  if (rows.length === 0) return;
+  await tx.query(
+    `INSERT INTO deliveries (id, account_id, channel_id, alert_id, alert_name, event, payload, next_attempt_at, created_at)
+     SELECT r.id, a.account_id, c.id, a.id, a.name, r.event, r.payload, r.created_at, r.created_at
+     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[])
+          WITH ORDINALITY AS r(id, alert_id, channel_id, event, payload, created_at, ord)
+     JOIN alerts a ON a.id = r.alert_id
+     JOIN channels c ON c.id = r.channel_id AND c.account_id = a.account_id
+     ORDER BY r.ord`,
+    [
+      rows.map(() => createId()),
+      rows.map((row) => row.alertId),
+      rows.map((row) => row.channelId),
+      rows.map((row) => row.event),
+      rows.map((row) => JSON.stringify(row.payload)),
+      rows.map((row) => row.createdAt),
+    ],
+  );
+}
+
+interface ClaimRow {
+  id: string;
+  alert_id: string;
+  payload: string;
+  attempts: number;
+  created_at: number;
+  channel_id: string;
+  type: string;
+  description: string;
+  destination: string;
+  auto_resolve: boolean;
+}
+
+/**
+ * Claims due rows with FOR UPDATE SKIP LOCKED: replicas claim disjoint rows without waiting on each other. A head
+ * another replica is claiming is skipped (locked), and the row behind it is not due (its head is still pending),
+ * so the ordering rule holds across replicas.
+ */
+export async function claimDueDeliveries(tx: Queryable, claim: DeliveryClaim): Promise<ClaimedDelivery[]> {
+  const rows = await tx.query<ClaimRow>(
+    `WITH due AS (
+       SELECT d.id FROM deliveries d
+       WHERE d.state = 'pending' AND d.next_attempt_at <= $1::bigint
+         AND (d.claim_expires_at IS NULL OR d.claim_expires_at <= $1::bigint)
+         AND NOT EXISTS (SELECT 1 FROM deliveries p WHERE p.channel_id = d.channel_id AND p.alert_id = d.alert_id
+                         AND p.state = 'pending' AND p.seq < d.seq)
+       ORDER BY d.next_attempt_at, d.seq LIMIT $2
+       FOR UPDATE SKIP LOCKED
+     )
+     UPDATE deliveries d SET claimed_by = $3, claim_expires_at = $1::bigint + $4::bigint
+     FROM due, channels c WHERE d.id = due.id AND c.id = d.channel_id
+     RETURNING d.id, d.alert_id, d.payload, d.attempts, d.created_at, d.next_attempt_at, d.seq, c.id AS channel_id, c.type,
+               c.description, c.destination, c.auto_resolve`,
+    [claim.now, claim.limit, claim.worker, claim.leaseMs],
+  );
+  return rows.map((row) => ({
+    id: row.id,
+    alertId: row.alert_id,
+    payload: JSON.parse(row.payload) as unknown,
+    attempts: row.attempts,
+    createdAt: row.created_at,
+    channel: { id: row.channel_id, type: row.type as ChannelType, description: row.description, destination: row.destination, autoResolve: row.auto_resolve },
+  }));
+}
+
+/** Records a batch of outcomes (one transaction), the channels' last_error, and holds rows behind a retried one. */
+export async function finishDeliveries(tx: Queryable, finished: FinishedDelivery[]): Promise<void> {
+  for (const { id, worker, outcome } of finished) {
+    const error = outcome.state === 'delivered' ? null : outcome.error;
+    const marked = await tx.query<{ channel_id: string; alert_id: string; seq: number }>(
+      `UPDATE deliveries SET state = $1, attempts = attempts + 1, next_attempt_at = $2, last_error = COALESCE($3, last_error),
+         last_attempt_at = $4, finished_at = $5, claimed_by = NULL, claim_expires_at = NULL
+       WHERE id = $6 AND claimed_by = $7 AND state = 'pending'
+       RETURNING channel_id, alert_id, seq`,
+      [outcome.state, outcome.state === 'pending' ? outcome.nextAttemptAt : outcome.at, error, outcome.at, outcome.state === 'pending' ? null : outcome.at, id, worker],
+    );
+    const row = marked[0];
+    if (!row) continue;
+    await tx.query('UPDATE channels SET last_error = $1 WHERE id = $2', [
+      error === null ? null : JSON.stringify({ time: Math.floor(outcome.at / 1000), message: error }),
+      row.channel_id,
+    ]);
+    if (outcome.state === 'pending') {
+      await tx.query(
+        `UPDATE deliveries SET next_attempt_at = $1 WHERE state = 'pending' AND next_attempt_at < $1
+           AND channel_id = $2 AND alert_id = $3 AND seq > $4`,
+        [outcome.nextAttemptAt, row.channel_id, row.alert_id, row.seq],
+      );
+    }
+  }
+}
+
+interface DeliveryRow {
+  id: string;
+  state: DeliveryRecord['state'];
+  channel_id: string;
+  type: string;
+  description: string;
+  alert_id: string;
+  alert_name: string;
+  event: string;
+  attempts: number;
+  created_at: number;
+  next_attempt_at: number;
+  last_error: string | null;
+  last_attempt_at: number | null;
+}
+
+export async function listDeliveries(db: Queryable, accountId: string, query: DeliveryQuery): Promise<{ items: DeliveryRecord[]; nextPage: boolean }> {
+  const rows = await db.query<DeliveryRow>(
+    `SELECT d.id, d.state, d.channel_id, c.type, c.description, d.alert_id, d.alert_name, d.event, d.attempts,
+            d.created_at, d.next_attempt_at, d.last_error, d.last_attempt_at
+     FROM deliveries d JOIN channels c ON c.id = d.channel_id
+     WHERE d.account_id = $1 AND d.state = ANY($2::text[])
+     ORDER BY d.seq LIMIT $3 OFFSET $4`,
+    [accountId, query.states, query.max + 1, (query.page - 1) * query.max],
+  );
+  return {
+    items: rows.slice(0, query.max).map((row) => ({
+      id: row.id,
+      state: row.state,
+      channel: { id: row.channel_id, type: row.type, description: row.description },
+      alert: { id: row.alert_id, name: row.alert_name },
+      event: row.event,
+      attempts: row.attempts,
+      createdAt: row.created_at,
+      nextAttemptAt: row.state === 'pending' ? row.next_attempt_at : null,
+      lastError: row.last_error,
+      lastAttemptAt: row.last_attempt_at,
+    })),
+    nextPage: rows.length > query.max,
+  };
+}
+
+export async function summarizePendingDeliveries(db: Queryable, accountId: string, channelIds: string[]): Promise<Map<string, PendingSummary>> {
+  const rows = await db.query<{ channel_id: string; count: number; oldest: number }>(
+    `SELECT channel_id, COUNT(*)::bigint AS count, MIN(created_at) AS oldest FROM deliveries
+     WHERE account_id = $1 AND state = 'pending' AND channel_id = ANY($2::text[]) GROUP BY channel_id`,
+    [accountId, channelIds],
+  );
+  return new Map(rows.map((row) => [row.channel_id, { count: row.count, oldestCreatedAt: row.oldest }]));
+}
+
+export async function pruneDeliveries(db: Queryable, deliveredBefore: number, deadBefore: number): Promise<number> {
+  const rows = await db.query<{ id: string }>(
+    `DELETE FROM deliveries WHERE (state = 'delivered' AND finished_at < $1) OR (state = 'dead' AND finished_at < $2) RETURNING id`,
+    [deliveredBefore, deadBefore],
+  );
+  return rows.length;
+}
+
+export async function countDeliveriesByChannelType(db: Queryable): Promise<{ pending: Record<string, number>; dead: Record<string, number> }> {
+  const rows = await db.query<{ state: 'pending' | 'dead'; type: string; count: number }>(
+    `SELECT d.state, c.type, COUNT(*)::bigint AS count FROM deliveries d JOIN channels c ON c.id = d.channel_id
+     WHERE d.state IN ('pending', 'dead') GROUP BY d.state, c.type`,
+  );
+  const counts = { pending: {} as Record<string, number>, dead: {} as Record<string, number> };
+  for (const row of rows) counts[row.state][row.type] = row.count;
+  return counts;
+}

@@ -1,0 +1,141 @@
+import { execFile, execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { chown, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import pg from 'pg';
+import { hasFile, systemPart } from './system.js';
+
+const run = promisify(execFile);
+const BIN = process.env.ALERTFORM_PG_BIN ?? '/usr/lib/postgresql/15/bin';
+
+/**
+ * A real PostgreSQL for tests: Debian's postgresql-15 binaries, a cluster of its own in a temp dir (initdb, trust
+ * auth for the `postgres` role), listening on a free 127.0.0.1 port and a Unix socket in that same dir. As root
+ * the binaries run as the `postgres` user (PostgreSQL refuses to run as root).
+ */
+export interface Postgres {
+  /** postgres://postgres@127.0.0.1:PORT/postgres */
+  url: string;
+  port: number;
+  /** A fresh, empty database; its URL. */
+  createDatabase(): Promise<string>;
+  /** `pg_ctl stop -m fast`: every connection is cut, new ones are refused until start(). */
+  stopServer(): Promise<void>;
+  /** Starts the stopped cluster again on the same port and data. */
+  startServer(): Promise<void>;
+  /** Stops the cluster and removes its directory. */
+  stop(): Promise<void>;
+}
+
+/** Whether the PostgreSQL server binaries are here; in CI a missing one fails instead of skipping. */
+export function postgresAvailability(): { skip: boolean; reason: string } {
+  return systemPart('PostgreSQL 15 (postgresql)', hasFile(join(BIN, 'initdb')) && hasFile(join(BIN, 'pg_ctl')));
+}
+
+const asRoot = process.getuid?.() === 0;
+
+/** Runs a PostgreSQL binary, as the postgres user when we are root. */
+async function runPg(binary: string, args: string[]): Promise<string> {
+  const [command, argv] = asRoot ? ['runuser', ['-u', 'postgres', '--', join(BIN, binary), ...args]] : [join(BIN, binary), args];
+  try {
+    const { stdout } = await run(command, argv, { cwd: tmpdir() });
+    return stdout;
+  } catch (error) {
+    const failure = error as Error & { stderr?: string; stdout?: string };
+    throw new Error(`${binary} ${args.join(' ')} failed: ${failure.stderr || failure.stdout || failure.message}`);
+  }
+}
+
+export async function startPostgres(): Promise<Postgres> {
+  const dir = await mkdtemp(join(tmpdir(), 'alertform-pg-'));
+  if (asRoot) {
+    const uid = Number(execFileSync('id', ['-u', 'postgres']).toString().trim());
+    const gid = Number(execFileSync('id', ['-g', 'postgres']).toString().trim());
+    await chown(dir, uid, gid);
+  }
+  const data = join(dir, 'data');
+  const log = join(dir, 'postgres.log');
+  const port = await freePort();
+  // Settings for a throwaway cluster: small memory, no background noise. fsync stays on, as in production, so that
+  // the durability tests mean what they say.
+  const options = [
+    `-p ${port}`,
+    `-k ${dir}`,
+    '-c listen_addresses=127.0.0.1',
+    '-c shared_buffers=32MB',
+    '-c max_connections=200',
+    '-c log_min_messages=warning',
+  ].join(' ');
+  const start = () => runPg('pg_ctl', ['-D', data, '-l', log, '-o', options, '-w', '-t', '60', 'start']).then(() => undefined);
+  const stopServer = () => runPg('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']).then(() => undefined);
+
+  let running = false;
+  const onExit = () => {
+    // The worker is going away without stop(): do not leave a postmaster behind.
+    if (!running) return;
+    try {
+      const argv = ['-D', data, '-m', 'immediate', 'stop'];
+      if (asRoot) execFileSync('runuser', ['-u', 'postgres', '--', join(BIN, 'pg_ctl'), ...argv], { stdio: 'ignore' });
+      else execFileSync(join(BIN, 'pg_ctl'), argv, { stdio: 'ignore' });
+    } catch {
+      // Nothing more can be done on exit.
+    }
+  };
+  process.once('exit', onExit);
+
+  try {
+    await runPg('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8', '--locale=C.UTF-8']);
+    await start();
+    running = true;
+  } catch (error) {
+    const tail = await readFile(log, 'utf8').catch(() => '');
+    process.off('exit', onExit);
+    await rm(dir, { recursive: true, force: true });
+    throw new Error(`${(error as Error).message}\n${tail.slice(-2000)}`);
+  }
+
+  const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
+  return {
+    url,
+    port,
+    async createDatabase() {
+      const name = `t_${randomBytes(6).toString('hex')}`;
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        await client.query(`CREATE DATABASE ${name}`);
+      } finally {
+        await client.end();
+      }
+      return `postgres://postgres@127.0.0.1:${port}/${name}`;
+    },
+    async stopServer() {
+      await stopServer();
+      running = false;
+    },
+    async startServer() {
+      await start();
+      running = true;
+    },
+    async stop() {
+      if (running) await runPg('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']).catch(() => undefined);
+      running = false;
+      process.off('exit', onExit);
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}

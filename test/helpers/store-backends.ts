@@ -1,0 +1,52 @@
+import { openStore } from '../../src/server/store/open-store.js';
+import type { Store } from '../../src/server/store/store.js';
+import { postgresAvailability, startPostgres, type Postgres } from './postgres.js';
+
+/**
+ * One storage backend for the parametrised suites (describe.each over storeBackends()): every store test and the
+ * conformance suite run once per backend, from one source.
+ */
+export interface StoreBackend {
+  name: 'sqlite' | 'postgres';
+  /** True when the backend's system part is missing here (never in CI, where that throws instead). */
+  skip: boolean;
+  reason: string;
+  /** A --db value for a fresh, empty database: `:memory:` or a new PostgreSQL database's URL. */
+  createDb(): Promise<string>;
+  /** A store on a fresh, empty database. */
+  openStore(): Promise<Store>;
+  /** The PostgreSQL cluster behind it (started on first use); undefined for SQLite. */
+  postgres(): Promise<Postgres> | undefined;
+  /** Stops what createDb started (the PostgreSQL cluster); call it in afterAll. */
+  dispose(): Promise<void>;
+}
+
+/** SQLite in memory, and PostgreSQL in a cluster started once per test file on first use. */
+export function storeBackends(): StoreBackend[] {
+  const sqlite: StoreBackend = {
+    name: 'sqlite',
+    skip: false,
+    reason: '',
+    createDb: async () => ':memory:',
+    openStore: () => openStore(':memory:'),
+    postgres: () => undefined,
+    dispose: async () => undefined,
+  };
+  const availability = postgresAvailability();
+  let cluster: Promise<Postgres> | undefined;
+  const postgres = () => (cluster ??= startPostgres());
+  const createDb = async () => (await postgres()).createDatabase();
+  const pgBackend: StoreBackend = {
+    name: 'postgres',
+    ...availability,
+    createDb,
+    openStore: async () => openStore(await createDb()),
+    postgres,
+    async dispose() {
+      const started = cluster;
+      cluster = undefined;
+      if (started) await (await started).stop();
+    },
+  };
+  return [sqlite, pgBackend];
+}
