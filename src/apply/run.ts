@@ -3,6 +3,7 @@ import { ADAPTERS } from '../plan/compute.js';
 import { IdRegistry } from '../plan/references.js';
 import type { ActualState } from '../plan/state.js';
 import type { Plan, PlanChange } from '../plan/types.js';
+import { AlertformError } from '../model/errors.js';
 
 /** What happened to one step, as it happens. */
 export type ApplyEvent =
@@ -38,7 +39,7 @@ export function registryFromState(actual: ActualState): IdRegistry {
  * apply again converges (creates check by name, deletes of what is gone count as done).
  */
 export async function applyPlan(plan: Plan, actual: ActualState, client: AlertformClient, options: ApplyOptions = {}): Promise<ApplyResult> {
-  if (plan.problems.length > 0) throw new Error('a plan with errors cannot be applied');
+  if (plan.problems.length > 0) throw new AlertformError('plan_has_problems', 'a plan with errors cannot be applied');
   const concurrency = Math.max(1, options.concurrency ?? 8);
   const ids = registryFromState(actual);
   const result: ApplyResult = { done: [], failed: [], skipped: [] };

@@ -1,3 +1,5 @@
+import { AlertformError } from '../model/errors.js';
+
 /** Where the API is and how to authenticate, with the key kept out of the URL. */
 export interface Connection {
   /** Base URL without user-info and without a trailing slash, e.g. `https://api.example.com`. */
@@ -16,9 +18,9 @@ export function parseServerUrl(server: string, apiKey?: string): Connection {
   try {
     url = new URL(server);
   } catch {
-    throw new Error(`invalid server URL "${redactUrl(server)}"`);
+    throw new AlertformError('invalid_server_url', `invalid server URL "${redactUrl(server)}"`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`server URL must be http(s), got ${url.protocol}`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new AlertformError('invalid_server_url', `server URL must be http(s), got ${url.protocol}`);
   const fromUrl = url.username ? decodeURIComponent(url.username) : undefined;
   url.username = '';
   url.password = '';

@@ -2,6 +2,7 @@ import type { ActualState } from './state.js';
 import type { Plan } from './types.js';
 import { fingerprintPlan, sha256, stableStringify } from './fingerprint.js';
 import { toJsonPlan, type JsonPlan } from './render/json.js';
+import { AlertformError } from '../model/errors.js';
 
 /** A fingerprint of one object the plan read from the server. */
 export interface RemoteFingerprint {
@@ -74,7 +75,7 @@ export function findStaleness(saved: SavedPlan, actual: ActualState): string[] {
 export function parseSavedPlan(text: string): SavedPlan {
   const value = JSON.parse(text) as Partial<SavedPlan>;
   if (value.kind !== 'alertform-plan' || value.formatVersion !== 1 || typeof value.fingerprint !== 'string' || !Array.isArray(value.remote)) {
-    throw new Error('not an alertform plan file (write one with `alertform plan --out FILE`)');
+    throw new AlertformError('invalid_plan_file', 'not an alertform plan file (write one with `alertform plan --out FILE`)');
   }
   return value as SavedPlan;
 }

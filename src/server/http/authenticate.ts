@@ -1,5 +1,5 @@
 import type { Context, Next } from 'koa';
-import { ApiError } from '../errors.js';
+import { HttpError } from '../errors.js';
 import type { AccountRecord, Store } from '../store/store.js';
 
 /** The state the auth middleware leaves for the routes. */
@@ -39,7 +39,7 @@ export function authenticate(store: Store) {
     const key = readApiKey(ctx.get('Authorization') || undefined);
     const account = key ? await store.findAccountByKey(key) : null;
     if (!account) {
-      throw new ApiError('unauthorized', key ? 'unknown or revoked API key' : 'an API key is required (Basic or Bearer)');
+      throw new HttpError('unauthorized', key ? 'unknown or revoked API key' : 'an API key is required (Basic or Bearer)');
     }
     (ctx.state as AuthState).account = account;
     await next();

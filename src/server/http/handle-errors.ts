@@ -1,9 +1,9 @@
 import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
-import { ApiError } from '../errors.js';
+import { HttpError } from '../errors.js';
 
 /**
- * The one place that turns failures into responses: an ApiError answers with its status and JSON body; any
+ * The one place that turns failures into responses: an HttpError answers with its status and JSON body; any
  * other exception is logged (message and stack, never request headers) and answered 500 `internal` without
  * details, so that nothing internal leaks.
  */
@@ -12,10 +12,10 @@ export function handleErrors(logger: Logger) {
     try {
       await next();
       if (ctx.status === 404 && ctx.body === undefined) {
-        throw new ApiError('not_found', `no endpoint ${ctx.method} ${ctx.path}`);
+        throw new HttpError('not_found', `no endpoint ${ctx.method} ${ctx.path}`);
       }
     } catch (caught) {
-      const error = toApiError(caught, logger, ctx);
+      const error = toHttpError(caught, logger, ctx);
       ctx.status = error.status;
       ctx.body = error.toBody();
       if (error.status === 401) ctx.set('WWW-Authenticate', 'Basic realm="alertform"');
@@ -24,13 +24,13 @@ export function handleErrors(logger: Logger) {
   };
 }
 
-function toApiError(caught: unknown, logger: Logger, ctx: Context): ApiError {
-  if (caught instanceof ApiError) return caught;
+function toHttpError(caught: unknown, logger: Logger, ctx: Context): HttpError {
+  if (caught instanceof HttpError) return caught;
   // Koa/router HTTP errors meant for the client (e.g. 405) keep their status, with the closest code.
   const status = (caught as { status?: unknown; expose?: unknown } | null)?.status;
   if (typeof status === 'number' && status >= 400 && status < 500 && (caught as { expose?: boolean }).expose) {
-    return new ApiError(status === 413 ? 'payload_too_large' : 'invalid_body', (caught as Error).message, { status });
+    return new HttpError(status === 413 ? 'payload_too_large' : 'invalid_body', (caught as Error).message, { status });
   }
   logger.error({ err: caught, method: ctx.method, path: ctx.path }, 'unexpected error');
-  return new ApiError('internal');
+  return new HttpError('internal');
 }

@@ -1,5 +1,5 @@
 import type Router from '@koa/router';
-import { ApiError, invalidBody, notFound } from '../errors.js';
+import { HttpError, invalidBody, notFound } from '../errors.js';
 import { readJsonBody } from '../http/read-json-body.js';
 import { presentMuteStatus } from '../present.js';
 import type { AlertSelector } from '../store/store.js';
@@ -65,7 +65,7 @@ function selectorOf(body: Record<string, unknown>): AlertSelector {
 function assertAllFound(missing: string[]): void {
   if (missing.length === 0) return;
   const error = notFound(`alert ${missing.map((id) => `"${id}"`).join(', ')}`);
-  throw new ApiError('not_found', `${error.message}; nothing was changed`, {
+  throw new HttpError('not_found', `${error.message}; nothing was changed`, {
     details: missing.map((id) => ({ path: 'ids', message: `no alert with id "${id}"` })),
   });
 }
