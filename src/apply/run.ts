@@ -4,6 +4,7 @@ import { IdRegistry } from '../plan/references.js';
 import type { ActualState } from '../plan/state.js';
 import type { Plan, PlanChange } from '../plan/types.js';
 import { AlertformError } from '../model/errors.js';
+import { displayStepId } from '../redact/index.js';
 
 /** What happened to one step, as it happens. */
 export type ApplyEvent =
@@ -44,6 +45,7 @@ export async function applyPlan(plan: Plan, actual: ActualState, client: Alertfo
   const ids = registryFromState(actual);
   const result: ApplyResult = { done: [], failed: [], skipped: [] };
   const state = new Map<string, 'pending' | 'running' | 'done' | 'failed' | 'skipped'>(plan.changes.map((c) => [c.id, 'pending']));
+  const byId = new Map(plan.changes.map((c) => [c.id, c]));
   const emit = (event: ApplyEvent) => options.onEvent?.(event);
 
   return new Promise<ApplyResult>((resolve) => {
@@ -56,7 +58,9 @@ export async function applyPlan(plan: Plan, actual: ActualState, client: Alertfo
         const blocked = deps.find(([, s]) => s === 'failed' || s === 'skipped');
         if (blocked) {
           state.set(change.id, 'skipped');
-          const reason = `${blocked[0]} ${blocked[1] === 'failed' ? 'failed' : 'was skipped'}`;
+          // The reason is printed: it names the step by its printable id (a secret name stays hidden).
+          const blocker = byId.get(blocked[0]);
+          const reason = `${blocker ? displayStepId(blocker) : blocked[0]} ${blocked[1] === 'failed' ? 'failed' : 'was skipped'}`;
           result.skipped.push({ change, reason });
           emit({ type: 'skipped', change, reason });
           continue;

@@ -1,4 +1,5 @@
 import { AlertformError } from '../model/errors.js';
+import { redactUrl } from '../redact/redactor.js';
 
 /** Where the API is and how to authenticate, with the key kept out of the URL. */
 export interface Connection {
@@ -29,7 +30,4 @@ export function parseServerUrl(server: string, apiKey?: string): Connection {
   return { baseUrl, ...(key ? { authorization: `Basic ${Buffer.from(`${key}:`).toString('base64')}` } : {}) };
 }
 
-/** A URL safe to print: user-info replaced by `***`. */
-export function redactUrl(text: string): string {
-  return text.replace(/(https?:\/\/)[^/@\s]+@/gi, '$1***@');
-}
+export { redactUrl } from '../redact/redactor.js';

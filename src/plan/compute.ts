@@ -61,6 +61,11 @@ export function computePlan(desired: Definitions, actual: ActualState, now: Date
     desired.schedules.map((s) => s.key),
     actual.schedules.map((s) => ({ id: s.id, key: s.name })),
   );
+  // Names that came from the environment: an alert naming one of them shows that list as sensitive too.
+  const secretNames = {
+    channel: new Set(desired.channels.filter((c) => c.sensitivePaths.includes('description')).map((c) => c.key)),
+    schedule: new Set(desired.schedules.filter((s) => s.sensitivePaths.includes('name')).map((s) => s.key)),
+  };
   const actualRefs: ActualReferences = { channel: (id) => channels.nameOf(id), schedule: (id) => schedules.nameOf(id) };
   const refsFor = (item: Defined<unknown>): DesiredReferences => {
     const resolve = (index: NameIndex, what: string) => (ref: string, path: string) => {
@@ -91,7 +96,7 @@ export function computePlan(desired: Definitions, actual: ActualState, now: Date
       const after = adapter.canonicalDesired(item.spec, refsFor(item));
       if (kind === 'alert') remainingAlerts.push(after as CanonicalAlert);
       const read = byKey.get(item.key);
-      const sensitive = [...new Set([...item.sensitivePaths.map(normaliseSensitive), ...adapter.secretPaths(after)])];
+      const sensitive = [...new Set([...item.sensitivePaths.map(normaliseSensitive), ...adapter.secretPaths(after), ...secretReferences(after, secretNames)])];
       const base = { kind, key: item.key, dependsOn: [], source: item.location };
       if (!read) {
         changes.push({ ...base, id: `${kind}:${item.key}:create`, action: 'create', after, sensitive });
@@ -100,7 +105,7 @@ export function computePlan(desired: Definitions, actual: ActualState, now: Date
         const diffs = diffFields(before, after, '', new Set(adapter.unknownFields(read)));
         if (diffs.length === 0) noOp += 1;
         else {
-          const allSensitive = [...new Set([...sensitive, ...adapter.secretPaths(before)])];
+          const allSensitive = [...new Set([...sensitive, ...adapter.secretPaths(before), ...secretReferences(before, secretNames)])];
           changes.push({ ...base, id: `${kind}:${item.key}:update`, action: 'update', remoteId: read.id, before, after, diffs, sensitive: allSensitive });
         }
       }
@@ -112,7 +117,8 @@ export function computePlan(desired: Definitions, actual: ActualState, now: Date
       if (definedKeys.has(key)) continue;
       if (matchers.some((match) => match(key))) {
         const before = adapter.canonicalActual(read, actualRefs);
-        changes.push({ id: `${kind}:${key}:delete`, kind, key, action: 'delete', remoteId: read.id, before, dependsOn: [], sensitive: adapter.secretPaths(before) });
+        const sensitive = [...adapter.secretPaths(before), ...secretReferences(before, secretNames)];
+        changes.push({ id: `${kind}:${key}:delete`, kind, key, action: 'delete', remoteId: read.id, before, dependsOn: [], sensitive });
       } else {
         unmanaged.push({ kind, key });
         if (kind === 'alert') remainingAlerts.push(adapter.canonicalActual(read, actualRefs) as CanonicalAlert);
@@ -143,7 +149,8 @@ function planMute(item: Defined<AlertDefinition>, read: AlertRead | undefined, a
   const muted = item.spec.muted;
   if (muted === undefined) return;
   const remaining = muted === false ? 0 : Math.ceil((Date.parse(muted.until) - now.getTime()) / 60_000);
-  const base = { kind: 'alert' as const, key: item.key, sensitive: [], source: item.location };
+  // A mute has no fields; `name` in its sensitive paths says that its key came from the environment.
+  const base = { kind: 'alert' as const, key: item.key, sensitive: item.sensitivePaths.includes('name') ? ['name'] : [], source: item.location };
   if (remaining <= 0) {
     if (read?.muted) changes.push({ ...base, id: `alert:${item.key}:unmute`, action: 'unmute', remoteId: read.id, dependsOn: [] });
     return;
@@ -162,6 +169,15 @@ function planMute(item: Defined<AlertDefinition>, read: AlertRead | undefined, a
     ...(status ? { remainingBefore: status.duration } : {}),
     dependsOn: [],
   });
+}
+
+/** The reference lists of an alert that name a channel or schedule whose name is a secret. */
+function secretReferences(canonical: CanonicalResource, secretNames: { channel: Set<string>; schedule: Set<string> }): string[] {
+  if (!('notification_channels' in canonical)) return [];
+  const paths: string[] = [];
+  if (canonical.notification_channels.some((name) => secretNames.channel.has(name))) paths.push('notification_channels');
+  if (canonical.scheduled_mutes.some((name) => secretNames.schedule.has(name))) paths.push('scheduled_mutes');
+  return paths;
 }
 
 /** Drops deletes of channels and schedules that a remaining alert still uses, with a problem saying which. */

@@ -2,6 +2,7 @@ import type { ActualState } from './state.js';
 import type { Plan } from './types.js';
 import { fingerprintPlan, sha256, stableStringify } from './fingerprint.js';
 import { toJsonPlan, type JsonPlan } from './render/json.js';
+import { Redactor, secretValuesOfChange } from '../redact/index.js';
 import { AlertformError } from '../model/errors.js';
 
 /** A fingerprint of one object the plan read from the server. */
@@ -45,7 +46,14 @@ export function fingerprintState(actual: ActualState): RemoteFingerprint[] {
   ];
 }
 
-export function createSavedPlan(plan: Plan, actual: ActualState, source: { dir: string; ref?: string; server: string }): SavedPlan {
+/**
+ * The saved form of a plan. `source.secrets` are the values the definitions took from the environment
+ * (secretValuesOfDefinitions): the names of the server objects read are listed with those replaced, so a name that
+ * is a secret is not written even when its object did not change.
+ */
+export function createSavedPlan(plan: Plan, actual: ActualState, source: { dir: string; ref?: string; server: string; secrets?: Iterable<string> }): SavedPlan {
+  const redactor = new Redactor(source.secrets ?? []);
+  for (const value of plan.changes.flatMap(secretValuesOfChange)) redactor.add(value);
   return {
     kind: 'alertform-plan',
     formatVersion: 1,
@@ -53,7 +61,7 @@ export function createSavedPlan(plan: Plan, actual: ActualState, source: { dir: 
     definitions: { dir: source.dir, ...(source.ref ? { ref: source.ref } : {}) },
     server: source.server,
     plan: toJsonPlan(plan),
-    remote: fingerprintState(actual),
+    remote: fingerprintState(actual).map((r) => ({ ...r, key: redactor.redact(r.key) })),
   };
 }
 

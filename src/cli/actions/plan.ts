@@ -1,13 +1,13 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { loadProject } from '../../definitions/source.js';
-import { planAgainstServer } from '../../plan/make-plan.js';
+import { planProject } from '../../plan/plan-project.js';
 import { renderPlanText } from '../../plan/render/text.js';
 import { renderPlanJson } from '../../plan/render/json.js';
 import { createSavedPlan } from '../../plan/saved.js';
+import { secretValuesOfDefinitions } from '../../redact/index.js';
 import { CliError } from '../errors.js';
-import { createClient, failOnProblems, optionsOf, printableServer, useColor, writeOut } from '../context.js';
+import { failOnProblems, optionsOf, serverRequestOf, useColor, writeOut } from '../context.js';
 
 interface PlanOptions {
   out?: string;
@@ -19,20 +19,25 @@ interface PlanOptions {
 /** `plan`: loaded lazily so other commands start fast. */
 export async function runPlan(dir: string, command: Command): Promise<void> {
   const opts = optionsOf<PlanOptions>(command);
-  const loaded = await loadProject(dir, opts.ref ? { ref: opts.ref } : {});
-  failOnProblems(loaded.problems);
-  const client = createClient(opts, loaded.config);
-  const { plan, actual } = await planAgainstServer(loaded.definitions, client, {
-    prune: loaded.config.prune,
+  const result = await planProject({
+    dir,
+    server: serverRequestOf(opts),
+    ...(opts.ref ? { ref: opts.ref } : {}),
     ...(opts.allowDeletes !== undefined ? { allowDeletes: opts.allowDeletes } : {}),
   });
+  if (result.status === 'invalid') failOnProblems(result.problems);
+  const { plan, actual } = result;
   await writeOut(opts.json ? renderPlanJson(plan) : renderPlanText(plan, { color: useColor(opts), verbose: opts.verbose === true }));
   if (plan.problems.length > 0) throw new CliError(`the plan has ${plan.problems.length} error(s) and cannot be applied`);
   if (opts.out) {
-    const saved = createSavedPlan(plan, actual, { dir: resolve(dir), ...(opts.ref ? { ref: opts.ref } : {}), server: printableServer(opts, loaded.config) });
+    const saved = createSavedPlan(plan, actual, {
+      dir: resolve(dir),
+      ...(opts.ref ? { ref: opts.ref } : {}),
+      server: result.server,
+      secrets: secretValuesOfDefinitions(result.loaded.definitions),
+    });
     await writeFile(opts.out, `${JSON.stringify(saved, null, 2)}\n`);
     if (!opts.json) process.stderr.write(`Saved the plan to ${opts.out}; apply it with: alertform apply ${opts.out}\n`);
   }
   if (opts.detailedExitcode && plan.changes.length > 0) throw new CliError('', 2);
 }
-

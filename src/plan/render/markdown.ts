@@ -1,6 +1,7 @@
 import { formatProblem } from '../../definitions/problems.js';
 import type { Plan, PlanChange } from '../types.js';
-import { flattenFields, isSensitive, maskValue, SENSITIVE } from './mask.js';
+import { isSensitive, maskValue, redactorForPlan, SENSITIVE } from '../../redact/index.js';
+import { flattenFields } from './fields.js';
 import { describeChange, formatValue, MARKERS, renderSummaryLine } from './summary.js';
 
 export interface MarkdownRenderOptions {
@@ -41,7 +42,8 @@ export function renderPlanMarkdown(plan: Plan, options: MarkdownRenderOptions = 
     if (options.verbose) for (const u of plan.unmanaged) out.push(`- ${u.kind} ${code(u.key)}`);
     out.push('');
   }
-  return `${out.join('\n')}`;
+  // The net under the masking above: a secret value that shows up anywhere else (an unmanaged object's name).
+  return redactorForPlan(plan).redact(out.join('\n'));
 }
 
 function renderChange(change: PlanChange): string[] {

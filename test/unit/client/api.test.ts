@@ -44,7 +44,7 @@ describe('AlertformClient', () => {
     expect(s.requests[0]!.auth).toBe(`Basic ${Buffer.from('sekret-key:').toString('base64')}`);
     expect(s.requests[0]!.url).toBe('/v2/alerts/?page=1&max=100');
     expect(parseServerUrl('https://k@api.example.com/').baseUrl).toBe('https://api.example.com');
-    expect(redactUrl('see https://k3y@host/v2')).toBe('see https://***@host/v2');
+    expect(redactUrl('see https://k3y@host/v2')).toBe('see https://(sensitive)@host/v2');
   });
 
   it('follows next_page given as a boolean', async () => {
