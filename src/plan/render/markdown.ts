@@ -9,6 +9,8 @@ export interface MarkdownRenderOptions {
   title?: string;
   /** List unmanaged objects by name. */
   verbose?: boolean;
+  /** Markdown put between the summary (always visible) and the collapsed details: the Action's changed-files table. */
+  afterSummary?: string;
 }
 
 /** Keeps a name from breaking out of an inline code span. */
@@ -32,7 +34,9 @@ export function renderPlanMarkdown(plan: Plan, options: MarkdownRenderOptions = 
     out.push('');
   }
   if (plan.changes.length === 0) out.push('No changes. The server matches the definitions.', '');
-  else {
+  // Before the details, so that a comment cut to fit GitHub's limit drops details first.
+  if (options.afterSummary) out.push(options.afterSummary, '');
+  if (plan.changes.length > 0) {
     out.push('<details><summary>Details</summary>', '');
     for (const change of plan.changes) out.push(...renderChange(change), '');
     out.push('</details>', '');
