@@ -8,7 +8,7 @@ export interface ServerChoice {
 }
 
 /** Where the server URL came from. */
-export type ServerSource = 'given' | 'env' | 'project';
+export type ServerSource = 'given' | 'env' | 'project' | 'fallback';
 
 /** The server to talk to and the key to send it. */
 export interface ResolvedServer {
@@ -27,6 +27,8 @@ export interface ResolveServerOptions {
    * never does (a pull request can edit alertform.yaml, and the key must not follow it to the PR's server).
    */
   projectServer?: string;
+  /** The server when no source names one (the agent: the hosted API); without it, no server is an error. */
+  fallback?: string;
   /** What to say when no source names a server. */
   missingHint: string;
 }
@@ -42,6 +44,7 @@ export function resolveServer(options: ResolveServerOptions): ResolvedServer {
     ['given', options.given?.server],
     ['env', env.ALERTFORM_URL],
     ['project', options.projectServer],
+    ['fallback', options.fallback],
   ];
   const found = candidates.find(([, server]) => server !== undefined && server !== '');
   if (!found) throw new AlertformError('no_server', `no server: ${options.missingHint}`);

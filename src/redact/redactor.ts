@@ -8,6 +8,17 @@ export function redactUrl(text: string): string {
   return text.replace(/(https?:\/\/)[^/@\s]+@/gi, `$1${SENSITIVE}@`);
 }
 
+/** The credentials a URL carries as user-info (the key as user name, a password), to register as secrets. */
+export function secretsInUrl(url: string | undefined): string[] {
+  if (!url) return [];
+  try {
+    const parsed = new URL(url);
+    return [parsed.username, parsed.password].filter((part) => part !== '').map((part) => decodeURIComponent(part));
+  } catch {
+    return [];
+  }
+}
+
 /**
  * Replaces known secret values, and URL user-info, in any text that leaves the process. Values learnt later (a key
  * typed in the TUI, the values a plan carries) are added with `add`; `onAdd` lets the Action tell the runner too.
