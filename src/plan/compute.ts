@@ -5,6 +5,8 @@ import type { PruneConfig } from '../definitions/project.js';
 import { DEFAULT_MAX_DELETES } from '../definitions/project.js';
 import type { AlertRead } from '../model/types.js';
 import type { ActualState } from './state.js';
+import { SENSITIVE } from '../redact/placeholder.js';
+import { displayKey } from '../redact/plan.js';
 import { NameIndex } from './references.js';
 import { diffFields } from './diff.js';
 import type { ActualReferences, DesiredReferences, ResourceAdapter } from './adapters/adapter.js';
@@ -65,13 +67,16 @@ export function computePlan(desired: Definitions, actual: ActualState, now: Date
   const secretNames = {
     channel: new Set(desired.channels.filter((c) => c.sensitivePaths.includes('description')).map((c) => c.key)),
     schedule: new Set(desired.schedules.filter((s) => s.sensitivePaths.includes('name')).map((s) => s.key)),
+    alert: new Set(desired.alerts.filter((a) => a.sensitivePaths.includes('name')).map((a) => a.key)),
   };
   const actualRefs: ActualReferences = { channel: (id) => channels.nameOf(id), schedule: (id) => schedules.nameOf(id) };
   const refsFor = (item: Defined<unknown>): DesiredReferences => {
     const resolve = (index: NameIndex, what: string) => (ref: string, path: string) => {
       const name = index.resolve(ref);
       if (name !== undefined) return name;
-      problems.push({ location: item.locate(path), path: `${item.path}.${path}`, message: `no ${what} "${ref}" in these files or on the server` });
+      // A reference written as `${VAR}` is a secret: the problem says where it is, not what it is.
+      const shown = item.sensitivePaths.includes(path) ? SENSITIVE : ref;
+      problems.push({ location: item.locate(path), path: `${item.path}.${path}`, message: `no ${what} "${shown}" in these files or on the server` });
       return ref;
     };
     return { channel: resolve(channels, 'channel'), schedule: resolve(schedules, 'schedule') };
@@ -126,7 +131,7 @@ export function computePlan(desired: Definitions, actual: ActualState, now: Date
     }
   }
 
-  refuseDeletesInUse(changes, remainingAlerts, problems);
+  refuseDeletesInUse(changes, remainingAlerts, problems, secretNames.alert);
   const deletes = changes.filter((c) => c.action === 'delete').length;
   const limit = Math.max(options.allowDeletes ?? 0, options.prune ? options.prune.max_deletes : DEFAULT_MAX_DELETES);
   if (deletes > limit) {
@@ -136,7 +141,7 @@ export function computePlan(desired: Definitions, actual: ActualState, now: Date
   for (const change of changes) {
     if (change.kind !== 'alert' || change.action === 'create') continue;
     const read = 'remoteId' in change && change.remoteId ? alertById.get(change.remoteId) : undefined;
-    if (read?.status === 'alerting') warnings.push(`alert "${change.key}" is alerting now; this ${change.action} touches it`);
+    if (read?.status === 'alerting') warnings.push(`alert "${displayKey(change)}" is alerting now; this ${change.action} touches it`);
   }
 
   linkDependencies(changes);
@@ -172,7 +177,7 @@ function planMute(item: Defined<AlertDefinition>, read: AlertRead | undefined, a
 }
 
 /** The reference lists of an alert that name a channel or schedule whose name is a secret. */
-function secretReferences(canonical: CanonicalResource, secretNames: { channel: Set<string>; schedule: Set<string> }): string[] {
+function secretReferences(canonical: CanonicalResource, secretNames: { channel: ReadonlySet<string>; schedule: ReadonlySet<string> }): string[] {
   if (!('notification_channels' in canonical)) return [];
   const paths: string[] = [];
   if (canonical.notification_channels.some((name) => secretNames.channel.has(name))) paths.push('notification_channels');
@@ -181,13 +186,13 @@ function secretReferences(canonical: CanonicalResource, secretNames: { channel: 
 }
 
 /** Drops deletes of channels and schedules that a remaining alert still uses, with a problem saying which. */
-function refuseDeletesInUse(changes: PlanChange[], remaining: CanonicalAlert[], problems: Problem[]): void {
+function refuseDeletesInUse(changes: PlanChange[], remaining: CanonicalAlert[], problems: Problem[], secretAlertNames: ReadonlySet<string>): void {
   for (let i = changes.length - 1; i >= 0; i -= 1) {
     const change = changes[i]!;
     if (change.action !== 'delete' || change.kind === 'alert') continue;
     const users = remaining.filter((a) => (change.kind === 'channel' ? a.notification_channels : a.scheduled_mutes).includes(change.key));
     if (users.length === 0) continue;
-    const names = users.slice(0, 3).map((a) => `"${a.name}"`).join(', ') + (users.length > 3 ? ` and ${users.length - 3} more` : '');
+    const names = users.slice(0, 3).map((a) => `"${secretAlertNames.has(a.name) ? SENSITIVE : a.name}"`).join(', ') + (users.length > 3 ? ` and ${users.length - 3} more` : '');
     problems.push({ path: `${change.kind}s[${change.key}]`, message: `refusing to delete ${change.kind} "${change.key}": still used by alert ${names}` });
     changes.splice(i, 1);
   }

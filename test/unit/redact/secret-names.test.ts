@@ -105,6 +105,22 @@ describe('names and descriptions from the environment', () => {
     expect(body).toContain(`+ alert \`${SENSITIVE}\``);
   });
 
+  it('are masked in problems and warnings that name them', () => {
+    const unresolved = computePlan(
+      definitionsOf('alerts:\n  - {name: a1, metric: a.b, alert_criteria: {type: above, above_value: 1}, notification_channels: ["${PAGER}"]}\n', ENV),
+      stateOf(),
+      NOW,
+    );
+    expect(unresolved.problems.map((p) => p.message)).toEqual([`no channel "${SENSITIVE}" in these files or on the server`]);
+    const definitions = definitionsOf(YAML, ENV);
+    const alerting = stateOf({
+      alerts: [alertRead({ id: 'a-disk', name: `disk-${NAME_SECRET}`, metric: 'hosts.disk', alert_criteria: { type: 'above', above_value: 70 }, status: 'alerting' })],
+    });
+    const plan = computePlan(definitions, alerting, NOW);
+    expect(plan.warnings).toEqual([`alert "${SENSITIVE}" is alerting now; this update touches it`]);
+    for (const out of [renderPlanText(unresolved), renderPlanJson(unresolved), renderPlanText(plan), renderPlanMarkdown(plan)]) expectNoSecret(out);
+  });
+
   it('keeps names that did not come from the environment as they are', () => {
     const definitions = definitionsOf('alerts:\n  - {name: "cpu-${TENANT:-fallback}", metric: a.b, alert_criteria: {type: above, above_value: 1}}\n', {});
     const plan = computePlan(definitions, stateOf({ channels: [channelRead({ id: 'c1', description: 'x' })] }), NOW);
