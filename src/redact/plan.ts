@@ -35,9 +35,16 @@ export function redactorForChange(change: PlanChange): Redactor {
   return new Redactor(secretValuesOfChange(change));
 }
 
+/** Redactors already built, per plan: the Action renders one plan several times (comment, summary, JSON). */
+const PLAN_REDACTORS = new WeakMap<Plan, { changes: number; redactor: Redactor }>();
+
 /** A redactor for every secret value a plan carries: the net under the renderers' structural masking. */
 export function redactorForPlan(plan: Plan): Redactor {
-  return new Redactor(plan.changes.flatMap(secretValuesOfChange));
+  const cached = PLAN_REDACTORS.get(plan);
+  if (cached && cached.changes === plan.changes.length) return cached.redactor;
+  const redactor = new Redactor(plan.changes.flatMap(secretValuesOfChange));
+  PLAN_REDACTORS.set(plan, { changes: plan.changes.length, redactor });
+  return redactor;
 }
 
 /**
