@@ -2,6 +2,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import * as core from '@actions/core';
 import { Redactor } from '../redact/index.js';
+import { listVariableNames } from '../definitions/interpolate.js';
 
 /**
  * A last line of defence under the renderers' own masking: every text the Action publishes (comment, summary,
@@ -31,7 +32,7 @@ export function findInterpolatedVariables(dir: string): string[] {
       const path = join(at, entry.name);
       if (entry.isDirectory()) walk(path, depth + 1);
       else if (/\.ya?ml$/.test(entry.name)) {
-        for (const match of readFileSync(path, 'utf8').matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)/g)) names.add(match[1]!);
+        for (const name of listVariableNames(readFileSync(path, 'utf8'))) names.add(name);
       }
     }
   };
