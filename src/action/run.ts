@@ -14,7 +14,7 @@ import { secretsInUrl } from '../redact/index.js';
 export interface RunActionOptions {
   /** Defaults to process.cwd(), where the runner starts the Action (the workspace). */
   cwd?: string;
-  /** Defaults to the real reconciler (src/spec, src/plan, src/apply). */
+  /** Defaults to the real reconciler (planProject, fingerprintPlan, applyPlan). */
   reconciler?: Reconciler;
 }
 
