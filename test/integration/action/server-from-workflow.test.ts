@@ -92,4 +92,26 @@ describe('the Action takes the server only from the workflow', () => {
     expect(result.outputs['to-create']).toBe('1');
     expect(attacker.received).toEqual([]);
   });
+
+  it('publishes names and descriptions taken from the environment as (sensitive) only', async () => {
+    const tenant = 'tenant-wf-5e6f7a8b';
+    const pager = 'pager-wf-1c2d3e4f';
+    await repo.git.checkout(['-q', head]);
+    head = await repo.commit(
+      {
+        'alerts.yaml':
+          'channels:\n  - {description: "${PAGER}", type: email, destination: ops@example.com}\n' +
+          'alerts:\n  - name: "cpu-${TENANT}"\n    metric: prod.cpu\n    alert_criteria: {type: above, above_value: 90}\n    notification_channels: ["${PAGER}"]\n',
+      },
+      'PR 21: secret names',
+    );
+    const result = await planPr({ 'server-url': server.url }, { TENANT: tenant, PAGER: pager });
+    expect(result.exitCode, result.log).toBe(0);
+    const comment = github.commentsOf(21)[0]!.body;
+    expect(comment).toContain('+ create alert `(sensitive)`');
+    for (const text of [comment, result.summary, result.planFile!, JSON.stringify(result.outputs), result.log.replace(/^::add-mask::.*$/gm, '')]) {
+      expect(text).not.toContain(tenant);
+      expect(text).not.toContain(pager);
+    }
+  });
 });
