@@ -65,8 +65,12 @@ export function createSavedPlan(plan: Plan, actual: ActualState, source: { dir: 
   };
 }
 
-/** Why a saved plan no longer applies: server objects changed, appeared or went since it was saved. Empty = fresh. */
-export function findStaleness(saved: SavedPlan, actual: ActualState): string[] {
+/**
+ * Why a saved plan no longer applies: server objects changed, appeared or went since it was saved. Empty = fresh.
+ * `secrets` (secretValuesOfDefinitions) keep a secret name of an object that appeared out of the reasons.
+ */
+export function findStaleness(saved: SavedPlan, actual: ActualState, secrets: Iterable<string> = []): string[] {
+  const redactor = new Redactor(secrets);
   const reasons: string[] = [];
   const now = new Map(fingerprintState(actual).map((r) => [`${r.kind}:${r.id}`, r]));
   for (const before of saved.remote) {
@@ -75,7 +79,7 @@ export function findStaleness(saved: SavedPlan, actual: ActualState): string[] {
     else if (current.fingerprint !== before.fingerprint) reasons.push(`${before.kind} "${before.key}" changed`);
     now.delete(`${before.kind}:${before.id}`);
   }
-  for (const added of now.values()) reasons.push(`${added.kind} "${added.key}" appeared`);
+  for (const added of now.values()) reasons.push(`${added.kind} "${redactor.redact(added.key)}" appeared`);
   return reasons;
 }
 

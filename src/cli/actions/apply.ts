@@ -6,6 +6,7 @@ import { renderPlanText } from '../../plan/render/text.js';
 import { toJsonPlan } from '../../plan/render/json.js';
 import { fingerprintPlan } from '../../plan/fingerprint.js';
 import { findStaleness, parseSavedPlan, type SavedPlan } from '../../plan/saved.js';
+import { secretValuesOfDefinitions } from '../../redact/index.js';
 import { applyPlan } from '../../apply/run.js';
 import { applyResultJson, renderApplySummary, renderProgressLine } from '../../apply/progress.js';
 import { CliError } from '../errors.js';
@@ -32,7 +33,7 @@ export async function runApply(target: string, command: Command): Promise<void> 
   });
   if (planned.status === 'invalid') failOnProblems(planned.problems);
   const { plan, actual, client } = planned;
-  if (saved) refuseStale(saved, findStaleness(saved, actual), fingerprintPlan(plan));
+  if (saved) refuseStale(saved, findStaleness(saved, actual, secretValuesOfDefinitions(planned.loaded.definitions)), fingerprintPlan(plan));
   const color = useColor(opts);
   if (!opts.json && !saved) await writeOut(renderPlanText(plan, { color, verbose: opts.verbose === true }));
   if (plan.problems.length > 0) {

@@ -6,7 +6,7 @@ import { fingerprintPlan } from '../../../src/plan/fingerprint.js';
 import { renderPlanJson } from '../../../src/plan/render/json.js';
 import { renderPlanMarkdown } from '../../../src/plan/render/markdown.js';
 import { renderPlanText } from '../../../src/plan/render/text.js';
-import { createSavedPlan } from '../../../src/plan/saved.js';
+import { createSavedPlan, findStaleness } from '../../../src/plan/saved.js';
 import { Redactor, SENSITIVE, displayKey, redactUrl, secretValuesOfDefinitions } from '../../../src/redact/index.js';
 import { alertRead, channelRead, definitionsOf, NOW, stateOf } from '../plan/fixtures.js';
 
@@ -76,6 +76,9 @@ describe('names and descriptions from the environment', () => {
     expect(saved.remote.find((r) => r.id === 'a-disk')?.key).toBe(SENSITIVE);
     // Apply recomputes the plan from the definitions (the values are read again there) and compares fingerprints.
     expect(saved.fingerprint).toBe(fingerprintPlan(secretPlan().plan));
+    // An object with a secret name that appears on the server before apply is named (sensitive) in the refusal.
+    const appeared = stateOf({ alerts: [...actual.alerts, alertRead({ id: 'a-new', name: `cpu-${NAME_SECRET}` })] });
+    expect(findStaleness(saved, appeared, secretValuesOfDefinitions(definitions))).toEqual([`alert "${SENSITIVE}" appeared`]);
   });
 
   it('are masked in apply progress, apply errors and the JSON result', () => {
