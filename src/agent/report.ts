@@ -65,7 +65,7 @@ export function reportFailure(context: AgentContext, progress: Progress, error: 
     undo: changes.flatMap((record) => (record.undo ? [record.undo] : [])).reverse(),
   };
   if (context.json) {
-    context.output.out(`${JSON.stringify(report, null, 2)}\n`);
+    printJson(context, report);
   } else {
     const red = (text: string) => (context.output.color ? chalk.red(text) : text);
     const lines = [`\n${red('✖ failed:')} ${failed.step}`, `  why: ${failed.reason}`];
@@ -81,6 +81,10 @@ export function reportFailure(context: AgentContext, progress: Progress, error: 
   return { ok: false, exitCode: 1, report };
 }
 
+/** The version of the agent commands' JSON reports, as every `--json` output of the CLI carries it. */
+export const AGENT_REPORT_FORMAT_VERSION = 1;
+
+/** Prints a report under --json: one object, formatVersion first. */
 export function printJson(context: AgentContext, report: Record<string, unknown>): void {
-  if (context.json) context.output.out(`${JSON.stringify(report, null, 2)}\n`);
+  if (context.json) context.output.out(`${JSON.stringify({ formatVersion: AGENT_REPORT_FORMAT_VERSION, ...report }, null, 2)}\n`);
 }

@@ -44,10 +44,4 @@ export function failOnProblems(problems: Problem[], what = 'definitions'): never
   throw new CliError(`${problems.length} problem(s) in the ${what}`);
 }
 
-/** Writes to stdout and waits until it is flushed (so piping to `head` or a file loses nothing). */
-export function writeOut(text: string): Promise<void> {
-  return new Promise((resolve) => {
-    if (process.stdout.write(text)) resolve();
-    else process.stdout.once('drain', () => resolve());
-  });
-}
+export { writeOut } from './write-out.js';

@@ -1,42 +1,67 @@
+import type { Command } from 'commander';
 import { createProgram } from './program.js';
 import { CliError } from './errors.js';
+import { jsonWritten, renderJsonError } from './json-output.js';
 import { AlertformError } from '../model/errors.js';
 import { Redactor, secretsInUrl } from '../redact/index.js';
 
 /** The entry point: the only place that turns errors into messages and exit codes. */
 async function main(argv: string[]): Promise<void> {
   const program = createProgram();
-  program.exitOverride();
+  // Every command, not only the root (commander copies the setting only to commands added after it): usage
+  // errors of a subcommand come here too, instead of a process.exit inside commander.
+  const override = (command: Command) => {
+    command.exitOverride();
+    command.commands.forEach(override);
+  };
+  override(program);
   try {
     await program.parseAsync(argv);
   } catch (error) {
-    const opts = program.opts<{ verbose?: boolean; apiKey?: string; server?: string }>();
+    const opts = program.opts<{ verbose?: boolean; json?: boolean; apiKey?: string; server?: string }>();
+    const json = opts.json === true || argv.includes('--json');
     // Error messages leave the process too: the key and URL credentials, wherever they were given, never do.
     const redactor = new Redactor([opts.apiKey, process.env.ALERTFORM_API_KEY, ...secretsInUrl(opts.server), ...secretsInUrl(process.env.ALERTFORM_URL)]);
-    process.exitCode = exitCodeFor(error, opts.verbose === true, (text) => process.stderr.write(redactor.redact(text)));
+    process.exitCode = exitCodeFor(error, { verbose: opts.verbose === true, json, redact: (text) => redactor.redact(text) });
   }
 }
 
-function exitCodeFor(error: unknown, verbose: boolean, write: (text: string) => void): number {
+function exitCodeFor(error: unknown, options: { verbose: boolean; json: boolean; redact: (text: string) => string }): number {
+  const write = (text: string) => process.stderr.write(options.redact(text));
+  // Under --json a script reads stdout: a failure is a JSON document there too, unless the command's own
+  // document (a plan with errors, an apply with failed steps, an invalid validate) already says it.
+  const failWith = (message: string, code: number) => {
+    if (options.json && code !== 0 && !jsonWritten()) process.stdout.write(renderJsonError(options.redact(message), code));
+    return code;
+  };
   // commander already printed its own usage errors and help; it tells us the code to use.
   if (error && typeof error === 'object' && 'code' in error && String(error.code).startsWith('commander.')) {
-    return (error as { exitCode?: number }).exitCode ?? 1;
+    const message = error instanceof Error ? error.message.replace(/^error: /, '') : String(error);
+    return failWith(message, (error as { exitCode?: number }).exitCode ?? 1);
   }
   if (error instanceof CliError) {
     if (error.message) write(`alertform: ${error.message}\n`);
-    return error.exitCode;
+    return failWith(error.message, error.exitCode);
   }
   // Expected failures of the modules below (client, definitions, plan, apply, agent), whatever their code: the
   // message, exit 1, a stack only with --verbose.
-  if (error instanceof AlertformError) {
-    write(`alertform: ${error.message}\n`);
-    if (verbose && error.stack) write(`${error.stack}\n`);
-    return 1;
-  }
-  const message = error instanceof Error ? error.message : String(error);
+  const message = error instanceof AlertformError ? error.message : describeError(error);
   write(`alertform: ${message}\n`);
-  if (verbose && error instanceof Error && error.stack) write(`${error.stack}\n`);
-  return 1;
+  if (options.verbose && error instanceof Error && error.stack) write(`${error.stack}\n`);
+  return failWith(message, 1);
+}
+
+/** One line for an unexpected error; a missing file or directory is named plainly, not as a raw ENOENT. */
+function describeError(error: unknown): string {
+  const system = error as NodeJS.ErrnoException;
+  if (system && typeof system === 'object' && typeof system.path === 'string') {
+    const what = system.syscall === 'scandir' || system.syscall === 'opendir' ? 'directory' : 'file or directory';
+    if (system.code === 'ENOENT') return `no such ${what}: ${system.path}`;
+    if (system.code === 'ENOTDIR') return `not a directory: ${system.path}`;
+    if (system.code === 'EACCES' || system.code === 'EPERM') return `permission denied: ${system.path}`;
+    if (system.code === 'EISDIR') return `is a directory, not a file: ${system.path}`;
+  }
+  return error instanceof Error ? error.message : String(error);
 }
 
 await main(process.argv);

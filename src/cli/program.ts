@@ -9,6 +9,9 @@ import { registerMuteCommands } from './commands/mute.js';
 import { registerAgentCommand } from './commands/agent.js';
 import { registerTuiCommand } from './commands/tui.js';
 import { registerDemoCommand } from './commands/demo.js';
+import { registerInitCommand } from './commands/init.js';
+import { registerBackupCommand } from './commands/backup.js';
+import { registerCompletionCommand } from './commands/completion.js';
 
 /** Options every command accepts; commands read them with `command.optsWithGlobals()`. */
 export interface GlobalOptions {
@@ -33,15 +36,21 @@ export function createProgram(): Command {
       'after',
       `
 Examples:
+  $ alertform init alerts                          # a new definitions repository in alerts/
   $ alertform serve --api-key demo-key            # the bundled /v2 server on SQLite
   $ alertform validate examples/                   # check definitions, errors at file:line:column
   $ alertform plan examples/ --server http://demo-key@127.0.0.1:8080
   $ alertform apply examples/ --auto-approve
-  $ alertform agent install collectd --carbon 127.0.0.1:2003`,
+  $ alertform agent install collectd --carbon 127.0.0.1:2003
+  $ source <(alertform completion bash)            # or zsh, fish
+
+With --json, results and errors are one JSON document on stdout, with formatVersion (serve, demo and tui print text).`,
     );
 
+  registerInitCommand(program);
   registerServeCommand(program);
   registerKeysCommand(program);
+  registerBackupCommand(program);
   registerValidateCommand(program);
   registerPlanCommand(program);
   registerApplyCommand(program);
@@ -50,5 +59,6 @@ Examples:
   registerAgentCommand(program);
   registerTuiCommand(program);
   registerDemoCommand(program);
+  registerCompletionCommand(program);
   return program;
 }

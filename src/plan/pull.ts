@@ -36,7 +36,7 @@ function alertDefinition(a: CanonicalAlert): Record<string, unknown> {
  * references by name, defaults left out, nothing about mutes (those stay hands-on until a file says otherwise).
  * Channel destinations are written as they are: keep the files private or replace them with `${VAR}`.
  */
-export function renderPulledDefinitions(actual: ActualState, schemaPath = './schemas/definitions.schema.json'): PulledFile[] {
+export function renderPulledDefinitions(actual: ActualState, schemaPath = '.alertform/schemas/definitions.schema.json'): PulledFile[] {
   const channels = new NameIndex([], actual.channels.map((c) => ({ id: c.id, key: c.description })));
   const schedules = new NameIndex([], actual.schedules.map((s) => ({ id: s.id, key: s.name })));
   const refs = { channel: (id: string) => channels.nameOf(id), schedule: (id: string) => schedules.nameOf(id) };

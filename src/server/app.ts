@@ -10,12 +10,18 @@ import { registerHistoryRoutes } from './routes/history.js';
 import { registerMuteRoutes } from './routes/mutes.js';
 import { registerScheduleRoutes } from './routes/schedules.js';
 import type { Store } from './store/store.js';
+import type { ServerMetrics } from './metrics.js';
+import { checkReadiness, type ReadinessSource } from './readiness.js';
 
 export interface AppOptions {
   store: Store;
   logger: Logger;
   /** The clock, epoch ms (tests move it to expire mutes). */
   now?: () => number;
+  /** Observes every request and serves GET /metrics; without it there is no /metrics. */
+  metrics?: ServerMetrics;
+  /** The background services' part of /readyz (the store is always checked). */
+  readiness?: ReadinessSource;
 }
 
 /** The Koa app of the /v2 API on a store: errors, request log, open endpoints, then auth and the routes. */
@@ -32,11 +38,12 @@ export function createApp(options: AppOptions): Koa {
     try {
       await next();
     } finally {
+      const ms = performance.now() - started;
       // Path only: the query may be long, and headers (with the key) are never logged.
-      logger.info(
-        { method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(performance.now() - started) },
-        'request',
-      );
+      logger.info({ method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(ms) }, 'request');
+      // The route pattern (/v2/alerts/:id), never the path: ids would make a series per alert.
+      const route = (ctx as { _matchedRoute?: string | RegExp })._matchedRoute;
+      options.metrics?.observeRequest(ctx.method, typeof route === 'string' ? route : 'unmatched', ctx.status, ms / 1000);
     }
   });
   app.use(handleErrors(logger));
@@ -45,6 +52,18 @@ export function createApp(options: AppOptions): Koa {
   open.get('/healthz', (ctx) => {
     ctx.body = { status: 'ok' };
   });
+  open.get('/readyz', async (ctx) => {
+    const report = await checkReadiness(store, options.readiness);
+    ctx.status = report.status === 'ready' ? 200 : 503;
+    ctx.body = report;
+  });
+  const metrics = options.metrics;
+  if (metrics) {
+    open.get('/metrics', async (ctx) => {
+      ctx.type = metrics.registry.contentType;
+      ctx.body = await metrics.render();
+    });
+  }
   let openapi: unknown;
   open.get('/v2/openapi.json', (ctx) => {
     openapi ??= buildOpenApiDocument();

@@ -210,6 +210,14 @@ const PAGING: Array<[string, string]> = [
 function buildPaths(): Json {
   return {
     '/healthz': { get: { summary: 'Liveness (no key)', security: [], responses: { 200: { description: 'ok' } } } },
+    '/readyz': {
+      get: {
+        summary: 'Readiness: database reachable, migrations done, evaluator running (no key)',
+        security: [],
+        responses: { 200: { description: 'ready, with each check' }, 503: { description: 'not ready, with the checks that failed' } },
+      },
+    },
+    '/metrics': { get: { summary: 'Prometheus metrics (no key)', security: [], responses: { 200: { description: 'text exposition format' } } } },
     '/v2/openapi.json': { get: { summary: 'This document (no key)', security: [], responses: { 200: { description: 'OpenAPI 3.1' } } } },
     '/v2/alerts/': {
       post: operation({ summary: '1. Create an alert', body: 'alert.create', ok: [201, 'Created'], errors: { 400: 'invalid body (invalid_body)', 409: 'name exists (conflict)' } }),

@@ -7,17 +7,28 @@ import { startEvaluatorService } from './evaluator/service.js';
 import { ensureApiKeys } from './accounts.js';
 import { SqliteStore } from './store/sqlite/sqlite-store.js';
 import type { Store } from './store/store.js';
+import { ServerMetrics } from './metrics.js';
 
 /** Something started with the server (e.g. the evaluation loop) and stopped before the store closes. */
 export interface BackgroundService {
   close(): Promise<void>;
+  /** Its part of /readyz (e.g. "evaluator running"); a service without it is not checked. */
+  readiness?(): ServiceReadiness;
 }
 
-/** What a background service gets: the store, the logger and the server's options. */
+/** One check of /readyz. */
+export interface ServiceReadiness {
+  name: string;
+  ready: boolean;
+  detail?: string;
+}
+
+/** What a background service gets: the store, the logger, the server's options and its metrics. */
 export interface ServiceContext {
   store: Store;
   logger: Logger;
   options: ServerOptions;
+  metrics?: ServerMetrics;
 }
 
 export interface ServerOptions {
@@ -71,7 +82,20 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     await store.close();
     throw error;
   }
-  const app = createApp({ store, logger, ...(options.now ? { now: options.now } : {}) });
+  const metrics = new ServerMetrics(store);
+  const services: BackgroundService[] = [];
+  let servicesStarted = false;
+  const app = createApp({
+    store,
+    logger,
+    metrics,
+    // Until every service has started, /readyz says so: a load balancer must not send traffic to a half-started server.
+    readiness: () =>
+      servicesStarted
+        ? services.flatMap((service) => (service.readiness ? [service.readiness()] : []))
+        : [{ name: 'services', ready: false, detail: 'starting' }],
+    ...(options.now ? { now: options.now } : {}),
+  });
   // Slow or stuck clients must not hold sockets forever. Node checks these timeouts only every
   // connectionsCheckingInterval (30 s by default), which would let a slow client hold on for up to 40 s; checking at
   // a quarter of the header timeout keeps the cut-off within 25% of what was asked.
@@ -95,10 +119,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     throw error;
   }
   const port = (server.address() as AddressInfo).port;
-  const services: BackgroundService[] = [];
   // With a Graphite to read, the evaluation loop runs as the first service.
   const starters = [...(options.graphiteUrl ? [startEvaluatorService] : []), ...(options.services ?? [])];
-  for (const start of starters) services.push(await start({ store, logger, options }));
+  for (const start of starters) services.push(await start({ store, logger, options, metrics }));
+  servicesStarted = true;
 
   let closing: Promise<void> | undefined;
   const close = () =>
@@ -109,7 +133,26 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         server.closeIdleConnections();
       });
       await store.close();
+      logger.info({ url }, 'server stopped');
     })());
   const shownHost = host.includes(':') ? `[${host}]` : host;
-  return { url: `http://${shownHost}:${port}`, port, store, server, close };
+  const url = `http://${shownHost}:${port}`;
+  logger.info(
+    { url, ...(options.store ? {} : { db: describeDatabase(options.db ?? './alertform.db') }), evaluating: Boolean(options.graphiteUrl), pid: process.pid },
+    'server started',
+  );
+  return { url, port, store, server, close };
+}
+
+/** A database for the logs: a file path as is, a URL without its user and password. */
+export function describeDatabase(db: string): string {
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(db)) return db;
+  try {
+    const url = new URL(db);
+    url.username = '';
+    url.password = '';
+    return url.toString();
+  } catch {
+    return '(unparsable database URL)';
+  }
 }

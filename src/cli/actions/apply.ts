@@ -11,6 +11,7 @@ import { applyPlan } from '../../apply/run.js';
 import { applyResultJson, renderApplySummary, renderProgressLine } from '../../apply/progress.js';
 import { CliError } from '../errors.js';
 import { failOnProblems, optionsOf, serverRequestOf, useColor, writeOut } from '../context.js';
+import { writeJson } from '../json-output.js';
 
 interface ApplyOptions {
   autoApprove?: boolean;
@@ -37,11 +38,11 @@ export async function runApply(target: string, command: Command): Promise<void> 
   const color = useColor(opts);
   if (!opts.json && !saved) await writeOut(renderPlanText(plan, { color, verbose: opts.verbose === true }));
   if (plan.problems.length > 0) {
-    if (opts.json) await writeOut(`${JSON.stringify({ plan: toJsonPlan(plan) }, null, 2)}\n`);
+    if (opts.json) await writeJson({ plan: toJsonPlan(plan) });
     throw new CliError(`the plan has ${plan.problems.length} error(s); nothing was applied`);
   }
   if (plan.changes.length === 0) {
-    if (opts.json) await writeOut(`${JSON.stringify({ plan: toJsonPlan(plan), result: { done: [], failed: [], skipped: [] } }, null, 2)}\n`);
+    if (opts.json) await writeJson({ plan: toJsonPlan(plan), result: { done: [], failed: [], skipped: [] } });
     else await writeOut('Nothing to apply.\n');
     return;
   }
@@ -57,7 +58,7 @@ export async function runApply(target: string, command: Command): Promise<void> 
     onEvent: opts.json ? undefined : (event) => process.stdout.write(`${renderProgressLine(event)}\n`),
   });
   const line = renderApplySummary(result);
-  if (opts.json) await writeOut(`${JSON.stringify({ plan: toJsonPlan(plan), result: applyResultJson(result) }, null, 2)}\n`);
+  if (opts.json) await writeJson({ plan: toJsonPlan(plan), result: applyResultJson(result) });
   else await writeOut(`${line}\n`);
   if (result.failed.length > 0 || result.skipped.length > 0) throw new CliError(opts.json ? line : 'some steps did not apply; run apply again to converge');
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { pino } from 'pino';
@@ -13,8 +13,26 @@ import { renderApplySummary, renderProgressLine } from '../../apply/progress.js'
 import { CliError } from '../errors.js';
 import { failOnProblems, optionsOf, useColor, writeOut } from '../context.js';
 
-/** examples/ of the package, wherever the command runs from (src/ or dist/ are two levels below the root). */
-const EXAMPLES = fileURLToPath(new URL('../../../examples/', import.meta.url));
+/** The package's root and its examples/, wherever the command runs from (src/ or dist/ are two levels below it). */
+const PACKAGE_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const EXAMPLES = join(PACKAGE_ROOT, 'examples');
+
+/**
+ * What the demo plans and how its hints call alertform, so that they work where the user stands: in a clone
+ * (`./bin/alertform`, `examples`), or with an installed package, which has neither: the examples are then copied
+ * into the demo's directory (to edit freely) and the command is `npx alertform` or `alertform`.
+ */
+function demoSetting(dir: string): { examples: string; shownExamples: string; cli: string; again: string } {
+  if (resolve(process.cwd()) === resolve(PACKAGE_ROOT)) {
+    return { examples: EXAMPLES, shownExamples: 'examples', cli: './bin/alertform', again: '`npm run demo`' };
+  }
+  const examples = join(dir, 'examples');
+  if (!existsSync(examples)) cpSync(EXAMPLES, examples, { recursive: true });
+  const script = resolve(process.argv[1] ?? '');
+  const local = script.startsWith(resolve('node_modules') + '/');
+  const cli = local ? 'npx alertform' : 'alertform';
+  return { examples, shownExamples: relative(process.cwd(), examples) || '.', cli, again: `\`${cli} demo\`` };
+}
 
 /** The demo key: made once, kept next to the database so a second run reuses both. */
 function demoKey(dir: string): string {
@@ -43,6 +61,7 @@ export async function runDemo(command: Command): Promise<void> {
   const db = join(opts.dir, 'alertform.db');
   const server = await startDemoServer(db, key, opts.port);
   const color = useColor(opts);
+  const setting = demoSetting(opts.dir);
   try {
     const serverUrl = server.url.replace('http://', `http://${key}@`);
     await writeOut(
@@ -51,12 +70,12 @@ export async function runDemo(command: Command): Promise<void> {
     );
     const client = new AlertformClient({ server: serverUrl });
     const planExamples = async (): Promise<Extract<ProjectPlan, { status: 'planned' }>> => {
-      const result = await planProject({ dir: EXAMPLES, server: { client, printable: server.url } });
+      const result = await planProject({ dir: setting.examples, server: { client, printable: server.url } });
       if (result.status === 'invalid') failOnProblems(result.problems);
       return result;
     };
 
-    await writeOut(`== 1. plan examples/ against the server\n\n`);
+    await writeOut(`== 1. plan ${setting.shownExamples}/ against the server\n\n`);
     const first = await planExamples();
     await writeOut(renderPlanText(first.plan, { color }));
     if (first.plan.problems.length > 0) throw new CliError('the demo plan has errors');
@@ -72,13 +91,13 @@ export async function runDemo(command: Command): Promise<void> {
 
     const short = `http://${key}@127.0.0.1:${server.port}`;
     await writeOut(
-      `\nTry it yourself (edit a file in examples/ first):\n` +
-        `  ./bin/alertform plan examples --server ${short}\n` +
-        `  ./bin/alertform apply examples --server ${short}\n` +
-        `  ./bin/alertform pull --out /tmp/pulled --server ${short}\n`,
+      `\nTry it yourself (edit a file in ${setting.shownExamples}/ first):\n` +
+        `  ${setting.cli} plan ${setting.shownExamples} --server ${short}\n` +
+        `  ${setting.cli} apply ${setting.shownExamples} --server ${short}\n` +
+        `  ${setting.cli} pull --out /tmp/pulled --server ${short}\n`,
     );
     if (opts.exit) return;
-    await writeOut(`\nThe server keeps running: Ctrl-C stops it; \`npm run demo\` again reuses ${opts.dir}/ (delete it to start over).\n`);
+    await writeOut(`\nThe server keeps running: Ctrl-C stops it; ${setting.again} again reuses ${opts.dir}/ (delete it to start over).\n`);
     await new Promise<void>((resolve) => {
       const stop = () => {
         process.off('SIGINT', stop);

@@ -8,6 +8,7 @@ import { createSavedPlan } from '../../plan/saved.js';
 import { secretValuesOfDefinitions } from '../../redact/index.js';
 import { CliError } from '../errors.js';
 import { failOnProblems, optionsOf, serverRequestOf, useColor, writeOut } from '../context.js';
+import { writeJsonText } from '../json-output.js';
 
 interface PlanOptions {
   out?: string;
@@ -27,7 +28,8 @@ export async function runPlan(dir: string, command: Command): Promise<void> {
   });
   if (result.status === 'invalid') failOnProblems(result.problems);
   const { plan, actual } = result;
-  await writeOut(opts.json ? renderPlanJson(plan) : renderPlanText(plan, { color: useColor(opts), verbose: opts.verbose === true }));
+  if (opts.json) await writeJsonText(renderPlanJson(plan));
+  else await writeOut(renderPlanText(plan, { color: useColor(opts), verbose: opts.verbose === true }));
   if (plan.problems.length > 0) throw new CliError(`the plan has ${plan.problems.length} error(s) and cannot be applied`);
   if (opts.out) {
     const saved = createSavedPlan(plan, actual, {

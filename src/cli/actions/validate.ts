@@ -3,6 +3,7 @@ import { loadProject } from '../../definitions/source.js';
 import { formatProblem } from '../../definitions/problems.js';
 import { CliError } from '../errors.js';
 import { optionsOf, writeOut } from '../context.js';
+import { writeJson } from '../json-output.js';
 
 /** `validate`: loaded lazily so other commands start fast. */
 export async function runValidate(dir: string, command: Command): Promise<void> {
@@ -15,7 +16,7 @@ export async function runValidate(dir: string, command: Command): Promise<void> 
     files: loaded.files.length,
   };
   if (opts.json) {
-    await writeOut(`${JSON.stringify({ valid: loaded.problems.length === 0, counts, problems: loaded.problems.map((p) => ({ ...p, text: formatProblem(p) })) }, null, 2)}\n`);
+    await writeJson({ valid: loaded.problems.length === 0, counts, problems: loaded.problems.map((p) => ({ ...p, text: formatProblem(p) })) });
     if (loaded.problems.length > 0) throw new CliError('', 1);
     return;
   }

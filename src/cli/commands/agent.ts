@@ -9,6 +9,7 @@ import { splitPluginList } from '../../agent/plugins.js';
 import { uninstallAgent } from '../../agent/uninstall.js';
 import { updateAgentKey } from '../../agent/update-apikey.js';
 import { CliError } from '../errors.js';
+import { writeJson } from '../json-output.js';
 
 const agentArgument = () => new Argument('<agent>', 'telegraf, otel or collectd').choices(AGENT_NAMES);
 
@@ -28,7 +29,7 @@ Examples:
   $ sudo alertform agent update-apikey telegraf --api-key $NEW_KEY --config /etc/telegraf/telegraf.conf
   $ sudo alertform agent uninstall otel`,
     )
-    .action((options: { list?: boolean }, command: Command) => {
+    .action(async (options: { list?: boolean }, command: Command) => {
       if (!options.list) {
         command.outputHelp();
         return;
@@ -36,7 +37,7 @@ Examples:
       const globals = readAgentGlobals(command);
       const agents = listAgents();
       if (globals.json) {
-        process.stdout.write(`${JSON.stringify(agents.map((a) => ({ name: a.name, summary: a.summary, defaultPlugins: a.defaultPlugins, optionalPlugins: a.optionalPlugins })), null, 2)}\n`);
+        await writeJson({ agents: agents.map((a) => ({ name: a.name, summary: a.summary, defaultPlugins: a.defaultPlugins, optionalPlugins: a.optionalPlugins })) });
         return;
       }
       for (const a of agents) process.stdout.write(`${a.name.padEnd(9)} ${a.summary}\n`);

@@ -1,8 +1,9 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { createApiKey } from '../../server/ids.js';
 import { SqliteStore } from '../../server/store/sqlite/sqlite-store.js';
 import type { ApiKeyRecord } from '../../server/store/store.js';
 import { CliError } from '../errors.js';
+import { writeJson } from '../json-output.js';
 import type { GlobalOptions } from '../program.js';
 
 const DB_HELP = 'SQLite database of the server';
@@ -28,7 +29,7 @@ Examples:
     .command('create')
     .description('make a new API key and print it once; an email already known gets a second key for its account')
     .requiredOption('--email <email>', "the account's email (destination of its \"Email me\" channel)")
-    .option('--db <path>', DB_HELP, DEFAULT_DB)
+    .addOption(dbOption())
     .action(async (options: { email: string; db: string }, command: Command) => {
       if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(options.email)) throw new CliError(`"${options.email}" is not an email address`);
       await withStore(options.db, async (store) => {
@@ -36,7 +37,7 @@ Examples:
         const key = createApiKey();
         const record = await store.addApiKey(account.id, key);
         if (globals(command).json) {
-          process.stdout.write(`${JSON.stringify({ ...presentKey(record), key })}\n`);
+          await writeJson({ ...presentKey(record), key });
         } else {
           process.stdout.write(`${key}\n`);
           process.stderr.write(`key ${record.id} for ${options.email}: store it now, it is not shown again\n`);
@@ -47,12 +48,12 @@ Examples:
   keys
     .command('list')
     .description('list keys: id, email, created, revoked (never the keys themselves)')
-    .option('--db <path>', DB_HELP, DEFAULT_DB)
+    .addOption(dbOption())
     .action(async (options: { db: string }, command: Command) => {
       await withStore(options.db, async (store) => {
         const records = (await store.listApiKeys()).map(presentKey);
         if (globals(command).json) {
-          process.stdout.write(`${JSON.stringify(records, null, 2)}\n`);
+          await writeJson({ keys: records });
           return;
         }
         if (records.length === 0) {
@@ -72,13 +73,18 @@ Examples:
     .command('revoke')
     .description('revoke a key by its id (as keys list shows it); requests with it get 401 from then on')
     .argument('<id>', 'key id')
-    .option('--db <path>', DB_HELP, DEFAULT_DB)
+    .addOption(dbOption())
     .action(async (id: string, options: { db: string }) => {
       await withStore(options.db, async (store) => {
         if (!(await store.revokeApiKey(id))) throw new CliError(`no key with id "${id}"`);
         process.stdout.write(`key ${id} revoked\n`);
       });
     });
+}
+
+/** --db, also from ALERTFORM_DB as for serve. */
+function dbOption(): Option {
+  return new Option('--db <path>', DB_HELP).env('ALERTFORM_DB').default(DEFAULT_DB);
 }
 
 function globals(command: Command): GlobalOptions {

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { GlobalOptions } from '../program.js';
 import { CliError } from '../errors.js';
+import { writeJson } from '../json-output.js';
 import { parseCount, collect } from '../parse.js';
 
 interface MuteOptions {
@@ -44,7 +45,8 @@ Examples:
       const selection = selectionOf(opts);
       const client = await clientHere(opts);
       const result = await client.bulkMute(selection, opts.duration);
-      await writeOut(opts.json ? `${JSON.stringify(result, null, 2)}\n` : `Muted ${result.ids.length} alert(s) for ${opts.duration} minutes.\n`);
+      if (opts.json) await writeJson({ ...result });
+      else await writeOut(`Muted ${result.ids.length} alert(s) for ${opts.duration} minutes.\n`);
     });
 
   program
@@ -66,7 +68,8 @@ Examples:
       const selection = selectionOf(opts);
       const client = await clientHere(opts);
       const result = await client.bulkUnmute(selection);
-      await writeOut(opts.json ? `${JSON.stringify(result, null, 2)}\n` : `Unmuted ${result.ids.length} alert(s).\n`);
+      if (opts.json) await writeJson({ ...result });
+      else await writeOut(`Unmuted ${result.ids.length} alert(s).\n`);
     });
 }
 

@@ -2,11 +2,13 @@ import type { Command } from 'commander';
 import { pino } from 'pino';
 import { startServer } from '../../server/index.js';
 import { CliError } from '../errors.js';
+import { addServeOptions } from '../serve-options.js';
 
 interface ServeOptions {
   host: string;
   port: string;
   db: string;
+  logLevel: string;
   apiKey: string[];
   graphiteUrl?: string;
   evalInterval: string;
@@ -19,34 +21,26 @@ interface ServeOptions {
 
 /** `alertform serve`: the bundled /v2 server. Prints its URL; SIGTERM and SIGINT close it cleanly. */
 export function registerServeCommand(program: Command): void {
-  program
-    .command('serve')
+  const serve = program.command('serve');
+  addServeOptions(serve);
+  serve
     .description('run the bundled /v2 alerting server (alerts, channels, schedules, history) on SQLite')
-    .option('--host <host>', 'address to listen on', '127.0.0.1')
-    .option('--port <port>', 'port to listen on (0 picks a free one)', '8080')
-    .option('--db <path>', 'SQLite database file, or :memory:', './alertform.db')
     .option(
       '--api-key <key>',
       'make sure this API key exists (repeatable; also env ALERTFORM_API_KEYS, comma separated)',
       (value: string, previous: string[] = []) => [...previous, value],
     )
-    .option('--graphite-url <url>', 'evaluate alerts against this Graphite render API (graphite-web root); no evaluation without it')
-    .option('--eval-interval <seconds>', 'seconds between evaluation cycles', '30')
-    .option('--smtp-url <url>', 'SMTP server for email channels, e.g. smtp://user:pass@mail.example:587')
-    .option('--smtp-from <address>', 'From address of notification emails (default alertform@localhost)')
-    .option('--pagerduty-url <url>', 'PagerDuty Events API base URL (default https://events.pagerduty.com)')
-    .option('--opsgenie-url <url>', 'OpsGenie API base URL (default https://api.opsgenie.com; EU: https://api.eu.opsgenie.com)')
-    .option('--victorops-url <url>', 'replace the scheme and host of VictorOps REST endpoint URLs (proxies, tests)')
     .addHelpText(
       'after',
       `
-Each new key gets an account of its own, with an "Email me" channel. Logs (JSON, pino) go to stderr;
-ALERTFORM_LOG_LEVEL sets the level (default info).
+Every option can also come from the environment variable shown (a flag wins). Each new key gets an account of
+its own, with an "Email me" channel. Logs are JSON lines (pino) on stderr. GET /healthz, /readyz and /metrics
+(Prometheus) need no key. See docs/server.md.
 
 Examples:
   $ alertform serve --api-key demo-key
   $ alertform serve --port 0 --db :memory: --api-key k1 --api-key k2
-  $ ALERTFORM_API_KEYS=k1,k2 alertform serve --host 0.0.0.0 --db /var/lib/alertform/alertform.db
+  $ ALERTFORM_API_KEYS=k1,k2 ALERTFORM_HOST=0.0.0.0 ALERTFORM_DB=/var/lib/alertform/alertform.db alertform serve
   $ curl http://demo-key@127.0.0.1:8080/v2/alerts/
   $ alertform serve --api-key demo-key --graphite-url http://127.0.0.1:8000 --eval-interval 30 \\
       --smtp-url smtp://127.0.0.1:25 --smtp-from alerts@example.com
@@ -77,7 +71,7 @@ notifications to its channels (email needs --smtp-url). See docs/evaluator.md.`,
       if (options.opsgenieUrl) notifierUrls.opsgenie = options.opsgenieUrl;
       if (options.victoropsUrl) notifierUrls.victorops = options.victoropsUrl;
       const fromEnv = (process.env.ALERTFORM_API_KEYS ?? '').split(',').map((key) => key.trim()).filter(Boolean);
-      const logger = pino({ level: process.env.ALERTFORM_LOG_LEVEL ?? 'info' }, pino.destination(2));
+      const logger = pino({ level: options.logLevel }, pino.destination(2));
       let server;
       try {
         server = await startServer({

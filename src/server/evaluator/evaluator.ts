@@ -21,6 +21,8 @@ export interface EvaluatorOptions {
   logger?: Logger;
   /** The clock, in ms (tests). */
   now?: () => number;
+  /** Told after each scheduled cycle: its report, and how late it started after it was due (ms). */
+  onCycle?: (report: CycleReport, lagMs: number) => void;
 }
 
 /** A running evaluator. */
@@ -30,6 +32,8 @@ export interface RunningEvaluator {
   /** Stops scheduling, waits for the running cycle and for queued deliveries (up to `graceMs`). */
   stop(graceMs?: number): Promise<void>;
   deliveries: DeliveryQueue;
+  /** Whether the loop is scheduled (not stopped), and when (epoch ms) the last scheduled cycle started. */
+  state(): { running: boolean; lastCycleStartedAt: number | null };
 }
 
 /**
@@ -79,20 +83,25 @@ export function startEvaluator(options: EvaluatorOptions): RunningEvaluator {
     }
   };
 
-  const schedule = (delayMs: number) => {
+  let lastCycleStartedAt: number | null = null;
+  /** `due`: when the cycle should start (epoch ms); a long previous cycle can make it already past. */
+  const schedule = (due: number) => {
     if (stopped) return;
     timer = setTimeout(() => {
       const started = Date.now();
+      lastCycleStartedAt = started;
       runCycle()
+        .then((report) => options.onCycle?.(report, started - due))
         .catch((error: Error) => logger?.error({ error: error.message }, 'evaluation cycle failed'))
-        .finally(() => schedule(Math.max(0, intervalMs - (Date.now() - started))));
-    }, delayMs);
+        .finally(() => schedule(started + intervalMs));
+    }, Math.max(0, due - Date.now()));
   };
-  schedule(0);
+  schedule(Date.now());
 
   return {
     runCycle,
     deliveries,
+    state: () => ({ running: !stopped, lastCycleStartedAt }),
     async stop(graceMs = 5_000) {
       stopped = true;
       if (timer) clearTimeout(timer);

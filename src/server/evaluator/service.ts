@@ -24,7 +24,20 @@ export function startEvaluatorService(context: ServiceContext): BackgroundServic
     },
     logger: logger.child({ component: 'evaluator' }),
     ...(options.now ? { now: options.now } : {}),
+    onCycle: (report, lagMs) => context.metrics?.observeCycle(report.durationMs / 1000, lagMs / 1000, report.failedQueries),
   });
-  logger.info({ intervalSeconds: options.evalIntervalSeconds ?? 30 }, 'evaluator started');
-  return { close: () => evaluator.stop() };
+  context.metrics?.setDeliverySource(() => evaluator.deliveries.countsByChannelType());
+  const intervalMs = (options.evalIntervalSeconds ?? 30) * 1000;
+  logger.info({ intervalSeconds: intervalMs / 1000 }, 'evaluator started');
+  return {
+    close: () => evaluator.stop(),
+    // Running: not stopped, and a cycle started within three intervals (a stuck loop starts none).
+    readiness: () => {
+      const { running, lastCycleStartedAt } = evaluator.state();
+      const sinceLast = lastCycleStartedAt === null ? 0 : Date.now() - lastCycleStartedAt;
+      if (!running) return { name: 'evaluator', ready: false, detail: 'stopped' };
+      if (sinceLast > 3 * intervalMs) return { name: 'evaluator', ready: false, detail: `no cycle started for ${Math.round(sinceLast / 1000)} s` };
+      return { name: 'evaluator', ready: true };
+    },
+  };
 }

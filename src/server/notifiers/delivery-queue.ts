@@ -31,6 +31,8 @@ export interface DeliveryQueue {
   idle(): Promise<void>;
   /** Deliveries queued or in flight. */
   pending(): number;
+  /** Deliveries queued or in flight, and deliveries that gave up since the queue started, by channel type (/metrics). */
+  countsByChannelType(): { pending: Record<string, number>; failed: Record<string, number> };
 }
 
 interface Job {
@@ -53,6 +55,9 @@ export function createDeliveryQueue(options: DeliveryQueueOptions): DeliveryQueu
   const queues = new Map<string, Job[]>();
   const ready: string[] = [];
   let inFlight = 0;
+  const inFlightByType = new Map<string, number>();
+  const failedByType = new Map<string, number>();
+  const bump = (counts: Map<string, number>, type: string, by: number) => counts.set(type, (counts.get(type) ?? 0) + by);
   let idleWaiters: (() => void)[] = [];
 
   const pending = () => {
@@ -100,7 +105,10 @@ export function createDeliveryQueue(options: DeliveryQueueOptions): DeliveryQueu
         const last = !retryable || tries >= retryDelays.length;
         options.logger?.warn({ ...log, attempt: tries + 1, error: message, willRetry: !last }, 'notification delivery failed');
         options.onOutcome?.(job.channel, message);
-        if (last) return;
+        if (last) {
+          bump(failedByType, job.channel.type, 1);
+          return;
+        }
         await sleep(retryDelays[tries]!);
       }
     }
@@ -112,10 +120,12 @@ export function createDeliveryQueue(options: DeliveryQueueOptions): DeliveryQueu
       const queue = queues.get(channelId)!;
       const job = queue.shift()!;
       inFlight += 1;
+      bump(inFlightByType, job.channel.type, 1);
       void deliver(job)
         .catch(() => undefined)
         .finally(() => {
           inFlight -= 1;
+          bump(inFlightByType, job.channel.type, -1);
           // The channel's next job becomes ready only now: one delivery per channel at a time.
           if (queue.length > 0) ready.push(channelId);
           else queues.delete(channelId);
@@ -146,5 +156,10 @@ export function createDeliveryQueue(options: DeliveryQueueOptions): DeliveryQueu
       return new Promise((resolve) => idleWaiters.push(resolve));
     },
     pending,
+    countsByChannelType() {
+      const pendingByType = new Map(inFlightByType);
+      for (const queue of queues.values()) for (const job of queue) bump(pendingByType, job.channel.type, 1);
+      return { pending: Object.fromEntries(pendingByType), failed: Object.fromEntries(failedByType) };
+    },
   };
 }

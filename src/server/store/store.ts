@@ -87,7 +87,20 @@ export interface Store {
   /** Records (or clears, with null) the last delivery error of a channel. */
   setChannelLastError(channelId: string, error: ChannelError | null): Promise<void>;
 
+  // Operations (optional: /readyz and /metrics report "unknown" for a store without them).
+  /** Whether the database answers and its schema is at this code's version; throws when it cannot be reached. */
+  checkReadiness?(): Promise<StoreReadiness>;
+  /** How many alerts have each status, over all accounts. */
+  countAlertsByStatus?(): Promise<Record<string, number>>;
+
   close(): Promise<void>;
+}
+
+/** What /readyz asks the store. */
+export interface StoreReadiness {
+  /** Schema version of the database, and the one this code expects. */
+  schemaVersion: number;
+  expectedSchemaVersion: number;
 }
 
 export interface AccountRecord {

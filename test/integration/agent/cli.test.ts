@@ -30,7 +30,8 @@ describe('alertform agent (CLI)', { timeout: 120_000 }, () => {
     expect(list.code).toBe(0);
     expect(list.stdout.split('\n').filter(Boolean).map((line) => line.split(' ')[0])).toEqual(['telegraf', 'otel', 'collectd']);
     expect((await runCli(['agent', '-l'])).stdout).toBe(list.stdout);
-    const json = JSON.parse((await runCli(['--json', 'agent', '-l'])).stdout) as { name: string; defaultPlugins: string[] }[];
+    const { formatVersion, agents: json } = JSON.parse((await runCli(['--json', 'agent', '-l'])).stdout) as { formatVersion: number; agents: { name: string; defaultPlugins: string[] }[] };
+    expect(formatVersion).toBe(1);
     expect(json.find((agent) => agent.name === 'telegraf')?.defaultPlugins).toEqual(['cpu', 'disk', 'diskio', 'kernel', 'mem', 'processes', 'swap', 'system']);
   });
 

@@ -13,6 +13,8 @@ describe('the demo (npm run demo)', { timeout: 180_000 }, () => {
     expect(first.stdout).toContain('Apply: 19 done, 0 failed, 0 skipped.');
     expect(first.stdout.split('== 3.')[1]).toContain('No changes. The server matches the definitions.');
     expect(first.code).toBe(0);
+    // From the clone's root, the hints use the clone's own paths.
+    expect(first.stdout).toMatch(/^  \.\/bin\/alertform plan examples --server http:\/\/demo-\w+@127\.0\.0\.1:\d+$/m);
 
     const again = await runCli(['demo', '--port', '0', '--exit', '--dir', dir], { timeoutMs: 150_000 });
     expect(again.stdout.split('== 2.')[0]).toContain('No changes.');

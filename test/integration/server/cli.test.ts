@@ -59,7 +59,8 @@ describe('alertform keys', () => {
     expect(key).toMatch(/^[A-Za-z0-9_-]{43}$/);
 
     const listed = await runCli(['--json', 'keys', 'list', '--db', db]);
-    const records = JSON.parse(listed.stdout) as Array<{ id: string; email: string; revoked_at: string | null }>;
+    const { formatVersion, keys: records } = JSON.parse(listed.stdout) as { formatVersion: number; keys: Array<{ id: string; email: string; revoked_at: string | null }> };
+    expect(formatVersion).toBe(1);
     expect(records).toEqual([{ id: expect.any(String), email: 'ops@example.com', created_at: expect.any(String), revoked_at: null }]);
     expect(listed.stdout).not.toContain(key);
 

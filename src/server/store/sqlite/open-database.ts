@@ -1,5 +1,36 @@
-import Database from 'better-sqlite3';
+import { createRequire } from 'node:module';
+import type Database from 'better-sqlite3';
 import { migrateDatabase } from './migrations.js';
+
+/** What `serve`, `keys` and `backup` say when the optional SQLite driver is not installed (or did not build). */
+export class SqliteUnavailableError extends Error {
+  constructor(cause: unknown) {
+    super(
+      'SQLite support (the optional better-sqlite3 package) is not installed or did not build here: ' +
+        'run `npm install better-sqlite3` where alertform is installed (it needs a prebuilt binary or a C++ toolchain), ' +
+        'or use PostgreSQL with --db postgres://...',
+      { cause },
+    );
+    this.name = 'SqliteUnavailableError';
+  }
+}
+
+let driver: typeof Database | undefined;
+
+/**
+ * better-sqlite3, loaded on first use: it is an optional dependency (a native module that may not build), and the
+ * CLI's validate/plan/apply must run without it. A synchronous require keeps SqliteStore.open synchronous.
+ */
+export function loadSqliteDriver(): typeof Database {
+  if (!driver) {
+    try {
+      driver = createRequire(import.meta.url)('better-sqlite3') as typeof Database;
+    } catch (error) {
+      throw new SqliteUnavailableError(error);
+    }
+  }
+  return driver;
+}
 
 /**
  * Opens (creating if needed) and migrates a SQLite database. WAL lets readers run beside the writer;
@@ -7,7 +38,8 @@ import { migrateDatabase } from './migrations.js';
  * a crash of the process (NORMAL would only promise the latter). Writes are small, so the fsync is affordable.
  */
 export function openDatabase(path: string): Database.Database {
-  const db = new Database(path);
+  const Sqlite = loadSqliteDriver();
+  const db = new Sqlite(path);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
   db.pragma('foreign_keys = ON');

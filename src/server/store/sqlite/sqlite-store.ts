@@ -24,7 +24,9 @@ import {
   type ScheduleWrite,
   type SelectResult,
   type Store,
+  type StoreReadiness,
 } from '../store.js';
+import { MIGRATIONS } from './migrations.js';
 import {
   ALERT_WRITE_COLUMNS,
   alertSearchCondition,
@@ -490,6 +492,23 @@ export class SqliteStore implements Store {
     this.db
       .prepare('UPDATE channels SET last_error = ? WHERE id = ?')
       .run(error === null ? null : JSON.stringify(error), channelId);
+  }
+
+  async checkReadiness(): Promise<StoreReadiness> {
+    // A real read: a closed or vanished database throws here.
+    const schemaVersion = this.db.pragma('user_version', { simple: true }) as number;
+    this.db.prepare('SELECT 1 FROM accounts LIMIT 1').get();
+    return { schemaVersion, expectedSchemaVersion: MIGRATIONS.length };
+  }
+
+  async countAlertsByStatus(): Promise<Record<string, number>> {
+    const rows = this.db.prepare('SELECT status, COUNT(*) AS count FROM alerts GROUP BY status').all() as { status: string; count: number }[];
+    return Object.fromEntries(rows.map((row) => [row.status, row.count]));
+  }
+
+  /** Copies the database, while it is in use, to `path` (SQLite's online backup): a consistent snapshot. */
+  async backup(path: string): Promise<void> {
+    await this.db.backup(path);
   }
 
   async close(): Promise<void> {

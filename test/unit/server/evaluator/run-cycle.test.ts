@@ -19,6 +19,7 @@ function recordingQueue() {
     enqueue: (channel: DeliveryChannel, notification: Notification) => sent.push({ channel: channel.id, notification }),
     idle: async () => undefined,
     pending: () => 0,
+    countsByChannelType: () => ({ pending: {}, failed: {} }),
   };
   return { queue, sent };
 }

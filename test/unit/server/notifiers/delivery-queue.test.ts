@@ -170,4 +170,23 @@ describe('the delivery queue', () => {
     expect(lines[0]).toMatchObject({ channel: 'ch_webhook', type: 'webhook', alert: 'al_123', event: 'alerting', attempt: 1, error: 'webhook answered HTTP 502', willRetry: true });
     expect(JSON.stringify(lines)).not.toContain('secret-token-123');
   });
+
+  it('counts pending deliveries and those that gave up by channel type (for /metrics)', async () => {
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const queue = createDeliveryQueue({
+      send: async (target) => {
+        if (target.type === 'slack') await held;
+        else throw new DeliveryError('webhook answered HTTP 400', false);
+      },
+      sleep: async () => undefined,
+    });
+    queue.enqueue(channel('slack', 'https://hooks.slack.com/x'), plainNotification());
+    queue.enqueue(channel('slack', 'https://hooks.slack.com/x'), plainNotification());
+    queue.enqueue(channel('webhook', 'http://x'), plainNotification());
+    expect(queue.countsByChannelType().pending).toEqual({ slack: 2, webhook: 1 });
+    release();
+    await queue.idle();
+    expect(queue.countsByChannelType()).toEqual({ pending: { slack: 0, webhook: 0 }, failed: { webhook: 1 } });
+  });
 });

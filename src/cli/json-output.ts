@@ -1,0 +1,33 @@
+import { writeOut } from './write-out.js';
+
+/**
+ * The version of every `--json` output's shape. Scripts check it; it changes only when a field is removed or
+ * changes meaning (new fields may appear without a bump).
+ */
+export const FORMAT_VERSION = 1;
+
+let written = false;
+
+/** Writes a command's `--json` result on stdout: one object, formatVersion first. */
+export function writeJson(value: Record<string, unknown>): Promise<void> {
+  return writeJsonText(`${JSON.stringify({ formatVersion: FORMAT_VERSION, ...value }, null, 2)}\n`);
+}
+
+/** Writes an already rendered JSON document (it carries formatVersion itself, e.g. a plan). */
+export function writeJsonText(text: string): Promise<void> {
+  written = true;
+  return writeOut(text);
+}
+
+/**
+ * Whether this run already wrote its JSON document. A command that fails after writing one (a plan with errors,
+ * an apply with failed steps) has said so in it: stdout then gets no second document, only the exit code.
+ */
+export function jsonWritten(): boolean {
+  return written;
+}
+
+/** The JSON document of a failed command under --json. */
+export function renderJsonError(message: string, exitCode: number): string {
+  return `${JSON.stringify({ formatVersion: FORMAT_VERSION, error: { message, exitCode } }, null, 2)}\n`;
+}

@@ -1,0 +1,50 @@
+import { Option, type Command } from 'commander';
+
+/**
+ * One option of `alertform serve`: its flag, the environment variable that sets it when the flag is absent, and
+ * its default. Every serve option lives in this table (docs/server.md has the same one, and a test compares them),
+ * so a new flag is one line here.
+ */
+export interface ServeOptionSpec {
+  flags: string;
+  env: string;
+  description: string;
+  default?: string;
+  choices?: readonly string[];
+}
+
+/** pino's levels, and `silent` for no logs. */
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+export const SERVE_OPTIONS: readonly ServeOptionSpec[] = [
+  { flags: '--host <host>', env: 'ALERTFORM_HOST', description: 'address to listen on', default: '127.0.0.1' },
+  { flags: '--port <port>', env: 'ALERTFORM_PORT', description: 'port to listen on (0 picks a free one)', default: '8080' },
+  { flags: '--db <path-or-url>', env: 'ALERTFORM_DB', description: 'database: a SQLite file, or :memory:', default: './alertform.db' },
+  { flags: '--log-level <level>', env: 'ALERTFORM_LOG_LEVEL', description: 'log level of the JSON logs on stderr', default: 'info', choices: LOG_LEVELS },
+  {
+    flags: '--graphite-url <url>',
+    env: 'ALERTFORM_GRAPHITE_URL',
+    description: 'evaluate alerts against this Graphite render API (graphite-web root); no evaluation without it',
+  },
+  { flags: '--eval-interval <seconds>', env: 'ALERTFORM_EVAL_INTERVAL', description: 'seconds between evaluation cycles', default: '30' },
+  { flags: '--smtp-url <url>', env: 'ALERTFORM_SMTP_URL', description: 'SMTP server for email channels, e.g. smtp://user:pass@mail.example:587' },
+  { flags: '--smtp-from <address>', env: 'ALERTFORM_SMTP_FROM', description: 'From address of notification emails (default alertform@localhost)' },
+  { flags: '--pagerduty-url <url>', env: 'ALERTFORM_PAGERDUTY_URL', description: 'PagerDuty Events API base URL (default https://events.pagerduty.com)' },
+  {
+    flags: '--opsgenie-url <url>',
+    env: 'ALERTFORM_OPSGENIE_URL',
+    description: 'OpsGenie API base URL (default https://api.opsgenie.com; EU: https://api.eu.opsgenie.com)',
+  },
+  { flags: '--victorops-url <url>', env: 'ALERTFORM_VICTOROPS_URL', description: 'replace the scheme and host of VictorOps REST endpoint URLs (proxies, tests)' },
+];
+
+/** Adds the table's options to a command: a flag wins over its environment variable, which wins over the default. */
+export function addServeOptions(command: Command, specs: readonly ServeOptionSpec[] = SERVE_OPTIONS): Command {
+  for (const spec of specs) {
+    const option = new Option(spec.flags, spec.description).env(spec.env);
+    if (spec.default !== undefined) option.default(spec.default);
+    if (spec.choices) option.choices(spec.choices);
+    command.addOption(option);
+  }
+  return command;
+}
