@@ -19,6 +19,7 @@ import { createGraphiteClient } from '../src/graphite/render-client.js';
 import { createLimiter } from '../src/graphite/limiter.js';
 import { createDeliveryQueue } from '../src/server/notifiers/delivery-queue.js';
 import { sendNotification } from '../src/server/notifiers/send.js';
+import { parseDestinationPolicy } from '../src/server/net/destination-policy.js';
 import { DEFAULT_NOTIFIER_SETTINGS } from '../src/server/notifiers/types.js';
 import { SqliteStore } from '../src/server/store/sqlite/sqlite-store.js';
 import type { AlertWrite } from '../src/server/store/store.js';
@@ -145,7 +146,8 @@ async function main() {
 
     const graphite = createGraphiteClient({ baseUrl: render.url, concurrency: CONCURRENCY });
     const deliveries = createDeliveryQueue({
-      send: (ch, n, signal) => sendNotification(ch, n, DEFAULT_NOTIFIER_SETTINGS, signal),
+      // The receiver listens on 127.0.0.1, which only an opted-in install may reach.
+      send: (ch, n, signal) => sendNotification(ch, n, { ...DEFAULT_NOTIFIER_SETTINGS, destinations: parseDestinationPolicy(true) }, signal),
     });
     const evaluationStore = adaptStore(store);
     console.log(`evaluate: ${ALERTS} alerts, render answering in ${DELAY_MS} ms, ${CONCURRENCY} requests in flight`);

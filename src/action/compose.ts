@@ -49,12 +49,22 @@ export function renderChangedFiles(changed: ChangedFiles, changes: readonly Plan
 
 /**
  * The whole comment for a computed plan, uncut, composed from the Plan: the marker line (carrying the plan's
- * hash), the rendered plan with the changed-files table between its summary and its collapsed details, a footer.
+ * hash), the rendered plan with the rule tests' results and the changed-files table between its summary and its
+ * collapsed details (so a cut drops details first), a footer.
  */
-export function composePlanComment(options: { marker: string; path: string; plan: Plan; hash: string; changedFiles?: string; sha?: string }): string {
+export function composePlanComment(options: {
+  marker: string;
+  path: string;
+  plan: Plan;
+  hash: string;
+  changedFiles?: string;
+  ruleTests?: string;
+  sha?: string;
+}): string {
+  const afterSummary = [options.ruleTests, options.changedFiles].filter((part) => part).join('\n\n');
   const markdown = renderPlanMarkdown(options.plan, {
     title: planTitle(options.path),
-    ...(options.changedFiles ? { afterSummary: options.changedFiles } : {}),
+    ...(afterSummary ? { afterSummary } : {}),
   }).trim();
   const footer = `<sub>plan hash ${code(options.hash)}${options.sha ? ` · commit ${options.sha.slice(0, 12)}` : ''}</sub>`;
   return [options.marker, markdown, '', footer].join('\n');

@@ -25,6 +25,9 @@ export function planRequestOf(ctx: ActionContext): PlanRequest {
     serverUrl: inputs.serverUrl,
     apiKey: inputs.apiKey,
     prune: inputs.prune,
+    graphiteUrl: inputs.graphiteUrl,
+    impactWindow: inputs.impactWindow,
+    impact: inputs.command === 'plan',
     env: ctx.env,
   };
 }

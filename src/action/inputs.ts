@@ -11,6 +11,9 @@ export interface ActionInputs {
   githubToken?: string;
   comment: boolean;
   allowPlanChange: boolean;
+  /** graphite-web root for the backtest and live checks; undefined: ALERTFORM_GRAPHITE_URL or alertform.yaml. */
+  graphiteUrl?: string;
+  impactWindow: string;
 }
 
 function readBoolean(name: string, fallback: boolean | undefined): boolean | undefined {
@@ -44,5 +47,7 @@ export function readInputs(eventName: string): ActionInputs {
     githubToken,
     comment: readBoolean('comment', true) ?? true,
     allowPlanChange: readBoolean('allow-plan-change', false) ?? false,
+    graphiteUrl: core.getInput('graphite-url').trim() || undefined,
+    impactWindow: core.getInput('impact-window').trim() || '7d',
   };
 }

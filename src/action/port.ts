@@ -42,6 +42,12 @@ export interface PlanRequest {
   apiKey?: string;
   /** Overrides the project's prune setting when set. */
   prune?: boolean;
+  /** graphite-web root: backtest the changed alerts (over ALERTFORM_GRAPHITE_URL and alertform.yaml's graphite). */
+  graphiteUrl?: string;
+  /** false skips the backtest (apply recomputes the plan only to compare and apply it). */
+  impact?: boolean;
+  /** The backtest window, e.g. `7d`. */
+  impactWindow?: string;
   env: NodeJS.ProcessEnv;
 }
 

@@ -4,6 +4,7 @@ import type { Problem } from '../definitions/problems.js';
 import { fingerprintPlan } from '../plan/fingerprint.js';
 import { planProject } from '../plan/plan-project.js';
 import type { Reconciler } from './port.js';
+import { attachImpact, DEFAULT_IMPACT_WINDOW, resolveGraphiteUrl } from '../impact/attach-impact.js';
 
 /**
  * Where the Action may take the server from, and what it says when there is none. Never alertform.yaml: the
@@ -28,7 +29,11 @@ export function createReconciler(): Reconciler {
         ...(request.prune !== undefined ? { prune: request.prune } : {}),
       });
       if (result.status === 'invalid') return { status: 'invalid', problems: result.problems.map((p) => showProblem(p, request.cwd)) };
-      const { plan, actual, client } = result;
+      const { plan, actual, client, loaded } = result;
+      const graphiteUrl = resolveGraphiteUrl(request.graphiteUrl, loaded.config, request.env);
+      if (graphiteUrl && request.impact !== false) {
+        await attachImpact(plan, { graphiteUrl, window: request.impactWindow ?? DEFAULT_IMPACT_WINDOW, definitions: loaded.definitions, actual });
+      }
       if (plan.problems.length > 0) return { status: 'invalid', problems: plan.problems.map((p) => showProblem(p, request.cwd)) };
       // Sources as the workspace shows them (the loader names files relative to process.cwd()); the hash ignores them.
       for (const change of plan.changes) if (change.source) change.source = { ...change.source, file: showPath(change.source.file, request.cwd) };

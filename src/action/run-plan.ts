@@ -5,6 +5,7 @@ import { composeErrorComment, composeInvalidComment, composePlanComment, renderC
 import { formatProblem } from '../definitions/problems.js';
 import { renderSummaryLine } from '../plan/render/summary.js';
 import { runUrl } from './event.js';
+import { runRuleTestsForAction } from './run-rule-tests.js';
 import { createGitHubClient, upsertPlanComment } from './github.js';
 import { annotateProblems, appendJobSummary, PLAN_FILE_NAME, publishPlanOutputs } from './publish.js';
 import { planRequestOf, type ActionContext } from './context.js';
@@ -49,6 +50,9 @@ export async function runPlanCommand(ctx: ActionContext): Promise<void> {
     if (!changed.ok) core.warning(changed.reason);
     changedFiles = renderChangedFiles(changed, run.plan.changes, ctx.cwd);
   }
+  // The rule tests (*.test.yaml) run with every plan; a failing test fails the job after the comment shows it.
+  const tests = await runRuleTestsForAction(ctx.dir, ctx.cwd, env);
+  if (tests) core.info(tests.summary);
   const sha = event.kind === 'pull_request' ? event.headSha : event.sha;
   const body = composePlanComment({
     marker: formatMarker({ hash: run.hash, path: inputs.path }),
@@ -56,10 +60,12 @@ export async function runPlanCommand(ctx: ActionContext): Promise<void> {
     plan: run.plan,
     hash: run.hash,
     ...(changedFiles ? { changedFiles } : {}),
+    ...(tests ? { ruleTests: tests.markdown } : {}),
     sha,
   });
   await appendJobSummary(stripMarker(body), redactor, env);
   await postComment(ctx, body);
+  if (tests?.failed) core.setFailed(redactor.redact(`${tests.summary}: see the job summary`));
 }
 
 /** Posts (or updates) the PR comment, cut to GitHub's limit; a no-op outside pull requests or with comment: false. */

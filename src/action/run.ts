@@ -31,7 +31,7 @@ export async function runAction(options: RunActionOptions = {}): Promise<void> {
     redactor.add(inputs.apiKey);
     redactor.add(inputs.githubToken);
     redactor.add(env.ALERTFORM_API_KEY);
-    for (const url of [inputs.serverUrl, env.ALERTFORM_URL]) for (const secret of secretsInUrl(url)) redactor.add(secret);
+    for (const url of [inputs.serverUrl, env.ALERTFORM_URL, inputs.graphiteUrl, env.ALERTFORM_GRAPHITE_URL]) for (const secret of secretsInUrl(url)) redactor.add(secret);
     const cwd = options.cwd ?? process.cwd();
     const dir = resolve(cwd, inputs.path);
     for (const name of findInterpolatedVariables(dir)) redactor.add(env[name]);

@@ -38,8 +38,13 @@ export function useColor(globals: GlobalOptions, stream: NodeJS.WriteStream = pr
   return stream.isTTY === true;
 }
 
-/** Prints definition problems to stderr and fails. */
-export function failOnProblems(problems: Problem[], what = 'definitions'): never {
+/** Prints definition problems to stderr and fails, or returns when there are none. */
+export function failOnProblems(problems: Problem[], what = 'definitions'): void {
+  if (problems.length > 0) failWithProblems(problems, what);
+}
+
+/** Prints definition problems to stderr and fails (a planProject result that is `invalid`). */
+export function failWithProblems(problems: Problem[], what = 'definitions'): never {
   for (const problem of problems) process.stderr.write(`${formatProblem(problem)}\n`);
   throw new CliError(`${problems.length} problem(s) in the ${what}`);
 }

@@ -9,6 +9,7 @@ import { registerMuteCommands } from './commands/mute.js';
 import { registerAgentCommand } from './commands/agent.js';
 import { registerTuiCommand } from './commands/tui.js';
 import { registerDemoCommand } from './commands/demo.js';
+import { registerTestCommand } from './commands/test.js';
 import { registerInitCommand } from './commands/init.js';
 import { registerBackupCommand } from './commands/backup.js';
 import { registerCompletionCommand } from './commands/completion.js';
@@ -39,6 +40,7 @@ Examples:
   $ alertform init alerts                          # a new definitions repository in alerts/
   $ alertform serve --api-key demo-key            # the bundled /v2 server on SQLite
   $ alertform validate examples/                   # check definitions, errors at file:line:column
+  $ alertform test examples/                       # run the rule tests (*.test.yaml) offline
   $ alertform plan examples/ --server http://demo-key@127.0.0.1:8080
   $ alertform apply examples/ --auto-approve
   $ alertform agent install collectd --carbon 127.0.0.1:2003
@@ -52,6 +54,7 @@ With --json, results and errors are one JSON document on stdout, with formatVers
   registerKeysCommand(program);
   registerBackupCommand(program);
   registerValidateCommand(program);
+  registerTestCommand(program);
   registerPlanCommand(program);
   registerApplyCommand(program);
   registerPullCommand(program);

@@ -1,4 +1,5 @@
 import { Option, type Command } from 'commander';
+import { DEFAULT_QUOTAS } from '../server/quotas.js';
 
 /**
  * One option of `alertform serve`: its flag, the environment variable that sets it when the flag is absent, and
@@ -36,6 +37,17 @@ export const SERVE_OPTIONS: readonly ServeOptionSpec[] = [
     description: 'OpsGenie API base URL (default https://api.opsgenie.com; EU: https://api.eu.opsgenie.com)',
   },
   { flags: '--victorops-url <url>', env: 'ALERTFORM_VICTOROPS_URL', description: 'replace the scheme and host of VictorOps REST endpoint URLs (proxies, tests)' },
+  { flags: '--api-key-file <path>', env: 'ALERTFORM_API_KEY_FILE', description: 'make sure the keys in this file exist, one per line (# comments)' },
+  {
+    flags: '--allow-private-destinations [cidrs-or-hosts]',
+    env: 'ALERTFORM_ALLOW_PRIVATE_DESTINATIONS',
+    description:
+      'let webhook, Slack and VictorOps deliveries reach loopback and private addresses (single-tenant installs); ' +
+      'with a comma-separated list, only those CIDRs and host names (default: public addresses only)',
+  },
+  { flags: '--max-alerts-per-account <n>', env: 'ALERTFORM_MAX_ALERTS_PER_ACCOUNT', description: 'alerts one account may hold (403 quota_exceeded beyond)', default: String(DEFAULT_QUOTAS.alerts) },
+  { flags: '--max-channels-per-account <n>', env: 'ALERTFORM_MAX_CHANNELS_PER_ACCOUNT', description: 'notification channels one account may hold', default: String(DEFAULT_QUOTAS.channels) },
+  { flags: '--max-schedules-per-account <n>', env: 'ALERTFORM_MAX_SCHEDULES_PER_ACCOUNT', description: 'scheduled mutes one account may hold', default: String(DEFAULT_QUOTAS.schedules) },
 ];
 
 /** Adds the table's options to a command: a flag wins over its environment variable, which wins over the default. */

@@ -1,7 +1,7 @@
 import { realpathSync } from 'node:fs';
 import { relative, resolve, posix } from 'node:path';
 import { simpleGit } from 'simple-git';
-import { PROJECT_FILE, type SourceFile } from './load.js';
+import { PROJECT_FILE, TEST_FILE, type SourceFile } from './load.js';
 import { AlertformError } from '../model/errors.js';
 
 /** Definition files (and alertform.yaml's text, if any) of a directory as they were at a git revision. */
@@ -26,7 +26,7 @@ export async function readDefinitionFilesAtRef(dir: string, ref: string): Promis
   const paths = listing
     .split('\n')
     .filter(Boolean)
-    .filter((p) => /\.ya?ml$/.test(p))
+    .filter((p) => /\.ya?ml$/.test(p) && !TEST_FILE.test(p))
     .filter((p) => !p.split('/').slice(0, -1).some((part) => part.startsWith('.') || part === 'node_modules' || part === 'workflows'));
   const projectPath = prefix ? posix.join(prefix, PROJECT_FILE) : PROJECT_FILE;
   const show = async (path: string): Promise<SourceFile> => ({ path: `${ref}:${path}`, text: await git.show([`${ref}:${path}`]) });

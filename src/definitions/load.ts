@@ -1,6 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { describeAjvErrors, validatorFor } from '../model/schemas.js';
+import { describeAjvErrors, validatorFor, type FieldProblem, type SchemaName } from '../model/schemas.js';
 import { interpolateString } from './interpolate.js';
 import { emptyDefinitions, type Definitions, type Defined, type ResourceKind } from './definitions.js';
 import type { Problem } from './problems.js';
@@ -25,12 +25,15 @@ export interface LoadOptions {
 /** Project config is not a definitions document. */
 export const PROJECT_FILE = 'alertform.yaml';
 
+/** Rule tests (`alertform test`) live beside the definitions as `*.test.yaml`; they are not definitions. */
+export const TEST_FILE = /\.test\.ya?ml$/;
+
 /** Directories never read: CI workflow files (a copy of .github/workflows kept as `workflows/`) are not definitions. */
 const SKIPPED_DIRS = new Set(['node_modules', 'workflows']);
 
 /**
  * Lists `*.yaml`/`*.yml` files under `dir` at any depth, skipping dot-directories (.git, .github), node_modules,
- * workflows/ and the root's alertform.yaml.
+ * workflows/, the root's alertform.yaml and rule tests (`*.test.yaml`).
  */
 export async function listDefinitionFiles(dir: string): Promise<string[]> {
   const found: string[] = [];
@@ -40,7 +43,7 @@ export async function listDefinitionFiles(dir: string): Promise<string[]> {
       const full = join(current, entry.name);
       if (entry.isDirectory()) {
         if (!entry.name.startsWith('.') && !SKIPPED_DIRS.has(entry.name)) await walk(full);
-      } else if (/\.ya?ml$/.test(entry.name) && !(current === dir && entry.name === PROJECT_FILE)) {
+      } else if (/\.ya?ml$/.test(entry.name) && !TEST_FILE.test(entry.name) && !(current === dir && entry.name === PROJECT_FILE)) {
         found.push(full);
       }
     }
@@ -73,7 +76,6 @@ export function loadDefinitions(files: SourceFile[], options: LoadOptions = {}):
   const env = options.env ?? process.env;
   const definitions = emptyDefinitions();
   const problems: Problem[] = [];
-  const validate = validatorFor('definitions');
 
   for (const file of files) {
     for (const { value: raw, locator } of parseYamlFile(file, problems)) {
@@ -84,16 +86,15 @@ export function loadDefinitions(files: SourceFile[], options: LoadOptions = {}):
       );
       // Items that are valid on their own still load, so later rules report their problems in the same run.
       const invalid = new Set<string>();
-      if (!validate(value)) {
-        for (const problem of describeAjvErrors(validate.errors)) {
-          // An unknown field is pointed at by its key: the typo is there, not in its value.
-          const location = problem.message.startsWith('unknown field') ? locator.locateKey(problem.path) : locate(problem.path);
-          problems.push({ location, path: problem.path, message: problem.message });
-          invalid.add(problem.path.split('.').slice(0, 2).join('.'));
-        }
+      for (const problem of checkDocumentSchema(value)) {
+        // An unknown field is pointed at by its key: the typo is there, not in its value.
+        const location = problem.message.startsWith('unknown field') ? locator.locateKey(problem.path) : locate(problem.path);
+        problems.push({ location, path: problem.path, message: problem.message });
+        invalid.add(problem.path.split('.').slice(0, 2).join('.'));
       }
       if (!value || typeof value !== 'object' || Array.isArray(value)) continue;
       const document = value as Record<string, unknown>;
+      const sensitiveByItem = groupByItem(sensitive);
       for (const [section, kind] of Object.entries(SECTIONS)) {
         const list = document[section];
         if (!Array.isArray(list) || invalid.has(section)) continue;
@@ -108,7 +109,7 @@ export function loadDefinitions(files: SourceFile[], options: LoadOptions = {}):
             spec: item as never,
             location: locate(prefix),
             path: prefix,
-            sensitivePaths: sensitive.filter((p) => p.startsWith(`${prefix}.`)).map((p) => p.slice(prefix.length + 1)),
+            sensitivePaths: sensitiveByItem.get(prefix) ?? [],
             locate: (path: string) => locate(path ? `${prefix}.${path}` : prefix),
           };
           (definitions[section as keyof Definitions] as Defined<never>[]).push(entry);
@@ -118,6 +119,60 @@ export function loadDefinitions(files: SourceFile[], options: LoadOptions = {}):
   }
   problems.push(...checkDefinitions(definitions));
   return { definitions, problems: sortProblems(problems), files: files.map((f) => f.path) };
+}
+
+/**
+ * Sensitive paths (`alerts.3.destination`) grouped by their item (`alerts.3` → [`destination`]): one pass, where
+ * filtering the whole list for each item was quadratic in a file of many interpolated items.
+ */
+function groupByItem(paths: string[]): Map<string, string[]> {
+  const byItem = new Map<string, string[]>();
+  for (const path of paths) {
+    const parts = path.split('.');
+    if (parts.length < 3) continue;
+    const item = `${parts[0]}.${parts[1]}`;
+    const rest = parts.slice(2).join('.');
+    const list = byItem.get(item);
+    if (list) list.push(rest);
+    else byItem.set(item, [rest]);
+  }
+  return byItem;
+}
+
+/** The schema part each list item is checked against, one item at a time. */
+const ITEM_SCHEMAS: Record<string, [SchemaName, string]> = {
+  alerts: ['definitions', 'alert'],
+  channels: ['channel', 'create'],
+  schedules: ['schedule', 'create'],
+};
+
+/**
+ * A document's schema problems. Each list item is validated on its own: Ajv, with allErrors, concatenates the
+ * errors array after every failing $ref, which made a file of 20,000 bad items quadratic (tens of seconds); per
+ * item, each concatenation is as short as that item's own errors.
+ */
+function checkDocumentSchema(value: unknown): FieldProblem[] {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) {
+    const validate = validatorFor('definitions');
+    return validate(value) ? [] : describeAjvErrors(validate.errors);
+  }
+  const shell: Record<string, unknown> = { ...(value as Record<string, unknown>) };
+  for (const section of Object.keys(ITEM_SCHEMAS)) if (Array.isArray(shell[section])) shell[section] = [];
+  const validateShell = validatorFor('definitions');
+  const problems = validateShell(shell) ? [] : describeAjvErrors(validateShell.errors);
+  for (const [section, [schema, def]] of Object.entries(ITEM_SCHEMAS)) {
+    const list = (value as Record<string, unknown>)[section];
+    if (!Array.isArray(list)) continue;
+    const validate = validatorFor(schema, def);
+    list.forEach((item, index) => {
+      if (validate(item)) return;
+      for (const problem of describeAjvErrors(validate.errors)) {
+        const prefix = `${section}.${index}`;
+        problems.push({ path: problem.path ? `${prefix}.${problem.path}` : prefix, message: problem.message });
+      }
+    });
+  }
+  return problems;
 }
 
 /** Replaces `${VAR}` in every string of a parsed document, noting which paths became sensitive. */

@@ -4,6 +4,8 @@ import { LineCounter, parseDocument, isNode } from 'yaml';
 import { describeAjvErrors, validatorFor } from '../model/schemas.js';
 import type { Problem } from './problems.js';
 import { PROJECT_FILE } from './load.js';
+import { isAliasBomb } from './alias-expansion.js';
+import { aliasBombProblem } from './yaml-source.js';
 
 /** Prune settings: server objects whose name matches a glob and that no file defines are deleted. */
 export interface PruneConfig {
@@ -15,6 +17,8 @@ export interface PruneConfig {
 /** alertform.yaml, with defaults filled. */
 export interface ProjectConfig {
   server?: string;
+  /** graphite-web root for `plan` backtests and `validate`/`test` live checks. */
+  graphite?: string;
   prune: PruneConfig | false;
 }
 
@@ -44,7 +48,8 @@ export function parseProjectConfig(text: string, file: string): { config: Projec
   if (doc.errors.length > 0) {
     return { config: { prune: false }, problems: doc.errors.map((e) => ({ location: at(e.pos[0]), path: '', message: e.message.split('\n')[0]! })) };
   }
-  const value = (doc.toJS() ?? {}) as Record<string, unknown>;
+  const value = (doc.toJS({ maxAliasCount: -1 }) ?? {}) as Record<string, unknown>;
+  if (isAliasBomb(value)) return { config: { prune: false }, problems: [aliasBombProblem({ path: file, text }, doc, at)] };
   const validate = validatorFor('project');
   if (!validate(value)) {
     const problems = describeAjvErrors(validate.errors).map((p) => {
@@ -57,6 +62,7 @@ export function parseProjectConfig(text: string, file: string): { config: Projec
   return {
     config: {
       ...(typeof value.server === 'string' ? { server: value.server } : {}),
+      ...(typeof value.graphite === 'string' ? { graphite: value.graphite } : {}),
       prune: prune ? { match: prune.match, max_deletes: prune.max_deletes ?? DEFAULT_MAX_DELETES } : false,
     },
     problems: [],

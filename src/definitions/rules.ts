@@ -1,14 +1,14 @@
+import { checkTargetPatterns } from '../graphite/check-target.js';
+import { callsFunction } from '../graphite/target.js';
 import { ExpressionError, expressionLetters, parseExpression } from '../model/expression.js';
 import type { AlertDefinition, Definitions, Defined } from './definitions.js';
 import type { Problem, SourceLocation } from './problems.js';
 
-/** A graphite function call such as `sumSeries(`: only such queries can fail as a query. */
-export const FUNCTION_CALL = /[A-Za-z_][A-Za-z0-9_]*\s*\(/;
-
 /** True when the alert or one of its additional criteria queries through a graphite function. */
 export function usesGraphiteFunction(alert: Pick<AlertDefinition, 'metric' | 'additional_criteria'>): boolean {
-  if (FUNCTION_CALL.test(alert.metric)) return true;
-  return Object.values(alert.additional_criteria ?? {}).some((c) => FUNCTION_CALL.test(c.metric));
+  // Only a graphite function call such as `sumSeries(` can fail as a query.
+  if (callsFunction(alert.metric)) return true;
+  return Object.values(alert.additional_criteria ?? {}).some((c) => callsFunction(c.metric));
 }
 
 const AUTO_RESOLVE_TYPES = new Set(['pagerduty', 'victorops']);
@@ -89,6 +89,11 @@ function checkAlert(alert: Defined<AlertDefinition>): Problem[] {
     if (c.type === 'outside_bounds' && c.below_value !== undefined && c.above_value !== undefined && c.below_value >= c.above_value) {
       problems.push(at(alert, `${path}.below_value`, `must be lower than above_value (${c.above_value})`));
     }
+  }
+  const metrics = [['metric', spec.metric] as const, ...keys.map((k) => [`additional_criteria.${k}.metric`, spec.additional_criteria![k]!.metric] as const)];
+  for (const [path, metric] of metrics) {
+    const problem = checkTargetPatterns(metric);
+    if (problem) problems.push(at(alert, path, problem));
   }
   if (spec.on_query_failure != null && !usesGraphiteFunction(spec)) {
     problems.push(at(alert, 'on_query_failure', 'applies only to metrics that call a graphite function, e.g. sumSeries(...)'));

@@ -1,5 +1,6 @@
 import jsyaml from 'js-yaml';
-import { LineCounter, parseAllDocuments, isMap, isNode, isScalar, type Document } from 'yaml';
+import { LineCounter, parseAllDocuments, isMap, isNode, isScalar, visit, type Document, type Pair, type YAMLMap } from 'yaml';
+import { ALIAS_ALLOWANCE, isAliasBomb } from './alias-expansion.js';
 import type { Problem, SourceLocation } from './problems.js';
 
 /** A definitions file's text and the name it is reported under. */
@@ -33,7 +34,22 @@ export function parseYamlFile(file: SourceFile, problems: Problem[]): ParsedDocu
     // CORE_SCHEMA is YAML 1.2's, as yaml's default: no timestamps (an `until:` stays a string), no merge keys.
     values = jsyaml.loadAll(file.text, undefined, { schema: jsyaml.CORE_SCHEMA, filename: file.path });
   } catch {
-    return parseWithPositions(file, problems).map(({ doc, at }) => ({ value: doc.toJS(), locator: documentLocator(doc, at, file.path) }));
+    const documents: ParsedDocument[] = [];
+    for (const { doc, at } of parseWithPositions(file, problems)) {
+      // No alias-count heuristic here (it refuses a file reusing one anchor 101 times): the size check below is exact.
+      const value = doc.toJS({ maxAliasCount: -1 });
+      if (isAliasBomb(value)) {
+        problems.push(aliasBombProblem(file, doc, at));
+        continue;
+      }
+      documents.push({ value, locator: documentLocator(doc, at, file.path) });
+    }
+    return documents;
+  }
+  if (values.some(isAliasBomb)) {
+    const [first] = parseWithPositions(file, []);
+    problems.push(first ? aliasBombProblem(file, first.doc, first.at) : { location: start(file.path), path: '', message: ALIAS_BOMB });
+    return [];
   }
   let positioned: ReturnType<typeof parseWithPositions> | undefined;
   const locatorOf = (index: number): DocumentLocator => {
@@ -72,6 +88,20 @@ function parseWithPositions(file: SourceFile, problems: Problem[]): { doc: Docum
 
 const start = (file: string): SourceLocation => ({ file, line: 1, column: 1 });
 
+const ALIAS_BOMB = `aliases expand this document far beyond its own size (more than ${ALIAS_ALLOWANCE} extra nodes): refused, as a YAML alias bomb would be`;
+
+/** The problem of a document whose aliases explode, located at its first alias. */
+export function aliasBombProblem(file: SourceFile, doc: Document, at: (offset: number) => SourceLocation): Problem {
+  let location = start(file.path);
+  visit(doc, {
+    Alias(_key, node) {
+      if (node.range) location = at(node.range[0]);
+      return visit.BREAK;
+    },
+  });
+  return { location, path: '', message: ALIAS_BOMB };
+}
+
 /** A location whose line and column are computed on first read (the file is known at once). */
 function lazyLocation(file: string, resolve: () => SourceLocation): SourceLocation {
   let resolved: SourceLocation | undefined;
@@ -105,12 +135,25 @@ function locateInDocument(doc: Document, path: string, at: (offset: number) => S
   return start(file);
 }
 
+const keyIndexes = new WeakMap<YAMLMap, Map<unknown, Pair>>();
+
+/** A mapping's pairs by key, built once: a file with 100,000 unknown keys must not scan them for each problem. */
+function keyIndexOf(map: YAMLMap): Map<unknown, Pair> {
+  let index = keyIndexes.get(map);
+  if (!index) {
+    index = new Map();
+    for (const item of map.items) if (isScalar(item.key) && !index.has(item.key.value)) index.set(item.key.value, item as Pair);
+    keyIndexes.set(map, index);
+  }
+  return index;
+}
+
 /** The position of the key of the last segment of a dot path, when its parent is a mapping. */
 function locateKey(doc: Document, path: string, at: (offset: number) => SourceLocation): SourceLocation | undefined {
   const parts = pathParts(path);
   const last = parts.pop();
   const parent = parts.length === 0 ? doc.contents : doc.getIn(parts, true);
   if (!isMap(parent)) return undefined;
-  const pair = parent.items.find((item) => isScalar(item.key) && item.key.value === last);
+  const pair = keyIndexOf(parent).get(last);
   return pair && isScalar(pair.key) && pair.key.range ? at(pair.key.range[0]) : undefined;
 }

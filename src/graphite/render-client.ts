@@ -1,4 +1,4 @@
-import { compileGraphitePattern, isBatchableTarget } from './glob.js';
+import { GlobSyntaxError, compileGraphitePattern, isBatchableTarget, type GraphiteMatcher } from './glob.js';
 import { createLimiter } from './limiter.js';
 import type { GraphiteFailure, RenderQuery, RenderResult, RenderSeries } from './types.js';
 
@@ -108,9 +108,15 @@ export function createGraphiteClient(options: GraphiteClientOptions): GraphiteCl
       // Exact paths are matched by name; only wildcard patterns need their regular expression.
       const found = new Map<string, Map<string, RenderSeries>>(targets.map((target) => [target, new Map()]));
       const wildcards = targets.filter(hasWildcard).map((target) => ({ target, regex: cachedPattern(target) }));
+      let slice = performance.now();
       for (const one of series) {
         found.get(one.target)?.set(one.target, one);
         for (const pattern of wildcards) if (pattern.regex.test(one.target)) found.get(pattern.target)!.set(one.target, one);
+        // Matching is linear, but a big batch of long names is still work: let other requests in every few ms.
+        if (performance.now() - slice > MATCH_SLICE_MS) {
+          await new Promise((resolve) => setImmediate(resolve));
+          slice = performance.now();
+        }
       }
       for (const [target, matched] of found) out.set(target, { ok: true, series: [...matched.values()] });
     } catch (error) {
@@ -197,17 +203,30 @@ function hasWildcard(target: string): boolean {
   return WILDCARD.test(target);
 }
 
-const compiled = new Map<string, RegExp>();
+/** The longest the matching of one batch's series holds the event loop before yielding, ms. */
+const MATCH_SLICE_MS = 10;
+
+const compiled = new Map<string, GraphiteMatcher>();
 
 /** Compiled patterns, kept across cycles (the same alerts ask the same queries every cycle). */
-function cachedPattern(target: string): RegExp {
-  let regex = compiled.get(target);
-  if (!regex) {
+function cachedPattern(target: string): GraphiteMatcher {
+  let matcher = compiled.get(target);
+  if (!matcher) {
     if (compiled.size > 50_000) compiled.clear();
-    regex = compileGraphitePattern(target);
-    compiled.set(target, regex);
+    matcher = compilePatternOrLiteral(target);
+    compiled.set(target, matcher);
   }
-  return regex;
+  return matcher;
+}
+
+/** A malformed pattern (stored before patterns were checked at create time) matches only its own text. */
+function compilePatternOrLiteral(target: string): GraphiteMatcher {
+  try {
+    return compileGraphitePattern(target);
+  } catch (error) {
+    if (!(error instanceof GlobSyntaxError)) throw error;
+    return { test: (name) => name === target };
+  }
 }
 
 /** Parses and checks a render JSON answer; a malformed answer is an HTTP-level failure. */

@@ -127,6 +127,8 @@ export type ApiErrorCode =
   | 'invalid_query'
   | 'conflict'
   | 'payload_too_large'
+  | 'quota_exceeded'
+  | 'rate_limited'
   | 'internal';
 
 export interface CreatedResponse {

@@ -36,6 +36,8 @@ export interface PlanProjectOptions {
   /** `--allow-deletes N`. */
   allowDeletes?: number;
   now?: Date;
+  /** Runs once the definitions loaded, before the server is asked anything: a caller's checks of its own flags. */
+  beforeRead?: (loaded: LoadedProject) => void;
 }
 
 /** A plan of a project: definitions that do not load give their problems; otherwise the plan and what it read. */
@@ -60,6 +62,7 @@ export async function planProject(options: PlanProjectOptions): Promise<ProjectP
   const env = options.env ?? process.env;
   const loaded = await loadProject(options.dir, { env, ...(options.ref ? { ref: options.ref } : {}) });
   if (loaded.problems.length > 0) return { status: 'invalid', problems: loaded.problems, loaded };
+  options.beforeRead?.(loaded);
   const { client, server } = connect(options.server, loaded.config, env);
   const prune = resolvePrune(options.prune, loaded.config);
   const { plan, actual } = await planAgainstServer(loaded.definitions, client, {

@@ -1,5 +1,6 @@
 import type { ResourceKind } from '../definitions/definitions.js';
 import type { Problem, SourceLocation } from '../definitions/problems.js';
+import type { PlanImpact } from '../impact/types.js';
 import type { NotificationType, OnQueryFailure, CriteriaType, ChannelType, Weekday } from '../model/types.js';
 
 /** Criteria in canonical form: only the values that are set; time_period absent when instantaneous. */
@@ -143,6 +144,8 @@ export interface Plan {
   warnings: string[];
   problems: Problem[];
   unmanaged: UnmanagedResource[];
+  /** The backtest of the created and updated alerts (`plan --impact`), when one was run. */
+  impact?: PlanImpact;
 }
 
 /** True when applying the plan would change something. */

@@ -67,7 +67,8 @@ alerts:
         {
           'yaml.schemas': {
             [`./${SCHEMA_COPY_DIR}/project.schema.json`]: ['alertform.yaml'],
-            [`./${SCHEMA_COPY_DIR}/definitions.schema.json`]: ['**/*.yaml', '!alertform.yaml', '!.github/**'],
+            [`./${SCHEMA_COPY_DIR}/definitions.schema.json`]: ['**/*.yaml', '!alertform.yaml', '!.github/**', '!**/*.test.yaml'],
+            [`./${SCHEMA_COPY_DIR}/rule-test.schema.json`]: ['**/*.test.yaml'],
           },
         },
         null,

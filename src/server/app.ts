@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import Koa from 'koa';
 import type { Logger } from 'pino';
 import { authenticate } from './http/authenticate.js';
+import { createFailureLimiter, type FailureLimitOptions } from './http/failure-limiter.js';
 import { handleErrors } from './http/handle-errors.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { registerAlertRoutes } from './routes/alerts.js';
@@ -10,6 +11,8 @@ import { registerHistoryRoutes } from './routes/history.js';
 import { registerMuteRoutes } from './routes/mutes.js';
 import { registerScheduleRoutes } from './routes/schedules.js';
 import type { Store } from './store/store.js';
+import { PUBLIC_ONLY, type DestinationPolicy } from './net/destination-policy.js';
+import { DEFAULT_QUOTAS, type Quotas } from './quotas.js';
 import type { ServerMetrics } from './metrics.js';
 import { checkReadiness, type ReadinessSource } from './readiness.js';
 
@@ -18,6 +21,12 @@ export interface AppOptions {
   logger: Logger;
   /** The clock, epoch ms (tests move it to expire mutes). */
   now?: () => number;
+  /** Where channel destinations may lead; default public addresses only. */
+  destinations?: DestinationPolicy;
+  /** Per-account limits; default DEFAULT_QUOTAS. */
+  quotas?: Partial<Quotas>;
+  /** How failed authentications are slowed (default: 20 per address per minute, then 429). */
+  authFailures?: FailureLimitOptions;
   /** Observes every request and serves GET /metrics; without it there is no /metrics. */
   metrics?: ServerMetrics;
   /** The background services' part of /readyz (the store is always checked). */
@@ -27,7 +36,12 @@ export interface AppOptions {
 /** The Koa app of the /v2 API on a store: errors, request log, open endpoints, then auth and the routes. */
 export function createApp(options: AppOptions): Koa {
   const { store, logger } = options;
-  const deps = { store, now: options.now ?? Date.now };
+  const deps = {
+    store,
+    now: options.now ?? Date.now,
+    destinations: options.destinations ?? PUBLIC_ONLY,
+    quotas: { ...DEFAULT_QUOTAS, ...options.quotas },
+  };
   const app = new Koa();
   app.proxy = false;
   // Errors are answered by handleErrors; Koa's own logging of them would only duplicate (or leak) them.
@@ -78,7 +92,7 @@ export function createApp(options: AppOptions): Koa {
   registerAlertRoutes(api, deps);
   registerChannelRoutes(api, deps);
   registerScheduleRoutes(api, deps);
-  const requireKey = authenticate(store);
+  const requireKey = authenticate(store, createFailureLimiter(options.authFailures));
   const routes = api.routes();
   app.use(async (ctx, next) => {
     // Everything under /v2 but the open endpoints needs a key, even a path that does not exist.

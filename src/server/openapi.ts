@@ -72,7 +72,9 @@ const RESPONSE_SCHEMAS: Json = {
           details: {
             type: 'array',
             items: { type: 'object', properties: { path: { type: 'string' }, message: { type: 'string' } } },
+            maxItems: 100,
           },
+          details_total: { type: 'integer', description: 'How many problems there were, when more than the 100 listed' },
         },
       },
     },

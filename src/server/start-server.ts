@@ -6,6 +6,9 @@ import { createApp } from './app.js';
 import { startEvaluatorService } from './evaluator/service.js';
 import { ensureApiKeys } from './accounts.js';
 import { SqliteStore } from './store/sqlite/sqlite-store.js';
+import { parseDestinationPolicy } from './net/destination-policy.js';
+import type { Quotas } from './quotas.js';
+import type { FailureLimitOptions } from './http/failure-limiter.js';
 import type { Store } from './store/store.js';
 import { ServerMetrics } from './metrics.js';
 
@@ -61,6 +64,15 @@ export interface ServerOptions {
   headersTimeoutMs?: number;
   /** How long a client may take to send its whole request, ms. Default 30,000. */
   requestTimeoutMs?: number;
+  /**
+   * Let webhook, Slack and VictorOps deliveries reach non-public addresses: true for all of them (single-tenant
+   * installs; cloud metadata stays refused), or a list of CIDRs and host names. Default: public addresses only.
+   */
+  allowPrivateDestinations?: boolean | string[];
+  /** Per-account limits of alerts, channels and schedules; default 10,000 / 1,000 / 1,000. */
+  quotas?: Partial<Quotas>;
+  /** How failed authentications are slowed; default 20 per address per minute, then 429 with Retry-After. */
+  authFailures?: FailureLimitOptions;
 }
 
 export interface RunningServer {
@@ -75,6 +87,8 @@ export interface RunningServer {
 /** Opens the store, makes sure the given keys exist, and serves the /v2 API until close(). */
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   const logger = options.logger ?? pino({ level: process.env.ALERTFORM_LOG_LEVEL ?? 'info' });
+  // Judged before anything opens: a bad entry is the operator's mistake, said at once.
+  const destinations = parseDestinationPolicy(options.allowPrivateDestinations);
   const store = options.store ?? SqliteStore.open(options.db ?? './alertform.db');
   try {
     await ensureApiKeys(store, options.apiKeys ?? [], logger);
@@ -88,6 +102,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const app = createApp({
     store,
     logger,
+    destinations,
+    ...(options.quotas ? { quotas: options.quotas } : {}),
+    ...(options.authFailures ? { authFailures: options.authFailures } : {}),
     metrics,
     // Until every service has started, /readyz says so: a load balancer must not send traffic to a half-started server.
     readiness: () =>

@@ -10,7 +10,7 @@ import { secretValuesOfDefinitions } from '../../redact/index.js';
 import { applyPlan } from '../../apply/run.js';
 import { applyResultJson, renderApplySummary, renderProgressLine } from '../../apply/progress.js';
 import { CliError } from '../errors.js';
-import { failOnProblems, optionsOf, serverRequestOf, useColor, writeOut } from '../context.js';
+import { failWithProblems, optionsOf, serverRequestOf, useColor, writeOut } from '../context.js';
 import { writeJson } from '../json-output.js';
 
 interface ApplyOptions {
@@ -32,7 +32,7 @@ export async function runApply(target: string, command: Command): Promise<void> 
     ...(ref ? { ref } : {}),
     ...(opts.allowDeletes !== undefined ? { allowDeletes: opts.allowDeletes } : {}),
   });
-  if (planned.status === 'invalid') failOnProblems(planned.problems);
+  if (planned.status === 'invalid') failWithProblems(planned.problems);
   const { plan, actual, client } = planned;
   if (saved) refuseStale(saved, findStaleness(saved, actual, secretValuesOfDefinitions(planned.loaded.definitions)), fingerprintPlan(plan));
   const color = useColor(opts);

@@ -11,7 +11,7 @@ import { renderPlanText } from '../../plan/render/text.js';
 import { applyPlan } from '../../apply/run.js';
 import { renderApplySummary, renderProgressLine } from '../../apply/progress.js';
 import { CliError } from '../errors.js';
-import { failOnProblems, optionsOf, useColor, writeOut } from '../context.js';
+import { failWithProblems, optionsOf, useColor, writeOut } from '../context.js';
 
 /** The package's root and its examples/, wherever the command runs from (src/ or dist/ are two levels below it). */
 const PACKAGE_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -56,7 +56,8 @@ async function startDemoServer(db: string, key: string, port: number): Promise<R
 /** Starts the server, plans and applies examples/, plans again (empty), then serves until Ctrl-C (or exits). */
 export async function runDemo(command: Command): Promise<void> {
   const opts = optionsOf<{ dir: string; port: number; exit?: boolean }>(command);
-  mkdirSync(opts.dir, { recursive: true });
+  // Owner only: the directory holds the demo key and the database.
+  mkdirSync(opts.dir, { recursive: true, mode: 0o700 });
   const key = demoKey(opts.dir);
   const db = join(opts.dir, 'alertform.db');
   const server = await startDemoServer(db, key, opts.port);
@@ -71,7 +72,7 @@ export async function runDemo(command: Command): Promise<void> {
     const client = new AlertformClient({ server: serverUrl });
     const planExamples = async (): Promise<Extract<ProjectPlan, { status: 'planned' }>> => {
       const result = await planProject({ dir: setting.examples, server: { client, printable: server.url } });
-      if (result.status === 'invalid') failOnProblems(result.problems);
+      if (result.status === 'invalid') failWithProblems(result.problems);
       return result;
     };
 

@@ -7,7 +7,9 @@ import { renderPlanJson } from '../../plan/render/json.js';
 import { createSavedPlan } from '../../plan/saved.js';
 import { secretValuesOfDefinitions } from '../../redact/index.js';
 import { CliError } from '../errors.js';
-import { failOnProblems, optionsOf, serverRequestOf, useColor, writeOut } from '../context.js';
+import { attachImpact, DEFAULT_IMPACT_WINDOW, resolveGraphiteUrl } from '../../impact/attach-impact.js';
+import { parseDuration } from '../../impact/duration.js';
+import { failWithProblems, optionsOf, serverRequestOf, useColor, writeOut } from '../context.js';
 import { writeJsonText } from '../json-output.js';
 
 interface PlanOptions {
@@ -15,19 +17,43 @@ interface PlanOptions {
   detailedExitcode?: boolean;
   ref?: string;
   allowDeletes?: number;
+  graphiteUrl?: string;
+  impact?: boolean;
+  impactWindow?: string;
+  maxSeries?: number;
 }
 
 /** `plan`: loaded lazily so other commands start fast. */
 export async function runPlan(dir: string, command: Command): Promise<void> {
   const opts = optionsOf<PlanOptions>(command);
+  let graphiteUrl: string | undefined;
   const result = await planProject({
     dir,
     server: serverRequestOf(opts),
     ...(opts.ref ? { ref: opts.ref } : {}),
     ...(opts.allowDeletes !== undefined ? { allowDeletes: opts.allowDeletes } : {}),
+    // Flag mistakes are told before the server is asked anything.
+    beforeRead: (loaded) => {
+      graphiteUrl = resolveGraphiteUrl(opts.graphiteUrl, loaded.config, process.env);
+      if (opts.impact && !graphiteUrl) throw new CliError('--impact needs a Graphite: pass --graphite-url URL, set ALERTFORM_GRAPHITE_URL, or write `graphite:` in alertform.yaml');
+      try {
+        parseDuration(opts.impactWindow ?? DEFAULT_IMPACT_WINDOW);
+      } catch (error) {
+        throw new CliError(`--impact-window: ${(error as Error).message}`);
+      }
+    },
   });
-  if (result.status === 'invalid') failOnProblems(result.problems);
+  if (result.status === 'invalid') failWithProblems(result.problems);
   const { plan, actual } = result;
+  if (graphiteUrl) {
+    await attachImpact(plan, {
+      graphiteUrl,
+      window: opts.impactWindow ?? DEFAULT_IMPACT_WINDOW,
+      definitions: result.loaded.definitions,
+      actual,
+      ...(opts.maxSeries !== undefined ? { maxSeries: opts.maxSeries } : {}),
+    });
+  }
   if (opts.json) await writeJsonText(renderPlanJson(plan));
   else await writeOut(renderPlanText(plan, { color: useColor(opts), verbose: opts.verbose === true }));
   if (plan.problems.length > 0) throw new CliError(`the plan has ${plan.problems.length} error(s) and cannot be applied`);

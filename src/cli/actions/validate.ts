@@ -3,12 +3,33 @@ import { loadProject } from '../../definitions/source.js';
 import { formatProblem } from '../../definitions/problems.js';
 import { CliError } from '../errors.js';
 import { optionsOf, writeOut } from '../context.js';
+import { resolveGraphiteUrl } from '../../impact/attach-impact.js';
+import { checkDefinitionsLive } from '../../impact/compute-impact.js';
+import { parseDuration } from '../../impact/duration.js';
+import { createBacktestClient } from '../../impact/fetch-window.js';
 import { writeJson } from '../json-output.js';
 
 /** `validate`: loaded lazily so other commands start fast. */
 export async function runValidate(dir: string, command: Command): Promise<void> {
-  const opts = optionsOf<{ ref?: string }>(command);
+  const opts = optionsOf<{ ref?: string; graphiteUrl?: string; window?: string; maxSeries?: number }>(command);
   const loaded = await loadProject(dir, opts.ref ? { ref: opts.ref } : {});
+  const graphiteUrl = resolveGraphiteUrl(opts.graphiteUrl, loaded.config, process.env);
+  const warnings: string[] = [];
+  if (graphiteUrl && loaded.problems.length === 0) {
+    let windowSeconds: number;
+    try {
+      windowSeconds = parseDuration(opts.window ?? '7d');
+    } catch (error) {
+      throw new CliError(`--window: ${(error as Error).message}`);
+    }
+    const live = await checkDefinitionsLive(loaded.definitions, {
+      graphite: createBacktestClient(graphiteUrl),
+      windowSeconds,
+      ...(opts.maxSeries !== undefined ? { maxSeries: opts.maxSeries } : {}),
+    });
+    warnings.push(...live.warnings);
+    loaded.problems.push(...live.problems);
+  }
   const counts = {
     alerts: loaded.definitions.alerts.length,
     channels: loaded.definitions.channels.length,
@@ -16,10 +37,11 @@ export async function runValidate(dir: string, command: Command): Promise<void> 
     files: loaded.files.length,
   };
   if (opts.json) {
-    await writeJson({ valid: loaded.problems.length === 0, counts, problems: loaded.problems.map((p) => ({ ...p, text: formatProblem(p) })) });
+    await writeJson({ valid: loaded.problems.length === 0, counts, warnings, problems: loaded.problems.map((p) => ({ ...p, text: formatProblem(p) })) });
     if (loaded.problems.length > 0) throw new CliError('', 1);
     return;
   }
+  for (const warning of warnings) process.stderr.write(`warning: ${warning}\n`);
   if (loaded.problems.length > 0) {
     for (const problem of loaded.problems) process.stderr.write(`${formatProblem(problem)}\n`);
     throw new CliError(`${loaded.problems.length} problem(s) found`);

@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import { parseCount } from '../parse.js';
 
-
 /** `alertform plan [DIR]`: what apply would change, read from one paginated list per kind. */
 export function registerPlanCommand(program: Command): void {
   program
@@ -12,6 +11,10 @@ export function registerPlanCommand(program: Command): void {
     .option('--detailed-exitcode', 'exit 2 when there are changes (0 none, 1 error)')
     .option('--ref <gitref>', 'plan the definitions as they are at a git revision (work tree untouched)')
     .option('--allow-deletes <n>', 'allow up to N deletions (over prune.max_deletes)', parseCount)
+    .option('--graphite-url <url>', 'backtest the created and updated alerts against this graphite-web (env ALERTFORM_GRAPHITE_URL, `graphite:` in alertform.yaml)')
+    .option('--impact', 'backtest the changed alerts (on by itself whenever a Graphite URL is known; this asks for one)')
+    .option('--impact-window <duration>', 'how much history to replay, e.g. 7d, 36h', '7d')
+    .option('--max-series <n>', 'warn when a wildcard matches more series than this', parseCount, 100)
     .addHelpText(
       'after',
       `
@@ -19,7 +22,8 @@ Examples:
   $ alertform plan examples/ --server http://KEY@127.0.0.1:8080
   $ ALERTFORM_URL=https://api.example.com ALERTFORM_API_KEY=... alertform plan . --out plan.json
   $ alertform plan . --json --detailed-exitcode       # exit 2 when something would change
-  $ alertform plan . --ref origin/main                # the definitions at a git revision`,
+  $ alertform plan . --ref origin/main                # the definitions at a git revision
+  $ alertform plan . --graphite-url http://127.0.0.1:8000 --impact-window 3d   # would they have fired?`,
     )
     .action(async (dir: string, _opts: unknown, command: Command) => {
       const { runPlan } = await import('../actions/plan.js');

@@ -1,6 +1,8 @@
+import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { pino } from 'pino';
 import { startServer } from '../../server/index.js';
+import { parseDestinationPolicy } from '../../server/net/destination-policy.js';
 import { CliError } from '../errors.js';
 import { addServeOptions } from '../serve-options.js';
 
@@ -10,6 +12,7 @@ interface ServeOptions {
   db: string;
   logLevel: string;
   apiKey: string[];
+  apiKeyFile?: string;
   graphiteUrl?: string;
   evalInterval: string;
   smtpUrl?: string;
@@ -17,6 +20,10 @@ interface ServeOptions {
   pagerdutyUrl?: string;
   opsgenieUrl?: string;
   victoropsUrl?: string;
+  allowPrivateDestinations?: boolean | string;
+  maxAlertsPerAccount: string;
+  maxChannelsPerAccount: string;
+  maxSchedulesPerAccount: string;
 }
 
 /** `alertform serve`: the bundled /v2 server. Prints its URL; SIGTERM and SIGINT close it cleanly. */
@@ -27,26 +34,30 @@ export function registerServeCommand(program: Command): void {
     .description('run the bundled /v2 alerting server (alerts, channels, schedules, history) on SQLite')
     .option(
       '--api-key <key>',
-      'make sure this API key exists (repeatable; also env ALERTFORM_API_KEYS, comma separated)',
+      'make sure this API key exists (repeatable; visible in the process list: prefer --api-key-file or env ALERTFORM_API_KEYS, comma separated)',
       (value: string, previous: string[] = []) => [...previous, value],
     )
     .addHelpText(
       'after',
       `
 Every option can also come from the environment variable shown (a flag wins). Each new key gets an account of
-its own, with an "Email me" channel. Logs are JSON lines (pino) on stderr. GET /healthz, /readyz and /metrics
-(Prometheus) need no key. See docs/server.md.
+its own, with an "Email me" channel. Keys must be at least 24 characters without ":" (alertform keys create makes
+such keys); prefer --api-key-file or ALERTFORM_API_KEYS to --api-key, which the process list shows. Logs are JSON
+lines (pino) on stderr. GET /healthz, /readyz and /metrics (Prometheus) need no key. See docs/server.md.
 
 Examples:
-  $ alertform serve --api-key demo-key
-  $ alertform serve --port 0 --db :memory: --api-key k1 --api-key k2
-  $ ALERTFORM_API_KEYS=k1,k2 ALERTFORM_HOST=0.0.0.0 ALERTFORM_DB=/var/lib/alertform/alertform.db alertform serve
-  $ curl http://demo-key@127.0.0.1:8080/v2/alerts/
-  $ alertform serve --api-key demo-key --graphite-url http://127.0.0.1:8000 --eval-interval 30 \\
+  $ alertform serve --api-key-file /etc/alertform/keys
+  $ ALERTFORM_API_KEYS=$KEY1,$KEY2 ALERTFORM_HOST=0.0.0.0 ALERTFORM_DB=/var/lib/alertform/alertform.db alertform serve
+  $ curl http://$KEY1@127.0.0.1:8080/v2/alerts/
+  $ alertform serve --api-key-file keys --graphite-url http://127.0.0.1:8000 --eval-interval 30 \\
       --smtp-url smtp://127.0.0.1:25 --smtp-from alerts@example.com
 
 With --graphite-url, every --eval-interval seconds each alert is evaluated against Graphite: status, history and
-notifications to its channels (email needs --smtp-url). See docs/evaluator.md.`,
+notifications to its channels (email needs --smtp-url). See docs/evaluator.md.
+
+Webhook, Slack and VictorOps deliveries never reach loopback, private, link-local or metadata addresses (checked
+on the address connected to), nor follow redirects, unless --allow-private-destinations says so. See
+docs/security.md.`,
     )
     .action(async (options: ServeOptions, command: Command) => {
       const port = Number(options.port);
@@ -66,11 +77,35 @@ notifications to its channels (email needs --smtp-url). See docs/evaluator.md.`,
       if (options.smtpUrl !== undefined && !/^smtps?:\/\/[^/]/.test(options.smtpUrl)) {
         throw new CliError('--smtp-url must be an smtp:// or smtps:// URL');
       }
+      // From the environment the flag without a list is spelled "true".
+      const allowPrivateDestinations =
+        options.allowPrivateDestinations === 'true'
+          ? true
+          : typeof options.allowPrivateDestinations === 'string'
+            ? options.allowPrivateDestinations.split(',')
+            : options.allowPrivateDestinations;
+      try {
+        parseDestinationPolicy(allowPrivateDestinations);
+      } catch (error) {
+        throw new CliError(`--allow-private-destinations: ${(error as Error).message}`);
+      }
+      const quotas = {
+        alerts: positiveCount('--max-alerts-per-account', options.maxAlertsPerAccount),
+        channels: positiveCount('--max-channels-per-account', options.maxChannelsPerAccount),
+        schedules: positiveCount('--max-schedules-per-account', options.maxSchedulesPerAccount),
+      };
       const notifierUrls: Record<string, string> = {};
       if (options.pagerdutyUrl) notifierUrls.pagerduty = options.pagerdutyUrl;
       if (options.opsgenieUrl) notifierUrls.opsgenie = options.opsgenieUrl;
       if (options.victoropsUrl) notifierUrls.victorops = options.victoropsUrl;
       const fromEnv = (process.env.ALERTFORM_API_KEYS ?? '').split(',').map((key) => key.trim()).filter(Boolean);
+      const fromArgs = [...repeatedOption(command, '--api-key'), ...(options.apiKey ?? [])];
+      const fromFiles = options.apiKeyFile ? readKeyFile(options.apiKeyFile) : [];
+      const apiKeys = [...fromArgs, ...fromFiles, ...fromEnv];
+      apiKeys.forEach(assertStrongKey);
+      if (fromArgs.length > 0) {
+        process.stderr.write('warning: a key given with --api-key is visible to every user of this machine (ps); use --api-key-file or ALERTFORM_API_KEYS\n');
+      }
       const logger = pino({ level: options.logLevel }, pino.destination(2));
       let server;
       try {
@@ -78,12 +113,14 @@ notifications to its channels (email needs --smtp-url). See docs/evaluator.md.`,
           host: options.host,
           port,
           db: options.db,
-          apiKeys: [...repeatedOption(command, '--api-key'), ...(options.apiKey ?? []), ...fromEnv],
+          apiKeys,
           logger,
           ...(options.graphiteUrl ? { graphiteUrl: options.graphiteUrl, evalIntervalSeconds: evalInterval } : {}),
           ...(options.smtpUrl ? { smtpUrl: options.smtpUrl } : {}),
           ...(options.smtpFrom ? { smtpFrom: options.smtpFrom } : {}),
           notifierUrls,
+          quotas,
+          ...(allowPrivateDestinations !== undefined ? { allowPrivateDestinations } : {}),
         });
       } catch (error) {
         throw new CliError(`cannot start the server: ${(error as Error).message}`);
@@ -118,6 +155,33 @@ function repeatedOption(command: Command, flag: string): string[] {
     else if (arg.startsWith(`${flag}=`)) values.push(arg.slice(flag.length + 1));
   });
   return values;
+}
+
+/** Operator keys are credentials too: long enough not to be guessed, and without the `:` that Basic auth splits on. */
+export const MIN_OPERATOR_KEY_LENGTH = 24;
+
+function assertStrongKey(key: string, index: number): void {
+  // The key itself is never printed: only which one is at fault.
+  if (key.length < MIN_OPERATOR_KEY_LENGTH) {
+    throw new CliError(`API key #${index + 1} is shorter than ${MIN_OPERATOR_KEY_LENGTH} characters; make one with: alertform keys create`);
+  }
+  if (key.includes(':')) throw new CliError(`API key #${index + 1} contains ":", which Basic authentication cannot carry`);
+}
+
+function readKeyFile(path: string): string[] {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new CliError(`--api-key-file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  return text.split('\n').map((line) => line.trim()).filter((line) => line !== '' && !line.startsWith('#'));
+}
+
+function positiveCount(flag: string, value: string): number {
+  const count = Number(value);
+  if (!Number.isInteger(count) || count < 1) throw new CliError(`${flag} must be a whole number of at least 1, not "${value}"`);
+  return count;
 }
 
 function isHttpUrl(value: string): boolean {

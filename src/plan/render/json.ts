@@ -2,6 +2,7 @@ import { formatProblem } from '../../definitions/problems.js';
 import type { Plan, PlanChange } from '../types.js';
 import { displayKey, displayStepId, maskObject, maskValue, redactorForPlan } from '../../redact/index.js';
 import { renderSummaryLine } from './summary.js';
+import { toJsonImpact } from '../../impact/render-impact.js';
 
 /** One change as machines read it, secrets masked. */
 export type JsonChange = Record<string, unknown> & { id: string; action: PlanChange['action']; kind: string; key: string };
@@ -17,6 +18,8 @@ export interface JsonPlan {
   warnings: string[];
   problems: (Plan['problems'][number] & { text: string })[];
   unmanaged: Plan['unmanaged'];
+  /** The backtest (`plan --impact`): per alert name, fired, alerting_minutes, notifications and `before`. */
+  impact?: Record<string, unknown>;
 }
 
 /**
@@ -36,6 +39,7 @@ export function toJsonPlan(plan: Plan): JsonPlan {
     warnings: plan.warnings,
     problems: plan.problems.map((p) => ({ ...p, text: formatProblem(p) })),
     unmanaged: plan.unmanaged,
+    ...(plan.impact ? { impact: toJsonImpact(plan.impact) } : {}),
   };
   return redactorForPlan(plan).redactDeep(json);
 }

@@ -3,6 +3,7 @@ import type { Plan, PlanChange } from '../types.js';
 import { isSensitive, maskValue, redactorForPlan, SENSITIVE } from '../../redact/index.js';
 import { flattenFields } from './fields.js';
 import { describeChange, formatValue, MARKERS, renderSummaryLine } from './summary.js';
+import { renderImpactMarkdown } from '../../impact/render-impact.js';
 
 export interface MarkdownRenderOptions {
   /** Heading text (default `alertform plan`). */
@@ -33,6 +34,7 @@ export function renderPlanMarkdown(plan: Plan, options: MarkdownRenderOptions = 
     for (const w of plan.warnings) out.push(`> ⚠️ ${w}`);
     out.push('');
   }
+  if (plan.impact) out.push(...renderImpactMarkdown(plan.impact));
   if (plan.changes.length === 0) out.push('No changes. The server matches the definitions.', '');
   // Before the details, so that a comment cut to fit GitHub's limit drops details first.
   if (options.afterSummary) out.push(options.afterSummary, '');

@@ -5,6 +5,7 @@ import type { Plan, PlanChange } from '../types.js';
 import { isSensitive, maskValue, redactorForPlan, SENSITIVE } from '../../redact/index.js';
 import { flattenFields } from './fields.js';
 import { describeChange, formatValue, MARKERS, renderSummaryLine } from './summary.js';
+import { renderImpactText } from '../../impact/render-impact.js';
 
 export interface TextRenderOptions {
   /** Colours (default: off). Callers turn them on only for a TTY without NO_COLOR. */
@@ -28,6 +29,7 @@ export function renderPlanText(plan: Plan, options: TextRenderOptions = {}): str
     lines.push('alertform will perform these actions:', '');
     for (const change of plan.changes) lines.push(...renderChange(change, c), '');
   }
+  if (plan.impact) lines.push(...renderImpactText(plan.impact), '');
   for (const warning of plan.warnings) lines.push(c.yellow(`warning: ${warning}`));
   if (plan.unmanaged.length > 0) {
     lines.push(`${plan.unmanaged.length} object(s) on the server are not managed here${options.verbose ? ':' : ' (names with --verbose).'}`);

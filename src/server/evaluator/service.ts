@@ -1,6 +1,7 @@
 import type { BackgroundService, ServiceContext } from '../start-server.js';
 import { startEvaluator } from './evaluator.js';
 import { adaptStore } from './store-adapter.js';
+import { parseDestinationPolicy } from '../net/destination-policy.js';
 
 /**
  * The evaluation loop as a server background service, configured from the server's options: graphiteUrl,
@@ -21,6 +22,7 @@ export function startEvaluatorService(context: ServiceContext): BackgroundServic
       ...(urls.victorops ? { victoropsUrl: urls.victorops } : {}),
       ...(options.smtpUrl ? { smtpUrl: options.smtpUrl } : {}),
       ...(options.smtpFrom ? { smtpFrom: options.smtpFrom } : {}),
+      destinations: parseDestinationPolicy(options.allowPrivateDestinations),
     },
     logger: logger.child({ component: 'evaluator' }),
     ...(options.now ? { now: options.now } : {}),

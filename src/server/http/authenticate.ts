@@ -1,5 +1,6 @@
 import type { Context, Next } from 'koa';
 import { HttpError } from '../errors.js';
+import { createFailureLimiter, type FailureLimiter } from './failure-limiter.js';
 import type { AccountRecord, Store } from '../store/store.js';
 
 /** The state the auth middleware leaves for the routes. */
@@ -33,12 +34,22 @@ export function readApiKey(header: string | undefined): string | null {
   return null;
 }
 
-/** Resolves the request's account from its API key; 401 when missing, unknown or revoked. */
-export function authenticate(store: Store) {
+/**
+ * Resolves the request's account from its API key; 401 when missing, unknown or revoked. An address with too
+ * many 401s in a row is answered 429 with Retry-After until its window ends.
+ */
+export function authenticate(store: Store, limiter: FailureLimiter = createFailureLimiter()) {
   return async (ctx: Context, next: Next): Promise<void> => {
+    const address = ctx.socket.remoteAddress ?? '';
+    const wait = limiter.retryAfterSeconds(address);
+    if (wait > 0) {
+      ctx.set('Retry-After', String(wait));
+      throw new HttpError('rate_limited', `too many requests with a wrong API key from this address; retry in ${wait} s`);
+    }
     const key = readApiKey(ctx.get('Authorization') || undefined);
     const account = key ? await store.findAccountByKey(key) : null;
     if (!account) {
+      limiter.recordFailure(address);
       throw new HttpError('unauthorized', key ? 'unknown or revoked API key' : 'an API key is required (Basic or Bearer)');
     }
     (ctx.state as AuthState).account = account;

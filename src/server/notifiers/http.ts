@@ -1,40 +1,96 @@
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { isIP } from 'node:net';
+import { refuseAddress, type DestinationPolicy } from '../net/destination-policy.js';
+import { DestinationRefusedError, guardedLookup } from '../net/guarded-lookup.js';
 import { DeliveryError } from './types.js';
 
+export interface PostOptions {
+  headers?: Record<string, string>;
+  signal: AbortSignal;
+  /**
+   * For destinations a tenant chose (webhook, Slack, VictorOps URLs): the addresses they may reach, checked on
+   * the resolved address at connect time. Absent for the operator's own endpoints (PagerDuty, OpsGenie URLs).
+   */
+  policy?: DestinationPolicy;
+}
+
 /**
- * POSTs a JSON body (always built with JSON.stringify) and fails with a DeliveryError that names the service
- * and the status, never the URL: webhook URLs and keys are secrets.
+ * POSTs a JSON body (always built with JSON.stringify). Redirects are not followed: a 3xx is a failure (a
+ * redirect would re-send the body wherever the far side points, private addresses included). Fails with a
+ * DeliveryError that says the class of failure (HTTP 4xx, redirect refused, destination refused, timed out),
+ * never the URL (webhook URLs and keys are secrets) nor the far side's exact answer (which would make
+ * last_error a port scanner).
  */
-export async function postJson(
-  service: string,
-  url: string,
-  body: unknown,
-  options: { headers?: Record<string, string>; signal: AbortSignal },
-): Promise<void> {
-  let response: Response;
+export async function postJson(service: string, url: string, body: unknown, options: PostOptions): Promise<void> {
+  const target = new URL(url);
+  const host = target.hostname.replace(/^\[|\]$/g, '');
+  // An IP literal is connected to without a lookup, so it is judged here; names are judged by the lookup.
+  if (options.policy && isIP(host) !== 0) {
+    const refusal = refuseAddress(options.policy, host, host);
+    if (refusal) throw new DeliveryError(`${service} destination refused: ${refusal}`, false);
+  }
+  let status: number;
   try {
-    response = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...options.headers },
-      body: JSON.stringify(body),
-      signal: options.signal,
-    });
+    status = await send(target, JSON.stringify(body), options);
   } catch (error) {
     throw networkError(service, error);
   }
-  // Drain the body so the connection can be reused.
-  await response.arrayBuffer().catch(() => undefined);
-  if (!response.ok) {
-    const retryable = response.status >= 500 || response.status === 429 || response.status === 408;
-    throw new DeliveryError(`${service} answered HTTP ${response.status}`, retryable);
+  if (status >= 300 && status < 400) throw new DeliveryError(`${service} redirect refused`, false);
+  if (status >= 400) {
+    const retryable = status >= 500 || status === 429 || status === 408;
+    throw new DeliveryError(`${service} answered HTTP ${Math.floor(status / 100)}xx`, retryable);
   }
 }
 
-/** A DeliveryError for a request that got no answer, keeping only the error code (messages name hosts). */
+const agents = new WeakMap<DestinationPolicy, { http: HttpAgent; https: HttpsAgent }>();
+const trusted = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
+
+/** Keep-alive agents per policy, whose every new connection goes through the policy's lookup. */
+function agentsFor(policy: DestinationPolicy | undefined) {
+  if (!policy) return trusted;
+  let pair = agents.get(policy);
+  if (!pair) {
+    const lookup = guardedLookup(policy);
+    pair = { http: new HttpAgent({ keepAlive: true, lookup }), https: new HttpsAgent({ keepAlive: true, lookup }) };
+    agents.set(policy, pair);
+  }
+  return pair;
+}
+
+/** One POST; resolves with the status once the (discarded) response body has been read. */
+function send(target: URL, payload: string, options: PostOptions): Promise<number> {
+  const https = target.protocol === 'https:';
+  const pair = agentsFor(options.policy);
+  return new Promise<number>((resolve, reject) => {
+    const request = (https ? httpsRequest : httpRequest)(
+      target,
+      {
+        method: 'POST',
+        agent: https ? pair.https : pair.http,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), ...options.headers },
+        signal: options.signal,
+      },
+      (response: IncomingMessage) => {
+        // Read and drop the body, so the connection can be reused; its content is never shown.
+        response.resume();
+        response.on('end', () => resolve(response.statusCode ?? 0));
+        response.on('error', reject);
+      },
+    );
+    request.on('error', reject);
+    request.end(payload);
+  });
+}
+
+/** A DeliveryError for a request that got no answer: the class of failure only (messages name hosts). */
 export function networkError(service: string, error: unknown): DeliveryError {
+  if (error instanceof DestinationRefusedError) return new DeliveryError(`${service} ${error.message}`, false);
   const name = (error as { name?: string })?.name;
-  if (name === 'TimeoutError' || name === 'AbortError') return new DeliveryError(`${service} did not answer in time`, true);
+  if (name === 'TimeoutError' || name === 'AbortError') return new DeliveryError(`${service} timed out`, true);
   const code = (error as { cause?: { code?: string } })?.cause?.code ?? (error as { code?: string })?.code;
-  return new DeliveryError(`${service} could not be reached${code ? ` (${code})` : ''}`, true);
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new DeliveryError(`${service} host not found`, true);
+  return new DeliveryError(`${service} could not be reached`, true);
 }
 
 /** `base` (which may carry a path, e.g. a proxy prefix) joined with an absolute API path. */

@@ -15,9 +15,9 @@ export async function sendNotification(
 ): Promise<void> {
   switch (channel.type) {
     case 'webhook':
-      return sendWebhook(channel, notification, signal);
+      return sendWebhook(channel, notification, settings, signal);
     case 'slack':
-      return sendSlack(channel, notification, signal);
+      return sendSlack(channel, notification, settings, signal);
     case 'pagerduty':
       return sendPagerduty(channel, notification, settings, signal);
     case 'victorops':

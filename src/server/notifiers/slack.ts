@@ -1,6 +1,6 @@
 import { describeCriteria, statusOf, summarize } from './describe.js';
 import { postJson } from './http.js';
-import type { DeliveryChannel, Notification } from './types.js';
+import type { DeliveryChannel, Notification, NotifierSettings } from './types.js';
 
 const COLORS = { alerting: '#d00000', recovered: '#2eb886', query_failed: '#daa038', query_recovered: '#2eb886' };
 
@@ -46,6 +46,11 @@ function escapeSlack(text: string): string {
 }
 
 /** POSTs the message to the channel's incoming-webhook URL. */
-export async function sendSlack(channel: DeliveryChannel, notification: Notification, signal: AbortSignal): Promise<void> {
-  await postJson('slack', channel.destination, buildSlackPayload(notification), { signal });
+export async function sendSlack(
+  channel: DeliveryChannel,
+  notification: Notification,
+  settings: Pick<NotifierSettings, 'destinations'>,
+  signal: AbortSignal,
+): Promise<void> {
+  await postJson('slack', channel.destination, buildSlackPayload(notification), { signal, policy: settings.destinations });
 }

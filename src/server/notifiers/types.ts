@@ -1,3 +1,4 @@
+import { PUBLIC_ONLY, type DestinationPolicy } from '../net/destination-policy.js';
 import type { AdditionalCriterion, AlertCriteria, ChannelType, NotificationType } from '../../model/types.js';
 import type { Truth, TriggeredMetric } from '../../evaluation/judge-alert.js';
 import type { NotificationEvent } from '../../evaluation/transitions.js';
@@ -60,6 +61,8 @@ export interface NotifierSettings {
   smtpFrom: string;
   /** Per delivery attempt. */
   timeoutMs: number;
+  /** Where tenant-chosen URLs (webhook, Slack, VictorOps) may lead; default public addresses only. */
+  destinations: DestinationPolicy;
 }
 
 /** Defaults of NotifierSettings: the public endpoints, no SMTP. */
@@ -70,6 +73,7 @@ export const DEFAULT_NOTIFIER_SETTINGS: NotifierSettings = {
   smtpUrl: null,
   smtpFrom: 'alertform@localhost',
   timeoutMs: 10_000,
+  destinations: PUBLIC_ONLY,
 };
 
 /** A failed delivery. Its message is safe to log and to show on the channel (no destination, no key). */

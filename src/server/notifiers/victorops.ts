@@ -39,5 +39,7 @@ export async function sendVictorops(
 ): Promise<void> {
   const message = buildVictoropsMessage(channel, notification);
   if (!message) return;
-  await postJson('victorops', victoropsUrl(channel.destination, settings), message, { signal });
+  // With --victorops-url the host is the operator's; otherwise the tenant's URL is judged by the policy.
+  const policy = settings.victoropsUrl ? {} : { policy: settings.destinations };
+  await postJson('victorops', victoropsUrl(channel.destination, settings), message, { signal, ...policy });
 }

@@ -1,6 +1,6 @@
 import { describeCriteria, isComposite, statusOf } from './describe.js';
 import { postJson } from './http.js';
-import type { DeliveryChannel, Notification } from './types.js';
+import type { DeliveryChannel, Notification, NotifierSettings } from './types.js';
 
 /**
  * The webhook body: `{name, criteria, graph, value, metric, status, backoff_minutes, info}`, plus `expression`,
@@ -34,6 +34,11 @@ export function buildWebhookPayload(notification: Notification): Record<string, 
 }
 
 /** POSTs the webhook body to the channel's URL. */
-export async function sendWebhook(channel: DeliveryChannel, notification: Notification, signal: AbortSignal): Promise<void> {
-  await postJson('webhook', channel.destination, buildWebhookPayload(notification), { signal });
+export async function sendWebhook(
+  channel: DeliveryChannel,
+  notification: Notification,
+  settings: Pick<NotifierSettings, 'destinations'>,
+  signal: AbortSignal,
+): Promise<void> {
+  await postJson('webhook', channel.destination, buildWebhookPayload(notification), { signal, policy: settings.destinations });
 }

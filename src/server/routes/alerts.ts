@@ -9,7 +9,8 @@ import { checkAlertRules, mergeAlertUpdate, type ReferenceLookup } from '../vali
 import { checkSchema } from '../validation/check-schema.js';
 import { QueryReader, readPaging } from '../validation/query.js';
 import { EMAIL_ME } from '../store/sqlite/sqlite-store.js';
-import { accountOf, param, type RouteDeps } from './route-context.js';
+import { accountOf, param, prefixesOf, type RouteDeps } from './route-context.js';
+import { assertBelowQuota } from '../quotas.js';
 
 /** Operations 1-5 of the seed: create, search, read, update and delete alerts. */
 export function registerAlertRoutes(router: Router, deps: RouteDeps): void {
@@ -20,8 +21,9 @@ export function registerAlertRoutes(router: Router, deps: RouteDeps): void {
     const body = await readJsonBody(ctx.req);
     const problems = checkSchema('alert', 'create', body);
     if (problems.length > 0) throw invalidBody(problems);
-    const checked = await checkAlertRules(body as unknown as AlertBody, referenceLookup(store, account));
+    const checked = await checkAlertRules(body as unknown as AlertBody, referenceLookup(store, account), prefixesOf(ctx));
     if (!checked.ok) throw invalidBody(checked.problems);
+    await assertBelowQuota(store, account, 'alerts', deps.quotas.alerts);
     const alert = await withConflict(() => store.createAlert(account, checked.value));
     ctx.status = 201;
     ctx.body = { id: alert.id, url: `/v2/alerts/${alert.id}` };
@@ -53,7 +55,7 @@ export function registerAlertRoutes(router: Router, deps: RouteDeps): void {
     const problems = checkSchema('alert', 'update', body);
     if (problems.length > 0) throw invalidBody(problems);
     const merged = mergeAlertUpdate(stored, body as Partial<AlertBody>);
-    const checked = await checkAlertRules(merged, referenceLookup(store, account));
+    const checked = await checkAlertRules(merged, referenceLookup(store, account), prefixesOf(ctx));
     if (!checked.ok) throw invalidBody(checked.problems);
     const updated = await withConflict(() => store.updateAlert(account, stored.id, checked.value));
     if (!updated) throw notFound('alert');

@@ -11,6 +11,7 @@ import { checkSchema } from '../validation/check-schema.js';
 import { QueryReader, readPaging } from '../validation/query.js';
 import { withConflict } from './alerts.js';
 import { accountOf, param, type RouteDeps } from './route-context.js';
+import { assertBelowQuota } from '../quotas.js';
 
 /** Operations 12-16 of the seed: notification channels. Statuses follow the seed's Errors table exactly. */
 export function registerChannelRoutes(router: Router, deps: RouteDeps): void {
@@ -21,8 +22,9 @@ export function registerChannelRoutes(router: Router, deps: RouteDeps): void {
     // The seed documents 404 for an invalid create body; the code says invalid_body.
     const problems = checkSchema('channel', 'create', body);
     if (problems.length > 0) throw invalidBody(problems, 404);
-    const checked = checkChannelRules(body as unknown as ChannelBody);
+    const checked = checkChannelRules(body as unknown as ChannelBody, deps.destinations);
     if (!checked.ok) throw invalidBody(checked.problems, 404);
+    await assertBelowQuota(store, accountOf(ctx), 'channels', deps.quotas.channels);
     const channel = await withConflict(() => store.createChannel(accountOf(ctx), checked.value));
     ctx.status = 201;
     ctx.body = { id: channel.id, url: `/v2/notifications/${channel.id}` };
@@ -63,7 +65,7 @@ export function registerChannelRoutes(router: Router, deps: RouteDeps): void {
     const stored = await findChannel(ctx, store);
     const problems = checkSchema('channel', 'update', body);
     if (problems.length > 0) throw invalidBody(problems);
-    const checked = checkChannelRules(mergeChannelUpdate(stored, body as Partial<ChannelBody>));
+    const checked = checkChannelRules(mergeChannelUpdate(stored, body as Partial<ChannelBody>), deps.destinations);
     if (!checked.ok) throw invalidBody(checked.problems);
     const updated = await withConflict(() => store.updateChannel(accountOf(ctx), stored.id, checked.value));
     if (!updated) throw notFound('channel');

@@ -1,5 +1,6 @@
 import type Router from '@koa/router';
 import type { HistoryEntry } from '../../model/types.js';
+import { echo } from '../errors.js';
 import { QueryReader } from '../validation/query.js';
 import { accountOf, type RouteDeps } from './route-context.js';
 
@@ -25,7 +26,7 @@ export function registerHistoryRoutes(router: Router, deps: RouteDeps): void {
       // Another account's alert does not exist for this one: the same 400 as an id that never existed.
       const known = await deps.store.searchAlerts(account, { names: [], ids, search: null, page: 1, max: 100 });
       const knownIds = new Set(known.items.map((alert) => alert.id));
-      for (const id of ids) if (!knownIds.has(id)) query.problems.push({ path: 'id', message: `no alert with id "${id}"` });
+      for (const id of ids) if (!knownIds.has(id)) query.problems.push({ path: 'id', message: `no alert with id ${echo(id)}` });
     }
     query.assertValid();
     const since = Math.max(Math.floor(deps.now() / 1000) - days * 86_400, time);

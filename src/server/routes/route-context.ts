@@ -4,17 +4,28 @@ import type { AuthState } from '../http/authenticate.js';
 import { readJsonBody } from '../http/read-json-body.js';
 import { invalidBody } from '../errors.js';
 import type { Store } from '../store/store.js';
+import type { DestinationPolicy } from '../net/destination-policy.js';
+import type { Quotas } from '../quotas.js';
 import { checkSchema } from '../validation/check-schema.js';
 
 /** What every route module gets: the store and the clock (tests move the clock to expire mutes). */
 export interface RouteDeps {
   store: Store;
   now: () => number;
+  /** Where channel destinations may lead (literal addresses are judged at create time). */
+  destinations: DestinationPolicy;
+  /** What one account may hold. */
+  quotas: Quotas;
 }
 
 /** The account of an authenticated request. */
 export function accountOf(ctx: Context): string {
   return (ctx.state as AuthState).account.id;
+}
+
+/** The metric prefixes the request's account is confined to (empty: not confined). */
+export function prefixesOf(ctx: Context): readonly string[] {
+  return (ctx.state as AuthState).account.metricPrefixes ?? [];
 }
 
 /** A path parameter; the router always sets the ones its pattern names. */

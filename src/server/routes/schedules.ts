@@ -10,6 +10,7 @@ import { QueryReader, readPaging } from '../validation/query.js';
 import { changesTiming, checkScheduleRules, mergeScheduleUpdate } from '../validation/schedule-rules.js';
 import { withConflict } from './alerts.js';
 import { accountOf, param, type RouteDeps } from './route-context.js';
+import { assertBelowQuota } from '../quotas.js';
 
 /** Scheduled mutes (/v2/schedules/): shaped like the channel endpoints, with plain 400/404 statuses. */
 export function registerScheduleRoutes(router: Router, deps: RouteDeps): void {
@@ -21,6 +22,7 @@ export function registerScheduleRoutes(router: Router, deps: RouteDeps): void {
     if (problems.length > 0) throw invalidBody(problems);
     const checked = checkScheduleRules(body as unknown as ScheduleBody, deps.now());
     if (!checked.ok) throw invalidBody(checked.problems);
+    await assertBelowQuota(store, accountOf(ctx), 'schedules', deps.quotas.schedules);
     const schedule = await withConflict(() => store.createSchedule(accountOf(ctx), checked.value));
     ctx.status = 201;
     ctx.body = { id: schedule.id, url: `/v2/schedules/${schedule.id}` };

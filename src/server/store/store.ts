@@ -108,6 +108,11 @@ export interface AccountRecord {
   email: string | null;
   /** ISO 8601. */
   createdAt: string;
+  /**
+   * Metric path prefixes the account's queries must stay inside (`alertform keys create --metric-prefix`);
+   * absent or empty: not confined (one Graphite is then one trust domain).
+   */
+  metricPrefixes?: string[];
 }
 
 export interface ApiKeyRecord {

@@ -1,3 +1,7 @@
+import { checkTargetPatterns } from '../../graphite/check-target.js';
+import { callsFunction } from '../../graphite/target.js';
+import { echo } from '../errors.js';
+import { checkMetricPrefixes } from './metric-prefixes.js';
 import { ExpressionError, expressionLetters, formatExpression, parseExpression } from '../../model/expression.js';
 import type { FieldProblem } from '../../model/schemas.js';
 import type {
@@ -22,12 +26,10 @@ export interface ReferenceLookup {
 
 export type RuleResult<T> = { ok: true; value: T } | { ok: false; problems: FieldProblem[] };
 
-/** A graphite function call such as `sumSeries(`: what makes on_query_failure meaningful. */
-const FUNCTION_CALL = /[A-Za-z_][A-Za-z0-9_]*\s*\(/;
-
 /** Whether the alert's queries (its metric or any additional criterion's) call a graphite function. */
 export function usesGraphiteFunction(metric: string, additional: Record<string, { metric: string }> = {}): boolean {
-  return FUNCTION_CALL.test(metric) || Object.values(additional).some((criterion) => FUNCTION_CALL.test(criterion.metric));
+  // A graphite function call such as `sumSeries(` is what makes on_query_failure meaningful.
+  return callsFunction(metric) || Object.values(additional).some((criterion) => callsFunction(criterion.metric));
 }
 
 /**
@@ -35,7 +37,12 @@ export function usesGraphiteFunction(metric: string, additional: Record<string, 
  * its letters, on_query_failure only for function queries, references to channels and schedules. Returns the
  * normalised write (canonical expression, lower-case letters, channel ids, list-form notification_type).
  */
-export async function checkAlertRules(body: AlertBody, lookup: ReferenceLookup): Promise<RuleResult<AlertWrite>> {
+export async function checkAlertRules(
+  body: AlertBody,
+  lookup: ReferenceLookup,
+  /** The account's metric prefixes: every query must stay inside them (none: not confined). */
+  metricPrefixes: readonly string[] = [],
+): Promise<RuleResult<AlertWrite>> {
   const problems: FieldProblem[] = [];
   const alertCriteria = normaliseCriteria(body.alert_criteria, 'alert_criteria', problems);
 
@@ -53,6 +60,7 @@ export async function checkAlertRules(body: AlertBody, lookup: ReferenceLookup):
   }
 
   const expression = checkExpression(body.expression, additionalCriteria, problems);
+  checkMetricPatterns(body.metric, additionalCriteria, metricPrefixes, problems);
 
   const hasFunction = usesGraphiteFunction(body.metric, additionalCriteria);
   let onQueryFailure: OnQueryFailure = body.on_query_failure === undefined ? (hasFunction ? 'notify' : null) : body.on_query_failure;
@@ -111,6 +119,20 @@ export function mergeAlertUpdate(stored: AlertRecord, patch: Partial<AlertBody>)
     merged.on_query_failure = null;
   }
   return merged;
+}
+
+/** Malformed wildcards (`[z-a]`, an unclosed bracket or brace) are refused now rather than failing every cycle. */
+function checkMetricPatterns(
+  metric: string,
+  additional: Record<string, AdditionalCriterion>,
+  prefixes: readonly string[],
+  problems: FieldProblem[],
+): void {
+  const queries = [['metric', metric], ...Object.entries(additional).map(([letter, c]) => [`additional_criteria.${letter}.metric`, c.metric])];
+  for (const [path, query] of queries as [string, string][]) {
+    const problem = checkTargetPatterns(query) ?? checkMetricPrefixes(query, prefixes);
+    if (problem) problems.push({ path, message: problem });
+  }
 }
 
 function normaliseCriteria<T extends AlertCriteria>(criteria: T, path: string, problems: FieldProblem[]): AlertCriteria {
@@ -182,23 +204,24 @@ async function resolveChannels(
     return fallback ? [fallback] : [];
   }
   const resolved = await lookup.resolveChannels(refs);
-  const ids: string[] = [];
+  // A Set keeps the first-seen order and makes 100,000 refs linear, not quadratic.
+  const ids = new Set<string>();
   refs.forEach((ref, index) => {
     const id = resolved.get(ref);
     if (id === undefined) {
-      problems.push({ path: `notification_channels.${index}`, message: `no channel with id or description "${ref}"` });
-    } else if (!ids.includes(id)) {
-      ids.push(id);
+      problems.push({ path: `notification_channels.${index}`, message: `no channel with id or description ${echo(ref)}` });
+    } else {
+      ids.add(id);
     }
   });
-  return ids;
+  return [...ids];
 }
 
 async function checkSchedules(ids: string[], lookup: ReferenceLookup, problems: FieldProblem[]): Promise<string[]> {
   if (ids.length === 0) return [];
   const existing = await lookup.existingSchedules(ids);
   ids.forEach((id, index) => {
-    if (!existing.has(id)) problems.push({ path: `scheduled_mutes.${index}`, message: `no scheduled mute with id "${id}"` });
+    if (!existing.has(id)) problems.push({ path: `scheduled_mutes.${index}`, message: `no scheduled mute with id ${echo(id)}` });
   });
   return [...new Set(ids)];
 }

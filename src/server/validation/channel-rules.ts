@@ -1,3 +1,5 @@
+import { echo } from '../errors.js';
+import { PUBLIC_ONLY, refuseLiteralDestination, type DestinationPolicy } from '../net/destination-policy.js';
 import type { FieldProblem } from '../../model/schemas.js';
 import type { ChannelBody, ChannelType } from '../../model/types.js';
 import type { ChannelRecord, ChannelWrite } from '../store/store.js';
@@ -13,9 +15,9 @@ const EMAIL = /^[^\s@,<>]+@[^\s@,<>]+\.[^\s@,<>]+$/;
  * and auto_resolve: true only on pagerduty and victorops (on other types it would silently do nothing, so it
  * is refused; false is accepted everywhere).
  */
-export function checkChannelRules(body: ChannelBody): RuleResult<ChannelWrite> {
+export function checkChannelRules(body: ChannelBody, policy: DestinationPolicy = PUBLIC_ONLY): RuleResult<ChannelWrite> {
   const problems: FieldProblem[] = [];
-  const destinationProblem = checkDestination(body.type, body.destination);
+  const destinationProblem = checkDestination(body.type, body.destination, policy);
   if (destinationProblem) problems.push({ path: 'destination', message: destinationProblem });
   if (body.auto_resolve === true && !AUTO_RESOLVE_TYPES.includes(body.type)) {
     problems.push({ path: 'auto_resolve', message: 'can only be true for pagerduty and victorops channels' });
@@ -44,19 +46,23 @@ export function mergeChannelUpdate(stored: ChannelRecord, patch: Partial<Channel
   };
 }
 
-function checkDestination(type: ChannelType, destination: string): string | null {
+function checkDestination(type: ChannelType, destination: string, policy: DestinationPolicy): string | null {
   const value = destination.trim();
   switch (type) {
     case 'email': {
       const addresses = value.split(',').map((part) => part.trim());
       const bad = addresses.find((address) => !EMAIL.test(address));
-      return bad === undefined ? null : `"${bad}" is not an email address (several may be given, comma separated)`;
+      return bad === undefined ? null : `${echo(bad)} is not an email address (several may be given, comma separated)`;
     }
     case 'slack':
     case 'webhook':
-    case 'victorops':
+    case 'victorops': {
       // The URL itself is a secret (it carries the token): say what is wrong without echoing it.
-      return isHttpUrl(value) ? null : `must be an http(s) URL for ${type} channels`;
+      if (!isHttpUrl(value)) return `must be an http(s) URL for ${type} channels`;
+      // A literal address the deliveries would refuse is refused now; host names are judged at connect time.
+      const refusal = refuseLiteralDestination(policy, value);
+      return refusal ? `must not lead to a ${refusal} (see docs/security.md)` : null;
+    }
     case 'pagerduty':
     case 'opsgenie':
       return value.length > 0 && !/\s/.test(value) ? null : `must be the ${type} integration key`;

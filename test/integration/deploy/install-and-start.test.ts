@@ -63,7 +63,7 @@ describe.skipIf(availability.skip)('deploy/: install and start as a non-root use
 
   it('starts from the environment alone, is ready, passes the HEALTHCHECK, writes its database as nobody, stops on SIGTERM', async () => {
     const db = join(work, 'data', 'alertform.db');
-    const serveEnv = { ALERTFORM_HOST: '127.0.0.1', ALERTFORM_PORT: '0', ALERTFORM_DB: db, ALERTFORM_API_KEYS: 'deploy-key' };
+    const serveEnv = { ALERTFORM_HOST: '127.0.0.1', ALERTFORM_PORT: '0', ALERTFORM_DB: db, ALERTFORM_API_KEYS: 'deploy-key-0123456789abcdefgh' };
     env = { ...env, ...serveEnv };
     server = await startUntilUrl('runuser', asNobody([join(prefix, 'start.sh')]), { cwd: work, env, timeoutMs: 60_000 });
     const ready = await fetch(`${server.url}/readyz`);
@@ -74,7 +74,7 @@ describe.skipIf(availability.skip)('deploy/: install and start as a non-root use
     const health = await runCommand('runuser', asNobody([join(prefix, 'healthcheck.sh')]), { cwd: work, env });
     expect(health.code, health.stderr).toBe(0);
     expect((await stat(db)).uid).toBe(NOBODY);
-    const listed = await fetch(`${server.url}/v2/alerts/`, { headers: { authorization: `Basic ${Buffer.from('deploy-key:').toString('base64')}` } });
+    const listed = await fetch(`${server.url}/v2/alerts/`, { headers: { authorization: `Basic ${Buffer.from('deploy-key-0123456789abcdefgh:').toString('base64')}` } });
     expect(listed.status).toBe(200);
     // SIGTERM to the server itself, as Docker signals the container's first process (start.sh exec'd into it).
     const runuserPid = server.child.pid!;

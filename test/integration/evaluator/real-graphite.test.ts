@@ -55,6 +55,8 @@ describe.skipIf(availability.skip)('evaluation against a real Graphite', () => {
       smtpFrom: 'alertform@example.com',
       // Third-party APIs pointed at the local receiver: the requests are the real ones, only the host differs.
       notifierUrls: { pagerduty: `${receiver.url}/pagerduty`, opsgenie: `${receiver.url}/opsgenie` },
+      // The receivers listen on 127.0.0.1: a single-tenant install's opt-in.
+      allowPrivateDestinations: true,
     });
   });
 
@@ -169,7 +171,7 @@ describe.skipIf(availability.skip)('evaluation against a real Graphite', () => {
     await graphite.writePoints([{ path: 'it.disk.used', value: 5, time: Math.floor(Date.now() / 1000) - 30 }]);
     // The error is stored from the first failed attempt on, while the retries go on.
     const read = await until(() => server.request('GET', `/v2/notifications/${channel.body.id}/`), (r) => Boolean(r.body.last_error));
-    expect(read.body.last_error).toEqual({ time: expect.stringMatching(/^\d+$/), message: 'webhook could not be reached (ECONNREFUSED)' });
+    expect(read.body.last_error).toEqual({ time: expect.stringMatching(/^\d+$/), message: 'webhook could not be reached' });
     expect(JSON.stringify(read.body.last_error)).not.toContain('127.0.0.1');
   });
 

@@ -29,7 +29,7 @@ describe('evaluation state across a restart', () => {
     const render = await startFakeRender(() => ({ series: [makeSeries('restart.queue.depth', [500, 500], Math.floor(Date.now() / 1000) - 30, 30)] }));
     const receiver = await startWebhookReceiver();
     closers.push(render.close, receiver.close);
-    const options = { db, keys: ['restart-key'], graphiteUrl: render.url, evalIntervalSeconds: 1 };
+    const options = { db, keys: ['restart-key'], graphiteUrl: render.url, evalIntervalSeconds: 1, allowPrivateDestinations: true };
 
     let server: TestServer = await startTestServer(options);
     await server.request('POST', '/v2/notifications/', { type: 'webhook', description: 'hook', destination: `${receiver.url}/hook` });

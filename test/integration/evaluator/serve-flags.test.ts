@@ -26,7 +26,7 @@ describe('alertform serve with evaluation', () => {
     closers.push(render.close);
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', MAIN, 'serve', '--port', '0', '--db', ':memory:', '--api-key', 'flag-key', '--graphite-url', render.url, '--eval-interval', '1'],
+      ['--import', 'tsx', MAIN, 'serve', '--port', '0', '--db', ':memory:', '--api-key', 'flag-key-0123456789abcdefgh', '--graphite-url', render.url, '--eval-interval', '1'],
       { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ALERTFORM_LOG_LEVEL: 'warn' } },
     );
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
@@ -47,7 +47,7 @@ describe('alertform serve with evaluation', () => {
       });
     });
     expect(stdout).not.toContain(render.url); // the Graphite URL may hold credentials: never printed
-    const auth = { authorization: `Bearer flag-key`, 'content-type': 'application/json' };
+    const auth = { authorization: `Bearer flag-key-0123456789abcdefgh`, 'content-type': 'application/json' };
     const created = await fetch(`${url}/v2/alerts/`, {
       method: 'POST',
       headers: auth,

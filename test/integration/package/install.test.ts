@@ -15,7 +15,8 @@ describe('the npm package, installed into an empty directory', () => {
   let bin: string;
   let env: NodeJS.ProcessEnv;
   let server: StartedProcess | undefined;
-  const key = 'package-test-key';
+  // Operator keys are 24+ characters (as the README's openssl rand -hex 16 makes).
+  const key = 'package-test-key-0123456789';
   const run = (args: string[], timeoutMs = 60_000) => runCommand(bin, args, { cwd: app, env, timeoutMs });
 
   beforeAll(async () => {

@@ -13,13 +13,16 @@ const MAIN = fileURLToPath(new URL('../../../src/cli/main.ts', import.meta.url))
 const dir = mkdtempSync(join(tmpdir(), 'alertform-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+/** Operator keys must be at least 24 characters: a readable name padded to that. */
+const K = (name: string) => `${name}-0123456789abcdefghijkl`;
+
 // Each CLI run spawns node + tsx: seconds each on a busy 2-core machine, hence the generous timeouts.
 describe('alertform serve', () => {
   it('prints its URL, serves every --api-key and ALERTFORM_API_KEYS key, and stops cleanly on SIGTERM', async () => {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', MAIN, 'serve', '--port', '0', '--db', ':memory:', '--api-key', 'flag-1', '--api-key=flag-2'],
-      { env: { ...process.env, ALERTFORM_API_KEYS: 'env-1, env-2', ALERTFORM_LOG_LEVEL: 'silent' }, stdio: ['ignore', 'pipe', 'pipe'] },
+      ['--import', 'tsx', MAIN, 'serve', '--port', '0', '--db', ':memory:', '--api-key', K('flag-1'), `--api-key=${K('flag-2')}`],
+      { env: { ...process.env, ALERTFORM_API_KEYS: `${K('env-1')}, ${K('env-2')}`, ALERTFORM_LOG_LEVEL: 'silent' }, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let stdout = '';
     const url = await new Promise<string>((resolve, reject) => {
@@ -31,7 +34,7 @@ describe('alertform serve', () => {
       child.on('exit', (code) => reject(new Error(`serve exited early (${code}): ${stdout}`)));
     });
     try {
-      for (const key of ['flag-1', 'flag-2', 'env-1', 'env-2']) {
+      for (const key of ['flag-1', 'flag-2', 'env-1', 'env-2'].map(K)) {
         expect([key, (await sendRequest(url, key, 'GET', '/v2/alerts/')).status]).toEqual([key, 200]);
       }
       expect((await sendRequest(url, 'not-given', 'GET', '/v2/alerts/')).status).toBe(401);

@@ -107,11 +107,11 @@ describe('serve configuration from the environment', () => {
     const dir = mkdtempSync(join(tmpdir(), 'af-serve-env-'));
     const db = join(dir, 'from-env.db');
     const server = await spawnNodeServer(MAIN, ['serve', '--port', '0'], {
-      env: { ALERTFORM_PORT: 'not-a-port', ALERTFORM_DB: db, ALERTFORM_HOST: '127.0.0.1', ALERTFORM_LOG_LEVEL: 'info', ALERTFORM_API_KEYS: 'env-key' },
+      env: { ALERTFORM_PORT: 'not-a-port', ALERTFORM_DB: db, ALERTFORM_HOST: '127.0.0.1', ALERTFORM_LOG_LEVEL: 'info', ALERTFORM_API_KEYS: 'env-key-0123456789abcdefghij' },
     });
     const ready = await fetch(`${server.url}/readyz`);
     expect(ready.status).toBe(200);
-    const alerts = await fetch(`${server.url}/v2/alerts/`, { headers: { authorization: `Basic ${Buffer.from('env-key:').toString('base64')}` } });
+    const alerts = await fetch(`${server.url}/v2/alerts/`, { headers: { authorization: `Basic ${Buffer.from('env-key-0123456789abcdefghij:').toString('base64')}` } });
     expect(alerts.status).toBe(200);
     expect(await server.stop()).toBe(0);
     const lines = server

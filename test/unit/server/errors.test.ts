@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { HttpError, ERROR_CATALOGUE, conflict, invalidBody, invalidQuery, notFound } from '../../../src/server/errors.js';
 import type { ApiErrorCode } from '../../../src/model/types.js';
 
-const CODES: ApiErrorCode[] = ['unauthorized', 'not_found', 'invalid_body', 'invalid_query', 'conflict', 'payload_too_large', 'internal'];
+const CODES: ApiErrorCode[] = ['unauthorized', 'not_found', 'invalid_body', 'invalid_query', 'conflict', 'payload_too_large', 'quota_exceeded', 'rate_limited', 'internal'];
 
 function sourcesUnder(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>

@@ -96,6 +96,10 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX channels_account_seq ON channels(account_id, seq);
   CREATE INDEX schedules_account_seq ON schedules(account_id, seq);
   `,
+  // 3: the metric prefixes an account's queries are confined to (JSON list; [] = not confined).
+  `
+  ALTER TABLE accounts ADD COLUMN metric_prefixes TEXT NOT NULL DEFAULT '[]';
+  `,
 ];
 
 /** Brings the database to the newest schema version; refuses a database newer than this code. */

@@ -1,3 +1,4 @@
+import { chmodSync, closeSync, constants, openSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type Database from 'better-sqlite3';
 import { migrateDatabase } from './migrations.js';
@@ -39,6 +40,7 @@ export function loadSqliteDriver(): typeof Database {
  */
 export function openDatabase(path: string): Database.Database {
   const Sqlite = loadSqliteDriver();
+  if (path !== ':memory:' && path !== '') restrictDatabaseFiles(path);
   const db = new Sqlite(path);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
@@ -47,6 +49,27 @@ export function openDatabase(path: string): Database.Database {
   migrateDatabase(db);
   cacheStatements(db);
   return db;
+}
+
+/**
+ * Keeps the database readable by its owner only: it holds API key hashes, webhook URLs and integration keys.
+ * SQLite creates the -wal and -shm files with the main file's permissions, so creating that one 0600 (and
+ * tightening an existing one, and leftover -wal/-shm files) covers all three.
+ */
+function restrictDatabaseFiles(path: string): void {
+  try {
+    closeSync(openSync(path, constants.O_CREAT | constants.O_RDWR, 0o600));
+  } catch {
+    // Let SQLite report what is wrong with the path (a missing directory, no permission) in its own words.
+    return;
+  }
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+    try {
+      if ((statSync(file).mode & 0o077) !== 0) chmodSync(file, 0o600);
+    } catch {
+      // Absent (-wal/-shm before the first write) or not ours: nothing to tighten.
+    }
+  }
 }
 
 /** How many distinct SQL texts keep their prepared statement; searches build a few variants, never thousands. */

@@ -88,13 +88,19 @@ export class SqliteStore implements Store {
     const hash = hashApiKey(key);
     const row = this.db
       .prepare(
-        `SELECT k.key_hash, a.id, a.email, a.created_at FROM api_keys k JOIN accounts a ON a.id = k.account_id
-         WHERE k.key_hash = ? AND k.revoked_at IS NULL`,
+        `SELECT k.key_hash, a.id, a.email, a.created_at, a.metric_prefixes FROM api_keys k
+         JOIN accounts a ON a.id = k.account_id WHERE k.key_hash = ? AND k.revoked_at IS NULL`,
       )
-      .get(hash) as { key_hash: string; id: string; email: string | null; created_at: string } | undefined;
+      .get(hash) as { key_hash: string; id: string; email: string | null; created_at: string; metric_prefixes: string } | undefined;
     // The lookup is by hash already; the constant-time compare guards against any future lookup by prefix.
     if (!row || !hashesEqual(row.key_hash, hash)) return null;
-    return { id: row.id, email: row.email, createdAt: row.created_at };
+    const metricPrefixes = JSON.parse(row.metric_prefixes) as string[];
+    return { id: row.id, email: row.email, createdAt: row.created_at, ...(metricPrefixes.length > 0 ? { metricPrefixes } : {}) };
+  }
+
+  /** Confines an account's queries to metric prefixes (`keys create --metric-prefix`); [] lifts the confinement. */
+  async setMetricPrefixes(accountId: string, prefixes: string[]): Promise<void> {
+    this.db.prepare('UPDATE accounts SET metric_prefixes = ? WHERE id = ?').run(JSON.stringify(prefixes), accountId);
   }
 
   async findApiKey(key: string): Promise<ApiKeyRecord | null> {

@@ -1,5 +1,6 @@
 import type { NotificationEvent } from '../../../../src/evaluation/transitions.js';
 import type { DeliveryChannel, Notification, NotifierSettings } from '../../../../src/server/notifiers/types.js';
+import { parseDestinationPolicy } from '../../../../src/server/net/destination-policy.js';
 import { DEFAULT_NOTIFIER_SETTINGS } from '../../../../src/server/notifiers/types.js';
 
 export const TIME = 1_700_000_000;
@@ -52,6 +53,7 @@ export function channel(type: DeliveryChannel['type'], destination: string, auto
   return { id: `ch_${type}`, type, description: `${type} channel`, destination, auto_resolve: autoResolve };
 }
 
+/** The defaults, but with private destinations allowed: these tests deliver to receivers on 127.0.0.1. */
 export function settings(overrides: Partial<NotifierSettings> = {}): NotifierSettings {
-  return { ...DEFAULT_NOTIFIER_SETTINGS, ...overrides };
+  return { ...DEFAULT_NOTIFIER_SETTINGS, destinations: parseDestinationPolicy(true), ...overrides };
 }

@@ -64,7 +64,7 @@ describe('pagerduty (Events API v2)', () => {
   it('fails with a message that names the service and status but not the key', async () => {
     nock('https://events.pagerduty.com').post('/v2/enqueue').reply(400, { status: 'invalid event' });
     const failure = sendNotification(channel('pagerduty', 'secret-routing-key'), plainNotification(), settings(), signal());
-    await expect(failure).rejects.toMatchObject({ message: 'pagerduty answered HTTP 400', retryable: false });
+    await expect(failure).rejects.toMatchObject({ message: 'pagerduty answered HTTP 4xx', retryable: false });
   });
 });
 

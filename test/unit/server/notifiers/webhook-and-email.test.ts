@@ -60,7 +60,7 @@ describe('webhook', () => {
     const receiver = await startWebhookReceiver(() => 503);
     closers.push(receiver.close);
     const failure = sendNotification(channel('webhook', `${receiver.url}/secret-path`), plainNotification(), settings(), signal());
-    await expect(failure).rejects.toMatchObject({ message: 'webhook answered HTTP 503', retryable: true });
+    await expect(failure).rejects.toMatchObject({ message: 'webhook answered HTTP 5xx', retryable: true });
   });
 });
 

@@ -1,0 +1,30 @@
+import { HttpError } from './errors.js';
+import type { Store } from './store/store.js';
+
+/** How many alerts, channels and schedules one account may hold (`serve --max-alerts-per-account` etc.). */
+export interface Quotas {
+  alerts: number;
+  channels: number;
+  schedules: number;
+}
+
+/** Room for any real team; a bound on what one key can make the server store and evaluate. */
+export const DEFAULT_QUOTAS: Quotas = { alerts: 10_000, channels: 1_000, schedules: 1_000 };
+
+/**
+ * Refuses a create when the account already holds `limit` resources of the kind: 403 quota_exceeded. Asks the
+ * store for the item at position `limit` (a page of one), which every backend answers with its own search, so
+ * no count method is needed. Concurrent creates may pass the check together and overshoot by a few.
+ */
+export async function assertBelowQuota(store: Store, accountId: string, kind: keyof Quotas, limit: number): Promise<void> {
+  const page = { page: limit, max: 1 };
+  const found =
+    kind === 'alerts'
+      ? await store.searchAlerts(accountId, { names: [], ids: [], search: null, ...page })
+      : kind === 'channels'
+        ? await store.searchChannels(accountId, { types: [], descriptions: [], ids: [], autoResolve: null, ...page })
+        : await store.searchSchedules(accountId, { names: [], ids: [], ...page });
+  if (found.items.length > 0) {
+    throw new HttpError('quota_exceeded', `the account already has ${limit} ${kind}, its limit; delete some first or ask the operator`);
+  }
+}
