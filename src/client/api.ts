@@ -16,7 +16,8 @@ import { parseServerUrl } from './connection.js';
 const LISTS = {
   alerts: { path: 'v2/alerts/', field: 'alerts' },
   channels: { path: 'v2/notifications/', field: 'notifications' },
-  schedules: { path: 'v2/schedules/', field: 'schedules' },
+  // The public docs' key; alertform servers before 0.2 answered `schedules`, read as a fallback.
+  schedules: { path: 'v2/schedules/', field: 'scheduled_mutes', legacyField: 'schedules' },
 } as const;
 
 export const PAGE_SIZE = 100;
@@ -41,6 +42,7 @@ export class AlertformClient {
   /** Every item of a list, page by page (100 a page). `next_page` may be a boolean or the next page's number. */
   async listAll<T>(list: keyof typeof LISTS, filter?: URLSearchParams): Promise<T[]> {
     const { path, field } = LISTS[list];
+    const legacyField = 'legacyField' in LISTS[list] ? (LISTS[list] as { legacyField: string }).legacyField : undefined;
     const items: T[] = [];
     let page = 1;
     for (;;) {
@@ -48,7 +50,7 @@ export class AlertformClient {
       params.set('page', String(page));
       params.set('max', String(PAGE_SIZE));
       const body = await this.http.request<Record<string, unknown>>('GET', path, { searchParams: params, idempotent: true });
-      const pageItems = (body[field] ?? []) as T[];
+      const pageItems = (body[field] ?? (legacyField ? body[legacyField] : undefined) ?? []) as T[];
       items.push(...pageItems);
       const next = body.next_page;
       if (pageItems.length === 0 || next === false || next === null || next === undefined || next === 0) return items;

@@ -75,6 +75,7 @@ export interface ChannelRead extends Required<ChannelBody> {
 }
 
 export type Weekday = 'mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun';
+export const WEEKDAYS: readonly Weekday[] = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
 
 /** A scheduled mute (/v2/schedules/). */
 export interface ScheduleBody {

@@ -1,5 +1,8 @@
 import { loadSchema, type SchemaName } from '../model/schemas.js';
-import { ERROR_CATALOGUE } from './errors.js';
+import { CHANNEL_TYPES, WEEKDAYS } from '../model/types.js';
+import { makePortable } from './openapi-portable.js';
+import { RESPONSE_SCHEMAS, ref } from './openapi-responses.js';
+import { HISTORY_STATUSES } from './routes/history.js';
 
 type Json = Record<string, unknown>;
 
@@ -8,7 +11,8 @@ const API_SCHEMAS: readonly SchemaName[] = ['alert', 'channel', 'schedule'];
 /**
  * The OpenAPI 3.1 document of the /v2 API, built from the same JSON Schemas the server validates with: every
  * `$defs` entry of schemas/{alert,channel,schedule}.schema.json becomes `components.schemas.<doc>.<def>`, with
- * its $refs rewritten to match; the response shapes are added here.
+ * its $refs rewritten to match; the response shapes come from openapi-responses.ts. Everything is then made
+ * portable (openapi-portable.ts) so that code generators and validators read it as the server means it.
  */
 export function buildOpenApiDocument(): Json {
   const schemas: Json = {};
@@ -22,22 +26,49 @@ export function buildOpenApiDocument(): Json {
     info: {
       title: 'alertform /v2 Alerts and Notification Channels API',
       version: '2',
+      license: { name: 'MIT', identifier: 'MIT' },
       description:
         'The Hosted Graphite /v2 alerts API as alertform serves it. Statuses follow the reference exactly, odd ones ' +
         'included (delete of a missing alert 400, read of a missing channel 400, invalid channel create 404); ' +
-        'error.code says what happened. Trailing slashes are optional.',
+        'error.code says what happened. Paths end with a slash as the reference writes them; the server answers ' +
+        'them without it too. Any body that is not a JSON object is 400, whatever the operation.',
     },
-    servers: [{ url: '/' }],
+    servers: [{ url: '/', description: 'The server that serves this document.' }],
     security: [{ basic: [] }, { bearer: [] }],
+    tags: [
+      { name: 'alerts', description: 'Alert rules, their mutes and history.' },
+      { name: 'notifications', description: 'Notification channels.' },
+      { name: 'schedules', description: 'Scheduled mutes.' },
+      { name: 'service', description: 'Liveness and this document (no key).' },
+    ],
     components: {
       securitySchemes: {
         basic: { type: 'http', scheme: 'basic', description: 'The API key as user name (http://KEY@host/), any password.' },
         bearer: { type: 'http', scheme: 'bearer', description: 'The API key as a Bearer token.' },
       },
-      schemas,
+      schemas: dropUnreferenced(makePortable(schemas)),
     },
     paths: buildPaths(),
   };
+}
+
+/**
+ * The components something refers to, directly or through another. The schemas' `fields` parts, once copied into
+ * create and update, are left unused, and an unused component only confuses a reader (and the linters).
+ */
+function dropUnreferenced(schemas: Json): Json {
+  const paths = JSON.stringify(buildPaths());
+  const used = new Set<string>();
+  const visit = (text: string) => {
+    for (const [, name] of text.matchAll(/"#\/components\/schemas\/([^"]+)"/g)) {
+      if (name && !used.has(name) && name in schemas) {
+        used.add(name);
+        visit(JSON.stringify(schemas[name]));
+      }
+    }
+  };
+  visit(paths);
+  return Object.fromEntries(Object.entries(schemas).filter(([name]) => used.has(name)));
 }
 
 function rewriteRefs(value: unknown, doc: string): unknown {
@@ -55,225 +86,215 @@ function rewriteRefs(value: unknown, doc: string): unknown {
   return out;
 }
 
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const stringList = { type: 'array', items: { type: 'string' } };
+/** A query parameter: its name, description and schema; `list` makes it repeatable (?id=a&id=b). */
+interface QueryParam {
+  name: string;
+  description: string;
+  schema?: Json;
+  list?: boolean;
+}
 
-const RESPONSE_SCHEMAS: Json = {
-  Error: {
-    type: 'object',
-    required: ['error'],
-    properties: {
-      error: {
-        type: 'object',
-        required: ['code', 'message'],
-        properties: {
-          code: { enum: Object.keys(ERROR_CATALOGUE) },
-          message: { type: 'string' },
-          details: {
-            type: 'array',
-            items: { type: 'object', properties: { path: { type: 'string' }, message: { type: 'string' } } },
-            maxItems: 100,
-          },
-          details_total: { type: 'integer', description: 'How many problems there were, when more than the 100 listed' },
-        },
-      },
-    },
-  },
-  Created: { type: 'object', required: ['id', 'url'], properties: { id: { type: 'string' }, url: { type: 'string' } } },
-  Deleted: {
-    type: 'object',
-    properties: { id: { type: 'string' }, deleted: { const: true }, alerts_changed: { type: 'integer' } },
-  },
-  AlertRead: {
-    type: 'object',
-    properties: {
-      id: { type: 'string' },
-      name: { type: 'string' },
-      metric: { type: 'string' },
-      alert_criteria: ref('alert.criteria'),
-      additional_criteria: ref('alert.additionalCriteria'),
-      expression: { type: 'string' },
-      notification_channels: stringList,
-      notification_type: ref('alert.notificationType'),
-      scheduled_mutes: stringList,
-      currently_triggered_metrics: stringList,
-      muted: { type: 'boolean' },
-      status: { type: 'string', examples: ['healthy', 'alerting'] },
-      info: { type: ['string', 'null'] },
-      on_query_failure: { enum: [null, 'ignore', 'notify'] },
-    },
-  },
-  AlertPage: {
-    type: 'object',
-    properties: { alerts: { type: 'array', items: ref('AlertRead') }, next_page: { type: 'boolean' } },
-  },
-  MuteStatus: {
-    type: 'object',
-    properties: {
-      id: { type: 'string' },
-      name: { type: 'string' },
-      muted: { type: 'boolean' },
-      duration: { type: 'integer', description: 'Remaining whole minutes, rounded up; 0 when not muted.' },
-      scheduled_mutes: stringList,
-    },
-  },
-  MuteResult: { type: 'object', properties: { duration: { type: 'integer' } } },
-  BulkMuteResult: { type: 'object', properties: { ids: stringList, duration: { type: 'integer' } } },
-  HistoryEntry: {
-    type: 'object',
-    properties: {
-      status: { type: 'string', examples: ['alerting', 'recovered', 'query_failed'] },
-      value: { type: ['number', 'null'] },
-      time: { type: 'string', description: 'Unix seconds.' },
-      metric: { type: 'string' },
-    },
-  },
-  History: { type: 'object', additionalProperties: { type: 'array', items: ref('HistoryEntry') } },
-  ChannelRead: {
-    type: 'object',
-    properties: {
-      type: { type: 'string' },
-      description: { type: 'string' },
-      destination: { type: 'string' },
-      id: { type: 'string' },
-      auto_resolve: { type: 'boolean' },
-      last_error: { type: 'object', properties: { time: { type: 'string' }, message: { type: 'string' } } },
-    },
-  },
-  ChannelPage: {
-    type: 'object',
-    properties: { notifications: { type: 'array', items: ref('ChannelRead') }, next_page: { type: 'boolean' } },
-  },
-  ScheduleRead: {
-    type: 'object',
-    properties: {
-      id: { type: 'string' },
-      name: { type: 'string' },
-      start_time: { type: 'string' },
-      duration: { type: 'integer' },
-      timezone: { type: 'string' },
-      repeat: stringList,
-      alerts: stringList,
-    },
-  },
-  SchedulePage: {
-    type: 'object',
-    properties: { schedules: { type: 'array', items: ref('ScheduleRead') }, next_page: { type: 'boolean' } },
-  },
-};
-
-type Op = {
+interface Op {
+  operationId: string;
   summary: string;
+  tag: string;
+  /** Component name of the JSON request body. */
   body?: string;
   ok: [number, string];
-  errors: Record<number, string>;
-  query?: Array<[string, string, boolean?]>;
+  /** Statuses the operation answers besides success, 401, 429, 500 and (with a body) 400 and 413. */
+  errors?: Record<number, string>;
+  query?: QueryParam[];
+  /** What the {id} path parameter names. */
   id?: string;
-};
+}
+
+const PAGING: QueryParam[] = [
+  { name: 'page', description: 'Page number, from 1 (default 1).', schema: { type: 'integer', minimum: 1, default: 1 } },
+  { name: 'max', description: 'Page size, 1..100 (default 100).', schema: { type: 'integer', minimum: 1, maximum: 100, default: 100 } },
+];
+
+/** Query booleans as clients send them: JSON's true/false, Python's True/False, or 1/0. */
+const QUERY_BOOLEAN = { type: 'string', enum: ['true', 'false', 'True', 'False', '1', '0'] };
 
 function operation(op: Op): Json {
   const responses: Json = {
-    [op.ok[0]]: { description: 'success', content: { 'application/json': { schema: ref(op.ok[1]) } } },
-    401: errorResponse('missing or unknown API key (unauthorized)'),
-    413: errorResponse('body larger than 1 MiB (payload_too_large)'),
+    [op.ok[0]]: { description: 'Success.', content: { 'application/json': { schema: ref(op.ok[1]) } } },
   };
-  for (const [status, why] of Object.entries(op.errors)) responses[status] = errorResponse(why);
+  const errors: Record<number, string> = { ...op.errors };
+  if (op.body) {
+    // Checked before anything else, so every operation with a body answers these, whatever its other statuses.
+    errors[400] = [errors[400], 'body not JSON or not a JSON object (invalid_body)'].filter(Boolean).join('; ');
+    errors[413] = 'body larger than 1 MiB (payload_too_large)';
+  }
+  errors[401] = 'missing or unknown API key (unauthorized)';
+  errors[429] = 'too many failed authentications from this address; see Retry-After (rate_limited)';
+  errors[500] = 'unexpected failure, logged by the server (internal)';
+  for (const [status, why] of Object.entries(errors).sort(([a], [b]) => Number(a) - Number(b))) {
+    responses[status] = {
+      description: why.charAt(0).toUpperCase() + why.slice(1) + '.',
+      ...(status === '401'
+        ? { headers: { 'WWW-Authenticate': { description: 'Basic realm="alertform"', schema: { type: 'string' } } } }
+        : status === '429'
+          ? { headers: { 'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer' } } } }
+          : {}),
+      content: { 'application/json': { schema: ref('Error') } },
+    };
+  }
+  const parameters = [
+    ...(op.id ? [{ name: 'id', in: 'path', required: true, schema: { type: 'string' }, description: op.id }] : []),
+    ...(op.query ?? []).map((param) => ({
+      name: param.name,
+      in: 'query',
+      description: param.description,
+      required: false,
+      ...(param.list
+        ? { style: 'form', explode: true, schema: { type: 'array', items: param.schema ?? { type: 'string' } } }
+        : { schema: param.schema ?? { type: 'string' } }),
+    })),
+  ];
   return {
+    operationId: op.operationId,
     summary: op.summary,
-    ...(op.id || op.query
-      ? {
-          parameters: [
-            ...(op.id ? [{ name: 'id', in: 'path', required: true, schema: { type: 'string' }, description: op.id }] : []),
-            ...(op.query ?? []).map(([name, description, repeatable]) => ({
-              name,
-              in: 'query',
-              description,
-              ...(repeatable ? { explode: true, schema: stringList } : { schema: { type: 'string' } }),
-            })),
-          ],
-        }
-      : {}),
-    ...(op.body
-      ? { requestBody: { required: true, content: { 'application/json': { schema: ref(op.body) } } } }
-      : {}),
+    tags: [op.tag],
+    ...(parameters.length > 0 ? { parameters } : {}),
+    ...(op.body ? { requestBody: { required: true, content: { 'application/json': { schema: ref(op.body) } } } } : {}),
     responses,
   };
 }
 
-function errorResponse(description: string): Json {
-  return { description, content: { 'application/json': { schema: ref('Error') } } };
-}
+const NO_ALERT = 'no such alert (not_found)';
+const NO_CHANNEL = 'no such channel (not_found)';
+const NO_SCHEDULE = 'no such scheduled mute (not_found)';
+const READ_ONLY_NOTE =
+  'An object exactly as GET returned it is accepted: read-only fields are ignored when `id` is this id (another id is 400).';
 
-const PAGING: Array<[string, string]> = [
-  ['page', 'Page number, from 1 (default 1).'],
-  ['max', 'Page size, 1..100 (default 100).'],
-];
+function openOperation(operationId: string, summary: string, schema: Json, more: Json = {}): Json {
+  return {
+    operationId,
+    summary,
+    tags: ['service'],
+    security: [],
+    responses: { 200: { description: 'Success.', content: { 'application/json': { schema } } }, ...more },
+  };
+}
 
 function buildPaths(): Json {
   return {
-    '/healthz': { get: { summary: 'Liveness (no key)', security: [], responses: { 200: { description: 'ok' } } } },
+    '/healthz': { get: openOperation('getHealth', 'Liveness (no key)', ref('Health')) },
     '/readyz': {
+      get: openOperation('getReadiness', 'Readiness: database reachable, migrations done, evaluator running (no key)', ref('Readiness'), {
+        503: { description: 'Not ready: the checks say which failed.', content: { 'application/json': { schema: ref('Readiness') } } },
+      }),
+    },
+    '/metrics': {
       get: {
-        summary: 'Readiness: database reachable, migrations done, evaluator running (no key)',
-        security: [],
-        responses: { 200: { description: 'ready, with each check' }, 503: { description: 'not ready, with the checks that failed' } },
+        ...openOperation('getMetrics', 'Prometheus metrics (no key)', { type: 'string' }),
+        responses: { 200: { description: 'Prometheus text exposition format.', content: { 'text/plain': { schema: { type: 'string' } } } } },
       },
     },
-    '/metrics': { get: { summary: 'Prometheus metrics (no key)', security: [], responses: { 200: { description: 'text exposition format' } } } },
-    '/v2/openapi.json': { get: { summary: 'This document (no key)', security: [], responses: { 200: { description: 'OpenAPI 3.1' } } } },
+    '/v2/openapi.json': { get: openOperation('getOpenApiDocument', 'This document (no key)', { type: 'object' }) },
     '/v2/alerts/': {
-      post: operation({ summary: '1. Create an alert', body: 'alert.create', ok: [201, 'Created'], errors: { 400: 'invalid body (invalid_body)', 409: 'name exists (conflict)' } }),
+      post: operation({ operationId: 'createAlert', tag: 'alerts', summary: '1. Create an alert', body: 'alert.create', ok: [201, 'Created'], errors: { 403: 'the account holds as many as the operator allows (quota_exceeded)', 400: 'invalid body (invalid_body)', 409: 'name exists (conflict)' } }),
       get: operation({
+        operationId: 'searchAlerts',
+        tag: 'alerts',
         summary: '2. Search alerts: (name OR id) AND search',
         ok: [200, 'AlertPage'],
         errors: { 400: 'invalid query (invalid_query)' },
-        query: [['name', 'Alert name (repeatable, OR).', true], ['id', 'Alert id (repeatable, OR).', true], ['search', 'Substring of name, metric or a channel description.'], ...PAGING],
+        query: [
+          { name: 'name', description: 'Alert name (repeatable, OR-ed with id).', list: true },
+          { name: 'id', description: 'Alert id (repeatable, OR-ed with name).', list: true },
+          { name: 'search', description: "Case-insensitive substring of the name, the metric, an additional criterion's metric or a channel description; AND-ed with the rest." },
+          ...PAGING,
+        ],
       }),
     },
     '/v2/alerts/{id}/': {
-      get: operation({ summary: '3. Read one alert', id: 'alert id', ok: [200, 'AlertRead'], errors: { 404: 'no such alert (not_found)' } }),
-      put: operation({ summary: '4. Update an alert (partial)', id: 'alert id', body: 'alert.update', ok: [200, 'AlertRead'], errors: { 400: 'invalid body (invalid_body)', 404: 'no such alert (not_found)', 409: 'name exists (conflict)' } }),
-      delete: operation({ summary: '5. Delete an alert', id: 'alert id', ok: [200, 'Deleted'], errors: { 400: 'no such alert (not_found, status as documented)' } }),
+      get: operation({ operationId: 'getAlert', tag: 'alerts', summary: '3. Read one alert', id: 'alert id', ok: [200, 'AlertRead'], errors: { 404: NO_ALERT } }),
+      put: {
+        ...operation({ operationId: 'updateAlert', tag: 'alerts', summary: '4. Update an alert (partial)', id: 'alert id', body: 'alert.update', ok: [200, 'AlertRead'], errors: { 400: 'invalid body, or an id that is not this one (invalid_body)', 404: NO_ALERT, 409: 'name exists (conflict)' } }),
+        description: `Only the fields given change; the merged alert is checked as a whole. ${READ_ONLY_NOTE}`,
+      },
+      delete: operation({ operationId: 'deleteAlert', tag: 'alerts', summary: '5. Delete an alert', id: 'alert id', ok: [200, 'Deleted'], errors: { 400: 'no such alert (not_found; 400 as the reference documents)' } }),
     },
     '/v2/alerts/{id}/muted/': {
-      post: operation({ summary: '6. Mute an alert', id: 'alert id', body: 'alert.mute', ok: [200, 'MuteResult'], errors: { 400: 'invalid body (invalid_body)', 404: 'no such alert (not_found)' } }),
-      delete: operation({ summary: '7. Unmute an alert', id: 'alert id', ok: [200, 'MuteStatus'], errors: { 404: 'no such alert (not_found)' } }),
-      get: operation({ summary: '8. Mute status', id: 'alert id', ok: [200, 'MuteStatus'], errors: { 404: 'no such alert (not_found)' } }),
+      post: operation({ operationId: 'muteAlert', tag: 'alerts', summary: '6. Mute an alert', id: 'alert id', body: 'alert.mute', ok: [200, 'MuteResult'], errors: { 400: 'invalid body (invalid_body)', 404: NO_ALERT } }),
+      delete: operation({ operationId: 'unmuteAlert', tag: 'alerts', summary: '7. Unmute an alert', id: 'alert id', ok: [200, 'MuteStatus'], errors: { 404: NO_ALERT } }),
+      get: operation({ operationId: 'getAlertMuteStatus', tag: 'alerts', summary: '8. Mute status', id: 'alert id', ok: [200, 'MuteStatus'], errors: { 404: NO_ALERT } }),
     },
     '/v2/alerts/muted/': {
-      post: operation({ summary: '9. Mute alerts (ids and/or search; both empty = all), all or nothing', body: 'alert.bulkMute', ok: [200, 'BulkMuteResult'], errors: { 400: 'invalid body (invalid_body)', 404: 'an id does not exist (not_found); nothing changed' } }),
-      delete: operation({ summary: '10. Unmute alerts, all or nothing', body: 'alert.bulkUnmute', ok: [200, 'BulkMuteResult'], errors: { 400: 'invalid body (invalid_body)', 404: 'an id does not exist (not_found); nothing changed' } }),
+      post: operation({ operationId: 'muteAlerts', tag: 'alerts', summary: '9. Mute alerts (ids and/or search; both empty = all), all or nothing', body: 'alert.bulkMute', ok: [200, 'BulkMuteResult'], errors: { 400: 'invalid body (invalid_body)', 404: 'an id does not exist (not_found); nothing changed' } }),
+      delete: operation({ operationId: 'unmuteAlerts', tag: 'alerts', summary: '10. Unmute alerts, all or nothing', body: 'alert.bulkUnmute', ok: [200, 'BulkUnmuteResult'], errors: { 400: 'invalid body (invalid_body)', 404: 'an id does not exist (not_found); nothing changed' } }),
     },
     '/v2/alerts/history/': {
       get: operation({
+        operationId: 'getAlertHistory',
+        tag: 'alerts',
         summary: '11. Alert history, keyed by alert id, newest first',
         ok: [200, 'History'],
-        errors: { 400: 'invalid query (invalid_query)' },
-        query: [['id', 'Alert id (repeatable; alias alert_id).', true], ['days', 'Days back, 1..90 (default 3).'], ['status', 'alerting, recovered or query_failed.'], ['value', 'Exact value.'], ['time', 'Entries at or after this unix time.']],
+        errors: { 400: "invalid query, or an id that is not one of this account's alerts (invalid_query)" },
+        query: [
+          { name: 'id', description: 'Alert id (repeatable; all alerts when absent).', list: true },
+          { name: 'alert_id', description: 'Alias of `id`, as the reference text also spells it (repeatable).', list: true },
+          { name: 'days', description: 'Days back, 1..90 (default 3).', schema: { type: 'integer', minimum: 1, maximum: 90, default: 3 } },
+          { name: 'status', description: 'Only entries of this status.', schema: { type: 'string', enum: [...HISTORY_STATUSES] } },
+          { name: 'value', description: 'Only entries of exactly this value.', schema: { type: 'number' } },
+          { name: 'time', description: 'Only entries at or after this unix time (seconds).', schema: { type: 'integer', minimum: 0 } },
+        ],
       }),
     },
     '/v2/notifications/': {
-      post: operation({ summary: '12. Create a channel', body: 'channel.create', ok: [201, 'Created'], errors: { 404: 'invalid body (invalid_body, status as documented)', 409: 'description exists (conflict)' } }),
+      post: operation({ operationId: 'createChannel', tag: 'notifications', summary: '12. Create a channel', body: 'channel.create', ok: [201, 'Created'], errors: { 403: 'the account holds as many as the operator allows (quota_exceeded)', 404: 'invalid body (invalid_body; 404 as the reference documents)', 409: 'description exists (conflict)' } }),
       get: operation({
+        operationId: 'searchChannels',
+        tag: 'notifications',
         summary: '13. Search channels (criteria OR-ed)',
         ok: [200, 'ChannelPage'],
         errors: { 400: 'invalid query (invalid_query)' },
-        query: [['type', 'Channel type (repeatable).', true], ['description', 'Description (repeatable; alias descriptions).', true], ['id', 'Channel id (repeatable).', true], ['auto_resolve', 'true or false (pagerduty, victorops).'], ...PAGING],
+        query: [
+          { name: 'type', description: 'Channel type (repeatable).', list: true, schema: { type: 'string', enum: [...CHANNEL_TYPES] } },
+          { name: 'description', description: 'Description (repeatable).', list: true },
+          { name: 'descriptions', description: 'Alias of `description`, as the reference text spells it (repeatable).', list: true },
+          { name: 'id', description: 'Channel id (repeatable).', list: true },
+          { name: 'auto_resolve', description: 'true or false (also True/False, 1/0).', schema: QUERY_BOOLEAN },
+          ...PAGING,
+        ],
       }),
     },
     '/v2/notifications/{id}/': {
-      get: operation({ summary: '14. Read one channel', id: 'channel id', ok: [200, 'ChannelRead'], errors: { 400: 'no such channel (not_found, status as documented)' } }),
-      put: operation({ summary: '15. Update a channel (partial)', id: 'channel id', body: 'channel.update', ok: [200, 'ChannelRead'], errors: { 400: 'invalid body (invalid_body)', 404: 'no such channel (not_found)', 409: 'description exists (conflict)' } }),
-      delete: operation({ summary: '16. Delete a channel (removed from its alerts)', id: 'channel id', ok: [200, 'Deleted'], errors: { 404: 'no such channel (not_found)' } }),
+      get: operation({ operationId: 'getChannel', tag: 'notifications', summary: '14. Read one channel', id: 'channel id', ok: [200, 'ChannelRead'], errors: { 400: 'no such channel (not_found; 400 as the reference documents)' } }),
+      put: {
+        ...operation({ operationId: 'updateChannel', tag: 'notifications', summary: '15. Update a channel (partial)', id: 'channel id', body: 'channel.update', ok: [200, 'ChannelRead'], errors: { 400: 'invalid body, or an id that is not this one (invalid_body)', 404: NO_CHANNEL, 409: 'description exists (conflict)' } }),
+        description: `Only the fields given change. ${READ_ONLY_NOTE}`,
+      },
+      delete: operation({ operationId: 'deleteChannel', tag: 'notifications', summary: '16. Delete a channel (removed from its alerts)', id: 'channel id', ok: [200, 'ChannelDeleted'], errors: { 404: NO_CHANNEL } }),
     },
     '/v2/schedules/': {
-      post: operation({ summary: 'Create a scheduled mute', body: 'schedule.create', ok: [201, 'Created'], errors: { 400: 'invalid body (invalid_body)', 409: 'name exists (conflict)' } }),
-      get: operation({ summary: 'Search scheduled mutes (name OR id)', ok: [200, 'SchedulePage'], errors: { 400: 'invalid query (invalid_query)' }, query: [['name', 'Name (repeatable).', true], ['id', 'Id (repeatable).', true], ...PAGING] }),
+      post: operation({ operationId: 'createSchedule', tag: 'schedules', summary: 'Create a scheduled mute', body: 'schedule.create', ok: [201, 'Created'], errors: { 403: 'the account holds as many as the operator allows (quota_exceeded)', 400: 'invalid body (invalid_body)', 409: 'name exists (conflict)' } }),
+      get: operation({
+        operationId: 'searchSchedules',
+        tag: 'schedules',
+        summary: 'Search scheduled mutes (criteria OR-ed)',
+        ok: [200, 'SchedulePage'],
+        errors: { 400: 'invalid query (invalid_query)' },
+        query: [
+          { name: 'name', description: 'Name (repeatable).', list: true },
+          { name: 'id', description: 'Id (repeatable).', list: true },
+          { name: 'duration', description: 'Duration in minutes (repeatable).', list: true, schema: { type: 'integer', minimum: 1 } },
+          { name: 'start_time', description: 'Start time HH:MM (repeatable).', list: true, schema: { type: 'string', pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$' } },
+          { name: 'timezone', description: 'Timezone, any spelling of the offset (repeatable; an unencoded + is read as +).', list: true },
+          { name: 'repeat', description: 'A week day the schedule repeats on (repeatable).', list: true, schema: { type: 'string', enum: [...WEEKDAYS] } },
+          ...PAGING,
+        ],
+      }),
     },
     '/v2/schedules/{id}/': {
-      get: operation({ summary: 'Read a scheduled mute', id: 'schedule id', ok: [200, 'ScheduleRead'], errors: { 404: 'no such schedule (not_found)' } }),
-      put: operation({ summary: 'Update a scheduled mute (partial)', id: 'schedule id', body: 'schedule.update', ok: [200, 'ScheduleRead'], errors: { 400: 'invalid body (invalid_body)', 404: 'no such schedule (not_found)', 409: 'name exists (conflict)' } }),
-      delete: operation({ summary: 'Delete a scheduled mute (removed from its alerts)', id: 'schedule id', ok: [200, 'Deleted'], errors: { 404: 'no such schedule (not_found)' } }),
+      get: operation({ operationId: 'getSchedule', tag: 'schedules', summary: 'Read a scheduled mute', id: 'schedule id', ok: [200, 'ScheduleRead'], errors: { 404: NO_SCHEDULE } }),
+      put: {
+        ...operation({ operationId: 'updateSchedule', tag: 'schedules', summary: 'Update a scheduled mute (partial)', id: 'schedule id', body: 'schedule.update', ok: [200, 'ScheduleRead'], errors: { 400: 'invalid body, or an id that is not this one (invalid_body)', 404: NO_SCHEDULE, 409: 'name exists (conflict)' } }),
+        description: `Only the fields given change. ${READ_ONLY_NOTE}`,
+      },
+      delete: operation({ operationId: 'deleteSchedule', tag: 'schedules', summary: 'Delete a scheduled mute (removed from its alerts)', id: 'schedule id', ok: [200, 'Deleted'], errors: { 404: NO_SCHEDULE } }),
     },
   };
 }

@@ -23,7 +23,7 @@ export async function assertBelowQuota(store: Store, accountId: string, kind: ke
       ? await store.searchAlerts(accountId, { names: [], ids: [], search: null, ...page })
       : kind === 'channels'
         ? await store.searchChannels(accountId, { types: [], descriptions: [], ids: [], autoResolve: null, ...page })
-        : await store.searchSchedules(accountId, { names: [], ids: [], ...page });
+        : await store.searchSchedules(accountId, { names: [], ids: [], durations: [], startTimes: [], timezones: [], repeat: [], ...page });
   if (found.items.length > 0) {
     throw new HttpError('quota_exceeded', `the account already has ${limit} ${kind}, its limit; delete some first or ask the operator`);
   }

@@ -9,6 +9,7 @@ import { checkAlertRules, mergeAlertUpdate, type ReferenceLookup } from '../vali
 import { checkSchema } from '../validation/check-schema.js';
 import { QueryReader, readPaging } from '../validation/query.js';
 import { EMAIL_ME } from '../store/sqlite/sqlite-store.js';
+import { READ_ONLY_FIELDS, dropReadOnlyFields } from './read-only-fields.js';
 import { accountOf, param, prefixesOf, type RouteDeps } from './route-context.js';
 import { assertBelowQuota } from '../quotas.js';
 
@@ -54,7 +55,8 @@ export function registerAlertRoutes(router: Router, deps: RouteDeps): void {
     const stored = await findAlert(ctx, store);
     const problems = checkSchema('alert', 'update', body);
     if (problems.length > 0) throw invalidBody(problems);
-    const merged = mergeAlertUpdate(stored, body as Partial<AlertBody>);
+    const patch = dropReadOnlyFields(body, stored.id, READ_ONLY_FIELDS.alert);
+    const merged = mergeAlertUpdate(stored, patch as Partial<AlertBody>);
     const checked = await checkAlertRules(merged, referenceLookup(store, account), prefixesOf(ctx));
     if (!checked.ok) throw invalidBody(checked.problems);
     const updated = await withConflict(() => store.updateAlert(account, stored.id, checked.value));

@@ -10,6 +10,7 @@ import { checkChannelRules, mergeChannelUpdate } from '../validation/channel-rul
 import { checkSchema } from '../validation/check-schema.js';
 import { QueryReader, readPaging } from '../validation/query.js';
 import { withConflict } from './alerts.js';
+import { READ_ONLY_FIELDS, dropReadOnlyFields } from './read-only-fields.js';
 import { accountOf, param, type RouteDeps } from './route-context.js';
 import { assertBelowQuota } from '../quotas.js';
 
@@ -65,7 +66,8 @@ export function registerChannelRoutes(router: Router, deps: RouteDeps): void {
     const stored = await findChannel(ctx, store);
     const problems = checkSchema('channel', 'update', body);
     if (problems.length > 0) throw invalidBody(problems);
-    const checked = checkChannelRules(mergeChannelUpdate(stored, body as Partial<ChannelBody>), deps.destinations);
+    const patch = dropReadOnlyFields(body, stored.id, READ_ONLY_FIELDS.channel);
+    const checked = checkChannelRules(mergeChannelUpdate(stored, patch as Partial<ChannelBody>), deps.destinations);
     if (!checked.ok) throw invalidBody(checked.problems);
     const updated = await withConflict(() => store.updateChannel(accountOf(ctx), stored.id, checked.value));
     if (!updated) throw notFound('channel');

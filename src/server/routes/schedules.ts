@@ -8,7 +8,9 @@ import type { ScheduleRecord, Store } from '../store/store.js';
 import { checkSchema } from '../validation/check-schema.js';
 import { QueryReader, readPaging } from '../validation/query.js';
 import { changesTiming, checkScheduleRules, mergeScheduleUpdate } from '../validation/schedule-rules.js';
+import { readScheduleFilters } from '../validation/schedule-query.js';
 import { withConflict } from './alerts.js';
+import { READ_ONLY_FIELDS, dropReadOnlyFields } from './read-only-fields.js';
 import { accountOf, param, type RouteDeps } from './route-context.js';
 import { assertBelowQuota } from '../quotas.js';
 
@@ -29,11 +31,21 @@ export function registerScheduleRoutes(router: Router, deps: RouteDeps): void {
   });
 
   router.get('/v2/schedules', async (ctx) => {
-    const query = new QueryReader(ctx.querystring, { repeatable: ['name', 'id'], single: ['page', 'max'] });
+    const query = new QueryReader(ctx.querystring, {
+      repeatable: ['name', 'id', 'duration', 'start_time', 'timezone', 'repeat'],
+      single: ['page', 'max'],
+    });
     const paging = readPaging(query);
+    const filters = readScheduleFilters(query);
     query.assertValid();
-    const page = await store.searchSchedules(accountOf(ctx), { names: query.list('name'), ids: query.list('id'), ...paging });
-    ctx.body = { schedules: page.items.map(presentSchedule), next_page: page.nextPage };
+    const page = await store.searchSchedules(accountOf(ctx), {
+      names: query.list('name'),
+      ids: query.list('id'),
+      ...filters,
+      ...paging,
+    });
+    // The public docs' list key and paging: `next_page` is the next page's number, or false on the last page.
+    ctx.body = { scheduled_mutes: page.items.map(presentSchedule), next_page: page.nextPage ? paging.page + 1 : false };
   });
 
   router.get('/v2/schedules/:id', async (ctx) => {
@@ -45,7 +57,8 @@ export function registerScheduleRoutes(router: Router, deps: RouteDeps): void {
     const stored = await findSchedule(ctx, store);
     const problems = checkSchema('schedule', 'update', body);
     if (problems.length > 0) throw invalidBody(problems);
-    const checked = checkScheduleRules(mergeScheduleUpdate(stored, body as Partial<ScheduleBody>), stored.anchor);
+    const patch = dropReadOnlyFields(body, stored.id, READ_ONLY_FIELDS.schedule);
+    const checked = checkScheduleRules(mergeScheduleUpdate(stored, patch as Partial<ScheduleBody>), stored.anchor);
     if (!checked.ok) throw invalidBody(checked.problems);
     // A one-time schedule whose timing changes counts its next start_time from now again.
     const next = changesTiming(stored, checked.value) ? { ...checked.value, anchor: deps.now() } : checked.value;

@@ -214,9 +214,18 @@ export interface ScheduleRecord extends ScheduleWrite {
   alerts: string[];
 }
 
+/** A schedule search: every criterion is OR-ed (the public docs' semantics); all empty lists every schedule. */
 export interface ScheduleQuery {
   names: string[];
   ids: string[];
+  /** Minutes. */
+  durations: number[];
+  /** "HH:MM". */
+  startTimes: string[];
+  /** Normalised spellings ("UTC", "UTC+2", "UTC-5:30"), as stored. */
+  timezones: string[];
+  /** Week days: schedules repeating on any of them. */
+  repeat: string[];
   page: number;
   max: number;
 }

@@ -64,9 +64,9 @@ export class QueryReader {
     return parsed;
   }
 
-  /** true/false; null when absent. */
+  /** true/false in any case (Python clients send `True`/`False`), or 1/0; null when absent. */
   boolean(name: string): boolean | null {
-    const value = this.text(name);
+    const value = this.text(name)?.toLowerCase() ?? null;
     if (value === null) return null;
     if (value === 'true' || value === '1') return true;
     if (value === 'false' || value === '0') return false;

@@ -48,7 +48,7 @@ export function changesTiming(stored: ScheduleRecord, next: ScheduleWrite): bool
 }
 
 /** One spelling per offset: "UTC", "UTC+2", "UTC-5:30" (so "UTC+02:00" and "UTC+2" store the same). */
-function normaliseTimezone(offsetMinutes: number): string {
+export function normaliseTimezone(offsetMinutes: number): string {
   if (offsetMinutes === 0) return 'UTC';
   const sign = offsetMinutes < 0 ? '-' : '+';
   const abs = Math.abs(offsetMinutes);

@@ -29,7 +29,7 @@ describe('one account never sees, changes or deletes another account\'s data', (
     const channels = (await asBob('GET', `/v2/notifications/?id=${aliceChannel}&description=alice%20hook`)).body.notifications;
     expect(channels).toEqual([]);
     expect((await asBob('GET', '/v2/notifications/')).body.notifications.map((c: { description: string }) => c.description)).toEqual(['Email me']);
-    expect((await asBob('GET', '/v2/schedules/')).body.schedules).toEqual([]);
+    expect((await asBob('GET', '/v2/schedules/')).body.scheduled_mutes).toEqual([]);
     expect((await asBob('GET', '/v2/alerts/history/')).body).toEqual({});
   });
 

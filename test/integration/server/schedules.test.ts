@@ -71,11 +71,37 @@ describe('scheduled mutes', () => {
     const b = await createSchedule({ name: 's-b', start_time: '01:00', duration: 5 });
     const found = await server.request('GET', `/v2/schedules/?name=s-a&id=${b.body.id}`);
     expect(found.status).toBe(200);
-    expect(found.body.schedules.map((s: { id: string }) => s.id)).toEqual([a.body.id, b.body.id]);
+    expect(found.body.scheduled_mutes.map((s: { id: string }) => s.id)).toEqual([a.body.id, b.body.id]);
     const page = await server.request('GET', '/v2/schedules/?max=1&page=1');
-    expect(page.body.schedules).toHaveLength(1);
-    expect(page.body.next_page).toBe(true);
+    expect(page.body.scheduled_mutes).toHaveLength(1);
+    // The public docs' paging: the next page's number, false on the last page.
+    expect(page.body.next_page).toBe(2);
+    const last = await server.request('GET', '/v2/schedules/?max=100');
+    expect(last.body.next_page).toBe(false);
     expect((await server.request('GET', '/v2/schedules/?max=0')).status).toBe(400);
     expect((await server.request('GET', '/v2/schedules/?colour=red')).status).toBe(400);
+  });
+
+  it('searches by the public docs\' duration, start_time, timezone and repeat, all OR-ed', async () => {
+    const x = await createSchedule({ name: 'f-x', start_time: '12:00', duration: 10, timezone: 'UTC+2', repeat: ['mon'] });
+    const y = await createSchedule({ name: 'f-y', start_time: '20:00', duration: 30, timezone: 'UTC-5:30', repeat: ['sat', 'sun'] });
+    const ids = async (query: string) => {
+      const found = await server.request('GET', `/v2/schedules/?${query}`);
+      expect(found.status, found.text).toBe(200);
+      return found.body.scheduled_mutes.map((s: { id: string }) => s.id).filter((id: string) => [x.body.id, y.body.id].includes(id));
+    };
+    expect(await ids('duration=10&duration=30')).toEqual([x.body.id, y.body.id]);
+    expect(await ids('start_time=20:00')).toEqual([y.body.id]);
+    // `+` unencoded arrives as a space; encoded, and another spelling of the same offset, match too.
+    expect(await ids('timezone=UTC+2')).toEqual([x.body.id]);
+    expect(await ids('timezone=UTC%2B02:00')).toEqual([x.body.id]);
+    expect(await ids('timezone=UTC-05:30')).toEqual([y.body.id]);
+    expect(await ids('repeat=sun')).toEqual([y.body.id]);
+    expect(await ids('name=f-x&repeat=sat')).toEqual([x.body.id, y.body.id]);
+    for (const bad of ['duration=ten', 'start_time=25:00', 'timezone=CET', 'repeat=someday']) {
+      const response = await server.request('GET', `/v2/schedules/?${bad}`);
+      expect(response.status, bad).toBe(400);
+      expect(response.body.error.details[0].path).toBe(bad.split('=')[0]);
+    }
   });
 });

@@ -91,6 +91,11 @@ describe('channel search', () => {
     expect(await descriptions('?auto_resolve=true&type=slack')).toEqual(['Team-Payments', 'pd-auto']);
   });
 
+  it('reads query booleans as Python clients send them (True/False)', async () => {
+    expect(await descriptions('?auto_resolve=True')).toEqual(['pd-auto']);
+    expect(await descriptions('?auto_resolve=False')).toEqual(['pd-manual']);
+  });
+
   it('pages and rejects bad queries with 400', async () => {
     const first = await server.request('GET', '/v2/notifications/?max=2');
     expect(first.body.notifications).toHaveLength(2);
@@ -99,5 +104,22 @@ describe('channel search', () => {
       const response = await server.request('GET', `/v2/notifications/${query}`);
       expect([query, response.status, response.body.error.code]).toEqual([query, 400, 'invalid_query']);
     }
+  });
+});
+
+describe('search over additional criteria (as the public docs\' search does)', () => {
+  it('matches the metric of an additional criterion, in search and in bulk mute', async () => {
+    const composite = await server.request('POST', '/v2/alerts/', {
+      name: 'composite-queue',
+      metric: 'workers.count',
+      alert_criteria: { type: 'below', below_value: 1 },
+      additional_criteria: { b: { type: 'above', above_value: 1000, metric: 'Queue.Backlog.depth' } },
+      expression: 'a && b',
+    });
+    expect(composite.status).toBe(201);
+    expect(await names('?search=backlog')).toEqual(['composite-queue']);
+    const muted = await server.request('POST', '/v2/alerts/muted/', { search: 'queue.backlog', duration: 5 });
+    expect(muted.body).toEqual({ ids: [composite.body.id], duration: 5 });
+    expect((await server.request('DELETE', '/v2/alerts/muted/', { search: 'BACKLOG' })).body.ids).toEqual([composite.body.id]);
   });
 });

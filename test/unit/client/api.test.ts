@@ -147,4 +147,15 @@ describe('AlertformClient', () => {
     const s = await startScripted((_req, res) => json(res, 404, { message: 'Not Found' }));
     expect(await clientFor(s.url).listSchedules()).toBeUndefined();
   });
+
+  it('reads schedules under the public docs\' key, following a numeric next_page, and under the older key', async () => {
+    const item = (id: string) => ({ id, name: id, start_time: '00:00', duration: 5, timezone: 'UTC', repeat: [], alerts: [] });
+    const s = await startScripted((req, res) => {
+      const page = new URL(req.url!, 'http://x').searchParams.get('page');
+      json(res, 200, page === '1' ? { scheduled_mutes: [item('a')], next_page: 2 } : { scheduled_mutes: [item('b')], next_page: false });
+    });
+    expect((await clientFor(s.url).listSchedules())!.map((x) => x.id)).toEqual(['a', 'b']);
+    const old = await startScripted((_req, res) => json(res, 200, { schedules: [item('c')], next_page: false }));
+    expect((await clientFor(old.url).listSchedules())!.map((x) => x.id)).toEqual(['c']);
+  });
 });

@@ -108,14 +108,17 @@ export function writeAlertLinks(db: Database, alertId: string, alert: AlertWrite
 
 /**
  * The SQL condition (on alias `a`) and parameters of a case-insensitive substring search over the alert's
- * name, metric and channel descriptions. instr() rather than LIKE, so `%` and `_` in the search are literal.
+ * name, metric, its additional criteria's metrics (as the public docs' search does) and channel descriptions.
+ * instr() rather than LIKE, so `%` and `_` in the search are literal.
  */
 export function alertSearchCondition(search: string): { sql: string; params: unknown[] } {
   const needle = search.toLowerCase();
   return {
     sql: `(instr(lower(a.name), ?) > 0 OR instr(lower(a.metric), ?) > 0 OR EXISTS (
+            SELECT 1 FROM json_each(a.additional_criteria) extra
+            WHERE instr(lower(json_extract(extra.value, '$.metric')), ?) > 0) OR EXISTS (
             SELECT 1 FROM alert_channels ac JOIN channels c ON c.id = ac.channel_id
             WHERE ac.alert_id = a.id AND instr(lower(c.description), ?) > 0))`,
-    params: [needle, needle, needle],
+    params: [needle, needle, needle, needle],
   };
 }

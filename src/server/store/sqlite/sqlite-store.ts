@@ -41,7 +41,7 @@ import { openDatabase } from './open-database.js';
 /** The channel every new account gets, so that an alert's default notification_channels resolves. */
 export const EMAIL_ME = 'Email me';
 
-const json = (values: string[]) => JSON.stringify(values);
+const json = (values: readonly (string | number)[]) => JSON.stringify(values);
 
 /** The Store on SQLite (better-sqlite3). One connection; better-sqlite3 is synchronous, so writes serialise. */
 export class SqliteStore implements Store {
@@ -392,10 +392,19 @@ export class SqliteStore implements Store {
 
   async searchSchedules(accountId: string, query: ScheduleQuery): Promise<Page<ScheduleRecord>> {
     const params: unknown[] = [accountId];
+    const criteria: Array<[string, readonly (string | number)[]]> = [
+      ['name IN (SELECT value FROM json_each(?))', query.names],
+      ['id IN (SELECT value FROM json_each(?))', query.ids],
+      ['duration IN (SELECT value FROM json_each(?))', query.durations],
+      ['start_time IN (SELECT value FROM json_each(?))', query.startTimes],
+      ['timezone IN (SELECT value FROM json_each(?))', query.timezones],
+      ['EXISTS (SELECT 1 FROM json_each(repeat_days) d WHERE d.value IN (SELECT value FROM json_each(?)))', query.repeat],
+    ];
+    const given = criteria.filter(([, values]) => values.length > 0);
     let filter = '';
-    if (query.names.length || query.ids.length) {
-      filter = ' AND (name IN (SELECT value FROM json_each(?)) OR id IN (SELECT value FROM json_each(?)))';
-      params.push(json(query.names), json(query.ids));
+    if (given.length > 0) {
+      filter = ` AND (${given.map(([sql]) => sql).join(' OR ')})`;
+      params.push(...given.map(([, values]) => json(values)));
     }
     const rows = this.db
       .prepare(`SELECT * FROM schedules WHERE account_id = ?${filter} ORDER BY seq LIMIT ? OFFSET ?`)

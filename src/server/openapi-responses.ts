@@ -1,0 +1,158 @@
+import { CHANNEL_TYPES, WEEKDAYS } from '../model/types.js';
+import { ERROR_CATALOGUE } from './errors.js';
+import { HISTORY_STATUSES } from './routes/history.js';
+
+type Json = Record<string, unknown>;
+
+/** A $ref to a component schema. */
+export const ref = (name: string): Json => ({ $ref: `#/components/schemas/${name}` });
+
+const string = { type: 'string' };
+const stringList = { type: 'array', items: string };
+
+/** An object schema whose every listed property the server always sends. */
+function always(properties: Json, extra: Json = {}): Json {
+  return { type: 'object', required: Object.keys(properties), properties, ...extra };
+}
+
+const STATE_CHANGE = { const: 'state_change', description: 'Notify on each state change.' };
+const EVERY = { const: 'every', description: 'Notify on each change, then at most every N minutes.' };
+const MINUTES = { type: 'integer', minimum: 1, maximum: 525600, description: 'N, in minutes.' };
+
+/**
+ * The response shapes of the /v2 API as alertform's server sends them (the request shapes come from schemas/).
+ * `required` lists what is always there; optional properties are the additive ones that come and go.
+ */
+export const RESPONSE_SCHEMAS: Json = {
+  Error: always({
+    error: always({
+      code: { type: 'string', enum: Object.keys(ERROR_CATALOGUE), description: 'What happened, whatever the status.' },
+      message: string,
+      details: {
+        type: 'array',
+        description: 'One entry per field or parameter at fault (at most 100).',
+        items: always({ path: { type: 'string', description: 'Dot path, e.g. alert_criteria.above_value.' }, message: string }),
+        maxItems: 100,
+      },
+      details_total: { type: 'integer', description: 'How many problems there were, when more than the 100 listed.' },
+    }, { required: ['code', 'message'] }),
+  }),
+  Created: always({
+    id: string,
+    url: { type: 'string', description: 'Path of the new object, e.g. /v2/alerts/<id>.' },
+  }),
+  Deleted: always({ id: string, deleted: { type: 'boolean', const: true } }),
+  ChannelDeleted: always({
+    id: string,
+    deleted: { type: 'boolean', const: true },
+    alerts_changed: { type: 'integer', minimum: 0, description: 'Alerts the channel was removed from.' },
+  }),
+  NotificationTypeRead: {
+    type: 'array',
+    description:
+      'Always the list form: `["state_change"]`, or `["every", N]` with "every" first and N (minutes) second. ' +
+      'Spelled without relying on prefixItems: `items` allows the values of any position.',
+    oneOf: [
+      { type: 'array', title: 'state change', prefixItems: [STATE_CHANGE], items: STATE_CHANGE, minItems: 1, maxItems: 1 },
+      {
+        type: 'array',
+        title: 'every N minutes',
+        prefixItems: [EVERY, MINUTES],
+        items: { anyOf: [EVERY, MINUTES] },
+        minItems: 2,
+        maxItems: 2,
+      },
+    ],
+  },
+  AlertRead: always({
+    id: string,
+    name: ref('alert.name'),
+    metric: ref('alert.metric'),
+    alert_criteria: ref('alert.criteria'),
+    additional_criteria: ref('alert.additionalCriteria'),
+    expression: { type: 'string', description: 'Canonical form, letters lower case; `a` for a plain alert.' },
+    notification_channels: { ...stringList, description: 'Channel ids (names given on write are resolved).' },
+    notification_type: ref('NotificationTypeRead'),
+    scheduled_mutes: { ...stringList, description: 'Ids of scheduled mutes.' },
+    currently_triggered_metrics: { ...stringList, description: 'Series that hold now (read-only).' },
+    muted: { type: 'boolean', description: 'Muted by hand or by an active scheduled mute (read-only).' },
+    status: { type: 'string', enum: ['healthy', 'alerting'], description: 'Set by the evaluator (read-only).' },
+    info: { type: ['string', 'null'] },
+    on_query_failure: {
+      type: ['string', 'null'],
+      enum: [null, 'ignore', 'notify'],
+      description: 'null for a metric without graphite functions; default notify for one with.',
+    },
+  }),
+  AlertPage: always({
+    alerts: { type: 'array', items: ref('AlertRead') },
+    next_page: { type: 'boolean', description: 'Whether a further page has items.' },
+  }),
+  MuteStatus: always({
+    id: string,
+    name: string,
+    muted: { type: 'boolean' },
+    duration: { type: 'integer', minimum: 0, description: 'Remaining whole minutes, rounded up; 0 when not muted.' },
+    scheduled_mutes: stringList,
+  }),
+  MuteResult: always({ duration: { type: 'integer', minimum: 1 } }),
+  BulkMuteResult: always({
+    ids: { ...stringList, description: 'The alerts muted.' },
+    duration: { type: 'integer', minimum: 1 },
+  }),
+  BulkUnmuteResult: always({ ids: { ...stringList, description: 'The alerts unmuted.' } }),
+  HistoryEntry: always({
+    status: { type: 'string', enum: [...HISTORY_STATUSES], description: 'query_failed is additive (not in the seed).' },
+    value: { type: ['number', 'null'], description: 'null for missing-data alerts and query failures.' },
+    time: { type: 'string', pattern: '^[0-9]+$', description: 'Unix seconds, as a string.' },
+    metric: string,
+  }),
+  History: {
+    type: 'object',
+    description: 'Keyed by alert id, each list newest first; only alerts with entries appear.',
+    additionalProperties: { type: 'array', items: ref('HistoryEntry') },
+  },
+  ChannelRead: always(
+    {
+      type: { type: 'string', enum: [...CHANNEL_TYPES] },
+      description: string,
+      destination: string,
+      id: string,
+      auto_resolve: { type: 'boolean' },
+      last_error: {
+        ...always({ time: { type: 'string', description: 'Unix seconds, as a string.' }, message: string }),
+        description: 'Additive, read-only: the last delivery error, present only while the last delivery failed.',
+      },
+    },
+    { required: ['type', 'description', 'destination', 'id', 'auto_resolve'] },
+  ),
+  ChannelPage: always({
+    notifications: { type: 'array', items: ref('ChannelRead') },
+    next_page: { type: 'boolean', description: 'Whether a further page has items.' },
+  }),
+  ScheduleRead: always({
+    id: string,
+    name: string,
+    start_time: { type: 'string', pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$' },
+    duration: { type: 'integer', minimum: 1 },
+    timezone: { type: 'string', description: 'Normalised: "UTC", "UTC+2", "UTC-5:30".' },
+    repeat: { type: 'array', items: { type: 'string', enum: [...WEEKDAYS] } },
+    alerts: { ...stringList, description: 'Ids of the alerts that use it (read-only).' },
+  }),
+  SchedulePage: always({
+    scheduled_mutes: { type: 'array', items: ref('ScheduleRead') },
+    next_page: {
+      description: 'As the public docs give it: the next page number, or false on the last page.',
+      oneOf: [{ type: 'integer', minimum: 2 }, { type: 'boolean', const: false }],
+    },
+  }),
+  Health: always({ status: { type: 'string', const: 'ok' } }),
+  Readiness: always({
+    status: { type: 'string', enum: ['ready', 'not ready'] },
+    checks: {
+      type: 'array',
+      description: 'database, migrations, and each background service (the evaluator).',
+      items: always({ name: string, ready: { type: 'boolean' }, detail: { type: 'string', description: 'What failed (never a credential).' } }, { required: ['name', 'ready'] }),
+    },
+  }),
+};

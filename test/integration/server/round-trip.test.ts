@@ -1,0 +1,92 @@
+/**
+ * Round trips: an object PUT back exactly as GET returned it is accepted (read-only fields such as id, status,
+ * muted, currently_triggered_metrics, alerts and last_error are ignored when the id matches) and changes nothing;
+ * a different id is a 400 naming the field.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../../helpers/server.js';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(() => server.close());
+
+async function create(path: string, body: unknown): Promise<string> {
+  const created = await server.request('POST', path, body);
+  expect(created.status, created.text).toBe(201);
+  return created.body.id as string;
+}
+
+/** GET, PUT the same object back, GET again: both reads must be equal and the PUT 200. */
+async function expectRoundTrip(itemPath: string) {
+  const read = await server.request('GET', itemPath);
+  expect(read.status).toBe(200);
+  const put = await server.request('PUT', itemPath, read.body);
+  expect(put.status, put.text).toBe(200);
+  const again = await server.request('GET', itemPath);
+  expect(again.body).toEqual(read.body);
+  return read.body;
+}
+
+async function expectIdMismatch(itemPath: string, otherId: string) {
+  const read = await server.request('GET', itemPath);
+  const put = await server.request('PUT', itemPath, { ...read.body, id: otherId });
+  expect(put.status).toBe(400);
+  expect(put.body.error.code).toBe('invalid_body');
+  expect(put.body.error.details).toEqual([expect.objectContaining({ path: 'id' })]);
+  expect((await server.request('GET', itemPath)).body).toEqual(read.body);
+}
+
+describe('PUT of an object as GET returned it', () => {
+  it('alerts: plain, composite with a function, muted and scheduled; read-only fields are ignored', async () => {
+    const schedule = await create('/v2/schedules/', { name: 'rt-nightly', start_time: '00:00', duration: 1440, repeat: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] });
+    const plain = await create('/v2/alerts/', { name: 'rt-plain', metric: 'rt.plain', alert_criteria: { type: 'above', above_value: 1 } });
+    const composite = await create('/v2/alerts/', {
+      name: 'rt-composite',
+      metric: 'sumSeries(rt.a.*)',
+      alert_criteria: { type: 'outside_bounds', above_value: 10, below_value: 2, time_period: 5 },
+      additional_criteria: { b: { type: 'missing', time_period: 10, metric: 'rt.b' } },
+      expression: 'a || b',
+      notification_type: 'state_change',
+      info: 'runbook',
+      scheduled_mutes: [schedule],
+    });
+    const plainRead = await expectRoundTrip(`/v2/alerts/${plain}/`);
+    expect(plainRead.on_query_failure).toBeNull();
+    const compositeRead = await expectRoundTrip(`/v2/alerts/${composite}/`);
+    expect(compositeRead).toMatchObject({ muted: true, on_query_failure: 'notify', notification_type: ['state_change'] });
+
+    expect((await server.request('POST', `/v2/alerts/${plain}/muted/`, { duration: 30 })).status).toBe(200);
+    const muted = await expectRoundTrip(`/v2/alerts/${plain}/`);
+    expect(muted.muted).toBe(true);
+
+    // Read-only values that differ from the stored ones are ignored, not applied.
+    const put = await server.request('PUT', `/v2/alerts/${plain}/`, { ...plainRead, status: 'alerting', muted: false, currently_triggered_metrics: ['x'], info: 'changed' });
+    expect(put.status).toBe(200);
+    expect(put.body).toMatchObject({ status: 'healthy', muted: true, currently_triggered_metrics: [], info: 'changed' });
+    await expectIdMismatch(`/v2/alerts/${plain}/`, composite);
+  });
+
+  it('channels, including one with a last delivery error', async () => {
+    const email = await create('/v2/notifications/', { type: 'email', description: 'rt-mail', destination: 'ops@example.com' });
+    const pager = await create('/v2/notifications/', { type: 'pagerduty', description: 'rt-pager', destination: 'integration-key', auto_resolve: true });
+    await server.store.setChannelLastError(pager, { time: 1_700_000_000, message: 'HTTP 500 from PagerDuty' });
+    await expectRoundTrip(`/v2/notifications/${email}/`);
+    const pagerRead = await expectRoundTrip(`/v2/notifications/${pager}/`);
+    expect(pagerRead.last_error).toEqual({ time: '1700000000', message: 'HTTP 500 from PagerDuty' });
+    await expectIdMismatch(`/v2/notifications/${email}/`, pager);
+  });
+
+  it('scheduled mutes, including one referenced by alerts', async () => {
+    const weekend = await create('/v2/schedules/', { name: 'rt-weekend', start_time: '00:00', duration: 1440, timezone: 'UTC+2', repeat: ['sat', 'sun'] });
+    const once = await create('/v2/schedules/', { name: 'rt-once', start_time: '13:30', duration: 15 });
+    await create('/v2/alerts/', { name: 'rt-weekend-alert', metric: 'rt.w', alert_criteria: { type: 'below', below_value: 1 }, scheduled_mutes: [weekend] });
+    const read = await expectRoundTrip(`/v2/schedules/${weekend}/`);
+    expect(read.alerts).toHaveLength(1);
+    // alerts is read-only: sending another list does not detach the alert.
+    expect((await server.request('PUT', `/v2/schedules/${weekend}/`, { ...read, alerts: [] })).body.alerts).toEqual(read.alerts);
+    await expectRoundTrip(`/v2/schedules/${once}/`);
+    await expectIdMismatch(`/v2/schedules/${once}/`, weekend);
+  });
+});
