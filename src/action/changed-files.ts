@@ -1,7 +1,7 @@
 import { realpathSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { simpleGit } from 'simple-git';
-import type { ChangeRef } from './port.js';
+import type { PlanChange } from '../plan/types.js';
 
 /** Files a PR changed (paths relative to the repository root), or the reason they are unknown. */
 export type ChangedFiles = { ok: true; root: string; files: string[] } | { ok: false; reason: string };
@@ -33,19 +33,19 @@ export async function listChangedFiles(cwd: string, baseSha: string, headSha: st
 /** A changed file and the plan changes its definitions produced. */
 export interface FileChanges {
   file: string;
-  changes: ChangeRef[];
+  changes: PlanChange[];
 }
 
 /** Which changed file produced which change; changes no changed file explains (deletions, drift) come apart. */
 export function mapChangesToFiles(
   changed: { root: string; files: string[] },
-  changes: ChangeRef[],
+  changes: readonly PlanChange[],
   cwd: string,
-): { files: FileChanges[]; unexplained: ChangeRef[] } {
-  const byFile = new Map<string, ChangeRef[]>(changed.files.map((file) => [file, []]));
-  const unexplained: ChangeRef[] = [];
+): { files: FileChanges[]; unexplained: PlanChange[] } {
+  const byFile = new Map<string, PlanChange[]>(changed.files.map((file) => [file, []]));
+  const unexplained: PlanChange[] = [];
   for (const change of changes) {
-    const file = change.file ? toRepoPath(changed.root, resolve(cwd, change.file)) : undefined;
+    const file = change.source ? toRepoPath(changed.root, resolve(cwd, change.source.file)) : undefined;
     const list = file !== undefined ? byFile.get(file) : undefined;
     if (list) list.push(change);
     else unexplained.push(change);

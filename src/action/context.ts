@@ -1,4 +1,3 @@
-import { planTitle } from './compose.js';
 import type { EventContext } from './event.js';
 import type { ActionInputs } from './inputs.js';
 import type { PlanRequest, Reconciler } from './port.js';
@@ -23,7 +22,6 @@ export function planRequestOf(ctx: ActionContext): PlanRequest {
   return {
     dir: ctx.dir,
     cwd: ctx.cwd,
-    title: planTitle(inputs.path),
     serverUrl: inputs.serverUrl,
     apiKey: inputs.apiKey,
     prune: inputs.prune,

@@ -1,62 +1,26 @@
 /**
  * What the Action needs from the reconciler, as one narrow interface. The Action never plans by itself: the
- * default implementation (reconciler.ts) calls src/spec, src/plan and src/apply; tests of the GitHub side may pass
- * a fake. Keeping the seam here means only reconciler.ts changes when the reconciler's API does.
+ * default implementation (reconciler.ts) calls planProject and applyPlan; tests of the GitHub side may pass a fake.
+ * Runs carry the reconciler's own types (Plan, Problem): the Action composes its comment from the Plan itself.
  */
+import type { Problem } from '../definitions/problems.js';
+import type { Plan } from '../plan/types.js';
 
-/** A definitions problem, located in its file. */
-export interface DefinitionProblem {
-  file: string;
-  line?: number;
-  column?: number;
-  /** Field path such as `alerts.0.alert_criteria`. */
-  path?: string;
-  message: string;
-}
-
-export type ChangeAction = 'create' | 'update' | 'delete' | 'mute' | 'unmute';
-
-/** One planned change, reduced to what the comment's file table needs. */
-export interface ChangeRef {
-  action: ChangeAction;
-  kind: string;
-  name: string;
-  /** The definition's source file (absolute, or relative to the working directory); absent for deletions. */
-  file?: string;
-}
-
-export interface PlanCounts {
-  create: number;
-  update: number;
-  delete: number;
-  mute: number;
-  unmute: number;
-}
-
-/** A computed plan, rendered, hashed, and ready to apply. */
+/** A computed plan, hashed, and ready to apply. */
 export interface PlannedRun {
   status: 'planned';
-  counts: PlanCounts;
-  /** Only real changes (no no-ops). */
-  changes: ChangeRef[];
-  /** `Plan: 2 to create, 1 to update, 1 to mute, 0 to delete.` */
-  summaryLine: string;
-  /**
-   * The plan as markdown, secrets masked: a heading, the summary line, problems and warnings, then the details in a
-   * `<details>` block. The comment inserts the changed-files table before that block.
-   */
-  markdown: string;
-  /** The plan as JSON (formatVersion 1), secrets masked. */
-  json: string;
-  /** A stable hash of what the plan would do: equal hashes mean the same changes. */
+  /** The plan, its change sources named relative to the workspace. */
+  plan: Plan;
+  /** fingerprintPlan: a stable hash of what the plan would do; equal hashes mean the same changes. */
   hash: string;
   /** Applies exactly this plan. */
   apply(): Promise<ApplyOutcome>;
 }
 
+/** Definitions that do not validate (or a plan with problems): every problem, files relative to the workspace. */
 export interface InvalidRun {
   status: 'invalid';
-  problems: DefinitionProblem[];
+  problems: Problem[];
 }
 
 export interface ApplyOutcome {
@@ -73,8 +37,7 @@ export interface PlanRequest {
   dir: string;
   /** The workspace: problem locations are shown relative to it. */
   cwd: string;
-  /** The markdown heading, e.g. `alertform plan for \`alerts\``. */
-  title: string;
+  /** The server-url input: with ALERTFORM_URL, the only places the server may come from (never alertform.yaml). */
   serverUrl?: string;
   apiKey?: string;
   /** Overrides the project's prune setting when set. */

@@ -1,7 +1,9 @@
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as core from '@actions/core';
-import type { DefinitionProblem, PlannedRun } from './port.js';
+import type { Problem } from '../definitions/problems.js';
+import { renderPlanJson } from '../plan/render/json.js';
+import type { PlannedRun } from './port.js';
 import type { SecretRedactor } from './secrets.js';
 
 /** The file name of the JSON plan in RUNNER_TEMP (the example workflow uploads it as an artifact). */
@@ -11,9 +13,9 @@ export const PLAN_FILE_NAME = 'alertform-plan.json';
 export function publishPlanOutputs(run: PlannedRun, redactor: SecretRedactor, env: NodeJS.ProcessEnv): string {
   const dir = env.RUNNER_TEMP || process.cwd();
   const file = join(dir, PLAN_FILE_NAME);
-  writeFileSync(file, redactor.redact(run.json));
-  const { counts } = run;
-  core.setOutput('has-changes', String(run.changes.length > 0));
+  writeFileSync(file, redactor.redact(renderPlanJson(run.plan)));
+  const counts = run.plan.summary;
+  core.setOutput('has-changes', String(run.plan.changes.length > 0));
   core.setOutput('to-create', String(counts.create));
   core.setOutput('to-update', String(counts.update));
   core.setOutput('to-delete', String(counts.delete));
@@ -37,13 +39,14 @@ export async function appendJobSummary(markdown: string, redactor: SecretRedacto
  * Each located problem as an error annotation, so GitHub shows it on the line in the PR's "Files changed" (it
  * shows only the first few per step, hence the cap).
  */
-export function annotateProblems(problems: DefinitionProblem[], redactor: SecretRedactor): void {
-  for (const problem of problems.filter((p) => p.line !== undefined).slice(0, 50)) {
+export function annotateProblems(problems: readonly Problem[], redactor: SecretRedactor): void {
+  for (const problem of problems.slice(0, 50)) {
+    if (!problem.location) continue;
     core.error(redactor.redact([problem.path, problem.message].filter(Boolean).join('  ')), {
       title: 'alertform',
-      file: problem.file,
-      startLine: problem.line,
-      ...(problem.column !== undefined ? { startColumn: problem.column } : {}),
+      file: problem.location.file,
+      startLine: problem.location.line,
+      startColumn: problem.location.column,
     });
   }
 }

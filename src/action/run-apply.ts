@@ -1,6 +1,9 @@
 import * as core from '@actions/core';
 import { GITHUB_COMMENT_LIMIT, parseMarker } from './comment.js';
-import { formatProblem } from './compose.js';
+import { planTitle } from './compose.js';
+import { formatProblem } from '../definitions/problems.js';
+import { renderPlanMarkdown } from '../plan/render/markdown.js';
+import { renderSummaryLine } from '../plan/render/summary.js';
 import { planRequestOf, type ActionContext } from './context.js';
 import { runUrl } from './event.js';
 import { createGitHubClient, findMergedPullRequest, findPlanComment } from './github.js';
@@ -22,7 +25,8 @@ export async function runApplyCommand(ctx: ActionContext): Promise<void> {
     core.setFailed(redactor.redact(`the definitions do not validate:\n${run.problems.map(formatProblem).join('\n')}`));
     return;
   }
-  core.info(redactor.redact(run.summaryLine));
+  const summaryLine = renderSummaryLine(run.plan);
+  core.info(redactor.redact(summaryLine));
   publishPlanOutputs(run, redactor, env);
 
   const reviewed = await findReviewedPlan(ctx);
@@ -34,7 +38,7 @@ export async function runApplyCommand(ctx: ActionContext): Promise<void> {
         'the server or the default branch changed since the review'
       : `no reviewed plan to compare with: ${reviewed.reason}`;
     if (!inputs.allowPlanChange) {
-      await appendJobSummary(`### alertform apply refused\n\n${why}.\n\n${run.markdown}`, redactor, env);
+      await appendJobSummary(`### alertform apply refused\n\n${why}.\n\n${renderPlanMarkdown(run.plan, { title: planTitle(inputs.path) })}`, redactor, env);
       core.setFailed(
         redactor.redact(
           `refusing to apply: ${why}. Re-run the plan on a pull request and merge it, or set allow-plan-change: true to apply the fresh plan.`,
@@ -47,15 +51,15 @@ export async function runApplyCommand(ctx: ActionContext): Promise<void> {
     core.info(`the plan is the one reviewed on #${reviewed.pr} (hash ${run.hash})`);
   }
 
-  if (run.changes.length === 0) {
+  if (run.plan.changes.length === 0) {
     core.info('nothing to apply');
-    await appendJobSummary(`### alertform apply\n\n**${run.summaryLine}**\n\nNothing to apply.`, redactor, env);
+    await appendJobSummary(`### alertform apply\n\n**${summaryLine}**\n\nNothing to apply.`, redactor, env);
     return;
   }
   const outcome = await run.apply();
   core.info(redactor.redact(outcome.report));
   await appendJobSummary(
-    `### alertform apply\n\n**${run.summaryLine}**\n\n${outcome.done} done, ${outcome.failed} failed, ${outcome.skipped} skipped.\n\n\`\`\`text\n${outcome.report}\n\`\`\``,
+    `### alertform apply\n\n**${summaryLine}**\n\n${outcome.done} done, ${outcome.failed} failed, ${outcome.skipped} skipped.\n\n\`\`\`text\n${outcome.report}\n\`\`\``,
     redactor,
     env,
   );

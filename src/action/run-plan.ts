@@ -1,7 +1,9 @@
 import * as core from '@actions/core';
 import { listChangedFiles } from './changed-files.js';
 import { describeWherePlanIs, fitMarkdown, formatMarker } from './comment.js';
-import { composeErrorComment, composeInvalidComment, composePlanComment, formatProblem, renderChangedFiles } from './compose.js';
+import { composeErrorComment, composeInvalidComment, composePlanComment, renderChangedFiles } from './compose.js';
+import { formatProblem } from '../definitions/problems.js';
+import { renderSummaryLine } from '../plan/render/summary.js';
 import { runUrl } from './event.js';
 import { runRuleTestsForAction } from './run-rule-tests.js';
 import { createGitHubClient, upsertPlanComment } from './github.js';
@@ -29,7 +31,7 @@ export async function runPlanCommand(ctx: ActionContext): Promise<void> {
   }
 
   if (run.status === 'invalid') {
-    const body = composeInvalidComment({ marker: formatMarker({ hash: 'invalid', path: inputs.path }), path: inputs.path, run });
+    const body = composeInvalidComment({ marker: formatMarker({ hash: 'invalid', path: inputs.path }), path: inputs.path, problems: run.problems });
     await appendJobSummary(stripMarker(body), redactor, env);
     core.setOutput('has-changes', 'false');
     await postComment(ctx, body);
@@ -38,7 +40,7 @@ export async function runPlanCommand(ctx: ActionContext): Promise<void> {
     return;
   }
 
-  core.info(redactor.redact(run.summaryLine));
+  core.info(redactor.redact(renderSummaryLine(run.plan)));
   const planFile = publishPlanOutputs(run, redactor, env);
   core.info(`plan written to ${planFile}`);
 
@@ -46,13 +48,21 @@ export async function runPlanCommand(ctx: ActionContext): Promise<void> {
   if (event.kind === 'pull_request') {
     const changed = await listChangedFiles(ctx.cwd, event.baseSha, event.headSha);
     if (!changed.ok) core.warning(changed.reason);
-    changedFiles = renderChangedFiles(changed, run.changes, ctx.cwd);
+    changedFiles = renderChangedFiles(changed, run.plan.changes, ctx.cwd);
   }
   // The rule tests (*.test.yaml) run with every plan; a failing test fails the job after the comment shows it.
   const tests = await runRuleTestsForAction(ctx.dir, ctx.cwd, env);
   if (tests) core.info(tests.summary);
   const sha = event.kind === 'pull_request' ? event.headSha : event.sha;
-  const body = composePlanComment({ marker: formatMarker({ hash: run.hash, path: inputs.path }), run, changedFiles, ...(tests ? { ruleTests: tests.markdown } : {}), sha });
+  const body = composePlanComment({
+    marker: formatMarker({ hash: run.hash, path: inputs.path }),
+    path: inputs.path,
+    plan: run.plan,
+    hash: run.hash,
+    ...(changedFiles ? { changedFiles } : {}),
+    ...(tests ? { ruleTests: tests.markdown } : {}),
+    sha,
+  });
   await appendJobSummary(stripMarker(body), redactor, env);
   await postComment(ctx, body);
   if (tests?.failed) core.setFailed(redactor.redact(`${tests.summary}: see the job summary`));

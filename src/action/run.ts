@@ -9,11 +9,12 @@ import { createReconciler } from './reconciler.js';
 import { runApplyCommand } from './run-apply.js';
 import { runPlanCommand } from './run-plan.js';
 import { findInterpolatedVariables, SecretRedactor } from './secrets.js';
+import { secretsInUrl } from '../redact/index.js';
 
 export interface RunActionOptions {
   /** Defaults to process.cwd(), where the runner starts the Action (the workspace). */
   cwd?: string;
-  /** Defaults to the real reconciler (src/spec, src/plan, src/apply). */
+  /** Defaults to the real reconciler (planProject, fingerprintPlan, applyPlan). */
   reconciler?: Reconciler;
 }
 
@@ -30,11 +31,12 @@ export async function runAction(options: RunActionOptions = {}): Promise<void> {
     redactor.add(inputs.apiKey);
     redactor.add(inputs.githubToken);
     redactor.add(env.ALERTFORM_API_KEY);
-    for (const url of [inputs.serverUrl, env.ALERTFORM_URL, inputs.graphiteUrl, env.ALERTFORM_GRAPHITE_URL]) redactor.add(urlPassword(url));
+    for (const url of [inputs.serverUrl, env.ALERTFORM_URL, inputs.graphiteUrl, env.ALERTFORM_GRAPHITE_URL]) for (const secret of secretsInUrl(url)) redactor.add(secret);
     const cwd = options.cwd ?? process.cwd();
     const dir = resolve(cwd, inputs.path);
     for (const name of findInterpolatedVariables(dir)) redactor.add(env[name]);
-    redactor.add(urlPassword(readProjectServer(dir)));
+    // Never used by the Action (see reconciler.ts), but a key committed there is still kept out of what it prints.
+    for (const secret of secretsInUrl(readProjectServer(dir))) redactor.add(secret);
     const ctx: ActionContext = {
       inputs,
       event,
@@ -60,12 +62,3 @@ function readProjectServer(dir: string): string | undefined {
   }
 }
 
-function urlPassword(url: string | undefined): string | undefined {
-  if (!url) return undefined;
-  try {
-    const parsed = new URL(url);
-    return decodeURIComponent(parsed.password || parsed.username) || undefined;
-  } catch {
-    return undefined;
-  }
-}

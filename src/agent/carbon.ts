@@ -1,3 +1,4 @@
+import { AlertformError } from '../model/errors.js';
 /**
  * Where metrics go. The hosted carbon endpoint routes metrics by the API key at the start of their names, so it
  * gets the prefix `KEY.<prefix>`; any other (self-hosted) carbon gets `<prefix>` and the key never enters a
@@ -16,8 +17,10 @@ export interface CarbonTarget {
   hosted: boolean;
 }
 
-export class CarbonError extends Error {
-  override name = 'CarbonError';
+export class CarbonError extends AlertformError {
+  constructor(message: string) {
+    super('agent_carbon', message);
+  }
 }
 
 /** Parses `HOST:PORT` (`[v6]:PORT` for IPv6); no value means the hosted endpoint. */

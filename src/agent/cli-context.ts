@@ -2,6 +2,8 @@ import type { Command } from 'commander';
 import { HOSTED_API_URL } from './carbon.js';
 import type { AgentContext } from './context.js';
 import { createMasker } from './mask.js';
+import { secretsInUrl } from '../redact/index.js';
+import { resolveServer } from '../client/resolve-server.js';
 import { createOutput } from './output.js';
 import { currentHostFacts } from './platform.js';
 import { FileRoot } from './root.js';
@@ -19,9 +21,15 @@ export interface AgentGlobals {
 
 export function readAgentGlobals(command: Command, env: NodeJS.ProcessEnv = process.env): AgentGlobals {
   const globals = command.optsWithGlobals<{ apiKey?: string; server?: string; json?: boolean; color?: boolean }>();
+  const resolved = resolveServer({
+    given: { server: globals.server, apiKey: globals.apiKey },
+    env,
+    fallback: HOSTED_API_URL,
+    missingHint: 'pass --server URL or set ALERTFORM_URL',
+  });
   return {
-    apiKey: globals.apiKey ?? (env.ALERTFORM_API_KEY || undefined),
-    server: globals.server ?? (env.ALERTFORM_URL || HOSTED_API_URL),
+    apiKey: resolved.apiKey,
+    server: resolved.server,
     json: globals.json === true,
     color: globals.color !== false && !env.NO_COLOR,
   };
@@ -32,7 +40,7 @@ export function readAgentGlobals(command: Command, env: NodeJS.ProcessEnv = proc
  * host facts, output masked for the key and any user-info of the server URL. Ctrl-C cancels between steps.
  */
 export function createCliContext(globals: AgentGlobals, rootDir: string, extraSecrets: (string | undefined)[] = []): AgentContext {
-  const mask = createMasker([globals.apiKey, ...serverSecrets(globals.server), ...extraSecrets]);
+  const mask = createMasker([globals.apiKey, ...secretsInUrl(globals.server), ...extraSecrets]);
   const output = createOutput(mask, process, { color: globals.color && process.stdout.isTTY === true });
   let current: Progress | undefined;
   process.once('SIGINT', () => {
@@ -53,11 +61,3 @@ export function createCliContext(globals: AgentGlobals, rootDir: string, extraSe
   };
 }
 
-function serverSecrets(server: string): string[] {
-  try {
-    const url = new URL(server);
-    return [decodeURIComponent(url.username), decodeURIComponent(url.password)].filter((part) => part.length >= 4);
-  } catch {
-    return [];
-  }
-}

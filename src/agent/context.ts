@@ -4,6 +4,7 @@ import type { CommandRunner } from './runner.js';
 import type { Output } from './output.js';
 import type { KeyCheck } from './verify-key.js';
 import type { Progress } from './steps.js';
+import { AlertformError } from '../model/errors.js';
 
 /** Everything a flow touches outside itself; tests pass their own. */
 export interface AgentContext {
@@ -28,6 +29,8 @@ export interface FlowResult {
 }
 
 /** A refusal before any step: bad option values, missing key, nothing to update... */
-export class AgentInputError extends Error {
-  override name = 'AgentInputError';
+export class AgentInputError extends AlertformError {
+  constructor(message: string) {
+    super('agent_input', message);
+  }
 }

@@ -1,3 +1,4 @@
+import { AlertformError } from '../model/errors.js';
 /** Where a metric prefix sits in a config file, by character offsets of its value. */
 export interface PrefixField {
   start: number;
@@ -16,8 +17,10 @@ export interface GraphiteOutput {
 }
 
 /** A config that cannot be read as its format (bad YAML...). */
-export class ConfigFormatError extends Error {
-  override name = 'ConfigFormatError';
+export class ConfigFormatError extends AlertformError {
+  constructor(message: string) {
+    super('agent_config_format', message);
+  }
 }
 
 /** 1-based line of a character offset. */

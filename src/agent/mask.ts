@@ -1,5 +1,4 @@
-/** What a secret becomes in any output. */
-export const MASK = '<API_KEY>';
+import { Redactor } from '../redact/index.js';
 
 /** Replaces every known secret in a text; secrets learnt later (a key typed in the TUI) are added with `add`. */
 export interface Masker {
@@ -7,15 +6,13 @@ export interface Masker {
   add(secret: string | undefined): void;
 }
 
-/** A masker for these secrets. Empty ones are ignored; longer ones are replaced first. */
+/**
+ * A masker for these secrets, on the one redaction module: secrets (and URL user-info) show as `(sensitive)`, like
+ * in every other output of alertform.
+ */
 export function createMasker(secrets: readonly (string | undefined)[]): Masker {
-  const present: string[] = [];
-  const mask = ((text: string) => present.reduce((masked, secret) => masked.split(secret).join(MASK), text)) as Masker;
-  mask.add = (secret) => {
-    if (!secret || present.includes(secret)) return;
-    present.push(secret);
-    present.sort((a, b) => b.length - a.length);
-  };
-  for (const secret of secrets) mask.add(secret);
+  const redactor = new Redactor(secrets);
+  const mask = ((text: string) => redactor.redact(text)) as Masker;
+  mask.add = (secret) => redactor.add(secret);
   return mask;
 }

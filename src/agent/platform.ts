@@ -1,5 +1,6 @@
 import type { FileRoot } from './root.js';
 import type { CommandRunner } from './runner.js';
+import { AlertformError } from '../model/errors.js';
 
 /** Facts about the running process that tests replace. */
 export interface HostFacts {
@@ -25,8 +26,10 @@ export interface Platform {
   brewPrefix?: string;
 }
 
-export class PlatformError extends Error {
-  override name = 'PlatformError';
+export class PlatformError extends AlertformError {
+  constructor(message: string) {
+    super('agent_platform', message);
+  }
 }
 
 export function currentHostFacts(): HostFacts {

@@ -1,7 +1,10 @@
 import type { AgentDefinition } from './agent-definition.js';
+import { AlertformError } from '../model/errors.js';
 
-export class PluginError extends Error {
-  override name = 'PluginError';
+export class PluginError extends AlertformError {
+  constructor(message: string) {
+    super('agent_plugin', message);
+  }
 }
 
 const NAME = /^[a-z][a-z0-9_]{0,63}$/;

@@ -2,6 +2,7 @@ import chalk from 'chalk';
 import type { FileRoot } from './root.js';
 import { formatCommand, type CommandRunner } from './runner.js';
 import type { Output } from './output.js';
+import { AlertformError } from '../model/errors.js';
 
 /** What a step would do, as dry-run prints it. Paths are the real ones (under the root). */
 export type StepPreview =
@@ -96,13 +97,12 @@ export interface StepRecord {
 }
 
 /** Thrown when a step fails: the flow turns it into the failure report. */
-export class StepFailure extends Error {
-  override name = 'StepFailure';
+export class StepFailure extends AlertformError {
   constructor(
     readonly step: string,
     readonly reason: string,
   ) {
-    super(`${step}: ${reason}`);
+    super('agent_step_failed', `${step}: ${reason}`);
   }
 }
 

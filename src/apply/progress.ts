@@ -1,29 +1,11 @@
-import { redactUrl } from '../client/connection.js';
 import { describeChange } from '../plan/render/summary.js';
 import type { ApplyEvent, ApplyResult } from './run.js';
 import type { PlanChange } from '../plan/types.js';
-import { SENSITIVE } from '../plan/render/mask.js';
+import { displayStepId, redactorForChange } from '../redact/index.js';
 
-/** The secret values a change carries (its sensitive fields, before and after). */
-function secretValuesOf(change: PlanChange): string[] {
-  const values: string[] = [];
-  const pick = (obj: unknown) => {
-    for (const path of change.sensitive) {
-      let value: unknown = obj;
-      for (const part of path.split('.')) value = value && typeof value === 'object' ? (value as Record<string, unknown>)[part] : undefined;
-      for (const v of Array.isArray(value) ? value : [value]) if (typeof v === 'string' && v.length >= 4) values.push(v);
-    }
-  };
-  if ('after' in change) pick(change.after);
-  if ('before' in change) pick(change.before);
-  return values;
-}
-
-/** An error message as it may be shown: URL credentials and the change's own secret values replaced. */
+/** An error message as it may be shown: URL credentials and the change's own secret values (its name too) replaced. */
 export function redactError(change: PlanChange, message: string): string {
-  let text = redactUrl(message);
-  for (const secret of secretValuesOf(change)) text = text.split(secret).join(SENSITIVE);
-  return text;
+  return redactorForChange(change).redact(message);
 }
 
 /** One line per step as it finishes, e.g. `  ✓ create alert "cpu" (42 ms)`. Secrets in errors are redacted. */
@@ -44,11 +26,11 @@ export function renderApplySummary(result: ApplyResult): string {
   return `Apply: ${result.done.length} done, ${result.failed.length} failed, ${result.skipped.length} skipped.`;
 }
 
-/** The outcome as JSON-ready data: step ids, and errors without credentials. */
+/** The outcome as JSON-ready data: printable step ids, and errors without credentials or the change's secrets. */
 export function applyResultJson(result: ApplyResult): { done: string[]; failed: { id: string; error: string }[]; skipped: { id: string; reason: string }[] } {
   return {
-    done: result.done.map((c) => c.id),
-    failed: result.failed.map((f) => ({ id: f.change.id, error: redactError(f.change, f.error.message) })),
-    skipped: result.skipped.map((s) => ({ id: s.change.id, reason: s.reason })),
+    done: result.done.map((c) => displayStepId(c)),
+    failed: result.failed.map((f) => ({ id: displayStepId(f.change), error: redactError(f.change, f.error.message) })),
+    skipped: result.skipped.map((s) => ({ id: displayStepId(s.change), reason: s.reason })),
   };
 }

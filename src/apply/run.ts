@@ -5,6 +5,8 @@ import { adapterFor, readsOf } from '../plan/adapters/registry.js';
 import { IdRegistry } from '../plan/references.js';
 import type { ActualState } from '../plan/state.js';
 import type { CreateOf, Plan, PlanChange, UpdateOf } from '../plan/types.js';
+import { AlertformError } from '../model/errors.js';
+import { displayStepId } from '../redact/index.js';
 
 /** What happened to one step, as it happens. */
 export type ApplyEvent =
@@ -42,11 +44,12 @@ export function registryFromState(actual: ActualState): IdRegistry {
  * apply again converges (creates check by name, deletes of what is gone count as done).
  */
 export async function applyPlan(plan: Plan, actual: ActualState, client: AlertformClient, options: ApplyOptions = {}): Promise<ApplyResult> {
-  if (plan.problems.length > 0) throw new Error('a plan with errors cannot be applied');
+  if (plan.problems.length > 0) throw new AlertformError('plan_has_problems', 'a plan with errors cannot be applied');
   const concurrency = Math.max(1, options.concurrency ?? 8);
   const ids = registryFromState(actual);
   const result: ApplyResult = { done: [], failed: [], skipped: [] };
   const state = new Map<string, 'pending' | 'running' | 'done' | 'failed' | 'skipped'>(plan.changes.map((c) => [c.id, 'pending']));
+  const byId = new Map(plan.changes.map((c) => [c.id, c]));
   const emit = (event: ApplyEvent) => options.onEvent?.(event);
 
   return new Promise<ApplyResult>((resolve) => {
@@ -59,7 +62,9 @@ export async function applyPlan(plan: Plan, actual: ActualState, client: Alertfo
         const blocked = deps.find(([, s]) => s === 'failed' || s === 'skipped');
         if (blocked) {
           state.set(change.id, 'skipped');
-          const reason = `${blocked[0]} ${blocked[1] === 'failed' ? 'failed' : 'was skipped'}`;
+          // The reason is printed: it names the step by its printable id (a secret name stays hidden).
+          const blocker = byId.get(blocked[0]);
+          const reason = `${blocker ? displayStepId(blocker) : blocked[0]} ${blocked[1] === 'failed' ? 'failed' : 'was skipped'}`;
           result.skipped.push({ change, reason });
           emit({ type: 'skipped', change, reason });
           continue;

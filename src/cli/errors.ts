@@ -1,11 +1,15 @@
-/** An expected failure of a command: its message is shown as is, without a stack, and it sets the exit code. */
-export class CliError extends Error {
+import { AlertformError } from '../model/errors.js';
+
+/**
+ * An expected failure of a command: its message is shown as is, without a stack. The CLI is an entry point, so
+ * its own errors may name their exit code (2 for `plan --detailed-exitcode` with changes, 130 for Ctrl-C).
+ */
+export class CliError extends AlertformError {
   constructor(
     message: string,
     readonly exitCode = 1,
     options?: { cause?: unknown },
   ) {
-    super(message, options);
-    this.name = 'CliError';
+    super('command_failed', message, options);
   }
 }

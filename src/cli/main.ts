@@ -2,6 +2,8 @@ import type { Command } from 'commander';
 import { createProgram } from './program.js';
 import { CliError } from './errors.js';
 import { jsonWritten, renderJsonError } from './json-output.js';
+import { AlertformError } from '../model/errors.js';
+import { Redactor, secretsInUrl } from '../redact/index.js';
 
 /** The entry point: the only place that turns errors into messages and exit codes. */
 async function main(argv: string[]): Promise<void> {
@@ -16,16 +18,20 @@ async function main(argv: string[]): Promise<void> {
   try {
     await program.parseAsync(argv);
   } catch (error) {
-    const json = program.opts().json === true || argv.includes('--json');
-    process.exitCode = exitCodeFor(error, program.opts().verbose === true, json);
+    const opts = program.opts<{ verbose?: boolean; json?: boolean; apiKey?: string; server?: string }>();
+    const json = opts.json === true || argv.includes('--json');
+    // Error messages leave the process too: the key and URL credentials, wherever they were given, never do.
+    const redactor = new Redactor([opts.apiKey, process.env.ALERTFORM_API_KEY, ...secretsInUrl(opts.server), ...secretsInUrl(process.env.ALERTFORM_URL)]);
+    process.exitCode = exitCodeFor(error, { verbose: opts.verbose === true, json, redact: (text) => redactor.redact(text) });
   }
 }
 
-function exitCodeFor(error: unknown, verbose: boolean, json: boolean): number {
+function exitCodeFor(error: unknown, options: { verbose: boolean; json: boolean; redact: (text: string) => string }): number {
+  const write = (text: string) => process.stderr.write(options.redact(text));
   // Under --json a script reads stdout: a failure is a JSON document there too, unless the command's own
   // document (a plan with errors, an apply with failed steps, an invalid validate) already says it.
   const failWith = (message: string, code: number) => {
-    if (json && code !== 0 && !jsonWritten()) process.stdout.write(renderJsonError(message, code));
+    if (options.json && code !== 0 && !jsonWritten()) process.stdout.write(renderJsonError(options.redact(message), code));
     return code;
   };
   // commander already printed its own usage errors and help; it tells us the code to use.
@@ -34,12 +40,14 @@ function exitCodeFor(error: unknown, verbose: boolean, json: boolean): number {
     return failWith(message, (error as { exitCode?: number }).exitCode ?? 1);
   }
   if (error instanceof CliError) {
-    if (error.message) process.stderr.write(`alertform: ${error.message}\n`);
+    if (error.message) write(`alertform: ${error.message}\n`);
     return failWith(error.message, error.exitCode);
   }
-  const message = describeError(error);
-  process.stderr.write(`alertform: ${message}\n`);
-  if (verbose && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
+  // Expected failures of the modules below (client, definitions, plan, apply, agent), whatever their code: the
+  // message, exit 1, a stack only with --verbose.
+  const message = error instanceof AlertformError ? error.message : describeError(error);
+  write(`alertform: ${message}\n`);
+  if (options.verbose && error instanceof Error && error.stack) write(`${error.stack}\n`);
   return failWith(message, 1);
 }
 

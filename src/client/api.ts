@@ -9,7 +9,7 @@ import type {
   ScheduleBody,
   ScheduleRead,
 } from '../model/types.js';
-import { ApiError, isNotFound, isTransient } from './errors.js';
+import { ApiResponseError, isNotFound, isTransient } from './errors.js';
 import { HttpClient, type HttpOptions } from './http.js';
 import { parseServerUrl } from './connection.js';
 
@@ -80,7 +80,7 @@ export class AlertformClient {
     try {
       return await this.listAll<ScheduleRead>('schedules');
     } catch (error) {
-      if (error instanceof ApiError && error.status === 404) return undefined;
+      if (error instanceof ApiResponseError && error.status === 404) return undefined;
       throw error;
     }
   }
@@ -168,7 +168,7 @@ export class AlertformClient {
         const created = await this.http.once<CreatedResponse>('POST', path, { json: body });
         return created.id;
       } catch (error) {
-        if (uncertain && error instanceof ApiError && error.status === 409) {
+        if (uncertain && error instanceof ApiResponseError && error.status === 409) {
           const id = await lookup();
           if (id) return id;
         }

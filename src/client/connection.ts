@@ -1,3 +1,6 @@
+import { AlertformError } from '../model/errors.js';
+import { redactUrl } from '../redact/redactor.js';
+
 /** Where the API is and how to authenticate, with the key kept out of the URL. */
 export interface Connection {
   /** Base URL without user-info and without a trailing slash, e.g. `https://api.example.com`. */
@@ -16,9 +19,9 @@ export function parseServerUrl(server: string, apiKey?: string): Connection {
   try {
     url = new URL(server);
   } catch {
-    throw new Error(`invalid server URL "${redactUrl(server)}"`);
+    throw new AlertformError('invalid_server_url', `invalid server URL "${redactUrl(server)}"`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`server URL must be http(s), got ${url.protocol}`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new AlertformError('invalid_server_url', `server URL must be http(s), got ${url.protocol}`);
   const fromUrl = url.username ? decodeURIComponent(url.username) : undefined;
   url.username = '';
   url.password = '';
@@ -27,7 +30,4 @@ export function parseServerUrl(server: string, apiKey?: string): Connection {
   return { baseUrl, ...(key ? { authorization: `Basic ${Buffer.from(`${key}:`).toString('base64')}` } : {}) };
 }
 
-/** A URL safe to print: user-info replaced by `***`. */
-export function redactUrl(text: string): string {
-  return text.replace(/(https?:\/\/)[^/@\s]+@/gi, '$1***@');
-}
+export { redactUrl } from '../redact/redactor.js';

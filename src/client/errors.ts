@@ -1,5 +1,10 @@
-/** An HTTP answer that was not a success: carries the status and the parsed body (our server's `{error}` shape). */
-export class ApiError extends Error {
+import { AlertformError } from '../model/errors.js';
+
+/**
+ * An HTTP answer that was not a success: carries the status and the parsed body (our server's `{error}` shape).
+ * Named apart from the server's HttpError: this one is an answer received, that one an answer sent.
+ */
+export class ApiResponseError extends AlertformError {
   constructor(
     readonly method: string,
     /** The request URL without credentials. */
@@ -8,19 +13,18 @@ export class ApiError extends Error {
     readonly body: unknown,
     options?: { cause?: unknown },
   ) {
-    super(`${method} ${url} answered ${status}${describeBody(body)}`, options);
-    this.name = 'ApiError';
+    super('api_response', `${method} ${url} answered ${status}${describeBody(body)}`, options);
   }
 
   /** The `error.code` of our server's error body, when there is one. */
-  get code(): string | undefined {
+  get serverCode(): string | undefined {
     const error = (this.body as { error?: { code?: unknown } } | null)?.error;
     return typeof error?.code === 'string' ? error.code : undefined;
   }
 }
 
 /** No answer at all: refused, reset, DNS, or timed out. The request may or may not have reached the server. */
-export class ConnectionError extends Error {
+export class ConnectionError extends AlertformError {
   constructor(
     readonly method: string,
     readonly url: string,
@@ -28,8 +32,7 @@ export class ConnectionError extends Error {
   ) {
     const cause = options?.cause;
     const detail = cause instanceof Error ? (cause.cause instanceof Error ? cause.cause.message : cause.message) : String(cause);
-    super(`${method} ${url} got no answer: ${detail}`, options);
-    this.name = 'ConnectionError';
+    super('connection_failed', `${method} ${url} got no answer: ${detail}`, options);
   }
 }
 
@@ -49,13 +52,14 @@ function describeBody(body: unknown): string {
  * reading a channel) and 404 for others.
  */
 export function isNotFound(error: unknown): boolean {
-  if (!(error instanceof ApiError)) return false;
-  if (error.status === 404) return error.code === undefined || error.code === 'not_found';
-  return error.status === 400 && (error.code === undefined || error.code === 'not_found');
+  if (!(error instanceof ApiResponseError)) return false;
+  const code = error.serverCode;
+  if (error.status === 404) return code === undefined || code === 'not_found';
+  return error.status === 400 && (code === undefined || code === 'not_found');
 }
 
 /** Worth retrying: no answer, rate limited, or a server-side failure. */
 export function isTransient(error: unknown): boolean {
   if (error instanceof ConnectionError) return true;
-  return error instanceof ApiError && (error.status === 429 || error.status >= 500);
+  return error instanceof ApiResponseError && (error.status === 429 || error.status >= 500);
 }

@@ -1,5 +1,5 @@
 import ky, { type KyInstance } from 'ky';
-import { ApiError, ConnectionError, isTransient } from './errors.js';
+import { ApiResponseError, ConnectionError, isTransient } from './errors.js';
 import type { Connection } from './connection.js';
 
 /** How requests are retried. Delays are injectable so tests run fast. */
@@ -55,7 +55,7 @@ export class HttpClient {
     });
   }
 
-  /** One attempt: resolves with the parsed body of a 2xx, throws ApiError or ConnectionError otherwise. */
+  /** One attempt: resolves with the parsed body of a 2xx, throws ApiResponseError or ConnectionError otherwise. */
   async once<T>(method: string, path: string, options: Omit<RequestOptions, 'idempotent'> = {}): Promise<T> {
     const url = `${this.connection.baseUrl}/${path}${options.searchParams?.size ? `?${options.searchParams}` : ''}`;
     let response: Response;
@@ -83,8 +83,8 @@ export class HttpClient {
       }
     }
     if (!response.ok) {
-      const error = new ApiError(method, url, response.status, body);
-      (error as ApiError & { retryAfterMs?: number }).retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
+      const error = new ApiResponseError(method, url, response.status, body);
+      (error as ApiResponseError & { retryAfterMs?: number }).retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
       throw error;
     }
     return body as T;

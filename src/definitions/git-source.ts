@@ -2,6 +2,7 @@ import { realpathSync } from 'node:fs';
 import { relative, resolve, posix } from 'node:path';
 import { simpleGit } from 'simple-git';
 import { PROJECT_FILE, TEST_FILE, type SourceFile } from './load.js';
+import { AlertformError } from '../model/errors.js';
 
 /** Definition files (and alertform.yaml's text, if any) of a directory as they were at a git revision. */
 export interface FilesAtRef {
@@ -19,7 +20,7 @@ export async function readDefinitionFilesAtRef(dir: string, ref: string): Promis
   const git = simpleGit(root);
   const prefix = relative(root, realpathSync(resolve(dir))).split('\\').join('/');
   await git.revparse(['--verify', `${ref}^{commit}`]).catch(() => {
-    throw new Error(`unknown git revision "${ref}"`);
+    throw new AlertformError('unknown_ref', `unknown git revision "${ref}"`);
   });
   const listing = await git.raw(['ls-tree', '-r', '--name-only', ref, '--', prefix || '.']);
   const paths = listing

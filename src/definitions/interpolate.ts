@@ -9,6 +9,11 @@ export interface Interpolated {
 
 const PATTERN = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
 
+/** The names of the variables a text interpolates (`${VAR}`, `${VAR:-default}`), in order, repeats kept. */
+export function listVariableNames(text: string): string[] {
+  return [...text.matchAll(PATTERN)].map((match) => match[1]!);
+}
+
 /**
  * Replaces `${VAR}` and `${VAR:-default}` from `env`. A value taken from the environment marks the whole string
  * sensitive; a default written in the file does not (it is already in git for anyone to read).

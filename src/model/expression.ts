@@ -1,3 +1,5 @@
+import { AlertformError } from './errors.js';
+
 /**
  * The composite-alert expression language: criteria letters, `&&`, `||` and parentheses, `&&` binding tighter
  * than `||`, letters case-insensitive. One parser serves the server's validation, the evaluator and the planner.
@@ -6,14 +8,13 @@ export type Expression =
   | { kind: 'letter'; letter: string }
   | { kind: 'and' | 'or'; left: Expression; right: Expression };
 
-export class ExpressionError extends Error {
+export class ExpressionError extends AlertformError {
   constructor(
     message: string,
     /** 0-based offset in the source where the problem is. */
     readonly position: number,
   ) {
-    super(message);
-    this.name = 'ExpressionError';
+    super('invalid_expression', message);
   }
 }
 

@@ -6,6 +6,8 @@ import { DEFAULT_MAX_DELETES } from '../definitions/project.js';
 import { MAX_MUTE_MINUTES } from '../model/defaults.js';
 import type { AlertRead } from '../model/types.js';
 import type { ActualState } from './state.js';
+import { SENSITIVE } from '../redact/placeholder.js';
+import { displayKey } from '../redact/plan.js';
 import { NameIndex } from './references.js';
 import { diffFields } from './diff.js';
 import type { ActualReferences, DesiredReferences, References } from './adapters/adapter.js';
@@ -40,6 +42,8 @@ interface KindPlan<K extends ResourceKind> {
 interface PlanContext {
   refsFor(item: Defined<unknown>): DesiredReferences;
   actualRefs: ActualReferences;
+  /** Per kind, the names that came from the environment. */
+  secretNames: Record<ResourceKind, ReadonlySet<string>>;
   pruneMatchers: ((key: string) => boolean)[];
 }
 
@@ -73,13 +77,22 @@ export function computePlan(desired: Definitions, actual: ActualState, now: Date
   };
   const channels = nameIndex('channel', desired.channels);
   const schedules = nameIndex('schedule', desired.schedules);
+  // Names that came from the environment: a reference to one of them makes that list sensitive too.
+  const secretNames: Record<ResourceKind, ReadonlySet<string>> = {
+    channel: new Set(desired.channels.filter((c) => c.sensitivePaths.includes('description')).map((c) => c.key)),
+    schedule: new Set(desired.schedules.filter((s) => s.sensitivePaths.includes('name')).map((s) => s.key)),
+    alert: new Set(desired.alerts.filter((a) => a.sensitivePaths.includes('name')).map((a) => a.key)),
+  };
   const context: PlanContext = {
+    secretNames,
     actualRefs: { channel: (id) => channels.nameOf(id), schedule: (id) => schedules.nameOf(id) },
     refsFor(item) {
       const resolve = (index: NameIndex, what: string) => (ref: string, path: string) => {
         const name = index.resolve(ref);
         if (name !== undefined) return name;
-        problems.push({ location: item.locate(path), path: `${item.path}.${path}`, message: `no ${what} "${ref}" in these files or on the server` });
+        // A reference written as `${VAR}` is a secret: the problem says where it is, not what it is.
+        const shown = item.sensitivePaths.includes(path) ? SENSITIVE : ref;
+        problems.push({ location: item.locate(path), path: `${item.path}.${path}`, message: `no ${what} "${shown}" in these files or on the server` });
         return ref;
       };
       return { channel: resolve(channels, 'channel'), schedule: resolve(schedules, 'schedule') };
@@ -105,7 +118,7 @@ export function computePlan(desired: Definitions, actual: ActualState, now: Date
   const alertByKey = new Map(actual.alerts.map((read) => [adapterFor('alert').keyOf(read), read]));
   for (const item of desired.alerts) planMute(item, alertByKey.get(item.key), actual, now, changes);
 
-  refuseDeletesInUse(changes, kinds.flatMap((k) => k.remaining), problems);
+  refuseDeletesInUse(changes, kinds.flatMap((k) => k.remaining), problems, secretNames);
   const deletes = changes.filter((c) => c.action === 'delete').length;
   const limit = Math.max(options.allowDeletes ?? 0, options.prune ? options.prune.max_deletes : DEFAULT_MAX_DELETES);
   if (deletes > limit) {
@@ -116,7 +129,7 @@ export function computePlan(desired: Definitions, actual: ActualState, now: Date
   for (const change of changes) {
     if (change.kind !== 'alert' || change.action === 'create') continue;
     const read = change.remoteId ? alertById.get(change.remoteId) : undefined;
-    if (read?.status === 'alerting') warnings.push(`alert "${change.key}" is alerting now; this ${change.action} touches it`);
+    if (read?.status === 'alerting') warnings.push(`alert "${displayKey(change)}" is alerting now; this ${change.action} touches it`);
   }
 
   linkDependencies(changes, uses);
@@ -141,7 +154,9 @@ function planKind<K extends ResourceKind>(
     const after = adapter.canonicalDesired(item.spec, context.refsFor(item));
     result.remaining.push({ kind, key: item.key, references: adapter.references(after) });
     const read = byKey.get(item.key);
-    const sensitive = [...new Set([...item.sensitivePaths.map(normaliseSensitive), ...adapter.secretPaths(after)])];
+    const sensitive = [
+      ...new Set([...item.sensitivePaths.map(normaliseSensitive), ...adapter.secretPaths(after), ...secretReferences(adapter.references(after), context.secretNames)]),
+    ];
     const base = { kind, key: item.key, dependsOn: [], source: item.location };
     if (!read) {
       const id = stepId(kind, item.key, 'create');
@@ -156,7 +171,7 @@ function planKind<K extends ResourceKind>(
       continue;
     }
     const id = stepId(kind, item.key, 'update');
-    const allSensitive = [...new Set([...sensitive, ...adapter.secretPaths(before)])];
+    const allSensitive = [...new Set([...sensitive, ...adapter.secretPaths(before), ...secretReferences(adapter.references(before), context.secretNames)])];
     result.changes.push({ ...base, id, action: 'update', remoteId: adapter.idOf(read), before, after, diffs, sensitive: allSensitive });
     result.uses.set(id, { after: adapter.references(after), before: adapter.references(before) });
   }
@@ -167,7 +182,7 @@ function planKind<K extends ResourceKind>(
     const before = adapter.canonicalActual(read, context.actualRefs);
     if (context.pruneMatchers.some((match) => match(key))) {
       const id = stepId(kind, key, 'delete');
-      result.changes.push({ id, kind, key, action: 'delete', remoteId: adapter.idOf(read), before, dependsOn: [], sensitive: adapter.secretPaths(before) });
+      result.changes.push({ id, kind, key, action: 'delete', remoteId: adapter.idOf(read), before, dependsOn: [], sensitive: [...adapter.secretPaths(before), ...secretReferences(adapter.references(before), context.secretNames)] });
       result.uses.set(id, { before: adapter.references(before) });
     } else {
       result.unmanaged.push({ kind, key });
@@ -182,7 +197,8 @@ function planMute(item: Defined<AlertDefinition>, read: AlertRead | undefined, a
   const muted = item.spec.muted;
   if (muted === undefined) return;
   const remaining = muted === false ? 0 : Math.ceil((Date.parse(muted.until) - now.getTime()) / 60_000);
-  const base = { kind: 'alert' as const, key: item.key, sensitive: [], source: item.location };
+  // A mute has no fields; `name` in its sensitive paths says that its key came from the environment.
+  const base = { kind: 'alert' as const, key: item.key, sensitive: item.sensitivePaths.includes('name') ? ['name'] : [], source: item.location };
   if (remaining <= 0) {
     if (read?.muted) changes.push({ ...base, id: stepId('alert', item.key, 'unmute'), action: 'unmute', remoteId: read.id, dependsOn: [] });
     return;
@@ -203,14 +219,19 @@ function planMute(item: Defined<AlertDefinition>, read: AlertRead | undefined, a
   });
 }
 
+/** The reference fields (e.g. notification_channels) that name an object whose name is a secret. */
+function secretReferences(references: References, secretNames: PlanContext['secretNames']): string[] {
+  return references.filter((ref) => ref.names.some((name) => secretNames[ref.kind].has(name))).map((ref) => ref.path);
+}
+
 /** Drops deletes of objects that something remaining still refers to, with a problem saying which. */
-function refuseDeletesInUse(changes: PlanChange[], remaining: readonly Remaining[], problems: Problem[]): void {
+function refuseDeletesInUse(changes: PlanChange[], remaining: readonly Remaining[], problems: Problem[], secretNames: PlanContext['secretNames']): void {
   for (let i = changes.length - 1; i >= 0; i -= 1) {
     const change = changes[i]!;
     if (change.action !== 'delete') continue;
     const users = remaining.filter((r) => r.references.some((ref) => ref.kind === change.kind && ref.names.includes(change.key)));
     if (users.length === 0) continue;
-    const names = users.slice(0, 3).map((r) => `"${r.key}"`).join(', ') + (users.length > 3 ? ` and ${users.length - 3} more` : '');
+    const names = users.slice(0, 3).map((r) => `"${secretNames[r.kind].has(r.key) ? SENSITIVE : r.key}"`).join(', ') + (users.length > 3 ? ` and ${users.length - 3} more` : '');
     problems.push({ path: `${change.kind}s[${change.key}]`, message: `refusing to delete ${change.kind} "${change.key}": still used by ${users[0]!.kind} ${names}` });
     changes.splice(i, 1);
   }

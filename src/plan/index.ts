@@ -9,5 +9,6 @@ export { renderPlanText, type TextRenderOptions } from './render/text.js';
 export { renderPlanMarkdown, type MarkdownRenderOptions } from './render/markdown.js';
 export { renderPlanJson, toJsonPlan, type JsonPlan, type JsonChange } from './render/json.js';
 export { renderSummaryLine, describeChange } from './render/summary.js';
-export { SENSITIVE } from './render/mask.js';
+export { SENSITIVE } from '../redact/index.js';
+export { planProject, resolvePrune, type PlanProjectOptions, type ProjectPlan, type ServerRequest } from './plan-project.js';
 export * from './types.js';

@@ -1,3 +1,5 @@
+import { AlertformError } from '../model/errors.js';
+
 /**
  * Names and ids of one kind of referenced object (channels or schedules), from the files and the server, so that
  * both sides of a comparison speak names: definitions may write names or ids, the server answers with ids.
@@ -41,7 +43,7 @@ export class IdRegistry {
   /** The id of a referenced object, which must be known by now (its create ran first). */
   require(kind: string, key: string): string {
     const id = this.get(kind, key);
-    if (id === undefined) throw new Error(`no id known for ${kind} "${key}"`);
+    if (id === undefined) throw new AlertformError('unknown_reference', `no id known for ${kind} "${key}"`);
     return id;
   }
 }

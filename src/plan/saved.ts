@@ -4,6 +4,8 @@ import type { ActualState } from './state.js';
 import type { Plan } from './types.js';
 import { fingerprintPlan, sha256, stableStringify } from './fingerprint.js';
 import { toJsonPlan, type JsonPlan } from './render/json.js';
+import { Redactor, secretValuesOfChange } from '../redact/index.js';
+import { AlertformError } from '../model/errors.js';
 
 /** A fingerprint of one object the plan read from the server. */
 export interface RemoteFingerprint {
@@ -47,7 +49,14 @@ function fingerprintKind<K extends ResourceKind>(kind: K, actual: ActualState): 
   return readsOf(actual, kind).map((read) => ({ kind, id: adapter.idOf(read), key: adapter.keyOf(read), fingerprint: fingerprintObject(read) }));
 }
 
-export function createSavedPlan(plan: Plan, actual: ActualState, source: { dir: string; ref?: string; server: string }): SavedPlan {
+/**
+ * The saved form of a plan. `source.secrets` are the values the definitions took from the environment
+ * (secretValuesOfDefinitions): the names of the server objects read are listed with those replaced, so a name that
+ * is a secret is not written even when its object did not change.
+ */
+export function createSavedPlan(plan: Plan, actual: ActualState, source: { dir: string; ref?: string; server: string; secrets?: Iterable<string> }): SavedPlan {
+  const redactor = new Redactor(source.secrets ?? []);
+  for (const value of plan.changes.flatMap(secretValuesOfChange)) redactor.add(value);
   return {
     kind: 'alertform-plan',
     formatVersion: 1,
@@ -55,12 +64,16 @@ export function createSavedPlan(plan: Plan, actual: ActualState, source: { dir: 
     definitions: { dir: source.dir, ...(source.ref ? { ref: source.ref } : {}) },
     server: source.server,
     plan: toJsonPlan(plan),
-    remote: fingerprintState(actual),
+    remote: fingerprintState(actual).map((r) => ({ ...r, key: redactor.redact(r.key) })),
   };
 }
 
-/** Why a saved plan no longer applies: server objects changed, appeared or went since it was saved. Empty = fresh. */
-export function findStaleness(saved: SavedPlan, actual: ActualState): string[] {
+/**
+ * Why a saved plan no longer applies: server objects changed, appeared or went since it was saved. Empty = fresh.
+ * `secrets` (secretValuesOfDefinitions) keep a secret name of an object that appeared out of the reasons.
+ */
+export function findStaleness(saved: SavedPlan, actual: ActualState, secrets: Iterable<string> = []): string[] {
+  const redactor = new Redactor(secrets);
   const reasons: string[] = [];
   const now = new Map(fingerprintState(actual).map((r) => [`${r.kind}:${r.id}`, r]));
   for (const before of saved.remote) {
@@ -69,14 +82,14 @@ export function findStaleness(saved: SavedPlan, actual: ActualState): string[] {
     else if (current.fingerprint !== before.fingerprint) reasons.push(`${before.kind} "${before.key}" changed`);
     now.delete(`${before.kind}:${before.id}`);
   }
-  for (const added of now.values()) reasons.push(`${added.kind} "${added.key}" appeared`);
+  for (const added of now.values()) reasons.push(`${added.kind} "${redactor.redact(added.key)}" appeared`);
   return reasons;
 }
 
 /** Reads and checks the shape of a saved plan file's JSON. */
 export function parseSavedPlan(text: string): SavedPlan {
   const value: unknown = JSON.parse(text);
-  if (!isSavedPlan(value)) throw new Error('not an alertform plan file (write one with `alertform plan --out FILE`)');
+  if (!isSavedPlan(value)) throw new AlertformError('invalid_plan_file', 'not an alertform plan file (write one with `alertform plan --out FILE`)');
   return value;
 }
 

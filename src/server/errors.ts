@@ -33,7 +33,7 @@ export function echo(value: string, quote = true): string {
 }
 
 /** An error the server answers on purpose: status, code, a message safe to show, and the fields at fault. */
-export class ApiError extends Error {
+export class HttpError extends Error {
   readonly status: number;
   constructor(
     readonly code: ApiErrorCode,
@@ -41,7 +41,7 @@ export class ApiError extends Error {
     options: { status?: number; details?: FieldProblem[]; cause?: unknown } = {},
   ) {
     super(capText(message ?? ERROR_CATALOGUE[code].message, 4 * MAX_ECHO_CHARS), { cause: options.cause });
-    this.name = 'ApiError';
+    this.name = 'HttpError';
     this.status = options.status ?? ERROR_CATALOGUE[code].status;
     // Bounded whatever the caller passed: the first MAX_DETAILS problems, each cut short, and the true count.
     const details = options.details;
@@ -76,27 +76,27 @@ function capText(text: string, max: number): string {
 }
 
 /** A body that fails validation, with one problem per field. */
-export function invalidBody(details: FieldProblem[], status?: number): ApiError {
+export function invalidBody(details: FieldProblem[], status?: number): HttpError {
   const first = details[0];
   const message = first ? `${first.path || 'body'}: ${first.message}` : ERROR_CATALOGUE.invalid_body.message;
-  return new ApiError('invalid_body', message, { details, ...(status ? { status } : {}) });
+  return new HttpError('invalid_body', message, { details, ...(status ? { status } : {}) });
 }
 
 /** Query parameters that fail validation, with one problem per parameter. */
-export function invalidQuery(details: FieldProblem[]): ApiError {
+export function invalidQuery(details: FieldProblem[]): HttpError {
   const first = details[0];
   const message = first ? `${first.path}: ${first.message}` : ERROR_CATALOGUE.invalid_query.message;
-  return new ApiError('invalid_query', message, { details });
+  return new HttpError('invalid_query', message, { details });
 }
 
 /** A missing resource (or one of another account, which to this account does not exist). */
-export function notFound(what: string, status?: number): ApiError {
-  return new ApiError('not_found', `${what} does not exist`, status ? { status } : {});
+export function notFound(what: string, status?: number): HttpError {
+  return new HttpError('not_found', `${what} does not exist`, status ? { status } : {});
 }
 
 /** A unique name already used in this account. */
-export function conflict(field: string, value: string, status?: number): ApiError {
-  return new ApiError('conflict', `${field} ${echo(value)} already exists`, {
+export function conflict(field: string, value: string, status?: number): HttpError {
+  return new HttpError('conflict', `${field} ${echo(value)} already exists`, {
     details: [{ path: field, message: 'already exists' }],
     ...(status ? { status } : {}),
   });

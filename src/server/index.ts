@@ -1,6 +1,6 @@
 export { startServer, type ServerOptions, type RunningServer, type BackgroundService, type ServiceContext } from './start-server.js';
 export { createApp, type AppOptions } from './app.js';
-export { ApiError, ERROR_CATALOGUE } from './errors.js';
+export { HttpError, ERROR_CATALOGUE } from './errors.js';
 export { SqliteStore } from './store/sqlite/sqlite-store.js';
 export { PostgresStore } from './store/postgres/postgres-store.js';
 export { openStore, isPostgresUrl } from './store/open-store.js';

@@ -1,4 +1,4 @@
-import { ApiError } from './errors.js';
+import { HttpError } from './errors.js';
 import type { Store } from './store/store.js';
 
 /** How many alerts, channels and schedules one account may hold (`serve --max-alerts-per-account` etc.). */
@@ -25,6 +25,6 @@ export async function assertBelowQuota(store: Store, accountId: string, kind: ke
         ? await store.searchChannels(accountId, { types: [], descriptions: [], ids: [], autoResolve: null, ...page })
         : await store.searchSchedules(accountId, { names: [], ids: [], durations: [], startTimes: [], timezones: [], repeat: [], ...page });
   if (found.items.length > 0) {
-    throw new ApiError('quota_exceeded', `the account already has ${limit} ${kind}, its limit; delete some first or ask the operator`);
+    throw new HttpError('quota_exceeded', `the account already has ${limit} ${kind}, its limit; delete some first or ask the operator`);
   }
 }

@@ -81,7 +81,7 @@ describe('plan renderings with a backtest', () => {
     expect(markdown).toContain('#### Backtest: 2 alerts would have fired 8 times in 7 days');
     expect(markdown.match(/```mermaid\nxychart-beta/g)).toHaveLength(2);
     matchGolden('impact-plan.md', markdown);
-    const comment = composePlanComment({ marker: '<!-- alertform-plan hash=x path=. -->', run: { markdown, hash: 'x' } as never });
+    const comment = composePlanComment({ marker: '<!-- alertform-plan hash=x path=. -->', path: '.', plan, hash: 'x' });
     expect(comment.length).toBeLessThan(GITHUB_COMMENT_LIMIT);
   });
 

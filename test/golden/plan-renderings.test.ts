@@ -7,10 +7,14 @@ import { renderPlanMarkdown } from '../../src/plan/render/markdown.js';
 import { renderPlanJson } from '../../src/plan/render/json.js';
 import { alertRead, channelRead, definitionsOf, GOLDEN_DEFINITIONS, NOW, stateOf } from '../unit/plan/fixtures.js';
 
-/** Expected renderings live next to this file; `UPDATE_GOLDEN=1 npx vitest run test/golden` rewrites them. */
+/**
+ * Expected renderings live next to this file; `UPDATE_GOLDEN=1 npx vitest run test/golden` rewrites them. A missing
+ * golden file fails the test (it is never written unasked: a test that writes its own expectation proves nothing).
+ */
 function matchGolden(name: string, actual: string): void {
   const path = fileURLToPath(new URL(`./${name}`, import.meta.url));
-  if (process.env.UPDATE_GOLDEN || !existsSync(path)) writeFileSync(path, actual);
+  if (process.env.UPDATE_GOLDEN) writeFileSync(path, actual);
+  if (!existsSync(path)) expect.fail(`golden file test/golden/${name} is missing: write it with UPDATE_GOLDEN=1 npx vitest run test/golden, then review it`);
   expect(actual).toBe(readFileSync(path, 'utf8'));
 }
 

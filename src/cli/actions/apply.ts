@@ -1,16 +1,16 @@
 import { readFile, stat } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { confirm } from '@inquirer/prompts';
-import { loadProject } from '../../definitions/source.js';
-import { planAgainstServer } from '../../plan/make-plan.js';
+import { planProject } from '../../plan/plan-project.js';
 import { renderPlanText } from '../../plan/render/text.js';
 import { toJsonPlan } from '../../plan/render/json.js';
 import { fingerprintPlan } from '../../plan/fingerprint.js';
 import { findStaleness, parseSavedPlan, type SavedPlan } from '../../plan/saved.js';
+import { secretValuesOfDefinitions } from '../../redact/index.js';
 import { applyPlan } from '../../apply/run.js';
 import { applyResultJson, renderApplySummary, renderProgressLine } from '../../apply/progress.js';
 import { CliError } from '../errors.js';
-import { createClient, failOnProblems, optionsOf, useColor, writeOut } from '../context.js';
+import { failWithProblems, optionsOf, serverRequestOf, useColor, writeOut } from '../context.js';
 import { writeJson } from '../json-output.js';
 
 interface ApplyOptions {
@@ -26,14 +26,15 @@ export async function runApply(target: string, command: Command): Promise<void> 
   const saved = isPlanFile ? parseSavedPlan(await readFile(target, 'utf8')) : undefined;
   const dir = saved ? saved.definitions.dir : target;
   const ref = saved?.definitions.ref;
-  const loaded = await loadProject(dir, ref ? { ref } : {});
-  failOnProblems(loaded.problems);
-  const client = createClient(opts, loaded.config);
-  const { plan, actual } = await planAgainstServer(loaded.definitions, client, {
-    prune: loaded.config.prune,
+  const planned = await planProject({
+    dir,
+    server: serverRequestOf(opts),
+    ...(ref ? { ref } : {}),
     ...(opts.allowDeletes !== undefined ? { allowDeletes: opts.allowDeletes } : {}),
   });
-  if (saved) refuseStale(saved, findStaleness(saved, actual), fingerprintPlan(plan));
+  if (planned.status === 'invalid') failWithProblems(planned.problems);
+  const { plan, actual, client } = planned;
+  if (saved) refuseStale(saved, findStaleness(saved, actual, secretValuesOfDefinitions(planned.loaded.definitions)), fingerprintPlan(plan));
   const color = useColor(opts);
   if (!opts.json && !saved) await writeOut(renderPlanText(plan, { color, verbose: opts.verbose === true }));
   if (plan.problems.length > 0) {

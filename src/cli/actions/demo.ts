@@ -6,13 +6,12 @@ import type { Command } from 'commander';
 import { pino } from 'pino';
 import { startServer, type RunningServer } from '../../server/index.js';
 import { AlertformClient } from '../../client/api.js';
-import { loadProject } from '../../definitions/source.js';
-import { planAgainstServer } from '../../plan/make-plan.js';
+import { planProject, type ProjectPlan } from '../../plan/plan-project.js';
 import { renderPlanText } from '../../plan/render/text.js';
 import { applyPlan } from '../../apply/run.js';
 import { renderApplySummary, renderProgressLine } from '../../apply/progress.js';
 import { CliError } from '../errors.js';
-import { failOnProblems, optionsOf, useColor, writeOut } from '../context.js';
+import { failWithProblems, optionsOf, useColor, writeOut } from '../context.js';
 
 /** The package's root and its examples/, wherever the command runs from (src/ or dist/ are two levels below it). */
 const PACKAGE_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -71,11 +70,14 @@ export async function runDemo(command: Command): Promise<void> {
         `  server: ${server.url}\n  demo API key: ${key}\n\n`,
     );
     const client = new AlertformClient({ server: serverUrl });
-    const loaded = await loadProject(setting.examples);
-    failOnProblems(loaded.problems);
+    const planExamples = async (): Promise<Extract<ProjectPlan, { status: 'planned' }>> => {
+      const result = await planProject({ dir: setting.examples, server: { client, printable: server.url } });
+      if (result.status === 'invalid') failWithProblems(result.problems);
+      return result;
+    };
 
     await writeOut(`== 1. plan ${setting.shownExamples}/ against the server\n\n`);
-    const first = await planAgainstServer(loaded.definitions, client, { prune: loaded.config.prune });
+    const first = await planExamples();
     await writeOut(renderPlanText(first.plan, { color }));
     if (first.plan.problems.length > 0) throw new CliError('the demo plan has errors');
 
@@ -85,7 +87,7 @@ export async function runDemo(command: Command): Promise<void> {
     if (result.failed.length > 0) throw new CliError('some demo steps failed');
 
     await writeOut(`\n== 3. plan again: nothing left to do\n\n`);
-    const second = await planAgainstServer(loaded.definitions, client, { prune: loaded.config.prune });
+    const second = await planExamples();
     await writeOut(renderPlanText(second.plan, { color }));
 
     const short = `http://${key}@127.0.0.1:${server.port}`;

@@ -1,6 +1,6 @@
 import { formatProblem } from '../../definitions/problems.js';
 import type { Plan, PlanChange } from '../types.js';
-import { maskObject, maskValue } from './mask.js';
+import { displayKey, displayStepId, maskObject, maskValue, redactorForPlan } from '../../redact/index.js';
 import { renderSummaryLine } from './summary.js';
 import { toJsonImpact } from '../../impact/render-impact.js';
 
@@ -22,24 +22,36 @@ export interface JsonPlan {
   impact?: Record<string, unknown>;
 }
 
-/** A plan as a JSON-ready object, with the same masking as the text and markdown forms. */
+/**
+ * A plan as a JSON-ready object, with the same masking as the text and markdown forms: secret fields, and names
+ * that came from the environment (in `key`, in step ids and in `dependsOn`). The plan's secret values are then
+ * replaced wherever else they appear (an unmanaged object of the same name, a problem's message).
+ */
 export function toJsonPlan(plan: Plan): JsonPlan {
-  return {
+  const ids = new Map(plan.changes.map((c) => [c.id, displayStepId(c)]));
+  const json: JsonPlan = {
     formatVersion: 1,
     createdAt: plan.createdAt,
     summaryLine: renderSummaryLine(plan),
     summary: plan.summary,
     hasChanges: plan.changes.length > 0,
-    changes: plan.changes.map(toJsonChange),
+    changes: plan.changes.map((change) => toJsonChange(change, ids)),
     warnings: plan.warnings,
     problems: plan.problems.map((p) => ({ ...p, text: formatProblem(p) })),
     unmanaged: plan.unmanaged,
     ...(plan.impact ? { impact: toJsonImpact(plan.impact) } : {}),
   };
+  return redactorForPlan(plan).redactDeep(json);
 }
 
-function toJsonChange(change: PlanChange): JsonChange {
-  const out: JsonChange = { id: change.id, action: change.action, kind: change.kind, key: change.key, dependsOn: change.dependsOn };
+function toJsonChange(change: PlanChange, ids: ReadonlyMap<string, string>): JsonChange {
+  const out: JsonChange = {
+    id: ids.get(change.id) ?? change.id,
+    action: change.action,
+    kind: change.kind,
+    key: displayKey(change),
+    dependsOn: change.dependsOn.map((id) => ids.get(id) ?? id),
+  };
   if (change.source) out.source = change.source;
   if ('remoteId' in change && change.remoteId) out.remoteId = change.remoteId;
   if (change.action === 'update' || change.action === 'delete') out.before = maskObject(change, change.before);

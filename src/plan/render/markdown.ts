@@ -1,6 +1,7 @@
 import { formatProblem } from '../../definitions/problems.js';
 import type { Plan, PlanChange } from '../types.js';
-import { flattenFields, isSensitive, maskValue, SENSITIVE } from './mask.js';
+import { isSensitive, maskValue, redactorForPlan, SENSITIVE } from '../../redact/index.js';
+import { flattenFields } from './fields.js';
 import { describeChange, formatValue, MARKERS, renderSummaryLine } from './summary.js';
 import { renderImpactMarkdown } from '../../impact/render-impact.js';
 
@@ -9,6 +10,8 @@ export interface MarkdownRenderOptions {
   title?: string;
   /** List unmanaged objects by name. */
   verbose?: boolean;
+  /** Markdown put between the summary (always visible) and the collapsed details: the Action's changed-files table. */
+  afterSummary?: string;
 }
 
 /** Keeps a name from breaking out of an inline code span. */
@@ -33,7 +36,9 @@ export function renderPlanMarkdown(plan: Plan, options: MarkdownRenderOptions = 
   }
   if (plan.impact) out.push(...renderImpactMarkdown(plan.impact));
   if (plan.changes.length === 0) out.push('No changes. The server matches the definitions.', '');
-  else {
+  // Before the details, so that a comment cut to fit GitHub's limit drops details first.
+  if (options.afterSummary) out.push(options.afterSummary, '');
+  if (plan.changes.length > 0) {
     out.push('<details><summary>Details</summary>', '');
     for (const change of plan.changes) out.push(...renderChange(change), '');
     out.push('</details>', '');
@@ -43,7 +48,8 @@ export function renderPlanMarkdown(plan: Plan, options: MarkdownRenderOptions = 
     if (options.verbose) for (const u of plan.unmanaged) out.push(`- ${u.kind} ${code(u.key)}`);
     out.push('');
   }
-  return `${out.join('\n')}`;
+  // The net under the masking above: a secret value that shows up anywhere else (an unmanaged object's name).
+  return redactorForPlan(plan).redact(out.join('\n'));
 }
 
 function renderChange(change: PlanChange): string[] {

@@ -1,4 +1,5 @@
 import type { Plan, PlanChange } from '../types.js';
+import { displayKey, SENSITIVE } from '../../redact/index.js';
 
 /** `Plan: 2 to create, 1 to update, 1 to mute, 0 to delete.` (unmutes named only when there are some). */
 export function renderSummaryLine(plan: Plan): string {
@@ -7,9 +8,12 @@ export function renderSummaryLine(plan: Plan): string {
   return `Plan: ${s.create} to create, ${s.update} to update, ${s.mute} to mute${unmute}, ${s.delete} to delete.`;
 }
 
-/** The one-line title of a change, e.g. `update alert "CPU high"` or `mute alert "x" for 90 minutes`. */
+/**
+ * The one-line title of a change, e.g. `update alert "CPU high"` or `mute alert "x" for 90 minutes`; a name that
+ * came from the environment shows as `"(sensitive)"`.
+ */
 export function describeChange(change: PlanChange): string {
-  const what = `${change.action} ${change.kind} "${change.key}"`;
+  const what = `${change.action} ${change.kind} "${displayKey(change)}"`;
   if (change.action === 'mute') return `${what} for ${change.minutes} minutes (until ${change.until})`;
   return what;
 }
@@ -18,5 +22,5 @@ export const MARKERS: Record<PlanChange['action'], string> = { create: '+', upda
 
 /** A value in a rendering: strings quoted, the rest as JSON. */
 export function formatValue(value: unknown): string {
-  return typeof value === 'string' && value === '(sensitive)' ? value : JSON.stringify(value);
+  return value === SENSITIVE ? value : JSON.stringify(value);
 }

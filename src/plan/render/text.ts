@@ -2,7 +2,8 @@ import { Chalk, type ChalkInstance } from 'chalk';
 import { diffWordsWithSpace } from 'diff';
 import { formatProblem } from '../../definitions/problems.js';
 import type { Plan, PlanChange } from '../types.js';
-import { flattenFields, isSensitive, maskValue, SENSITIVE } from './mask.js';
+import { isSensitive, maskValue, redactorForPlan, SENSITIVE } from '../../redact/index.js';
+import { flattenFields } from './fields.js';
 import { describeChange, formatValue, MARKERS, renderSummaryLine } from './summary.js';
 import { renderImpactText } from '../../impact/render-impact.js';
 
@@ -35,7 +36,8 @@ export function renderPlanText(plan: Plan, options: TextRenderOptions = {}): str
     if (options.verbose) for (const u of plan.unmanaged) lines.push(`  ${u.kind} "${u.key}"`);
   }
   lines.push(c.bold(renderSummaryLine(plan)));
-  return `${lines.join('\n')}\n`;
+  // The net under the masking above: a secret value that shows up anywhere else (an unmanaged object's name).
+  return `${redactorForPlan(plan).redact(lines.join('\n'))}\n`;
 }
 
 function colourFor(change: PlanChange, c: ChalkInstance): (text: string) => string {

@@ -1,5 +1,5 @@
 import type { Context, Next } from 'koa';
-import { ApiError } from '../errors.js';
+import { HttpError } from '../errors.js';
 import { createFailureLimiter, type FailureLimiter } from './failure-limiter.js';
 import type { AccountRecord, Store } from '../store/store.js';
 
@@ -44,13 +44,13 @@ export function authenticate(store: Store, limiter: FailureLimiter = createFailu
     const wait = limiter.retryAfterSeconds(address);
     if (wait > 0) {
       ctx.set('Retry-After', String(wait));
-      throw new ApiError('rate_limited', `too many requests with a wrong API key from this address; retry in ${wait} s`);
+      throw new HttpError('rate_limited', `too many requests with a wrong API key from this address; retry in ${wait} s`);
     }
     const key = readApiKey(ctx.get('Authorization') || undefined);
     const account = key ? await store.findAccountByKey(key) : null;
     if (!account) {
       limiter.recordFailure(address);
-      throw new ApiError('unauthorized', key ? 'unknown or revoked API key' : 'an API key is required (Basic or Bearer)');
+      throw new HttpError('unauthorized', key ? 'unknown or revoked API key' : 'an API key is required (Basic or Bearer)');
     }
     (ctx.state as AuthState).account = account;
     await next();

@@ -1,10 +1,10 @@
 import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
-import { ApiError } from '../errors.js';
+import { HttpError } from '../errors.js';
 import { StoreUnavailable } from '../store/store.js';
 
 /**
- * The one place that turns failures into responses: an ApiError answers with its status and JSON body; any
+ * The one place that turns failures into responses: an HttpError answers with its status and JSON body; any
  * unreachable database (StoreUnavailable) answers 503 `unavailable` with Retry-After; any other exception is logged
  * (message and stack, never request headers) and answered 500 `internal` without details, so that nothing
  * internal leaks.
@@ -14,10 +14,10 @@ export function handleErrors(logger: Logger) {
     try {
       await next();
       if (ctx.status === 404 && ctx.body === undefined) {
-        throw new ApiError('not_found', `no endpoint ${ctx.method} ${ctx.path}`);
+        throw new HttpError('not_found', `no endpoint ${ctx.method} ${ctx.path}`);
       }
     } catch (caught) {
-      const error = toApiError(caught, logger, ctx);
+      const error = toHttpError(caught, logger, ctx);
       ctx.status = error.status;
       ctx.body = error.toBody();
       if (error.status === 401) ctx.set('WWW-Authenticate', 'Basic realm="alertform"');
@@ -30,18 +30,18 @@ export function handleErrors(logger: Logger) {
 /** What a client told `unavailable` should wait: a database restart or failover takes seconds. */
 const RETRY_AFTER_SECONDS = 2;
 
-function toApiError(caught: unknown, logger: Logger, ctx: Context): ApiError {
-  if (caught instanceof ApiError) return caught;
+function toHttpError(caught: unknown, logger: Logger, ctx: Context): HttpError {
+  if (caught instanceof HttpError) return caught;
   if (caught instanceof StoreUnavailable) {
     // The cause's message (ECONNREFUSED, "terminating connection") says why; it never holds the database URL.
     logger.warn({ method: ctx.method, path: ctx.path, cause: (caught.cause as Error | undefined)?.message }, 'database unavailable');
-    return new ApiError('unavailable');
+    return new HttpError('unavailable');
   }
   // Koa/router HTTP errors meant for the client (e.g. 405) keep their status, with the closest code.
   const status = (caught as { status?: unknown; expose?: unknown } | null)?.status;
   if (typeof status === 'number' && status >= 400 && status < 500 && (caught as { expose?: boolean }).expose) {
-    return new ApiError(status === 413 ? 'payload_too_large' : 'invalid_body', (caught as Error).message, { status });
+    return new HttpError(status === 413 ? 'payload_too_large' : 'invalid_body', (caught as Error).message, { status });
   }
   logger.error({ err: caught, method: ctx.method, path: ctx.path }, 'unexpected error');
-  return new ApiError('internal');
+  return new HttpError('internal');
 }

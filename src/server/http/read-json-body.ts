@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { ApiError } from '../errors.js';
+import { HttpError } from '../errors.js';
 
 /** The largest request body the server reads. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -21,9 +21,9 @@ export async function readJsonBody(req: IncomingMessage, limit = BODY_LIMIT_BYTE
       chunks.push(chunk);
     }
   } catch (error) {
-    if (error instanceof ApiError) throw error;
+    if (error instanceof HttpError) throw error;
     // The client went away (or was cut off by the request timeout) mid-body: its fault, not an internal error.
-    throw new ApiError('invalid_body', 'request body was not received completely', {
+    throw new HttpError('invalid_body', 'request body was not received completely', {
       cause: error,
       details: [{ path: '', message: 'was cut off' }],
     });
@@ -34,18 +34,18 @@ export async function readJsonBody(req: IncomingMessage, limit = BODY_LIMIT_BYTE
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    throw new ApiError('invalid_body', `body is not valid JSON: ${(error as Error).message}`, {
+    throw new HttpError('invalid_body', `body is not valid JSON: ${(error as Error).message}`, {
       details: [{ path: '', message: 'is not valid JSON' }],
     });
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-    throw new ApiError('invalid_body', 'body must be a JSON object', {
+    throw new HttpError('invalid_body', 'body must be a JSON object', {
       details: [{ path: '', message: 'must be a JSON object' }],
     });
   }
   const values = countValues(parsed, BODY_VALUE_LIMIT);
   if (values > BODY_VALUE_LIMIT) {
-    throw new ApiError('invalid_body', `body has more than ${BODY_VALUE_LIMIT} values`, {
+    throw new HttpError('invalid_body', `body has more than ${BODY_VALUE_LIMIT} values`, {
       details: [{ path: '', message: `has more than ${BODY_VALUE_LIMIT} array items and fields` }],
     });
   }
@@ -73,6 +73,6 @@ function countValues(value: object, limit: number): number {
   return count;
 }
 
-function tooLarge(limit: number): ApiError {
-  return new ApiError('payload_too_large', `request body is larger than ${limit} bytes`);
+function tooLarge(limit: number): HttpError {
+  return new HttpError('payload_too_large', `request body is larger than ${limit} bytes`);
 }

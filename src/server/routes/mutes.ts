@@ -1,5 +1,5 @@
 import type Router from '@koa/router';
-import { ApiError, MAX_DETAILS, echo, invalidBody, notFound } from '../errors.js';
+import { HttpError, MAX_DETAILS, echo, invalidBody, notFound } from '../errors.js';
 import { readJsonBody } from '../http/read-json-body.js';
 import { presentMuteStatus } from '../present.js';
 import type { AlertSelector } from '../store/store.js';
@@ -64,11 +64,11 @@ function selectorOf(body: Record<string, unknown>): AlertSelector {
 /** All or nothing: an unknown id in a bulk request is 404 and nothing was changed. */
 function assertAllFound(missing: string[]): void {
   if (missing.length === 0) return;
-  // The message names a few; details (capped by ApiError) list the rest.
+  // The message names a few; details (capped by HttpError) list the rest.
   const named = missing.slice(0, 3).map((id) => echo(id)).join(', ');
   const more = missing.length > 3 ? ` and ${missing.length - 3} more` : '';
   const error = notFound(`alert ${named}${more}`);
-  throw new ApiError('not_found', `${error.message}; nothing was changed`, {
+  throw new HttpError('not_found', `${error.message}; nothing was changed`, {
     details: missing.slice(0, MAX_DETAILS + 1).map((id) => ({ path: 'ids', message: `no alert with id ${echo(id)}` })),
   });
 }

@@ -92,7 +92,7 @@ describe('alertform agent (CLI)', { timeout: 120_000 }, () => {
     });
     expect(text.code).toBe(0);
     expect(text.stdout).toContain('dry run: nothing was changed');
-    expect(text.stdout).toContain('new_name: <API_KEY>.otel.$${1}');
+    expect(text.stdout).toContain('new_name: (sensitive).otel.$${1}');
     expect(text.stdout).not.toContain(GOOD);
     await expect(readFile(join(root, 'etc/otelcol-contrib/config.yaml'))).rejects.toThrow();
 

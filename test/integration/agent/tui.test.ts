@@ -111,7 +111,7 @@ describe.skipIf(tmux.skip)('alertform tui in a terminal (tmux)', { timeout: 120_
     expect(end).toMatch(/✔ apt-get install -y collectd-core \(\d+ms\)/);
     expect(end).toContain('✔ collectd is installed and configured.');
     expect(end).toContain('plugins: df, disk, interface, load, memory, processes, swap, uptime');
-    expect(end).toContain('with the prefix <API_KEY>.collectd');
+    expect(end).toContain('with the prefix (sensitive).collectd');
     expect(end).not.toContain('good-key-1234-abcd');
     const config = await readFile(join(root, 'etc/collectd/collectd.conf'), 'utf8');
     expect(config).toContain('Prefix "good-key-1234-abcd.collectd."');

@@ -1,6 +1,7 @@
 import nock from 'nock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PlannedRun, Reconciler } from '../../../src/action/port.js';
+import { fakeRun } from './fake-plan.js';
 import { runAction } from '../../../src/action/run.js';
 import { createRunnerFiles, pullRequestEvent, runInProcess } from '../../helpers/action-run.js';
 import { createGitRepo, type TempGitRepo } from '../../helpers/git-repo.js';
@@ -8,16 +9,7 @@ import { mockGitHub } from '../../helpers/github-mock.js';
 
 // The Action runs the rule tests (*.test.yaml) with every plan: results in the comment, a failure fails the job.
 
-const plan: PlannedRun = {
-  status: 'planned',
-  counts: { create: 0, update: 0, delete: 0, mute: 0, unmute: 0 },
-  changes: [],
-  summaryLine: 'Plan: 0 to create, 0 to update, 0 to mute, 0 to delete.',
-  markdown: '### alertform plan\n\n**Plan: 0 to create, 0 to update, 0 to mute, 0 to delete.**\n\nNo changes. The server matches the definitions.',
-  json: '{}',
-  hash: 'h1',
-  apply: async () => ({ ok: true, done: 0, failed: 0, skipped: 0, report: '' }),
-};
+const plan: PlannedRun = fakeRun([], 'h1');
 const reconciler: Reconciler = { plan: async () => plan };
 
 const ALERTS = 'alerts:\n  - {name: cpu, metric: web.cpu, alert_criteria: {type: above, above_value: 90}, notification_type: state_change}\n';

@@ -1,7 +1,8 @@
 import nock from 'nock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatMarker } from '../../../src/action/comment.js';
-import type { PlannedRun, Reconciler } from '../../../src/action/port.js';
+import type { Reconciler } from '../../../src/action/port.js';
+import { fakeRun } from './fake-plan.js';
 import { runAction } from '../../../src/action/run.js';
 import { createRunnerFiles, pushEvent, runInProcess } from '../../helpers/action-run.js';
 import { mockGitHub } from '../../helpers/github-mock.js';
@@ -12,19 +13,11 @@ const MERGE_SHA = 'a'.repeat(40);
 
 function recordingReconciler(hash: string, changeCount = 1): Reconciler & { applied: number } {
   const state = { applied: 0 };
-  const run: PlannedRun = {
-    status: 'planned',
-    counts: { create: changeCount, update: 0, delete: 0, mute: 0, unmute: 0 },
-    changes: Array.from({ length: changeCount }, (_, i) => ({ action: 'create' as const, kind: 'alert', name: `a${i}` })),
-    summaryLine: `Plan: ${changeCount} to create, 0 to update, 0 to mute, 0 to delete.`,
-    markdown: '+ alert a0',
-    json: '{"formatVersion":1}',
+  const run = fakeRun(
+    Array.from({ length: changeCount }, (_, i) => ({ action: 'create' as const, kind: 'alert' as const, name: `a${i}` })),
     hash,
-    apply: async () => {
-      state.applied++;
-      return { ok: true, done: changeCount, failed: 0, skipped: 0, report: `${changeCount} done` };
-    },
-  };
+    () => state.applied++,
+  );
   return Object.assign(state, { plan: async () => run });
 }
 

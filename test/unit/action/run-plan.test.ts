@@ -1,7 +1,8 @@
 import nock from 'nock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { formatMarker, GITHUB_COMMENT_LIMIT, parseMarker } from '../../../src/action/comment.js';
-import type { ChangeRef, InvalidRun, PlannedRun, Reconciler } from '../../../src/action/port.js';
+import type { InvalidRun, PlannedRun, Reconciler } from '../../../src/action/port.js';
+import { fakeRun, type ChangeSpec } from './fake-plan.js';
 import { runAction } from '../../../src/action/run.js';
 import { createRunnerFiles, pullRequestEvent, runInProcess } from '../../helpers/action-run.js';
 import { createGitRepo, type TempGitRepo } from '../../helpers/git-repo.js';
@@ -12,35 +13,7 @@ import { mockGitHub } from '../../helpers/github-mock.js';
 
 const API_KEY = 'af_key_4f9c1d2e8b7a6c5d';
 
-function fakePlan(changes: ChangeRef[], hash = 'h1'): PlannedRun {
-  const counts = { create: 0, update: 0, delete: 0, mute: 0, unmute: 0 };
-  for (const c of changes) counts[c.action]++;
-  const summaryLine = `Plan: ${counts.create} to create, ${counts.update} to update, ${counts.mute} to mute, ${counts.delete} to delete.`;
-  return {
-    status: 'planned',
-    counts,
-    changes,
-    summaryLine,
-    // Shaped like renderPlanMarkdown: heading, summary line, then the details collapsed.
-    markdown: [
-      '### alertform plan',
-      '',
-      `**${summaryLine}**`,
-      '',
-      ...(changes.length === 0 ? ['No changes. The server matches the definitions.'] : []),
-      '<details><summary>Details</summary>',
-      '',
-      '```diff',
-      ...changes.map((c) => `${c.action === 'create' ? '+' : '~'} ${c.kind} "${c.name}" metric: prod.${c.name}.p99 above 250`),
-      '```',
-      '',
-      '</details>',
-    ].join('\n'),
-    json: JSON.stringify({ formatVersion: 1, changes }),
-    hash,
-    apply: async () => ({ ok: true, done: changes.length, failed: 0, skipped: 0, report: 'ok' }),
-  };
-}
+const fakePlan = (changes: ChangeSpec[], hash = 'h1'): PlannedRun => fakeRun(changes, hash);
 
 function reconcilerOf(result: () => PlannedRun | InvalidRun): Reconciler {
   return { plan: async () => result() };
@@ -80,7 +53,7 @@ describe('plan on a pull_request', () => {
   it('creates the comment on the first run and updates that same comment on the second', async () => {
     const github = mockGitHub();
     github.addComment(7, 'Looks good to me');
-    const changes: ChangeRef[] = [{ action: 'create', kind: 'alert', name: 'a', file: 'alerts/web.yaml' }];
+    const changes: ChangeSpec[] = [{ action: 'create', kind: 'alert', name: 'a', file: 'alerts/web.yaml' }];
     const first = await run(reconcilerOf(() => fakePlan(changes, 'hash1')));
     expect(first.exitCode).toBe(0);
     expect(github.commentsOf(7)).toHaveLength(2);
@@ -122,7 +95,7 @@ describe('plan on a pull_request', () => {
 
   it('sets the outputs, writes the plan file in RUNNER_TEMP and the uncut plan to the job summary', async () => {
     const github = mockGitHub();
-    const changes: ChangeRef[] = [
+    const changes: ChangeSpec[] = [
       { action: 'create', kind: 'alert', name: 'a', file: 'alerts/web.yaml' },
       { action: 'mute', kind: 'alert', name: 'm', file: 'alerts/web.yaml' },
       { action: 'delete', kind: 'channel', name: 'old' },
@@ -137,7 +110,7 @@ describe('plan on a pull_request', () => {
 
   it('cuts a 3,000-change comment under the limit while the job summary keeps all of it', async () => {
     const github = mockGitHub();
-    const changes: ChangeRef[] = Array.from({ length: 3000 }, (_, i) => ({ action: 'create' as const, kind: 'alert', name: `service-${i}-latency`, file: 'alerts/web.yaml' }));
+    const changes: ChangeSpec[] = Array.from({ length: 3000 }, (_, i) => ({ action: 'create' as const, kind: 'alert', name: `service-${i}-latency`, file: 'alerts/web.yaml' }));
     const result = await run(reconcilerOf(() => fakePlan(changes)));
     expect(result.exitCode).toBe(0);
     const body = github.commentsOf(7)[0]!.body;
@@ -155,8 +128,8 @@ describe('plan on a pull_request', () => {
       reconcilerOf(() => ({
         status: 'invalid',
         problems: [
-          { file: 'alerts/web.yaml', line: 3, column: 5, path: 'alerts.0.metric', message: 'is required' },
-          { file: 'alerts/db.yaml', line: 9, column: 1, message: 'unknown top-level key "alert"' },
+          { location: { file: 'alerts/web.yaml', line: 3, column: 5 }, path: 'alerts.0.metric', message: 'is required' },
+          { location: { file: 'alerts/db.yaml', line: 9, column: 1 }, path: '', message: 'unknown top-level key "alert"' },
         ],
       })),
     );
@@ -164,7 +137,7 @@ describe('plan on a pull_request', () => {
     const body = github.commentsOf(7)[0]!.body;
     expect(parseMarker(body)?.hash).toBe('invalid');
     expect(body).toContain('alerts/web.yaml:3:5  alerts.0.metric  is required');
-    expect(body).toContain('alerts/db.yaml:9:1  unknown top-level key "alert"');
+    expect(body).toContain('alerts/db.yaml:9:1  .  unknown top-level key "alert"');
     expect(result.log).toContain('::error::the definitions do not validate');
     // Annotations put each problem on its line in the PR's diff.
     expect(result.log).toContain('::error title=alertform,file=alerts/web.yaml,line=3,col=5::alerts.0.metric  is required');
@@ -195,12 +168,10 @@ describe('plan on a pull_request', () => {
     const github = mockGitHub();
     const slack = 'https://hooks.slack.com/services/T000/B000/XXXXSECRET';
     await repo.commit({ 'channels.yaml': 'channels:\n  - {description: ops, type: slack, destination: "${SLACK_URL}"}\n' }, 'slack');
-    const leaky: PlannedRun = {
-      ...fakePlan([{ action: 'create', kind: 'channel', name: 'ops', file: 'channels.yaml' }]),
-      // A renderer bug that printed secrets must still not reach GitHub.
-      markdown: `destination: ${slack} key ${API_KEY}`,
-      json: JSON.stringify({ key: API_KEY, slack }),
-    };
+    const leaky = fakePlan([{ action: 'create', kind: 'channel', name: 'ops', file: 'channels.yaml' }]);
+    // A planner bug that left secrets in fields it does not mark sensitive must still not reach GitHub.
+    const change = leaky.plan.changes[0]!;
+    if (change.action === 'create') change.after = { description: `ops key ${API_KEY}`, type: 'email', destination: slack, auto_resolve: false };
     const result = await run(reconcilerOf(() => leaky), { 'server-url': `https://user:${API_KEY}@alerts.example.com` }, { SLACK_URL: slack });
     const body = github.commentsOf(7)[0]!.body;
     expect(result.planFile).toBeDefined();
@@ -208,7 +179,8 @@ describe('plan on a pull_request', () => {
       expect(text).not.toContain(API_KEY);
       expect(text).not.toContain(slack);
     }
-    expect(body).toContain('destination: *** key ***');
+    expect(body).toContain('+ destination: "(sensitive)"');
+    expect(body).toContain('+ description: "ops key (sensitive)"');
     expect(result.log).toContain(`::add-mask::${API_KEY}`);
     github.done();
   });

@@ -37,7 +37,7 @@ describe('agent install on each platform', () => {
     expect(output.stdout).toContain(`config:  ${root}/etc/telegraf/telegraf.conf`);
     expect(output.stdout).toContain('start:   sudo systemctl restart telegraf');
     expect(output.stdout).not.toContain(KEY);
-    expect(output.stdout).toContain('<API_KEY>.telegraf');
+    expect(output.stdout).toContain('(sensitive).telegraf');
   });
 
   it('installs telegraf on Fedora with a dnf repository file and dnf install', async () => {
@@ -214,7 +214,7 @@ describe('--dry-run', () => {
     expect(output.stdout).toContain('run       apt-get install -y telegraf\n');
     expect(output.stdout).toContain(`copy      ${root}/etc/telegraf/telegraf.conf\n            to ${root}/etc/telegraf/telegraf.conf.bak`);
     expect(output.stdout).toContain(`write     ${root}/etc/telegraf/telegraf.conf (`);
-    expect(output.stdout).toContain('            |   prefix = "<API_KEY>.telegraf"\n');
+    expect(output.stdout).toContain('            |   prefix = "(sensitive).telegraf"\n');
     expect(output.stdout).toContain('            | [[inputs.system]]\n');
     expect(output.stdout).not.toContain(KEY);
     expect(output.stdout).not.toContain('is installed and configured');
@@ -225,7 +225,7 @@ describe('--dry-run', () => {
     const { context, output } = createTestContext(root, { responder: hostResponder({ managers: ['apt-get'] }), json: true });
     await installAgent(context, agent('collectd'), { ...base, dryRun: true });
     const report = JSON.parse(output.stdout);
-    expect(report).toMatchObject({ ok: true, dryRun: true, agent: 'collectd', prefix: '<API_KEY>.collectd' });
+    expect(report).toMatchObject({ ok: true, dryRun: true, agent: 'collectd', prefix: '(sensitive).collectd' });
     expect(report.wouldRun.map((step: { kind: string; command?: string }) => step.command ?? step.kind)).toEqual([
       'apt-get update',
       'apt-get install -y collectd-core',

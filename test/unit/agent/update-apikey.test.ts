@@ -125,7 +125,7 @@ describe('update-apikey on telegraf.conf', () => {
     const { context, read, output } = await withConfig('/etc/telegraf/telegraf.conf', graphite(OLD));
     expect((await updateAgentKey(context, findAgent('telegraf')!, { ...options('/etc/telegraf/telegraf.conf'), apiKey: KEY, dryRun: true })).exitCode).toBe(0);
     expect(await read()).toBe(graphite(OLD));
-    expect(output.stdout).toContain('would change only here:\n      3 |   prefix = "<API_KEY>.telegraf"\n');
+    expect(output.stdout).toContain('would change only here:\n      3 |   prefix = "(sensitive).telegraf"\n');
     expect(output.stdout).not.toContain(KEY);
   });
 });

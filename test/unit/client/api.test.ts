@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AlertformClient } from '../../../src/client/api.js';
-import { ApiError } from '../../../src/client/errors.js';
+import { ApiResponseError } from '../../../src/client/errors.js';
 import { parseServerUrl, redactUrl } from '../../../src/client/connection.js';
 
 type Handler = (req: IncomingMessage & { body: string }, res: ServerResponse) => void;
@@ -44,7 +44,7 @@ describe('AlertformClient', () => {
     expect(s.requests[0]!.auth).toBe(`Basic ${Buffer.from('sekret-key:').toString('base64')}`);
     expect(s.requests[0]!.url).toBe('/v2/alerts/?page=1&max=100');
     expect(parseServerUrl('https://k@api.example.com/').baseUrl).toBe('https://api.example.com');
-    expect(redactUrl('see https://k3y@host/v2')).toBe('see https://***@host/v2');
+    expect(redactUrl('see https://k3y@host/v2')).toBe('see https://(sensitive)@host/v2');
   });
 
   it('follows next_page given as a boolean', async () => {
@@ -121,7 +121,7 @@ describe('AlertformClient', () => {
   it('never retries a create turned down with a 4xx, and its error carries status and body', async () => {
     const s = await startScripted((_req, res) => json(res, 400, { error: { code: 'invalid_body', message: 'bad', details: [{ path: 'metric', message: 'is required' }] } }));
     const error = await clientFor(s.url).createChannel({ type: 'email', description: 'd', destination: 'x' }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toBeInstanceOf(ApiResponseError);
     expect(error).toMatchObject({ status: 400, body: { error: { code: 'invalid_body' } } });
     expect((error as Error).message).toContain('metric: is required');
     expect(s.requests).toHaveLength(1);

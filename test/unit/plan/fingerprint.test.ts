@@ -30,7 +30,7 @@ describe('plan fingerprints and saved plans', () => {
   it('keeps a secret out of an apply error even when the server echoes it', () => {
     const plan = computePlan(definitionsOf('channels:\n  - {description: m, type: email, destination: "${TO}"}\n', { TO: 'hidden@example.com' }), stateOf(), NOW);
     expect(redactError(plan.changes[0]!, 'POST http://k3y@h/v2/notifications/ answered 400: "hidden@example.com" is not an email address')).toBe(
-      'POST http://***@h/v2/notifications/ answered 400: "(sensitive)" is not an email address',
+      'POST http://(sensitive)@h/v2/notifications/ answered 400: "(sensitive)" is not an email address',
     );
   });
 });

@@ -1,7 +1,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ApiError, ERROR_CATALOGUE, conflict, invalidBody, invalidQuery, notFound } from '../../../src/server/errors.js';
+import { HttpError, ERROR_CATALOGUE, conflict, invalidBody, invalidQuery, notFound } from '../../../src/server/errors.js';
 import type { ApiErrorCode } from '../../../src/model/types.js';
 
 const CODES: ApiErrorCode[] = ['unauthorized', 'not_found', 'invalid_body', 'invalid_query', 'conflict', 'payload_too_large', 'quota_exceeded', 'rate_limited', 'internal', 'unavailable'];
@@ -26,7 +26,7 @@ describe('the error catalogue', () => {
   });
 
   it('builds the documented body, with details only when there are some', () => {
-    expect(new ApiError('conflict').toBody()).toEqual({ error: { code: 'conflict', message: 'already exists' } });
+    expect(new HttpError('conflict').toBody()).toEqual({ error: { code: 'conflict', message: 'already exists' } });
     expect(invalidBody([{ path: 'name', message: 'is required' }]).toBody()).toEqual({
       error: { code: 'invalid_body', message: 'name: is required', details: [{ path: 'name', message: 'is required' }] },
     });
@@ -43,7 +43,7 @@ describe('the error catalogue', () => {
     const root = new URL('../../../src/server/', import.meta.url).pathname;
     for (const file of sourcesUnder(root)) {
       const text = readFileSync(file, 'utf8');
-      for (const match of text.matchAll(/new ApiError\('([a-z_]+)'/g)) {
+      for (const match of text.matchAll(/new HttpError\('([a-z_]+)'/g)) {
         expect(CODES, `${file}: ${match[1]}`).toContain(match[1]);
       }
     }
