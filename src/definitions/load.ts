@@ -36,14 +36,30 @@ const SKIPPED_DIRS = new Set(['node_modules', 'workflows']);
  * workflows/, the root's alertform.yaml and rule tests (`*.test.yaml`).
  */
 export async function listDefinitionFiles(dir: string): Promise<string[]> {
+  return findFiles(
+    dir,
+    (name) => !SKIPPED_DIRS.has(name),
+    (name, parent) => /\.ya?ml$/.test(name) && !TEST_FILE.test(name) && !(parent === dir && name === PROJECT_FILE),
+  );
+}
+
+/**
+ * Files under `dir` at any depth, in name order, that `keepFile` accepts; dot-directories are never entered, nor
+ * those `enterDir` refuses. One walk for definitions and rule tests, so both skip the same places.
+ */
+export async function findFiles(
+  dir: string,
+  enterDir: (name: string) => boolean,
+  keepFile: (name: string, parent: string) => boolean,
+): Promise<string[]> {
   const found: string[] = [];
   const walk = async (current: string) => {
     const entries = await readdir(current, { withFileTypes: true });
     for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
       const full = join(current, entry.name);
       if (entry.isDirectory()) {
-        if (!entry.name.startsWith('.') && !SKIPPED_DIRS.has(entry.name)) await walk(full);
-      } else if (/\.ya?ml$/.test(entry.name) && !TEST_FILE.test(entry.name) && !(current === dir && entry.name === PROJECT_FILE)) {
+        if (!entry.name.startsWith('.') && enterDir(entry.name)) await walk(full);
+      } else if (keepFile(entry.name, current)) {
         found.push(full);
       }
     }

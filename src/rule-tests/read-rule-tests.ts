@@ -1,9 +1,7 @@
-import { readdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import { isNode, isScalar, LineCounter, parseDocument, type Document } from 'yaml';
 import { describeAjvErrors, validatorFor } from '../model/schemas.js';
 import type { Problem, SourceLocation } from '../definitions/problems.js';
-import { TEST_FILE } from '../definitions/load.js';
+import { findFiles, TEST_FILE } from '../definitions/load.js';
 import { NotationError, parseSeriesValues } from './series-notation.js';
 
 /** The default start of a test: a Monday at midnight UTC, so week days of scheduled mutes read naturally. */
@@ -51,18 +49,7 @@ export function parseOffset(text: string): number {
 
 /** Every `*.test.yaml` / `*.test.yml` under `dir`, skipping dot-directories and node_modules, sorted. */
 export async function findRuleTestFiles(dir: string): Promise<string[]> {
-  const found: string[] = [];
-  const walk = async (current: string) => {
-    const entries = await readdir(current, { withFileTypes: true });
-    for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
-      const full = join(current, entry.name);
-      if (entry.isDirectory()) {
-        if (!entry.name.startsWith('.') && entry.name !== 'node_modules') await walk(full);
-      } else if (TEST_FILE.test(entry.name)) found.push(full);
-    }
-  };
-  await walk(dir);
-  return found;
+  return findFiles(dir, (name) => name !== 'node_modules', (name) => TEST_FILE.test(name));
 }
 
 /**

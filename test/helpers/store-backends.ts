@@ -1,3 +1,4 @@
+import { afterAll, describe, it } from 'vitest';
 import { openStore } from '../../src/server/store/open-store.js';
 import type { Store } from '../../src/server/store/store.js';
 import { postgresAvailability, startPostgres, type Postgres } from './postgres.js';
@@ -49,4 +50,19 @@ export function storeBackends(): StoreBackend[] {
     },
   };
   return [sqlite, pgBackend];
+}
+
+/**
+ * `describe.each` over the backends: the body runs once per store, a missing one is one visible skipped test (never
+ * in CI), and each backend's cluster is stopped after its block.
+ */
+export function describeEachStore(title: string, body: (backend: StoreBackend) => void): void {
+  describe.each(storeBackends())(title, (backend) => {
+    if (backend.skip) {
+      it.skip(`needs ${backend.reason}`, () => undefined);
+      return;
+    }
+    afterAll(() => backend.dispose());
+    body(backend);
+  });
 }

@@ -1,14 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { storeBackends } from '../../helpers/store-backends.js';
+import { describeEachStore } from '../../helpers/store-backends.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 
 // Both stores: the same API on SQLite and on PostgreSQL.
-describe.each(storeBackends())('on $name', (backend) => {
-  if (backend.skip) {
-    it.skip(`needs ${backend.reason}`, () => undefined);
-    return;
-  }
-  afterAll(() => backend.dispose());
+describeEachStore('on $name', (backend) => {
 
   let server: TestServer;
   const now = Date.UTC(2026, 5, 1, 0, 0, 0);

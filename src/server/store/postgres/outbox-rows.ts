@@ -10,6 +10,7 @@ import type {
 } from '../outbox.js';
 import type { ChannelType } from '../../../model/types.js';
 import type { Queryable } from './pg-database.js';
+import { DELIVERY_LISTING_COLUMNS, deliveryPage, type DeliveryRow } from '../delivery-rows.js';
 
 /** Migration: the outbox, as on SQLite (times epoch ms as BIGINT). */
 export const OUTBOX_MIGRATION = `
@@ -133,46 +134,16 @@ export async function finishDeliveries(tx: Queryable, finished: FinishedDelivery
   }
 }
 
-interface DeliveryRow {
-  id: string;
-  state: DeliveryRecord['state'];
-  channel_id: string;
-  type: string;
-  description: string;
-  alert_id: string;
-  alert_name: string;
-  event: string;
-  attempts: number;
-  created_at: number;
-  next_attempt_at: number;
-  last_error: string | null;
-  last_attempt_at: number | null;
-}
 
 export async function listDeliveries(db: Queryable, accountId: string, query: DeliveryQuery): Promise<{ items: DeliveryRecord[]; nextPage: boolean }> {
   const rows = await db.query<DeliveryRow>(
-    `SELECT d.id, d.state, d.channel_id, c.type, c.description, d.alert_id, d.alert_name, d.event, d.attempts,
-            d.created_at, d.next_attempt_at, d.last_error, d.last_attempt_at
+    `SELECT ${DELIVERY_LISTING_COLUMNS}
      FROM deliveries d JOIN channels c ON c.id = d.channel_id
      WHERE d.account_id = $1 AND d.state = ANY($2::text[])
      ORDER BY d.seq LIMIT $3 OFFSET $4`,
     [accountId, query.states, query.max + 1, (query.page - 1) * query.max],
   );
-  return {
-    items: rows.slice(0, query.max).map((row) => ({
-      id: row.id,
-      state: row.state,
-      channel: { id: row.channel_id, type: row.type, description: row.description },
-      alert: { id: row.alert_id, name: row.alert_name },
-      event: row.event,
-      attempts: row.attempts,
-      createdAt: row.created_at,
-      nextAttemptAt: row.state === 'pending' ? row.next_attempt_at : null,
-      lastError: row.last_error,
-      lastAttemptAt: row.last_attempt_at,
-    })),
-    nextPage: rows.length > query.max,
-  };
+  return deliveryPage(rows, query.max);
 }
 
 export async function summarizePendingDeliveries(db: Queryable, accountId: string, channelIds: string[]): Promise<Map<string, PendingSummary>> {

@@ -10,6 +10,7 @@ import type {
   PendingSummary,
 } from '../outbox.js';
 import type { ChannelType } from '../../../model/types.js';
+import { DELIVERY_LISTING_COLUMNS, deliveryPage, type DeliveryRow } from '../delivery-rows.js';
 
 /**
  * Inserts an alert's deliveries (call inside the saveEvaluations transaction). The account comes from the alert and
@@ -132,48 +133,18 @@ export function finishDeliveries(db: Database, finished: FinishedDelivery[]): vo
   })();
 }
 
-interface DeliveryRow {
-  id: string;
-  state: DeliveryRecord['state'];
-  channel_id: string;
-  type: string;
-  description: string;
-  alert_id: string;
-  alert_name: string;
-  event: string;
-  attempts: number;
-  created_at: number;
-  next_attempt_at: number;
-  last_error: string | null;
-  last_attempt_at: number | null;
-}
 
 /** One page of the account's deliveries in the given states, oldest first, without destinations or payloads. */
 export function listDeliveries(db: Database, accountId: string, query: DeliveryQuery): { items: DeliveryRecord[]; nextPage: boolean } {
   const rows = db
     .prepare(
-      `SELECT d.id, d.state, d.channel_id, c.type, c.description, d.alert_id, d.alert_name, d.event, d.attempts,
-              d.created_at, d.next_attempt_at, d.last_error, d.last_attempt_at
+      `SELECT ${DELIVERY_LISTING_COLUMNS}
        FROM deliveries d JOIN channels c ON c.id = d.channel_id
        WHERE d.account_id = ? AND d.state IN (SELECT value FROM json_each(?))
        ORDER BY d.seq LIMIT ? OFFSET ?`,
     )
     .all(accountId, JSON.stringify(query.states), query.max + 1, (query.page - 1) * query.max) as DeliveryRow[];
-  return {
-    items: rows.slice(0, query.max).map((row) => ({
-      id: row.id,
-      state: row.state,
-      channel: { id: row.channel_id, type: row.type, description: row.description },
-      alert: { id: row.alert_id, name: row.alert_name },
-      event: row.event,
-      attempts: row.attempts,
-      createdAt: row.created_at,
-      nextAttemptAt: row.state === 'pending' ? row.next_attempt_at : null,
-      lastError: row.last_error,
-      lastAttemptAt: row.last_attempt_at,
-    })),
-    nextPage: rows.length > query.max,
-  };
+  return deliveryPage(rows, query.max);
 }
 
 /** Pending count and oldest creation per channel (only channels with pending deliveries appear). */

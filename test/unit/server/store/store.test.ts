@@ -1,13 +1,9 @@
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, expect, it } from 'vitest';
 import { DEFAULT_CHANNEL, UniqueViolation, type AlertWrite, type Store } from '../../../../src/server/store/store.js';
-import { storeBackends } from '../../../helpers/store-backends.js';
+import { describeEachStore } from '../../../helpers/store-backends.js';
 
 /** One suite, every backend: the Store's contract is the same on SQLite and PostgreSQL. */
-describe.each(storeBackends())('the $name store', (backend) => {
-  if (backend.skip) {
-    it.skip(`needs ${backend.reason}`, () => undefined);
-    return;
-  }
+describeEachStore('the $name store', (backend) => {
   let store: Store;
   let account: string;
   let emailMe: string;
@@ -17,7 +13,6 @@ describe.each(storeBackends())('the $name store', (backend) => {
     emailMe = (await store.findChannelsByRefs(account, [DEFAULT_CHANNEL]))[0]!.id;
   });
   afterEach(() => store.close());
-  afterAll(() => backend.dispose());
 
   const alert = (overrides: Partial<AlertWrite> = {}): AlertWrite => ({
     name: 'cpu',

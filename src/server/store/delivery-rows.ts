@@ -1,0 +1,41 @@
+import type { DeliveryRecord } from './outbox.js';
+
+/** A deliveries row joined with its channel, as both stores' listing query selects it. */
+export interface DeliveryRow {
+  id: string;
+  state: DeliveryRecord['state'];
+  channel_id: string;
+  type: string;
+  description: string;
+  alert_id: string;
+  alert_name: string;
+  event: string;
+  attempts: number;
+  created_at: number;
+  next_attempt_at: number;
+  last_error: string | null;
+  last_attempt_at: number | null;
+}
+
+/** The columns of a DeliveryRow, for `SELECT ... FROM deliveries d JOIN channels c ON c.id = d.channel_id`. */
+export const DELIVERY_LISTING_COLUMNS = `d.id, d.state, d.channel_id, c.type, c.description, d.alert_id, d.alert_name, d.event,
+  d.attempts, d.created_at, d.next_attempt_at, d.last_error, d.last_attempt_at`;
+
+/** One page of a listing fetched with LIMIT max + 1: the records, and whether a further page has any. */
+export function deliveryPage(rows: DeliveryRow[], max: number): { items: DeliveryRecord[]; nextPage: boolean } {
+  return {
+    items: rows.slice(0, max).map((row) => ({
+      id: row.id,
+      state: row.state,
+      channel: { id: row.channel_id, type: row.type, description: row.description },
+      alert: { id: row.alert_id, name: row.alert_name },
+      event: row.event,
+      attempts: row.attempts,
+      createdAt: row.created_at,
+      nextAttemptAt: row.state === 'pending' ? row.next_attempt_at : null,
+      lastError: row.last_error,
+      lastAttemptAt: row.last_attempt_at,
+    })),
+    nextPage: rows.length > max,
+  };
+}
