@@ -23,7 +23,7 @@ afterAll(async () => server?.close());
 afterEach(() => {
   for (const session of sessions.splice(0)) {
     try {
-      execFileSync('tmux', ['kill-session', '-t', session], { stdio: 'ignore' });
+      execFileSync('tmux', ['-L', session, 'kill-server'], { stdio: 'ignore' });
     } catch {
       // already gone
     }
@@ -37,7 +37,11 @@ async function debianRoot(): Promise<string> {
   return root;
 }
 
-/** Starts `alertform tui ...` in a detached 250x50 tmux session; the shell prints [exit N] when it ends. */
+/**
+ * Starts `alertform tui ...` in a detached 250x50 tmux session on a tmux server of its own (`-L`): a shared server
+ * exits when the last session is killed, and a session started meanwhile fails with "server exited unexpectedly".
+ * The shell prints [exit N] when the command ends.
+ */
 function startTui(root: string, args: string[]): { keys: (...keys: string[]) => void; type: (text: string) => void; screen: () => string; waitFor: (text: string | RegExp) => Promise<string> } {
   const session = `alertform-tui-${process.pid}-${sessions.length}-${Date.now()}`;
   sessions.push(session);
@@ -57,11 +61,11 @@ function startTui(root: string, args: string[]): { keys: (...keys: string[]) => 
     root,
     ...args,
   ].map(quote).join(' ');
-  execFileSync('tmux', ['new-session', '-d', '-s', session, '-x', '250', '-y', '50', '-c', REPO, `${command}; echo "[exit $?]"; sleep 600`]);
-  const screen = () => execFileSync('tmux', ['capture-pane', '-p', '-S', '-', '-t', session], { encoding: 'utf8' });
+  execFileSync('tmux', ['-L', session, 'new-session', '-d', '-s', session, '-x', '250', '-y', '50', '-c', REPO, `${command}; echo "[exit $?]"; sleep 600`]);
+  const screen = () => execFileSync('tmux', ['-L', session, 'capture-pane', '-p', '-S', '-', '-t', session], { encoding: 'utf8' });
   return {
-    keys: (...keys) => void execFileSync('tmux', ['send-keys', '-t', session, ...keys]),
-    type: (text) => void execFileSync('tmux', ['send-keys', '-t', session, '-l', text]),
+    keys: (...keys) => void execFileSync('tmux', ['-L', session, 'send-keys', '-t', session, ...keys]),
+    type: (text) => void execFileSync('tmux', ['-L', session, 'send-keys', '-t', session, '-l', text]),
     screen,
     // The screen changes when the program draws: poll it, bounded.
     async waitFor(text) {
