@@ -1,9 +1,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { makeSeries, startFakeRender } from '../helpers/fake-render-server.js';
 import { spawnServe, type ServeProcess } from '../helpers/server-process.js';
+import { storeBackends } from '../helpers/store-backends.js';
 import { until } from '../helpers/until.js';
 import { startWebhookReceiver } from '../helpers/webhook-receiver.js';
 
@@ -23,8 +24,10 @@ async function call(server: ServeProcess, method: string, path: string, body?: u
 
 const ALERTS = ['crash.a', 'crash.b', 'crash.c'];
 
-describe('the outbox across kill -9 (SQLite)', () => {
-  it('delivers what was pending after a restart, exactly once per transition by idempotency id', async () => {
+// The same crash on each backend: a SQLite file, or a fresh PostgreSQL database (`serve --db postgres://...`).
+describe.each(storeBackends())('the outbox across kill -9 on $name', (backend) => {
+  afterAll(() => backend.dispose());
+  it.skipIf(backend.skip)('delivers what was pending after a restart, exactly once per transition by idempotency id', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'alertform-outbox-crash-'));
     closers.push(() => rm(dir, { recursive: true, force: true }));
     const render = await startFakeRender((request) => ({
@@ -50,7 +53,8 @@ describe('the outbox across kill -9 (SQLite)', () => {
         '--allow-private-destinations',
       ],
     });
-    const db = join(dir, 'alertform.db');
+    // SQLite in memory would die with the process: the crash test needs a file.
+    const db = backend.name === 'sqlite' ? join(dir, 'alertform.db') : await backend.createDb();
 
     let server = await spawnServe(args(db));
     closers.push(() => server.kill());
