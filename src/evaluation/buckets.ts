@@ -23,6 +23,32 @@ export function bucketDatapoints(datapoints: readonly (readonly [number | null, 
     }
     return points;
   }
+  // Graphite sends points in time order: one pass, one running bucket. Out-of-order input takes the general path.
+  const points: Point[] = [];
+  let bucketTime = -Infinity;
+  let sum = 0;
+  let count = 0;
+  for (const point of datapoints) {
+    const value = point?.[0];
+    const time = point?.[1];
+    if (!isValue(value) || typeof time !== 'number') continue;
+    const bucket = Math.floor(time / BUCKET_SECONDS) * BUCKET_SECONDS;
+    if (bucket < bucketTime) return bucketUnordered(datapoints);
+    if (bucket !== bucketTime) {
+      if (count > 0) points.push({ time: bucketTime, value: sum / count, step: BUCKET_SECONDS });
+      bucketTime = bucket;
+      sum = 0;
+      count = 0;
+    }
+    sum += value;
+    count += 1;
+  }
+  if (count > 0) points.push({ time: bucketTime, value: sum / count, step: BUCKET_SECONDS });
+  return points;
+}
+
+/** bucketDatapoints for points in any order. */
+function bucketUnordered(datapoints: readonly (readonly [number | null, number])[]): Point[] {
   const sums = new Map<number, { sum: number; count: number }>();
   for (const point of datapoints) {
     const value = point?.[0];

@@ -26,8 +26,11 @@ export interface CriterionOutcome extends Criterion {
   state: Truth;
   /** The series that hold, in the order Graphite returned them. */
   triggered: TriggeredMetric[];
-  /** The latest value of every series with data (used for recovery values). */
-  latest: Record<string, number>;
+  /**
+   * The latest value of every series with data (used for recovery values). A Map: an object keyed by metric names
+   * would give every alert's outcome a hidden class of its own.
+   */
+  latest: ReadonlyMap<string, number>;
 }
 
 /** The letters of an alert: `a` from metric + alert_criteria, then additional_criteria in letter order. */
@@ -58,41 +61,43 @@ export function judgeCriterion(
   history?: readonly RenderSeries[],
 ): CriterionOutcome {
   const triggered: TriggeredMetric[] = [];
-  const latest: Record<string, number> = {};
+  const latest = new Map<string, number>();
   let anyClear = false;
   let anyData = false;
-  const historyByName = new Map((history ?? []).map((one) => [one.target, one.datapoints]));
-  // A series that has history but no longer appears in the window query is judged on an empty window.
-  const all: RenderSeries[] = [...series];
-  if (history) {
-    const inWindow = new Set(series.map((one) => one.target));
-    for (const target of historyByName.keys()) if (!inWindow.has(target)) all.push({ target, datapoints: [] });
-  }
-  for (const one of all) {
+  const judge = (target: string, datapoints: RenderSeries['datapoints'], historyPoints?: RenderSeries['datapoints']) => {
     let verdict: SeriesVerdict;
     if (criterion.criteria.type === 'missing') {
-      const judged = judgeMissing(criterion.criteria, one.datapoints, history ? (historyByName.get(one.target) ?? []) : undefined, now);
+      const judged = judgeMissing(criterion.criteria, datapoints, historyPoints, now);
       verdict = judged.verdict;
       if (judged.latest !== null) {
         anyData = true;
-        latest[one.target] = judged.latest;
+        latest.set(target, judged.latest);
       }
     } else {
-      const points = bucketDatapoints(one.datapoints);
+      const points = bucketDatapoints(datapoints);
       if (points.length > 0) {
         anyData = true;
-        latest[one.target] = points[points.length - 1]!.value;
+        latest.set(target, points[points.length - 1]!.value);
       }
       verdict = judgeSeries(criterion.criteria, points, now);
     }
-    if (verdict.state === 'holds') triggered.push({ metric: one.target, value: verdict.value });
+    if (verdict.state === 'holds') triggered.push({ metric: target, value: verdict.value });
     else if (verdict.state === 'clear') anyClear = true;
+  };
+  if (history) {
+    const historyByName = new Map(history.map((one) => [one.target, one.datapoints]));
+    for (const one of series) judge(one.target, one.datapoints, historyByName.get(one.target) ?? []);
+    // A series that has history but no longer appears in the window query is judged on an empty window.
+    const inWindow = new Set(series.map((one) => one.target));
+    for (const [target, datapoints] of historyByName) if (!inWindow.has(target)) judge(target, [], datapoints);
+  } else {
+    for (const one of series) judge(one.target, one.datapoints);
   }
   if (criterion.criteria.type === 'missing' && !anyData) {
     triggered.push({ metric: criterion.metric, value: null });
   }
   const state: Truth = triggered.length > 0 ? 'holds' : anyClear ? 'clear' : 'unknown';
-  return { ...criterion, state, triggered, latest };
+  return { letter: criterion.letter, metric: criterion.metric, criteria: criterion.criteria, state, triggered, latest };
 }
 
 /** What a whole alert came to: its truth and the metrics that make it so. */

@@ -153,9 +153,9 @@ export function advanceAlert(previous: EvalState, input: CycleInput, context: Ad
       state.lastNotifiedAt = now;
     }
   } else if (previous.status === 'alerting' && judgement.state === 'clear') {
-    const latest: Record<string, number> = {};
-    for (const outcome of judgement.outcomes) Object.assign(latest, outcome.latest);
-    const recovered = previous.triggered.map((one) => ({ metric: one.metric, value: latest[one.metric] ?? null }));
+    // The last criterion with data for a metric wins, as when the letters' values were merged in order.
+    const latestOf = (metric: string) => judgement.outcomes.findLast((outcome) => outcome.latest.has(metric))?.latest.get(metric) ?? null;
+    const recovered = previous.triggered.map((one) => ({ metric: one.metric, value: latestOf(one.metric) }));
     state.status = 'healthy';
     state.triggered = [];
     for (const one of recovered) history.push({ status: 'recovered', value: one.value, metric: one.metric, time: now });

@@ -1,4 +1,5 @@
 import { GlobSyntaxError, compileGraphitePattern, isBatchableTarget, type GraphiteMatcher } from './glob.js';
+import { createAgent, getText, type TextAnswer } from './http-get.js';
 import { createLimiter } from './limiter.js';
 import type { GraphiteFailure, RenderQuery, RenderResult, RenderSeries } from './types.js';
 
@@ -26,6 +27,12 @@ export interface GraphiteClientOptions {
 export interface GraphiteClient {
   /** One result per query, in the order given. Never throws: failures are results. */
   render(queries: readonly RenderQuery[]): Promise<RenderResult[]>;
+  /**
+   * The same, told as the answers arrive: `onResult(index, result)` once per query (`index` into `queries`),
+   * while other requests are still in flight. The caller can use and drop each result at once instead of holding
+   * all of them (a cycle of 100,000 alerts would otherwise keep every series alive until the last answer).
+   */
+  renderEach(queries: readonly RenderQuery[], onResult: (index: number, result: RenderResult) => void): Promise<void>;
   /** A graph URL of a target for people to open (no credentials in it). */
   graphUrl(target: string, fromMinutes: number): string;
 }
@@ -67,69 +74,68 @@ export function createGraphiteClient(options: GraphiteClientOptions): GraphiteCl
     return `${renderUrl.href}?${params.toString()}`;
   };
 
+  const agent = createAgent(renderUrl, options.concurrency ?? 8);
+  const headers = { accept: 'application/json', ...(authorization ? { authorization } : {}) };
   const fetchSeries = (targets: readonly string[], range: Range): Promise<RenderSeries[]> =>
     limit(async () => {
-      let response: Response;
+      let answer: TextAnswer;
       try {
-        response = await fetch(buildUrl(targets, range), {
-          headers: { accept: 'application/json', ...(authorization ? { authorization } : {}) },
-          signal: AbortSignal.timeout(timeoutMs),
-        });
+        answer = await getText(buildUrl(targets, range), { agent, headers, signal: AbortSignal.timeout(timeoutMs) });
       } catch (error) {
         throw new RenderError(describeFetchError(error, timeoutMs));
       }
-      let text: string;
-      try {
-        text = await response.text();
-      } catch (error) {
-        throw new RenderError(describeFetchError(error, timeoutMs));
-      }
-      if (!response.ok) {
+      if (answer.status < 200 || answer.status > 299) {
         // graphite-web answers 400 for a target it cannot parse or evaluate; other statuses are backend trouble.
-        const kind = response.status === 400 ? 'invalid_target' : 'http';
-        throw new RenderError({ kind, status: response.status, message: `render answered HTTP ${response.status}` });
+        const kind = answer.status === 400 ? 'invalid_target' : 'http';
+        throw new RenderError({ kind, status: answer.status, message: `render answered HTTP ${answer.status}` });
       }
-      return parseRenderJson(text);
+      return parseRenderJson(answer.text);
     });
 
   /** Fetches a group of batchable targets, splitting on failure until each failure is pinned to one target. */
   const renderGroup = async (
     targets: string[],
     range: Range,
-    out: Map<string, RenderResult>,
+    deliver: (target: string, result: RenderResult) => void,
     budget: { timeouts: number },
   ): Promise<void> => {
     try {
       const series = await fetchSeries(targets, range);
       if (targets.length === 1) {
-        out.set(targets[0]!, { ok: true, series });
+        deliver(targets[0]!, { ok: true, series });
         return;
       }
-      // Exact paths are matched by name; only wildcard patterns need their regular expression.
-      const found = new Map<string, Map<string, RenderSeries>>(targets.map((target) => [target, new Map()]));
+      // Exact paths are matched by name; only wildcard patterns need their regular expression. A series is kept
+      // once per target even when the answer repeats it.
+      const found = new Map<string, Map<string, RenderSeries> | null>(targets.map((target) => [target, null]));
+      const add = (target: string, one: RenderSeries) => {
+        let matched = found.get(target);
+        if (!matched) found.set(target, (matched = new Map()));
+        matched.set(one.target, one);
+      };
       const wildcards = targets.filter(hasWildcard).map((target) => ({ target, regex: cachedPattern(target) }));
       let slice = performance.now();
-      for (const one of series) {
-        found.get(one.target)?.set(one.target, one);
-        for (const pattern of wildcards) if (pattern.regex.test(one.target)) found.get(pattern.target)!.set(one.target, one);
+      for (const [index, one] of series.entries()) {
+        if (found.has(one.target)) add(one.target, one);
+        for (const pattern of wildcards) if (pattern.regex.test(one.target)) add(pattern.target, one);
         // Matching is linear, but a big batch of long names is still work: let other requests in every few ms.
-        if (performance.now() - slice > MATCH_SLICE_MS) {
+        if (wildcards.length > 0 && index % 64 === 63 && performance.now() - slice > MATCH_SLICE_MS) {
           await new Promise((resolve) => setImmediate(resolve));
           slice = performance.now();
         }
       }
-      for (const [target, matched] of found) out.set(target, { ok: true, series: [...matched.values()] });
+      for (const [target, matched] of found) deliver(target, { ok: true, series: matched ? [...matched.values()] : [] });
     } catch (error) {
       const failure = error instanceof RenderError ? error.failure : { kind: 'http' as const, message: String(error) };
       const overBudget = failure.kind === 'timeout' && (budget.timeouts -= 1) < 0;
       if (targets.length === 1 || failure.kind === 'unreachable' || overBudget) {
-        for (const target of targets) out.set(target, { ok: false, failure });
+        for (const target of targets) deliver(target, { ok: false, failure });
         return;
       }
       const middle = Math.ceil(targets.length / 2);
       await Promise.all([
-        renderGroup(targets.slice(0, middle), range, out, budget),
-        renderGroup(targets.slice(middle), range, out, budget),
+        renderGroup(targets.slice(0, middle), range, deliver, budget),
+        renderGroup(targets.slice(middle), range, deliver, budget),
       ]);
     }
   };
@@ -153,35 +159,51 @@ export function createGraphiteClient(options: GraphiteClientOptions): GraphiteCl
     return batches;
   };
 
+  const renderEach: GraphiteClient['renderEach'] = async (queries, onResult) => {
+    // Distinct queries by range, then by target; each remembers which of `queries` asked it.
+    const byRange = new Map<string, { range: Range; batchable: string[]; alone: string[]; asked: Map<string, number[]> }>();
+    for (const [index, query] of queries.entries()) {
+      const key = rangeKey(query);
+      let group = byRange.get(key);
+      if (!group) {
+        const range = { fromMinutes: query.fromMinutes, ...(query.maxDataPoints ? { maxDataPoints: query.maxDataPoints } : {}) };
+        byRange.set(key, (group = { range, batchable: [], alone: [], asked: new Map() }));
+      }
+      const asking = group.asked.get(query.target);
+      if (asking) asking.push(index);
+      else {
+        group.asked.set(query.target, [index]);
+        (isBatchableTarget(query.target) ? group.batchable : group.alone).push(query.target);
+      }
+    }
+    const work: Promise<void>[] = [];
+    const budget = { timeouts: timeoutSplitBudget };
+    for (const { range, batchable, alone, asked } of byRange.values()) {
+      const deliver = (target: string, result: RenderResult) => {
+        const indexes = asked.get(target);
+        // Told once per target: a later (duplicate) delivery finds it gone.
+        asked.delete(target);
+        for (const index of indexes ?? []) onResult(index, result);
+      };
+      for (const batch of cutBatches(batchable, range)) work.push(renderGroup(batch, range, deliver, budget));
+      for (const target of alone) work.push(renderGroup([target], range, deliver, budget));
+    }
+    await Promise.all(work);
+    for (const { asked } of byRange.values()) {
+      for (const indexes of asked.values()) {
+        for (const index of indexes) onResult(index, { ok: false, failure: { kind: 'http', message: 'no result for this target' } });
+      }
+    }
+  };
+
   return {
+    renderEach,
     async render(queries) {
-      const byRange = new Map<string, { range: Range; batchable: Set<string>; alone: Set<string> }>();
-      for (const query of queries) {
-        const key = rangeKey(query);
-        let group = byRange.get(key);
-        if (!group) {
-          const range = { fromMinutes: query.fromMinutes, ...(query.maxDataPoints ? { maxDataPoints: query.maxDataPoints } : {}) };
-          byRange.set(key, (group = { range, batchable: new Set(), alone: new Set() }));
-        }
-        (isBatchableTarget(query.target) ? group.batchable : group.alone).add(query.target);
-      }
-      const results = new Map<string, Map<string, RenderResult>>();
-      const work: Promise<void>[] = [];
-      const budget = { timeouts: timeoutSplitBudget };
-      for (const [key, { range, batchable, alone }] of byRange) {
-        const out = new Map<string, RenderResult>();
-        results.set(key, out);
-        for (const batch of cutBatches([...batchable], range)) work.push(renderGroup(batch, range, out, budget));
-        for (const target of alone) work.push(renderGroup([target], range, out, budget));
-      }
-      await Promise.all(work);
-      return queries.map(
-        (query) =>
-          results.get(rangeKey(query))?.get(query.target) ?? {
-            ok: false,
-            failure: { kind: 'http', message: 'no result for this target' },
-          },
-      );
+      const results = new Array<RenderResult>(queries.length);
+      await renderEach(queries, (index, result) => {
+        results[index] = result;
+      });
+      return results;
     },
     graphUrl(target, fromMinutes) {
       const params = new URLSearchParams({ target, from: `-${fromMinutes}min`, until: 'now' });

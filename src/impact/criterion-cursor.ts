@@ -141,7 +141,7 @@ function bucketedOf(series: RenderSeries): BucketedColumns {
 
 /** Shared by every step where nothing holds: judgeAlert and advanceAlert only read these. */
 const NOTHING: TriggeredMetric[] = [];
-const NO_LATEST: Record<string, number> = {};
+const NO_LATEST: ReadonlyMap<string, number> = new Map();
 
 /**
  * One criterion's outcome, allocated plainly: a backtest makes millions. `latest` (the values recoveries record in

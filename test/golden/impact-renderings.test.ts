@@ -42,6 +42,9 @@ const graphite: GraphiteClient = {
   async render(queries) {
     return queries.map((q) => ({ ok: true as const, series: synthetic(q.target) }));
   },
+  async renderEach(queries, onResult) {
+    for (const [index, q] of queries.entries()) onResult(index, { ok: true, series: synthetic(q.target) });
+  },
   graphUrl: () => '',
 };
 

@@ -4,6 +4,10 @@ import type { RenderSeries } from '../../src/graphite/types.js';
 
 /** A request the fake render endpoint received. */
 export interface RenderRequest {
+  /** The request's path: several clients can share the fake, each under a root of its own (`/a/render`). */
+  path: string;
+  /** When it arrived (epoch ms). */
+  at: number;
   targets: string[];
   from: string | null;
   maxDataPoints: string | null;
@@ -26,6 +30,8 @@ export async function startFakeRender(reply: (request: RenderRequest) => RenderR
   const server: Server = createServer((req: IncomingMessage, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     const request = {
+      path: url.pathname,
+      at: Date.now(),
       targets: url.searchParams.getAll('target'),
       from: url.searchParams.get('from'),
       maxDataPoints: url.searchParams.get('maxDataPoints'),

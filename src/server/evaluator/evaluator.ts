@@ -35,6 +35,11 @@ export interface EvaluatorOptions {
 export interface RunningEvaluator {
   /** Runs a cycle now (waiting for a running one to end first); cycles never overlap. */
   runCycle(): Promise<CycleReport>;
+  /**
+   * Brings the next scheduled cycle forward to now (or to the end of the one running), and counts the interval
+   * from there: for alerts that just became this replica's (a lease taken over), which would otherwise wait.
+   */
+  runSoon(): void;
   /** Stops scheduling, waits for the running cycle and for deliveries in flight (up to `graceMs`). */
   stop(graceMs?: number): Promise<void>;
   deliveries: DeliveryWorker;
@@ -87,22 +92,38 @@ export function startEvaluator(options: EvaluatorOptions): RunningEvaluator {
   };
 
   let lastCycleStartedAt: number | null = null;
+  let ticking = false;
+  let soon = false;
   /** `due`: when the cycle should start (epoch ms); a long previous cycle can make it already past. */
   const schedule = (due: number) => {
     if (stopped) return;
     timer = setTimeout(() => {
       const started = Date.now();
       lastCycleStartedAt = started;
+      ticking = true;
+      soon = false;
       runCycle()
         .then((report) => options.onCycle?.(report, started - due))
         .catch((error: Error) => logger?.error({ error: error.message }, 'evaluation cycle failed'))
-        .finally(() => schedule(started + intervalMs));
+        .finally(() => {
+          ticking = false;
+          schedule(soon ? Date.now() : started + intervalMs);
+        });
     }, Math.max(0, due - Date.now()));
   };
   schedule(Date.now());
 
   return {
     runCycle,
+    runSoon() {
+      if (stopped) return;
+      if (ticking) {
+        soon = true;
+        return;
+      }
+      if (timer) clearTimeout(timer);
+      schedule(Date.now());
+    },
     deliveries,
     state: () => ({ running: !stopped, lastCycleStartedAt }),
     async stop(graceMs = 5_000) {

@@ -31,7 +31,7 @@ const GRAPH_MINUTES = 60;
 
 /**
  * One evaluation cycle: read every alert, fetch each distinct query once (batched by the Graphite client), judge
- * each alert, then write the new states, history and notifications (one outbox row per channel) in one
+ * each alert as soon as its answers are in, then write the new states, history and notifications (one outbox row per channel) in one
  * transaction. A failure of one alert (even an unexpected one) is logged and leaves the others alone. A crash
  * before the commit loses the whole cycle (the next one judges again); after it, the outbox holds every
  * notification until a delivery worker has sent it.
@@ -44,32 +44,40 @@ export async function runEvaluationCycle(deps: CycleDependencies): Promise<Cycle
 
   const queryIndex = new Map<string, number>();
   const queries: RenderQuery[] = [];
-  const plans = alerts.map((alert) => {
+  /** For each query: the plans (alerts) that wait for it. */
+  const waiting: number[][] = [];
+  const slotOf = (query: RenderQuery, planIndex: number): number => {
+    const key = `${query.fromMinutes}/${query.maxDataPoints ?? ''}\n${query.target}`;
+    let slot = queryIndex.get(key);
+    if (slot === undefined) {
+      slot = queries.push(query) - 1;
+      queryIndex.set(key, slot);
+      waiting.push([]);
+    }
+    waiting[slot]!.push(planIndex);
+    return slot;
+  };
+  const plans = alerts.map((alert, planIndex) => {
     const criteria = safeListCriteria(alert, deps.logger);
-    const slotOf = (query: RenderQuery): number => {
-      const key = `${query.fromMinutes}/${query.maxDataPoints ?? ''}\n${query.target}`;
-      let slot = queryIndex.get(key);
-      if (slot === undefined) {
-        slot = queries.push(query) - 1;
-        queryIndex.set(key, slot);
-      }
-      return slot;
-    };
-    const slots = criteria.map((criterion) => slotOf({ target: criterion.metric, fromMinutes: queryRangeMinutes(criterion.criteria) }));
-    const historySlots = criteria.map((criterion) => {
+    const slots: number[] = [];
+    const historySlots: (number | null)[] = [];
+    for (const criterion of criteria) {
+      slots.push(slotOf({ target: criterion.metric, fromMinutes: queryRangeMinutes(criterion.criteria) }, planIndex));
       const range = historyQueryRange(criterion.criteria);
-      return range ? slotOf({ target: criterion.metric, ...range }) : null;
-    });
-    return { alert, criteria, slots, historySlots };
+      historySlots.push(range ? slotOf({ target: criterion.metric, ...range }, planIndex) : null);
+    }
+    return { alert, criteria, slots, historySlots, pending: slots.length + historySlots.filter((slot) => slot !== null).length };
   });
-  const results = await deps.graphite.render(queries);
+  queryIndex.clear();
 
   const updates: EvaluationUpdate[] = [];
   let notifications = 0;
   let deliveries = 0;
   let transitions = 0;
-  for (const { alert, criteria, slots, historySlots } of plans) {
-    if (criteria.length === 0) continue;
+  let failedQueries = 0;
+  /** Judges one alert whose query results are all in. */
+  const judge = ({ alert, criteria, slots, historySlots }: (typeof plans)[number]) => {
+    if (criteria.length === 0) return;
     try {
       const input = buildInput(
         criteria,
@@ -127,7 +135,25 @@ export async function runEvaluationCycle(deps: CycleDependencies): Promise<Cycle
     } catch (error) {
       deps.logger?.error({ alert: alert.id, error: (error as Error).message }, 'alert evaluation failed');
     }
-  }
+  };
+
+  // Each alert is judged as soon as its last answer is in, and each answer dropped once its alerts are judged: the
+  // judging overlaps the requests still in flight, and only the answers not yet used are held in memory.
+  const results: (RenderResult | undefined)[] = new Array(queries.length);
+  /** For each query: how many of its uses by alerts are not judged yet. */
+  const unused = waiting.map((planIndexes) => planIndexes.length);
+  await deps.graphite.renderEach(queries, (slot, result) => {
+    if (!result.ok) failedQueries += 1;
+    results[slot] = result;
+    for (const planIndex of waiting[slot]!) {
+      const plan = plans[planIndex]!;
+      plan.pending -= 1;
+      if (plan.pending > 0) continue;
+      judge(plan);
+      for (const used of plan.slots) if ((unused[used]! -= 1) === 0) results[used] = undefined;
+      for (const used of plan.historySlots) if (used !== null && (unused[used]! -= 1) === 0) results[used] = undefined;
+    }
+  });
 
   if (updates.length > 0) await deps.store.saveEvaluations(updates);
   if (deliveries > 0) deps.onDeliveriesWritten?.();
@@ -135,7 +161,7 @@ export async function runEvaluationCycle(deps: CycleDependencies): Promise<Cycle
   const report: CycleReport = {
     alerts: alerts.length,
     queries: queries.length,
-    failedQueries: results.filter((r) => !r.ok).length,
+    failedQueries,
     transitions,
     notifications,
     saved: updates.length,

@@ -2,15 +2,19 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { BackgroundService, ServiceContext } from '../start-server.js';
 import { startEvaluator } from './evaluator.js';
-import { withEvaluationLeases } from './leased-store.js';
+import type { Logger } from 'pino';
+import { withEvaluationLeases, type ReplicaLeases } from './leased-store.js';
 import { adaptStore } from './store-adapter.js';
 import { parseDestinationPolicy } from '../net/destination-policy.js';
 
 /**
- * How long an evaluation lease lasts, in intervals: renewed every cycle, so 1.5 leaves half an interval for a late
- * cycle; a dead replica's partitions are taken at the first cycle of another after that (at most 2.5 intervals).
+ * Evaluation leases last one interval and are renewed four times an interval (and at every cycle), so a replica
+ * that dies loses its partitions within an interval; a live one takes them at its next heartbeat and evaluates them
+ * at once, so a dead replica's alerts are evaluated again within 1.25 intervals plus a cycle's time. A live replica
+ * loses a lease only when no heartbeat of it reaches the database for three quarters of an interval.
  */
-const LEASE_INTERVALS = 1.5;
+const LEASE_INTERVALS = 1;
+const HEARTBEATS_PER_INTERVAL = 4;
 
 /**
  * The evaluation loop as a server background service, configured from the server's options: graphiteUrl,
@@ -25,9 +29,9 @@ export function startEvaluatorService(context: ServiceContext): BackgroundServic
   const intervalSeconds = options.evalIntervalSeconds ?? 30;
   // Replicas on one PostgreSQL share the alerts through leases; on SQLite this one replica holds everything.
   const replica = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
-  const leased = withEvaluationLeases(store, { replica, ttlMs: intervalSeconds * 1000 * LEASE_INTERVALS });
+  const leases = withEvaluationLeases(store, { replica, ttlMs: intervalSeconds * 1000 * LEASE_INTERVALS });
   const evaluator = startEvaluator({
-    store: adaptStore(leased),
+    store: adaptStore(leases.store),
     outbox: store,
     ...(options.delivery?.retry ? { retry: options.delivery.retry } : {}),
     // Short retry settings (tests, impatient setups) need a worker that looks at least as often.
@@ -53,9 +57,11 @@ export function startEvaluatorService(context: ServiceContext): BackgroundServic
     return { pending: counts.pending, failed: counts.dead };
   });
   const intervalMs = intervalSeconds * 1000;
+  const heartbeat = startLeaseHeartbeat(leases, intervalMs / HEARTBEATS_PER_INTERVAL, () => evaluator.runSoon(), logger);
   logger.info({ intervalSeconds, replica }, 'evaluator started');
   return {
     async close() {
+      await heartbeat.stop();
       await evaluator.stop();
       // After the last cycle: hand the partitions over now rather than when the lease expires (a rolling restart).
       await store.releaseEvaluationLeases(replica).catch((error: Error) => logger.warn({ error: error.message }, 'could not release evaluation leases'));
@@ -67,6 +73,33 @@ export function startEvaluatorService(context: ServiceContext): BackgroundServic
       if (!running) return { name: 'evaluator', ready: false, detail: 'stopped' };
       if (sinceLast > 3 * intervalMs) return { name: 'evaluator', ready: false, detail: `no cycle started for ${Math.round(sinceLast / 1000)} s` };
       return { name: 'evaluator', ready: true };
+    },
+  };
+}
+
+/**
+ * Renews the leases every `everyMs` between cycles; when a heartbeat takes partitions (a dead or departed
+ * replica's), `onGained` runs a cycle for them now. Stops on a single-node store, where leases mean nothing.
+ */
+function startLeaseHeartbeat(leases: ReplicaLeases, everyMs: number, onGained: () => void, logger: Logger): { stop(): Promise<void> } {
+  let timer: NodeJS.Timeout | undefined;
+  let beating: Promise<void> = Promise.resolve();
+  let stopped = false;
+  const beat = async () => {
+    try {
+      if (await leases.heartbeat()) onGained();
+    } catch (error) {
+      // The database is away: the next beat tries again; the cycle's own acquire fails and logs meanwhile.
+      logger.warn({ error: (error as Error).message }, 'evaluation lease heartbeat failed');
+    }
+    if (!stopped && leases.shared()) timer = setTimeout(() => (beating = beat()), everyMs);
+  };
+  timer = setTimeout(() => (beating = beat()), everyMs);
+  return {
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await beating;
     },
   };
 }

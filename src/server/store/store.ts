@@ -100,6 +100,12 @@ export interface Store extends OutboxStore {
    * a transition.
    */
   acquireEvaluationLeases(replica: string, ttlMs: number): Promise<EvaluationLease>;
+  /**
+   * A heartbeat between two rounds: renews what this replica holds (without waiting for other replicas' saves),
+   * and takes expired or released partitions when it is below its fair share; it never releases any, so a round
+   * in flight keeps every partition it listed. Answers the partitions held afterwards.
+   */
+  renewEvaluationLeases(replica: string, ttlMs: number): Promise<EvaluationLease>;
   /** Gives up this replica's leases at once (a clean shutdown), so that others take them at their next cycle. */
   releaseEvaluationLeases(replica: string): Promise<void>;
   /** Records (or clears, with null) the last delivery error of a channel. */

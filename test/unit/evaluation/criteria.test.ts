@@ -34,6 +34,17 @@ describe('30 s buckets', () => {
     ]);
   });
 
+  it('gives the same buckets for points out of time order as for the same points in order', () => {
+    const ordered: [number | null, number][] = [[1, NOW], [null, NOW + 10], [3, NOW + 20], [10, NOW + 30], [4, NOW + 40], [null, NOW + 60], [7, NOW + 70]];
+    const shuffled = [ordered[3]!, ordered[4]!, ordered[0]!, ordered[1]!, ordered[2]!, ordered[6]!, ordered[5]!];
+    expect(bucketDatapoints(shuffled)).toEqual(bucketDatapoints(ordered));
+    expect(bucketDatapoints(ordered)).toEqual([
+      { time: NOW, value: 2, step: 30 },
+      { time: NOW + 30, value: 7, step: 30 },
+      { time: NOW + 60, value: 7, step: 30 },
+    ]);
+  });
+
   it('turns a bucket of only nulls into no point at all', () => {
     expect(bucketDatapoints([[null, 1_700_000_000], [null, 1_700_000_010]])).toEqual([]);
   });

@@ -63,7 +63,7 @@ function outcome(letter: string, state: CriterionOutcome['state'], metric = `${l
     criteria: { type: 'above', above_value: 1 },
     state,
     triggered: state === 'holds' ? [{ metric, value: 5 }] : [],
-    latest: {},
+    latest: new Map(),
   };
 }
 

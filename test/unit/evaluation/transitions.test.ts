@@ -21,7 +21,7 @@ const clear = (value = 10, metric = 'web.1.cpu'): CycleInput => ({
   judgement: {
     state: 'clear',
     triggered: [],
-    outcomes: [{ letter: 'a', metric, criteria: { type: 'above', above_value: 90 }, state: 'clear', triggered: [], latest: { [metric]: value } }],
+    outcomes: [{ letter: 'a', metric, criteria: { type: 'above', above_value: 90 }, state: 'clear', triggered: [], latest: new Map([[metric, value]]) }],
   },
 });
 const unknown: CycleInput = { kind: 'judged', judgement: { state: 'unknown', triggered: [], outcomes: [] } };

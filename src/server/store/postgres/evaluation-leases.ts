@@ -8,12 +8,13 @@ import type { Queryable } from './pg-database.js';
  * replicas never take the same partition; taking one bumps its token, which fences the previous holder's writes.
  * Times are the database's clock (now()), so replicas' clocks need not agree.
  */
-export async function acquireLeases(tx: Queryable, replica: string, ttlMs: number): Promise<EvaluationLease> {
-  await tx.query(
-    `INSERT INTO evaluation_replicas (replica, seen_until) VALUES ($1, now() + $2 * interval '1 millisecond')
-     ON CONFLICT (replica) DO UPDATE SET seen_until = EXCLUDED.seen_until`,
-    [replica, ttlMs],
-  );
+export async function acquireLeases(
+  tx: Queryable,
+  replica: string,
+  ttlMs: number,
+  { shed = true }: { shed?: boolean } = {},
+): Promise<EvaluationLease> {
+  await heartbeat(tx, replica, ttlMs);
   // Replicas gone for a day are forgotten; those merely expired just stop counting.
   await tx.query(`DELETE FROM evaluation_replicas WHERE seen_until < now() - interval '1 day'`);
   const [{ live }] = (await tx.query<{ live: number }>(
@@ -24,8 +25,9 @@ export async function acquireLeases(tx: Queryable, replica: string, ttlMs: numbe
   );
   const share = Math.ceil(rows.length / Math.max(1, live));
   const mine = rows.filter((row) => row.owner === replica).map((row) => row.partition);
-  const keep = mine.slice(0, share);
-  const release = mine.slice(share);
+  // A heartbeat (shed false) keeps a surplus for now: the round in flight listed it. The next round sheds it.
+  const keep = shed ? mine.slice(0, share) : mine;
+  const release = shed ? mine.slice(share) : [];
   const free = rows.filter((row) => row.owner !== replica && (row.owner === null || !row.live)).map((row) => row.partition);
   const take = free.slice(0, Math.max(0, share - keep.length));
   if (release.length > 0) {
@@ -41,6 +43,38 @@ export async function acquireLeases(tx: Queryable, replica: string, ttlMs: numbe
   return { replica, tokens: new Map(held.map((row) => [row.partition, row.token])), partitionCount: rows.length };
 }
 
+/**
+ * The cheap heartbeat: renews this replica's row and the partitions it still holds, with plain UPDATEs of its own
+ * rows (their lock does not conflict with the FOR KEY SHARE of a save in flight, so no save makes it wait). Answers
+ * the lease held, or null when partitions lie free and this replica is below its share: then the caller takes
+ * them with acquireLeases (shed: false), which does lock the table.
+ */
+export async function renewLeases(tx: Queryable, replica: string, ttlMs: number): Promise<EvaluationLease | null> {
+  await heartbeat(tx, replica, ttlMs);
+  const held = await tx.query<{ partition: number; token: number }>(
+    `UPDATE evaluation_leases SET expires_at = now() + $2 * interval '1 millisecond' WHERE owner = $1 RETURNING partition, token`,
+    [replica, ttlMs],
+  );
+  const [counts] = (await tx.query<{ partitions: number; free: number; live: number }>(
+    `SELECT count(*)::int AS partitions,
+            (count(*) FILTER (WHERE owner IS NULL OR expires_at <= now()))::int AS free,
+            (SELECT count(*)::int FROM evaluation_replicas WHERE seen_until > now()) AS live
+     FROM evaluation_leases`,
+  )) as [{ partitions: number; free: number; live: number }];
+  const share = Math.ceil(counts.partitions / Math.max(1, counts.live));
+  if (counts.free > 0 && held.length < share) return null;
+  return { replica, tokens: new Map(held.map((row) => [row.partition, row.token])), partitionCount: counts.partitions };
+}
+
+/** This replica is alive until `ttlMs` from now: it counts among the live replicas that share the partitions. */
+async function heartbeat(tx: Queryable, replica: string, ttlMs: number): Promise<void> {
+  await tx.query(
+    `INSERT INTO evaluation_replicas (replica, seen_until) VALUES ($1, now() + $2 * interval '1 millisecond')
+     ON CONFLICT (replica) DO UPDATE SET seen_until = EXCLUDED.seen_until`,
+    [replica, ttlMs],
+  );
+}
+
 /** Frees a replica's partitions now (expired, no owner) and drops its heartbeat, so it no longer counts as live. */
 export async function releaseLeases(tx: Queryable, replica: string): Promise<void> {
   await tx.query('UPDATE evaluation_leases SET owner = NULL, expires_at = now() WHERE owner = $1', [replica]);
@@ -48,9 +82,11 @@ export async function releaseLeases(tx: Queryable, replica: string): Promise<voi
 }
 
 /**
- * The partitions of `lease` that are still its holder's (same owner, same token), share-locked until the end of
- * the transaction so that nobody takes them before the caller's writes commit. Locked in partition order, as
- * acquireLeases locks them, so a save and another replica's acquire never deadlock.
+ * The partitions of `lease` that are still its holder's (same owner, same token), locked until the end of the
+ * transaction so that nobody takes them before the caller's writes commit. FOR KEY SHARE: it blocks acquireLeases
+ * (FOR UPDATE, the only way a partition changes hands) but not the holder's own renewal (a plain UPDATE of non-key
+ * columns), so a long save never lets its own lease lapse. Locked in partition order, as acquireLeases locks them,
+ * so a save and another replica's acquire never deadlock.
  */
 export async function fencePartitions(tx: Queryable, lease: EvaluationLease): Promise<Set<number>> {
   const held = [...(lease.tokens ?? new Map<number, number>())];
@@ -58,7 +94,7 @@ export async function fencePartitions(tx: Queryable, lease: EvaluationLease): Pr
   const rows = await tx.query<{ partition: number }>(
     `SELECT l.partition FROM evaluation_leases l
      JOIN unnest($2::int[], $3::bigint[]) AS h(partition, token) ON h.partition = l.partition AND h.token = l.token
-     WHERE l.owner = $1 ORDER BY l.partition FOR SHARE OF l`,
+     WHERE l.owner = $1 ORDER BY l.partition FOR KEY SHARE OF l`,
     [lease.replica, held.map(([partition]) => partition), held.map(([, token]) => token)],
   );
   return new Set(rows.map((row) => row.partition));

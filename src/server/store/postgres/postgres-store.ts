@@ -31,7 +31,7 @@ import {
 } from '../store.js';
 import { ALERT_WRITE_COLUMNS, alertFromRow, alertWriteValues, type AlertRow } from '../sqlite/alert-rows.js';
 import { channelFromRow, scheduleFromRows, type ChannelRow, type ScheduleRow } from '../sqlite/rows.js';
-import { acquireLeases, fencePartitions, partitionSql, releaseLeases } from './evaluation-leases.js';
+import { acquireLeases, fencePartitions, partitionSql, releaseLeases, renewLeases } from './evaluation-leases.js';
 import { MIGRATIONS, migrateDatabase } from './migrations.js';
 import { PgDatabase, type PoolOptions, type Queryable } from './pg-database.js';
 import * as outbox from './outbox-rows.js';
@@ -528,6 +528,12 @@ export class PostgresStore implements Store {
 
   async acquireEvaluationLeases(replica: string, ttlMs: number): Promise<EvaluationLease> {
     return this.db.transaction((tx) => acquireLeases(tx, replica, ttlMs));
+  }
+
+  async renewEvaluationLeases(replica: string, ttlMs: number): Promise<EvaluationLease> {
+    const renewed = await this.db.transaction((tx) => renewLeases(tx, replica, ttlMs));
+    // Only when something lies free and this replica is below its share does it lock the lease table to take it.
+    return renewed ?? this.db.transaction((tx) => acquireLeases(tx, replica, ttlMs, { shed: false }));
   }
 
   async releaseEvaluationLeases(replica: string): Promise<void> {

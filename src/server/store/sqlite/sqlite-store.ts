@@ -544,6 +544,10 @@ export class SqliteStore implements Store {
     return { replica, tokens: null, partitionCount: 1 };
   }
 
+  async renewEvaluationLeases(replica: string): Promise<EvaluationLease> {
+    return this.acquireEvaluationLeases(replica);
+  }
+
   async releaseEvaluationLeases(): Promise<void> {}
 
   async setChannelLastError(channelId: string, error: ChannelError | null): Promise<void> {

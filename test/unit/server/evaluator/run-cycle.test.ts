@@ -72,6 +72,29 @@ describe('an evaluation cycle', () => {
     expect(outboxOf(store).map((s) => s.notification.event)).toEqual(['alerting', 'recovered']);
   });
 
+  it('judges each alert once all its answers are in, whatever order they arrive in and however many alerts share them', async () => {
+    // One request per target; the answer for db.load comes 200 ms after the others.
+    const series = { 'db.load': [5, 5], 'db.mem': [95, 95], 'db.disk': [1, 1] };
+    const fake = await startFakeRender((request) => ({
+      series: Object.entries(series).filter(([name]) => request.targets.includes(name)).map(([name, values]) => makeSeries(name, values, NOW, 30)),
+      delayMs: request.targets.includes('db.load') ? 200 : 0,
+    }));
+    closers.push(fake.close);
+    const store = storeWithChannel();
+    const add = (id: string, extra: object) =>
+      store.addAlert({ id, metric: 'db.mem', alert_criteria: { type: 'above', above_value: 90 }, notification_channels: ['ch1'], ...extra });
+    add('mem', {});
+    add('mem-again', {});
+    add('mem-and-load', { additional_criteria: { b: { type: 'above', above_value: 1, metric: 'db.load' } }, expression: 'a && b' });
+    add('disk-or-load', { metric: 'db.disk', additional_criteria: { b: { type: 'above', above_value: 1, metric: 'db.load' } }, expression: 'a || b' });
+    const graphite = createGraphiteClient({ baseUrl: fake.url, maxTargetsPerRequest: 1 });
+    const report = await runEvaluationCycle({ store, graphite, now: () => NOW * 1000 });
+    expect(report).toMatchObject({ alerts: 4, queries: 3, failedQueries: 0, transitions: 4, notifications: 4 });
+    for (const id of ['mem', 'mem-again', 'mem-and-load', 'disk-or-load']) expect([id, store.alerts.get(id)!.status]).toEqual([id, 'alerting']);
+    expect(store.alerts.get('mem-and-load')!.currently_triggered_metrics).toEqual(['db.mem', 'db.load']);
+    expect(store.alerts.get('disk-or-load')!.currently_triggered_metrics).toEqual(['db.load']);
+  });
+
   it('keeps its state across a restart: no second notification within the backoff', async () => {
     const { client } = await graphiteWith(() => ({ 'db.load': [5, 5] }));
     const store = storeWithChannel();

@@ -23,17 +23,17 @@ beforeAll(async () => {
 });
 afterAll(() => postgres?.stop());
 
-describe.skipIf(availability.skip)('the PostgreSQL store', () => {
-  async function withClient<T>(url: string, use: (client: pg.Client) => Promise<T>): Promise<T> {
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    try {
-      return await use(client);
-    } finally {
-      await client.end();
-    }
+async function withClient<T>(url: string, use: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await use(client);
+  } finally {
+    await client.end();
   }
+}
 
+describe.skipIf(availability.skip)('the PostgreSQL store', () => {
   it('records each migration in schema_migrations, and opening again changes nothing', async () => {
     const url = await postgres.createDatabase();
     await (await PostgresStore.open(url)).close();
@@ -199,6 +199,46 @@ describe.skipIf(availability.skip)('evaluation leases on PostgreSQL', () => {
     for (const id of ids) expect((await store.getAlert(account, id))!.status).toBe('healthy');
     await store.saveEvaluations(ids.map(alerting), taken);
     for (const id of ids) expect((await store.getAlert(account, id))!.status).toBe('alerting');
+  });
+
+  it('renews at a heartbeat without shedding, and takes free partitions there only below its share', async () => {
+    expect(held(await store.acquireEvaluationLeases('a', 60_000))).toHaveLength(64);
+    await store.acquireEvaluationLeases('b', 60_000);
+    // 'b' is live now: 'a' is above its share of 32, but a heartbeat keeps all 64 (a round in flight listed them).
+    expect(held(await store.renewEvaluationLeases('a', 60_000))).toHaveLength(64);
+    expect(held(await store.renewEvaluationLeases('b', 60_000))).toEqual([]);
+    // 'a' sheds at its next round; 'b' takes the 32 at its next heartbeat, with new tokens.
+    expect(held(await store.acquireEvaluationLeases('a', 60_000))).toHaveLength(32);
+    const b = await store.renewEvaluationLeases('b', 60_000);
+    expect(held(b)).toHaveLength(32);
+    expect([...b.tokens!.values()].every((token) => token === 2)).toBe(true);
+    // At its share, a heartbeat renews and changes nothing.
+    expect(await store.renewEvaluationLeases('b', 60_000)).toEqual(b);
+  });
+
+  it('renews a replica\'s leases while a save of it is in flight, while another replica\'s take waits for the save', async () => {
+    const a = await store.acquireEvaluationLeases('a', 60_000);
+    await withClient(url, async (saving) => {
+      // A save in flight holds its lease rows as fencePartitions does (FOR KEY SHARE) until it commits.
+      await saving.query('BEGIN');
+      await saving.query('SELECT partition FROM evaluation_leases WHERE owner = $1 FOR KEY SHARE', ['a']);
+      // The owner's own heartbeat is not held up by it.
+      expect(held(await store.renewEvaluationLeases('a', 60_000))).toEqual(held(a));
+      // A replica that would take a partition (after a's lease expired) must wait for the save to commit.
+      await withClient(url, (other) => other.query(`UPDATE evaluation_leases SET expires_at = now() - interval '1 second'`));
+      let taken = false;
+      const taking = store.acquireEvaluationLeases('b', 60_000).then((lease) => {
+        taken = true;
+        return lease;
+      });
+      // It is waiting on the lock (as pg_stat_activity says), not done.
+      const waitingOnLock = () =>
+        withClient(url, async (observer) => (await observer.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock'`)).rows[0].n);
+      while ((await waitingOnLock()) === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(taken).toBe(false);
+      await saving.query('COMMIT');
+      expect(held(await taking).length).toBeGreaterThan(0);
+    });
   });
 
   it('hands a released replica\'s partitions to the next replica at once, without waiting for expiry', async () => {
