@@ -94,8 +94,9 @@ describe.skipIf(availability.skip)('evaluation by several replicas on PostgreSQL
         }));
       }
       // The work is shared: after a few cycles every replica holds about a third of the partitions.
-      expect(await until(liveOwners, (owners) => owners.length === 3)).toEqual([expect.any(Number), expect.any(Number), expect.any(Number)]);
-      expect((await liveOwners()).every((count) => count >= 20 && count <= 22)).toBe(true);
+      // (While a newcomer joins, one replica may still hold its surplus until its next cycle: wait for the shares.)
+      const shares = await until(liveOwners, (owners) => owners.length === 3 && owners.every((count) => count >= 20 && count <= 22));
+      expect(shares.reduce((a, b) => a + b, 0)).toBe(64);
 
       expect((await survivor.request('POST', '/v2/notifications/', { type: 'webhook', description: 'hook', destination: `${receiver.url}/hook` })).status).toBe(201);
       const metrics = Array.from({ length: 200 }, (_, index) => `replicas.host${index}.load`);
