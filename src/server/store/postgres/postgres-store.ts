@@ -438,7 +438,6 @@ export class PostgresStore implements Store {
             [lease!.partitionCount, partitions],
           )
         : await tx.query<LinkedAlertRow>(`SELECT ${ALERT_COLUMNS} FROM alerts a ORDER BY a.seq`);
-      const alerts = toAlertRecords(alertRows);
       const channels = new Map(
         (await tx.query<ChannelRow>(`SELECT ${CHANNEL_COLUMNS} FROM channels`)).map((row) => [row.id, channelFromRow(row)]),
       );
@@ -447,11 +446,26 @@ export class PostgresStore implements Store {
         `SELECT s.schedule_id, s.alert_id FROM alert_schedules s JOIN alerts a ON a.id = s.alert_id ORDER BY a.seq`,
       );
       const schedules = new Map(scheduleFromRows(scheduleRows, links).map((schedule) => [schedule.id, schedule]));
-      return alerts.map((alert) => ({
-        ...alert,
-        channels: alert.notificationChannels.flatMap((id) => channels.get(id) ?? []),
-        schedules: alert.scheduledMutes.flatMap((id) => schedules.get(id) ?? []),
-      }));
+      // Plain loops and one object per alert: this runs for every alert of the replica's share every cycle.
+      const pick = <T>(ids: string[], from: Map<string, T>): T[] => {
+        const found: T[] = [];
+        for (const id of ids) {
+          const one = from.get(id);
+          if (one) found.push(one);
+        }
+        return found;
+      };
+      return alertRows.map((row): EvaluationAlert => {
+        // evalState is opaque to the store: the evaluator gets the stored text as it is and parses it once itself
+        // (readEvalState), and compares its new state with that text without serializing the old one again.
+        const evalStateText = row.eval_state;
+        row.eval_state = null;
+        const alert = alertFromRow(row, row.channel_ids, row.schedule_ids) as EvaluationAlert;
+        alert.evalState = evalStateText;
+        alert.channels = pick(row.channel_ids, channels);
+        alert.schedules = pick(row.schedule_ids, schedules);
+        return alert;
+      });
     });
   }
 
