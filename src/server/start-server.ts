@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { pino, type Logger } from 'pino';
 import { createApp } from './app.js';
 import { startEvaluatorService } from './evaluator/service.js';
+import { startDeliveryService } from './outbox/delivery-service.js';
 import { ensureApiKeys } from './accounts.js';
 import { openStore } from './store/open-store.js';
 import { parseDestinationPolicy } from './net/destination-policy.js';
@@ -27,12 +28,14 @@ export interface ServiceReadiness {
   detail?: string;
 }
 
-/** What a background service gets: the store, the logger, the server's options and its metrics. */
+/** What a background service gets: the store, the logger, the server's options, its metrics and its outbox sender. */
 export interface ServiceContext {
   store: Store;
   logger: Logger;
   options: ServerOptions;
   metrics?: ServerMetrics;
+  /** The server's delivery service, to wake after writing deliveries to the outbox. */
+  deliveries?: { wake(): void };
 }
 
 export interface ServerOptions {
@@ -50,8 +53,8 @@ export interface ServerOptions {
   /** The clock, epoch ms. */
   now?: () => number;
   /**
-   * Started after the server listens, closed (in reverse order) before the store. The evaluator plugs in here;
-   * its own options (graphiteUrl, evalIntervalSeconds, smtpUrl, notifier URLs...) travel in this same object.
+   * Started after the server listens (after the delivery service), closed (in reverse order) before the store.
+   * The evaluator plugs in here; its own options (graphiteUrl, evalIntervalSeconds, smtpUrl, notifier URLs...) travel in this same object.
    */
   services?: Array<(context: ServiceContext) => BackgroundService | Promise<BackgroundService>>;
   graphiteUrl?: string;
@@ -142,9 +145,12 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     throw error;
   }
   const port = (server.address() as AddressInfo).port;
-  // With a Graphite to read, the evaluation loop runs as the first service.
+  // Every process sends the outbox (so any replica delivers what any other wrote); it starts first and closes
+  // last, after the evaluator's final cycle. With a Graphite to read, the evaluation loop comes next.
+  const deliveries = startDeliveryService({ store, logger, options, metrics });
+  services.push(deliveries);
   const starters = [...(options.graphiteUrl ? [startEvaluatorService] : []), ...(options.services ?? [])];
-  for (const start of starters) services.push(await start({ store, logger, options, metrics }));
+  for (const start of starters) services.push(await start({ store, logger, options, metrics, deliveries }));
   servicesStarted = true;
 
   let closing: Promise<void> | undefined;

@@ -1,29 +1,19 @@
 import type { Logger } from 'pino';
 import { createGraphiteClient } from '../../graphite/index.js';
-import { sendNotification } from '../notifiers/send.js';
-import { DEFAULT_NOTIFIER_SETTINGS, type NotifierSettings } from '../notifiers/types.js';
-import type { RetryPolicy } from '../outbox/backoff.js';
-import { startDeliveryWorker, type DeliveryWorker } from '../outbox/delivery-worker.js';
-import type { OutboxStore } from '../store/outbox.js';
 import type { EvaluationStore } from './evaluation-store.js';
 import { runEvaluationCycle, type CycleReport } from './run-cycle.js';
 
 /** How `alertform serve` runs the evaluator. */
 export interface EvaluatorOptions {
   store: EvaluationStore;
-  /** Where the delivery worker claims and marks the outbox rows the cycles write. */
-  outbox: Pick<OutboxStore, 'claimDueDeliveries' | 'finishDeliveries' | 'pruneDeliveries'>;
+  /** Told after a cycle wrote deliveries to the outbox (the server wakes its delivery service). */
+  onDeliveriesWritten?: () => void;
   /** graphite-web root (or anything speaking its render API). */
   graphiteUrl: string;
   /** Seconds between the starts of two cycles. Default 30. */
   intervalSeconds?: number;
   /** Render request timeout. Default 10 000 ms. */
   graphiteTimeoutMs?: number;
-  notifiers?: Partial<NotifierSettings>;
-  /** Delivery retries: first wait, longest wait, maximum age (default 1 s, 10 min, 24 h). */
-  retry?: Partial<RetryPolicy>;
-  /** How often the delivery worker looks for due rows besides being woken by a cycle, ms. Default 1 000. */
-  deliveryPollMs?: number;
   logger?: Logger;
   /** The clock, in ms (tests). */
   now?: () => number;
@@ -40,9 +30,8 @@ export interface RunningEvaluator {
    * from there: for alerts that just became this replica's (a lease taken over), which would otherwise wait.
    */
   runSoon(): void;
-  /** Stops scheduling, waits for the running cycle and for deliveries in flight (up to `graceMs`). */
-  stop(graceMs?: number): Promise<void>;
-  deliveries: DeliveryWorker;
+  /** Stops scheduling and waits for the running cycle. */
+  stop(): Promise<void>;
   /** Whether the loop is scheduled (not stopped), and when (epoch ms) the last scheduled cycle started. */
   state(): { running: boolean; lastCycleStartedAt: number | null };
 }
@@ -54,16 +43,7 @@ export interface RunningEvaluator {
 export function startEvaluator(options: EvaluatorOptions): RunningEvaluator {
   const intervalMs = (options.intervalSeconds ?? 30) * 1000;
   const logger = options.logger;
-  const settings: NotifierSettings = { ...DEFAULT_NOTIFIER_SETTINGS, ...options.notifiers };
   const graphite = createGraphiteClient({ baseUrl: options.graphiteUrl, timeoutMs: options.graphiteTimeoutMs ?? 10_000 });
-  const deliveries = startDeliveryWorker({
-    store: options.outbox,
-    send: (channel, notification, signal) => sendNotification(channel, notification, settings, signal),
-    attemptTimeoutMs: settings.timeoutMs,
-    ...(options.retry ? { retry: options.retry } : {}),
-    ...(options.deliveryPollMs ? { pollMs: options.deliveryPollMs } : {}),
-    ...(logger ? { logger } : {}),
-  });
 
   let running: Promise<CycleReport> | null = null;
   let timer: NodeJS.Timeout | null = null;
@@ -74,7 +54,7 @@ export function startEvaluator(options: EvaluatorOptions): RunningEvaluator {
     running = runEvaluationCycle({
       store: options.store,
       graphite,
-      onDeliveriesWritten: () => deliveries.wake(),
+      ...(options.onDeliveriesWritten ? { onDeliveriesWritten: options.onDeliveriesWritten } : {}),
       ...(options.now ? { now: options.now } : {}),
       ...(logger ? { logger } : {}),
     });
@@ -124,14 +104,11 @@ export function startEvaluator(options: EvaluatorOptions): RunningEvaluator {
       if (timer) clearTimeout(timer);
       schedule(Date.now());
     },
-    deliveries,
     state: () => ({ running: !stopped, lastCycleStartedAt }),
-    async stop(graceMs = 5_000) {
+    async stop() {
       stopped = true;
       if (timer) clearTimeout(timer);
       await running?.catch(() => undefined);
-      // Whatever is not sent by then stays in the outbox for the next start.
-      await deliveries.stop(graceMs);
     },
   };
 }

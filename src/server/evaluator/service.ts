@@ -5,7 +5,6 @@ import { startEvaluator } from './evaluator.js';
 import type { Logger } from 'pino';
 import { withEvaluationLeases, type ReplicaLeases } from './leased-store.js';
 import { adaptStore } from './store-adapter.js';
-import { parseDestinationPolicy } from '../net/destination-policy.js';
 
 /**
  * Evaluation leases last one interval and are renewed four times an interval (and at every cycle), so a replica
@@ -17,44 +16,26 @@ const LEASE_INTERVALS = 1;
 const HEARTBEATS_PER_INTERVAL = 4;
 
 /**
- * The evaluation loop as a server background service, configured from the server's options: graphiteUrl,
- * evalIntervalSeconds (default 30), smtpUrl, smtpFrom, notifierUrls ({pagerduty, opsgenie, victorops}) and
- * delivery (retry policy, poll interval). It runs the outbox's delivery worker too, which resumes what an earlier
- * process left pending. Closing it waits for the running cycle and gives deliveries in flight a few seconds.
+ * The evaluation loop as a server background service, configured from the server's options: graphiteUrl and
+ * evalIntervalSeconds (default 30). Its cycles write notifications to the outbox and wake the server's delivery
+ * service (`context.deliveries`), which sends them. Closing it waits for the running cycle, then hands its
+ * evaluation leases over.
  */
 export function startEvaluatorService(context: ServiceContext): BackgroundService {
   const { options, logger, store } = context;
   if (!options.graphiteUrl) throw new Error('the evaluator needs graphiteUrl');
-  const urls = options.notifierUrls ?? {};
   const intervalSeconds = options.evalIntervalSeconds ?? 30;
   // Replicas on one PostgreSQL share the alerts through leases; on SQLite this one replica holds everything.
   const replica = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
   const leases = withEvaluationLeases(store, { replica, ttlMs: intervalSeconds * 1000 * LEASE_INTERVALS });
   const evaluator = startEvaluator({
     store: adaptStore(leases.store),
-    outbox: store,
-    ...(options.delivery?.retry ? { retry: options.delivery.retry } : {}),
-    // Short retry settings (tests, impatient setups) need a worker that looks at least as often.
-    deliveryPollMs: options.delivery?.pollMs ?? Math.min(1_000, Math.max(50, options.delivery?.retry?.firstDelayMs ?? 1_000)),
+    ...(context.deliveries ? { onDeliveriesWritten: () => context.deliveries!.wake() } : {}),
     graphiteUrl: options.graphiteUrl,
     intervalSeconds,
-    notifiers: {
-      ...(urls.pagerduty ? { pagerdutyUrl: urls.pagerduty } : {}),
-      ...(urls.opsgenie ? { opsgenieUrl: urls.opsgenie } : {}),
-      ...(urls.victorops ? { victoropsUrl: urls.victorops } : {}),
-      ...(options.smtpUrl ? { smtpUrl: options.smtpUrl } : {}),
-      ...(options.smtpFrom ? { smtpFrom: options.smtpFrom } : {}),
-      ...(options.delivery?.timeoutMs ? { timeoutMs: options.delivery.timeoutMs } : {}),
-      destinations: parseDestinationPolicy(options.allowPrivateDestinations),
-    },
     logger: logger.child({ component: 'evaluator' }),
     ...(options.now ? { now: options.now } : {}),
     onCycle: (report, lagMs) => context.metrics?.observeCycle(report.durationMs / 1000, lagMs / 1000, report.failedQueries),
-  });
-  // The outbox is the truth about deliveries: pending ones (whoever will send them) and dead-lettered ones.
-  context.metrics?.setDeliverySource(async () => {
-    const counts = await store.countDeliveriesByChannelType();
-    return { pending: counts.pending, failed: counts.dead };
   });
   const intervalMs = intervalSeconds * 1000;
   const heartbeat = startLeaseHeartbeat(leases, intervalMs / HEARTBEATS_PER_INTERVAL, () => evaluator.runSoon(), logger);

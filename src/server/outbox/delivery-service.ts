@@ -1,0 +1,52 @@
+import type { BackgroundService, ServiceContext } from '../start-server.js';
+import { parseDestinationPolicy } from '../net/destination-policy.js';
+import { sendNotification } from '../notifiers/send.js';
+import { DEFAULT_NOTIFIER_SETTINGS, type NotifierSettings } from '../notifiers/types.js';
+import { startDeliveryWorker } from './delivery-worker.js';
+
+/** The delivery service: a background service that also takes a nudge when new rows are in the outbox. */
+export interface DeliveryService extends BackgroundService {
+  /** Looks for due rows now (the evaluator calls it after a cycle wrote deliveries). */
+  wake(): void;
+}
+
+/**
+ * The outbox's delivery worker as a server background service, on every `alertform serve` process, evaluating or
+ * not: any replica sends what any other wrote, and a server started without a Graphite still delivers what an
+ * earlier process left pending. Configured from the server's options: smtpUrl, smtpFrom, notifierUrls
+ * ({pagerduty, opsgenie, victorops}), delivery (retry policy, poll interval, attempt timeout) and
+ * allowPrivateDestinations. Closing it gives deliveries in flight a few seconds; what is not sent by then stays in
+ * the outbox for the next start.
+ */
+export function startDeliveryService(context: ServiceContext): DeliveryService {
+  const { options, logger, store } = context;
+  const urls = options.notifierUrls ?? {};
+  const settings: NotifierSettings = {
+    ...DEFAULT_NOTIFIER_SETTINGS,
+    ...(urls.pagerduty ? { pagerdutyUrl: urls.pagerduty } : {}),
+    ...(urls.opsgenie ? { opsgenieUrl: urls.opsgenie } : {}),
+    ...(urls.victorops ? { victoropsUrl: urls.victorops } : {}),
+    ...(options.smtpUrl ? { smtpUrl: options.smtpUrl } : {}),
+    ...(options.smtpFrom ? { smtpFrom: options.smtpFrom } : {}),
+    ...(options.delivery?.timeoutMs ? { timeoutMs: options.delivery.timeoutMs } : {}),
+    destinations: parseDestinationPolicy(options.allowPrivateDestinations),
+  };
+  const worker = startDeliveryWorker({
+    store,
+    send: (channel, notification, signal) => sendNotification(channel, notification, settings, signal),
+    attemptTimeoutMs: settings.timeoutMs,
+    ...(options.delivery?.retry ? { retry: options.delivery.retry } : {}),
+    // Short retry settings (tests, impatient setups) need a worker that looks at least as often.
+    pollMs: options.delivery?.pollMs ?? Math.min(1_000, Math.max(50, options.delivery?.retry?.firstDelayMs ?? 1_000)),
+    logger: logger.child({ component: 'deliveries' }),
+  });
+  // The outbox is the truth about deliveries: pending ones (whoever will send them) and dead-lettered ones.
+  context.metrics?.setDeliverySource(async () => {
+    const counts = await store.countDeliveriesByChannelType();
+    return { pending: counts.pending, failed: counts.dead };
+  });
+  return {
+    wake: () => worker.wake(),
+    close: () => worker.stop(5_000),
+  };
+}
