@@ -143,6 +143,20 @@ async function replay(base: string, urls: string[]): Promise<number> {
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
+/** CPU time (ms) used so far by this machine's `postgres` processes, from /proc (0 where there is none). */
+async function postgresCpuMs(): Promise<number> {
+  const { readdir, readFile } = await import('node:fs/promises');
+  let ticks = 0;
+  for (const pid of await readdir('/proc').catch(() => [] as string[])) {
+    if (!/^\d+$/.test(pid)) continue;
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+    if (!stat.includes('(postgres)')) continue;
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    ticks += Number(fields[11]) + Number(fields[12]);
+  }
+  return ticks * 10;
+}
+
 /** What a replica answers for each cycle: the cycle's figures and its heap (after GC) and RSS. */
 interface ReplicaCycle {
   report: CycleReport;
@@ -260,8 +274,10 @@ async function main() {
     let lastUrls: string[] = [];
     for (let cycle = 1; cycle <= CYCLES; cycle += 1) {
       render.urls.length = 0;
+      const pgCpuBefore = POSTGRES ? await postgresCpuMs() : 0;
       const started = performance.now();
       const answers = await Promise.all(replicas.map((replica) => replica.send('cycle')));
+      const pgCpuMs = POSTGRES ? (await postgresCpuMs()) - pgCpuBefore : 0;
       const durationMs = Math.max(...answers.map((answer) => answer.report.durationMs));
       const wallMs = performance.now() - started;
       const sum = (field: 'queries' | 'saved' | 'transitions') => answers.reduce((total, a) => total + a.report[field], 0);
@@ -274,7 +290,7 @@ async function main() {
       console.log(
         `  cycle ${cycle}: ${(durationMs / 1000).toFixed(2)} s (wall with deliveries ${(wallMs / 1000).toFixed(2)} s)  requests ${render.urls.length}` +
           `  queries ${sum('queries')}  saved ${sum('saved')}  alerting transitions ${sum('transitions')}` +
-          `  cpu ${answers.map((a) => `${(a.cpuMs / 1000).toFixed(2)} s`).join(' + ')}` +
+          `  cpu ${answers.map((a) => `${(a.cpuMs / 1000).toFixed(2)} s`).join(' + ')}${POSTGRES ? ` (postgres ${(pgCpuMs / 1000).toFixed(2)} s)` : ''}` +
           `  heap ${answers.map((a) => mb(a.heapUsed)).join(' + ')}  rss ${answers.map((a) => mb(a.rss)).join(' + ')}` +
           `${POSTGRES ? `  alerts per replica ${answers.map((a) => a.report.alerts).join('/')}` : ''}`,
       );
