@@ -12,7 +12,7 @@
  * scales the alert count (the issue's goal: 100,000 in a cycle under 30 s, at most 2x the bare requests).
  */
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { fork } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -145,7 +145,6 @@ const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 /** CPU time (ms) used so far by this machine's `postgres` processes, from /proc (0 where there is none). */
 async function postgresCpuMs(): Promise<number> {
-  const { readdir, readFile } = await import('node:fs/promises');
   let ticks = 0;
   for (const pid of await readdir('/proc').catch(() => [] as string[])) {
     if (!/^\d+$/.test(pid)) continue;

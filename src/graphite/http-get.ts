@@ -25,8 +25,8 @@ export function getText(url: string, options: { agent: HttpAgent; headers: Recor
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
       response.on('end', () => resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+      // A connection cut mid-answer is an error here too (ECONNRESET "aborted").
       response.on('error', reject);
-      response.on('aborted', () => reject(Object.assign(new Error('answer cut short'), { code: 'ECONNRESET' })));
     });
     request.on('error', reject);
     request.end();

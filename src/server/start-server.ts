@@ -54,7 +54,8 @@ export interface ServerOptions {
   now?: () => number;
   /**
    * Started after the server listens (after the delivery service), closed (in reverse order) before the store.
-   * The evaluator plugs in here; its own options (graphiteUrl, evalIntervalSeconds, smtpUrl, notifier URLs...) travel in this same object.
+   * The evaluator plugs in here; its own options (graphiteUrl, evalIntervalSeconds, smtpUrl, notifier URLs...)
+   * travel in this same object.
    */
   services?: Array<(context: ServiceContext) => BackgroundService | Promise<BackgroundService>>;
   graphiteUrl?: string;

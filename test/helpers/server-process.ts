@@ -28,6 +28,16 @@ export interface ServeProcess extends NodeServerProcess {
   authorization: string;
 }
 
+/** One JSON request to a served process with its key: the status and the parsed body. */
+export async function callServe(server: ServeProcess, method: string, path: string, body?: unknown) {
+  const response = await fetch(`${server.url}${path}`, {
+    method,
+    headers: { authorization: server.authorization, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: response.status, body: (await response.json()) as any };
+}
+
 /**
  * Spawns a Node process running `entry` (a .ts file, through tsx) with `args`, and waits until it prints a line
  * containing `http://HOST:PORT`. Every server in a benchmark or a crash test runs this way, so that the server and

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { spawnServe, type ServeProcess } from '../helpers/server-process.js';
+import { callServe, spawnServe, type ServeProcess } from '../helpers/server-process.js';
 
 // One or two cycles in the suite; scripts/crash-test.sh runs ten (CRASH_RUNS=10).
 const RUNS = Number(process.env.CRASH_RUNS ?? 2);
@@ -19,14 +19,7 @@ interface Acked {
   infoVersion: Map<string, number>;
 }
 
-async function call(server: ServeProcess, method: string, path: string, body?: unknown) {
-  const response = await fetch(`${server.url}${path}`, {
-    method,
-    headers: { authorization: server.authorization, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: response.status, body: (await response.json()) as any };
-}
+const call = callServe;
 
 /**
  * WORKERS clients write as fast as they can (alert creates, channel creates, and updates of one alert each) until

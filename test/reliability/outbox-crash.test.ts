@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { makeSeries, startFakeRender } from '../helpers/fake-render-server.js';
-import { spawnServe, type ServeProcess } from '../helpers/server-process.js';
+import { callServe, spawnServe } from '../helpers/server-process.js';
 import { storeBackends } from '../helpers/store-backends.js';
 import { until } from '../helpers/until.js';
 import { startWebhookReceiver } from '../helpers/webhook-receiver.js';
@@ -13,14 +13,7 @@ afterEach(async () => {
   while (closers.length) await closers.pop()!();
 });
 
-async function call(server: ServeProcess, method: string, path: string, body?: unknown) {
-  const response = await fetch(`${server.url}${path}`, {
-    method,
-    headers: { authorization: server.authorization, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: response.status, body: (await response.json()) as any };
-}
+const call = callServe;
 
 const ALERTS = ['crash.a', 'crash.b', 'crash.c'];
 

@@ -31,8 +31,8 @@ const GRAPH_MINUTES = 60;
 
 /**
  * One evaluation cycle: read every alert, fetch each distinct query once (batched by the Graphite client), judge
- * each alert as soon as its answers are in, then write the new states, history and notifications (one outbox row per channel) in one
- * transaction. A failure of one alert (even an unexpected one) is logged and leaves the others alone. A crash
+ * each alert as soon as its answers are in, then write the new states, history and notifications (one outbox row
+ * per channel) in one transaction. A failure of one alert (even an unexpected one) is logged and leaves the others alone. A crash
  * before the commit loses the whole cycle (the next one judges again); after it, the outbox holds every
  * notification until a delivery worker has sent it.
  */

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
+import type { Logger } from 'pino';
 import type { BackgroundService, ServiceContext } from '../start-server.js';
 import { startEvaluator } from './evaluator.js';
-import type { Logger } from 'pino';
 import { withEvaluationLeases, type ReplicaLeases } from './leased-store.js';
 import { adaptStore } from './store-adapter.js';
 

@@ -1,3 +1,5 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createGraphiteClient } from '../../../src/graphite/render-client.js';
 import { compileGraphitePattern, isBatchableTarget } from '../../../src/graphite/glob.js';
@@ -91,6 +93,25 @@ describe('the Graphite render client', () => {
     expect(!timeout!.ok && timeout!.failure.kind).toBe('timeout');
     expect(!unreachable!.ok && unreachable!.failure.kind).toBe('unreachable');
     expect(!unreachable!.ok && unreachable!.failure.message).not.toContain('127.0.0.1');
+  });
+
+  it('counts an answer whose body stalls past the timeout as a timeout, and one cut short as unreachable', async () => {
+    // Headers and the start of the body come at once; the rest never does (or the connection drops).
+    const stalling = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' }).write('[{"target":');
+    });
+    const cutting = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' }).write('[{"target":', () => res.socket?.destroy());
+    });
+    for (const server of [stalling, cutting]) {
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      closers.push(() => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }));
+    }
+    const urlOf = (server: Server) => `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const [stalled] = await createGraphiteClient({ baseUrl: urlOf(stalling), timeoutMs: 200 }).render([{ target: 'x', fromMinutes: 1 }]);
+    const [cut] = await createGraphiteClient({ baseUrl: urlOf(cutting), timeoutMs: 5_000 }).render([{ target: 'x', fromMinutes: 1 }]);
+    expect(!stalled!.ok && stalled!.failure.kind).toBe('timeout');
+    expect(!cut!.ok && cut!.failure.kind).toBe('unreachable');
   });
 
   it('splits timed-out batches only within a budget, so a backend that is slow for everything stays bounded', async () => {

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { fencePartitions } from '../../../../src/server/store/postgres/evaluation-leases.js';
 import { MIGRATIONS } from '../../../../src/server/store/postgres/migrations.js';
 import { isUnavailable } from '../../../../src/server/store/postgres/pg-database.js';
 import { PostgresStore } from '../../../../src/server/store/postgres/postgres-store.js';
@@ -219,9 +220,10 @@ describe.skipIf(availability.skip)('evaluation leases on PostgreSQL', () => {
   it('renews a replica\'s leases while a save of it is in flight, while another replica\'s take waits for the save', async () => {
     const a = await store.acquireEvaluationLeases('a', 60_000);
     await withClient(url, async (saving) => {
-      // A save in flight holds its lease rows as fencePartitions does (FOR KEY SHARE) until it commits.
+      // A save in flight: its transaction has fenced its lease rows (fencePartitions) and not committed yet.
       await saving.query('BEGIN');
-      await saving.query('SELECT partition FROM evaluation_leases WHERE owner = $1 FOR KEY SHARE', ['a']);
+      const fenced = await fencePartitions({ query: async (sql, params) => (await saving.query(sql, params)).rows }, a);
+      expect([...fenced].sort((x, y) => x - y)).toEqual(held(a));
       // The owner's own heartbeat is not held up by it.
       expect(held(await store.renewEvaluationLeases('a', 60_000))).toEqual(held(a));
       // A replica that would take a partition (after a's lease expired) must wait for the save to commit.
