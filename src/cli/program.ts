@@ -14,6 +14,7 @@ import { registerTestCommand } from './commands/test.js';
 import { registerInitCommand } from './commands/init.js';
 import { registerBackupCommand } from './commands/backup.js';
 import { registerCompletionCommand } from './commands/completion.js';
+import { registerCommentCommand } from './commands/comment.js';
 
 /** Options every command accepts; commands read them with `command.optsWithGlobals()`. */
 export interface GlobalOptions {
@@ -58,6 +59,7 @@ With --json, results and errors are one JSON document on stdout, with formatVers
   registerTestCommand(program);
   registerPlanCommand(program);
   registerApplyCommand(program);
+  registerCommentCommand(program);
   registerPullCommand(program);
   registerMuteCommands(program);
   registerDeliveriesCommand(program);

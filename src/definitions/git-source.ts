@@ -1,7 +1,7 @@
 import { realpathSync } from 'node:fs';
 import { relative, resolve, posix } from 'node:path';
 import { simpleGit } from 'simple-git';
-import { PROJECT_FILE, TEST_FILE, type SourceFile } from './load.js';
+import { isDefinitionFileName, PROJECT_FILE, SKIPPED_DIRS, type SourceFile } from './load.js';
 import { AlertformError } from '../model/errors.js';
 
 /** Definition files (and alertform.yaml's text, if any) of a directory as they were at a git revision. */
@@ -26,8 +26,8 @@ export async function readDefinitionFilesAtRef(dir: string, ref: string): Promis
   const paths = listing
     .split('\n')
     .filter(Boolean)
-    .filter((p) => /\.ya?ml$/.test(p) && !TEST_FILE.test(p))
-    .filter((p) => !p.split('/').slice(0, -1).some((part) => part.startsWith('.') || part === 'node_modules' || part === 'workflows'));
+    .filter((p) => isDefinitionFileName(posix.basename(p)))
+    .filter((p) => !p.split('/').slice(0, -1).some((part) => part.startsWith('.') || SKIPPED_DIRS.has(part)));
   const projectPath = prefix ? posix.join(prefix, PROJECT_FILE) : PROJECT_FILE;
   const show = async (path: string): Promise<SourceFile> => ({ path: `${ref}:${path}`, text: await git.show([`${ref}:${path}`]) });
   const files = await Promise.all(paths.filter((p) => p !== projectPath).map(show));

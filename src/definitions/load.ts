@@ -28,18 +28,26 @@ export const PROJECT_FILE = 'alertform.yaml';
 /** Rule tests (`alertform test`) live beside the definitions as `*.test.yaml`; they are not definitions. */
 export const TEST_FILE = /\.test\.ya?ml$/;
 
-/** Directories never read: CI workflow files (a copy of .github/workflows kept as `workflows/`) are not definitions. */
-const SKIPPED_DIRS = new Set(['node_modules', 'workflows']);
+/**
+ * Directories never read: CI files (a copy of .github/workflows kept as `workflows/`, GitLab CI includes kept in
+ * `ci/`) are not definitions.
+ */
+export const SKIPPED_DIRS = new Set(['node_modules', 'workflows', 'ci']);
+
+/** Dot-files are never definitions either: `.gitlab-ci.yml`, `.pre-commit-config.yaml`, `.yamllint.yml`... */
+export function isDefinitionFileName(name: string): boolean {
+  return /\.ya?ml$/.test(name) && !name.startsWith('.') && !TEST_FILE.test(name);
+}
 
 /**
- * Lists `*.yaml`/`*.yml` files under `dir` at any depth, skipping dot-directories (.git, .github), node_modules,
- * workflows/, the root's alertform.yaml and rule tests (`*.test.yaml`).
+ * Lists `*.yaml`/`*.yml` files under `dir` at any depth, skipping dot-directories (.git, .github) and dot-files
+ * (.gitlab-ci.yml), node_modules, workflows/, ci/, the root's alertform.yaml and rule tests (`*.test.yaml`).
  */
 export async function listDefinitionFiles(dir: string): Promise<string[]> {
   return findFiles(
     dir,
     (name) => !SKIPPED_DIRS.has(name),
-    (name, parent) => /\.ya?ml$/.test(name) && !TEST_FILE.test(name) && !(parent === dir && name === PROJECT_FILE),
+    (name, parent) => isDefinitionFileName(name) && !(parent === dir && name === PROJECT_FILE),
   );
 }
 
