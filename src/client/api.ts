@@ -174,7 +174,7 @@ export class AlertformClient {
         }
         if (!isTransient(error) || attempt >= this.http.retry.retries) throw error;
         uncertain = true;
-        await this.http.retry.sleep(this.http.delayFor(error, attempt + 1));
+        await this.http.waitToRetry(error, attempt + 1);
         const id = await this.lookupQuietly(lookup);
         if (id) return id;
       }

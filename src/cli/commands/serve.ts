@@ -64,7 +64,7 @@ notifications to its channels (email needs --smtp-url). See docs/evaluator.md.
 Notifications go through a durable outbox in the database: a failed one is retried with exponential backoff and
 jitter (or after the service's Retry-After) until --delivery-max-age, then dead-lettered; a restart resumes them.
 Durations: 500ms, 30s, 15m, 24h, 7d (a bare number is seconds). See them with \`alertform deliveries\`.
-  $ alertform serve --api-key k1 --graphite-url http://127.0.0.1:8000 --delivery-max-age 2h
+  $ alertform serve --api-key-file keys --graphite-url http://127.0.0.1:8000 --delivery-max-age 2h
 --db takes a SQLite file (one node) or a postgres://USER[:PASSWORD]@HOST:PORT/DB URL; ALERTFORM_DB keeps a
 password off the command line (PGPASSWORD works too). The schema is migrated on start. While PostgreSQL is
 unreachable the API answers 503 {"error": {"code": "unavailable"}} and recovers by itself. See docs/operations.md.
