@@ -12,6 +12,7 @@ import { parseDuration } from '../../impact/duration.js';
 import { failWithProblems, optionsOf, serverRequestOf, useColor, writeOut } from '../context.js';
 import type { GlobalOptions } from '../program.js';
 import { writeJsonText } from '../json-output.js';
+import { showReadProgress } from '../terminal-progress.js';
 import { Redactor, secretsInUrl } from '../../redact/index.js';
 import {
   composeCliErrorComment,
@@ -50,14 +51,18 @@ export async function runPlan(dir: string, command: Command): Promise<void> {
     if (opts.outComment) await writeComment(opts.outComment, body, redactor);
     if (format === 'markdown') await writeOut(`${redactor.redact(body)}\n`);
   };
+  // A status line on stderr while the server and Graphite are read, on a terminal only.
+  const stopProgress = showReadProgress();
   let result;
   try {
     result = await planWith(dir, opts);
   } catch (error) {
+    stopProgress();
     if (wantsComment && !(error instanceof CliError)) await emitComment(composeCliErrorComment(dir, redactor.redact((error as Error).message ?? String(error))));
     throw error;
   }
   if (result.status === 'invalid') {
+    stopProgress();
     if (wantsComment) await emitComment(composeCliInvalidComment(dir, result.problems));
     failWithProblems(result.problems);
   }
@@ -69,8 +74,9 @@ export async function runPlan(dir: string, command: Command): Promise<void> {
       definitions: result.loaded.definitions,
       actual,
       ...(opts.maxSeries !== undefined ? { maxSeries: opts.maxSeries } : {}),
-    });
+    }).finally(stopProgress);
   }
+  stopProgress();
   for (const secret of secretValuesOfDefinitions(result.loaded.definitions)) redactor.add(secret);
   if (wantsComment) {
     const body =
