@@ -1,4 +1,5 @@
 import { writeFile } from 'node:fs/promises';
+import { simpleGit } from 'simple-git';
 import { formatMarker } from '../../action/comment.js';
 import { composeErrorComment, composeInvalidComment, composePlanComment, renderChangedFiles } from '../../action/compose.js';
 import { listChangedFiles } from '../../action/changed-files.js';
@@ -26,6 +27,7 @@ export async function composeCliPlanComment(options: {
     const changed = await listChangedFiles(cwd, options.changedSince, 'HEAD');
     changedFiles = renderChangedFiles(changed, options.plan.changes, cwd);
   }
+  const sha = await commitOf(cwd);
   return composePlanComment({
     marker: formatMarker({ hash, path: options.dir }),
     path: options.dir,
@@ -33,7 +35,17 @@ export async function composeCliPlanComment(options: {
     hash,
     ...(changedFiles ? { changedFiles } : {}),
     ...(options.tests ? { ruleTests: options.tests.markdown } : {}),
+    ...(sha ? { sha } : {}),
   });
+}
+
+/** The commit the footer names, as the Action's does: the checkout's HEAD, when there is one. */
+async function commitOf(cwd: string): Promise<string | undefined> {
+  try {
+    return (await simpleGit({ baseDir: cwd }).revparse(['HEAD'])).trim() || undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The rule tests as the Action runs them with every plan (undefined when the directory has none). */

@@ -14,13 +14,6 @@ import type { GlobalOptions } from '../program.js';
 import { writeJsonText } from '../json-output.js';
 import { showReadProgress } from '../terminal-progress.js';
 import { Redactor, secretsInUrl } from '../../redact/index.js';
-import {
-  composeCliErrorComment,
-  composeCliInvalidComment,
-  composeCliPlanComment,
-  runRuleTestsForComment,
-  writeComment,
-} from './plan-comment.js';
 
 interface PlanOptions {
   out?: string;
@@ -47,7 +40,10 @@ export async function runPlan(dir: string, command: Command): Promise<void> {
   // What the comment may never show, whatever went wrong: the key, URL credentials, interpolated values.
   const redactor = new Redactor([opts.apiKey, process.env.ALERTFORM_API_KEY, ...secretsInUrl(opts.server), ...secretsInUrl(process.env.ALERTFORM_URL)]);
   // The comment of a failed plan is written too: a CI job posts it, so the author reads why where they review.
+  // The comment's modules (the Action's composition, git, the rule tests) load only when a comment is asked for.
+  const comments = wantsComment ? await import('./plan-comment.js') : undefined;
   const emitComment = async (body: string) => {
+    const { writeComment } = comments!;
     if (opts.outComment) await writeComment(opts.outComment, body, redactor);
     if (format === 'markdown') await writeOut(`${redactor.redact(body)}\n`);
   };
@@ -58,12 +54,12 @@ export async function runPlan(dir: string, command: Command): Promise<void> {
     result = await planWith(dir, opts);
   } catch (error) {
     stopProgress();
-    if (wantsComment && !(error instanceof CliError)) await emitComment(composeCliErrorComment(dir, redactor.redact((error as Error).message ?? String(error))));
+    if (comments && !(error instanceof CliError)) await emitComment(comments.composeCliErrorComment(dir, redactor.redact((error as Error).message ?? String(error))));
     throw error;
   }
   if (result.status === 'invalid') {
     stopProgress();
-    if (wantsComment) await emitComment(composeCliInvalidComment(dir, result.problems));
+    if (comments) await emitComment(comments.composeCliInvalidComment(dir, result.problems));
     failWithProblems(result.problems);
   }
   const { plan, actual, graphiteUrl } = result;
@@ -78,15 +74,16 @@ export async function runPlan(dir: string, command: Command): Promise<void> {
   }
   stopProgress();
   for (const secret of secretValuesOfDefinitions(result.loaded.definitions)) redactor.add(secret);
-  if (wantsComment) {
+  if (comments) {
+    const tests = plan.problems.length > 0 ? undefined : await comments.runRuleTestsForComment(dir);
     const body =
       plan.problems.length > 0
-        ? composeCliInvalidComment(dir, plan.problems)
-        : await composeCliPlanComment({
+        ? comments.composeCliInvalidComment(dir, plan.problems)
+        : await comments.composeCliPlanComment({
             dir,
             plan,
             ...(opts.changedSince ? { changedSince: opts.changedSince } : {}),
-            ...(await testsOf(dir)),
+            ...(tests ? { tests } : {}),
           });
     await emitComment(body);
   }
@@ -105,12 +102,6 @@ export async function runPlan(dir: string, command: Command): Promise<void> {
   }
   if (opts.outComment && format === 'text') process.stderr.write(`Wrote the plan comment to ${opts.outComment}\n`);
   if (opts.detailedExitcode && plan.changes.length > 0) throw new CliError('', 2);
-}
-
-/** The rule tests, as the Action runs them with every plan. */
-async function testsOf(dir: string) {
-  const tests = await runRuleTestsForComment(dir);
-  return tests ? { tests } : {};
 }
 
 /** Plans the project; the flags are checked once the definitions loaded, before the server is asked anything. */

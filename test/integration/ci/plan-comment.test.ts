@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,7 +34,9 @@ describe('plan --format markdown and --out-comment', { timeout: 120_000 }, () =>
     const hash = fingerprintPlan(plan);
     const tests = await runRuleTestsForAction('examples', process.cwd(), process.env);
     expect(tests).toBeDefined();
-    const expected = composePlanComment({ marker: formatMarker({ hash, path: 'examples' }), path: 'examples', plan, hash, ruleTests: tests!.markdown });
+    const sha = execFileSync('git', ['rev-parse', 'HEAD'], { encoding: 'utf8' }).trim();
+    const expected = composePlanComment({ marker: formatMarker({ hash, path: 'examples' }), path: 'examples', plan, hash, ruleTests: tests!.markdown, sha });
+    expect(markdown.stdout).toContain(`commit ${sha.slice(0, 12)}`);
     expect(markdown.stdout).toBe(`${expected}\n`);
     expect(markdown.stdout).toContain('Rule tests:');
     expect(markdown.stdout).not.toContain('very-secret-hook');
