@@ -39,9 +39,9 @@ export async function runPlan(dir: string, command: Command): Promise<void> {
   const wantsComment = format === 'markdown' || opts.outComment !== undefined;
   // What the comment may never show, whatever went wrong: the key, URL credentials, interpolated values.
   const redactor = new Redactor([opts.apiKey, process.env.ALERTFORM_API_KEY, ...secretsInUrl(opts.server), ...secretsInUrl(process.env.ALERTFORM_URL)]);
-  // The comment of a failed plan is written too: a CI job posts it, so the author reads why where they review.
   // The comment's modules (the Action's composition, git, the rule tests) load only when a comment is asked for.
   const comments = wantsComment ? await import('./plan-comment.js') : undefined;
+  // The comment of a failed plan is written too: a CI job posts it, so the author reads why where they review.
   const emitComment = async (body: string) => {
     const { writeComment } = comments!;
     if (opts.outComment) await writeComment(opts.outComment, body, redactor);
