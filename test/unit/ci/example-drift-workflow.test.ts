@@ -3,8 +3,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 
-// The scheduled drift check users copy to .github/workflows/ (its `alertform comment` half is run for real in
-// test/integration/ci/gitlab-ci.test.ts and, against GitHub's API, in test/unit/ci/post.test.ts).
+// The scheduled drift check users copy to .github/workflows/; its step runs for real, against a stand-in GitHub,
+// in test/integration/ci/github-drift.test.ts.
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const workflow = parse(readFileSync(`${ROOT}examples/workflows/alertform-drift.yml`, 'utf8'));
