@@ -96,7 +96,7 @@ describe("the Action's tag layout", () => {
 
   it('is named in the examples by its real path, alertform/alertform', () => {
     for (const file of ['examples/workflows/alertform.yml', 'README.md', 'docs/action.md']) {
-      for (const match of read(file).matchAll(/uses: (\S*alertform\S*)/g)) expect(match[1], file).toMatch(/^alertform\/alertform@v\d+$/);
+      for (const match of read(file).matchAll(/uses: ([\w./@-]*alertform[\w./@-]*)/g)) expect(match[1], file).toMatch(/^alertform\/alertform@v\d+$/);
     }
   });
 });
