@@ -74,7 +74,8 @@ export function checkMetricPatterns(
 ): FieldProblem[] {
   const queries = [['metric', metric] as const, ...Object.entries(additional ?? {}).map(([key, c]) => [`additional_criteria.${key}.metric`, c.metric] as const)];
   return queries.flatMap(([path, query]) => {
-    const message = checkTargetPatterns(query) ?? confine(query);
+    // The confinement speaks first: a path outside the prefixes is the finding, whatever its wildcards.
+    const message = confine(query) ?? checkTargetPatterns(query);
     return message === null ? [] : [{ path, message }];
   });
 }
