@@ -96,11 +96,10 @@ const FLOAT = /-?\p{Nd}+\.\p{Nd}+/uy;
 const DOUBLE_QUOTED = /"(?:[^"\n\r\\]|(?:"")|(?:\\(?:[^x]|x[0-9a-fA-F]+)))*/y;
 const SINGLE_QUOTED = /'(?:[^'\n\r\\]|(?:'')|(?:\\(?:[^x]|x[0-9a-fA-F]+)))*/y;
 
-/** A path character of graphite-web with UTF8_METRICS off (its default): printable ASCII but the symbols. */
-function isMetricChar(ch: string): boolean {
-  const code = ch.charCodeAt(0);
-  return code >= 33 && code <= 126 && !SYMBOLS.includes(ch);
-}
+/** Path characters of graphite-web with UTF8_METRICS off (its default): printable ASCII but the symbols. */
+const METRIC_RUN = /[!#-&*+\-/-[\]-z~]+/y;
+/** What a backslash may escape in a path. */
+const ESCAPABLE = `${SYMBOLS}=`;
 
 /** Python's str.expandtabs(): tabs to spaces up to the next multiple of 8, columns restart after CR and LF. */
 export function expandTabs(text: string): string {
@@ -120,6 +119,9 @@ export function expandTabs(text: string): string {
   return out;
 }
 
+const RULE_ARG = 0;
+const RULE_KWARG = 1;
+
 type Result<T> = { end: number; node: T } | null;
 
 /**
@@ -128,9 +130,9 @@ type Result<T> = { end: number; node: T } | null;
  */
 export function parseGraphiteTarget(target: string): ParsedTarget | null {
   const s = expandTabs(target);
-  // pyparsing tries the lookahead `~kwarg` and then the rule itself at the same places: memoising each rule by
-  // position keeps this linear where graphite-web's parser is exponential in the nesting.
-  const memo = new Map<string, Result<unknown>>();
+  // pyparsing tries the lookahead `~kwarg` and then the rule itself at the same places: memoising arguments and
+  // keyword arguments by position keeps this linear where graphite-web's parser is exponential in the nesting.
+  const memo = new Map<number, Result<unknown>>();
   let farthest: { position: number; message: string } | null = null;
   const fail = (position: number, message: string): null => {
     if (farthest === null || position > farthest.position) farthest = { position, message };
@@ -147,8 +149,8 @@ export function parseGraphiteTarget(target: string): ParsedTarget | null {
     const found = re.exec(s);
     return found ? found[0] : null;
   };
-  const memoised = <T>(rule: string, i: number, parse: () => Result<T>): Result<T> => {
-    const key = `${rule}:${i}`;
+  const memoised = <T>(rule: number, i: number, parse: () => Result<T>): Result<T> => {
+    const key = i * 2 + rule;
     if (memo.has(key)) return memo.get(key) as Result<T>;
     const result = parse();
     memo.set(key, result);
@@ -157,6 +159,9 @@ export function parseGraphiteTarget(target: string): ParsedTarget | null {
 
   // CaselessKeyword: the word in any case, not touching a keyword character on either side.
   const keyword = (word: string, i: number): number => {
+    // An ASCII first letter that differs settles it cheaply; other characters may upper-case to ASCII ('ı' is 'I').
+    const first = s.charCodeAt(i);
+    if (Number.isNaN(first) || (first < 128 && (first | 32) !== (word.charCodeAt(0) | 32))) return -1;
     const text = s.slice(i, i + word.length);
     if (text.length < word.length || text.toUpperCase() !== word) return -1;
     if (i > 0 && KEYWORD_CHAR.test(s[i - 1]!.toUpperCase())) return -1;
@@ -207,13 +212,14 @@ export function parseGraphiteTarget(target: string): ParsedTarget | null {
     let text = '';
     let escaped = false;
     for (;;) {
-      if (s[j] === '\\' && j + 1 < s.length && (SYMBOLS.includes(s[j + 1]!) || s[j + 1] === '=')) {
+      const run = sticky(METRIC_RUN, j);
+      if (run !== null) {
+        text += run;
+        j += run.length;
+      } else if (s[j] === '\\' && j + 1 < s.length && ESCAPABLE.includes(s[j + 1]!)) {
         text += s[j + 1];
         escaped = true;
         j += 2;
-      } else if (j < s.length && isMetricChar(s[j]!)) {
-        text += s[j];
-        j += 1;
       } else {
         break;
       }
@@ -269,7 +275,7 @@ export function parseGraphiteTarget(target: string): ParsedTarget | null {
 
   // arg: boolean | number | none | string | infinity | expression (whitespace skipped first).
   const arg = (at: number): Result<ArgNode> =>
-    memoised<ArgNode>('arg', at, () => {
+    memoised<ArgNode>(RULE_ARG, at, () => {
       const i = skip(at);
       for (const word of ['TRUE', 'FALSE']) {
         const end = keyword(word, i);
@@ -290,7 +296,7 @@ export function parseGraphiteTarget(target: string): ParsedTarget | null {
 
   // kwarg: argname "=" arg (whitespace allowed around "=").
   const kwarg = (at: number): Result<KwargNode> =>
-    memoised<KwargNode>('kwarg', at, () => {
+    memoised<KwargNode>(RULE_KWARG, at, () => {
       const i = skip(at);
       const name = sticky(FUNCNAME, i);
       if (name === null) return null;
@@ -301,55 +307,54 @@ export function parseGraphiteTarget(target: string): ParsedTarget | null {
     });
 
   // call: funcname "(" [args ["," kwargs]] ")"; args never start with something that parses as a kwarg.
-  const call = (at: number): Result<CallNode> =>
-    memoised<CallNode>('call', at, () => {
-      const start = skip(at);
-      const name = sticky(FUNCNAME, start);
-      if (name === null) return null;
-      let i = skip(start + name.length);
-      if (s[i] !== '(') return null;
-      if (nesting >= MAX_NESTING) return fail(i, `calls are nested more than ${MAX_NESTING} deep`);
-      nesting += 1;
-      try {
-        i += 1;
-        const args: ArgNode[] = [];
-        const kwargs: KwargNode[] = [];
-        const positional = (j: number) => (kwarg(j) === null ? arg(j) : null);
-        const firstArg = positional(i);
-        if (firstArg !== null) {
-          args.push(firstArg.node);
-          i = firstArg.end;
+  const call = (at: number): Result<CallNode> => {
+    const start = skip(at);
+    const name = sticky(FUNCNAME, start);
+    if (name === null) return null;
+    let i = skip(start + name.length);
+    if (s[i] !== '(') return null;
+    if (nesting >= MAX_NESTING) return fail(i, `calls are nested more than ${MAX_NESTING} deep`);
+    nesting += 1;
+    try {
+      i += 1;
+      const args: ArgNode[] = [];
+      const kwargs: KwargNode[] = [];
+      const positional = (j: number) => (kwarg(j) === null ? arg(j) : null);
+      const firstArg = positional(i);
+      if (firstArg !== null) {
+        args.push(firstArg.node);
+        i = firstArg.end;
+        for (;;) {
+          const comma = skip(i);
+          if (s[comma] !== ',') break;
+          const next = positional(comma + 1);
+          if (next === null) break;
+          args.push(next.node);
+          i = next.end;
+        }
+        const comma = skip(i);
+        const firstKw = s[comma] === ',' ? kwarg(comma + 1) : null;
+        if (firstKw !== null) {
+          kwargs.push(firstKw.node);
+          i = firstKw.end;
           for (;;) {
-            const comma = skip(i);
-            if (s[comma] !== ',') break;
-            const next = positional(comma + 1);
+            const more = skip(i);
+            if (s[more] !== ',') break;
+            const next = kwarg(more + 1);
             if (next === null) break;
-            args.push(next.node);
+            kwargs.push(next.node);
             i = next.end;
           }
-          const comma = skip(i);
-          const firstKw = s[comma] === ',' ? kwarg(comma + 1) : null;
-          if (firstKw !== null) {
-            kwargs.push(firstKw.node);
-            i = firstKw.end;
-            for (;;) {
-              const more = skip(i);
-              if (s[more] !== ',') break;
-              const next = kwarg(more + 1);
-              if (next === null) break;
-              kwargs.push(next.node);
-              i = next.end;
-            }
-          }
         }
-        const close = skip(i);
-        if (s[close] !== ')') return fail(close, `expected "," or ")" in the arguments of ${name}`);
-        const end = close + 1;
-        return { end, node: { kind: 'call', name, args, kwargs, raw: s.slice(start, end), start, end } };
-      } finally {
-        nesting -= 1;
       }
-    });
+      const close = skip(i);
+      if (s[close] !== ')') return fail(close, `expected "," or ")" in the arguments of ${name}`);
+      const end = close + 1;
+      return { end, node: { kind: 'call', name, args, kwargs, raw: s.slice(start, end), start, end } };
+    } finally {
+      nesting -= 1;
+    }
+  };
 
   // litarg: number | string; template's own arguments.
   const litarg = (at: number): Result<ArgNode> => {
@@ -412,26 +417,25 @@ export function parseGraphiteTarget(target: string): ParsedTarget | null {
   };
 
   // expression: (template | call | pathExpression) ("|" call)*.
-  const expression = (at: number): Result<ExpressionNode> =>
-    memoised<ExpressionNode>('expression', at, () => {
-      const start = skip(at);
-      const head: Result<CallNode | PathNode | TemplateNode> = template(start) ?? call(start) ?? pathExpression(start);
-      if (head === null) return null;
-      let end = head.end;
-      const pipes: CallNode[] = [];
-      for (;;) {
-        const bar = skip(end);
-        if (s[bar] !== '|') break;
-        const piped = call(bar + 1);
-        if (piped === null) {
-          fail(skip(bar + 1), '"|" must be followed by a function call');
-          break;
-        }
-        pipes.push(piped.node);
-        end = piped.end;
+  const expression = (at: number): Result<ExpressionNode> => {
+    const start = skip(at);
+    const head: Result<CallNode | PathNode | TemplateNode> = template(start) ?? call(start) ?? pathExpression(start);
+    if (head === null) return null;
+    let end = head.end;
+    const pipes: CallNode[] = [];
+    for (;;) {
+      const bar = skip(end);
+      if (s[bar] !== '|') break;
+      const piped = call(bar + 1);
+      if (piped === null) {
+        fail(skip(bar + 1), '"|" must be followed by a function call');
+        break;
       }
-      return { end, node: { kind: 'expression', head: head.node, pipes, start, end } };
-    });
+      pipes.push(piped.node);
+      end = piped.end;
+    }
+    return { end, node: { kind: 'expression', head: head.node, pipes, start, end } };
+  };
 
   const top = expression(0);
   if (top === null) return null;
