@@ -13,9 +13,9 @@ const PREFIX = 'team1.';
 const parser = graphiteParserAvailability();
 
 /** Characters and words where readings diverge: brackets, separators, quotes, escapes, number and keyword forms. */
-const DANGEROUS = ['[', ']', ',', '(', ')', '"', "'", '{', '}', '*', '?', '+', '-', 'e', 'E', '0', '5', '.', '\\', '|', '=', ' ', '\t', '\n', '$', '/', ';'];
+const DANGEROUS = ['[', ']', ',', '(', ')', '"', "'", '{', '}', '*', '?', '+', '-', 'e', 'E', '0', '5', '.', '\\', '|', '=', ' ', '\t', '\n', '\r', '$', '/', ';', 'é', 'ı', '٣'];
 const WORDS = [
-  'team1.', 'team1.x', 'other.secret.cpu', 'null', 'none', 'None', 'true', 'FALSE', 'inf', '1e+5', '1e5', '+5', '-1.5', '.5',
+  'team1.', 'team1.x', 'other.secret.cpu', 'null', 'none', 'None', 'true', 'FALSE', 'inf', 'ınf', '1e+5', '1e5', '+5', '-1.5', '.5',
   'sumSeries(', 'seriesByTag(', 'applyByNode(', 'template(', 'groupByNode(', 'alias(', "'name=team1.a'", '"name=other.b"', '"aliasQuery"', 'k=',
 ];
 const soup = fc.array(fc.oneof(fc.constantFrom(...DANGEROUS), fc.constantFrom(...WORDS)), { minLength: 1, maxLength: 14 }).map((parts) => parts.join(''));
