@@ -5,6 +5,8 @@ import { startServer } from '../../server/index.js';
 import { parseDestinationPolicy } from '../../server/net/destination-policy.js';
 import { CliError } from '../errors.js';
 import { parseDuration } from '../parse.js';
+import { durationMs } from '../../model/duration.js';
+import { isHttpUrl } from '../../model/url.js';
 
 export interface ServeOptions {
   host: string;
@@ -34,7 +36,8 @@ export interface ServeOptions {
 export async function runServe(options: ServeOptions, command: Command): Promise<void> {
   const port = Number(options.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`--port must be 0..65535, not "${options.port}"`);
-  const evalInterval = Number(options.evalInterval);
+  // The one duration grammar (`30s`, `2m`, a bare number of seconds); Number() too, which this flag always took.
+  const evalInterval = (durationMs(options.evalInterval) ?? Number(options.evalInterval) * 1_000) / 1_000;
   if (!Number.isFinite(evalInterval) || evalInterval <= 0) {
     throw new CliError(`--eval-interval must be a positive number of seconds, not "${options.evalInterval}"`);
   }
@@ -162,10 +165,3 @@ function positiveCount(flag: string, value: string): number {
   return count;
 }
 
-function isHttpUrl(value: string): boolean {
-  try {
-    return ['http:', 'https:'].includes(new URL(value).protocol);
-  } catch {
-    return false;
-  }
-}
