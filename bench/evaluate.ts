@@ -22,7 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { runEvaluationCycle, type CycleReport } from '../src/server/evaluator/run-cycle.js';
 import { adaptStore } from '../src/server/evaluator/store-adapter.js';
 import { createGraphiteClient } from '../src/graphite/render-client.js';
-import { createLimiter } from '../src/graphite/limiter.js';
+import pLimit from 'p-limit';
 import { startDeliveryWorker } from '../src/server/outbox/delivery-worker.js';
 import { sendNotification } from '../src/server/notifiers/send.js';
 import { parseDestinationPolicy } from '../src/server/net/destination-policy.js';
@@ -135,7 +135,7 @@ function alertFor(index: number, channelId: string): AlertWrite {
 
 /** The baseline: the same render URLs, fetched with the same concurrency, bodies read, nothing evaluated. */
 async function replay(base: string, urls: string[]): Promise<number> {
-  const limit = createLimiter(CONCURRENCY * REPLICAS);
+  const limit = pLimit(CONCURRENCY * REPLICAS);
   const started = performance.now();
   await Promise.all(urls.map((path) => limit(async () => (await fetch(`${base}${path}`)).text())));
   return performance.now() - started;
