@@ -10,7 +10,7 @@ export interface EvaluableAlert extends NotifiedAlert {
   currently_triggered_metrics: string[];
   /** Muted at the time asked for: an explicit mute not yet expired, or an active scheduled mute. */
   muted: boolean;
-  /** What the evaluator stored last time (opaque to the store). */
+  /** What the evaluator stored last time: the stored JSON text (a store keeps it opaque), or the state itself. */
   eval_state: unknown;
 }
 
