@@ -2,7 +2,7 @@ import { createServer } from 'node:net';
 import type { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProgram } from '../../../src/cli/program.js';
-import { MIN_OPERATOR_KEY_LENGTH } from '../../../src/cli/commands/serve.js';
+import { MIN_OPERATOR_KEY_LENGTH } from '../../../src/cli/actions/serve.js';
 import { runCli } from '../../helpers/run-cli.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 
