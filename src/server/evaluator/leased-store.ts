@@ -1,4 +1,4 @@
-import type { EvaluationLease, Store } from '../store/store.js';
+import { LeaseLost, type EvaluationLease, type Store } from '../store/store.js';
 
 /** Who evaluates and for how long a lease holds. */
 export interface LeaseOptions {
@@ -40,9 +40,17 @@ export function withEvaluationLeases(store: Store, options: LeaseOptions): Repli
   // The other methods are the store's own; Object.create keeps them bound to the same connection or pool.
   const leased = Object.create(store) as Store;
   leased.listAlertsForEvaluation = async () => {
+    const askedAt = performance.now();
     roundLease = await store.acquireEvaluationLeases(options.replica, options.ttlMs);
     remember(roundLease);
-    return store.listAlertsForEvaluation(roundLease);
+    const alerts = await store.listAlertsForEvaluation(roundLease);
+    // The database granted the lease until ttl after it received the request, which was no earlier than askedAt:
+    // past askedAt + ttl on this process's monotonic clock (immune to wall-clock jumps), the partitions may be
+    // another replica's already. An answer that slow (a stalled or partitioned link) is not evaluated at all.
+    if (roundLease.tokens !== null && performance.now() - askedAt >= options.ttlMs) {
+      throw new LeaseLost([...roundLease.tokens.keys()]);
+    }
+    return alerts;
   };
   leased.saveEvaluations = (results) => store.saveEvaluations(results, roundLease);
   return {

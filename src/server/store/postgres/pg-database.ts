@@ -23,6 +23,12 @@ export interface PoolOptions {
   max?: number;
   /** How long a query waits for a connection before the API answers 503, ms. Default 5,000. */
   connectionTimeoutMs?: number;
+  /**
+   * How long a statement may wait for its answer before its connection is given up (node-postgres's
+   * query_timeout; `?query_timeout=MS` in the URL wins), ms. Default 30,000. Without it, a statement sent into a
+   * network partition waits for TCP to give up (15 minutes on Linux), and the evaluator and heartbeat with it.
+   */
+  queryTimeoutMs?: number;
 }
 
 /**
@@ -74,6 +80,7 @@ export class PgDatabase implements Queryable {
       connectionString: url,
       max: this.options.max ?? 10,
       connectionTimeoutMillis: this.connectTimeout(),
+      query_timeout: this.options.queryTimeoutMs ?? 30_000,
       idleTimeoutMillis: 30_000,
       // A database host that vanished without closing the socket is noticed by TCP keepalive probes from 10 s of
       // silence on, instead of the OS default of two hours.
@@ -164,9 +171,14 @@ export class PgDatabase implements Queryable {
       await client.query('COMMIT');
       return result;
     } catch (error) {
-      await client.query('ROLLBACK').catch((rollbackError: unknown) => {
-        broken = rollbackError;
-      });
+      // A connection that is lost or timed out is not rolled back (the server does that when it goes): it is
+      // destroyed, and a ROLLBACK sent into a stalled link would only wait for its own timeout.
+      if (isUnavailable(error)) broken = error;
+      else {
+        await client.query('ROLLBACK').catch((rollbackError: unknown) => {
+          broken = rollbackError;
+        });
+      }
       throw this.failed(error);
     } finally {
       client.off('error', onError);
@@ -213,7 +225,7 @@ export function isUnavailable(error: unknown): boolean {
     return true;
   }
   // pg reports a dropped socket and the pool's connect timeout with messages only.
-  return /Connection terminated|connection error|timeout exceeded when trying to connect|Client was closed|not queryable/i.test(
+  return /Connection terminated|connection error|timeout exceeded when trying to connect|Client was closed|not queryable|Query read timeout/i.test(
     error.message,
   );
 }
