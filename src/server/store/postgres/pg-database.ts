@@ -46,7 +46,7 @@ export class PgDatabase implements Queryable {
   private readonly hosts: HostList;
   private hostIndex = 0;
   private relocating: Promise<boolean> | null = null;
-  private lastRelocation = 0;
+  private lastRelocation = Number.NEGATIVE_INFINITY;
   private closed = false;
 
   constructor(
@@ -108,7 +108,7 @@ export class PgDatabase implements Queryable {
   private relocate(force = false): Promise<boolean> {
     if (!this.choosing || this.closed) return Promise.resolve(false);
     if (this.relocating) return this.relocating;
-    if (!force && Date.now() - this.lastRelocation < 250) return Promise.resolve(false);
+    if (!force && performance.now() - this.lastRelocation < 250) return Promise.resolve(false);
     this.relocating = (async () => {
       for (let index = 0; index < this.hosts.urls.length; index += 1) {
         if (!(await probeHost(this.hosts.urls[index]!, this.hosts.readWrite, this.connectTimeout()))) continue;
@@ -122,7 +122,7 @@ export class PgDatabase implements Queryable {
       }
       return false;
     })().finally(() => {
-      this.lastRelocation = Date.now();
+      this.lastRelocation = performance.now();
       this.relocating = null;
     });
     return this.relocating;
