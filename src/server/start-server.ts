@@ -183,6 +183,9 @@ export function describeDatabase(db: string): string {
     url.password = '';
     return url.toString();
   } catch {
-    return '(unparsable database URL)';
+    // A multi-host URL (`postgres://U:P@H1:P1,H2:P2/DB`) is not a WHATWG URL: drop the user-info by hand, and
+    // show nothing if an '@' is left anywhere (a password with a '/' or an '@' in it, not percent-encoded).
+    const stripped = db.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^@/?#]*@/i, '$1');
+    return stripped.includes('@') ? '(unparsable database URL)' : stripped;
   }
 }

@@ -28,6 +28,24 @@ export interface Postgres {
   startServer(): Promise<void>;
   /** Stops the cluster and removes its directory. */
   stop(): Promise<void>;
+  /**
+   * SIGKILL of the postmaster and every process it started, as a host dying does: no checkpoint, no goodbye to
+   * clients or standbys. startServer() afterwards runs crash recovery.
+   */
+  kill(): Promise<void>;
+  /** `pg_ctl promote` of a standby: it leaves recovery and accepts writes. */
+  promote(): Promise<void>;
+}
+
+/** How to make a cluster. */
+export interface PostgresOptions {
+  /** More `-c name=value` settings of the server. */
+  settings?: string[];
+  /**
+   * A streaming standby of this primary instead of a fresh cluster: `pg_basebackup -R` (a copy of its data and
+   * standby.signal with primary_conninfo), started read-only, replaying the primary's WAL as it comes.
+   */
+  standbyOf?: Postgres;
 }
 
 /** Whether the PostgreSQL server binaries are here; in CI a missing one fails instead of skipping. */
@@ -49,7 +67,7 @@ async function runPg(binary: string, args: string[]): Promise<string> {
   }
 }
 
-export async function startPostgres(): Promise<Postgres> {
+export async function startPostgres(config: PostgresOptions = {}): Promise<Postgres> {
   const dir = await mkdtemp(join(tmpdir(), 'alertform-pg-'));
   if (asRoot) {
     const uid = Number(execFileSync('id', ['-u', 'postgres']).toString().trim());
@@ -68,6 +86,7 @@ export async function startPostgres(): Promise<Postgres> {
     '-c shared_buffers=32MB',
     '-c max_connections=200',
     '-c log_min_messages=warning',
+    ...(config.settings ?? []).map((setting) => `-c ${setting}`),
   ].join(' ');
   const start = () => runPg('pg_ctl', ['-D', data, '-l', log, '-o', options, '-w', '-t', '60', 'start']).then(() => undefined);
   const stopServer = () => runPg('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']).then(() => undefined);
@@ -87,7 +106,11 @@ export async function startPostgres(): Promise<Postgres> {
   process.once('exit', onExit);
 
   try {
-    await runPg('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8', '--locale=C.UTF-8']);
+    if (config.standbyOf) {
+      await runPg('pg_basebackup', ['-D', data, '-R', '-X', 'stream', '-c', 'fast', '-h', '127.0.0.1', '-p', String(config.standbyOf.port), '-U', 'postgres']);
+    } else {
+      await runPg('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8', '--locale=C.UTF-8']);
+    }
     await start();
     running = true;
   } catch (error) {
@@ -119,6 +142,23 @@ export async function startPostgres(): Promise<Postgres> {
     async startServer() {
       await start();
       running = true;
+    },
+    async kill() {
+      const postmaster = Number((await readFile(join(data, 'postmaster.pid'), 'utf8')).split('\n')[0]);
+      // Its children first, listed while they are still its children; then the postmaster itself.
+      const children = (await run('ps', ['-o', 'pid=', '--ppid', String(postmaster)]).catch(() => ({ stdout: '' }))).stdout
+        .split('\n').map((line) => Number(line.trim())).filter((pid) => pid > 0);
+      for (const pid of [postmaster, ...children]) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          // Already gone.
+        }
+      }
+      running = false;
+    },
+    async promote() {
+      await runPg('pg_ctl', ['-D', data, '-w', '-t', '60', 'promote']);
     },
     async stop() {
       if (running) await runPg('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']).catch(() => undefined);

@@ -1,5 +1,5 @@
 import { isMutedAt } from '../../model/mute-state.js';
-import type { EvaluationLease, Store } from '../store/store.js';
+import { LeaseLost, type EvaluationLease, type Store } from '../store/store.js';
 import type { EvaluableAlert, EvaluationStore } from './evaluation-store.js';
 
 /** Who evaluates and for how long a lease holds. */
@@ -44,11 +44,18 @@ export function storeEvaluation(store: Store, leases?: LeaseOptions): StoreEvalu
   };
   return {
     async listAlertsForEvaluation(now) {
+      const askedAt = performance.now();
       if (leases) {
         roundLease = await store.acquireEvaluationLeases(leases.replica, leases.ttlMs);
         remember(roundLease);
       }
       const alerts = await store.listAlertsForEvaluation(roundLease);
+      // The database granted the lease until ttl after it received the request, which was no earlier than askedAt:
+      // past askedAt + ttl on this process's monotonic clock (immune to wall-clock jumps), the partitions may be
+      // another replica's already. An answer that slow (a stalled or partitioned link) is not evaluated at all.
+      if (leases && roundLease?.tokens && performance.now() - askedAt >= leases.ttlMs) {
+        throw new LeaseLost([...roundLease.tokens.keys()]);
+      }
       return alerts.map(
         (alert): EvaluableAlert => ({
           id: alert.id,

@@ -7,7 +7,8 @@ import { StoreUnavailable } from '../store/store.js';
  * The one place that turns failures into responses: an HttpError answers with its status and JSON body; any
  * unreachable database (StoreUnavailable) answers 503 `unavailable` with Retry-After; any other exception is logged
  * (message and stack, never request headers) and answered 500 `internal` without details, so that nothing
- * internal leaks.
+ * internal leaks. A database whose disk is full (SQLite's SQLITE_FULL, PostgreSQL's 53100 disk_full) answers 507
+ * Insufficient Storage, code `unavailable`, with a message that says so.
  */
 export function handleErrors(logger: Logger) {
   return async (ctx: Context, next: Next): Promise<void> => {
@@ -32,6 +33,11 @@ const RETRY_AFTER_SECONDS = 2;
 
 function toHttpError(caught: unknown, logger: Logger, ctx: Context): HttpError {
   if (caught instanceof HttpError) return caught;
+  if (isStorageFull(caught)) {
+    // Nothing is written, and what was acknowledged before stays: the write may be retried once space is freed.
+    logger.error({ method: ctx.method, path: ctx.path, cause: (caught as Error).message }, 'database disk full: writes refused');
+    return new HttpError('unavailable', 'the database has no space left on its disk: writes are refused until space is freed', { status: 507 });
+  }
   if (caught instanceof StoreUnavailable) {
     // The cause's message (ECONNREFUSED, "terminating connection") says why; it never holds the database URL.
     logger.warn({ method: ctx.method, path: ctx.path, cause: (caught.cause as Error | undefined)?.message }, 'database unavailable');
@@ -44,4 +50,10 @@ function toHttpError(caught: unknown, logger: Logger, ctx: Context): HttpError {
   }
   logger.error({ err: caught, method: ctx.method, path: ctx.path }, 'unexpected error');
   return new HttpError('internal');
+}
+
+/** SQLite (SQLITE_FULL: the file system said ENOSPC) or PostgreSQL (53100 disk_full) could not write for want of space. */
+function isStorageFull(caught: unknown): boolean {
+  const code = (caught as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_FULL' || code === '53100';
 }

@@ -76,6 +76,13 @@ interface ClaimRow {
 }
 
 /**
+ * The database's clock in epoch ms. A claim's expiry is set and compared on it, never on a replica's own clock:
+ * a replica whose clock jumps ahead would otherwise find every other replica's claims expired and send their
+ * deliveries a second time.
+ */
+const DB_NOW_MS = `(extract(epoch FROM now()) * 1000)::bigint`;
+
+/**
  * Claims due rows with FOR UPDATE SKIP LOCKED: replicas claim disjoint rows without waiting on each other. A head
  * another replica is claiming is skipped (locked), and the row behind it is not due (its head is still pending),
  * so the ordering rule holds across replicas.
@@ -85,13 +92,13 @@ export async function claimDueDeliveries(tx: Queryable, claim: DeliveryClaim): P
     `WITH due AS (
        SELECT d.id FROM deliveries d
        WHERE d.state = 'pending' AND d.next_attempt_at <= $1::bigint
-         AND (d.claim_expires_at IS NULL OR d.claim_expires_at <= $1::bigint)
+         AND (d.claim_expires_at IS NULL OR d.claim_expires_at <= ${DB_NOW_MS})
          AND NOT EXISTS (SELECT 1 FROM deliveries p WHERE p.channel_id = d.channel_id AND p.alert_id = d.alert_id
                          AND p.state = 'pending' AND p.seq < d.seq)
        ORDER BY d.next_attempt_at, d.seq LIMIT $2
        FOR UPDATE SKIP LOCKED
      )
-     UPDATE deliveries d SET claimed_by = $3, claim_expires_at = $1::bigint + $4::bigint
+     UPDATE deliveries d SET claimed_by = $3, claim_expires_at = ${DB_NOW_MS} + $4::bigint
      FROM due, channels c WHERE d.id = due.id AND c.id = d.channel_id
      RETURNING d.id, d.alert_id, d.payload, d.attempts, d.created_at, d.next_attempt_at, d.seq, c.id AS channel_id, c.type,
                c.description, c.destination, c.auto_resolve`,

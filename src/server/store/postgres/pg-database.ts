@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import pg, { type Pool, type PoolClient, type QueryConfig, type QueryResultRow } from 'pg';
 import { StoreUnavailable } from '../store.js';
+import { parseHostList, probeHost, type HostList } from './host-list.js';
 
 /** Runs one SQL statement: the pool (each call on any free connection) or one transaction's client. */
 export interface Queryable {
@@ -22,20 +23,64 @@ export interface PoolOptions {
   max?: number;
   /** How long a query waits for a connection before the API answers 503, ms. Default 5,000. */
   connectionTimeoutMs?: number;
+  /**
+   * How long a statement may wait for its answer before its connection is given up (node-postgres's
+   * query_timeout; `?query_timeout=MS` in the URL wins), ms. Default 30,000. Without it, a statement sent into a
+   * network partition waits for TCP to give up (15 minutes on Linux), and the evaluator and heartbeat with it.
+   */
+  queryTimeoutMs?: number;
 }
 
 /**
  * A pool of connections to one database. A connection that breaks (the database restarts, the network drops) is
  * thrown away and the next query opens a new one, so the store recovers by itself once the database is back.
+ *
+ * A URL with several hosts (`postgres://U@H1:P1,H2:P2/DB?target_session_attrs=read-write`, libpq's syntax) is a
+ * primary and its standbys: the pool connects to the first host that answers (and accepts writes, with read-write).
+ * When the database becomes unreachable or read-only under it (the primary died; a standby is promoted elsewhere),
+ * the hosts are probed again in order, and the pool moves to the first that qualifies; until one does, every query
+ * fails with StoreUnavailable (the API's 503).
  */
 export class PgDatabase implements Queryable {
-  readonly pool: Pool;
+  private current: Pool;
+  private readonly hosts: HostList;
+  private hostIndex = 0;
+  private relocating: Promise<boolean> | null = null;
+  private lastRelocation = Number.NEGATIVE_INFINITY;
+  private closed = false;
 
-  constructor(url: string, options: PoolOptions = {}) {
-    this.pool = new pg.Pool({
+  constructor(
+    url: string,
+    private readonly options: PoolOptions = {},
+  ) {
+    this.hosts = parseHostList(url);
+    this.current = this.createPool(this.hosts.urls[0]!);
+  }
+
+  /** The pool of the host in use (it changes when the database fails over). */
+  get pool(): Pool {
+    return this.current;
+  }
+
+  /** Whether several hosts (or a writable one) are to be chosen from, rather than one URL used as it is. */
+  private get choosing(): boolean {
+    return this.hosts.urls.length > 1 || this.hosts.readWrite;
+  }
+
+  /** Points the pool at the first host that qualifies; StoreUnavailable when none does (on open). */
+  async locate(): Promise<void> {
+    if (!this.choosing) return;
+    if (!(await this.relocate(true))) {
+      throw new StoreUnavailable({ cause: new Error(`none of the ${this.hosts.urls.length} database hosts accepts ${this.hosts.readWrite ? 'writes' : 'connections'}`) });
+    }
+  }
+
+  private createPool(url: string): Pool {
+    const pool = new pg.Pool({
       connectionString: url,
-      max: options.max ?? 10,
-      connectionTimeoutMillis: options.connectionTimeoutMs ?? 5_000,
+      max: this.options.max ?? 10,
+      connectionTimeoutMillis: this.connectTimeout(),
+      query_timeout: this.options.queryTimeoutMs ?? 30_000,
       idleTimeoutMillis: 30_000,
       // A database host that vanished without closing the socket is noticed by TCP keepalive probes from 10 s of
       // silence on, instead of the OS default of two hours.
@@ -46,14 +91,55 @@ export class PgDatabase implements Queryable {
     });
     // An idle connection cut by the server (restart, failover) is reported here; without a listener the process
     // would die. The pool has already dropped it; the next query connects again.
-    this.pool.on('error', () => undefined);
+    pool.on('error', () => undefined);
+    return pool;
+  }
+
+  private connectTimeout(): number {
+    return this.options.connectionTimeoutMs ?? 5_000;
+  }
+
+  /**
+   * After a failure that says the database is away: probe the hosts in order (one probe round at a time, at most
+   * every 250 ms) and move the pool to the first that qualifies. The old pool is ended once its connections
+   * are returned. Answers whether a host qualified. With one plain host there is nothing to choose: the pool
+   * reconnects by itself.
+   */
+  private relocate(force = false): Promise<boolean> {
+    if (!this.choosing || this.closed) return Promise.resolve(false);
+    if (this.relocating) return this.relocating;
+    if (!force && performance.now() - this.lastRelocation < 250) return Promise.resolve(false);
+    this.relocating = (async () => {
+      for (let index = 0; index < this.hosts.urls.length; index += 1) {
+        if (!(await probeHost(this.hosts.urls[index]!, this.hosts.readWrite, this.connectTimeout()))) continue;
+        if (index !== this.hostIndex && !this.closed) {
+          const old = this.current;
+          this.current = this.createPool(this.hosts.urls[index]!);
+          this.hostIndex = index;
+          void old.end().catch(() => undefined);
+        }
+        return true;
+      }
+      return false;
+    })().finally(() => {
+      this.lastRelocation = performance.now();
+      this.relocating = null;
+    });
+    return this.relocating;
+  }
+
+  /** The error to throw for `error`; an unreachable or read-only database also starts a search for the primary. */
+  private failed(error: unknown): unknown {
+    const translated = translateError(error);
+    if (translated instanceof StoreUnavailable) void this.relocate();
+    return translated;
   }
 
   async query<R extends QueryResultRow = QueryResultRow>(sql: string, params: unknown[] = []): Promise<R[]> {
     try {
       return (await this.pool.query<R>(prepared(sql, params))).rows;
     } catch (error) {
-      throw translateError(error);
+      throw this.failed(error);
     }
   }
 
@@ -66,7 +152,7 @@ export class PgDatabase implements Queryable {
     try {
       client = await this.pool.connect();
     } catch (error) {
-      throw translateError(error);
+      throw this.failed(error);
     }
     // A checked-out connection reports its death as an 'error' event even between two statements; unheard, that
     // event would kill the process. The failing statement (or the COMMIT) rejects on its own.
@@ -85,10 +171,15 @@ export class PgDatabase implements Queryable {
       await client.query('COMMIT');
       return result;
     } catch (error) {
-      await client.query('ROLLBACK').catch((rollbackError: unknown) => {
-        broken = rollbackError;
-      });
-      throw translateError(error);
+      // A connection that is lost or timed out is not rolled back (the server does that when it goes): it is
+      // destroyed, and a ROLLBACK sent into a stalled link would only wait for its own timeout.
+      if (isUnavailable(error)) broken = error;
+      else {
+        await client.query('ROLLBACK').catch((rollbackError: unknown) => {
+          broken = rollbackError;
+        });
+      }
+      throw this.failed(error);
     } finally {
       client.off('error', onError);
       const destroy = broken ?? lost;
@@ -97,7 +188,9 @@ export class PgDatabase implements Queryable {
   }
 
   async close(): Promise<void> {
-    if (!this.pool.ended) await this.pool.end();
+    this.closed = true;
+    await this.relocating;
+    if (!this.current.ended) await this.current.end();
   }
 }
 
@@ -117,8 +210,11 @@ function prepared(sql: string, values: unknown[]): QueryConfig {
   return { name, text: sql, values };
 }
 
-/** SQLSTATEs that mean "the database is not there right now", not "your statement is wrong". */
-const UNAVAILABLE_STATES = new Set(['57P01', '57P02', '57P03', '53300', '53400']);
+/**
+ * SQLSTATEs that mean "the database is not there right now", not "your statement is wrong". 25006 (a write in a
+ * read-only transaction) is a standby or a demoted primary: not where writes go any more.
+ */
+const UNAVAILABLE_STATES = new Set(['57P01', '57P02', '57P03', '53300', '53400', '25006']);
 const UNAVAILABLE_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
 
 /** Whether an error from pg means the database cannot be reached (as opposed to a bad statement or a constraint). */
@@ -129,7 +225,7 @@ export function isUnavailable(error: unknown): boolean {
     return true;
   }
   // pg reports a dropped socket and the pool's connect timeout with messages only.
-  return /Connection terminated|connection error|timeout exceeded when trying to connect|Client was closed|not queryable/i.test(
+  return /Connection terminated|connection error|timeout exceeded when trying to connect|Client was closed|not queryable|Query read timeout/i.test(
     error.message,
   );
 }

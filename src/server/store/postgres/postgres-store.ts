@@ -65,10 +65,14 @@ const SCHEDULE_COLUMNS = 'id, account_id, name, start_time, duration, timezone, 
 export class PostgresStore implements Store {
   private constructor(private readonly db: PgDatabase) {}
 
-  /** Connects to `url` (postgres://USER[:PASSWORD]@HOST:PORT/DB) and brings the schema up to date. */
+  /**
+   * Connects to `url` (postgres://USER[:PASSWORD]@HOST:PORT/DB, or several hosts with target_session_attrs, see
+   * PgDatabase) and brings the schema up to date.
+   */
   static async open(url: string, options: PoolOptions = {}): Promise<PostgresStore> {
     const db = new PgDatabase(url, options);
     try {
+      await db.locate();
       await migrateDatabase(db.pool);
     } catch (error) {
       await db.close();
