@@ -16,6 +16,9 @@ import { PUBLIC_ONLY, type DestinationPolicy } from './net/destination-policy.js
 import { DEFAULT_QUOTAS, type Quotas } from './quotas.js';
 import type { ServerMetrics } from './metrics.js';
 import { checkReadiness, type ReadinessSource } from './readiness.js';
+import { registerOverviewRoute } from './console/overview-route.js';
+import { serveConsole } from './console/serve-console.js';
+import { registerScheduledMutesRoute } from './console/scheduled-mutes-route.js';
 
 export interface AppOptions {
   store: Store;
@@ -32,6 +35,8 @@ export interface AppOptions {
   metrics?: ServerMetrics;
   /** The background services' part of /readyz (the store is always checked). */
   readiness?: ReadinessSource;
+  /** Serve the web console at / (default true). */
+  console?: boolean;
 }
 
 /** The Koa app of the /v2 API on a store: errors, request log, open endpoints, then auth and the routes. */
@@ -85,10 +90,13 @@ export function createApp(options: AppOptions): Koa {
     ctx.body = openapi;
   });
   app.use(open.routes());
+  if (options.console !== false) app.use(serveConsole());
 
   const api = new Router({ strict: false });
   // Paths without the trailing slash match with or without it. Fixed segments (history, muted) before the :id routes that would otherwise swallow them.
   registerHistoryRoutes(api, deps);
+  registerOverviewRoute(api, deps);
+  registerScheduledMutesRoute(api, deps);
   registerMuteRoutes(api, deps);
   registerAlertRoutes(api, deps);
   registerChannelRoutes(api, deps);

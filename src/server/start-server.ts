@@ -83,6 +83,8 @@ export interface ServerOptions {
   quotas?: Partial<Quotas>;
   /** How failed authentications are slowed; default 20 per address per minute, then 429 with Retry-After. */
   authFailures?: FailureLimitOptions;
+  /** Serve the web console at / (default true; `--no-console` turns it off). */
+  console?: boolean;
 }
 
 export interface RunningServer {
@@ -122,6 +124,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         ? services.flatMap((service) => (service.readiness ? [service.readiness()] : []))
         : [{ name: 'services', ready: false, detail: 'starting' }],
     ...(options.now ? { now: options.now } : {}),
+    ...(options.console === false ? { console: false } : {}),
   });
   // Slow or stuck clients must not hold sockets forever. Node checks these timeouts only every
   // connectionsCheckingInterval (30 s by default), which would let a slow client hold on for up to 40 s; checking at

@@ -12,6 +12,7 @@ interface ServeOptions {
   port: string;
   db: string;
   logLevel: string;
+  console: boolean;
   apiKey: string[];
   apiKeyFile?: string;
   graphiteUrl?: string;
@@ -141,12 +142,14 @@ docs/security.md.`,
           notifierUrls,
           delivery: { retry, timeoutMs: deliveryTimeoutMs },
           quotas,
+          console: options.console,
           ...(allowPrivateDestinations !== undefined ? { allowPrivateDestinations } : {}),
         });
       } catch (error) {
         throw new CliError(`cannot start the server: ${(error as Error).message}`);
       }
       process.stdout.write(`alertform server listening on ${server.url}\n`);
+      if (options.console) process.stdout.write(`web console: ${server.url}/ (sign in with an API key)\n`);
       // The Graphite URL may carry credentials: say that evaluation runs, not where it reads.
       if (options.graphiteUrl) process.stdout.write(`evaluating alerts against Graphite every ${evalInterval} s\n`);
       await new Promise<void>((resolve) => {

@@ -35,10 +35,10 @@ describe('the npm package, installed into an empty directory', () => {
     if (work) await rm(work, { recursive: true, force: true });
   });
 
-  it('ships dist, bin, schemas, examples, README and LICENSE, and no sources, tests or the Action bundle', async () => {
+  it('ships dist, bin, the console, schemas, examples, README and LICENSE, and no sources, tests or the Action bundle', async () => {
     const root = join(app, 'node_modules', 'alertform');
     const top = (await readdir(root)).sort();
-    expect(top).toEqual(['LICENSE', 'README.md', 'bin', 'dist', 'examples', 'package.json', 'schemas']);
+    expect(top).toEqual(['LICENSE', 'README.md', 'bin', 'console', 'dist', 'examples', 'package.json', 'schemas']);
     expect(await readdir(join(root, 'dist'))).not.toContain('action');
   });
 
