@@ -4,36 +4,40 @@ import { forgetKey, storedKey } from './api.js';
 import { h, replace } from './dom.js';
 import { renderSignIn } from './sign-in.js';
 import { renderOverview } from './overview.js';
-import { renderAlertPage } from './alert-page.js';
-import { renderChannels } from './channels.js';
-import { renderDeliveries } from './deliveries.js';
 
 /**
  * @typedef {(main: HTMLElement, params: string[]) => (void | (() => void))} View
  * A view draws into main and may return its cleanup (stop polling, destroy charts).
  */
 
-/** @type {[RegExp, View][]} */
+/**
+ * The routes; the overview (the first page most visits see) is loaded with the shell, the other views (and the
+ * charting library behind the alert page) when first opened.
+ * @type {[RegExp, () => Promise<View>][]}
+ */
 const ROUTES = [
-  [/^\/$/, renderOverview],
-  [/^\/alerts\/([^/]+)\/?$/, renderAlertPage],
-  [/^\/channels\/?$/, renderChannels],
-  [/^\/deliveries\/?$/, renderDeliveries],
+  [/^\/$/, async () => renderOverview],
+  [/^\/alerts\/([^/]+)\/?$/, async () => (await import('./alert-page.js')).renderAlertPage],
+  [/^\/channels\/?$/, async () => (await import('./channels.js')).renderChannels],
+  [/^\/deliveries\/?$/, async () => (await import('./deliveries.js')).renderDeliveries],
 ];
 
 const main = /** @type {HTMLElement} */ (document.getElementById('main'));
 const nav = /** @type {HTMLElement} */ (document.getElementById('nav'));
 /** @type {(() => void) | void} */
 let cleanup;
+/** Counts renders, so that a view still loading when the user moves on is not drawn. */
+let renders = 0;
 
 /** Draws the current location: the sign-in form without a key, else the route's view. */
-function render(focus = false) {
+async function render(focus = false) {
+  const current = ++renders;
   if (typeof cleanup === 'function') cleanup();
   cleanup = undefined;
   const signedIn = storedKey() !== null;
   nav.hidden = !signedIn;
   if (!signedIn) {
-    renderSignIn(main, () => render(true));
+    renderSignIn(main, () => void render(true));
     return;
   }
   for (const link of nav.querySelectorAll('a')) {
@@ -45,7 +49,9 @@ function render(focus = false) {
     replace(main, h('h1', { tabindex: '-1' }, 'Not found'), h('p', {}, 'There is no such page in the console.'));
   } else {
     const match = /** @type {RegExpExecArray} */ (route[0].exec(location.pathname));
-    cleanup = route[1](main, match.slice(1).map(decodeURIComponent));
+    const view = await route[1]();
+    if (current !== renders) return;
+    cleanup = view(main, match.slice(1).map(decodeURIComponent));
   }
   // After a navigation, keyboard and screen-reader users start at the new page's heading.
   if (focus) main.querySelector('h1')?.focus();
@@ -57,7 +63,7 @@ function render(focus = false) {
  */
 export function navigate(href) {
   history.pushState(null, '', href);
-  render(true);
+  void render(true);
 }
 
 document.addEventListener('click', (event) => {
@@ -66,11 +72,11 @@ document.addEventListener('click', (event) => {
   event.preventDefault();
   navigate(/** @type {string} */ (target.getAttribute('href')));
 });
-window.addEventListener('popstate', () => render(true));
-window.addEventListener('alertform:signed-out', () => render(true));
+window.addEventListener('popstate', () => void render(true));
+window.addEventListener('alertform:signed-out', () => void render(true));
 document.getElementById('sign-out')?.addEventListener('click', () => {
   forgetKey();
-  render(true);
+  void render(true);
 });
 
-render();
+void render();

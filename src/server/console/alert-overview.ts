@@ -1,4 +1,5 @@
 import { muteState } from '../present.js';
+import type { AlertSummary } from '../store/alert-summary.js';
 import type { AlertRecord, HistoryRecord, ScheduleRecord } from '../store/store.js';
 
 /** What the console shows as an alert's state: one word, the most pressing first. */
@@ -10,7 +11,7 @@ export const OVERVIEW_SORTS = ['name', 'metric', 'state'] as const;
 
 /** One alert reduced to what the overview filters and sorts on. */
 export interface OverviewItem {
-  alert: AlertRecord;
+  alert: AlertSummary;
   state: OverviewState;
   muted: boolean;
   /** Epoch ms until which it is muted (by hand or by an active schedule); null when not muted. */
@@ -22,9 +23,9 @@ export interface OverviewItem {
  * The console's state of an alert. A mute hides the rest (an alerting alert that is muted pages nobody), so muted
  * comes before query failing and healthy; alerting stays visible as `status` in the row.
  */
-export function classifyAlert(alert: AlertRecord, schedules: readonly ScheduleRecord[], now: number): OverviewItem {
+export function classifyAlert(alert: AlertSummary, schedules: readonly ScheduleRecord[], now: number): OverviewItem {
   const mute = muteState(alert, schedules, now);
-  const queryFailing = Boolean((alert.evalState as { queryFailing?: unknown } | null)?.queryFailing);
+  const queryFailing = alert.queryFailing;
   const state: OverviewState = mute.muted ? 'muted' : queryFailing ? 'query_failing' : alert.status === 'alerting' ? 'alerting' : 'healthy';
   return { alert, state, muted: mute.muted, mutedUntil: mute.until, queryFailing };
 }
@@ -46,14 +47,17 @@ export function filterItems(items: readonly OverviewItem[], states: readonly str
   );
 }
 
+/** Names sort as people read them (case aside); one collator, far faster than localeCompare over 10,000 rows. */
+const COLLATOR = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
+
 /** Sorts in place by `sort` (name, metric, state; `-` first for descending); ties by name. */
 export function sortItems(items: OverviewItem[], sort: string): OverviewItem[] {
   const descending = sort.startsWith('-');
   const key = descending ? sort.slice(1) : sort;
-  const byName = (a: OverviewItem, b: OverviewItem) => a.alert.name.localeCompare(b.alert.name);
+  const byName = (a: OverviewItem, b: OverviewItem) => COLLATOR.compare(a.alert.name, b.alert.name);
   const compare =
     key === 'metric'
-      ? (a: OverviewItem, b: OverviewItem) => a.alert.metric.localeCompare(b.alert.metric) || byName(a, b)
+      ? (a: OverviewItem, b: OverviewItem) => COLLATOR.compare(a.alert.metric, b.alert.metric) || byName(a, b)
       : key === 'state'
         ? (a: OverviewItem, b: OverviewItem) => OVERVIEW_STATES.indexOf(a.state) - OVERVIEW_STATES.indexOf(b.state) || byName(a, b)
         : byName;
@@ -75,4 +79,17 @@ export function sinceOf(item: OverviewItem, history: readonly HistoryRecord[]): 
     since = entry.time;
   }
   return since;
+}
+
+/** The summary of a full record (for a store without listAlertSummaries). */
+export function summarizeAlert(alert: AlertRecord): AlertSummary {
+  return {
+    id: alert.id,
+    name: alert.name,
+    metric: alert.metric,
+    status: alert.status,
+    mutedUntil: alert.mutedUntil,
+    queryFailing: (alert.evalState as { queryFailing?: unknown } | null)?.queryFailing === true,
+    scheduledMutes: alert.scheduledMutes,
+  };
 }

@@ -7,6 +7,7 @@ import type {
   Weekday,
 } from '../../model/types.js';
 import type { NewDelivery, OutboxStore } from './outbox.js';
+import type { AlertSummary } from './alert-summary.js';
 
 /**
  * The server's storage, one interface for every backend (SQLite, PostgreSQL). Every method is scoped to one account
@@ -116,6 +117,8 @@ export interface Store extends OutboxStore {
   checkReadiness?(): Promise<StoreReadiness>;
   /** How many alerts have each status, over all accounts. */
   countAlertsByStatus?(): Promise<Record<string, number>>;
+  /** Every alert of the account, reduced to what the console's overview filters and sorts on; oldest first. */
+  listAlertSummaries?(accountId: string): Promise<AlertSummary[]>;
 
   close(): Promise<void>;
 }

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { CONSOLE_FILES } from '../../../src/server/console/serve-console.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
+import { describeEachStore } from '../../helpers/store-backends.js';
 
 const servers: TestServer[] = [];
 afterEach(async () => {
@@ -52,10 +53,10 @@ describe('serving the web console', () => {
   });
 });
 
-describe('GET /v2/alerts/overview/', () => {
+describeEachStore('GET /v2/alerts/overview/ on $name', (backend) => {
   const tenMinutesAgo = Math.floor(Date.now() / 1000) - 600;
   async function withAlerts() {
-    const server = await start({ keys: ['overview-key-a-0123456789abc', 'overview-key-b-0123456789abc'] });
+    const server = await start({ keys: ['overview-key-a-0123456789abc', 'overview-key-b-0123456789abc'], db: await backend.createDb() });
     const ids: Record<string, string> = {};
     for (const [name, metric] of [
       ['disk full', 'hosts.a.disk'],

@@ -35,6 +35,7 @@ import { acquireLeases, fencePartitions, partitionSql, releaseLeases, renewLease
 import { MIGRATIONS, migrateDatabase } from './migrations.js';
 import { PgDatabase, type PoolOptions, type Queryable } from './pg-database.js';
 import * as outbox from './outbox-rows.js';
+import { POSTGRES_SUMMARY_SQL, toAlertSummaries, type AlertSummary, type AlertSummaryRow } from '../alert-summary.js';
 import type {
   ClaimedDelivery,
   DeliveryClaim,
@@ -564,6 +565,14 @@ export class PostgresStore implements Store {
     // A real read: an unreachable database throws StoreUnavailable here.
     const [row] = await this.db.query<{ version: number | null }>('SELECT max(version) AS version FROM schema_migrations');
     return { schemaVersion: row?.version ?? 0, expectedSchemaVersion: MIGRATIONS.length };
+  }
+
+  async listAlertSummaries(accountId: string): Promise<AlertSummary[]> {
+    const [rows, links] = await Promise.all([
+      this.db.query<AlertSummaryRow>(POSTGRES_SUMMARY_SQL.alerts, [accountId]),
+      this.db.query<{ alert_id: string; schedule_id: string }>(POSTGRES_SUMMARY_SQL.links, [accountId]),
+    ]);
+    return toAlertSummaries(rows, links);
   }
 
   async countAlertsByStatus(): Promise<Record<string, number>> {

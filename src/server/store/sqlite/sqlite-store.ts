@@ -47,6 +47,7 @@ import type {
 import * as outbox from './outbox-rows.js';
 import { channelFromRow, scheduleFromRows, type ChannelRow, type ScheduleRow } from './rows.js';
 import { openDatabase } from './open-database.js';
+import { SQLITE_SUMMARY_SQL, toAlertSummaries, type AlertSummary, type AlertSummaryRow } from '../alert-summary.js';
 import { AUTO_RESOLVE_TYPES, DEFAULT_CHANNEL } from '../../../model/defaults.js';
 
 
@@ -561,6 +562,12 @@ export class SqliteStore implements Store {
     const schemaVersion = this.db.pragma('user_version', { simple: true }) as number;
     this.db.prepare('SELECT 1 FROM accounts LIMIT 1').get();
     return { schemaVersion, expectedSchemaVersion: MIGRATIONS.length };
+  }
+
+  async listAlertSummaries(accountId: string): Promise<AlertSummary[]> {
+    const rows = this.db.prepare(SQLITE_SUMMARY_SQL.alerts).all(accountId) as AlertSummaryRow[];
+    const links = this.db.prepare(SQLITE_SUMMARY_SQL.links).all(accountId) as { alert_id: string; schedule_id: string }[];
+    return toAlertSummaries(rows, links);
   }
 
   async countAlertsByStatus(): Promise<Record<string, number>> {
