@@ -6,6 +6,8 @@ import { createFailureLimiter, type FailureLimitOptions } from './http/failure-l
 import { handleErrors } from './http/handle-errors.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { registerAlertRoutes } from './routes/alerts.js';
+import { registerAlertConsoleRoutes } from './routes/alert-console.js';
+import { createGraphiteClient } from '../graphite/index.js';
 import { registerChannelRoutes } from './routes/channels.js';
 import { registerDeliveryRoutes } from './routes/deliveries.js';
 import { registerHistoryRoutes } from './routes/history.js';
@@ -24,6 +26,8 @@ export interface AppOptions {
   now?: () => number;
   /** Where channel destinations may lead; default public addresses only. */
   destinations?: DestinationPolicy;
+  /** The Graphite the console's graphs read (the evaluator's); without it graphs say there is none. */
+  graphiteUrl?: string;
   /** Per-account limits; default DEFAULT_QUOTAS. */
   quotas?: Partial<Quotas>;
   /** How failed authentications are slowed (default: 20 per address per minute, then 429). */
@@ -42,6 +46,8 @@ export function createApp(options: AppOptions): Koa {
     now: options.now ?? Date.now,
     destinations: options.destinations ?? PUBLIC_ONLY,
     quotas: { ...DEFAULT_QUOTAS, ...options.quotas },
+    // The evaluator's limits: a graph reads no more than a cycle would, and times out as a cycle does.
+    graphite: options.graphiteUrl ? createGraphiteClient({ baseUrl: options.graphiteUrl, timeoutMs: 10_000 }) : null,
   };
   const app = new Koa();
   app.proxy = false;
@@ -91,6 +97,7 @@ export function createApp(options: AppOptions): Koa {
   registerHistoryRoutes(api, deps);
   registerMuteRoutes(api, deps);
   registerAlertRoutes(api, deps);
+  registerAlertConsoleRoutes(api, deps);
   registerChannelRoutes(api, deps);
   registerScheduleRoutes(api, deps);
   registerDeliveryRoutes(api, deps);
