@@ -37,6 +37,7 @@ export const CONSOLE_RESPONSE_SCHEMAS: Json = {
     alerting: { type: 'array', items: always({ from: unixSeconds, until: nullable('integer', 'Null while still alerting.') }) },
     error: nullable('string', 'Why series are missing: no Graphite configured, a failed query, a query outside the account’s metric prefixes, series cut to 50.'),
   }),
+  DeliveryAnswer: always({ delivery: { $ref: '#/components/schemas/DeliveryRead' } }),
   AlertTimeline: always({
     entries: {
       type: 'array',
@@ -84,6 +85,31 @@ export function buildConsolePaths(operation: (op: Op) => Json): Json {
         'Unlike /v2/alerts/history/ (unchanged), it also shows mutes and every notification decision of the evaluator: sent (one entry per channel) or suppressed, with why.',
       ),
     },
+    '/v2/deliveries/{id}/retry/': {
+      post: described(
+        {
+          operationId: 'retryDelivery',
+          tag: 'deliveries',
+          summary: 'Put a dead-lettered delivery back in the outbox',
+          id: 'delivery id',
+          ok: [200, 'DeliveryAnswer'],
+          errors: { 404: "no such delivery, or another account's (not_found)", 409: 'the delivery is not dead-lettered (conflict)' },
+        },
+        'The delivery becomes pending again, due at once, with its attempts and age reset (its last error stays until the next attempt).',
+      ),
+    },
+    '/v2/notifications/{id}/test/': {
+      post: described(
+        {
+          operationId: 'testChannel',
+          tag: 'notifications',
+          summary: 'Send a test notification to a channel through the outbox',
+          id: 'channel id',
+          ok: [202, 'DeliveryAnswer'],
+          errors: { 404: "no such channel, or another account's (not_found)" },
+        },
+        'Writes a delivery of event `test` (alert id "") that the delivery worker sends like any other, retries included. Every notifier marks it: "[TEST] alertform test notification: no alert is firing", and the webhook body has `test: true`.',
+      ),
+    },
   };
 }
-
