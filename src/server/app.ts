@@ -8,6 +8,7 @@ import { buildOpenApiDocument } from './openapi.js';
 import { registerAlertRoutes } from './routes/alerts.js';
 import { registerAlertConsoleRoutes } from './routes/alert-console.js';
 import { createGraphiteClient } from '../graphite/index.js';
+import { createBacktestClient } from '../impact/fetch-window.js';
 import { registerChannelRoutes } from './routes/channels.js';
 import { registerDeliveryRoutes } from './routes/deliveries.js';
 import { registerHistoryRoutes } from './routes/history.js';
@@ -48,6 +49,7 @@ export function createApp(options: AppOptions): Koa {
     quotas: { ...DEFAULT_QUOTAS, ...options.quotas },
     // The evaluator's limits: a graph reads no more than a cycle would, and times out as a cycle does.
     graphite: options.graphiteUrl ? createGraphiteClient({ baseUrl: options.graphiteUrl, timeoutMs: 10_000 }) : null,
+    backtestGraphite: options.graphiteUrl ? createBacktestClient(options.graphiteUrl) : null,
   };
   const app = new Koa();
   app.proxy = false;

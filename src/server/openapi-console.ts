@@ -37,6 +37,15 @@ export const CONSOLE_RESPONSE_SCHEMAS: Json = {
     alerting: { type: 'array', items: always({ from: unixSeconds, until: nullable('integer', 'Null while still alerting.') }) },
     error: nullable('string', 'Why series are missing: no Graphite configured, a failed query, a query outside the account’s metric prefixes, series cut to 50.'),
   }),
+  AlertBacktest: always({
+    window_seconds: { type: 'integer' },
+    fired: { type: 'integer', minimum: 0, description: 'Times it would have gone from healthy to alerting.' },
+    minutes_alerting: { type: 'number', minimum: 0 },
+    longest_episode_seconds: { type: 'integer', minimum: 0 },
+    episodes: { type: 'array', items: always({ from: unixSeconds, until: nullable('integer', 'Null: still alerting at the end of the window.') }) },
+    notifications: { type: 'array', items: always({ channel_id: { type: 'string' }, count: { type: 'integer', minimum: 0 } }) },
+    error: nullable('string', 'Why there are no figures: no Graphite, a failed query, a query outside the metric prefixes.'),
+  }),
   DeliveryAnswer: always({ delivery: { $ref: '#/components/schemas/DeliveryRead' } }),
   AlertTimeline: always({
     entries: {
@@ -83,6 +92,20 @@ export function buildConsolePaths(operation: (op: Op) => Json): Json {
           query: [{ name: 'days', description: 'Days back, 1..90 (default 7). At most 1,000 entries.', schema: { type: 'integer', minimum: 1, maximum: 90, default: 7 } }],
         },
         'Unlike /v2/alerts/history/ (unchanged), it also shows mutes and every notification decision of the evaluator: sent (one entry per channel) or suppressed, with why.',
+      ),
+    },
+    '/v2/alerts/{id}/backtest/': {
+      get: described(
+        {
+          operationId: 'getAlertBacktest',
+          tag: 'alerts',
+          summary: 'What the current definition would have done over the window',
+          id: 'alert id',
+          ok: [200, 'AlertBacktest'],
+          errors: { 400: 'invalid window (invalid_query)', 404: NO_ALERT },
+          query: [{ name: 'window', description: 'A duration from 1h to 14d, as plan --impact spells it (default 7d).', schema: { type: 'string', default: '7d' } }],
+        },
+        "The same code as `alertform plan --impact` (src/impact): one render per query over the window plus its look-back, then the evaluator's judging, backoff and scheduled mutes replayed step by step.",
       ),
     },
     '/v2/deliveries/{id}/retry/': {

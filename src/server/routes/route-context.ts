@@ -19,6 +19,8 @@ export interface RouteDeps {
   quotas: Quotas;
   /** The server's render client (the evaluator's settings) for the console's graphs; null without a Graphite. */
   graphite: GraphiteClient | null;
+  /** The backtest's render client (plan --impact's settings: longer timeouts, smaller batches); null without a Graphite. */
+  backtestGraphite: GraphiteClient | null;
 }
 
 /** The account of an authenticated request. */
