@@ -6,6 +6,9 @@ import { createFailureLimiter, type FailureLimitOptions } from './http/failure-l
 import { handleErrors } from './http/handle-errors.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { registerAlertRoutes } from './routes/alerts.js';
+import { registerAlertConsoleRoutes } from './routes/alert-console.js';
+import { createGraphiteClient } from '../graphite/index.js';
+import { createBacktestClient } from '../impact/fetch-window.js';
 import { registerChannelRoutes } from './routes/channels.js';
 import { registerDeliveryRoutes } from './routes/deliveries.js';
 import { registerHistoryRoutes } from './routes/history.js';
@@ -27,6 +30,8 @@ export interface AppOptions {
   now?: () => number;
   /** Where channel destinations may lead; default public addresses only. */
   destinations?: DestinationPolicy;
+  /** The Graphite the console's graphs read (the evaluator's); without it graphs say there is none. */
+  graphiteUrl?: string;
   /** Per-account limits; default DEFAULT_QUOTAS. */
   quotas?: Partial<Quotas>;
   /** How failed authentications are slowed (default: 20 per address per minute, then 429). */
@@ -47,6 +52,9 @@ export function createApp(options: AppOptions): Koa {
     now: options.now ?? Date.now,
     destinations: options.destinations ?? PUBLIC_ONLY,
     quotas: { ...DEFAULT_QUOTAS, ...options.quotas },
+    // The evaluator's limits: a graph reads no more than a cycle would, and times out as a cycle does.
+    graphite: options.graphiteUrl ? createGraphiteClient({ baseUrl: options.graphiteUrl, timeoutMs: 10_000 }) : null,
+    backtestGraphite: options.graphiteUrl ? createBacktestClient(options.graphiteUrl) : null,
   };
   const app = new Koa();
   app.proxy = false;
@@ -99,6 +107,7 @@ export function createApp(options: AppOptions): Koa {
   registerScheduledMutesRoute(api, deps);
   registerMuteRoutes(api, deps);
   registerAlertRoutes(api, deps);
+  registerAlertConsoleRoutes(api, deps);
   registerChannelRoutes(api, deps);
   registerScheduleRoutes(api, deps);
   registerDeliveryRoutes(api, deps);

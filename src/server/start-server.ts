@@ -115,6 +115,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     store,
     logger,
     destinations,
+    ...(options.graphiteUrl ? { graphiteUrl: options.graphiteUrl } : {}),
     ...(options.quotas ? { quotas: options.quotas } : {}),
     ...(options.authFailures ? { authFailures: options.authFailures } : {}),
     metrics,

@@ -37,6 +37,8 @@ export interface Notification {
   time: number;
   /** For query_failed: why. */
   failure?: string;
+  /** A test of the channel (POST /v2/notifications/{id}/test/): every notifier marks it as one. */
+  test?: boolean;
   /**
    * The outbox row this is sent from: the same on every retry, so receivers can drop repeats (webhook body `id`
    * and `Idempotency-Key`, email Message-ID). Absent when sending outside the outbox (tests).

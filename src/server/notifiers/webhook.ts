@@ -32,6 +32,7 @@ export function buildWebhookPayload(notification: Notification): Record<string, 
     );
   }
   if (isComposite(notification) || triggered.length > 1) payload.triggered_metrics = triggered;
+  if (notification.test) payload.test = true;
   return payload;
 }
 

@@ -6,6 +6,7 @@ import type {
   OnQueryFailure,
   Weekday,
 } from '../../model/types.js';
+import type { ConsoleStore } from './console-store.js';
 import type { NewDelivery, OutboxStore } from './outbox.js';
 import type { AlertSummary } from './alert-summary.js';
 
@@ -15,7 +16,7 @@ import type { AlertSummary } from './alert-summary.js';
  * the evaluation leases), which work across accounts. Methods are async so that a networked backend can implement
  * the same interface. A method that returns without throwing has made its write durable.
  */
-export interface Store extends OutboxStore {
+export interface Store extends OutboxStore, ConsoleStore {
   // Accounts and API keys.
   /** A new account with its `Email me` channel (destination = email, or "" when there is none). */
   createAccount(email: string | null): Promise<AccountRecord>;
@@ -73,7 +74,7 @@ export interface Store extends OutboxStore {
   searchSchedules(accountId: string, query: ScheduleQuery): Promise<Page<ScheduleRecord>>;
 
   // History.
-  /** Entries of the account's alerts, newest first. */
+  /** Entries of the account's alerts, newest first: the public kinds only (PUBLIC_HISTORY_STATUSES). */
   searchHistory(accountId: string, query: HistoryQuery): Promise<HistoryRecord[]>;
 
   // The evaluator's side (all accounts).
@@ -274,7 +275,14 @@ export interface HistoryRecord {
   metric: string;
 }
 
-export interface NewHistoryEntry extends HistoryRecord {}
+/**
+ * A history entry to store. Besides the public statuses, the console's kinds (muted, unmuted, notification_sent,
+ * notification_suppressed) carry the channel concerned and why.
+ */
+export interface NewHistoryEntry extends HistoryRecord {
+  channelId?: string | null;
+  reason?: string | null;
+}
 
 export interface EvaluationResult {
   status: string;

@@ -36,6 +36,8 @@ import { MIGRATIONS, migrateDatabase } from './migrations.js';
 import { PgDatabase, type PoolOptions, type Queryable } from './pg-database.js';
 import * as outbox from './outbox-rows.js';
 import { POSTGRES_SUMMARY_SQL, toAlertSummaries, type AlertSummary, type AlertSummaryRow } from '../alert-summary.js';
+import * as consoleRows from './console-rows.js';
+import { PUBLIC_HISTORY_STATUSES, type ChannelTestDelivery, type TimelineRecord } from '../console-store.js';
 import type {
   ClaimedDelivery,
   DeliveryClaim,
@@ -415,7 +417,8 @@ export class PostgresStore implements Store {
 
   async searchHistory(accountId: string, query: HistoryQuery): Promise<HistoryRecord[]> {
     const sql = new SqlBuilder([accountId, query.since]);
-    const where = ['account_id = $1', 'time >= $2'];
+    // The console's kinds (mutes, notifications) stay out of the public answer.
+    const where = ['account_id = $1', 'time >= $2', `status = ANY(${sql.param([...PUBLIC_HISTORY_STATUSES])})`];
     if (query.alertIds.length) where.push(`alert_id = ANY(${sql.param(query.alertIds)})`);
     if (query.status !== null) where.push(`status = ${sql.param(query.status)}`);
     if (query.value !== null) where.push(`value = ${sql.param(query.value)}`);
@@ -527,6 +530,40 @@ export class PostgresStore implements Store {
 
   async listDeliveries(accountId: string, query: DeliveryQuery): Promise<Page<DeliveryRecord>> {
     return outbox.listDeliveries(this.db, accountId, query);
+  }
+
+  // The console ------------------------------------------------------------------------------------------------
+
+  async listTimeline(accountId: string, alertId: string, since: number, limit: number): Promise<TimelineRecord[]> {
+    return consoleRows.listTimeline(this.db, accountId, alertId, since, limit);
+  }
+
+  async getDelivery(accountId: string, id: string): Promise<DeliveryRecord | null> {
+    return consoleRows.getDelivery(this.db, accountId, id);
+  }
+
+  async retryDelivery(accountId: string, id: string, now: number): Promise<'retried' | 'not_dead' | null> {
+    return consoleRows.retryDelivery(this.db, accountId, id, now);
+  }
+
+  async enqueueChannelTest(accountId: string, channelId: string, test: ChannelTestDelivery): Promise<DeliveryRecord | null> {
+    return consoleRows.enqueueChannelTest(this.db, accountId, channelId, test);
+  }
+
+  async setManagedFromGit(accountId: string, alertId: string, managed: boolean): Promise<boolean> {
+    const rows = await this.db.query('UPDATE alerts SET managed_from_git = $1 WHERE account_id = $2 AND id = $3 RETURNING id', [managed, accountId, alertId]);
+    return rows.length > 0;
+  }
+
+  async isManagedFromGit(accountId: string, alertId: string): Promise<boolean> {
+    const [row] = await this.db.query<{ managed_from_git: boolean }>('SELECT managed_from_git FROM alerts WHERE account_id = $1 AND id = $2', [accountId, alertId]);
+    return row?.managed_from_git === true;
+  }
+
+  async getServerSecret(name: string, generate: () => string): Promise<string> {
+    await this.db.query('INSERT INTO server_secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [name, generate()]);
+    const [row] = await this.db.query<{ value: string }>('SELECT value FROM server_secrets WHERE name = $1', [name]);
+    return row!.value;
   }
 
   async summarizePendingDeliveries(accountId: string, channelIds: string[]): Promise<Map<string, PendingSummary>> {
@@ -662,10 +699,10 @@ async function insertHistory(db: Queryable, entries: NewHistoryEntry[]): Promise
   if (entries.length === 0) return;
   // WITH ORDINALITY keeps the given order in seq, which breaks ties between entries of one second.
   await db.query(
-    `INSERT INTO history (account_id, alert_id, status, value, time, metric)
-     SELECT a.account_id, e.alert_id, e.status, e.value, e.time, e.metric
-     FROM unnest($1::text[], $2::text[], $3::float8[], $4::bigint[], $5::text[]) WITH ORDINALITY
-       AS e(alert_id, status, value, time, metric, n)
+    `INSERT INTO history (account_id, alert_id, status, value, time, metric, channel_id, reason)
+     SELECT a.account_id, e.alert_id, e.status, e.value, e.time, e.metric, e.channel_id, e.reason
+     FROM unnest($1::text[], $2::text[], $3::float8[], $4::bigint[], $5::text[], $6::text[], $7::text[]) WITH ORDINALITY
+       AS e(alert_id, status, value, time, metric, channel_id, reason, n)
      JOIN alerts a ON a.id = e.alert_id ORDER BY e.n`,
     [
       entries.map((entry) => entry.alertId),
@@ -673,6 +710,8 @@ async function insertHistory(db: Queryable, entries: NewHistoryEntry[]): Promise
       entries.map((entry) => entry.value),
       entries.map((entry) => entry.time),
       entries.map((entry) => entry.metric),
+      entries.map((entry) => entry.channelId ?? null),
+      entries.map((entry) => entry.reason ?? null),
     ],
   );
 }
