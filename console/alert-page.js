@@ -167,6 +167,7 @@ export function renderAlertPage(main, [id]) {
     if (!body) return replace(backtest, h('p', { class: 'hint' }, 'Not available on this server.'));
     if (body.error) return replace(backtest, h('p', { class: 'error' }, `Backtest failed: ${body.error}`));
     const days = Math.round(body.window_seconds / 86_400);
+    const names = await channelNames(body.notifications.map((/** @type {any} */ n) => n.channel_id));
     replace(
       backtest,
       h('p', { class: 'backtest-summary' }, `The current definition would have fired ${body.fired} time${body.fired === 1 ? '' : 's'} in the last ${days} days.`),
@@ -178,7 +179,7 @@ export function renderAlertPage(main, [id]) {
         h('dt', {}, 'Longest episode'),
         h('dd', {}, formatDuration(body.longest_episode_seconds)),
         h('dt', {}, 'Notifications'),
-        h('dd', {}, body.notifications.length ? body.notifications.map((/** @type {any} */ n) => `${n.count} to ${n.channel_id}`).join(', ') : 'none'),
+        h('dd', {}, body.notifications.length ? body.notifications.map((/** @type {any} */ n) => `${n.count} to ${names.get(n.channel_id) ?? n.channel_id}`).join(', ') : 'none'),
       ),
     );
   }
@@ -252,6 +253,18 @@ export function renderAlertPage(main, [id]) {
 function section(title, ...children) {
   const slug = title.toLowerCase().replace(/\s+/g, '-');
   return h('section', { 'aria-labelledby': `section-${slug}`, id: slug }, h('h2', { id: `section-${slug}` }, title), children);
+}
+
+/**
+ * The descriptions of channels by id (ids of channels that are gone are left out).
+ * @param {string[]} ids
+ * @returns {Promise<Map<string, string>>}
+ */
+async function channelNames(ids) {
+  if (ids.length === 0) return new Map();
+  const query = ids.map((id) => `id=${encodeURIComponent(id)}`).join('&');
+  const body = await api(`/v2/notifications/?${query}&max=100`);
+  return new Map(body.notifications.map((/** @type {any} */ c) => [c.id, c.description]));
 }
 
 /**

@@ -26,19 +26,20 @@ describe.skipIf(availability.skip)('the web console in Chromium', () => {
   const dialogs: string[] = [];
 
   beforeAll(async () => {
-    render = await startFakeRender((request) => ({
-      series: request.targets.map((target) => makeSeries(target, [cpuValue, cpuValue, cpuValue], Math.floor(Date.now() / 1000) - 10, 10)),
-    }));
-    receiver = await startWebhookReceiver();
+    render = await startFakeRender((request) => ({ series: request.targets.map((target) => seriesFor(target, request.from, cpuValue)) }));
+    // /broken always fails: its notifications are dead-lettered after 2 s of retries.
+    receiver = await startWebhookReceiver((request) => (request.path === '/broken' ? 500 : 200));
     server = await startTestServer({
       keys: [KEY_A, KEY_B],
       graphiteUrl: render.url,
       evalIntervalSeconds: 0.3,
       allowPrivateDestinations: true,
-      delivery: { retry: { firstDelayMs: 100, maxDelayMs: 400 }, timeoutMs: 2_000 },
+      delivery: { retry: { firstDelayMs: 100, maxDelayMs: 400, maxAgeMs: 2_000 }, timeoutMs: 2_000 },
     });
     const channel = await server.request('POST', '/v2/notifications/', { type: 'webhook', description: 'ops hook', destination: `${receiver.url}/hook` });
     expect(channel.status).toBe(201);
+    const broken = await server.request('POST', '/v2/notifications/', { type: 'webhook', description: 'broken hook', destination: `${receiver.url}/broken` });
+    expect(broken.status).toBe(201);
     const created = await server.request('POST', '/v2/alerts/', {
       name: 'CPU high',
       metric: 'web.cpu',
@@ -128,6 +129,16 @@ describe.skipIf(availability.skip)('the web console in Chromium', () => {
     await expectText(page.locator('.alert-head'), 'alerting');
     await expectText(page.locator('#history'), 'Alerting');
     await expectText(page.locator('#history'), 'web.cpu');
+    // The graph: a uPlot canvas per criterion, its caption naming the threshold and the alerting period.
+    await page.locator('#graph canvas').first().waitFor();
+    await expectText(page.locator('#graph figcaption'), 'Threshold 80');
+    await expectText(page.locator('#graph figcaption'), 'Alerting');
+    // The delivery of the alerting notification, delivered to the receiver.
+    const hook = await receiver.waitFor((request) => request.path === '/hook');
+    expect(JSON.stringify(hook.body)).toContain('CPU high');
+    await expectText(page.locator('#deliveries tr[data-state="delivered"]'), 'ops hook', 15_000);
+    await expectText(page.locator('#history'), 'Notification sent');
+    await expectText(page.locator('#backtest'), 'would have fired');
     await screenshot(page, 'alert');
   });
 
@@ -138,6 +149,10 @@ describe.skipIf(availability.skip)('the web console in Chromium', () => {
     const muted = await server.request('GET', `/v2/alerts/${alertId}/muted/`);
     expect(muted.body).toMatchObject({ muted: true, duration: 30 });
     await expectText(page.locator('.alert-head'), 'muted');
+    // Recovering while muted: the recovery notification is suppressed, and the timeline says why.
+    cpuValue = 1;
+    await expectText(page.locator('#history li[data-kind="notification_suppressed"]'), 'muted', 20_000);
+    await expectText(page.locator('#history'), 'Recovered');
     await page.getByLabel('Custom duration').fill('3');
     await page.getByLabel('Unit').selectOption({ label: 'hours' });
     await page.getByRole('button', { name: 'Mute', exact: true }).click();
@@ -161,10 +176,38 @@ describe.skipIf(availability.skip)('the web console in Chromium', () => {
     expect(dialogs).toEqual([]);
   });
 
+  it('lists the channels with their health and sends a test notification from there', async () => {
+    await page.getByRole('link', { name: 'Channels' }).click();
+    await page.getByRole('heading', { name: 'Channels', level: 1 }).waitFor();
+    await expectText(page.locator('tr', { hasText: 'ops hook' }), 'OK');
+    await page.getByRole('button', { name: 'Send a test notification to ops hook' }).click();
+    await expectText(page.getByRole('status'), 'test notification to ops hook');
+    const test = await receiver.waitFor((request) => request.path === '/hook' && JSON.stringify(request.body).includes('alertform test notification'));
+    expect(test.method).toBe('POST');
+    await page.getByRole('button', { name: 'Send a test notification to broken hook' }).click();
+    // The failing channel shows its last error once the worker has tried.
+    await expectText(page.locator('tr', { hasText: 'broken hook' }), 'Last error', 15_000);
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, 'channels');
+  });
+
+  it('retries a dead-lettered delivery from the deliveries page', async () => {
+    await page.getByRole('link', { name: 'Deliveries' }).click();
+    await page.getByRole('heading', { name: 'Deliveries', level: 1 }).waitFor();
+    const dead = page.locator('tr[data-state="dead"]', { hasText: 'broken hook' });
+    await expectText(dead, 'HTTP 5', 20_000);
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, 'deliveries');
+    const before = receiver.received.filter((request) => request.path === '/broken').length;
+    await page.getByRole('button', { name: /^Retry the .* notification to broken hook$/ }).first().click();
+    await receiver.waitFor(() => receiver.received.filter((request) => request.path === '/broken').length > before);
+    expect(cspViolations).toEqual([]);
+  });
+
   it('fits a narrow window without sideways scrolling', async () => {
     await page.setViewportSize({ width: 360, height: 800 });
     await page.goto(server.url);
-    await expectText(page.locator('tr', { hasText: 'CPU high' }), 'alerting');
+    await expectText(page.locator('tr', { hasText: 'CPU high' }), 'web.cpu');
     expect(await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
     await screenshot(page, 'overview-narrow');
     await page.goto(`${server.url}/alerts/${alertId}`);
@@ -191,6 +234,19 @@ describe.skipIf(availability.skip)('the web console in Chromium', () => {
     }
   });
 });
+
+/**
+ * What the fake Graphite answers: the evaluator's short reads get the current value; the graph's long reads a day
+ * of a wave under the threshold ending in the current value, so the screenshots show a real chart.
+ */
+function seriesFor(target: string, from: string | null, value: number) {
+  const minutes = Number(/^-(\d+)min$/.exec(from ?? '')?.[1] ?? 1);
+  const now = Math.floor(Date.now() / 1000);
+  if (minutes <= 30) return makeSeries(target, [value, value, value], now - 10, 10);
+  const step = Math.max(60, Math.floor((minutes * 60) / 300));
+  const count = Math.floor((minutes * 60) / step);
+  return makeSeries(target, Array.from({ length: count }, (_, i) => (i >= count - 3 ? value : Math.round(50 + 20 * Math.sin(i / 12)))), now, step);
+}
 
 /** Waits until the locator's text contains `text` (case-insensitive). */
 async function expectText(locator: ReturnType<Page['locator']>, text: string, timeout = 10_000): Promise<void> {
