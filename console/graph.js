@@ -40,7 +40,7 @@ export function drawGraph(container, graph) {
     const xs = data[0].length ? data[0] : [graph.from, graph.until];
     data = [xs, ...data.slice(1)];
     for (const threshold of criterion.thresholds) data.push(xs.map(() => threshold));
-    const width = Math.max(260, Math.floor(container.clientWidth || 600));
+    const width = chartWidth(container);
     const plot = new uPlot(
       {
         width,
@@ -74,13 +74,21 @@ export function drawGraph(container, graph) {
     plots.push(plot);
   }
   const resize = () => {
-    for (const plot of plots) plot.setSize({ width: Math.max(260, Math.floor(container.clientWidth)), height: 220 });
+    for (const plot of plots) plot.setSize({ width: chartWidth(container), height: 220 });
   };
   window.addEventListener('resize', resize);
   return () => {
     window.removeEventListener('resize', resize);
     for (const plot of plots) plot.destroy();
   };
+}
+
+/**
+ * The width a chart gets: its section's, a little less for the plot's own padding, never under a phone's.
+ * @param {HTMLElement} container
+ */
+function chartWidth(container) {
+  return Math.max(240, Math.floor((container.clientWidth || 600) - 8));
 }
 
 /**
