@@ -13,6 +13,13 @@ import { ApiResponseError, isNotFound, isTransient } from './errors.js';
 import { HttpClient, type HttpOptions } from './http.js';
 import { parseServerUrl } from './connection.js';
 
+/**
+ * The header alertform's apply sends on alert writes: a server that knows it (alertform serve) marks the alert
+ * "managed from git" (the console says a change made there shows as drift in the next plan); others ignore it.
+ */
+export const MANAGED_FROM_GIT_HEADER = 'x-alertform-managed';
+const MANAGED_FROM_GIT = { [MANAGED_FROM_GIT_HEADER]: 'git' };
+
 /** The list endpoints and the field each page's items come in. */
 const LISTS = {
   alerts: { path: 'v2/alerts/', field: 'alerts' },
@@ -100,8 +107,9 @@ export class AlertformClient {
     return found.find((s) => s.name === name)?.id;
   }
 
+  /** Alert writes carry MANAGED_FROM_GIT_HEADER: they come from definitions (apply is their only caller). */
   createAlert(body: AlertBody): Promise<string> {
-    return this.createOnce('v2/alerts/', body, () => this.findAlertId(body.name));
+    return this.createOnce('v2/alerts/', body, () => this.findAlertId(body.name), MANAGED_FROM_GIT);
   }
 
   createChannel(body: ChannelBody): Promise<string> {
@@ -113,7 +121,7 @@ export class AlertformClient {
   }
 
   updateAlert(id: string, body: Partial<AlertBody>): Promise<unknown> {
-    return this.http.request('PUT', `v2/alerts/${encodeURIComponent(id)}/`, { json: body, idempotent: true });
+    return this.http.request('PUT', `v2/alerts/${encodeURIComponent(id)}/`, { json: body, idempotent: true, headers: MANAGED_FROM_GIT });
   }
 
   updateChannel(id: string, body: Partial<ChannelBody>): Promise<unknown> {
@@ -161,11 +169,11 @@ export class AlertformClient {
    * A create that is never duplicated: when an attempt gets no usable answer, the object is looked up by its name
    * before trying again, and a 409 after such an attempt means our earlier attempt landed.
    */
-  private async createOnce(path: string, body: object, lookup: () => Promise<string | undefined>): Promise<string> {
+  private async createOnce(path: string, body: object, lookup: () => Promise<string | undefined>, headers?: Record<string, string>): Promise<string> {
     let uncertain = false;
     for (let attempt = 0; ; attempt += 1) {
       try {
-        const created = await this.http.once<CreatedResponse>('POST', path, { json: body });
+        const created = await this.http.once<CreatedResponse>('POST', path, { json: body, ...(headers ? { headers } : {}) });
         return created.id;
       } catch (error) {
         if (uncertain && error instanceof ApiResponseError && error.status === 409) {

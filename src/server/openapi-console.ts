@@ -46,6 +46,10 @@ export const CONSOLE_RESPONSE_SCHEMAS: Json = {
     notifications: { type: 'array', items: always({ channel_id: { type: 'string' }, count: { type: 'integer', minimum: 0 } }) },
     error: nullable('string', 'Why there are no figures: no Graphite, a failed query, a query outside the metric prefixes.'),
   }),
+  AlertDefinition: always({
+    yaml: { type: 'string', description: 'alerts.yaml as alertform pull writes it, with this alert only.' },
+    managed_from_git: { type: 'boolean', description: "Written by alertform's apply (header X-Alertform-Managed: git): a change made elsewhere shows as drift in the next plan." },
+  }),
   DeliveryAnswer: always({ delivery: { $ref: '#/components/schemas/DeliveryRead' } }),
   AlertTimeline: always({
     entries: {
@@ -106,6 +110,19 @@ export function buildConsolePaths(operation: (op: Op) => Json): Json {
           query: [{ name: 'window', description: 'A duration from 1h to 14d, as plan --impact spells it (default 7d).', schema: { type: 'string', default: '7d' } }],
         },
         "The same code as `alertform plan --impact` (src/impact): one render per query over the window plus its look-back, then the evaluator's judging, backoff and scheduled mutes replayed step by step.",
+      ),
+    },
+    '/v2/alerts/{id}/definition/': {
+      get: described(
+        {
+          operationId: 'getAlertDefinition',
+          tag: 'alerts',
+          summary: 'The alert as `alertform pull` writes it, and whether it is managed from git',
+          id: 'alert id',
+          ok: [200, 'AlertDefinition'],
+          errors: { 404: NO_ALERT },
+        },
+        "`yaml` is pull's alerts.yaml holding this one alert (references by name, defaults left out). `managed_from_git` is set when alertform's apply wrote the alert: its create and update requests carry the header `X-Alertform-Managed: git`; a write without it leaves the mark as it is. The mark is not part of the alert's read object, so it never shows in a plan.",
       ),
     },
     '/v2/deliveries/{id}/retry/': {

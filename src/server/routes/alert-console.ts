@@ -3,7 +3,9 @@ import { GRAPH_RANGES, readAlertGraph, type GraphRange } from '../graph/read-gra
 import { backtestAlert } from '../graph/backtest-alert.js';
 import { parseDuration } from '../../impact/duration.js';
 import { QueryReader } from '../validation/query.js';
-import { findAlert } from './alerts.js';
+import { findAlert, presentAlerts } from './alerts.js';
+import { renderPulledDefinitions } from '../../plan/pull.js';
+import { presentChannel, presentSchedule } from '../present.js';
 import { accountOf, prefixesOf, type RouteDeps } from './route-context.js';
 
 /** The most entries one timeline answer carries (newest first). */
@@ -35,6 +37,25 @@ export function registerAlertConsoleRoutes(router: Router, deps: RouteDeps): voi
       store.getSchedulesByIds(account, alert.scheduledMutes),
     ]);
     ctx.body = await backtestAlert(alert, windowSeconds, { graphite: deps.backtestGraphite, channels, schedules, prefixes: prefixesOf(ctx), now: deps.now() });
+  });
+
+  router.get('/v2/alerts/:id/definition', async (ctx) => {
+    const alert = await findAlert(ctx, store);
+    const account = accountOf(ctx);
+    const [channels, schedules, managed] = await Promise.all([
+      store.findChannelsByRefs(account, alert.notificationChannels),
+      store.getSchedulesByIds(account, alert.scheduledMutes),
+      store.isManagedFromGit(account, alert.id),
+    ]);
+    // pull's own writer, given a server state that holds this alert and what it refers to: the same YAML.
+    const files = renderPulledDefinitions({
+      alerts: await presentAlerts(ctx, deps, [alert]),
+      channels: channels.map((channel) => presentChannel(channel)),
+      schedules: schedules.map(presentSchedule),
+      muteStatus: {},
+      schedulesSupported: true,
+    });
+    ctx.body = { yaml: files.find((file) => file.name === 'alerts.yaml')!.text, managed_from_git: managed };
   });
 
   router.get('/v2/alerts/:id/timeline', async (ctx) => {
