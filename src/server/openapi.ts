@@ -4,6 +4,7 @@ import { makePortable } from './openapi-portable.js';
 import { RESPONSE_SCHEMAS, ref } from './openapi-responses.js';
 import { DELIVERY_STATES } from './routes/deliveries.js';
 import { CONSOLE_RESPONSE_SCHEMAS, buildConsolePaths } from './openapi-console.js';
+import { OVERVIEW_RESPONSE_SCHEMAS, buildOverviewPaths } from './console/openapi-overview.js';
 import { HISTORY_STATUSES } from './routes/history.js';
 
 type Json = Record<string, unknown>;
@@ -22,7 +23,7 @@ export function buildOpenApiDocument(): Json {
     const defs = (loadSchema(name).$defs ?? {}) as Record<string, unknown>;
     for (const [def, schema] of Object.entries(defs)) schemas[`${name}.${def}`] = rewriteRefs(schema, name);
   }
-  Object.assign(schemas, RESPONSE_SCHEMAS, CONSOLE_RESPONSE_SCHEMAS);
+  Object.assign(schemas, RESPONSE_SCHEMAS, CONSOLE_RESPONSE_SCHEMAS, OVERVIEW_RESPONSE_SCHEMAS);
   return {
     openapi: '3.1.0',
     info: {
@@ -314,5 +315,6 @@ function buildPaths(): Json {
       delete: operation({ operationId: 'deleteSchedule', tag: 'schedules', summary: 'Delete a scheduled mute (removed from its alerts)', id: 'schedule id', ok: [200, 'Deleted'], errors: { 404: NO_SCHEDULE } }),
     },
     ...buildConsolePaths(operation),
+    ...buildOverviewPaths(operation),
   };
 }

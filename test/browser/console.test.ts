@@ -123,6 +123,9 @@ describe.skipIf(availability.skip)('the web console in Chromium', () => {
   });
 
   it("opens the alert's page from the list: history entry of the alerting transition", async () => {
+    // As alertform apply writes it: the alert becomes managed from git.
+    const applied = await server.request('PUT', `/v2/alerts/${alertId}/`, { info: 'Runbook: scale out' }, { headers: { 'x-alertform-managed': 'git' } });
+    expect(applied.status).toBe(200);
     await page.getByRole('link', { name: 'CPU high' }).click();
     await page.getByRole('heading', { name: 'CPU high', level: 1 }).waitFor();
     expect(new URL(page.url()).pathname).toBe(`/alerts/${alertId}`);
@@ -139,6 +142,8 @@ describe.skipIf(availability.skip)('the web console in Chromium', () => {
     await expectText(page.locator('#deliveries tr[data-state="delivered"]'), 'ops hook', 15_000);
     await expectText(page.locator('#history'), 'Notification sent');
     await expectText(page.locator('#backtest'), 'would have fired');
+    await expectText(page.locator('#definition pre'), 'name: CPU high');
+    await expectText(page.locator('#managed-notice'), 'shows as drift in the next plan');
     await screenshot(page, 'alert');
   });
 
