@@ -209,6 +209,24 @@ describe.skipIf(availability.skip)('the web console in Chromium', () => {
     expect(cspViolations).toEqual([]);
   });
 
+  it('works with the keyboard alone: skip link, open an alert, mute and unmute it', async () => {
+    await page.goto(server.url);
+    await page.locator('tbody tr').first().waitFor();
+    await page.keyboard.press('Tab');
+    expect(await focusedText(page)).toBe('Skip to content');
+    await tabTo(page, 'CPU high');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'CPU high', level: 1 }).waitFor();
+    // The new page's heading has the focus, so the next Tab starts from there.
+    expect(await focusedText(page)).toBe('CPU high');
+    await tabTo(page, 'Mute 6 h');
+    await page.keyboard.press('Enter');
+    await expectText(page.locator('.mute-status'), 'Muted for 6 h more');
+    await tabTo(page, 'Unmute');
+    await page.keyboard.press('Enter');
+    await expectText(page.locator('.mute-status'), 'Not muted');
+  });
+
   it('fits a narrow window without sideways scrolling', async () => {
     await page.setViewportSize({ width: 360, height: 800 });
     await page.goto(server.url);
@@ -251,6 +269,20 @@ function seriesFor(target: string, from: string | null, value: number) {
   const step = Math.max(60, Math.floor((minutes * 60) / 300));
   const count = Math.floor((minutes * 60) / step);
   return makeSeries(target, Array.from({ length: count }, (_, i) => (i >= count - 3 ? value : Math.round(50 + 20 * Math.sin(i / 12)))), now, step);
+}
+
+/** The text of the focused element. */
+function focusedText(page: Page): Promise<string> {
+  return page.evaluate(() => ((globalThis as any).document.activeElement?.textContent ?? '').trim());
+}
+
+/** Presses Tab until the focused element's text is `text` (at most 60 times). */
+async function tabTo(page: Page, text: string): Promise<void> {
+  for (let i = 0; i < 60; i += 1) {
+    await page.keyboard.press('Tab');
+    if ((await focusedText(page)) === text) return;
+  }
+  throw new Error(`Tab never reached "${text}"`);
 }
 
 /** Waits until the locator's text contains `text` (case-insensitive). */
