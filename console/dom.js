@@ -6,7 +6,7 @@
  */
 
 /**
- * @typedef {Node | string | number | null | undefined | false | Child[]} Child
+ * @typedef {Node | string | number | null | undefined | false | any[]} Child (arrays of children are flattened)
  */
 
 /**

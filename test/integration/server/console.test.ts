@@ -1,3 +1,4 @@
+import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CONSOLE_FILES } from '../../../src/server/console/serve-console.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
@@ -43,6 +44,22 @@ describe('serving the web console', () => {
       expect((await fetch(`${server.url}${path}`)).status, path).toBe(404);
     }
     expect((await fetch(`${server.url}/`, { method: 'POST' })).status).toBe(404);
+  });
+
+  it('logs the console requests by path only: the key the console sends never reaches the log', async () => {
+    const lines: string[] = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(line) });
+    const key = 'console-log-key-0123456789abcdef';
+    const server = await start({ keys: [key], logger });
+    await fetch(`${server.url}/alerts/abc`);
+    expect((await server.request('GET', '/v2/alerts/overview/?search=x', undefined, { bearer: true })).status).toBe(200);
+    expect((await server.request('GET', '/v2/alerts/overview/', undefined, { key: 'wrong-key-0123456789abcdef', bearer: true })).status).toBe(401);
+    const log = lines.join('');
+    expect(log).toContain('"path":"/v2/alerts/overview/"');
+    expect(log).toContain('"path":"/alerts/abc"');
+    expect(log).not.toContain(key);
+    expect(log).not.toContain('wrong-key-0123456789abcdef');
+    expect(log).not.toContain('search=x');
   });
 
   it('serves no console with console: false (serve --no-console), the API unchanged', async () => {
