@@ -113,12 +113,14 @@ export async function spawnServe(options: {
   logLevel?: string;
   extraArgs?: string[];
   discardStderr?: boolean;
+  /** More environment variables for the process (ALERTFORM_... settings). */
+  env?: NodeJS.ProcessEnv;
 }): Promise<ServeProcess> {
   const key = options.key ?? randomBytes(24).toString('base64url');
   const started = await spawnNodeServer(
     MAIN,
     ['serve', '--host', '127.0.0.1', '--port', '0', '--db', options.db, '--api-key', key, ...(options.extraArgs ?? [])],
-    { env: { ALERTFORM_LOG_LEVEL: options.logLevel ?? 'warn' }, discardStderr: options.discardStderr ?? false },
+    { env: { ALERTFORM_LOG_LEVEL: options.logLevel ?? 'warn', ...options.env }, discardStderr: options.discardStderr ?? false },
   );
   return { ...started, key, authorization: `Basic ${Buffer.from(`${key}:`).toString('base64')}` };
 }

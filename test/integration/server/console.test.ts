@@ -1,6 +1,10 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CONSOLE_FILES } from '../../../src/server/console/serve-console.js';
+import { spawnServe } from '../../helpers/server-process.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 import { describeEachStore } from '../../helpers/store-backends.js';
 
@@ -67,6 +71,27 @@ describe('serving the web console', () => {
     expect((await fetch(`${server.url}/`)).status).toBe(404);
     expect((await fetch(`${server.url}/console/app.js`)).status).toBe(404);
     expect((await server.request('GET', '/v2/alerts/overview/')).status).toBe(200);
+  });
+});
+
+describe('alertform serve and the console', () => {
+  it('serves the console by default and not with --no-console (or ALERTFORM_NO_CONSOLE)', { timeout: 90_000 }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'af-console-serve-'));
+    const on = await spawnServe({ db: join(dir, 'on.db') });
+    try {
+      expect((await fetch(`${on.url}/`)).status).toBe(200);
+    } finally {
+      await on.stop();
+    }
+    for (const [args, env] of [[['--no-console'], {}], [[], { ALERTFORM_NO_CONSOLE: '1' }]] as const) {
+      const off = await spawnServe({ db: join(dir, 'off.db'), extraArgs: [...args], env });
+      try {
+        expect((await fetch(`${off.url}/`)).status).toBe(404);
+        expect((await fetch(`${off.url}/v2/alerts/overview/`, { headers: { authorization: off.authorization } })).status).toBe(200);
+      } finally {
+        await off.stop();
+      }
+    }
   });
 });
 
