@@ -57,6 +57,8 @@ describe('the npm package, installed into an empty directory', () => {
     expect(validate.stdout).toContain('Valid: 1 alert(s), 1 channel(s)');
 
     server = await startUntilUrl(bin, ['serve', '--port', '0', '--api-key', key], { cwd: app, env });
+    // The web console ships in the package: its page, its modules and the charting library from node_modules.
+    for (const path of ['/', '/console/app.js', '/console/vendor/uplot.esm.js']) expect((await fetch(`${server.url}${path}`)).status, path).toBe(200);
     const target = server.url.replace('http://', `http://${key}@`);
     const plan = await run(['plan', '--server', target]);
     expect(plan.code, plan.stderr).toBe(0);
