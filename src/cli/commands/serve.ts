@@ -15,6 +15,7 @@ interface ServeOptions {
   apiKey: string[];
   apiKeyFile?: string;
   graphiteUrl?: string;
+  publicUrl?: string;
   evalInterval: string;
   smtpUrl?: string;
   smtpFrom?: string;
@@ -82,6 +83,7 @@ docs/security.md.`,
       }
       for (const [flag, value] of [
         ['--graphite-url', options.graphiteUrl],
+        ['--public-url', options.publicUrl],
         ['--pagerduty-url', options.pagerdutyUrl],
         ['--opsgenie-url', options.opsgenieUrl],
         ['--victorops-url', options.victoropsUrl],
@@ -136,6 +138,7 @@ docs/security.md.`,
           apiKeys,
           logger,
           ...(options.graphiteUrl ? { graphiteUrl: options.graphiteUrl, evalIntervalSeconds: evalInterval } : {}),
+          ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
           ...(options.smtpUrl ? { smtpUrl: options.smtpUrl } : {}),
           ...(options.smtpFrom ? { smtpFrom: options.smtpFrom } : {}),
           notifierUrls,

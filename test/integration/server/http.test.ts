@@ -111,8 +111,8 @@ describe('open endpoints', () => {
     ]));
     const operations = Object.values(doc.paths).flatMap((path: any) => Object.keys(path));
     // The open ones (/healthz, /readyz, /metrics, this document), the 22 of the API (with /v2/deliveries/), then
-    // the console's extensions (graph, timeline, backtest, definition, delivery retry, channel test).
-    expect(operations.length).toBe(4 + 22 + 6);
+    // the console's extensions (graph, timeline, backtest, definition, graph picture, delivery retry, channel test).
+    expect(operations.length).toBe(4 + 22 + 7);
     expect(doc.components.schemas['alert.criteria'].properties.above_value.type).toBe('number');
     // Every $ref points at a schema that exists in the document.
     const refs = JSON.stringify(doc).match(/"\$ref":"[^"]+"/g) ?? [];

@@ -549,6 +549,13 @@ export class SqliteStore implements Store {
     return consoleRows.enqueueChannelTest(this.db, accountId, channelId, test);
   }
 
+  async findAlertOwner(alertId: string): Promise<{ accountId: string; metricPrefixes: string[] } | null> {
+    const row = this.db
+      .prepare('SELECT a.account_id, c.metric_prefixes FROM alerts a JOIN accounts c ON c.id = a.account_id WHERE a.id = ?')
+      .get(alertId) as { account_id: string; metric_prefixes: string } | undefined;
+    return row ? { accountId: row.account_id, metricPrefixes: JSON.parse(row.metric_prefixes) as string[] } : null;
+  }
+
   async setManagedFromGit(accountId: string, alertId: string, managed: boolean): Promise<boolean> {
     return this.db.prepare('UPDATE alerts SET managed_from_git = ? WHERE account_id = ? AND id = ?').run(managed ? 1 : 0, accountId, alertId).changes > 0;
   }

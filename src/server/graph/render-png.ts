@@ -1,0 +1,72 @@
+import type { AlertGraph } from './read-graph.js';
+
+/** The picture's size in pixels. */
+export const PNG_WIDTH = 800;
+export const PNG_HEIGHT = 300;
+/** The threshold lines' colour (tests look for it in the pixels). */
+export const THRESHOLD_COLOUR = '#d62728';
+/** Series colours: none of them red, so a threshold is never mistaken for a series. */
+const SERIES_COLOURS = ['#1f77b4', '#2ca02c', '#9467bd', '#17becf', '#8c564b', '#7f7f7f', '#bcbd22', '#e377c2'];
+const MARGIN = 12;
+
+/**
+ * The graph of an alert's first criterion as a PNG: its series, its thresholds (red, dashed-free so they are exact
+ * pixels), the alerting periods shaded. No text: nothing depends on fonts being installed (resvg is told to load
+ * none), and the message the picture goes with says what it is.
+ */
+export async function renderGraphPng(graph: AlertGraph): Promise<Buffer> {
+  // Loaded on the first picture: the native renderer costs every other command (and server) nothing.
+  const { Resvg } = await import('@resvg/resvg-js');
+  return new Resvg(composeGraphSvg(graph), { font: { loadSystemFonts: false }, fitTo: { mode: 'original' } }).render().asPng();
+}
+
+/** The SVG the PNG is rendered from (every value is a number: nothing from the alert's text goes in). */
+export function composeGraphSvg(graph: AlertGraph): string {
+  const criterion = graph.criteria[0];
+  const series = criterion?.series ?? [];
+  const thresholds = criterion?.thresholds ?? [];
+  const values = [...thresholds, ...series.flatMap((one) => one.points.flatMap(([, value]) => (value === null ? [] : [value])))];
+  let low = values.length > 0 ? Math.min(...values) : 0;
+  let high = values.length > 0 ? Math.max(...values) : 1;
+  if (high === low) {
+    high += 1;
+    low -= 1;
+  }
+  const pad = (high - low) * 0.1;
+  low -= pad;
+  high += pad;
+  const span = Math.max(1, graph.until - graph.from);
+  const x = (time: number) => round(MARGIN + ((time - graph.from) / span) * (PNG_WIDTH - 2 * MARGIN));
+  const y = (value: number) => round(PNG_HEIGHT - MARGIN - ((value - low) / (high - low)) * (PNG_HEIGHT - 2 * MARGIN));
+
+  const parts: string[] = [`<rect width="${PNG_WIDTH}" height="${PNG_HEIGHT}" fill="#ffffff"/>`];
+  for (const period of graph.alerting) {
+    const left = x(Math.max(period.from, graph.from));
+    const right = x(Math.min(period.until ?? graph.until, graph.until));
+    if (right > left) parts.push(`<rect x="${left}" y="${MARGIN}" width="${round(right - left)}" height="${PNG_HEIGHT - 2 * MARGIN}" fill="#fbe3e4"/>`);
+  }
+  parts.push(`<rect x="${MARGIN}" y="${MARGIN}" width="${PNG_WIDTH - 2 * MARGIN}" height="${PNG_HEIGHT - 2 * MARGIN}" fill="none" stroke="#cccccc"/>`);
+  series.forEach((one, index) => {
+    // A gap in the data is a gap in the line: each run of non-null points is a path of its own.
+    const runs: string[] = [];
+    let run: string[] = [];
+    for (const [time, value] of one.points) {
+      if (value === null) {
+        if (run.length > 0) runs.push(run.join(' '));
+        run = [];
+      } else run.push(`${run.length === 0 ? 'M' : 'L'}${x(time)},${y(value)}`);
+    }
+    if (run.length > 0) runs.push(run.join(' '));
+    const colour = SERIES_COLOURS[index % SERIES_COLOURS.length];
+    for (const d of runs) parts.push(`<path d="${d}" fill="none" stroke="${colour}" stroke-width="1.5" stroke-linejoin="round"/>`);
+  });
+  for (const threshold of thresholds) {
+    const at = Math.round(y(threshold));
+    parts.push(`<line x1="${MARGIN}" y1="${at}" x2="${PNG_WIDTH - MARGIN}" y2="${at}" stroke="${THRESHOLD_COLOUR}" stroke-width="2" shape-rendering="crispEdges"/>`);
+  }
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${PNG_WIDTH}" height="${PNG_HEIGHT}" viewBox="0 0 ${PNG_WIDTH} ${PNG_HEIGHT}">${parts.join('')}</svg>`;
+}
+
+function round(value: number): number {
+  return Math.round(value * 10) / 10;
+}
