@@ -8,6 +8,10 @@ export const THRESHOLD_COLOUR = '#d62728';
 /** Series colours: none of them red, so a threshold is never mistaken for a series. */
 const SERIES_COLOURS = ['#1f77b4', '#2ca02c', '#9467bd', '#17becf', '#8c564b', '#7f7f7f', '#bcbd22', '#e377c2'];
 const MARGIN = 12;
+/** Series drawn at most: a picture in a chat message shows a few lines, not a fleet (the console shows them all). */
+export const PNG_MAX_SERIES = 10;
+/** Columns each series is reduced to (its lowest and highest value per column, so spikes stay visible). */
+const COLUMNS = 400;
 
 /**
  * The graph of an alert's first criterion as a PNG: its series, its thresholds (red, dashed-free so they are exact
@@ -23,7 +27,7 @@ export async function renderGraphPng(graph: AlertGraph): Promise<Buffer> {
 /** The SVG the PNG is rendered from (every value is a number: nothing from the alert's text goes in). */
 export function composeGraphSvg(graph: AlertGraph): string {
   const criterion = graph.criteria[0];
-  const series = criterion?.series ?? [];
+  const series = (criterion?.series ?? []).slice(0, PNG_MAX_SERIES).map((one) => ({ ...one, points: reduceToColumns(one.points, graph.from, graph.until) }));
   const thresholds = criterion?.thresholds ?? [];
   const values = [...thresholds, ...series.flatMap((one) => one.points.flatMap(([, value]) => (value === null ? [] : [value])))];
   let low = values.length > 0 ? Math.min(...values) : 0;
@@ -69,4 +73,41 @@ export function composeGraphSvg(graph: AlertGraph): string {
 
 function round(value: number): number {
   return Math.round(value * 10) / 10;
+}
+
+/**
+ * A series reduced to at most two points (its lowest and highest, in time order) per column of the picture: the
+ * same line as every point would draw, at a fraction of the path (a week of 10 s points is 60,000 of them).
+ */
+function reduceToColumns(points: readonly [number, number | null][], from: number, until: number): [number, number | null][] {
+  if (points.length <= 2 * COLUMNS) return [...points];
+  const width = Math.max(1, until - from) / COLUMNS;
+  const out: [number, number | null][] = [];
+  let column = -1;
+  let low: [number, number] | null = null;
+  let high: [number, number] | null = null;
+  let gap = false;
+  const flush = () => {
+    if (low && high) out.push(...(low[0] <= high[0] ? [low, high] : [high, low]).filter((p, i, all) => i === 0 || p !== all[0]));
+    if (gap) out.push([(column + 1) * width + from, null]);
+    low = high = null;
+    gap = false;
+  };
+  for (const [time, value] of points) {
+    const at = Math.min(COLUMNS - 1, Math.floor((time - from) / width));
+    if (at !== column) {
+      flush();
+      column = at;
+    }
+    if (value === null) {
+      // A column without any value is a gap; one with values keeps the line going.
+      gap = !low;
+      continue;
+    }
+    gap = false;
+    if (!low || value < low[1]) low = [time, value];
+    if (!high || value > high[1]) high = [time, value];
+  }
+  flush();
+  return out;
 }
