@@ -83,17 +83,26 @@ function reduceToColumns(points: readonly [number, number | null][], from: numbe
   if (points.length <= 2 * COLUMNS) return [...points];
   const width = Math.max(1, until - from) / COLUMNS;
   const out: [number, number | null][] = [];
+  // Plain numbers, not a pair per point: this loop sees every point of a week.
   let column = -1;
-  let low: [number, number] | null = null;
-  let high: [number, number] | null = null;
+  let count = 0;
+  let lowTime = 0;
+  let lowValue = 0;
+  let highTime = 0;
+  let highValue = 0;
   let gap = false;
   const flush = () => {
-    if (low && high) out.push(...(low[0] <= high[0] ? [low, high] : [high, low]).filter((p, i, all) => i === 0 || p !== all[0]));
-    if (gap) out.push([(column + 1) * width + from, null]);
-    low = high = null;
+    if (count > 0) {
+      if (lowTime === highTime) out.push([lowTime, lowValue]);
+      else if (lowTime < highTime) out.push([lowTime, lowValue], [highTime, highValue]);
+      else out.push([highTime, highValue], [lowTime, lowValue]);
+    } else if (gap) out.push([from + (column + 1) * width, null]);
+    count = 0;
     gap = false;
   };
-  for (const [time, value] of points) {
+  for (let i = 0; i < points.length; i += 1) {
+    const time = points[i]![0];
+    const value = points[i]![1];
     const at = Math.min(COLUMNS - 1, Math.floor((time - from) / width));
     if (at !== column) {
       flush();
@@ -101,12 +110,18 @@ function reduceToColumns(points: readonly [number, number | null][], from: numbe
     }
     if (value === null) {
       // A column without any value is a gap; one with values keeps the line going.
-      gap = !low;
+      gap = true;
       continue;
     }
-    gap = false;
-    if (!low || value < low[1]) low = [time, value];
-    if (!high || value > high[1]) high = [time, value];
+    if (count === 0 || value < lowValue) {
+      lowValue = value;
+      lowTime = time;
+    }
+    if (count === 0 || value > highValue) {
+      highValue = value;
+      highTime = time;
+    }
+    count += 1;
   }
   flush();
   return out;
