@@ -29,6 +29,11 @@ export const SERVE_OPTIONS: readonly ServeOptionSpec[] = [
     env: 'ALERTFORM_GRAPHITE_URL',
     description: 'evaluate alerts against this Graphite render API (graphite-web root); no evaluation without it',
   },
+  {
+    flags: '--public-url <url>',
+    env: 'ALERTFORM_PUBLIC_URL',
+    description: 'the URL people reach this server at: notifications then link to the console and to a graph picture (none without it)',
+  },
   { flags: '--eval-interval <seconds>', env: 'ALERTFORM_EVAL_INTERVAL', description: 'seconds between evaluation cycles', default: '30' },
   { flags: '--smtp-url <url>', env: 'ALERTFORM_SMTP_URL', description: 'SMTP server for email channels, e.g. smtp://user:pass@mail.example:587' },
   { flags: '--smtp-from <address>', env: 'ALERTFORM_SMTP_FROM', description: 'From address of notification emails (default alertform@localhost)' },

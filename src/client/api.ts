@@ -5,6 +5,7 @@ import type {
   ChannelRead,
   CreatedResponse,
   DeliveryRead,
+  HistoryEntry,
   MuteStatus,
   ScheduleBody,
   ScheduleRead,
@@ -19,6 +20,17 @@ import { parseServerUrl } from './connection.js';
  */
 export const MANAGED_FROM_GIT_HEADER = 'x-alertform-managed';
 const MANAGED_FROM_GIT = { [MANAGED_FROM_GIT_HEADER]: 'git' };
+
+/** One entry of alertform's alert timeline (GET /v2/alerts/{id}/timeline/). */
+export interface TimelineEntry {
+  /** Unix seconds. */
+  time: number;
+  kind: string;
+  metric: string | null;
+  value: number | null;
+  channel: { id: string; type: string; description: string } | null;
+  reason: string | null;
+}
 
 /** The list endpoints and the field each page's items come in. */
 const LISTS = {
@@ -90,6 +102,20 @@ export class AlertformClient {
       if (error instanceof ApiResponseError && error.status === 404) return undefined;
       throw error;
     }
+  }
+
+  /** alertform's own timeline of one alert (GET /v2/alerts/{id}/timeline/), newest first. */
+  getAlertTimeline(id: string, days: number): Promise<{ entries: TimelineEntry[] }> {
+    return this.http.request('GET', `v2/alerts/${encodeURIComponent(id)}/timeline/`, { searchParams: new URLSearchParams({ days: String(days) }), idempotent: true });
+  }
+
+  /** The documented history of one alert (GET /v2/alerts/history/?id=), newest first. */
+  async getAlertHistory(id: string, days: number): Promise<HistoryEntry[]> {
+    const body = await this.http.request<Record<string, HistoryEntry[]>>('GET', 'v2/alerts/history/', {
+      searchParams: new URLSearchParams({ id, days: String(days) }),
+      idempotent: true,
+    });
+    return body[id] ?? [];
   }
 
   async findAlertId(name: string): Promise<string | undefined> {

@@ -37,7 +37,13 @@ export const defaultRetryPolicy: RetryPolicy = {
   sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
 };
 
-/** JSON over HTTP on ky, with our own retry loop (so creates can be handled apart) and errors with status + body. */
+/**
+ * JSON over HTTP on ky, with our own retry loop and errors with status + body. Why not ky's own `retry` (which
+ * reads Retry-After too): a create is retried only after looking the object up by name (api.ts createOnce), a step
+ * ky's retry has no place for, so one loop serves both kinds of request with the same delays; and the wait goes
+ * through `RetryPolicy.sleep`, which the fault-injection suites (test/reliability, faulty-proxy) replace to run
+ * hundreds of retries in seconds and to assert the Retry-After they were told. ky sleeps on a timer of its own.
+ */
 export class HttpClient {
   readonly retry: RetryPolicy;
   private readonly ky: KyInstance;

@@ -1,6 +1,6 @@
 import { GlobSyntaxError, compileGraphitePattern, isBatchableTarget, type GraphiteMatcher } from './glob.js';
 import { createAgent, getText, type TextAnswer } from './http-get.js';
-import { createLimiter } from './limiter.js';
+import pLimit from 'p-limit';
 import type { GraphiteFailure, RenderQuery, RenderResult, RenderSeries } from './types.js';
 
 /** Settings of a GraphiteClient. Only baseUrl is required. */
@@ -61,7 +61,7 @@ export function createGraphiteClient(options: GraphiteClientOptions): GraphiteCl
   const timeoutMs = options.timeoutMs ?? 10_000;
   const maxTargets = options.maxTargetsPerRequest ?? 100;
   const maxUrlLength = options.maxUrlLength ?? 7_000;
-  const limit = createLimiter(options.concurrency ?? 8);
+  const limit = pLimit(options.concurrency ?? 8);
   const timeoutSplitBudget = options.timeoutSplitBudget ?? 16;
 
   const buildUrl = (targets: readonly string[], range: Range): string => {

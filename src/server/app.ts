@@ -7,6 +7,7 @@ import { handleErrors } from './http/handle-errors.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { registerAlertRoutes } from './routes/alerts.js';
 import { registerAlertConsoleRoutes } from './routes/alert-console.js';
+import { registerGraphPictureRoute } from './routes/graph-picture.js';
 import { createGraphiteClient } from '../graphite/index.js';
 import { createBacktestClient } from '../impact/fetch-window.js';
 import { registerChannelRoutes } from './routes/channels.js';
@@ -92,6 +93,7 @@ export function createApp(options: AppOptions): Koa {
       ctx.body = await metrics.render();
     });
   }
+  registerGraphPictureRoute(open, deps);
   let openapi: unknown;
   open.get('/v2/openapi.json', (ctx) => {
     openapi ??= buildOpenApiDocument();

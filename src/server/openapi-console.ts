@@ -125,6 +125,21 @@ export function buildConsolePaths(operation: (op: Op) => Json): Json {
         "`yaml` is pull's alerts.yaml holding this one alert (references by name, defaults left out). `managed_from_git` is set when alertform's apply wrote the alert: its create and update requests carry the header `X-Alertform-Managed: git`; a write without it leaves the mark as it is. The mark is not part of the alert's read object, so it never shows in a plan.",
       ),
     },
+    '/v2/graphs/{token}.png': {
+      get: {
+        operationId: 'getGraphPicture',
+        summary: "A PNG of an alert's graph behind a signed, expiring link (the links notifications carry)",
+        description: `Open (no key): the token, signed by the server (HMAC-SHA256 with a key kept in its database) and holding the alert id, the notification time and the expiry, is the only credential. Sent only with alertform serve --public-url. ${EXTENSION}`,
+        tags: ['alerts'],
+        security: [],
+        parameters: [{ name: 'token', in: 'path', required: true, schema: { type: 'string' }, description: 'The signed token of the link.' }],
+        responses: {
+          200: { description: 'An 800×300 PNG: the series, the thresholds in red, the alerting periods shaded.', content: { 'image/png': { schema: { type: 'string', contentMediaType: 'image/png' } } } },
+          404: { description: 'The token does not verify, or its alert is gone (not_found).', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+          410: { description: 'The link has expired (not_found).', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+        },
+      },
+    },
     '/v2/deliveries/{id}/retry/': {
       post: described(
         {

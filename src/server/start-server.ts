@@ -59,6 +59,11 @@ export interface ServerOptions {
    */
   services?: Array<(context: ServiceContext) => BackgroundService | Promise<BackgroundService>>;
   graphiteUrl?: string;
+  /**
+   * The URL people reach this server at (`--public-url`). With it, notifications link to the alert's console page
+   * and to a signed, expiring PNG of its graph; without it they carry neither.
+   */
+  publicUrl?: string;
   evalIntervalSeconds?: number;
   smtpUrl?: string;
   /** From address of notification emails. Default alertform@localhost. */

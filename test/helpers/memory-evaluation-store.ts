@@ -1,5 +1,5 @@
 import type { EvaluableAlert, EvaluationStore, EvaluationUpdate, NotificationRecord } from '../../src/server/evaluator/evaluation-store.js';
-import type { HistoryRecord } from '../../src/evaluation/transitions.js';
+import type { TransitionHistoryEntry } from '../../src/evaluation/transitions.js';
 import type { DeliveryChannel, Notification } from '../../src/server/notifiers/types.js';
 
 /**
@@ -9,7 +9,7 @@ import type { DeliveryChannel, Notification } from '../../src/server/notifiers/t
 export class MemoryEvaluationStore implements EvaluationStore {
   readonly alerts = new Map<string, EvaluableAlert>();
   readonly channels = new Map<string, DeliveryChannel>();
-  readonly history = new Map<string, HistoryRecord[]>();
+  readonly history = new Map<string, TransitionHistoryEntry[]>();
   readonly notificationHistory = new Map<string, NotificationRecord[]>();
   /** The outbox: every delivery the cycles wrote, in order (nothing sends them here). */
   readonly outbox: { alertId: string; channelId: string; notification: Notification }[] = [];
@@ -45,7 +45,7 @@ export class MemoryEvaluationStore implements EvaluationStore {
       alert.currently_triggered_metrics = update.currently_triggered_metrics;
       alert.eval_state = JSON.stringify(update.eval_state);
       // The public kinds in `history`; what was sent or suppressed in `notificationHistory` (the console's).
-      const entries = update.history.filter((entry): entry is HistoryRecord => !entry.status.startsWith('notification_'));
+      const entries = update.history.filter((entry): entry is TransitionHistoryEntry => !entry.status.startsWith('notification_'));
       const notices = update.history.filter((entry): entry is NotificationRecord => entry.status.startsWith('notification_'));
       if (entries.length > 0) this.history.set(update.alertId, [...(this.history.get(update.alertId) ?? []), ...entries]);
       if (notices.length > 0) this.notificationHistory.set(update.alertId, [...(this.notificationHistory.get(update.alertId) ?? []), ...notices]);

@@ -49,9 +49,20 @@ export interface GraphSources {
  * evaluator's render client with its limits; queries outside the account's metric prefixes are not run), and the
  * alerting periods from the alert's history.
  */
-export async function readAlertGraph(alert: AlertRecord, minutes: number, sources: GraphSources): Promise<AlertGraph> {
-  const until = Math.floor(sources.now / 1000);
+export async function readAlertGraph(
+  alert: AlertRecord,
+  minutes: number,
+  sources: GraphSources,
+  /** Unix seconds the picture ends at (a notification's graph), default now. */
+  endAt?: number,
+): Promise<AlertGraph> {
+  const now = Math.floor(sources.now / 1000);
+  const until = Math.min(endAt ?? now, now);
   const from = until - minutes * 60;
+  // The render API reads "the last N minutes": a window that ended earlier is read up to now and cut, with as many
+  // more points as the extra time needs for the same resolution.
+  const readMinutes = Math.ceil((now - from) / 60);
+  const maxDataPoints = Math.min(50_000, Math.ceil((MAX_POINTS * readMinutes) / minutes));
   const criteria: GraphCriterion[] = [
     { name: 'alert_criteria', ...describe(alert.metric, alert.alertCriteria) },
     ...Object.entries(alert.additionalCriteria ?? {})
@@ -66,7 +77,7 @@ export async function readAlertGraph(alert: AlertRecord, minutes: number, source
   });
   if (!sources.graphite) errors.push('this server reads no Graphite (alertform serve --graphite-url)');
   else if (readable.length > 0) {
-    const results = await sources.graphite.render(readable.map((c) => ({ target: c.metric, fromMinutes: minutes, maxDataPoints: MAX_POINTS })));
+    const results = await sources.graphite.render(readable.map((c) => ({ target: c.metric, fromMinutes: readMinutes, maxDataPoints })));
     readable.forEach((criterion, index) => {
       const result = results[index]!;
       if (!result.ok) {
@@ -74,10 +85,12 @@ export async function readAlertGraph(alert: AlertRecord, minutes: number, source
         return;
       }
       if (result.series.length > MAX_SERIES) errors.push(`${criterion.name}: showing ${MAX_SERIES} of ${result.series.length} series`);
-      criterion.series = result.series.slice(0, MAX_SERIES).map(toPoints);
+      criterion.series = result.series.slice(0, MAX_SERIES).map((series) => toPoints(series, from, until));
     });
   }
-  const alerting = await readAlertingPeriods(alert, from, sources.store);
+  const alerting = (await readAlertingPeriods(alert, from, sources.store))
+    .filter((period) => period.from <= until)
+    .map((period) => (period.until === null || period.until > until ? { from: period.from, until: until < now ? until : period.until } : period));
   return { from, until, criteria, alerting, error: errors.length > 0 ? errors.join('; ') : null };
 }
 
@@ -87,10 +100,12 @@ function describe(metric: string, rule: AlertCriteria): Omit<GraphCriterion, 'na
   return { metric, type: rule.type, thresholds: thresholds.filter((value): value is number => typeof value === 'number'), series: [] };
 }
 
-function toPoints(series: RenderSeries): GraphCriterion['series'][number] {
+function toPoints(series: RenderSeries, from: number, until: number): GraphCriterion['series'][number] {
   return {
     target: series.target,
-    points: series.datapoints.map(([value, time]) => [time, typeof value === 'number' && Number.isFinite(value) ? value : null]),
+    points: series.datapoints
+      .filter(([, time]) => time >= from && time <= until)
+      .map(([value, time]) => [time, typeof value === 'number' && Number.isFinite(value) ? value : null]),
   };
 }
 

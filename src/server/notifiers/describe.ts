@@ -66,5 +66,6 @@ export function describeText(notification: Notification): string {
   }
   if (notification.alert.info) lines.push('', notification.alert.info);
   if (notification.graphUrl) lines.push('', `Graph: ${notification.graphUrl}`);
+  if (notification.consoleUrl) lines.push(`Console: ${notification.consoleUrl}`);
   return lines.join('\n');
 }

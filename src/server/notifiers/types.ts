@@ -31,8 +31,13 @@ export interface Notification {
   /** The metrics the notification is about: breaching ones, recovered ones, or failed queries. */
   triggered: TriggeredMetric[];
   conditions: NotifiedCondition[];
-  /** A render URL of the alert's metric, for people (never carries credentials). */
+  /**
+   * A PNG of the alert's graph for people: a signed, expiring link to this server (set at send time, with
+   * --public-url; null without). Never Graphite's own URL, which is internal.
+   */
   graphUrl: string | null;
+  /** The alert's page in the console (set at send time, with --public-url). */
+  consoleUrl?: string;
   /** Unix seconds. */
   time: number;
   /** For query_failed: why. */

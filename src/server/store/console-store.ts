@@ -22,6 +22,11 @@ export interface ConsoleStore {
    * has no such channel. The row's alert is `alertId` (no alert: "") named `alertName`.
    */
   enqueueChannelTest(accountId: string, channelId: string, test: ChannelTestDelivery): Promise<DeliveryRecord | null>;
+  /**
+   * The account that owns an alert, over all accounts, with its metric prefixes: for a signed graph link, whose token
+   * (checked before) is the only credential. null when the alert does not exist.
+   */
+  findAlertOwner(alertId: string): Promise<{ accountId: string; metricPrefixes: string[] } | null>;
   /** Sets or clears the "managed from git" marker of an alert (false when the alert is unknown). */
   setManagedFromGit(accountId: string, alertId: string, managed: boolean): Promise<boolean>;
   /** Whether the alert was last written by alertform's apply (see setManagedFromGit). */

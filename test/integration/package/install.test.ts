@@ -48,6 +48,16 @@ describe('the npm package, installed into an empty directory', () => {
     expect(result.stdout).toContain('Usage: alertform');
   });
 
+  it('draws a graph picture with the renderer installed from npm (prebuilt, no download, no system font)', async () => {
+    const module = join(app, 'node_modules', 'alertform', 'dist', 'server', 'graph', 'render-png.js');
+    const script = `const { renderGraphPng } = await import(${JSON.stringify(module)});
+      const png = await renderGraphPng({ from: 0, until: 60, criteria: [{ name: 'alert_criteria', metric: 'm', type: 'above', thresholds: [1], series: [] }], alerting: [], error: null });
+      process.stdout.write(png.subarray(1, 4).toString() + ' ' + png.readUInt32BE(16) + 'x' + png.readUInt32BE(20));`;
+    const result = await runCommand(process.execPath, ['--input-type=module', '-e', script], { cwd: app, env, timeoutMs: 60_000 });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toBe('PNG 800x300');
+  });
+
   it("follows the README's quick start from an empty directory: init, validate, serve, plan, apply", async () => {
     // The README's commands, with a free port instead of 8080 (tests run side by side).
     const init = await run(['init']);

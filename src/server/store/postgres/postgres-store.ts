@@ -550,6 +550,14 @@ export class PostgresStore implements Store {
     return consoleRows.enqueueChannelTest(this.db, accountId, channelId, test);
   }
 
+  async findAlertOwner(alertId: string): Promise<{ accountId: string; metricPrefixes: string[] } | null> {
+    const [row] = await this.db.query<{ account_id: string; metric_prefixes: string }>(
+      'SELECT a.account_id, c.metric_prefixes FROM alerts a JOIN accounts c ON c.id = a.account_id WHERE a.id = $1',
+      [alertId],
+    );
+    return row ? { accountId: row.account_id, metricPrefixes: JSON.parse(row.metric_prefixes) as string[] } : null;
+  }
+
   async setManagedFromGit(accountId: string, alertId: string, managed: boolean): Promise<boolean> {
     const rows = await this.db.query('UPDATE alerts SET managed_from_git = $1 WHERE account_id = $2 AND id = $3 RETURNING id', [managed, accountId, alertId]);
     return rows.length > 0;

@@ -90,6 +90,13 @@ describeEachStore('the $name store for the console', (backend) => {
     expect(await store.isManagedFromGit(other.id, id)).toBe(false);
   });
 
+  it('finds the owner of an alert with its metric prefixes, for signed graph links', async () => {
+    const { id } = await store.createAlert(account, alert());
+    await store.setMetricPrefixes(account, ['team1.']);
+    expect(await store.findAlertOwner(id)).toEqual({ accountId: account, metricPrefixes: ['team1.'] });
+    expect(await store.findAlertOwner('nope')).toBeNull();
+  });
+
   it('creates a server secret once and answers the same value after', async () => {
     const first = await store.getServerSecret('graph-links', () => 'one');
     expect(first).toBe('one');

@@ -1,0 +1,36 @@
+/**
+ * Which files of a definitions directory are read, in one place for every reader: the work tree walk
+ * (definitions and rule tests), a git revision's listing (`--ref`) and the Action's search for `${VAR}` names.
+ */
+
+/** Project config is not a definitions document. */
+export const PROJECT_FILE = 'alertform.yaml';
+
+/** Rule tests (`alertform test`) live beside the definitions as `*.test.yaml`; they are not definitions. */
+export const TEST_FILE = /\.test\.ya?ml$/;
+
+/** A YAML file, definitions or not. */
+export const YAML_FILE = /\.ya?ml$/;
+
+/**
+ * Directories never entered: dot-directories (.git, .github), node_modules, and workflows/ (a copy of
+ * .github/workflows kept as `workflows/` holds CI files, not definitions).
+ */
+export function isSkippedDir(name: string): boolean {
+  return name.startsWith('.') || name === 'node_modules' || name === 'workflows';
+}
+
+/** True when a path relative to the definitions directory (`/`-separated) lies under a skipped directory. */
+export function isUnderSkippedDir(relativePath: string): boolean {
+  return relativePath.split('/').slice(0, -1).some(isSkippedDir);
+}
+
+/** A definitions file, by its path relative to the definitions directory: YAML, not a rule test, not the root's alertform.yaml. */
+export function isDefinitionFile(relativePath: string): boolean {
+  return YAML_FILE.test(relativePath) && !TEST_FILE.test(relativePath) && relativePath !== PROJECT_FILE && !isUnderSkippedDir(relativePath);
+}
+
+/** A rule test file, by its path relative to the definitions directory. */
+export function isRuleTestFile(relativePath: string): boolean {
+  return TEST_FILE.test(relativePath) && !isUnderSkippedDir(relativePath);
+}
