@@ -113,18 +113,19 @@ export async function runServe(options: ServeOptions, command: Command): Promise
   } catch (error) {
     throw new CliError(`cannot start the server: ${(error as Error).message}`);
   }
-  process.stdout.write(`alertform server listening on ${server.url}\n`);
-  if (options.console) process.stdout.write(`web console: ${server.url}/ (sign in with an API key)\n`);
-  // The Graphite URL may carry credentials: say that evaluation runs, not where it reads.
-  if (options.graphiteUrl) process.stdout.write(`evaluating alerts against Graphite every ${evalInterval} s\n`);
   await new Promise<void>((resolve) => {
     const stop = () => {
       process.off('SIGTERM', stop);
       process.off('SIGINT', stop);
       void server.close().then(resolve);
     };
+    // Handlers first: whoever reads the URL below may signal at once.
     process.on('SIGTERM', stop);
     process.on('SIGINT', stop);
+    process.stdout.write(`alertform server listening on ${server.url}\n`);
+    if (options.console) process.stdout.write(`web console: ${server.url}/ (sign in with an API key)\n`);
+    // The Graphite URL may carry credentials: say that evaluation runs, not where it reads.
+    if (options.graphiteUrl) process.stdout.write(`evaluating alerts against Graphite every ${evalInterval} s\n`);
   });
   process.stdout.write('alertform server stopped\n');
 }
