@@ -7,6 +7,8 @@ import { registerApplyCommand } from './commands/apply.js';
 import { registerPullCommand } from './commands/pull.js';
 import { registerMuteCommands } from './commands/mute.js';
 import { registerDeliveriesCommand } from './commands/deliveries.js';
+import { registerStatusCommand } from './commands/status.js';
+import { registerHistoryCommand } from './commands/history.js';
 import { registerAgentCommand } from './commands/agent.js';
 import { registerTuiCommand } from './commands/tui.js';
 import { registerDemoCommand } from './commands/demo.js';
@@ -44,6 +46,8 @@ Examples:
   $ alertform test examples/                       # run the rule tests (*.test.yaml) offline
   $ alertform plan examples/ --server http://3f9c2a7e41d86b05e9a1c4d7@127.0.0.1:8080
   $ alertform apply examples/ --auto-approve
+  $ alertform status                               # what is alerting now (exit 1 when anything is)
+  $ alertform history "Disk full"                  # one alert's timeline
   $ alertform agent install collectd --carbon 127.0.0.1:2003
   $ source <(alertform completion bash)            # or zsh, fish
 
@@ -62,6 +66,8 @@ With --json, results and errors are one JSON document on stdout, with formatVers
   registerPullCommand(program);
   registerMuteCommands(program);
   registerDeliveriesCommand(program);
+  registerStatusCommand(program);
+  registerHistoryCommand(program);
   registerAgentCommand(program);
   registerTuiCommand(program);
   registerDemoCommand(program);

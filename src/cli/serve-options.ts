@@ -22,11 +22,17 @@ export const SERVE_OPTIONS: readonly ServeOptionSpec[] = [
   { flags: '--host <host>', env: 'ALERTFORM_HOST', description: 'address to listen on', default: '127.0.0.1' },
   { flags: '--port <port>', env: 'ALERTFORM_PORT', description: 'port to listen on (0 picks a free one)', default: '8080' },
   { flags: '--db <path-or-url>', env: 'ALERTFORM_DB', description: `database: ${DB_OPTION_HELP}`, default: DEFAULT_DB },
+  { flags: '--no-console', env: 'ALERTFORM_NO_CONSOLE', description: 'do not serve the web console at / (the API stays)' },
   { flags: '--log-level <level>', env: 'ALERTFORM_LOG_LEVEL', description: 'log level of the JSON logs on stderr', default: 'info', choices: LOG_LEVELS },
   {
     flags: '--graphite-url <url>',
     env: 'ALERTFORM_GRAPHITE_URL',
     description: 'evaluate alerts against this Graphite render API (graphite-web root); no evaluation without it',
+  },
+  {
+    flags: '--public-url <url>',
+    env: 'ALERTFORM_PUBLIC_URL',
+    description: 'the URL people reach this server at: notifications then link to the console and to a graph picture (none without it)',
   },
   { flags: '--eval-interval <seconds>', env: 'ALERTFORM_EVAL_INTERVAL', description: 'seconds between evaluation cycles', default: '30' },
   { flags: '--smtp-url <url>', env: 'ALERTFORM_SMTP_URL', description: 'SMTP server for email channels, e.g. smtp://user:pass@mail.example:587' },

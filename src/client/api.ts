@@ -6,6 +6,7 @@ import type {
   ChannelRead,
   CreatedResponse,
   DeliveryRead,
+  HistoryEntry,
   MuteStatus,
   ScheduleBody,
   ScheduleRead,
@@ -13,6 +14,24 @@ import type {
 import { ApiResponseError, isNotFound, isTransient } from './errors.js';
 import { HttpClient, type HttpOptions } from './http.js';
 import { parseServerUrl } from './connection.js';
+
+/**
+ * The header alertform's apply sends on alert writes: a server that knows it (alertform serve) marks the alert
+ * "managed from git" (the console says a change made there shows as drift in the next plan); others ignore it.
+ */
+export const MANAGED_FROM_GIT_HEADER = 'x-alertform-managed';
+const MANAGED_FROM_GIT = { [MANAGED_FROM_GIT_HEADER]: 'git' };
+
+/** One entry of alertform's alert timeline (GET /v2/alerts/{id}/timeline/). */
+export interface TimelineEntry {
+  /** Unix seconds. */
+  time: number;
+  kind: string;
+  metric: string | null;
+  value: number | null;
+  channel: { id: string; type: string; description: string } | null;
+  reason: string | null;
+}
 
 /** The list endpoints and the field each page's items come in. */
 const LISTS = {
@@ -87,6 +106,20 @@ export class AlertformClient {
     }
   }
 
+  /** alertform's own timeline of one alert (GET /v2/alerts/{id}/timeline/), newest first. */
+  getAlertTimeline(id: string, days: number): Promise<{ entries: TimelineEntry[] }> {
+    return this.http.request('GET', `v2/alerts/${encodeURIComponent(id)}/timeline/`, { searchParams: new URLSearchParams({ days: String(days) }), idempotent: true });
+  }
+
+  /** The documented history of one alert (GET /v2/alerts/history/?id=), newest first. */
+  async getAlertHistory(id: string, days: number): Promise<HistoryEntry[]> {
+    const body = await this.http.request<Record<string, HistoryEntry[]>>('GET', 'v2/alerts/history/', {
+      searchParams: new URLSearchParams({ id, days: String(days) }),
+      idempotent: true,
+    });
+    return body[id] ?? [];
+  }
+
   async findAlertId(name: string): Promise<string | undefined> {
     const found = await this.listAll<AlertRead>('alerts', new URLSearchParams({ name }));
     return found.find((a) => a.name === name)?.id;
@@ -102,8 +135,9 @@ export class AlertformClient {
     return found.find((s) => s.name === name)?.id;
   }
 
+  /** Alert writes carry MANAGED_FROM_GIT_HEADER: they come from definitions (apply is their only caller). */
   createAlert(body: AlertBody): Promise<string> {
-    return this.createOnce('v2/alerts/', body, () => this.findAlertId(body.name));
+    return this.createOnce('v2/alerts/', body, () => this.findAlertId(body.name), MANAGED_FROM_GIT);
   }
 
   createChannel(body: ChannelBody): Promise<string> {
@@ -115,7 +149,7 @@ export class AlertformClient {
   }
 
   updateAlert(id: string, body: Partial<AlertBody>): Promise<unknown> {
-    return this.http.request('PUT', `v2/alerts/${encodeURIComponent(id)}/`, { json: body, idempotent: true });
+    return this.http.request('PUT', `v2/alerts/${encodeURIComponent(id)}/`, { json: body, idempotent: true, headers: MANAGED_FROM_GIT });
   }
 
   updateChannel(id: string, body: Partial<ChannelBody>): Promise<unknown> {
@@ -163,11 +197,11 @@ export class AlertformClient {
    * A create that is never duplicated: when an attempt gets no usable answer, the object is looked up by its name
    * before trying again, and a 409 after such an attempt means our earlier attempt landed.
    */
-  private async createOnce(path: string, body: object, lookup: () => Promise<string | undefined>): Promise<string> {
+  private async createOnce(path: string, body: object, lookup: () => Promise<string | undefined>, headers?: Record<string, string>): Promise<string> {
     let uncertain = false;
     for (let attempt = 0; ; attempt += 1) {
       try {
-        const created = await this.http.once<CreatedResponse>('POST', path, { json: body });
+        const created = await this.http.once<CreatedResponse>('POST', path, { json: body, ...(headers ? { headers } : {}) });
         return created.id;
       } catch (error) {
         if (uncertain && error instanceof ApiResponseError && error.status === 409) {

@@ -55,6 +55,8 @@ export interface RequestOptions {
   searchParams?: URLSearchParams;
   /** Retry transient failures (GET, PUT, DELETE, mutes). Creates pass false and check by name themselves. */
   idempotent: boolean;
+  /** Extra request headers (e.g. the managed-from-git marker on apply's alert writes). */
+  headers?: Record<string, string>;
 }
 
 export const defaultRetryPolicy: RetryPolicy = {
@@ -100,6 +102,7 @@ export class HttpClient {
         method,
         ...(options.json !== undefined ? { json: options.json } : {}),
         ...(options.searchParams ? { searchParams: options.searchParams } : {}),
+        ...(options.headers ? { headers: options.headers } : {}),
       });
     } catch (error) {
       throw new ConnectionError(method, url, { cause: error });

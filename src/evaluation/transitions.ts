@@ -54,6 +54,11 @@ export interface Advance {
   state: EvalState;
   history: TransitionHistoryEntry[];
   notifications: { event: NotificationEvent; triggered: TriggeredMetric[] }[];
+  /**
+   * Notifications a transition would have sent but did not, and why (muted, the backoff, on_query_failure): the
+   * console shows them. Reminders held back while muted are not listed (one per cycle would drown the rest).
+   */
+  suppressed: { event: NotificationEvent; triggered: TriggeredMetric[]; reason: string }[];
 }
 
 /** The state of an alert the evaluator has never seen (or whose stored state is unreadable). */
@@ -114,23 +119,29 @@ export function advanceAlert(previous: EvalState, input: CycleInput, context: Ad
   const state: EvalState = { ...previous };
   const history: TransitionHistoryEntry[] = [];
   const notifications: Advance['notifications'] = [];
+  const suppressed: Advance['suppressed'] = [];
   const { now, muted } = context;
 
   if (input.kind === 'query_failed') {
     if (!previous.queryFailing) {
       state.queryFailing = true;
       for (const failure of input.failures) history.push({ status: 'query_failed', value: null, metric: failure.metric, time: now });
+      const triggered = input.failures.map((f) => ({ metric: f.metric, value: null }));
       if (context.onQueryFailure === 'notify' && !muted) {
-        notifications.push({ event: 'query_failed', triggered: input.failures.map((f) => ({ metric: f.metric, value: null })) });
+        notifications.push({ event: 'query_failed', triggered });
         state.queryFailureNotified = true;
+      } else {
+        const reason = context.onQueryFailure !== 'notify' ? `on_query_failure is ${context.onQueryFailure ?? 'not set'}` : 'muted';
+        suppressed.push({ event: 'query_failed', triggered, reason });
       }
     }
-    return { state, history, notifications };
+    return { state, history, notifications, suppressed };
   }
 
   if (previous.queryFailing) {
     state.queryFailing = false;
     if (previous.queryFailureNotified && !muted) notifications.push({ event: 'query_recovered', triggered: [] });
+    else if (previous.queryFailureNotified) suppressed.push({ event: 'query_recovered', triggered: [], reason: 'muted' });
     state.queryFailureNotified = false;
   }
 
@@ -144,6 +155,9 @@ export function advanceAlert(previous: EvalState, input: CycleInput, context: Ad
       notifications.push({ event: 'alerting', triggered: judgement.triggered });
       state.alertingNotified = true;
       state.lastNotifiedAt = now;
+    } else {
+      const backoff = `backoff: an alerting notification went out less than ${context.notificationType[1]} minutes ago`;
+      suppressed.push({ event: 'alerting', triggered: judgement.triggered, reason: muted ? 'muted' : backoff });
     }
   } else if (previous.status === 'alerting' && judgement.state === 'holds') {
     state.triggered = judgement.triggered;
@@ -160,7 +174,11 @@ export function advanceAlert(previous: EvalState, input: CycleInput, context: Ad
     state.triggered = [];
     for (const one of recovered) history.push({ status: 'recovered', value: one.value, metric: one.metric, time: now });
     if (!muted && previous.alertingNotified) notifications.push({ event: 'recovered', triggered: recovered });
+    else {
+      const reason = muted ? 'muted' : 'no alerting notification was sent for this episode';
+      suppressed.push({ event: 'recovered', triggered: recovered, reason });
+    }
     state.alertingNotified = false;
   }
-  return { state, history, notifications };
+  return { state, history, notifications, suppressed };
 }

@@ -138,8 +138,8 @@ function findLetterKey(alert: CheckedAlert, letter: string): string {
   return Object.keys(alert.additional_criteria ?? {}).find((key) => key.toLowerCase() === letter) ?? letter;
 }
 
-/** The series of each of an alert's queries, or why one cannot be had. */
-function seriesOf(alert: CanonicalAlert, results: ReadonlyMap<string, RenderResult>): Map<string, RenderSeries[]> | string {
+/** The series of each of an alert's queries, or why one cannot be had (also the server's backtest's). */
+export function seriesOf(alert: CheckedAlert | Omit<CheckedAlert, 'name'>, results: ReadonlyMap<string, RenderResult>): Map<string, RenderSeries[]> | string {
   const out = new Map<string, RenderSeries[]>();
   for (const { metric } of listCriteria(alert)) {
     const result = results.get(metric);

@@ -84,7 +84,7 @@ export interface DeliveryRead {
   state: 'pending' | 'delivered' | 'dead';
   channel: { id: string; type: string; description: string };
   alert: { id: string; name: string };
-  /** alerting, reminder, recovered, query_failed or query_recovered. */
+  /** alerting, reminder, recovered, query_failed, query_recovered, or test (a channel test). */
   event: string;
   attempts: number;
   /** Unix seconds, as strings like the history's times. */

@@ -6,6 +6,10 @@ import { createFailureLimiter, type FailureLimitOptions } from './http/failure-l
 import { handleErrors } from './http/handle-errors.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { registerAlertRoutes } from './routes/alerts.js';
+import { registerAlertConsoleRoutes } from './routes/alert-console.js';
+import { registerGraphPictureRoute } from './routes/graph-picture.js';
+import { createGraphiteClient } from '../graphite/index.js';
+import { createBacktestClient } from '../impact/fetch-window.js';
 import { registerChannelRoutes } from './routes/channels.js';
 import { registerDeliveryRoutes } from './routes/deliveries.js';
 import { registerHistoryRoutes } from './routes/history.js';
@@ -16,6 +20,9 @@ import { PUBLIC_ONLY, type DestinationPolicy } from './net/destination-policy.js
 import { DEFAULT_QUOTAS, type Quotas } from './quotas.js';
 import type { ServerMetrics } from './metrics.js';
 import { checkReadiness, type ReadinessSource } from './readiness.js';
+import { registerOverviewRoute } from './console/overview-route.js';
+import { serveConsole } from './console/serve-console.js';
+import { registerScheduledMutesRoute } from './console/scheduled-mutes-route.js';
 
 export interface AppOptions {
   store: Store;
@@ -24,6 +31,8 @@ export interface AppOptions {
   now?: () => number;
   /** Where channel destinations may lead; default public addresses only. */
   destinations?: DestinationPolicy;
+  /** The Graphite the console's graphs read (the evaluator's); without it graphs say there is none. */
+  graphiteUrl?: string;
   /** Per-account limits; default DEFAULT_QUOTAS. */
   quotas?: Partial<Quotas>;
   /** How failed authentications are slowed (default: 20 per address per minute, then 429). */
@@ -32,6 +41,8 @@ export interface AppOptions {
   metrics?: ServerMetrics;
   /** The background services' part of /readyz (the store is always checked). */
   readiness?: ReadinessSource;
+  /** Serve the web console at / (default true). */
+  console?: boolean;
 }
 
 /** The Koa app of the /v2 API on a store: errors, request log, open endpoints, then auth and the routes. */
@@ -42,6 +53,9 @@ export function createApp(options: AppOptions): Koa {
     now: options.now ?? Date.now,
     destinations: options.destinations ?? PUBLIC_ONLY,
     quotas: { ...DEFAULT_QUOTAS, ...options.quotas },
+    // The evaluator's limits: a graph reads no more than a cycle would, and times out as a cycle does.
+    graphite: options.graphiteUrl ? createGraphiteClient({ baseUrl: options.graphiteUrl, timeoutMs: 10_000 }) : null,
+    backtestGraphite: options.graphiteUrl ? createBacktestClient(options.graphiteUrl) : null,
   };
   const app = new Koa();
   app.proxy = false;
@@ -79,18 +93,23 @@ export function createApp(options: AppOptions): Koa {
       ctx.body = await metrics.render();
     });
   }
+  registerGraphPictureRoute(open, deps);
   let openapi: unknown;
   open.get('/v2/openapi.json', (ctx) => {
     openapi ??= buildOpenApiDocument();
     ctx.body = openapi;
   });
   app.use(open.routes());
+  if (options.console !== false) app.use(serveConsole());
 
   const api = new Router({ strict: false });
   // Paths without the trailing slash match with or without it. Fixed segments (history, muted) before the :id routes that would otherwise swallow them.
   registerHistoryRoutes(api, deps);
+  registerOverviewRoute(api, deps);
+  registerScheduledMutesRoute(api, deps);
   registerMuteRoutes(api, deps);
   registerAlertRoutes(api, deps);
+  registerAlertConsoleRoutes(api, deps);
   registerChannelRoutes(api, deps);
   registerScheduleRoutes(api, deps);
   registerDeliveryRoutes(api, deps);

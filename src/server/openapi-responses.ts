@@ -138,7 +138,7 @@ export const RESPONSE_SCHEMAS: Json = {
     state: { type: 'string', enum: ['pending', 'delivered', 'dead'] },
     channel: always({ id: string, type: string, description: string }),
     alert: always({ id: string, name: string }),
-    event: { type: 'string', enum: ['alerting', 'reminder', 'recovered', 'query_failed', 'query_recovered'] },
+    event: { type: 'string', enum: ['alerting', 'reminder', 'recovered', 'query_failed', 'query_recovered', 'test'], description: '`test`: a channel test (POST /v2/notifications/{id}/test/), whose alert id is "".' },
     attempts: { type: 'integer', minimum: 0 },
     created_at: { type: 'string', pattern: '^[0-9]+$', description: 'Unix seconds, as a string.' },
     next_attempt_at: { type: ['string', 'null'], description: 'Unix seconds; null once delivered or dead.' },

@@ -3,6 +3,8 @@ import { CHANNEL_TYPES, WEEKDAYS } from '../model/types.js';
 import { makePortable } from './openapi-portable.js';
 import { RESPONSE_SCHEMAS, ref } from './openapi-responses.js';
 import { DELIVERY_STATES } from './routes/deliveries.js';
+import { CONSOLE_RESPONSE_SCHEMAS, buildConsolePaths } from './openapi-console.js';
+import { OVERVIEW_RESPONSE_SCHEMAS, buildOverviewPaths } from './console/openapi-overview.js';
 import { HISTORY_STATUSES } from './routes/history.js';
 
 type Json = Record<string, unknown>;
@@ -21,7 +23,7 @@ export function buildOpenApiDocument(): Json {
     const defs = (loadSchema(name).$defs ?? {}) as Record<string, unknown>;
     for (const [def, schema] of Object.entries(defs)) schemas[`${name}.${def}`] = rewriteRefs(schema, name);
   }
-  Object.assign(schemas, RESPONSE_SCHEMAS);
+  Object.assign(schemas, RESPONSE_SCHEMAS, CONSOLE_RESPONSE_SCHEMAS, OVERVIEW_RESPONSE_SCHEMAS);
   return {
     openapi: '3.1.0',
     info: {
@@ -96,7 +98,7 @@ interface QueryParam {
   list?: boolean;
 }
 
-interface Op {
+export interface Op {
   operationId: string;
   summary: string;
   tag: string;
@@ -277,9 +279,10 @@ function buildPaths(): Json {
         tag: 'deliveries',
         summary: "The account's notifications in the outbox, oldest first (no destinations, no payloads)",
         ok: [200, 'DeliveryPage'],
-        errors: { 400: 'invalid query (invalid_query)' },
+        errors: { 400: 'invalid query (invalid_query)', 404: 'alert_id names no alert of this account (not_found)' },
         query: [
           { name: 'state', description: 'pending, dead or delivered (repeatable; default pending and dead).', list: true, schema: { type: 'string', enum: [...DELIVERY_STATES] } },
+          { name: 'alert_id', description: "Only this alert's deliveries (an alertform extension for the console; another account's alert is 404)." },
           ...PAGING,
         ],
       }),
@@ -311,5 +314,7 @@ function buildPaths(): Json {
       },
       delete: operation({ operationId: 'deleteSchedule', tag: 'schedules', summary: 'Delete a scheduled mute (removed from its alerts)', id: 'schedule id', ok: [200, 'Deleted'], errors: { 404: NO_SCHEDULE } }),
     },
+    ...buildConsolePaths(operation),
+    ...buildOverviewPaths(operation),
   };
 }

@@ -59,6 +59,11 @@ export interface ServerOptions {
    */
   services?: Array<(context: ServiceContext) => BackgroundService | Promise<BackgroundService>>;
   graphiteUrl?: string;
+  /**
+   * The URL people reach this server at (`--public-url`). With it, notifications link to the alert's console page
+   * and to a signed, expiring PNG of its graph; without it they carry neither.
+   */
+  publicUrl?: string;
   evalIntervalSeconds?: number;
   smtpUrl?: string;
   /** From address of notification emails. Default alertform@localhost. */
@@ -83,6 +88,8 @@ export interface ServerOptions {
   quotas?: Partial<Quotas>;
   /** How failed authentications are slowed; default 20 per address per minute, then 429 with Retry-After. */
   authFailures?: FailureLimitOptions;
+  /** Serve the web console at / (default true; `--no-console` turns it off). */
+  console?: boolean;
 }
 
 export interface RunningServer {
@@ -113,6 +120,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     store,
     logger,
     destinations,
+    ...(options.graphiteUrl ? { graphiteUrl: options.graphiteUrl } : {}),
     ...(options.quotas ? { quotas: options.quotas } : {}),
     ...(options.authFailures ? { authFailures: options.authFailures } : {}),
     metrics,
@@ -122,6 +130,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         ? services.flatMap((service) => (service.readiness ? [service.readiness()] : []))
         : [{ name: 'services', ready: false, detail: 'starting' }],
     ...(options.now ? { now: options.now } : {}),
+    ...(options.console === false ? { console: false } : {}),
   });
   // Slow or stuck clients must not hold sockets forever. Node checks these timeouts only every
   // connectionsCheckingInterval (30 s by default), which would let a slow client hold on for up to 40 s; checking at

@@ -1,4 +1,4 @@
-import type { EvaluableAlert, EvaluationStore, EvaluationUpdate } from '../../src/server/evaluator/evaluation-store.js';
+import type { EvaluableAlert, EvaluationStore, EvaluationUpdate, NotificationRecord } from '../../src/server/evaluator/evaluation-store.js';
 import type { TransitionHistoryEntry } from '../../src/evaluation/transitions.js';
 import type { DeliveryChannel, Notification } from '../../src/server/notifiers/types.js';
 
@@ -10,6 +10,7 @@ export class MemoryEvaluationStore implements EvaluationStore {
   readonly alerts = new Map<string, EvaluableAlert>();
   readonly channels = new Map<string, DeliveryChannel>();
   readonly history = new Map<string, TransitionHistoryEntry[]>();
+  readonly notificationHistory = new Map<string, NotificationRecord[]>();
   /** The outbox: every delivery the cycles wrote, in order (nothing sends them here). */
   readonly outbox: { alertId: string; channelId: string; notification: Notification }[] = [];
   saveCalls = 0;
@@ -43,7 +44,11 @@ export class MemoryEvaluationStore implements EvaluationStore {
       alert.status = update.status;
       alert.currently_triggered_metrics = update.currently_triggered_metrics;
       alert.eval_state = JSON.stringify(update.eval_state);
-      if (update.history.length > 0) this.history.set(update.alertId, [...(this.history.get(update.alertId) ?? []), ...update.history]);
+      // The public kinds in `history`; what was sent or suppressed in `notificationHistory` (the console's).
+      const entries = update.history.filter((entry): entry is TransitionHistoryEntry => !entry.status.startsWith('notification_'));
+      const notices = update.history.filter((entry): entry is NotificationRecord => entry.status.startsWith('notification_'));
+      if (entries.length > 0) this.history.set(update.alertId, [...(this.history.get(update.alertId) ?? []), ...entries]);
+      if (notices.length > 0) this.notificationHistory.set(update.alertId, [...(this.notificationHistory.get(update.alertId) ?? []), ...notices]);
       // As a real store does: deliveries to channels that do not exist are dropped.
       for (const delivery of update.deliveries) {
         if (this.channels.has(delivery.channelId)) this.outbox.push({ alertId: update.alertId, ...delivery });

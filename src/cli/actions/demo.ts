@@ -11,6 +11,7 @@ import { renderPlanText } from '../../plan/render/text.js';
 import { applyPlan } from '../../apply/run.js';
 import { renderApplySummary, renderProgressLine } from '../../apply/progress.js';
 import { CliError } from '../errors.js';
+import { startDemoGraphite } from './demo-graphite.js';
 import { failWithProblems, optionsOf, useColor, writeOut } from '../context.js';
 
 /** The package's root and its examples/, wherever the command runs from (src/ or dist/ are two levels below it). */
@@ -43,12 +44,17 @@ function demoKey(dir: string): string {
   return key;
 }
 
-async function startDemoServer(db: string, key: string, port: number): Promise<RunningServer> {
+/**
+ * The demo server: it evaluates the examples every 5 s against the built-in demo Graphite (which also takes the
+ * VictorOps, PagerDuty and OpsGenie notifications), so the console shows an alert alerting, its graph, history and deliveries.
+ */
+async function startDemoServer(db: string, key: string, port: number, graphiteUrl: string): Promise<RunningServer> {
   const logger = pino({ level: process.env.ALERTFORM_LOG_LEVEL ?? 'warn' }, pino.destination(2));
+  const options = { host: '127.0.0.1', db, apiKeys: [key], logger, graphiteUrl, evalIntervalSeconds: 5, notifierUrls: { victorops: graphiteUrl, pagerduty: graphiteUrl, opsgenie: graphiteUrl } };
   try {
-    return await startServer({ host: '127.0.0.1', port, db, apiKeys: [key], logger });
+    return await startServer({ ...options, port });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE' && port !== 0) return startServer({ host: '127.0.0.1', port: 0, db, apiKeys: [key], logger });
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE' && port !== 0) return startServer({ ...options, port: 0 });
     throw error;
   }
 }
@@ -60,7 +66,11 @@ export async function runDemo(command: Command): Promise<void> {
   mkdirSync(opts.dir, { recursive: true, mode: 0o700 });
   const key = demoKey(opts.dir);
   const db = join(opts.dir, 'alertform.db');
-  const server = await startDemoServer(db, key, opts.port);
+  const graphite = await startDemoGraphite();
+  const server = await startDemoServer(db, key, opts.port, graphite.url).catch(async (error: unknown) => {
+    await graphite.close();
+    throw error;
+  });
   const color = useColor(opts);
   const setting = demoSetting(opts.dir);
   try {
@@ -97,6 +107,10 @@ export async function runDemo(command: Command): Promise<void> {
         `  ${setting.cli} apply ${setting.shownExamples} --server ${short}\n` +
         `  ${setting.cli} pull --out /tmp/pulled --server ${short}\n`,
     );
+    await writeOut(
+      `\nOpen the web console: ${server.url}/ and sign in with the demo API key above.\n` +
+        `  The demo Graphite (built in) makes shop-host-disk-full alert: web-2's disk is over 90%.\n`,
+    );
     if (opts.exit) return;
     await writeOut(`\nThe server keeps running: Ctrl-C stops it; ${setting.again} again reuses ${opts.dir}/ (delete it to start over).\n`);
     await new Promise<void>((resolve) => {
@@ -110,5 +124,6 @@ export async function runDemo(command: Command): Promise<void> {
     });
   } finally {
     await server.close();
+    await graphite.close();
   }
 }

@@ -13,9 +13,12 @@ export interface ServeOptions {
   port: string;
   db: string;
   logLevel: string;
+  /** false with --no-console. */
+  console: boolean;
   apiKey: string[];
   apiKeyFile?: string;
   graphiteUrl?: string;
+  publicUrl?: string;
   evalInterval: string;
   smtpUrl?: string;
   smtpFrom?: string;
@@ -43,6 +46,7 @@ export async function runServe(options: ServeOptions, command: Command): Promise
   }
   for (const [flag, value] of [
     ['--graphite-url', options.graphiteUrl],
+    ['--public-url', options.publicUrl],
     ['--pagerduty-url', options.pagerdutyUrl],
     ['--opsgenie-url', options.opsgenieUrl],
     ['--victorops-url', options.victoropsUrl],
@@ -97,27 +101,31 @@ export async function runServe(options: ServeOptions, command: Command): Promise
       apiKeys,
       logger,
       ...(options.graphiteUrl ? { graphiteUrl: options.graphiteUrl, evalIntervalSeconds: evalInterval } : {}),
+      ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
       ...(options.smtpUrl ? { smtpUrl: options.smtpUrl } : {}),
       ...(options.smtpFrom ? { smtpFrom: options.smtpFrom } : {}),
       notifierUrls,
       delivery: { retry, timeoutMs: deliveryTimeoutMs },
       quotas,
+      console: options.console,
       ...(allowPrivateDestinations !== undefined ? { allowPrivateDestinations } : {}),
     });
   } catch (error) {
     throw new CliError(`cannot start the server: ${(error as Error).message}`);
   }
-  process.stdout.write(`alertform server listening on ${server.url}\n`);
-  // The Graphite URL may carry credentials: say that evaluation runs, not where it reads.
-  if (options.graphiteUrl) process.stdout.write(`evaluating alerts against Graphite every ${evalInterval} s\n`);
   await new Promise<void>((resolve) => {
     const stop = () => {
       process.off('SIGTERM', stop);
       process.off('SIGINT', stop);
       void server.close().then(resolve);
     };
+    // Handlers first: whoever reads the URL below may signal at once.
     process.on('SIGTERM', stop);
     process.on('SIGINT', stop);
+    process.stdout.write(`alertform server listening on ${server.url}\n`);
+    if (options.console) process.stdout.write(`web console: ${server.url}/ (sign in with an API key)\n`);
+    // The Graphite URL may carry credentials: say that evaluation runs, not where it reads.
+    if (options.graphiteUrl) process.stdout.write(`evaluating alerts against Graphite every ${evalInterval} s\n`);
   });
   process.stdout.write('alertform server stopped\n');
 }

@@ -5,7 +5,7 @@ import { parseCount } from '../parse.js';
 export function registerDemoCommand(program: Command): void {
   program
     .command('demo')
-    .description('start the bundled server with a demo key, plan and apply examples/ against it, then plan again')
+    .description('start the bundled server with a demo key, plan and apply examples/ against it, then plan again; a built-in demo Graphite keeps one alert alerting for the web console')
     .option('--dir <dir>', 'where the demo keeps its database and key', '.alertform-demo')
     .option('--port <port>', 'port of the server (0 picks a free one; a busy 8080 falls back to a free one)', parseCount, 8080)
     .option('--exit', 'stop the server after the second plan instead of keeping it running')
@@ -13,7 +13,7 @@ export function registerDemoCommand(program: Command): void {
       'after',
       `
 Examples:
-  $ npm run demo                      # then Ctrl-C to stop; run it again to reuse the same database
+  $ npm run demo                      # then open the printed console URL, sign in with the printed key; Ctrl-C stops
   $ ./bin/alertform demo --port 0 --exit
   $ rm -rf .alertform-demo            # start over`,
     )

@@ -23,8 +23,19 @@ export interface EvaluationUpdate {
   status: 'healthy' | 'alerting';
   currently_triggered_metrics: string[];
   eval_state: unknown;
-  history: TransitionHistoryEntry[];
+  /** The transition's entries, and the notifications it sent (one per channel) or held back, with why. */
+  history: (TransitionHistoryEntry | NotificationRecord)[];
   deliveries: { channelId: string; notification: Notification }[];
+}
+
+/** A history entry about a notification: sent to a channel, or suppressed (no channel) with the reason. */
+export interface NotificationRecord {
+  status: 'notification_sent' | 'notification_suppressed';
+  value: number | null;
+  metric: string;
+  time: number;
+  channelId: string | null;
+  reason: string;
 }
 
 /** The part of the server's store the evaluator uses. */

@@ -2,9 +2,9 @@ import type { Logger } from 'pino';
 import type { GraphiteClient, RenderQuery, RenderResult } from '../../graphite/index.js';
 import type { Notification } from '../notifiers/types.js';
 import { historyQueryRange, queryRangeMinutes } from '../../evaluation/criteria.js';
-import type { EvaluableAlert, EvaluationStore, EvaluationUpdate } from './evaluation-store.js';
+import type { EvaluableAlert, EvaluationStore, EvaluationUpdate, NotificationRecord } from './evaluation-store.js';
 import { judgeAlert, judgeCriterion, listCriteria, type Criterion, type CriterionOutcome } from '../../evaluation/judge-alert.js';
-import { advanceAlert, readEvalState, type CycleInput } from '../../evaluation/transitions.js';
+import { advanceAlert, readEvalState, type Advance, type CycleInput } from '../../evaluation/transitions.js';
 
 /** What a cycle needs. `now` is the clock (ms), injectable for tests. */
 export interface CycleDependencies {
@@ -26,8 +26,6 @@ export interface CycleReport {
   saved: number;
   durationMs: number;
 }
-
-const GRAPH_MINUTES = 60;
 
 /**
  * One evaluation cycle: read every alert, fetch each distinct query once (batched by the Graphite client), judge
@@ -110,7 +108,9 @@ export async function runEvaluationCycle(deps: CycleDependencies): Promise<Cycle
           },
           triggered,
           conditions: input.kind === 'judged' ? describeConditions(input.judgement.outcomes) : [],
-          graphUrl: deps.graphite.graphUrl(alert.metric, GRAPH_MINUTES),
+          // Filled in at send time (a signed link to the server's own PNG, with --public-url): Graphite's own
+          // URL is internal and never reaches a receiver.
+          graphUrl: null,
           time: now,
           ...(input.kind === 'query_failed' ? { failure: input.failures.map((f) => `${f.metric}: ${f.message}`).join('; ') } : {}),
         });
@@ -128,7 +128,7 @@ export async function runEvaluationCycle(deps: CycleDependencies): Promise<Cycle
           status: advance.state.status,
           currently_triggered_metrics: advance.state.triggered.map((one) => one.metric),
           eval_state: advance.state,
-          history: advance.history,
+          history: [...advance.history, ...notificationHistory(advance, alert.notification_channels, now)],
           deliveries: alertDeliveries,
         });
       }
@@ -199,6 +199,20 @@ function buildInput(
     judgeCriterion(criterion, seriesOf(results[i]) ?? [], now, seriesOf(histories[i])),
   );
   return { kind: 'judged', judgement: judgeAlert(expression, outcomes) };
+}
+
+/** The timeline entries of what a transition sent (one per channel) and held back (with why). */
+function notificationHistory(advance: Advance, channels: readonly string[], now: number): NotificationRecord[] {
+  const entries: NotificationRecord[] = [];
+  for (const { event, triggered } of advance.notifications) {
+    const metric = triggered[0]?.metric ?? '';
+    const value = triggered[0]?.value ?? null;
+    for (const channelId of channels) entries.push({ status: 'notification_sent', value, metric, time: now, channelId, reason: event });
+  }
+  for (const { event, triggered, reason } of advance.suppressed) {
+    entries.push({ status: 'notification_suppressed', value: triggered[0]?.value ?? null, metric: triggered[0]?.metric ?? '', time: now, channelId: null, reason: `${event}: ${reason}` });
+  }
+  return entries;
 }
 
 function describeConditions(outcomes: CriterionOutcome[]): Notification['conditions'] {

@@ -38,6 +38,7 @@ export function summarize(notification: Notification): string {
   const more = triggered.length > 1 ? ` and ${triggered.length - 1} more` : '';
   const what = first ? `: ${first.metric}${first.value === null ? '' : ` = ${first.value}`}${more}` : '';
   const criteria = event === 'query_failed' || event === 'query_recovered' ? '' : ` (${describeCriteria(alert.alert_criteria)})`;
+  if (notification.test) return `[TEST] ${alert.name}: no alert is firing`;
   return `[${HEADLINES[event]}] ${alert.name}${what}${criteria}`;
 }
 
@@ -65,5 +66,6 @@ export function describeText(notification: Notification): string {
   }
   if (notification.alert.info) lines.push('', notification.alert.info);
   if (notification.graphUrl) lines.push('', `Graph: ${notification.graphUrl}`);
+  if (notification.consoleUrl) lines.push(`Console: ${notification.consoleUrl}`);
   return lines.join('\n');
 }

@@ -63,7 +63,8 @@ export function buildEmail(notification: Notification): { subject: string; text:
     '</table>',
     metrics ? `<p>Metrics:</p><ul>${metrics}</ul>` : '',
     alert.info ? `<p>${escapeHtml(alert.info).replace(/\n/g, '<br>')}</p>` : '',
-    notification.graphUrl ? `<p><a href="${escapeHtml(notification.graphUrl)}">Graph</a></p>` : '',
+    notification.graphUrl ? `<p><img src="${escapeHtml(notification.graphUrl)}" width="800" height="300" alt="Graph of the alert"></p>` : '',
+    notification.consoleUrl ? `<p><a href="${escapeHtml(notification.consoleUrl)}">Open the alert in the console</a></p>` : '',
   ].join('\n');
   return { subject: summarize(notification), text: describeText(notification), html };
 }

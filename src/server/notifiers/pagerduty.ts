@@ -40,7 +40,8 @@ export function buildPagerdutyEvent(channel: DeliveryChannel, notification: Noti
       },
     },
     client: 'alertform',
-    ...(notification.graphUrl ? { client_url: notification.graphUrl } : {}),
+    ...(notification.consoleUrl ? { client_url: notification.consoleUrl } : {}),
+    ...(notification.graphUrl ? { images: [{ src: notification.graphUrl, alt: 'Graph of the alert' }] } : {}),
   };
 }
 

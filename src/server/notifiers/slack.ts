@@ -32,7 +32,8 @@ export function buildSlackPayload(notification: Notification): Record<string, un
       {
         color: COLORS[statusOf(notification.event)],
         title: escapeSlack(alert.name),
-        ...(notification.graphUrl ? { title_link: notification.graphUrl } : {}),
+        ...(notification.consoleUrl ? { title_link: notification.consoleUrl } : {}),
+        ...(notification.graphUrl ? { image_url: notification.graphUrl } : {}),
         text: escapeSlack(alert.info ?? ''),
         fields,
         ts: notification.time,

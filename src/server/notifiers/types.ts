@@ -31,12 +31,19 @@ export interface Notification {
   /** The metrics the notification is about: breaching ones, recovered ones, or failed queries. */
   triggered: TriggeredMetric[];
   conditions: NotifiedCondition[];
-  /** A render URL of the alert's metric, for people (never carries credentials). */
+  /**
+   * A PNG of the alert's graph for people: a signed, expiring link to this server (set at send time, with
+   * --public-url; null without). Never Graphite's own URL, which is internal.
+   */
   graphUrl: string | null;
+  /** The alert's page in the console (set at send time, with --public-url). */
+  consoleUrl?: string;
   /** Unix seconds. */
   time: number;
   /** For query_failed: why. */
   failure?: string;
+  /** A test of the channel (POST /v2/notifications/{id}/test/): every notifier marks it as one. */
+  test?: boolean;
   /**
    * The outbox row this is sent from: the same on every retry, so receivers can drop repeats (webhook body `id`
    * and `Idempotency-Key`, email Message-ID). Absent when sending outside the outbox (tests).

@@ -6,7 +6,8 @@ import type { DeliveryChannel, Notification, NotifierSettings } from './types.js
  * The webhook body: `{name, criteria, graph, value, metric, status, backoff_minutes, info}`, plus `expression`,
  * `conditions` and `triggered_metrics` for composite alerts (and `triggered_metrics` whenever more than one
  * series is involved, e.g. a wildcard). backoff_minutes is N of `["every", N]`, null for state_change. `id` is the
- * delivery's id, the same on every retry, so a receiver can drop a repeat after an answer that got lost.
+ * delivery's id, the same on every retry, so a receiver can drop a repeat after an answer that got lost. `graph` is a
+ * signed, expiring link to this server's PNG of the alert's graph (null without --public-url).
  */
 export function buildWebhookPayload(notification: Notification): Record<string, unknown> {
   const { alert, triggered } = notification;
@@ -32,6 +33,9 @@ export function buildWebhookPayload(notification: Notification): Record<string, 
     );
   }
   if (isComposite(notification) || triggered.length > 1) payload.triggered_metrics = triggered;
+  if (notification.test) payload.test = true;
+  // Additive: the alert's page in the console, with --public-url.
+  if (notification.consoleUrl) payload.console_url = notification.consoleUrl;
   return payload;
 }
 

@@ -3,6 +3,7 @@ import { parseDestinationPolicy } from '../net/destination-policy.js';
 import { sendNotification } from '../notifiers/send.js';
 import { DEFAULT_NOTIFIER_SETTINGS, type NotifierSettings } from '../notifiers/types.js';
 import { startDeliveryWorker } from './delivery-worker.js';
+import { createNotificationLinker } from '../graph/notification-links.js';
 
 /** The delivery service: a background service that also takes a nudge when new rows are in the outbox. */
 export interface DeliveryService extends BackgroundService {
@@ -31,9 +32,10 @@ export function startDeliveryService(context: ServiceContext): DeliveryService {
     ...(options.delivery?.timeoutMs ? { timeoutMs: options.delivery.timeoutMs } : {}),
     destinations: parseDestinationPolicy(options.allowPrivateDestinations),
   };
+  const link = createNotificationLinker(store, options.publicUrl);
   const worker = startDeliveryWorker({
     store,
-    send: (channel, notification, signal) => sendNotification(channel, notification, settings, signal),
+    send: async (channel, notification, signal) => sendNotification(channel, await link(notification), settings, signal),
     attemptTimeoutMs: settings.timeoutMs,
     ...(options.delivery?.retry ? { retry: options.delivery.retry } : {}),
     // Short retry settings (tests, impatient setups) need a worker that looks at least as often.

@@ -26,6 +26,7 @@ export function registerAlertRoutes(router: Router, deps: RouteDeps): void {
     if (!checked.ok) throw invalidBody(checked.problems);
     await assertBelowQuota(store, account, 'alerts', deps.quotas.alerts);
     const alert = await withConflict(() => store.createAlert(account, checked.value));
+    if (isManagedWrite(ctx)) await store.setManagedFromGit(account, alert.id, true);
     ctx.status = 201;
     ctx.body = { id: alert.id, url: `/v2/alerts/${alert.id}` };
   });
@@ -61,6 +62,7 @@ export function registerAlertRoutes(router: Router, deps: RouteDeps): void {
     if (!checked.ok) throw invalidBody(checked.problems);
     const updated = await withConflict(() => store.updateAlert(account, stored.id, checked.value));
     if (!updated) throw notFound('alert');
+    if (isManagedWrite(ctx)) await store.setManagedFromGit(account, updated.id, true);
     ctx.body = (await presentAlerts(ctx, deps, [updated]))[0];
   });
 
@@ -70,6 +72,15 @@ export function registerAlertRoutes(router: Router, deps: RouteDeps): void {
     if (!(await store.deleteAlert(accountOf(ctx), id))) throw notFound('alert', 400);
     ctx.body = { id, deleted: true };
   });
+}
+
+/**
+ * Whether a write comes from alertform's apply (the client's MANAGED_FROM_GIT_HEADER): such alerts are marked
+ * managed from git. The mark is never cleared by a write without it (a hand edit of a defined alert is drift, not
+ * a change of owner) and is not part of the alert's read object, so it never shows in a plan.
+ */
+function isManagedWrite(ctx: Context): boolean {
+  return ctx.get('x-alertform-managed').toLowerCase() === 'git';
 }
 
 /** The account's alert named by the :id path parameter, or 404. */

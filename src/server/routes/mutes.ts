@@ -20,6 +20,7 @@ export function registerMuteRoutes(router: Router, deps: RouteDeps): void {
     const { duration } = body as { duration: number };
     const result = await store.setMutedUntil(accountOf(ctx), selectorOf(body), deps.now() + duration * MINUTE);
     assertAllFound(result.missing);
+    await recordMutes(deps, result.ids, 'muted', duration);
     ctx.body = { ids: result.ids, duration };
   });
 
@@ -29,6 +30,7 @@ export function registerMuteRoutes(router: Router, deps: RouteDeps): void {
     if (problems.length > 0) throw invalidBody(problems);
     const result = await store.setMutedUntil(accountOf(ctx), selectorOf(body), null);
     assertAllFound(result.missing);
+    await recordMutes(deps, result.ids, 'unmuted');
     ctx.body = { ids: result.ids };
   });
 
@@ -39,12 +41,14 @@ export function registerMuteRoutes(router: Router, deps: RouteDeps): void {
     if (problems.length > 0) throw invalidBody(problems);
     const { duration } = body as { duration: number };
     await store.setMutedUntil(accountOf(ctx), { ids: [alert.id], search: null }, deps.now() + duration * MINUTE);
+    await recordMutes(deps, [alert.id], 'muted', duration);
     ctx.body = { duration };
   });
 
   router.delete('/v2/alerts/:id/muted', async (ctx) => {
     const alert = await findAlert(ctx, store);
     await store.setMutedUntil(accountOf(ctx), { ids: [alert.id], search: null }, null);
+    await recordMutes(deps, [alert.id], 'unmuted');
     const schedules = await schedulesOf(ctx, store, [alert]);
     ctx.body = presentMuteStatus({ ...alert, mutedUntil: null }, [...schedules.values()], deps.now());
   });
@@ -54,6 +58,16 @@ export function registerMuteRoutes(router: Router, deps: RouteDeps): void {
     const schedules = await schedulesOf(ctx, store, [alert]);
     ctx.body = presentMuteStatus(alert, [...schedules.values()], deps.now());
   });
+}
+
+/**
+ * Puts mutes and unmutes in the alerts' history (the console's timeline; /v2/alerts/history/ leaves them out). Written
+ * after the mute itself: a crash between the two loses the entry, never the mute.
+ */
+async function recordMutes(deps: RouteDeps, ids: string[], kind: 'muted' | 'unmuted', minutes?: number): Promise<void> {
+  const now = deps.now();
+  const reason = kind === 'muted' ? `muted for ${minutes} minutes, until ${new Date(now + minutes! * MINUTE).toISOString()}` : 'unmuted';
+  await deps.store.appendHistory(ids.map((alertId) => ({ alertId, status: kind, value: null, time: Math.floor(now / 1000), metric: '', reason })));
 }
 
 function selectorOf(body: Record<string, unknown>): AlertSelector {

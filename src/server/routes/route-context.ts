@@ -6,6 +6,7 @@ import { invalidBody } from '../errors.js';
 import type { Store } from '../store/store.js';
 import type { DestinationPolicy } from '../net/destination-policy.js';
 import type { Quotas } from '../quotas.js';
+import type { GraphiteClient } from '../../graphite/index.js';
 import { checkSchema } from '../validation/check-schema.js';
 
 /** What every route module gets: the store and the clock (tests move the clock to expire mutes). */
@@ -16,6 +17,10 @@ export interface RouteDeps {
   destinations: DestinationPolicy;
   /** What one account may hold. */
   quotas: Quotas;
+  /** The server's render client (the evaluator's settings) for the console's graphs; null without a Graphite. */
+  graphite: GraphiteClient | null;
+  /** The backtest's render client (plan --impact's settings: longer timeouts, smaller batches); null without a Graphite. */
+  backtestGraphite: GraphiteClient | null;
 }
 
 /** The account of an authenticated request. */

@@ -71,6 +71,8 @@ export type DeliveryOutcome =
 
 export interface DeliveryQuery {
   states: DeliveryState[];
+  /** Only the deliveries of this alert. */
+  alertId?: string;
   page: number;
   max: number;
 }

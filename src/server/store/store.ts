@@ -6,7 +6,9 @@ import type {
   OnQueryFailure,
   Weekday,
 } from '../../model/types.js';
+import type { ConsoleStore } from './console-store.js';
 import type { NewDelivery, OutboxStore } from './outbox.js';
+import type { AlertSummary } from './alert-summary.js';
 
 /**
  * The server's storage, one interface for every backend (SQLite, PostgreSQL). Every method is scoped to one account
@@ -14,7 +16,7 @@ import type { NewDelivery, OutboxStore } from './outbox.js';
  * the evaluation leases), which work across accounts. Methods are async so that a networked backend can implement
  * the same interface. A method that returns without throwing has made its write durable.
  */
-export interface Store extends OutboxStore {
+export interface Store extends OutboxStore, ConsoleStore {
   // Accounts and API keys.
   /** A new account with its `Email me` channel (destination = email, or "" when there is none). */
   createAccount(email: string | null): Promise<AccountRecord>;
@@ -72,7 +74,7 @@ export interface Store extends OutboxStore {
   searchSchedules(accountId: string, query: ScheduleQuery): Promise<Page<ScheduleRecord>>;
 
   // History.
-  /** Entries of the account's alerts, newest first. */
+  /** Entries of the account's alerts, newest first: the public kinds only (PUBLIC_HISTORY_STATUSES). */
   searchHistory(accountId: string, query: HistoryQuery): Promise<HistoryRecord[]>;
 
   // The evaluator's side (all accounts).
@@ -116,6 +118,8 @@ export interface Store extends OutboxStore {
   checkReadiness?(): Promise<StoreReadiness>;
   /** How many alerts have each status, over all accounts. */
   countAlertsByStatus?(): Promise<Record<string, number>>;
+  /** Every alert of the account, reduced to what the console's overview filters and sorts on; oldest first. */
+  listAlertSummaries?(accountId: string): Promise<AlertSummary[]>;
 
   close(): Promise<void>;
 }
@@ -271,7 +275,14 @@ export interface HistoryRecord {
   metric: string;
 }
 
-export interface NewHistoryEntry extends HistoryRecord {}
+/**
+ * A history entry to store. Besides the public statuses, the console's kinds (muted, unmuted, notification_sent,
+ * notification_suppressed) carry the channel concerned and why.
+ */
+export interface NewHistoryEntry extends HistoryRecord {
+  channelId?: string | null;
+  reason?: string | null;
+}
 
 export interface EvaluationResult {
   status: string;

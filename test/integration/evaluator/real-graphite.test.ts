@@ -107,7 +107,8 @@ describe.skipIf(availability.skip)('evaluation against a real Graphite', () => {
       id: hook.headers['idempotency-key'],
       name: 'Web CPU',
       criteria: 'above 90',
-      graph: expect.stringContaining(`${graphite.url}/render?target=it.web.*.cpu`),
+      // Without --public-url there is no graph link, and Graphite's own URL never reaches a receiver.
+      graph: null,
       value: 96,
       metric: 'it.web.1.cpu',
       status: 'alerting',

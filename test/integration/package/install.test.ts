@@ -40,10 +40,10 @@ describe('the npm package, installed into an empty directory', () => {
     if (work) await rm(work, { recursive: true, force: true });
   });
 
-  it('ships dist, bin, schemas, examples, README and LICENSE, and no sources, tests or the Action itself', async () => {
+  it('ships dist, bin, the console, schemas, examples, README and LICENSE, and no sources, tests or the Action itself', async () => {
     const root = join(app, 'node_modules', 'alertform');
     const top = (await readdir(root)).sort();
-    expect(top).toEqual(['LICENSE', 'README.md', 'bin', 'dist', 'examples', 'package.json', 'schemas']);
+    expect(top).toEqual(['LICENSE', 'README.md', 'bin', 'console', 'dist', 'examples', 'package.json', 'schemas']);
     // Of the Action's modules, only the comment's composition and posting, which `plan --out-comment` and
     // `alertform comment` share with it; never its entry, inputs or runs.
     expect((await readdir(join(root, 'dist', 'action'))).filter((name) => name.endsWith('.js')).sort()).toEqual([
@@ -77,6 +77,16 @@ describe('the npm package, installed into an empty directory', () => {
     expect(result.stdout).toContain('Usage: alertform');
   });
 
+  it('draws a graph picture with the renderer installed from npm (prebuilt, no download, no system font)', async () => {
+    const module = join(app, 'node_modules', 'alertform', 'dist', 'server', 'graph', 'render-png.js');
+    const script = `const { renderGraphPng } = await import(${JSON.stringify(module)});
+      const png = await renderGraphPng({ from: 0, until: 60, criteria: [{ name: 'alert_criteria', metric: 'm', type: 'above', thresholds: [1], series: [] }], alerting: [], error: null });
+      process.stdout.write(png.subarray(1, 4).toString() + ' ' + png.readUInt32BE(16) + 'x' + png.readUInt32BE(20));`;
+    const result = await runCommand(process.execPath, ['--input-type=module', '-e', script], { cwd: app, env, timeoutMs: 60_000 });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toBe('PNG 800x300');
+  });
+
   it("follows the README's quick start from an empty directory: init, validate, serve, plan, apply", async () => {
     // The README's commands, with a free port instead of 8080 (tests run side by side).
     const init = await run(['init']);
@@ -86,6 +96,8 @@ describe('the npm package, installed into an empty directory', () => {
     expect(validate.stdout).toContain('Valid: 1 alert(s), 1 channel(s)');
 
     server = await startUntilUrl(bin, ['serve', '--port', '0', '--api-key', key], { cwd: app, env });
+    // The web console ships in the package: its page, its modules and the charting library from node_modules.
+    for (const path of ['/', '/console/app.js', '/console/vendor/uplot.esm.js']) expect((await fetch(`${server.url}${path}`)).status, path).toBe(200);
     const target = server.url.replace('http://', `http://${key}@`);
     const plan = await run(['plan', '--server', target]);
     expect(plan.code, plan.stderr).toBe(0);

@@ -2,7 +2,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { startDemoGraphite } from '../../../src/cli/actions/demo-graphite.js';
 import { runCli } from '../../helpers/run-cli.js';
+import { startTestServer } from '../../helpers/server.js';
+import { until } from '../../helpers/until.js';
 
 describe('the demo (npm run demo)', { timeout: 180_000 }, () => {
   it('starts the bundled server, applies examples/, shows an empty second plan, and reuses its database', async () => {
@@ -15,10 +18,40 @@ describe('the demo (npm run demo)', { timeout: 180_000 }, () => {
     expect(first.code).toBe(0);
     // From the clone's root, the hints use the clone's own paths.
     expect(first.stdout).toMatch(/^  \.\/bin\/alertform plan examples --server http:\/\/demo-\w+@127\.0\.0\.1:\d+$/m);
+    // The console's address, without the key (it is typed into the sign-in form, never put in a URL).
+    expect(first.stdout).toMatch(/^Open the web console: http:\/\/127\.0\.0\.1:\d+\/ and sign in with the demo API key above\.$/m);
 
     const again = await runCli(['demo', '--port', '0', '--exit', '--dir', dir], { timeoutMs: 150_000 });
     expect(again.stdout.split('== 2.')[0]).toContain('No changes.');
     expect(again.stdout.match(/demo API key: (\S+)/)![1]).toBe(first.stdout.match(/demo API key: (\S+)/)![1]);
     expect(again.code).toBe(0);
+  });
+});
+
+describe('the demo Graphite (built into npm run demo)', () => {
+  it('makes exactly one example alert alert: shop-host-disk-full on web-2', async () => {
+    const graphite = await startDemoGraphite();
+    const server = await startTestServer({ graphiteUrl: graphite.url, evalIntervalSeconds: 0.3, notifierUrls: { victorops: graphite.url } });
+    try {
+      const victorops = await server.request('POST', '/v2/notifications/', { type: 'victorops', description: 'ops', destination: 'https://alert.victorops.com/integrations/generic/1/alert/k/r' });
+      const alerts = [
+        { name: 'disk', metric: 'shop.hosts.*.disk.root.percent_used', alert_criteria: { type: 'above', above_value: 90, time_period: 15 }, notification_channels: [victorops.body.id] },
+        { name: 'heartbeat', metric: 'shop.hosts.*.heartbeat', alert_criteria: { type: 'missing', time_period: 10 } },
+        { name: 'other', metric: 'shop.queue.orders.depth', alert_criteria: { type: 'above', above_value: 10 } },
+      ];
+      for (const alert of alerts) expect((await server.request('POST', '/v2/alerts/', alert)).status).toBe(201);
+      const overview = await until(
+        () => server.request('GET', '/v2/alerts/overview/'),
+        (response) => response.body.counts.alerting > 0,
+      );
+      // One cycle judges every alert: the others were judged healthy in the same one.
+      expect(overview.body.counts).toMatchObject({ alerting: 1, healthy: 2 });
+      expect(overview.body.alerts[0]).toMatchObject({ name: 'disk', currently_triggered_metrics: ['shop.hosts.web-2.disk.root.percent_used'] });
+      // Its VictorOps notification was answered by the demo Graphite itself.
+      await until(() => server.request('GET', '/v2/deliveries/?state=delivered'), (response) => response.body.deliveries.length === 1);
+    } finally {
+      await server.close();
+      await graphite.close();
+    }
   });
 });

@@ -157,3 +157,38 @@ describe('stored state', () => {
     expect(readEvalState(null, 'healthy', [])).toEqual(initialEvalState());
   });
 });
+
+describe('suppressed notifications', () => {
+  const advance = (state: EvalState, input: CycleInput, extra: Partial<AdvanceContext> = {}) =>
+    advanceAlert(state, input, { now: T0, notificationType: ['every', 30], muted: false, onQueryFailure: null, ...extra });
+
+  it('lists an alerting notification held back by a mute, then the recovery held back for the same reason', () => {
+    const alerting = advance(initialEvalState(), holds(), { muted: true });
+    expect(alerting.notifications).toEqual([]);
+    expect(alerting.suppressed).toEqual([{ event: 'alerting', triggered: [{ metric: 'web.1.cpu', value: 95 }], reason: 'muted' }]);
+    const recovered = advance(alerting.state, clear(), { muted: true });
+    expect(recovered.suppressed.map((s) => [s.event, s.reason])).toEqual([['recovered', 'muted']]);
+  });
+
+  it('lists an alerting notification held back by the backoff with its minutes', () => {
+    const state = { ...initialEvalState(), lastNotifiedAt: T0 - 60 };
+    const { suppressed, notifications } = advance(state, holds());
+    expect(notifications).toEqual([]);
+    expect(suppressed[0]!.reason).toBe('backoff: an alerting notification went out less than 30 minutes ago');
+  });
+
+  it('lists a failed query held back by on_query_failure, and nothing when it notifies', () => {
+    expect(advance(initialEvalState(), failed, { onQueryFailure: 'ignore' }).suppressed).toEqual([
+      { event: 'query_failed', triggered: [{ metric: 'sumSeries(x.*)', value: null }], reason: 'on_query_failure is ignore' },
+    ]);
+    const notified = advance(initialEvalState(), failed, { onQueryFailure: 'notify' });
+    expect(notified.suppressed).toEqual([]);
+    expect(notified.notifications.map((n) => n.event)).toEqual(['query_failed']);
+  });
+
+  it('lists nothing when every notification goes out', () => {
+    const alerting = advance(initialEvalState(), holds());
+    expect(alerting.suppressed).toEqual([]);
+    expect(advance(alerting.state, clear()).suppressed).toEqual([]);
+  });
+});

@@ -118,6 +118,18 @@ export const MIGRATIONS: readonly string[] = [
   `,
   // 4: the outbox of notifications (deliveries), as on SQLite.
   OUTBOX_MIGRATION,
+  // 5: the console (issue 20), as on SQLite: history's channel and reason, the managed-from-git marker, the
+  // server's secrets, deliveries by alert.
+  `
+  ALTER TABLE history ADD COLUMN channel_id TEXT;
+  ALTER TABLE history ADD COLUMN reason TEXT;
+  ALTER TABLE alerts ADD COLUMN managed_from_git BOOLEAN NOT NULL DEFAULT false;
+  CREATE TABLE server_secrets (
+    name TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+  );
+  CREATE INDEX deliveries_alert ON deliveries(account_id, alert_id, seq);
+  `,
 ];
 
 /** Any constant, the same in every replica: serialises replicas that start together on an empty database. */

@@ -146,9 +146,9 @@ export async function listDeliveries(db: Queryable, accountId: string, query: De
   const rows = await db.query<DeliveryRow>(
     `SELECT ${DELIVERY_LISTING_COLUMNS}
      FROM deliveries d JOIN channels c ON c.id = d.channel_id
-     WHERE d.account_id = $1 AND d.state = ANY($2::text[])
+     WHERE d.account_id = $1 AND d.state = ANY($2::text[]) AND ($5::text IS NULL OR d.alert_id = $5)
      ORDER BY d.seq LIMIT $3 OFFSET $4`,
-    [accountId, query.states, query.max + 1, (query.page - 1) * query.max],
+    [accountId, query.states, query.max + 1, (query.page - 1) * query.max, query.alertId ?? null],
   );
   return deliveryPage(rows, query.max);
 }

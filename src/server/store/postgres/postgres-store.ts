@@ -35,6 +35,9 @@ import { acquireLeases, fencePartitions, partitionSql, releaseLeases, renewLease
 import { MIGRATIONS, migrateDatabase } from './migrations.js';
 import { PgDatabase, type PoolOptions, type Queryable } from './pg-database.js';
 import * as outbox from './outbox-rows.js';
+import { POSTGRES_SUMMARY_SQL, toAlertSummaries, type AlertSummary, type AlertSummaryRow } from '../alert-summary.js';
+import * as consoleRows from './console-rows.js';
+import { PUBLIC_HISTORY_STATUSES, type ChannelTestDelivery, type TimelineRecord } from '../console-store.js';
 import type {
   ClaimedDelivery,
   DeliveryClaim,
@@ -418,7 +421,8 @@ export class PostgresStore implements Store {
 
   async searchHistory(accountId: string, query: HistoryQuery): Promise<HistoryRecord[]> {
     const sql = new SqlBuilder([accountId, query.since]);
-    const where = ['account_id = $1', 'time >= $2'];
+    // The console's kinds (mutes, notifications) stay out of the public answer.
+    const where = ['account_id = $1', 'time >= $2', `status = ANY(${sql.param([...PUBLIC_HISTORY_STATUSES])})`];
     if (query.alertIds.length) where.push(`alert_id = ANY(${sql.param(query.alertIds)})`);
     if (query.status !== null) where.push(`status = ${sql.param(query.status)}`);
     if (query.value !== null) where.push(`value = ${sql.param(query.value)}`);
@@ -532,6 +536,48 @@ export class PostgresStore implements Store {
     return outbox.listDeliveries(this.db, accountId, query);
   }
 
+  // The console ------------------------------------------------------------------------------------------------
+
+  async listTimeline(accountId: string, alertId: string, since: number, limit: number): Promise<TimelineRecord[]> {
+    return consoleRows.listTimeline(this.db, accountId, alertId, since, limit);
+  }
+
+  async getDelivery(accountId: string, id: string): Promise<DeliveryRecord | null> {
+    return consoleRows.getDelivery(this.db, accountId, id);
+  }
+
+  async retryDelivery(accountId: string, id: string, now: number): Promise<'retried' | 'not_dead' | null> {
+    return consoleRows.retryDelivery(this.db, accountId, id, now);
+  }
+
+  async enqueueChannelTest(accountId: string, channelId: string, test: ChannelTestDelivery): Promise<DeliveryRecord | null> {
+    return consoleRows.enqueueChannelTest(this.db, accountId, channelId, test);
+  }
+
+  async findAlertOwner(alertId: string): Promise<{ accountId: string; metricPrefixes: string[] } | null> {
+    const [row] = await this.db.query<{ account_id: string; metric_prefixes: string }>(
+      'SELECT a.account_id, c.metric_prefixes FROM alerts a JOIN accounts c ON c.id = a.account_id WHERE a.id = $1',
+      [alertId],
+    );
+    return row ? { accountId: row.account_id, metricPrefixes: JSON.parse(row.metric_prefixes) as string[] } : null;
+  }
+
+  async setManagedFromGit(accountId: string, alertId: string, managed: boolean): Promise<boolean> {
+    const rows = await this.db.query('UPDATE alerts SET managed_from_git = $1 WHERE account_id = $2 AND id = $3 RETURNING id', [managed, accountId, alertId]);
+    return rows.length > 0;
+  }
+
+  async isManagedFromGit(accountId: string, alertId: string): Promise<boolean> {
+    const [row] = await this.db.query<{ managed_from_git: boolean }>('SELECT managed_from_git FROM alerts WHERE account_id = $1 AND id = $2', [accountId, alertId]);
+    return row?.managed_from_git === true;
+  }
+
+  async getServerSecret(name: string, generate: () => string): Promise<string> {
+    await this.db.query('INSERT INTO server_secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [name, generate()]);
+    const [row] = await this.db.query<{ value: string }>('SELECT value FROM server_secrets WHERE name = $1', [name]);
+    return row!.value;
+  }
+
   async summarizePendingDeliveries(accountId: string, channelIds: string[]): Promise<Map<string, PendingSummary>> {
     return outbox.summarizePendingDeliveries(this.db, accountId, channelIds);
   }
@@ -568,6 +614,14 @@ export class PostgresStore implements Store {
     // A real read: an unreachable database throws StoreUnavailable here.
     const [row] = await this.db.query<{ version: number | null }>('SELECT max(version) AS version FROM schema_migrations');
     return { schemaVersion: row?.version ?? 0, expectedSchemaVersion: MIGRATIONS.length };
+  }
+
+  async listAlertSummaries(accountId: string): Promise<AlertSummary[]> {
+    const [rows, links] = await Promise.all([
+      this.db.query<AlertSummaryRow>(POSTGRES_SUMMARY_SQL.alerts, [accountId]),
+      this.db.query<{ alert_id: string; schedule_id: string }>(POSTGRES_SUMMARY_SQL.links, [accountId]),
+    ]);
+    return toAlertSummaries(rows, links);
   }
 
   async countAlertsByStatus(): Promise<Record<string, number>> {
@@ -657,10 +711,10 @@ async function insertHistory(db: Queryable, entries: NewHistoryEntry[]): Promise
   if (entries.length === 0) return;
   // WITH ORDINALITY keeps the given order in seq, which breaks ties between entries of one second.
   await db.query(
-    `INSERT INTO history (account_id, alert_id, status, value, time, metric)
-     SELECT a.account_id, e.alert_id, e.status, e.value, e.time, e.metric
-     FROM unnest($1::text[], $2::text[], $3::float8[], $4::bigint[], $5::text[]) WITH ORDINALITY
-       AS e(alert_id, status, value, time, metric, n)
+    `INSERT INTO history (account_id, alert_id, status, value, time, metric, channel_id, reason)
+     SELECT a.account_id, e.alert_id, e.status, e.value, e.time, e.metric, e.channel_id, e.reason
+     FROM unnest($1::text[], $2::text[], $3::float8[], $4::bigint[], $5::text[], $6::text[], $7::text[]) WITH ORDINALITY
+       AS e(alert_id, status, value, time, metric, channel_id, reason, n)
      JOIN alerts a ON a.id = e.alert_id ORDER BY e.n`,
     [
       entries.map((entry) => entry.alertId),
@@ -668,6 +722,8 @@ async function insertHistory(db: Queryable, entries: NewHistoryEntry[]): Promise
       entries.map((entry) => entry.value),
       entries.map((entry) => entry.time),
       entries.map((entry) => entry.metric),
+      entries.map((entry) => entry.channelId ?? null),
+      entries.map((entry) => entry.reason ?? null),
     ],
   );
 }

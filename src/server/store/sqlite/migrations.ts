@@ -128,6 +128,19 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX deliveries_account ON deliveries(account_id, state, seq);
   CREATE INDEX deliveries_finished ON deliveries(finished_at) WHERE state <> 'pending';
   `,
+  // 5: the console (issue 20). History also records mutes and notifications sent or suppressed (with the channel
+  // and why; /v2/alerts/history/ keeps showing only its three statuses); alerts written by alertform's apply are
+  // marked managed from git; server_secrets holds the key that signs graph links; deliveries list by alert.
+  `
+  ALTER TABLE history ADD COLUMN channel_id TEXT;
+  ALTER TABLE history ADD COLUMN reason TEXT;
+  ALTER TABLE alerts ADD COLUMN managed_from_git INTEGER NOT NULL DEFAULT 0;
+  CREATE TABLE server_secrets (
+    name TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+  );
+  CREATE INDEX deliveries_alert ON deliveries(account_id, alert_id, seq);
+  `,
 ];
 
 /** Brings the database to the newest schema version; refuses a database newer than this code. */

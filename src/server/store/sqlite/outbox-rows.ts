@@ -140,10 +140,10 @@ export function listDeliveries(db: Database, accountId: string, query: DeliveryQ
     .prepare(
       `SELECT ${DELIVERY_LISTING_COLUMNS}
        FROM deliveries d JOIN channels c ON c.id = d.channel_id
-       WHERE d.account_id = ? AND d.state IN (SELECT value FROM json_each(?))
+       WHERE d.account_id = ? AND d.state IN (SELECT value FROM json_each(?)) AND (? IS NULL OR d.alert_id = ?)
        ORDER BY d.seq LIMIT ? OFFSET ?`,
     )
-    .all(accountId, JSON.stringify(query.states), query.max + 1, (query.page - 1) * query.max) as DeliveryRow[];
+    .all(accountId, JSON.stringify(query.states), query.alertId ?? null, query.alertId ?? null, query.max + 1, (query.page - 1) * query.max) as DeliveryRow[];
   return deliveryPage(rows, query.max);
 }
 

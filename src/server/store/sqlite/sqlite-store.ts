@@ -45,8 +45,11 @@ import type {
   PendingSummary,
 } from '../outbox.js';
 import * as outbox from './outbox-rows.js';
+import * as consoleRows from './console-rows.js';
+import { PUBLIC_HISTORY_STATUSES, type ChannelTestDelivery, type TimelineRecord } from '../console-store.js';
 import { channelFromRow, scheduleFromRows, type ChannelRow, type ScheduleRow } from './rows.js';
 import { openDatabase } from './open-database.js';
+import { SQLITE_SUMMARY_SQL, toAlertSummaries, type AlertSummary, type AlertSummaryRow } from '../alert-summary.js';
 import { AUTO_RESOLVE_TYPES, DEFAULT_CHANNEL } from '../../../model/defaults.js';
 
 
@@ -436,7 +439,8 @@ export class SqliteStore implements Store {
   // History ----------------------------------------------------------------------------------------------------
 
   async searchHistory(accountId: string, query: HistoryQuery): Promise<HistoryRecord[]> {
-    const where = ['account_id = ?', 'time >= ?'];
+    // The console's kinds (mutes, notifications) stay out of the public answer.
+    const where = ['account_id = ?', 'time >= ?', `status IN (${PUBLIC_HISTORY_STATUSES.map((s) => `'${s}'`).join(', ')})`];
     const params: unknown[] = [accountId, query.since];
     if (query.alertIds.length) {
       where.push('alert_id IN (SELECT value FROM json_each(?))');
@@ -495,25 +499,25 @@ export class SqliteStore implements Store {
 
   async appendHistory(entries: NewHistoryEntry[]): Promise<void> {
     const insert = this.db.prepare(
-      `INSERT INTO history (account_id, alert_id, status, value, time, metric)
-       SELECT account_id, id, ?, ?, ?, ? FROM alerts WHERE id = ?`,
+      `INSERT INTO history (account_id, alert_id, status, value, time, metric, channel_id, reason)
+       SELECT account_id, id, ?, ?, ?, ?, ?, ? FROM alerts WHERE id = ?`,
     );
     this.db.transaction(() => {
-      for (const entry of entries) insert.run(entry.status, entry.value, entry.time, entry.metric, entry.alertId);
+      for (const entry of entries) insert.run(entry.status, entry.value, entry.time, entry.metric, entry.channelId ?? null, entry.reason ?? null, entry.alertId);
     })();
   }
 
   async saveEvaluations(results: EvaluationBatchItem[]): Promise<void> {
     const update = this.db.prepare('UPDATE alerts SET status = ?, currently_triggered_metrics = ?, eval_state = ? WHERE id = ?');
     const insert = this.db.prepare(
-      `INSERT INTO history (account_id, alert_id, status, value, time, metric)
-       SELECT account_id, id, ?, ?, ?, ? FROM alerts WHERE id = ?`,
+      `INSERT INTO history (account_id, alert_id, status, value, time, metric, channel_id, reason)
+       SELECT account_id, id, ?, ?, ?, ?, ?, ? FROM alerts WHERE id = ?`,
     );
     this.db.transaction(() => {
       for (const { alertId, result, history } of results) {
         const evalState = result.evalState === undefined || result.evalState === null ? null : JSON.stringify(result.evalState);
         update.run(result.status, JSON.stringify(result.currentlyTriggeredMetrics), evalState, alertId);
-        for (const entry of history) insert.run(entry.status, entry.value, entry.time, entry.metric, alertId);
+        for (const entry of history) insert.run(entry.status, entry.value, entry.time, entry.metric, entry.channelId ?? null, entry.reason ?? null, alertId);
       }
       for (const { alertId, deliveries } of results) if (deliveries?.length) outbox.insertDeliveries(this.db, alertId, deliveries);
     })();
@@ -531,6 +535,47 @@ export class SqliteStore implements Store {
 
   async listDeliveries(accountId: string, query: DeliveryQuery): Promise<Page<DeliveryRecord>> {
     return outbox.listDeliveries(this.db, accountId, query);
+  }
+
+  // The console ------------------------------------------------------------------------------------------------
+
+  async listTimeline(accountId: string, alertId: string, since: number, limit: number): Promise<TimelineRecord[]> {
+    return consoleRows.listTimeline(this.db, accountId, alertId, since, limit);
+  }
+
+  async getDelivery(accountId: string, id: string): Promise<DeliveryRecord | null> {
+    return consoleRows.getDelivery(this.db, accountId, id);
+  }
+
+  async retryDelivery(accountId: string, id: string, now: number): Promise<'retried' | 'not_dead' | null> {
+    return consoleRows.retryDelivery(this.db, accountId, id, now);
+  }
+
+  async enqueueChannelTest(accountId: string, channelId: string, test: ChannelTestDelivery): Promise<DeliveryRecord | null> {
+    return consoleRows.enqueueChannelTest(this.db, accountId, channelId, test);
+  }
+
+  async findAlertOwner(alertId: string): Promise<{ accountId: string; metricPrefixes: string[] } | null> {
+    const row = this.db
+      .prepare('SELECT a.account_id, c.metric_prefixes FROM alerts a JOIN accounts c ON c.id = a.account_id WHERE a.id = ?')
+      .get(alertId) as { account_id: string; metric_prefixes: string } | undefined;
+    return row ? { accountId: row.account_id, metricPrefixes: JSON.parse(row.metric_prefixes) as string[] } : null;
+  }
+
+  async setManagedFromGit(accountId: string, alertId: string, managed: boolean): Promise<boolean> {
+    return this.db.prepare('UPDATE alerts SET managed_from_git = ? WHERE account_id = ? AND id = ?').run(managed ? 1 : 0, accountId, alertId).changes > 0;
+  }
+
+  async isManagedFromGit(accountId: string, alertId: string): Promise<boolean> {
+    const row = this.db.prepare('SELECT managed_from_git FROM alerts WHERE account_id = ? AND id = ?').get(accountId, alertId) as
+      | { managed_from_git: number }
+      | undefined;
+    return row?.managed_from_git === 1;
+  }
+
+  async getServerSecret(name: string, generate: () => string): Promise<string> {
+    this.db.prepare('INSERT INTO server_secrets (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING').run(name, generate());
+    return (this.db.prepare('SELECT value FROM server_secrets WHERE name = ?').get(name) as { value: string }).value;
   }
 
   async summarizePendingDeliveries(accountId: string, channelIds: string[]): Promise<Map<string, PendingSummary>> {
@@ -566,6 +611,12 @@ export class SqliteStore implements Store {
     const schemaVersion = this.db.pragma('user_version', { simple: true }) as number;
     this.db.prepare('SELECT 1 FROM accounts LIMIT 1').get();
     return { schemaVersion, expectedSchemaVersion: MIGRATIONS.length };
+  }
+
+  async listAlertSummaries(accountId: string): Promise<AlertSummary[]> {
+    const rows = this.db.prepare(SQLITE_SUMMARY_SQL.alerts).all(accountId) as AlertSummaryRow[];
+    const links = this.db.prepare(SQLITE_SUMMARY_SQL.links).all(accountId) as { alert_id: string; schedule_id: string }[];
+    return toAlertSummaries(rows, links);
   }
 
   async countAlertsByStatus(): Promise<Record<string, number>> {

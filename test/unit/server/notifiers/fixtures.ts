@@ -21,7 +21,9 @@ export function plainNotification(event: NotificationEvent = 'alerting'): Notifi
     },
     triggered: event === 'recovered' ? [{ metric: 'web.2.cpu', value: 40 }] : [{ metric: 'web.2.cpu', value: 95.5 }],
     conditions: [],
-    graphUrl: 'http://graphite.example/render?target=web.*.cpu&from=-60min&until=now',
+    // What the delivery service sets with --public-url: this server's signed PNG link and the console page.
+    graphUrl: 'https://alertform.example/v2/graphs/eyJhIjoiYWxfMTIzIn0.c2ln.png',
+    consoleUrl: 'https://alertform.example/alerts/al_123',
     time: TIME,
   };
 }

@@ -35,7 +35,8 @@ describe('pagerduty (Events API v2)', () => {
             },
           },
           client: 'alertform',
-          client_url: 'http://graphite.example/render?target=web.*.cpu&from=-60min&until=now',
+          client_url: 'https://alertform.example/alerts/al_123',
+          images: [{ src: 'https://alertform.example/v2/graphs/eyJhIjoiYWxfMTIzIn0.c2ln.png', alt: 'Graph of the alert' }],
         });
         return true;
       })
@@ -151,7 +152,8 @@ describe('slack (incoming webhook)', () => {
             {
               color: '#d00000',
               title: 'CPU "hot" &lt;web&gt; &amp; co',
-              title_link: 'http://graphite.example/render?target=web.*.cpu&from=-60min&until=now',
+              title_link: 'https://alertform.example/alerts/al_123',
+              image_url: 'https://alertform.example/v2/graphs/eyJhIjoiYWxfMTIzIn0.c2ln.png',
               text: 'Check the runbook: https://runbooks.example/cpu',
               fields: [
                 { title: 'Status', value: 'alerting', short: true },

@@ -1,7 +1,7 @@
 import { SMTPServer } from 'smtp-server';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { closeEmailTransports, escapeHtml } from '../../../../src/server/notifiers/email.js';
+import { buildEmail, closeEmailTransports, escapeHtml } from '../../../../src/server/notifiers/email.js';
 import { sendNotification } from '../../../../src/server/notifiers/send.js';
 import { startWebhookReceiver } from '../../../helpers/webhook-receiver.js';
 import { channel, compositeNotification, plainNotification, settings } from './fixtures.js';
@@ -15,7 +15,7 @@ afterAll(() => closeEmailTransports());
 const signal = () => AbortSignal.timeout(5_000);
 
 describe('webhook', () => {
-  it('posts {name, criteria, graph, value, metric, status, backoff_minutes, info}', async () => {
+  it('posts {name, criteria, graph, value, metric, status, backoff_minutes, info} and the console link', async () => {
     const receiver = await startWebhookReceiver();
     closers.push(receiver.close);
     await sendNotification(channel('webhook', `${receiver.url}/hook?token=abc`), plainNotification(), settings(), signal());
@@ -26,12 +26,13 @@ describe('webhook', () => {
     expect(request.body).toEqual({
       name: 'CPU "hot" <web> & co',
       criteria: 'above 90 for 5 minutes',
-      graph: 'http://graphite.example/render?target=web.*.cpu&from=-60min&until=now',
+      graph: 'https://alertform.example/v2/graphs/eyJhIjoiYWxfMTIzIn0.c2ln.png',
       value: 95.5,
       metric: 'web.2.cpu',
       status: 'alerting',
       backoff_minutes: 30,
       info: 'Check the runbook: https://runbooks.example/cpu',
+      console_url: 'https://alertform.example/alerts/al_123',
     });
   });
 
@@ -145,5 +146,22 @@ describe('email', () => {
 
   it('escapes every HTML-special character', () => {
     expect(escapeHtml(`<a href="x">'&'</a>`)).toBe('&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;');
+  });
+});
+
+describe('links in emails', () => {
+  it('shows the graph picture and links the console page, escaped, in both parts', () => {
+    const email = buildEmail(plainNotification());
+    expect(email.html).toContain('<img src="https://alertform.example/v2/graphs/eyJhIjoiYWxfMTIzIn0.c2ln.png" width="800" height="300"');
+    expect(email.html).toContain('<a href="https://alertform.example/alerts/al_123">Open the alert in the console</a>');
+    expect(email.text).toContain('Graph: https://alertform.example/v2/graphs/eyJhIjoiYWxfMTIzIn0.c2ln.png');
+    expect(email.text).toContain('Console: https://alertform.example/alerts/al_123');
+  });
+
+  it('carries neither without links (no --public-url)', () => {
+    const { consoleUrl: _console, ...rest } = plainNotification();
+    const email = buildEmail({ ...rest, graphUrl: null });
+    expect(email.html).not.toContain('<img');
+    expect(email.text).not.toMatch(/Graph:|Console:/);
   });
 });

@@ -1,0 +1,306 @@
+// @ts-check
+/**
+ * One alert: its state and actions, the graph of each criterion, the backtest, the history timeline (with the
+ * notifications that were suppressed and why), its deliveries and its YAML definition. Each section loads on its
+ * own, so one failing endpoint leaves the others readable; state, timeline and deliveries refresh every few seconds.
+ */
+import { ApiError, api } from './api.js';
+import { badge, h, link, replace } from './dom.js';
+import { formatAgo, formatDuration, formatTime, formatValue } from './format.js';
+import { drawGraph } from './graph.js';
+import { muteControls } from './mute-controls.js';
+import { deliveryTable } from './deliveries.js';
+
+const POLL_MS = 5000;
+const RANGES = ['6h', '24h', '7d'];
+
+/**
+ * @param {HTMLElement} main
+ * @param {string[]} params
+ * @returns {() => void}
+ */
+export function renderAlertPage(main, [id]) {
+  const base = `/v2/alerts/${encodeURIComponent(/** @type {string} */ (id))}`;
+  const heading = h('h1', { tabindex: '-1' }, 'Alert');
+  const head = h('div', { class: 'alert-head' });
+  const managed = h('div');
+  const announce = h('p', { role: 'status', class: 'hint' });
+  const mute = muteControls(/** @type {string} */ (id), (message) => {
+    replace(announce, message);
+    void refresh();
+  });
+  const scheduled = h('div');
+  const ranges = h('div', { class: 'ranges', role: 'group', 'aria-label': 'Graph range' });
+  const graphs = h('div', { class: 'graphs' });
+  const backtest = h('div');
+  const timeline = h('div');
+  const deliveries = h('div');
+  const definition = h('div');
+  replace(
+    main,
+    h('p', {}, link('/', '← All alerts')),
+    heading,
+    head,
+    managed,
+    section('Mute', mute.element, h('h3', {}, 'Scheduled mutes'), scheduled, announce),
+    section('Graph', ranges, graphs),
+    section('Backtest', backtest),
+    section('History', timeline),
+    section('Deliveries', deliveries),
+    section('Definition', definition),
+  );
+
+  let stopped = false;
+  let range = '6h';
+  /** @type {(() => void) | undefined} */
+  let destroyGraph;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let timer;
+  const drawn = new Map();
+
+  /**
+   * Redraws `target` only when the answer changed (keeps the focus and the reading position).
+   * @param {HTMLElement} target
+   * @param {unknown} value
+   * @param {() => void} draw
+   */
+  function once(target, value, draw) {
+    const text = JSON.stringify(value);
+    if (drawn.get(target) === text) return;
+    drawn.set(target, text);
+    draw();
+  }
+
+  async function loadAlert() {
+    try {
+      const [alert, muted] = await Promise.all([api(`${base}/`), api(`${base}/muted/`)]);
+      once(head, alert, () => {
+        replace(heading, alert.name);
+        document.title = `${alert.name} · alertform`;
+        const state = alert.muted ? 'muted' : alert.status === 'alerting' ? 'alerting' : 'healthy';
+        replace(
+          head,
+          badge(state),
+          alert.muted && alert.status === 'alerting' ? h('span', { class: 'hint' }, '(alerting while muted)') : null,
+          h(
+            'dl',
+            { class: 'facts' },
+            h('dt', {}, 'Metric'),
+            h('dd', { class: 'metric' }, alert.metric),
+            h('dt', {}, 'Triggered metrics'),
+            h('dd', {}, alert.currently_triggered_metrics.length ? alert.currently_triggered_metrics.join(', ') : 'none'),
+            alert.info ? [h('dt', {}, 'Info'), h('dd', {}, alert.info)] : null,
+          ),
+        );
+      });
+      mute.update(muted);
+      return true;
+    } catch (caught) {
+      if (caught instanceof ApiError && caught.status === 404) {
+        stopped = true;
+        replace(main, h('h1', { tabindex: '-1' }, 'Alert not found'), h('p', {}, 'No alert with this id in your account.'), h('p', {}, link('/', 'All alerts')));
+        return false;
+      }
+      replace(head, h('p', { class: 'error' }, `Could not load the alert: ${/** @type {Error} */ (caught).message}`));
+      return true;
+    }
+  }
+
+  async function loadScheduled() {
+    const body = await optional(`${base}/scheduled-mutes/`);
+    once(scheduled, body, () => {
+      if (!body) return replace(scheduled, h('p', { class: 'hint' }, 'Not available on this server.'));
+      if (body.scheduled_mutes.length === 0) return replace(scheduled, h('p', { class: 'hint' }, 'None.'));
+      replace(
+        scheduled,
+        h(
+          'ul',
+          { class: 'plain' },
+          body.scheduled_mutes.map((/** @type {any} */ s) =>
+            h(
+              'li',
+              {},
+              h('strong', {}, s.name),
+              ` — ${s.start_time} ${s.timezone} for ${formatDuration(s.duration * 60)}${s.repeat.length ? ` every ${s.repeat.join(', ')}` : ' (once)'}. `,
+              s.window ? (s.active ? `Muting now, until ${formatTime(s.window.until)}.` : `Next: ${formatTime(s.window.from)} – ${formatTime(s.window.until)}.`) : 'Passed.',
+            ),
+          ),
+        ),
+      );
+    });
+  }
+
+  async function loadGraph() {
+    replace(ranges, RANGES.map((r) => h('button', { type: 'button', 'aria-pressed': String(r === range), onclick: () => setRange(r) }, r === '6h' ? '6 h' : r === '24h' ? '24 h' : '7 d')));
+    const body = await optional(`${base}/graph/?range=${range}`);
+    if (stopped) return;
+    destroyGraph?.();
+    destroyGraph = undefined;
+    if (!body) return replace(graphs, h('p', { class: 'hint' }, 'Graphs are not available on this server.'));
+    replace(graphs, body.error ? h('p', { class: 'error' }, `Graphite: ${body.error}`) : null);
+    destroyGraph = drawGraph(graphs, body);
+  }
+
+  /** @param {string} next */
+  function setRange(next) {
+    range = next;
+    void guard(graphs, loadGraph);
+  }
+
+  /**
+   * Runs a section's loader; a failure is said in that section only.
+   * @param {HTMLElement} target
+   * @param {() => Promise<unknown>} load
+   */
+  async function guard(target, load) {
+    try {
+      await load();
+    } catch (caught) {
+      if (stopped) return;
+      drawn.delete(target);
+      replace(target, h('p', { class: 'error' }, `Could not load this part: ${/** @type {Error} */ (caught).message}`));
+    }
+  }
+
+  async function loadBacktest() {
+    const body = await optional(`${base}/backtest/?window=7d`);
+    if (!body) return replace(backtest, h('p', { class: 'hint' }, 'Not available on this server.'));
+    if (body.error) return replace(backtest, h('p', { class: 'error' }, `Backtest failed: ${body.error}`));
+    const days = Math.round(body.window_seconds / 86_400);
+    const names = await channelNames(body.notifications.map((/** @type {any} */ n) => n.channel_id));
+    replace(
+      backtest,
+      h('p', { class: 'backtest-summary' }, `The current definition would have fired ${body.fired} time${body.fired === 1 ? '' : 's'} in the last ${days} days.`),
+      h(
+        'dl',
+        { class: 'facts' },
+        h('dt', {}, 'Time alerting'),
+        h('dd', {}, formatDuration(body.minutes_alerting * 60)),
+        h('dt', {}, 'Longest episode'),
+        h('dd', {}, formatDuration(body.longest_episode_seconds)),
+        h('dt', {}, 'Notifications'),
+        h('dd', {}, body.notifications.length ? body.notifications.map((/** @type {any} */ n) => `${n.count} to ${names.get(n.channel_id) ?? n.channel_id}`).join(', ') : 'none'),
+      ),
+    );
+  }
+
+  async function loadTimeline() {
+    const body = await optional(`${base}/timeline/?days=7`);
+    /** @type {any[]} */
+    let entries;
+    if (body) entries = body.entries;
+    else {
+      // A server without the timeline: its public history (no suppressed notifications there).
+      const history = await optional(`/v2/alerts/history/?id=${encodeURIComponent(/** @type {string} */ (id))}&days=7`);
+      entries = (history?.[/** @type {string} */ (id)] ?? []).map((/** @type {any} */ e) => ({ time: Number(e.time), kind: e.status, metric: e.metric, value: e.value, channel: null, reason: null }));
+    }
+    once(timeline, entries, () => {
+      if (entries.length === 0) return replace(timeline, h('p', { class: 'hint' }, 'Nothing in the last 7 days.'));
+      replace(timeline, h('ol', { class: 'timeline', reversed: true }, entries.map(timelineEntry)));
+    });
+  }
+
+  async function loadDeliveries() {
+    const body = await optional(`/v2/deliveries/?alert_id=${encodeURIComponent(/** @type {string} */ (id))}&state=pending&state=dead&state=delivered`);
+    once(deliveries, body, () => {
+      if (!body) return replace(deliveries, h('p', { class: 'hint' }, 'Not available on this server.'));
+      replace(deliveries, deliveryTable(body.deliveries, () => void loadDeliveries(), false));
+    });
+  }
+
+  async function loadDefinition() {
+    const body = await optional(`${base}/definition/`);
+    if (!body) return replace(definition, h('p', { class: 'hint' }, 'Not available on this server.'));
+    replace(definition, h('pre', { class: 'yaml', tabindex: '0', 'aria-label': 'Definition in YAML' }, body.yaml));
+    replace(
+      managed,
+      body.managed_from_git
+        ? h('p', { class: 'notice', id: 'managed-notice' }, 'Managed from git: a change made here (a mute excepted) shows as drift in the next plan, and the next apply puts the definition back.')
+        : null,
+    );
+  }
+
+  async function refresh() {
+    if (!(await loadAlert()) || stopped) return;
+    await Promise.all([guard(scheduled, loadScheduled), guard(timeline, loadTimeline), guard(deliveries, loadDeliveries)]);
+  }
+
+  async function poll() {
+    await refresh();
+    if (!stopped) timer = setTimeout(poll, POLL_MS);
+  }
+
+  void (async () => {
+    if (!(await loadAlert())) return;
+    void poll();
+    void guard(graphs, loadGraph);
+    void guard(backtest, loadBacktest);
+    void guard(definition, loadDefinition);
+  })();
+
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+    destroyGraph?.();
+  };
+}
+
+/**
+ * A section with a heading.
+ * @param {string} title
+ * @param {...HTMLElement} children
+ */
+function section(title, ...children) {
+  const slug = title.toLowerCase().replace(/\s+/g, '-');
+  return h('section', { 'aria-labelledby': `section-${slug}`, id: slug }, h('h2', { id: `section-${slug}` }, title), children);
+}
+
+/**
+ * The descriptions of channels by id (ids of channels that are gone are left out).
+ * @param {string[]} ids
+ * @returns {Promise<Map<string, string>>}
+ */
+async function channelNames(ids) {
+  if (ids.length === 0) return new Map();
+  const query = ids.map((id) => `id=${encodeURIComponent(id)}`).join('&');
+  const body = await api(`/v2/notifications/?${query}&max=100`);
+  return new Map(body.notifications.map((/** @type {any} */ c) => [c.id, c.description]));
+}
+
+/**
+ * The body of an endpoint that this server may not have (404: null); other failures throw.
+ * @param {string} path
+ */
+async function optional(path) {
+  try {
+    return await api(path);
+  } catch (caught) {
+    if (caught instanceof ApiError && caught.status === 404 && caught.message.startsWith('no endpoint')) return null;
+    throw caught;
+  }
+}
+
+const KIND_WORDS = {
+  alerting: 'Alerting',
+  recovered: 'Recovered',
+  query_failed: 'Query failed',
+  muted: 'Muted',
+  unmuted: 'Unmuted',
+  notification_sent: 'Notification sent',
+  notification_suppressed: 'Notification suppressed',
+};
+
+/** @param {any} entry */
+function timelineEntry(entry) {
+  return h(
+    'li',
+    { 'data-kind': entry.kind },
+    h('time', { datetime: new Date(entry.time * 1000).toISOString(), title: formatAgo(entry.time) }, formatTime(entry.time)),
+    badge(entry.kind),
+    h('span', {}, /** @type {Record<string, string>} */ (KIND_WORDS)[entry.kind] ?? entry.kind),
+    entry.metric ? h('span', { class: 'metric' }, entry.metric) : null,
+    entry.value !== null && entry.value !== undefined ? h('span', {}, `value ${formatValue(entry.value)}`) : null,
+    entry.channel ? h('span', {}, `to ${entry.channel.description} (${entry.channel.type})`) : null,
+    entry.reason ? h('span', { class: 'hint' }, `why: ${entry.reason}`) : null,
+  );
+}

@@ -1,0 +1,202 @@
+// @ts-check
+/**
+ * The alerts overview: counts per state, filter, search, sort and one page of alerts from GET /v2/alerts/overview/
+ * (the server pages, filters and sorts, so 10,000 alerts cost one page). It polls every few seconds and redraws
+ * only what changed, keeping the keyboard focus where it was.
+ */
+import { api } from './api.js';
+import { badge, h, link, replace } from './dom.js';
+import { formatAgo, formatTime } from './format.js';
+
+const POLL_MS = 5000;
+const PAGE_SIZE = 50;
+const STATES = [
+  ['', 'All', 'total'],
+  ['alerting', 'Alerting', 'alerting'],
+  ['query_failing', 'Query failing', 'query_failing'],
+  ['muted', 'Muted', 'muted'],
+  ['healthy', 'Healthy', 'healthy'],
+];
+const SORTS = [
+  ['state', 'State (alerting first)'],
+  ['name', 'Name (A–Z)'],
+  ['-name', 'Name (Z–A)'],
+  ['metric', 'Metric'],
+];
+
+/**
+ * @param {HTMLElement} main
+ * @returns {() => void}
+ */
+export function renderOverview(main) {
+  const params = new URLSearchParams(location.search);
+  const view = {
+    state: params.get('state') ?? '',
+    search: params.get('search') ?? '',
+    sort: params.get('sort') ?? 'state',
+    page: Math.max(1, Number(params.get('page')) || 1),
+  };
+  const counts = h('div', { class: 'counts', role: 'group', 'aria-label': 'Filter by state' });
+  const searchInput = /** @type {HTMLInputElement} */ (h('input', { id: 'alert-search', type: 'search', value: view.search, autocomplete: 'off' }));
+  const sortSelect = /** @type {HTMLSelectElement} */ (
+    h('select', { id: 'alert-sort' }, SORTS.map(([value, label]) => h('option', { value, selected: value === view.sort }, label)))
+  );
+  const table = h('div', { class: 'table-wrap' });
+  const pager = h('nav', { class: 'pager', 'aria-label': 'Pages' });
+  const updated = h('p', { class: 'hint', id: 'overview-updated' });
+  const error = h('p', { class: 'error', role: 'alert' });
+  replace(
+    main,
+    h('h1', { tabindex: '-1' }, 'Alerts'),
+    counts,
+    h(
+      'div',
+      { class: 'toolbar' },
+      h('div', { class: 'field' }, h('label', { for: 'alert-search' }, 'Search name or metric'), searchInput),
+      h('div', { class: 'field' }, h('label', { for: 'alert-sort' }, 'Sort by'), sortSelect),
+    ),
+    error,
+    table,
+    pager,
+    updated,
+  );
+
+  let last = '';
+  let stopped = false;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let timer;
+  let searchTimer = /** @type {ReturnType<typeof setTimeout> | undefined} */ (undefined);
+
+  function query() {
+    const q = new URLSearchParams();
+    if (view.state) q.set('state', view.state);
+    if (view.search) q.set('search', view.search);
+    q.set('sort', view.sort);
+    q.set('page', String(view.page));
+    q.set('max', String(PAGE_SIZE));
+    return q;
+  }
+
+  async function load() {
+    clearTimeout(timer);
+    const q = query();
+    // The filter lives in the address (not a secret), so a reload or a shared link shows the same list.
+    const shown = new URLSearchParams(q);
+    shown.delete('max');
+    if (shown.get('sort') === 'state') shown.delete('sort');
+    if (shown.get('page') === '1') shown.delete('page');
+    const search = shown.toString();
+    if (location.search !== (search ? `?${search}` : '')) history.replaceState(null, '', `/${search ? `?${search}` : ''}`);
+    try {
+      const body = await api(`/v2/alerts/overview/?${q}`);
+      if (stopped) return;
+      replace(error);
+      const text = JSON.stringify(body);
+      if (text !== last) {
+        last = text;
+        draw(body);
+      }
+      replace(updated, `Updated ${new Date().toLocaleTimeString()}; refreshes every ${POLL_MS / 1000} s.`);
+    } catch (caught) {
+      if (stopped) return;
+      replace(error, `Could not load the alerts: ${/** @type {Error} */ (caught).message}`);
+    }
+    if (!stopped) timer = setTimeout(load, POLL_MS);
+  }
+
+  /** @param {any} body */
+  function draw(body) {
+    const focused = document.activeElement instanceof HTMLElement ? document.activeElement.dataset.key : undefined;
+    replace(
+      counts,
+      STATES.map(([state, label, key]) =>
+        h(
+          'button',
+          { type: 'button', class: `count count-${key}`, 'aria-pressed': String(view.state === state), 'data-key': `count-${key}`, onclick: () => setState(state ?? '') },
+          h('span', { class: 'count-number' }, body.counts[/** @type {string} */ (key)] ?? 0),
+          h('span', { class: 'count-label' }, label),
+        ),
+      ),
+    );
+    if (body.alerts.length === 0) {
+      replace(table, h('p', { class: 'empty' }, body.counts.total === 0 ? 'No alerts yet: create some with alertform apply or the /v2 API.' : 'No alert matches.'));
+    } else {
+      replace(
+        table,
+        h(
+          'table',
+          { class: 'alerts' },
+          h('caption', { class: 'visually-hidden' }, `Alerts, ${body.matching} matching`),
+          h(
+            'thead',
+            {},
+            h('tr', {}, ['Name', 'State', 'Since', 'Triggered metrics', 'Channels'].map((label) => h('th', { scope: 'col' }, label))),
+          ),
+          h('tbody', {}, body.alerts.map(row)),
+        ),
+      );
+    }
+    const from = body.matching === 0 ? 0 : (body.page - 1) * body.max + 1;
+    const to = Math.min(body.page * body.max, body.matching);
+    replace(
+      pager,
+      h('button', { type: 'button', disabled: body.page <= 1, 'data-key': 'prev', onclick: () => setPage(view.page - 1) }, 'Previous'),
+      h('span', { class: 'pager-status' }, `${from}–${to} of ${body.matching}`),
+      h('button', { type: 'button', disabled: !body.next_page, 'data-key': 'next', onclick: () => setPage(view.page + 1) }, 'Next'),
+    );
+    if (focused) /** @type {HTMLElement | null} */ (main.querySelector(`[data-key="${CSS.escape(focused)}"]`))?.focus();
+  }
+
+  /** @param {any} alert */
+  function row(alert) {
+    const name = link(`/alerts/${encodeURIComponent(alert.id)}`, alert.name);
+    name.dataset.key = `alert-${alert.id}`;
+    const since =
+      alert.state === 'muted' && alert.muted_until
+        ? h('span', { title: formatTime(alert.muted_until) }, `until ${formatTime(alert.muted_until)}`)
+        : alert.since
+          ? h('time', { datetime: new Date(alert.since * 1000).toISOString(), title: formatTime(alert.since) }, formatAgo(alert.since))
+          : '—';
+    return h(
+      'tr',
+      { 'data-alert-id': alert.id },
+      h('th', { scope: 'row' }, name, h('div', { class: 'metric' }, alert.metric)),
+      h('td', {}, badge(alert.state), alert.state === 'muted' && alert.status === 'alerting' ? h('span', { class: 'hint' }, ' (alerting)') : null),
+      h('td', {}, since),
+      h('td', {}, alert.currently_triggered_metrics.length ? h('ul', { class: 'plain' }, alert.currently_triggered_metrics.map((/** @type {string} */ m) => h('li', {}, m))) : '—'),
+      h('td', {}, alert.channels.length ? h('ul', { class: 'plain' }, alert.channels.map((/** @type {any} */ c) => h('li', {}, `${c.description} (${c.type})`))) : '—'),
+    );
+  }
+
+  /** @param {string} state */
+  function setState(state) {
+    view.state = state;
+    view.page = 1;
+    void load();
+  }
+  /** @param {number} page */
+  function setPage(page) {
+    view.page = Math.max(1, page);
+    void load();
+  }
+  searchInput.addEventListener('input', () => {
+    clearTimeout(searchTimer);
+    searchTimer = setTimeout(() => {
+      view.search = searchInput.value.trim();
+      view.page = 1;
+      void load();
+    }, 250);
+  });
+  sortSelect.addEventListener('change', () => {
+    view.sort = sortSelect.value;
+    view.page = 1;
+    void load();
+  });
+
+  void load();
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+    clearTimeout(searchTimer);
+  };
+}

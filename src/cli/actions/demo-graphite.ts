@@ -1,0 +1,69 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** The example alert the demo's Graphite makes alert: web-2's disk has been over its 90% threshold for 40 minutes. */
+export const DEMO_ALERTING_METRIC = 'shop.hosts.*.disk.root.percent_used';
+const HOSTS = ['web-1', 'web-2'];
+const STEP_SECONDS = 60;
+
+/**
+ * A stand-in for graphite-web's render API on 127.0.0.1 (port 0), so that `alertform demo` evaluates something
+ * real without a Graphite: the disks of two hosts, where web-2 has been filling up (above 90% for the last 40
+ * minutes) and web-1 is fine. Every other target has no series (so no other example alert fires; `missing`
+ * needs earlier data to fire). It also answers the VictorOps notifications of the demo (any other path, 200), so the
+ * demo's notifications leave no machine.
+ */
+export async function startDemoGraphite(): Promise<{ url: string; close(): Promise<void> }> {
+  const server: Server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://demo');
+    if (!url.pathname.endsWith('/render')) {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"result":"success"}');
+      return;
+    }
+    const minutes = Number(/^-(\d+)min$/.exec(url.searchParams.get('from') ?? '')?.[1] ?? 60);
+    const series = url.searchParams.getAll('target').flatMap((target) => seriesOf(target, minutes));
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(series));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** The series of a target: the disks, steady heartbeats and index ages (so the `missing` alerts hold), else none. */
+function seriesOf(target: string, minutes: number) {
+  if (target === DEMO_ALERTING_METRIC) return diskSeries(minutes);
+  if (target === 'shop.hosts.*.heartbeat') return HOSTS.map((host) => steady(`shop.hosts.${host}.heartbeat`, minutes, 1));
+  if (target === 'shop.search.index.last_build_age') return [steady(target, minutes, 420)];
+  return [];
+}
+
+function steady(target: string, minutes: number, value: number) {
+  const now = Math.floor(Date.now() / 1000 / STEP_SECONDS) * STEP_SECONDS;
+  const count = Math.min(minutes, 7 * 1440);
+  return { target, datapoints: Array.from({ length: count }, (_, i) => [value, now - (count - 1 - i) * STEP_SECONDS]) };
+}
+
+/** Per-minute points of both hosts over the last `minutes` (at most 7 days), by the clock: the same at every read. */
+function diskSeries(minutes: number) {
+  const now = Math.floor(Date.now() / 1000 / STEP_SECONDS) * STEP_SECONDS;
+  const count = Math.min(minutes, 7 * 1440);
+  return HOSTS.map((host, index) => ({
+    target: `shop.hosts.${host}.disk.root.percent_used`,
+    datapoints: Array.from({ length: count }, (_, i) => {
+      const time = now - (count - 1 - i) * STEP_SECONDS;
+      const wave = 4 * Math.sin(time / 3600) + 2 * Math.sin(time / 617);
+      const ageMinutes = (now - time) / 60;
+      // web-2 climbs over the last three hours and stays above 90% for the last 40 minutes.
+      const value = index === 0 ? 62 + wave : ageMinutes <= 40 ? 93 + wave / 3 : Math.max(55, 90 - (ageMinutes - 40) / 6) + wave / 2;
+      return [Math.round(value * 10) / 10, time];
+    }),
+  }));
+}

@@ -1,0 +1,32 @@
+import type { Notification } from '../notifiers/types.js';
+import type { Store } from '../store/store.js';
+import { GRAPH_LINK_TTL_SECONDS, GraphLinkSigner } from './graph-links.js';
+
+/** Where the picture of a graph link is served (open: the token is the credential). */
+export const GRAPH_PICTURE_PATH = '/v2/graphs/';
+
+/**
+ * Sets a notification's links just before it is sent: with a public URL, `graphUrl` becomes a signed, expiring
+ * link to the server's PNG of the alert's graph and `consoleUrl` the alert's console page; without one, both are
+ * absent. Whatever the stored payload held is replaced, so a Graphite URL (internal, maybe with credentials) written
+ * by an older version never reaches a receiver.
+ */
+export function createNotificationLinker(store: Store, publicUrl: string | undefined, now: () => number = Date.now) {
+  const base = publicUrl?.replace(/\/+$/, '');
+  let signer: Promise<GraphLinkSigner> | undefined;
+  return async (notification: Notification): Promise<Notification> => {
+    const { consoleUrl: _console, ...rest } = notification;
+    const alertId = notification.alert.id;
+    if (!base || !alertId || notification.test) return { ...rest, graphUrl: null };
+    signer ??= GraphLinkSigner.load(store).catch((error: unknown) => {
+      signer = undefined;
+      throw error;
+    });
+    const token = (await signer).sign({ alertId, time: notification.time, expires: Math.floor(now() / 1000) + GRAPH_LINK_TTL_SECONDS });
+    return {
+      ...rest,
+      graphUrl: `${base}${GRAPH_PICTURE_PATH}${token}.png`,
+      consoleUrl: `${base}/alerts/${encodeURIComponent(alertId)}`,
+    };
+  };
+}

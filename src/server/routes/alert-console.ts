@@ -1,0 +1,95 @@
+import type Router from '@koa/router';
+import { GRAPH_RANGES, readAlertGraph, type GraphRange } from '../graph/read-graph.js';
+import { backtestAlert } from '../graph/backtest-alert.js';
+import { parseDuration } from '../../impact/duration.js';
+import { QueryReader } from '../validation/query.js';
+import { findAlert, presentAlerts } from './alerts.js';
+import { renderPulledDefinitions } from '../../plan/pull.js';
+import { presentChannel, presentSchedule } from '../present.js';
+import { accountOf, prefixesOf, type RouteDeps } from './route-context.js';
+
+/** The most entries one timeline answer carries (newest first). */
+export const MAX_TIMELINE_ENTRIES = 1000;
+
+/**
+ * alertform's own (additive) views of one alert for the console: its graph, backtest, definition and timeline.
+ * Each answers 404 for an alert of another account, as GET /v2/alerts/{id}/ does; bad query values are 400.
+ */
+export function registerAlertConsoleRoutes(router: Router, deps: RouteDeps): void {
+  const { store } = deps;
+
+  router.get('/v2/alerts/:id/graph', async (ctx) => {
+    const query = new QueryReader(ctx.querystring, { single: ['range'] });
+    const range = (query.oneOf('range', Object.keys(GRAPH_RANGES)) ?? '6h') as GraphRange;
+    query.assertValid();
+    const alert = await findAlert(ctx, store);
+    ctx.body = await readAlertGraph(alert, GRAPH_RANGES[range], { graphite: deps.graphite, store, prefixes: prefixesOf(ctx), now: deps.now() });
+  });
+
+  router.get('/v2/alerts/:id/backtest', async (ctx) => {
+    const query = new QueryReader(ctx.querystring, { single: ['window'] });
+    const windowSeconds = readWindow(query);
+    query.assertValid();
+    const alert = await findAlert(ctx, store);
+    const account = accountOf(ctx);
+    const [channels, schedules] = await Promise.all([
+      store.findChannelsByRefs(account, alert.notificationChannels),
+      store.getSchedulesByIds(account, alert.scheduledMutes),
+    ]);
+    ctx.body = await backtestAlert(alert, windowSeconds, { graphite: deps.backtestGraphite, channels, schedules, prefixes: prefixesOf(ctx), now: deps.now() });
+  });
+
+  router.get('/v2/alerts/:id/definition', async (ctx) => {
+    const alert = await findAlert(ctx, store);
+    const account = accountOf(ctx);
+    const [channels, schedules, managed] = await Promise.all([
+      store.findChannelsByRefs(account, alert.notificationChannels),
+      store.getSchedulesByIds(account, alert.scheduledMutes),
+      store.isManagedFromGit(account, alert.id),
+    ]);
+    // pull's own writer, given a server state that holds this alert and what it refers to: the same YAML.
+    const files = renderPulledDefinitions({
+      alerts: await presentAlerts(ctx, deps, [alert]),
+      channels: channels.map((channel) => presentChannel(channel)),
+      schedules: schedules.map(presentSchedule),
+      muteStatus: {},
+      schedulesSupported: true,
+    });
+    ctx.body = { yaml: files.find((file) => file.name === 'alerts.yaml')!.text, managed_from_git: managed };
+  });
+
+  router.get('/v2/alerts/:id/timeline', async (ctx) => {
+    const query = new QueryReader(ctx.querystring, { single: ['days'] });
+    const days = query.integer('days', 7, 1, 90);
+    query.assertValid();
+    const alert = await findAlert(ctx, store);
+    const since = Math.floor(deps.now() / 1000) - days * 86_400;
+    const entries = await store.listTimeline(accountOf(ctx), alert.id, since, MAX_TIMELINE_ENTRIES);
+    ctx.body = {
+      entries: entries.map((entry) => ({
+        time: entry.time,
+        kind: entry.kind,
+        metric: entry.metric === '' ? null : entry.metric,
+        value: entry.value,
+        channel: entry.channel,
+        reason: entry.reason,
+      })),
+    };
+  });
+}
+
+/** The longest backtest window: a week of points per series is what plan --impact reads by default. */
+export const MAX_BACKTEST_SECONDS = 14 * 86_400;
+
+/** `window=` as `plan --impact` spells it (7d, 36h, 90m), 1 hour to 14 days; default 7d. */
+function readWindow(query: QueryReader): number {
+  const text = query.text('window') ?? '7d';
+  try {
+    const seconds = parseDuration(text);
+    if (seconds >= 3600 && seconds <= MAX_BACKTEST_SECONDS) return seconds;
+  } catch {
+    // Said below, in the same words as a value out of range.
+  }
+  query.problems.push({ path: 'window', message: 'must be a duration from 1h to 14d, e.g. 7d, 36h' });
+  return 0;
+}

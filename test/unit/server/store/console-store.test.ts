@@ -1,0 +1,105 @@
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { DEFAULT_CHANNEL, type AlertWrite, type Store } from '../../../../src/server/store/store.js';
+import { describeEachStore } from '../../../helpers/store-backends.js';
+
+/** The console's part of the Store (timeline, retries, tests, marker, secrets), the same on every backend. */
+describeEachStore('the $name store for the console', (backend) => {
+  let store: Store;
+  let account: string;
+  let emailMe: string;
+  beforeEach(async () => {
+    store = await backend.openStore();
+    account = (await store.createAccount('ops@example.com')).id;
+    emailMe = (await store.findChannelsByRefs(account, [DEFAULT_CHANNEL]))[0]!.id;
+  });
+  afterEach(() => store.close());
+
+  const alert = (overrides: Partial<AlertWrite> = {}): AlertWrite => ({
+    name: 'cpu',
+    metric: 'host.*.cpu',
+    alertCriteria: { type: 'above', above_value: 90 },
+    additionalCriteria: {},
+    expression: 'a',
+    notificationChannels: [emailMe],
+    notificationType: ['every', 60],
+    scheduledMutes: [],
+    info: null,
+    onQueryFailure: null,
+    ...overrides,
+  });
+
+  it('keeps the console kinds out of the public history and shows them all in the timeline, with their channel', async () => {
+    const { id } = await store.createAlert(account, alert());
+    await store.saveEvaluations([
+      {
+        alertId: id,
+        result: { status: 'alerting', currentlyTriggeredMetrics: ['host.a.cpu'], evalState: null },
+        history: [
+          { status: 'alerting', value: 95, time: 1000, metric: 'host.a.cpu' },
+          { status: 'notification_sent', value: null, time: 1000, metric: 'host.a.cpu', channelId: emailMe, reason: 'alerting' },
+        ],
+      },
+    ]);
+    await store.appendHistory([{ alertId: id, status: 'notification_suppressed', value: null, time: 1001, metric: '', reason: 'muted' }]);
+    const history = await store.searchHistory(account, { alertIds: [id], since: 0, status: null, value: null });
+    expect(history.map((entry) => entry.status)).toEqual(['alerting']);
+    const timeline = await store.listTimeline(account, id, 0, 100);
+    expect(timeline).toEqual([
+      { kind: 'notification_suppressed', time: 1001, metric: '', value: null, channel: null, reason: 'muted' },
+      { kind: 'notification_sent', time: 1000, metric: 'host.a.cpu', value: null, channel: { id: emailMe, type: 'email', description: DEFAULT_CHANNEL }, reason: 'alerting' },
+      { kind: 'alerting', time: 1000, metric: 'host.a.cpu', value: 95, channel: null, reason: null },
+    ]);
+    const other = await store.createAccount(null);
+    expect(await store.listTimeline(other.id, id, 0, 100)).toEqual([]);
+    expect(await store.listTimeline(account, id, 1001, 100)).toHaveLength(1);
+  });
+
+  it('lists deliveries by alert, retries a dead one only, and writes a test notification for a channel of the account only', async () => {
+    const first = await store.createAlert(account, alert());
+    const second = await store.createAlert(account, alert({ name: 'disk' }));
+    const delivery = (alertId: string) => ({ channelId: emailMe, event: 'alerting', payload: { test: alertId }, createdAt: 1 });
+    await store.saveEvaluations([
+      { alertId: first.id, result: { status: 'alerting', currentlyTriggeredMetrics: [], evalState: null }, history: [], deliveries: [delivery(first.id)] },
+      { alertId: second.id, result: { status: 'alerting', currentlyTriggeredMetrics: [], evalState: null }, history: [], deliveries: [delivery(second.id)] },
+    ]);
+    const listed = await store.listDeliveries(account, { states: ['pending'], alertId: first.id, page: 1, max: 10 });
+    expect(listed.items.map((item) => item.alert.id)).toEqual([first.id]);
+    const id = listed.items[0]!.id;
+    expect(await store.retryDelivery(account, id, 5)).toBe('not_dead');
+    const [claimed] = await store.claimDueDeliveries({ worker: 'w', now: 10, leaseMs: 1000, limit: 10 });
+    await store.finishDeliveries([{ id: claimed!.id, worker: 'w', outcome: { state: 'dead', at: 11, error: 'rejected' } }]);
+    const other = await store.createAccount(null);
+    expect(await store.retryDelivery(other.id, claimed!.id, 20)).toBeNull();
+    expect(await store.retryDelivery(account, claimed!.id, 20)).toBe('retried');
+    expect(await store.getDelivery(account, claimed!.id)).toMatchObject({ state: 'pending', attempts: 0, nextAttemptAt: 20, lastError: 'rejected' });
+    expect(await store.getDelivery(other.id, claimed!.id)).toBeNull();
+
+    const test = { alertId: '', alertName: 'test notification', event: 'test', payload: { test: true }, createdAt: 30 };
+    expect(await store.enqueueChannelTest(other.id, emailMe, test)).toBeNull();
+    const queued = await store.enqueueChannelTest(account, emailMe, test);
+    expect(queued).toMatchObject({ state: 'pending', event: 'test', channel: { id: emailMe }, alert: { id: '', name: 'test notification' } });
+  });
+
+  it('marks an alert managed from git for its own account only', async () => {
+    const { id } = await store.createAlert(account, alert());
+    expect(await store.isManagedFromGit(account, id)).toBe(false);
+    const other = await store.createAccount(null);
+    expect(await store.setManagedFromGit(other.id, id, true)).toBe(false);
+    expect(await store.setManagedFromGit(account, id, true)).toBe(true);
+    expect(await store.isManagedFromGit(account, id)).toBe(true);
+    expect(await store.isManagedFromGit(other.id, id)).toBe(false);
+  });
+
+  it('finds the owner of an alert with its metric prefixes, for signed graph links', async () => {
+    const { id } = await store.createAlert(account, alert());
+    await store.setMetricPrefixes(account, ['team1.']);
+    expect(await store.findAlertOwner(id)).toEqual({ accountId: account, metricPrefixes: ['team1.'] });
+    expect(await store.findAlertOwner('nope')).toBeNull();
+  });
+
+  it('creates a server secret once and answers the same value after', async () => {
+    const first = await store.getServerSecret('graph-links', () => 'one');
+    expect(first).toBe('one');
+    expect(await store.getServerSecret('graph-links', () => 'two')).toBe('one');
+  });
+});
