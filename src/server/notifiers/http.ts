@@ -61,11 +61,29 @@ function agentsFor(policy: DestinationPolicy | undefined) {
   return pair;
 }
 
+/**
+ * Limits within an attempt's own timeout: a far side that does not accept the connection, or accepts and does not
+ * answer, fails the attempt quickly and frees its slot (another tenant's page may be waiting for it).
+ */
+export const HTTP_LIMITS = { connectTimeoutMs: 3_000, answerTimeoutMs: 5_000 };
+
 /** One POST; resolves with the status (and any Retry-After) once the (discarded) response body has been read. */
 function send(target: URL, payload: string, options: PostOptions): Promise<{ status: number; retryAfter: string | undefined }> {
   const https = target.protocol === 'https:';
   const pair = agentsFor(options.policy);
-  return new Promise<{ status: number; retryAfter: string | undefined }>((resolve, reject) => {
+  return new Promise<{ status: number; retryAfter: string | undefined }>((resolveSend, rejectSend) => {
+    const timedOut = () => Object.assign(new Error('timed out'), { name: 'TimeoutError' });
+    // Until connected, then until the answer's headers: each limit replaces the one before.
+    let timer = setTimeout(() => request.destroy(timedOut()), HTTP_LIMITS.connectTimeoutMs);
+    const settle = () => clearTimeout(timer);
+    const resolve = (value: { status: number; retryAfter: string | undefined }) => {
+      settle();
+      resolveSend(value);
+    };
+    const reject = (error: unknown) => {
+      settle();
+      rejectSend(error);
+    };
     const request = (https ? httpsRequest : httpRequest)(
       target,
       {
@@ -82,6 +100,16 @@ function send(target: URL, payload: string, options: PostOptions): Promise<{ sta
       },
     );
     request.on('error', reject);
+    request.on('socket', (socket) => {
+      const connected = () => {
+        clearTimeout(timer);
+        timer = setTimeout(() => request.destroy(timedOut()), HTTP_LIMITS.answerTimeoutMs);
+      };
+      // A reused keep-alive socket is connected already.
+      if (socket.connecting) socket.once(https ? 'secureConnect' : 'connect', connected);
+      else connected();
+    });
+    request.on('response', () => clearTimeout(timer));
     request.end(payload);
   });
 }

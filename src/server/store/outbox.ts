@@ -8,7 +8,9 @@ export interface OutboxStore {
   /**
    * Claims up to `limit` due deliveries for `worker` until `now + leaseMs`, oldest first, with their channel. Due:
    * pending, next_attempt_at reached, not claimed (or its claim expired: its worker died), and no older pending
-   * delivery of the same channel and alert, so that a resolve never overtakes its trigger.
+   * delivery of the same channel and alert, so that a resolve never overtakes its trigger. With `admit`, the due
+   * rows are offered to it in that order (a window of the oldest, at most CLAIM_LOOKAHEAD) and only those it admits
+   * are claimed: the worker's fair share per account and destination, decided where the rows are read.
    */
   claimDueDeliveries(claim: DeliveryClaim): Promise<ClaimedDelivery[]>;
   /**
@@ -42,11 +44,41 @@ export interface DeliveryClaim {
   now: number;
   leaseMs: number;
   limit: number;
+  /** Called on due rows oldest first; a row it refuses stays due and unclaimed. Absent: every due row is taken. */
+  admit?: (candidate: ClaimCandidate) => boolean;
+}
+
+/** What `admit` sees of a due row: whose it is and where it goes (a secret: never logged). */
+export interface ClaimCandidate {
+  accountId: string;
+  channelId: string;
+  destination: string;
+}
+
+/** How many of the oldest due rows a claim with `admit` looks at: limit times this, and at least CLAIM_LOOKAHEAD_MIN. */
+export const CLAIM_LOOKAHEAD_FACTOR = 16;
+export const CLAIM_LOOKAHEAD_MIN = 512;
+
+/** The rows a claim with `admit` reads: enough to pass over one busy tenant's backlog, bounded. */
+export function claimWindow(claim: DeliveryClaim): number {
+  return claim.admit ? Math.max(claim.limit * CLAIM_LOOKAHEAD_FACTOR, CLAIM_LOOKAHEAD_MIN) : claim.limit;
+}
+
+/** The rows of a window `admit` takes, oldest first, at most `limit`. */
+export function admitRows<T extends { account_id: string; channel_id: string; destination: string }>(rows: T[], claim: DeliveryClaim): T[] {
+  if (!claim.admit) return rows.slice(0, claim.limit);
+  const taken: T[] = [];
+  for (const row of rows) {
+    if (taken.length >= claim.limit) break;
+    if (claim.admit({ accountId: row.account_id, channelId: row.channel_id, destination: row.destination })) taken.push(row);
+  }
+  return taken;
 }
 
 /** A claimed delivery with what sending needs. `channel.destination` is a secret. */
 export interface ClaimedDelivery {
   id: string;
+  accountId: string;
   alertId: string;
   payload: unknown;
   attempts: number;

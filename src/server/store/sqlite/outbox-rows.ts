@@ -1,5 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import { createId } from '../../ids.js';
+import { admitRows, claimWindow } from '../outbox.js';
 import type {
   ClaimedDelivery,
   DeliveryClaim,
@@ -29,6 +30,7 @@ export function insertDeliveries(db: Database, alertId: string, deliveries: NewD
 
 interface ClaimRow {
   id: string;
+  account_id: string;
   alert_id: string;
   payload: string;
   attempts: number;
@@ -64,9 +66,9 @@ interface ClaimRow {
  */
 export function claimDueDeliveries(db: Database, claim: DeliveryClaim): ClaimedDelivery[] {
   return db.transaction(() => {
-    const rows = db
+    const window = db
       .prepare(
-        `SELECT d.id, d.alert_id, d.payload, d.attempts, d.created_at, c.id AS channel_id, c.type, c.description,
+        `SELECT d.id, d.account_id, d.alert_id, d.payload, d.attempts, d.created_at, c.id AS channel_id, c.type, c.description,
                 c.destination, c.auto_resolve
          FROM deliveries d INDEXED BY deliveries_due JOIN channels c ON c.id = d.channel_id
          WHERE d.state = 'pending' AND d.next_attempt_at <= ?
@@ -75,11 +77,13 @@ export function claimDueDeliveries(db: Database, claim: DeliveryClaim): ClaimedD
                            AND p.state = 'pending' AND p.seq < d.seq)
          ORDER BY d.next_attempt_at, d.seq LIMIT ?`,
       )
-      .all(claim.now, claim.now, claim.limit) as ClaimRow[];
+      .all(claim.now, claim.now, claimWindow(claim)) as ClaimRow[];
+    const rows = admitRows(window, claim);
     const mark = db.prepare('UPDATE deliveries SET claimed_by = ?, claim_expires_at = ? WHERE id = ?');
     for (const row of rows) mark.run(claim.worker, claim.now + claim.leaseMs, row.id);
     return rows.map((row) => ({
       id: row.id,
+      accountId: row.account_id,
       alertId: row.alert_id,
       payload: JSON.parse(row.payload) as unknown,
       attempts: row.attempts,

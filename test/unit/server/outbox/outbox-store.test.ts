@@ -95,6 +95,29 @@ describe.each(BACKENDS)('the outbox on $name', ({ open, skip, reason }) => {
     expect(label(await claim(store, 'w1', T0 + 5_002))).toEqual(['hook:recovered']);
   });
 
+  it('claims only the due rows a fair-share filter admits, oldest first, and leaves the others due for a later claim', async () => {
+    const { store, account, a, b, write } = await outboxStore(open);
+    await write(a.id, 'alerting');
+    await write(b.id, 'alerting');
+    const offered: string[] = [];
+    const picky = await store.claimDueDeliveries({
+      worker: 'w1',
+      now: T0,
+      leaseMs: 10_000,
+      limit: 100,
+      admit: (candidate) => {
+        expect(candidate.accountId).toBe(account.id);
+        offered.push(candidate.destination);
+        return candidate.destination === 'R0UTINGKEY';
+      },
+    });
+    expect(offered).toEqual(['https://secret.example/hook?token=s3cret', 'R0UTINGKEY', 'https://secret.example/hook?token=s3cret', 'R0UTINGKEY']);
+    expect(label(picky)).toEqual(['pd:alerting', 'pd:alerting']);
+    expect(picky.map((row) => [row.alertId, row.accountId])).toEqual([[a.id, account.id], [b.id, account.id]]);
+    // The refused rows were never claimed: the next claim takes them.
+    expect(label(await claim(store, 'w2', T0))).toEqual(['hook:alerting', 'hook:alerting']);
+  });
+
   it('gives the rows of a worker that died back after its lease, and ignores the late answer of a lost claim', async () => {
     const { store, account, hook, a, write } = await outboxStore(open);
     await write(a.id, 'alerting', T0, [hook.id]);
