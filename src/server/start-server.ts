@@ -83,6 +83,8 @@ export interface ServerOptions {
   quotas?: Partial<Quotas>;
   /** How failed authentications are slowed; default 20 per address per minute, then 429 with Retry-After. */
   authFailures?: FailureLimitOptions;
+  /** When set, GET /metrics needs `Authorization: Bearer <token>`; without it /metrics is open (see docs/security.md). */
+  metricsToken?: string;
 }
 
 export interface RunningServer {
@@ -116,6 +118,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     ...(options.quotas ? { quotas: options.quotas } : {}),
     ...(options.authFailures ? { authFailures: options.authFailures } : {}),
     metrics,
+    ...(options.metricsToken ? { metricsToken: options.metricsToken } : {}),
     // Until every service has started, /readyz says so: a load balancer must not send traffic to a half-started server.
     readiness: () =>
       servicesStarted
