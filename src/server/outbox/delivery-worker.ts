@@ -16,7 +16,7 @@ export interface DeliveryWorkerOptions {
   attemptTimeoutMs?: number;
   /** Deliveries in flight at once. Default 16. */
   concurrency?: number;
-  /** The most slots one account, and one destination, may hold. Default: half and a quarter of `concurrency`. */
+  /** Shares and caps of slots per account and destination. Default: defaultFairShare(concurrency). */
   fairShare?: Partial<FairShareLimits>;
   /** How often to look for due rows when nobody wakes the worker, ms. Default 1 000. */
   pollMs?: number;

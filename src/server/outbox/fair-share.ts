@@ -1,18 +1,28 @@
 import type { ClaimCandidate, ClaimedDelivery } from '../store/outbox.js';
 
-/** The most of a worker's slots one account, and one destination, may hold at once. */
+/**
+ * How a worker's slots are shared. Within its share an account (a destination) is always served in its turn; past
+ * it, it may borrow slots nobody else wants now, up to its cap, so a quarter of the slots always stays free for
+ * other accounts' next notifications.
+ */
 export interface FairShareLimits {
   perAccount: number;
   perDestination: number;
+  /** The most an account may hold, borrowing included. */
+  accountCap: number;
+  /** The most a destination may hold, borrowing included. */
+  destinationCap: number;
 }
 
 /**
- * Default shares of a worker's `concurrency` slots: an account half of them, a destination a quarter. One tenant's
- * hanging endpoints then hold at most half the slots until their attempts time out, and the other half stays free
- * for every other account; a single-tenant install still sends several notifications at once.
+ * Default shares of a worker's `concurrency` slots: an account half of them, a destination a quarter; borrowing up
+ * to three quarters and a half. One tenant's hanging endpoints then never hold more than three quarters of the
+ * slots (each for at most 8 s: 3 s to connect, 5 s to answer), and a single-tenant install still sends many
+ * notifications at once.
  */
 export function defaultFairShare(concurrency: number): FairShareLimits {
-  return { perAccount: Math.max(1, Math.floor(concurrency / 2)), perDestination: Math.max(1, Math.floor(concurrency / 4)) };
+  const part = (fraction: number) => Math.max(1, Math.floor(concurrency * fraction));
+  return { perAccount: part(1 / 2), perDestination: part(1 / 4), accountCap: part(3 / 4), destinationCap: part(1 / 2) };
 }
 
 /**
@@ -26,16 +36,19 @@ export class FairShare {
   constructor(private readonly limits: FairShareLimits) {}
 
   /**
-   * A filter for one claim: admits a due row while its account and destination are under their share, counting
-   * the rows it admitted so far in this claim (the claim's rows are then `add`ed once they are claimed).
+   * A filter for one claim: admits a due row while its account and destination are under their share (in the
+   * `spare` pass: under their cap), counting the rows it admitted so far in this claim (the claim's rows are then
+   * `add`ed once they are claimed).
    */
-  admitter(): (candidate: ClaimCandidate) => boolean {
+  admitter(): (candidate: ClaimCandidate, pass: 'share' | 'spare') => boolean {
     const accounts = new Map<string, number>();
     const destinations = new Map<string, number>();
-    return ({ accountId, destination }) => {
+    return ({ accountId, destination }, pass) => {
       const account = (this.accounts.get(accountId) ?? 0) + (accounts.get(accountId) ?? 0);
       const target = (this.destinations.get(destination) ?? 0) + (destinations.get(destination) ?? 0);
-      if (account >= this.limits.perAccount || target >= this.limits.perDestination) return false;
+      const [accountLimit, destinationLimit] =
+        pass === 'share' ? [this.limits.perAccount, this.limits.perDestination] : [this.limits.accountCap, this.limits.destinationCap];
+      if (account >= accountLimit || target >= destinationLimit) return false;
       accounts.set(accountId, (accounts.get(accountId) ?? 0) + 1);
       destinations.set(destination, (destinations.get(destination) ?? 0) + 1);
       return true;

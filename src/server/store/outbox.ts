@@ -44,8 +44,12 @@ export interface DeliveryClaim {
   now: number;
   leaseMs: number;
   limit: number;
-  /** Called on due rows oldest first; a row it refuses stays due and unclaimed. Absent: every due row is taken. */
-  admit?: (candidate: ClaimCandidate) => boolean;
+  /**
+   * Called on due rows oldest first, in two passes: `share` over the window, then, while the claim has room left,
+   * `spare` over the rows refused in the first (slots nobody else wants now). A row refused in both stays due and
+   * unclaimed. Absent: every due row is taken.
+   */
+  admit?: (candidate: ClaimCandidate, pass: 'share' | 'spare') => boolean;
 }
 
 /** What `admit` sees of a due row: whose it is and where it goes (a secret: never logged). */
@@ -64,15 +68,20 @@ export function claimWindow(claim: DeliveryClaim): number {
   return claim.admit ? Math.max(claim.limit * CLAIM_LOOKAHEAD_FACTOR, CLAIM_LOOKAHEAD_MIN) : claim.limit;
 }
 
-/** The rows of a window `admit` takes, oldest first, at most `limit`. */
+/** The rows of a window `admit` takes (its share pass, then its spare pass), oldest first, at most `limit`. */
 export function admitRows<T extends { account_id: string; channel_id: string; destination: string }>(rows: T[], claim: DeliveryClaim): T[] {
-  if (!claim.admit) return rows.slice(0, claim.limit);
-  const taken: T[] = [];
-  for (const row of rows) {
-    if (taken.length >= claim.limit) break;
-    if (claim.admit({ accountId: row.account_id, channelId: row.channel_id, destination: row.destination })) taken.push(row);
+  const admit = claim.admit;
+  if (!admit) return rows.slice(0, claim.limit);
+  const taken = new Set<T>();
+  for (const pass of ['share', 'spare'] as const) {
+    for (const row of rows) {
+      if (taken.size >= claim.limit) break;
+      if (taken.has(row)) continue;
+      if (admit({ accountId: row.account_id, channelId: row.channel_id, destination: row.destination }, pass)) taken.add(row);
+    }
   }
-  return taken;
+  // Oldest first, whichever pass took them.
+  return rows.filter((row) => taken.has(row));
 }
 
 /** A claimed delivery with what sending needs. `channel.destination` is a secret. */

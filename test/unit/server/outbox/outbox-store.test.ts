@@ -95,7 +95,7 @@ describe.each(BACKENDS)('the outbox on $name', ({ open, skip, reason }) => {
     expect(label(await claim(store, 'w1', T0 + 5_002))).toEqual(['hook:recovered']);
   });
 
-  it('claims only the due rows a fair-share filter admits, oldest first, and leaves the others due for a later claim', async () => {
+  it('claims only the due rows a fair-share filter admits in either pass, oldest first, and leaves the others due for a later claim', async () => {
     const { store, account, a, b, write } = await outboxStore(open);
     await write(a.id, 'alerting');
     await write(b.id, 'alerting');
@@ -105,13 +105,15 @@ describe.each(BACKENDS)('the outbox on $name', ({ open, skip, reason }) => {
       now: T0,
       leaseMs: 10_000,
       limit: 100,
-      admit: (candidate) => {
+      admit: (candidate, pass) => {
         expect(candidate.accountId).toBe(account.id);
-        offered.push(candidate.destination);
+        offered.push(`${pass} ${candidate.destination}`);
         return candidate.destination === 'R0UTINGKEY';
       },
     });
-    expect(offered).toEqual(['https://secret.example/hook?token=s3cret', 'R0UTINGKEY', 'https://secret.example/hook?token=s3cret', 'R0UTINGKEY']);
+    // The window in order for the share pass, then what it refused for the spare pass.
+    const HOOK = 'https://secret.example/hook?token=s3cret';
+    expect(offered).toEqual([`share ${HOOK}`, 'share R0UTINGKEY', `share ${HOOK}`, 'share R0UTINGKEY', `spare ${HOOK}`, `spare ${HOOK}`]);
     expect(label(picky)).toEqual(['pd:alerting', 'pd:alerting']);
     expect(picky.map((row) => [row.alertId, row.accountId])).toEqual([[a.id, account.id], [b.id, account.id]]);
     // The refused rows were never claimed: the next claim takes them.
