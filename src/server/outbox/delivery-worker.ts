@@ -161,7 +161,7 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
         again = false;
         const room = concurrency - inFlight.size;
         if (room <= 0) break;
-        const claimed = await options.store.claimDueDeliveries({ worker: id, now: now(), leaseMs, limit: room, admit: shares.admitter() });
+        const claimed = await options.store.claimDueDeliveries({ worker: id, now: now(), leaseMs, limit: room, admit: shares.admitter(), skip: shares.saturated() });
         foundNothing = claimed.length === 0;
         for (const delivery of claimed) {
           shares.add(delivery);

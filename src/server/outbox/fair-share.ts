@@ -55,6 +55,12 @@ export class FairShare {
     };
   }
 
+  /** The accounts and destinations at their cap: a claim need not even look at their rows. */
+  saturated(): { accounts: string[]; destinations: string[] } {
+    const full = (counts: Map<string, number>, cap: number) => [...counts].filter(([, count]) => count >= cap).map(([key]) => key);
+    return { accounts: full(this.accounts, this.limits.accountCap), destinations: full(this.destinations, this.limits.destinationCap) };
+  }
+
   add(delivery: ClaimedDelivery): void {
     bump(this.accounts, delivery.accountId, 1);
     bump(this.destinations, delivery.channel.destination, 1);

@@ -50,6 +50,11 @@ export interface DeliveryClaim {
    * unclaimed. Absent: every due row is taken.
    */
   admit?: (candidate: ClaimCandidate, pass: 'share' | 'spare') => boolean;
+  /**
+   * Accounts and destinations the worker cannot take more of (at their cap): their rows are passed over inside the
+   * query, so one account's backlog, however long, never fills the window in front of another account's rows.
+   */
+  skip?: { accounts: string[]; destinations: string[] };
 }
 
 /** What `admit` sees of a due row: whose it is and where it goes (a secret: never logged). */
@@ -61,7 +66,12 @@ export interface ClaimCandidate {
 
 /** How many of the oldest due rows a claim with `admit` looks at: limit times this, and at least CLAIM_LOOKAHEAD_MIN. */
 export const CLAIM_LOOKAHEAD_FACTOR = 16;
-export const CLAIM_LOOKAHEAD_MIN = 512;
+export const CLAIM_LOOKAHEAD_MIN = 64;
+
+/** The JSON lists of `claim.skip` (bound as parameters: json_each on SQLite, jsonb on PostgreSQL). */
+export function skipLists(claim: DeliveryClaim): [string, string] {
+  return [JSON.stringify(claim.skip?.accounts ?? []), JSON.stringify(claim.skip?.destinations ?? [])];
+}
 
 /** The rows a claim with `admit` reads: enough to pass over one busy tenant's backlog, bounded. */
 export function claimWindow(claim: DeliveryClaim): number {

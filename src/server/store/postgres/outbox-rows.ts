@@ -1,5 +1,5 @@
 import { createId } from '../../ids.js';
-import { admitRows, claimWindow } from '../outbox.js';
+import { admitRows, claimWindow, skipLists } from '../outbox.js';
 import type {
   ClaimedDelivery,
   DeliveryClaim,
@@ -122,10 +122,12 @@ async function claimAdmitted(tx: Queryable, claim: DeliveryClaim): Promise<Claim
      FROM deliveries d JOIN channels c ON c.id = d.channel_id
      WHERE d.state = 'pending' AND d.next_attempt_at <= $1::bigint
        AND (d.claim_expires_at IS NULL OR d.claim_expires_at <= $1::bigint)
+       AND NOT (d.account_id IN (SELECT jsonb_array_elements_text($3::jsonb)))
+       AND NOT (c.destination IN (SELECT jsonb_array_elements_text($4::jsonb)))
        AND NOT EXISTS (SELECT 1 FROM deliveries p WHERE p.channel_id = d.channel_id AND p.alert_id = d.alert_id
                        AND p.state = 'pending' AND p.seq < d.seq)
      ORDER BY d.next_attempt_at, d.seq LIMIT $2`,
-    [claim.now, claimWindow(claim)],
+    [claim.now, claimWindow(claim), ...skipLists(claim)],
   );
   const picked = admitRows(window, claim).map((row) => row.id);
   if (picked.length === 0) return [];

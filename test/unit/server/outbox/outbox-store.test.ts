@@ -116,8 +116,12 @@ describe.each(BACKENDS)('the outbox on $name', ({ open, skip, reason }) => {
     expect(offered).toEqual([`share ${HOOK}`, 'share R0UTINGKEY', `share ${HOOK}`, 'share R0UTINGKEY', `spare ${HOOK}`, `spare ${HOOK}`]);
     expect(label(picky)).toEqual(['pd:alerting', 'pd:alerting']);
     expect(picky.map((row) => [row.alertId, row.accountId])).toEqual([[a.id, account.id], [b.id, account.id]]);
-    // The refused rows were never claimed: the next claim takes them.
-    expect(label(await claim(store, 'w2', T0))).toEqual(['hook:alerting', 'hook:alerting']);
+    // The refused rows were never claimed: the next claim takes them, unless it skips their destination or account.
+    const skipping = (skip: { accounts: string[]; destinations: string[] }) =>
+      store.claimDueDeliveries({ worker: 'w2', now: T0, leaseMs: 10_000, limit: 100, admit: () => true, skip });
+    expect(await skipping({ accounts: [], destinations: [HOOK] })).toEqual([]);
+    expect(await skipping({ accounts: [account.id], destinations: [] })).toEqual([]);
+    expect(label(await skipping({ accounts: ['someone-else'], destinations: ['R0UTINGKEY'] }))).toEqual(['hook:alerting', 'hook:alerting']);
   });
 
   it('gives the rows of a worker that died back after its lease, and ignores the late answer of a lost claim', async () => {
