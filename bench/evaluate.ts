@@ -20,15 +20,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runEvaluationCycle, type CycleReport } from '../src/server/evaluator/run-cycle.js';
-import { adaptStore } from '../src/server/evaluator/store-adapter.js';
+import { storeEvaluation } from '../src/server/evaluator/store-evaluation.js';
 import { createGraphiteClient } from '../src/graphite/render-client.js';
-import { createLimiter } from '../src/graphite/limiter.js';
+import pLimit from 'p-limit';
 import { startDeliveryWorker } from '../src/server/outbox/delivery-worker.js';
 import { sendNotification } from '../src/server/notifiers/send.js';
 import { parseDestinationPolicy } from '../src/server/net/destination-policy.js';
 import { DEFAULT_NOTIFIER_SETTINGS } from '../src/server/notifiers/types.js';
 import { openStore } from '../src/server/store/open-store.js';
-import { withEvaluationLeases } from '../src/server/evaluator/leased-store.js';
 import type { AlertWrite } from '../src/server/store/store.js';
 import { describeMachine, printGoal } from './lib/report.js';
 import { startPostgres } from '../test/helpers/postgres.js';
@@ -135,7 +134,7 @@ function alertFor(index: number, channelId: string): AlertWrite {
 
 /** The baseline: the same render URLs, fetched with the same concurrency, bodies read, nothing evaluated. */
 async function replay(base: string, urls: string[]): Promise<number> {
-  const limit = createLimiter(CONCURRENCY * REPLICAS);
+  const limit = pLimit(CONCURRENCY * REPLICAS);
   const started = performance.now();
   await Promise.all(urls.map((path) => limit(async () => (await fetch(`${base}${path}`)).text())));
   return performance.now() - started;
@@ -216,7 +215,7 @@ async function serveReplica(index: number, db: string, renderUrl: string) {
     // The receiver listens on 127.0.0.1, which only an opted-in install may reach.
     send: (ch, n, signal) => sendNotification(ch, n, { ...DEFAULT_NOTIFIER_SETTINGS, destinations: parseDestinationPolicy(true) }, signal),
   });
-  const evaluationStore = adaptStore(withEvaluationLeases(store, { replica, ttlMs }).store);
+  const evaluationStore = storeEvaluation(store, { replica, ttlMs });
   const gc = (globalThis as { gc?: () => void }).gc;
   process.on('message', async (command: string) => {
     if (command === 'exit') {

@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createLimiter } from '../src/graphite/limiter.js';
+import pLimit from 'p-limit';
 import { parseDestinationPolicy } from '../src/server/net/destination-policy.js';
 import { sendWebhook } from '../src/server/notifiers/webhook.js';
 import type { Notification } from '../src/server/notifiers/types.js';
@@ -107,7 +107,7 @@ async function main() {
     console.log(`outbox: ${total} deliveries (${ALERTS} alerts x ${CHANNELS} webhook channels), ${CONCURRENCY} in flight, SQLite file in ${tmpdir()}`);
 
     // Baseline: the same requests, sent bare.
-    const limit = createLimiter(CONCURRENCY);
+    const limit = pLimit(CONCURRENCY);
     const bareStarted = performance.now();
     await Promise.all(
       alertIds.flatMap((_, a) =>

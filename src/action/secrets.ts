@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import * as core from '@actions/core';
 import { Redactor } from '../redact/index.js';
 import { listVariableNames } from '../definitions/interpolate.js';
+import { isSkippedDir, YAML_FILE } from '../definitions/file-rules.js';
 
 /**
  * A last line of defence under the renderers' own masking: every text the Action publishes (comment, summary,
@@ -28,10 +29,11 @@ export function findInterpolatedVariables(dir: string): string[] {
       return;
     }
     for (const entry of entries) {
-      if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
       const path = join(at, entry.name);
-      if (entry.isDirectory()) walk(path, depth + 1);
-      else if (/\.ya?ml$/.test(entry.name)) {
+      // The directories definitions skip (file-rules.ts); every YAML file: alertform.yaml and rule tests may use ${VAR} too.
+      if (entry.isDirectory()) {
+        if (!isSkippedDir(entry.name)) walk(path, depth + 1);
+      } else if (!entry.name.startsWith('.') && YAML_FILE.test(entry.name)) {
         for (const name of listVariableNames(readFileSync(path, 'utf8'))) names.add(name);
       }
     }

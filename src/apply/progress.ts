@@ -8,17 +8,24 @@ export function redactError(change: PlanChange, message: string): string {
   return redactorForChange(change).redact(message);
 }
 
-/** One line per step as it finishes, e.g. `  ✓ create alert "cpu" (42 ms)`. Secrets in errors are redacted. */
-export function renderProgressLine(event: ApplyEvent): string {
-  const what = describeChange(event.change);
+/**
+ * One line per step as it finishes, e.g. `  ✓ create alert "cpu" (42 ms)`, or with its place among all the steps,
+ * `  [3/12] ✓ create alert "cpu" (42 ms)`. Secrets in errors are redacted.
+ */
+export function renderProgressLine(event: ApplyEvent, position?: { n: number; total: number }): string {
   switch (event.type) {
     case 'done':
-      return `  ✓ ${what} (${event.ms} ms)`;
+      return `  ${mark(position, '✓')}${describeChange(event.change)} (${event.ms} ms)`;
     case 'failed':
-      return `  ✗ ${what}: ${redactError(event.change, event.error.message)}`;
+      return `  ${mark(position, '✗')}${describeChange(event.change)}: ${redactError(event.change, event.error.message)}`;
     case 'skipped':
-      return `  - skipped ${what}: ${event.reason}`;
+      return `  ${mark(position, '-')}skipped ${describeChange(event.change)}: ${event.reason}`;
   }
+}
+
+/** `[ 3/12] ✓ ` with a position, `✓ ` without. */
+function mark(position: { n: number; total: number } | undefined, symbol: string): string {
+  return position ? `[${String(position.n).padStart(String(position.total).length)}/${position.total}] ${symbol} ` : `${symbol} `;
 }
 
 /** `Apply: 3 done, 1 failed, 2 skipped.` */

@@ -1,4 +1,3 @@
-import type { Command } from 'commander';
 import { AlertformClient } from '../client/api.js';
 import { resolveServer } from '../client/resolve-server.js';
 import type { ServerRequest } from '../plan/plan-project.js';
@@ -26,18 +25,6 @@ export function createClient(globals: GlobalOptions, config?: ProjectConfig): Al
   );
 }
 
-/** The global options merged with the command's own. */
-export function optionsOf<T>(command: Command): T & GlobalOptions {
-  return command.optsWithGlobals() as T & GlobalOptions;
-}
-
-/** Colours only on a terminal, without NO_COLOR and without --no-color. */
-export function useColor(globals: GlobalOptions, stream: NodeJS.WriteStream = process.stdout): boolean {
-  if (globals.color === false || process.env.NO_COLOR) return false;
-  if (process.env.FORCE_COLOR && process.env.FORCE_COLOR !== '0') return true;
-  return stream.isTTY === true;
-}
-
 /** Prints definition problems to stderr and fails, or returns when there are none. */
 export function failOnProblems(problems: Problem[], what = 'definitions'): void {
   if (problems.length > 0) failWithProblems(problems, what);
@@ -50,3 +37,4 @@ export function failWithProblems(problems: Problem[], what = 'definitions'): nev
 }
 
 export { writeOut } from './write-out.js';
+export { optionsOf, useColor } from './options.js';

@@ -3,7 +3,6 @@ import { createProgram } from './program.js';
 import { CliError } from './errors.js';
 import { jsonWritten, renderJsonError } from './json-output.js';
 import { AlertformError } from '../model/errors.js';
-import { Redactor, secretsInUrl } from '../redact/index.js';
 
 /** The entry point: the only place that turns errors into messages and exit codes. */
 async function main(argv: string[]): Promise<void> {
@@ -21,6 +20,8 @@ async function main(argv: string[]): Promise<void> {
     const opts = program.opts<{ verbose?: boolean; json?: boolean; apiKey?: string; server?: string }>();
     const json = opts.json === true || argv.includes('--json');
     // Error messages leave the process too: the key and URL credentials, wherever they were given, never do.
+    // (Loaded here, as every module below a command is: `--version` and `--help` load only commander.)
+    const { Redactor, secretsInUrl } = await import('../redact/index.js');
     const redactor = new Redactor([opts.apiKey, process.env.ALERTFORM_API_KEY, ...secretsInUrl(opts.server), ...secretsInUrl(process.env.ALERTFORM_URL)]);
     process.exitCode = exitCodeFor(error, { verbose: opts.verbose === true, json, redact: (text) => redactor.redact(text) });
   }

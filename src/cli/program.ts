@@ -14,6 +14,7 @@ import { registerTestCommand } from './commands/test.js';
 import { registerInitCommand } from './commands/init.js';
 import { registerBackupCommand } from './commands/backup.js';
 import { registerCompletionCommand } from './commands/completion.js';
+import { registerCommentCommand } from './commands/comment.js';
 
 /** Options every command accepts; commands read them with `command.optsWithGlobals()`. */
 export interface GlobalOptions {
@@ -33,16 +34,15 @@ export function createProgram(): Command {
     .option('--json', 'machine-readable output')
     .option('--verbose', 'more detail')
     .option('--no-color', 'no colours (also NO_COLOR, and whenever output is not a terminal)')
-    .showHelpAfterError()
     .addHelpText(
       'after',
       `
 Examples:
   $ alertform init alerts                          # a new definitions repository in alerts/
-  $ alertform serve --api-key demo-key            # the bundled /v2 server on SQLite
+  $ alertform serve --api-key 3f9c2a7e41d86b05e9a1c4d7  # the bundled /v2 server on SQLite (keys: 24+ characters)
   $ alertform validate examples/                   # check definitions, errors at file:line:column
   $ alertform test examples/                       # run the rule tests (*.test.yaml) offline
-  $ alertform plan examples/ --server http://demo-key@127.0.0.1:8080
+  $ alertform plan examples/ --server http://3f9c2a7e41d86b05e9a1c4d7@127.0.0.1:8080
   $ alertform apply examples/ --auto-approve
   $ alertform agent install collectd --carbon 127.0.0.1:2003
   $ source <(alertform completion bash)            # or zsh, fish
@@ -58,6 +58,7 @@ With --json, results and errors are one JSON document on stdout, with formatVers
   registerTestCommand(program);
   registerPlanCommand(program);
   registerApplyCommand(program);
+  registerCommentCommand(program);
   registerPullCommand(program);
   registerMuteCommands(program);
   registerDeliveriesCommand(program);
@@ -65,5 +66,15 @@ With --json, results and errors are one JSON document on stdout, with formatVers
   registerTuiCommand(program);
   registerDemoCommand(program);
   registerCompletionCommand(program);
+  pointToHelpAfterErrors(program);
   return program;
+}
+
+/**
+ * A usage mistake (a bad flag, a missing argument) prints its one error and where the help is, never the whole
+ * help: the error would scroll away above sixty lines of it.
+ */
+function pointToHelpAfterErrors(command: Command, path = 'alertform'): void {
+  command.showHelpAfterError(`(run \`${path} --help\` for usage)`);
+  for (const sub of command.commands) pointToHelpAfterErrors(sub, `${path} ${sub.name()}`);
 }

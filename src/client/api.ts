@@ -1,3 +1,4 @@
+import { reportRead } from '../progress/reads.js';
 import type {
   AlertBody,
   AlertRead,
@@ -54,6 +55,7 @@ export class AlertformClient {
       const body = await this.http.request<Record<string, unknown>>('GET', path, { searchParams: params, idempotent: true });
       const pageItems = (body[field] ?? (legacyField ? body[legacyField] : undefined) ?? []) as T[];
       items.push(...pageItems);
+      reportRead({ kind: 'list', list, items: items.length });
       const next = body.next_page;
       if (pageItems.length === 0 || next === false || next === null || next === undefined || next === 0) return items;
       page = typeof next === 'number' ? next : typeof next === 'string' && /^\d+$/.test(next) ? Number(next) : page + 1;
@@ -174,7 +176,7 @@ export class AlertformClient {
         }
         if (!isTransient(error) || attempt >= this.http.retry.retries) throw error;
         uncertain = true;
-        await this.http.retry.sleep(this.http.delayFor(error, attempt + 1));
+        await this.http.waitToRetry(error, attempt + 1);
         const id = await this.lookupQuietly(lookup);
         if (id) return id;
       }

@@ -1,5 +1,6 @@
 import { AlertformError } from '../model/errors.js';
 import { redactUrl } from '../redact/redactor.js';
+import { parseHttpUrl } from '../model/url.js';
 
 /** Where the API is and how to authenticate, with the key kept out of the URL. */
 export interface Connection {
@@ -15,13 +16,12 @@ export interface Connection {
  * An explicit `apiKey` wins over the URL's.
  */
 export function parseServerUrl(server: string, apiKey?: string): Connection {
-  let url: URL;
-  try {
-    url = new URL(server);
-  } catch {
+  const url = parseHttpUrl(server);
+  if (!url) {
+    const protocol = URL.canParse(server) ? new URL(server).protocol : undefined;
+    if (protocol && protocol !== 'http:' && protocol !== 'https:') throw new AlertformError('invalid_server_url', `server URL must be http(s), got ${protocol}`);
     throw new AlertformError('invalid_server_url', `invalid server URL "${redactUrl(server)}"`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new AlertformError('invalid_server_url', `server URL must be http(s), got ${url.protocol}`);
   const fromUrl = url.username ? decodeURIComponent(url.username) : undefined;
   url.username = '';
   url.password = '';

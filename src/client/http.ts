@@ -11,6 +11,35 @@ export interface RetryPolicy {
   /** Upper bound of a Retry-After we honour, in ms (default 60 s). */
   maxRetryAfterMs: number;
   sleep: (ms: number) => Promise<void>;
+  /** Told before each retry's wait; by default one line on stderr, so a slow failure is never a silent one. */
+  onRetry: (notice: RetryNotice) => void;
+}
+
+/** What is being retried, and when. */
+export interface RetryNotice {
+  /** `GET http://host/v2/alerts` (never the key: URLs here carry no credentials). */
+  request: string;
+  /** Why: `got no answer: connect ECONNREFUSED 127.0.0.1:9`, `answered 503`. */
+  reason: string;
+  /** 1-based retry number, and how many there may be. */
+  attempt: number;
+  retries: number;
+  delayMs: number;
+}
+
+/** `alertform: GET http://127.0.0.1:9/v2/alerts got no answer (connect ECONNREFUSED ...); retry 1 of 4 in 0.3 s` */
+export function describeRetry(notice: RetryNotice): string {
+  return `alertform: ${notice.request} ${notice.reason}; retry ${notice.attempt} of ${notice.retries} in ${(notice.delayMs / 1000).toFixed(1)} s\n`;
+}
+
+/** A notice for a failed attempt, from the error it threw. */
+export function retryNoticeOf(error: unknown, attempt: number, retries: number, delayMs: number): RetryNotice {
+  const { method, url } = error as { method?: string; url?: string };
+  const message = error instanceof Error ? error.message : String(error);
+  // The error's message starts with `METHOD URL`; the rest is the reason.
+  const request = method && url ? `${method} ${url}` : 'a request';
+  const reason = method && url && message.startsWith(request) ? message.slice(request.length + 1) : message;
+  return { request, reason: reason.length > 200 ? `${reason.slice(0, 200)}…` : reason, attempt, retries, delayMs };
 }
 
 export interface HttpOptions {
@@ -33,9 +62,16 @@ export const defaultRetryPolicy: RetryPolicy = {
   backoff: (attempt) => Math.min(250 * 2 ** (attempt - 1), 8000),
   maxRetryAfterMs: 60_000,
   sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  onRetry: (notice) => process.stderr.write(describeRetry(notice)),
 };
 
-/** JSON over HTTP on ky, with our own retry loop (so creates can be handled apart) and errors with status + body. */
+/**
+ * JSON over HTTP on ky, with our own retry loop and errors with status + body. Why not ky's own `retry` (which
+ * reads Retry-After too): a create is retried only after looking the object up by name (api.ts createOnce), a step
+ * ky's retry has no place for, so one loop serves both kinds of request with the same delays; and the wait goes
+ * through `RetryPolicy.sleep`, which the fault-injection suites (test/reliability, faulty-proxy) replace to run
+ * hundreds of retries in seconds and to assert the Retry-After they were told. ky sleeps on a timer of its own.
+ */
 export class HttpClient {
   readonly retry: RetryPolicy;
   private readonly ky: KyInstance;
@@ -97,9 +133,16 @@ export class HttpClient {
         return await this.once<T>(method, path, options);
       } catch (error) {
         if (!options.idempotent || !isTransient(error) || attempt >= this.retry.retries) throw error;
-        await this.retry.sleep(this.delayFor(error, attempt + 1));
+        await this.waitToRetry(error, attempt + 1);
       }
     }
+  }
+
+  /** Says what is retried, then waits before retry `attempt`. */
+  async waitToRetry(error: unknown, attempt: number): Promise<void> {
+    const delayMs = this.delayFor(error, attempt);
+    this.retry.onRetry(retryNoticeOf(error, attempt, this.retry.retries, delayMs));
+    await this.retry.sleep(delayMs);
   }
 
   /** The wait before retry `attempt`: the server's Retry-After when it gave one, else the backoff. */

@@ -1,7 +1,8 @@
 import { realpathSync } from 'node:fs';
 import { relative, resolve, posix } from 'node:path';
 import { simpleGit } from 'simple-git';
-import { PROJECT_FILE, TEST_FILE, type SourceFile } from './load.js';
+import type { SourceFile } from './load.js';
+import { PROJECT_FILE, isDefinitionFile } from './file-rules.js';
 import { AlertformError } from '../model/errors.js';
 
 /** Definition files (and alertform.yaml's text, if any) of a directory as they were at a git revision. */
@@ -22,13 +23,12 @@ export async function readDefinitionFilesAtRef(dir: string, ref: string): Promis
   await git.revparse(['--verify', `${ref}^{commit}`]).catch(() => {
     throw new AlertformError('unknown_ref', `unknown git revision "${ref}"`);
   });
+  const projectPath = prefix ? posix.join(prefix, PROJECT_FILE) : PROJECT_FILE;
   const listing = await git.raw(['ls-tree', '-r', '--name-only', ref, '--', prefix || '.']);
   const paths = listing
     .split('\n')
     .filter(Boolean)
-    .filter((p) => /\.ya?ml$/.test(p) && !TEST_FILE.test(p))
-    .filter((p) => !p.split('/').slice(0, -1).some((part) => part.startsWith('.') || part === 'node_modules' || part === 'workflows'));
-  const projectPath = prefix ? posix.join(prefix, PROJECT_FILE) : PROJECT_FILE;
+    .filter((p) => p === projectPath || isDefinitionFile(prefix ? posix.relative(prefix, p) : p));
   const show = async (path: string): Promise<SourceFile> => ({ path: `${ref}:${path}`, text: await git.show([`${ref}:${path}`]) });
   const files = await Promise.all(paths.filter((p) => p !== projectPath).map(show));
   const projectFile = paths.includes(projectPath) ? await show(projectPath) : undefined;

@@ -7,6 +7,7 @@ import type { Problem } from './problems.js';
 import { sortProblems } from './problems.js';
 import { checkDefinitions } from './rules.js';
 import { parseYamlFile, type SourceFile } from './yaml-source.js';
+import { isDefinitionFile, isSkippedDir } from './file-rules.js';
 
 export type { SourceFile } from './yaml-source.js';
 
@@ -22,49 +23,34 @@ export interface LoadOptions {
   env?: Readonly<Record<string, string | undefined>>;
 }
 
-/** Project config is not a definitions document. */
-export const PROJECT_FILE = 'alertform.yaml';
-
-/** Rule tests (`alertform test`) live beside the definitions as `*.test.yaml`; they are not definitions. */
-export const TEST_FILE = /\.test\.ya?ml$/;
-
-/** Directories never read: CI workflow files (a copy of .github/workflows kept as `workflows/`) are not definitions. */
-const SKIPPED_DIRS = new Set(['node_modules', 'workflows']);
+export { PROJECT_FILE, TEST_FILE } from './file-rules.js';
 
 /**
  * Lists `*.yaml`/`*.yml` files under `dir` at any depth, skipping dot-directories (.git, .github), node_modules,
- * workflows/, the root's alertform.yaml and rule tests (`*.test.yaml`).
+ * workflows/, the root's alertform.yaml and rule tests (`*.test.yaml`): the rules of file-rules.ts.
  */
 export async function listDefinitionFiles(dir: string): Promise<string[]> {
-  return findFiles(
-    dir,
-    (name) => !SKIPPED_DIRS.has(name),
-    (name, parent) => /\.ya?ml$/.test(name) && !TEST_FILE.test(name) && !(parent === dir && name === PROJECT_FILE),
-  );
+  return findFiles(dir, isDefinitionFile);
 }
 
 /**
- * Files under `dir` at any depth, in name order, that `keepFile` accepts; dot-directories are never entered, nor
- * those `enterDir` refuses. One walk for definitions and rule tests, so both skip the same places.
+ * Files under `dir` at any depth, in name order, whose path relative to `dir` (`/`-separated) `keep` accepts;
+ * directories that file-rules.ts skips are never entered. One walk for definitions and rule tests.
  */
-export async function findFiles(
-  dir: string,
-  enterDir: (name: string) => boolean,
-  keepFile: (name: string, parent: string) => boolean,
-): Promise<string[]> {
+export async function findFiles(dir: string, keep: (relativePath: string) => boolean): Promise<string[]> {
   const found: string[] = [];
-  const walk = async (current: string) => {
+  const walk = async (current: string, prefix: string) => {
     const entries = await readdir(current, { withFileTypes: true });
     for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
       const full = join(current, entry.name);
       if (entry.isDirectory()) {
-        if (!entry.name.startsWith('.') && enterDir(entry.name)) await walk(full);
-      } else if (keepFile(entry.name, current)) {
+        if (!isSkippedDir(entry.name)) await walk(full, `${prefix}${entry.name}/`);
+      } else if (keep(`${prefix}${entry.name}`)) {
         found.push(full);
       }
     }
   };
-  await walk(dir);
+  await walk(dir, '');
   return found;
 }
 

@@ -1,6 +1,5 @@
 import { loadDefinitions, loadDefinitionsFromDir, type LoadOptions } from './load.js';
 import { loadProjectConfig, parseProjectConfig, type ProjectConfig } from './project.js';
-import { readDefinitionFilesAtRef } from './git-source.js';
 import type { Definitions } from './definitions.js';
 import type { Problem } from './problems.js';
 import { sortProblems } from './problems.js';
@@ -16,6 +15,8 @@ export interface LoadedProject {
 /** Loads a definitions directory from the work tree, or as it was at a git revision when `ref` is given. */
 export async function loadProject(dir: string, options: LoadOptions & { ref?: string } = {}): Promise<LoadedProject> {
   if (options.ref) {
+    // simple-git is loaded only for a revision: the CLI's start-up time is mostly module loading.
+    const { readDefinitionFilesAtRef } = await import('./git-source.js');
     const { files, projectFile } = await readDefinitionFilesAtRef(dir, options.ref);
     const loaded = loadDefinitions(files, options);
     const project = projectFile ? parseProjectConfig(projectFile.text, projectFile.path) : { config: { prune: false as const }, problems: [] };

@@ -24,7 +24,9 @@ export interface ParsedDocument {
 
 /**
  * Parses one file's YAML documents, skipping empty ones. Positions cost: yaml's position-keeping parser reads
- * about 1 MB/s here, js-yaml ten times that, and a large repo is mostly valid. So valid YAML takes js-yaml, and a
+ * about 1 MB/s here, js-yaml ten times that, and a large repo is mostly valid (measured on 1,000 alerts, 0.28 MB:
+ * js-yaml 30 ms, yaml's parse() 240 ms, parseAllDocuments 370 ms; the 10,000-alert plan of bench/plan.ts would
+ * spend seconds in yaml alone, so js-yaml stays, for valid files only). So valid YAML takes js-yaml, and a
  * position is computed only when something asks for one (a problem, a rendered change), by parsing that one file
  * again with yaml. YAML that js-yaml refuses goes to yaml at once, whose syntax errors carry their positions.
  */

@@ -23,8 +23,8 @@ export interface EvalState {
 /** The notification kinds a cycle can emit for an alert. */
 export type NotificationEvent = 'alerting' | 'reminder' | 'recovered' | 'query_failed' | 'query_recovered';
 
-/** A history entry to store, `time` in unix seconds. */
-export interface HistoryRecord {
+/** A history entry of a transition, `time` in unix seconds (stored as the store's HistoryRecord, with its alert id). */
+export interface TransitionHistoryEntry {
   status: 'alerting' | 'recovered' | 'query_failed';
   value: number | null;
   metric: string;
@@ -52,7 +52,7 @@ export interface AdvanceContext {
 /** The result of one cycle for one alert. */
 export interface Advance {
   state: EvalState;
-  history: HistoryRecord[];
+  history: TransitionHistoryEntry[];
   notifications: { event: NotificationEvent; triggered: TriggeredMetric[] }[];
 }
 
@@ -112,7 +112,7 @@ function backoffAllows(state: EvalState, context: AdvanceContext): boolean {
  */
 export function advanceAlert(previous: EvalState, input: CycleInput, context: AdvanceContext): Advance {
   const state: EvalState = { ...previous };
-  const history: HistoryRecord[] = [];
+  const history: TransitionHistoryEntry[] = [];
   const notifications: Advance['notifications'] = [];
   const { now, muted } = context;
 

@@ -1,6 +1,6 @@
 import { GlobSyntaxError, compileGraphitePattern, isBatchableTarget, type GraphiteMatcher } from './glob.js';
 import { createAgent, getText, type TextAnswer } from './http-get.js';
-import { createLimiter } from './limiter.js';
+import pLimit from 'p-limit';
 import { MATCH_LIMITS, createMatchBudget, matchWildcards, type MatchBudget } from './match-batch.js';
 import type { GraphiteFailure, RenderQuery, RenderResult, RenderSeries } from './types.js';
 
@@ -62,7 +62,7 @@ export function createGraphiteClient(options: GraphiteClientOptions): GraphiteCl
   const timeoutMs = options.timeoutMs ?? 10_000;
   const maxTargets = options.maxTargetsPerRequest ?? 100;
   const maxUrlLength = options.maxUrlLength ?? 7_000;
-  const limit = createLimiter(options.concurrency ?? 8);
+  const limit = pLimit(options.concurrency ?? 8);
   const timeoutSplitBudget = options.timeoutSplitBudget ?? 16;
 
   const buildUrl = (targets: readonly string[], range: Range): string => {

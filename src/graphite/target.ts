@@ -1,20 +1,21 @@
+import { parseGraphiteTarget, type ArgNode, type CallNode, type ExpressionNode, type ParsedTarget, type PathNode } from './grammar.js';
+
 /**
- * Enough of graphite-web's target grammar to find what a query reads: the metric paths (top level, as arguments
- * of function calls, before a `|` pipe) and the tag expressions of `seriesByTag`. Strings, numbers, booleans and
- * keyword arguments are told apart from paths as graphite-web's grammar does; a path's `{a,b}` keeps its comma.
+ * What a Graphite target reads, as graphite-web reads it: the target is parsed with graphite-web's own grammar
+ * (./grammar.ts), so `[`, `null`, `+5` and `1e+5` mean here what they mean there.
  */
 
 /** What a target reads. */
 export interface TargetReads {
-  /** Metric path patterns, in order of appearance. */
+  /** Metric path patterns graphite-web fetches (escapes resolved), in order of appearance. */
   paths: string[];
-  /** The string arguments of each seriesByTag call, e.g. [['name=cpu', 'dc=eu']]. */
+  /** The string arguments of each seriesByTag call as graphite-web's tag database gets them, e.g. [['name=cpu', 'dc=eu']]. */
   tagQueries: string[][];
-  /** Every function called, by name. */
+  /** Every function called, by name (`template` included). */
   functions: string[];
 }
 
-/** A target the reader cannot follow, with the 0-based position where it stopped. */
+/** A target the grammar does not take whole, with the 0-based position where it stopped. */
 export class TargetSyntaxError extends Error {
   constructor(
     message: string,
@@ -25,136 +26,74 @@ export class TargetSyntaxError extends Error {
   }
 }
 
-/** Calls nested deeper than this are refused: no real query needs it, and the reader recurses per level. */
-const MAX_DEPTH = 64;
-const IDENTIFIER = /[A-Za-z_][A-Za-z0-9_.]*/y;
-const NUMBER = /[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?/y;
+/**
+ * The parse of a target, whole: graphite-web would evaluate only the part its grammar takes and silently ignore
+ * the rest, so a target it does not take entirely (trailing spaces aside) is a TargetSyntaxError.
+ */
+export function parseTarget(target: string): ParsedTarget {
+  const parsed = parseGraphiteTarget(target);
+  if (parsed === null) throw syntaxError(target, null, 0);
+  const rest = parsed.text.slice(parsed.consumed);
+  if (/[^ \n\t\r]/.test(rest)) throw syntaxError(parsed.text, parsed.farthest, parsed.consumed);
+  return parsed;
+}
 
-/** The paths, tag queries and functions of a Graphite target. Throws TargetSyntaxError when it cannot follow it. */
+function syntaxError(text: string, farthest: ParsedTarget['farthest'], consumed: number): TargetSyntaxError {
+  if (farthest !== null && farthest.position >= consumed) return new TargetSyntaxError(farthest.message, farthest.position);
+  const at = text.slice(consumed).search(/[^ \n\t\r]/) + consumed;
+  return new TargetSyntaxError(at < text.length ? `unexpected "${text[at]}"` : 'expected a metric path or a function call', at);
+}
+
+/** Every call of an expression tree (heads, pipes, arguments, keyword values, template bodies), outermost first. */
+export function* callsOf(expression: ExpressionNode): Generator<CallNode> {
+  const head = expression.head;
+  if (head.kind === 'call') yield* callTree(head);
+  if (head.kind === 'template') {
+    if (head.inner.kind === 'call') yield* callTree(head.inner);
+  }
+  for (const piped of expression.pipes) yield* callTree(piped);
+}
+
+function* callTree(call: CallNode): Generator<CallNode> {
+  yield call;
+  if (call.name === 'seriesByTag') return; // graphite-web fetches it by its text; its arguments are not evaluated
+  for (const arg of [...call.args, ...call.kwargs.map((kw) => kw.value)]) if (arg.kind === 'expression') yield* callsOf(arg);
+}
+
+/** The metric paths an expression tree fetches, in order: heads, call arguments, keyword values, pipes. */
+export function pathNodesOf(expression: ExpressionNode): PathNode[] {
+  const paths: PathNode[] = [];
+  const visit = (node: ExpressionNode) => {
+    const head = node.head;
+    if (head.kind === 'path') paths.push(head);
+    else if (head.kind === 'template') {
+      if (head.inner.kind === 'path') paths.push(head.inner);
+      else visitCall(head.inner);
+    } else visitCall(head);
+    for (const piped of node.pipes) visitCall(piped);
+  };
+  const visitCall = (call: CallNode) => {
+    if (call.name === 'seriesByTag') return; // fetched by its text (tagExpressionsOf), its arguments not evaluated
+    for (const arg of [...call.args, ...call.kwargs.map((kw) => kw.value)]) if (arg.kind === 'expression') visit(arg);
+  };
+  visit(expression);
+  return paths;
+}
+
+/** The tag expressions graphite-web's storage takes from a seriesByTag call: its quoted arguments, quotes cut. */
+export function tagExpressionsOf(call: CallNode): string[] {
+  return call.args.filter((arg): arg is Extract<ArgNode, { kind: 'string' }> => arg.kind === 'string').map((arg) => arg.text.slice(1, -1));
+}
+
+/** The paths, tag queries and functions of a Graphite target. Throws TargetSyntaxError when graphite-web would not take it whole. */
 export function readTarget(target: string): TargetReads {
-  const reads: TargetReads = { paths: [], tagQueries: [], functions: [] };
-  let i = 0;
-
-  const skipSpaces = () => {
-    while (i < target.length && (target[i] === ' ' || target[i] === '\t')) i += 1;
+  const { expression } = parseTarget(target);
+  const calls = [...callsOf(expression)];
+  return {
+    paths: pathNodesOf(expression).map((node) => node.path),
+    tagQueries: calls.filter((call) => call.name === 'seriesByTag').map(tagExpressionsOf),
+    functions: calls.map((call) => call.name),
   };
-  const fail = (message: string): never => {
-    throw new TargetSyntaxError(message, i);
-  };
-  const match = (re: RegExp): string | null => {
-    re.lastIndex = i;
-    const found = re.exec(target);
-    return found ? found[0] : null;
-  };
-
-  // expression := (call | path) ('|' call)*
-  const expression = (depth: number) => {
-    if (depth > MAX_DEPTH) fail(`calls are nested more than ${MAX_DEPTH} deep`);
-    skipSpaces();
-    const name = match(IDENTIFIER);
-    if (name !== null && target[i + name.length] === '(') call(depth, name);
-    else path();
-    skipSpaces();
-    while (target[i] === '|') {
-      i += 1;
-      skipSpaces();
-      const piped = match(IDENTIFIER);
-      if (piped === null || target[i + piped.length] !== '(') fail('"|" must be followed by a function call');
-      call(depth, piped!);
-      skipSpaces();
-    }
-  };
-
-  const call = (depth: number, name: string) => {
-    reads.functions.push(name);
-    i += name.length + 1;
-    const strings: string[] = [];
-    skipSpaces();
-    if (target[i] === ')') {
-      i += 1;
-    } else {
-      for (;;) {
-        argument(depth, strings);
-        skipSpaces();
-        if (target[i] === ',') {
-          i += 1;
-          continue;
-        }
-        if (target[i] === ')') {
-          i += 1;
-          break;
-        }
-        fail(`expected "," or ")" in the arguments of ${name}`);
-      }
-    }
-    if (name === 'seriesByTag') reads.tagQueries.push(strings);
-  };
-
-  // argument := name '=' value | string | number | boolean | expression
-  const argument = (depth: number, strings: string[]) => {
-    skipSpaces();
-    const keyword = match(/[A-Za-z_][A-Za-z0-9_]*\s*=(?![=~])/y);
-    if (keyword !== null) i += keyword.length;
-    skipSpaces();
-    const ch = target[i];
-    if (ch === '"' || ch === "'") {
-      strings.push(quoted(ch));
-      return;
-    }
-    const literal = match(/(?:true|false|True|False|None|null)(?=\s*[,)])/y) ?? match(NUMBER);
-    if (literal !== null && /^\s*[,)]/.test(target.slice(i + literal.length, i + literal.length + 32))) {
-      i += literal.length;
-      return;
-    }
-    expression(depth + 1);
-  };
-
-  const quoted = (quote: string): string => {
-    const start = i;
-    i += 1;
-    let value = '';
-    while (i < target.length && target[i] !== quote) {
-      if (target[i] === '\\' && i + 1 < target.length) i += 1;
-      value += target[i];
-      i += 1;
-    }
-    if (i >= target.length) {
-      i = start;
-      fail('string is never closed');
-    }
-    i += 1;
-    return value;
-  };
-
-  // A path runs to a separator outside braces and brackets: "," and ")" end it, "{a,b}" and "[,]" do not.
-  const path = () => {
-    const start = i;
-    let braces = 0;
-    let bracket = false;
-    while (i < target.length) {
-      const ch = target[i]!;
-      if (bracket) {
-        if (ch === ']') bracket = false;
-      } else if (ch === '[') {
-        bracket = true;
-      } else if (ch === '{') {
-        braces += 1;
-      } else if (ch === '}') {
-        if (braces === 0) break;
-        braces -= 1;
-      } else if (braces === 0 && (ch === ',' || ch === ')' || ch === '|' || ch === ' ' || ch === '(' || ch === '"' || ch === "'")) {
-        break;
-      }
-      i += 1;
-    }
-    if (i === start) fail('expected a metric path or a function call');
-    reads.paths.push(target.slice(start, i));
-  };
-
-  expression(0);
-  skipSpaces();
-  if (i < target.length) fail(`unexpected "${target[i]}"`);
-  return reads;
 }
 
 /**

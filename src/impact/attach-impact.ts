@@ -1,5 +1,4 @@
 import type { Definitions } from '../definitions/definitions.js';
-import type { ProjectConfig } from '../definitions/project.js';
 import type { ActualState } from '../plan/state.js';
 import type { Plan } from '../plan/types.js';
 import { computePlanImpact } from './compute-impact.js';
@@ -9,11 +8,7 @@ import { createBacktestClient } from './fetch-window.js';
 /** The default backtest window. */
 export const DEFAULT_IMPACT_WINDOW = '7d';
 
-/** Where the Graphite to backtest against comes from: a flag or input, else ALERTFORM_GRAPHITE_URL, else alertform.yaml. */
-export function resolveGraphiteUrl(given: string | undefined, config: Pick<ProjectConfig, 'graphite'> | undefined, env: NodeJS.ProcessEnv): string | undefined {
-  const url = given || env.ALERTFORM_GRAPHITE_URL || config?.graphite;
-  return url ? url : undefined;
-}
+export { resolveGraphiteUrl } from './graphite-url.js';
 
 /**
  * Backtests a computed plan against Graphite and records it on the plan: `plan.impact`, the live checks'

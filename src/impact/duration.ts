@@ -1,16 +1,14 @@
-/** Seconds per unit of a duration such as `7d`, `12h`, `90m` or `30s`. */
-const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400, w: 604_800 };
+import { DURATION_PATTERN, durationMs } from '../model/duration.js';
 
 /**
- * Parses `7d`, `36h`, `90m`, `30s` or `2w` (one number, one unit) into seconds. Throws with the offending text,
- * so a flag or a test file can say exactly what it did not understand.
+ * A backtest window in whole seconds, in the one duration grammar (src/model/duration.ts): `7d`, `36h`, `90m`,
+ * `2w`, `90` (seconds). Throws with the offending text, so a flag or an input can say what it did not understand.
  */
 export function parseDuration(text: string): number {
-  const match = /^\s*(\d+(?:\.\d+)?)\s*([smhdw])\s*$/.exec(String(text));
-  if (!match) throw new Error(`"${text}" is not a duration: write a number and a unit, e.g. 30s, 15m, 12h, 7d`);
-  const seconds = Number(match[1]) * UNIT_SECONDS[match[2]!]!;
-  if (!Number.isFinite(seconds) || seconds <= 0) throw new Error(`"${text}" is not a positive duration`);
-  return Math.round(seconds);
+  if (!DURATION_PATTERN.test(String(text))) throw new Error(`"${text}" is not a duration: write a number and a unit, e.g. 30s, 15m, 12h, 7d`);
+  const ms = durationMs(text);
+  if (ms === undefined || ms < 1_000) throw new Error(`"${text}" is not a positive duration`);
+  return Math.round(ms / 1_000);
 }
 
 /** A duration in seconds as people say it: `7 days`, `36 hours`, `90 minutes`. */

@@ -1,3 +1,4 @@
+import { reportRead } from '../progress/reads.js';
 import { createGraphiteClient, type GraphiteClient, type RenderResult } from '../graphite/index.js';
 import { historyQueryRange, queryRangeMinutes } from '../evaluation/criteria.js';
 import { listCriteria } from '../evaluation/judge-alert.js';
@@ -34,6 +35,14 @@ export async function fetchWindowSeries(client: GraphiteClient, uses: readonly T
   for (const use of uses) lookback.set(use.target, Math.max(lookback.get(use.target) ?? 0, use.lookbackMinutes));
   const targets = [...lookback.keys()];
   const windowMinutes = Math.ceil(windowSeconds / 60);
-  const results = await client.render(targets.map((target) => ({ target, fromMinutes: windowMinutes + lookback.get(target)! })));
+  const results = new Array<RenderResult>(targets.length);
+  let done = 0;
+  await client.renderEach(
+    targets.map((target) => ({ target, fromMinutes: windowMinutes + lookback.get(target)! })),
+    (index, result) => {
+      results[index] = result;
+      reportRead({ kind: 'series', done: ++done, total: targets.length });
+    },
+  );
   return new Map(targets.map((target, i) => [target, results[i]!]));
 }

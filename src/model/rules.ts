@@ -4,6 +4,7 @@ import { canonicalDestination, usesGraphiteFunction } from './canonical.js';
 import { ExpressionError, expressionLetters, formatExpression, parseExpression } from './expression.js';
 import type { FieldProblem } from './schemas.js';
 import type { AlertCriteria, ChannelType, OnQueryFailure } from './types.js';
+import { isHttpUrl } from './url.js';
 
 /**
  * The rules a JSON Schema cannot say, as problems with a dot path inside one resource. The server answers them as
@@ -74,7 +75,8 @@ export function checkMetricPatterns(
 ): FieldProblem[] {
   const queries = [['metric', metric] as const, ...Object.entries(additional ?? {}).map(([key, c]) => [`additional_criteria.${key}.metric`, c.metric] as const)];
   return queries.flatMap(([path, query]) => {
-    const message = checkTargetPatterns(query) ?? confine(query);
+    // The confinement speaks first: a path outside the prefixes is the finding, whatever its wildcards.
+    const message = confine(query) ?? checkTargetPatterns(query);
     return message === null ? [] : [{ path, message }];
   });
 }
@@ -139,11 +141,3 @@ function destinationProblem(type: ChannelType, value: string, options: Destinati
   }
 }
 
-function isHttpUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.length > 0;
-  } catch {
-    return false;
-  }
-}

@@ -17,19 +17,43 @@ export function loadSchema(name: SchemaName): Record<string, unknown> {
 
 let shared: Ajv2020 | undefined;
 
+/** A new Ajv instance with every schema registered (`code` is for the build, which writes the validators out). */
+export function createAjv(code?: { source: true; esm: true }): Ajv2020 {
+  // strictTypes off: the criteria rules use `required` inside if/then without repeating `type`.
+  const ajv = new Ajv2020({ allErrors: true, strict: true, strictTypes: false, strictRequired: false, ...(code ? { code } : {}) });
+  (addFormats as unknown as (ajv: Ajv2020) => void)(ajv);
+  for (const name of SCHEMA_NAMES) ajv.addSchema(loadSchema(name));
+  return ajv;
+}
+
 /** One Ajv instance with every schema registered; compiled validators are cached by Ajv itself. */
 export function getAjv(): Ajv2020 {
-  if (!shared) {
-    // strictTypes off: the criteria rules use `required` inside if/then without repeating `type`.
-    shared = new Ajv2020({ allErrors: true, strict: true, strictTypes: false, strictRequired: false });
-    (addFormats as unknown as (ajv: Ajv2020) => void)(shared);
-    for (const name of SCHEMA_NAMES) shared.addSchema(loadSchema(name));
-  }
+  shared ??= createAjv();
   return shared;
 }
 
+/** The export name of a schema's (or schema part's) validator in the precompiled module: `alert__update`. */
+export function validatorExportName(name: SchemaName, def?: string): string {
+  return `${name.replaceAll('-', '_')}${def ? `__${def}` : ''}`;
+}
+
+/**
+ * The validators the build compiled ahead of time (scripts/compile-schemas.mjs writes dist/model/compiled-validators.js
+ * with Ajv's standalone code). Building an Ajv instance and compiling the definitions schema costs 100-300 ms of
+ * CPU, more than the rest of `alertform validate`; loading the precompiled code costs a tenth of that. Run from
+ * src/ (tests, tsx) there is no such file, and Ajv compiles at run time: the same code, so the same errors.
+ */
+const precompiled: Record<string, ValidateFunction> | undefined = await import(new URL('./compiled-validators.js', import.meta.url).href).catch(
+  (error: NodeJS.ErrnoException) => {
+    if (error.code === 'ERR_MODULE_NOT_FOUND') return undefined;
+    throw error;
+  },
+);
+
 /** A validator for `schema.json` or `schema.json#/$defs/part`, e.g. `validatorFor('alert', 'update')`. */
 export function validatorFor(name: SchemaName, def?: string): ValidateFunction {
+  const compiled = precompiled?.[validatorExportName(name, def)];
+  if (compiled) return compiled;
   const ref = `${SCHEMA_BASE}${name}.schema.json${def ? `#/$defs/${def}` : ''}`;
   const validate = getAjv().getSchema(ref);
   if (!validate) throw new Error(`no schema ${ref}`);

@@ -3,7 +3,7 @@ import { RESOURCE_KINDS, type Definitions, type Defined, type ResourceKind, type
 import type { Problem } from '../definitions/problems.js';
 import type { PruneConfig } from '../definitions/project.js';
 import { DEFAULT_MAX_DELETES } from '../definitions/project.js';
-import { MAX_MUTE_MINUTES } from '../model/defaults.js';
+import { DEFAULT_CHANNEL, MAX_MUTE_MINUTES } from '../model/defaults.js';
 import type { AlertRead } from '../model/types.js';
 import type { ActualState } from './state.js';
 import { SENSITIVE } from '../redact/placeholder.js';
@@ -185,7 +185,9 @@ function planKind<K extends ResourceKind>(
       result.changes.push({ id, kind, key, action: 'delete', remoteId: adapter.idOf(read), before, dependsOn: [], sensitive: [...adapter.secretPaths(before), ...secretReferences(adapter.references(before), context.secretNames)] });
       result.uses.set(id, { before: adapter.references(before) });
     } else {
-      result.unmanaged.push({ kind, key });
+      // Every account is made with `Email me`: it is the server's, not something another team manages, so a fresh
+      // plan does not report it as an unmanaged object (it stays, and alerts may still refer to it).
+      if (!(kind === 'channel' && key === DEFAULT_CHANNEL)) result.unmanaged.push({ kind, key });
       result.remaining.push({ kind, key, references: adapter.references(before) });
     }
   }

@@ -1,7 +1,9 @@
 import { isNode, isScalar, LineCounter, parseDocument, type Document } from 'yaml';
+import { durationMs } from '../model/duration.js';
 import { describeAjvErrors, validatorFor } from '../model/schemas.js';
 import type { Problem, SourceLocation } from '../definitions/problems.js';
-import { findFiles, TEST_FILE } from '../definitions/load.js';
+import { findFiles } from '../definitions/load.js';
+import { isRuleTestFile } from '../definitions/file-rules.js';
 import { NotationError, parseSeriesValues } from './series-notation.js';
 import { checkSeriesPath } from './series-path.js';
 
@@ -41,16 +43,16 @@ export interface RuleTestCase {
   notificationsLocation?: SourceLocation;
 }
 
-/** `0m`, `90s`, `15m`, `2h`, `1d`, `1w` as seconds (zero allowed: an offset, not a length). */
+/** `0m`, `90s`, `15m`, `2h`, `1d`, `1w` as seconds, in the one duration grammar (zero allowed: an offset, not a length). */
 export function parseOffset(text: string): number {
-  const match = /^(\d+(?:\.\d+)?)([smhdw])$/.exec(text);
-  if (!match) throw new Error(`"${text}" is not a time: write e.g. 0m, 90s, 15m, 2h`);
-  return Math.round(Number(match[1]) * { s: 1, m: 60, h: 3600, d: 86_400, w: 604_800 }[match[2] as 's']);
+  const ms = durationMs(text, { allowZero: true });
+  if (ms === undefined) throw new Error(`"${text}" is not a time: write e.g. 0m, 90s, 15m, 2h`);
+  return Math.round(ms / 1_000);
 }
 
-/** Every `*.test.yaml` / `*.test.yml` under `dir`, skipping dot-directories and node_modules, sorted. */
+/** Every `*.test.yaml` / `*.test.yml` under `dir`, skipping the directories definitions skip (file-rules.ts), sorted. */
 export async function findRuleTestFiles(dir: string): Promise<string[]> {
-  return findFiles(dir, (name) => name !== 'node_modules', (name) => TEST_FILE.test(name));
+  return findFiles(dir, isRuleTestFile);
 }
 
 /**

@@ -80,8 +80,29 @@ alerts:
 }
 
 /**
+ * What a definitions repository must not commit: the quick start's SQLite database (and its WAL files), the demo's
+ * copy, installed packages, and the files plan and the CI examples write (a saved plan, comment files).
+ */
+export const GITIGNORE_LINES = ['alertform.db', 'alertform.db-*', '.alertform-demo/', 'node_modules/', 'alertform-plan.md', 'alertform-drift.md', '*.plan.json'];
+
+/**
+ * Adds the lines of GITIGNORE_LINES that `.gitignore` lacks (creating it when missing): never a conflict, since a
+ * repository that has one keeps all of it. Returns whether the file was written.
+ */
+export async function mergeGitignore(root: string): Promise<boolean> {
+  const path = join(root, '.gitignore');
+  const existing = await readFile(path, 'utf8').catch(() => undefined);
+  const present = new Set((existing ?? '').split('\n').map((line) => line.trim()));
+  const missing = GITIGNORE_LINES.filter((line) => !present.has(line));
+  if (missing.length === 0) return false;
+  const head = existing === undefined ? '' : existing.endsWith('\n') || existing === '' ? existing : `${existing}\n`;
+  await writeFile(path, `${head}# alertform: local databases and generated files\n${missing.join('\n')}\n`);
+  return true;
+}
+
+/**
  * Writes a new definitions repository into `dir` (created when missing): alertform.yaml, an example channel and
- * alert, the JSON Schemas under .alertform/schemas/, editor settings and the GitHub workflow. Refuses when any of
+ * alert, the JSON Schemas under .alertform/schemas/, editor settings, the GitHub workflow and .gitignore lines. Refuses when any of
  * those files exists, unless `force`. Returns the paths written, relative to `dir`.
  */
 export async function initRepository(dir: string, options: { force?: boolean } = {}): Promise<string[]> {
@@ -100,5 +121,5 @@ export async function initRepository(dir: string, options: { force?: boolean } =
     await writeFile(join(root, file.path), file.text);
   }
   await copySchemas(root);
-  return all;
+  return (await mergeGitignore(root)) ? [...all, '.gitignore'] : all;
 }

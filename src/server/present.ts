@@ -1,23 +1,11 @@
 import type { AlertRead, ChannelRead, DeliveryRead, MuteStatus, ScheduleRead } from '../model/types.js';
-import { activeScheduleEnd } from '../model/schedule-active.js';
+import { muteState } from '../model/mute-state.js';
 import type { AlertRecord, ChannelRecord, ScheduleRecord } from './store/store.js';
 import type { DeliveryRecord, PendingSummary } from './store/outbox.js';
 
 const MINUTE = 60_000;
 
-/** Whether an alert is muted at `now` (by hand, until muted_until, or by an active schedule) and until when. */
-export function muteState(
-  alert: Pick<AlertRecord, 'mutedUntil'>,
-  schedules: readonly ScheduleRecord[],
-  now: number,
-): { muted: boolean; until: number | null } {
-  let until = alert.mutedUntil !== null && alert.mutedUntil > now ? alert.mutedUntil : null;
-  for (const schedule of schedules) {
-    const end = activeScheduleEnd(schedule, now);
-    if (end !== null && (until === null || end > until)) until = end;
-  }
-  return { muted: until !== null, until };
-}
+export { muteState } from '../model/mute-state.js';
 
 /** The alert read object, fields in a stable order. */
 export function presentAlert(alert: AlertRecord, schedules: readonly ScheduleRecord[], now: number): AlertRead {

@@ -171,7 +171,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const shownHost = host.includes(':') ? `[${host}]` : host;
   const url = `http://${shownHost}:${port}`;
   logger.info(
-    { url, ...(options.store ? {} : { db: describeDatabase(options.db ?? './alertform.db') }), evaluating: Boolean(options.graphiteUrl), pid: process.pid },
+    { url, ...(options.store ? {} : { db: describeDatabase(options.db ?? './alertform.db') }), evaluating: Boolean(options.graphiteUrl) },
     'server started',
   );
   return { url, port, store, server, close };

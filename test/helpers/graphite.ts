@@ -15,6 +15,8 @@ export interface Graphite {
   url: string;
   /** Carbon's plaintext line receiver. */
   carbonHost: string;
+  /** Where carbon writes whisper files (graphite-web's WHISPER_DIR). */
+  whisperDir: string;
   carbonPort: number;
   /** Writes `path value [timestamp]` lines (timestamp defaults to now) and resolves once carbon has them. */
   writePoints(points: GraphitePoint[]): Promise<void>;
@@ -142,6 +144,7 @@ DATABASES = {'default': {'NAME': ${py(join(dir, 'graphite.db'))}, 'ENGINE': 'dja
     const graphite: Graphite = {
       url,
       carbonHost: '127.0.0.1',
+      whisperDir: join(storage, 'whisper'),
       carbonPort: linePort,
       writePoints: (points) => writePlaintext(linePort, points),
       async render(target, minutes = 60) {

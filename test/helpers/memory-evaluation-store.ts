@@ -1,5 +1,5 @@
 import type { EvaluableAlert, EvaluationStore, EvaluationUpdate } from '../../src/server/evaluator/evaluation-store.js';
-import type { HistoryRecord } from '../../src/evaluation/transitions.js';
+import type { TransitionHistoryEntry } from '../../src/evaluation/transitions.js';
 import type { DeliveryChannel, Notification } from '../../src/server/notifiers/types.js';
 
 /**
@@ -9,7 +9,7 @@ import type { DeliveryChannel, Notification } from '../../src/server/notifiers/t
 export class MemoryEvaluationStore implements EvaluationStore {
   readonly alerts = new Map<string, EvaluableAlert>();
   readonly channels = new Map<string, DeliveryChannel>();
-  readonly history = new Map<string, HistoryRecord[]>();
+  readonly history = new Map<string, TransitionHistoryEntry[]>();
   /** The outbox: every delivery the cycles wrote, in order (nothing sends them here). */
   readonly outbox: { alertId: string; channelId: string; notification: Notification }[] = [];
   saveCalls = 0;

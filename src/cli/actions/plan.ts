@@ -10,7 +10,10 @@ import { CliError } from '../errors.js';
 import { attachImpact, DEFAULT_IMPACT_WINDOW, resolveGraphiteUrl } from '../../impact/attach-impact.js';
 import { parseDuration } from '../../impact/duration.js';
 import { failWithProblems, optionsOf, serverRequestOf, useColor, writeOut } from '../context.js';
+import type { GlobalOptions } from '../program.js';
 import { writeJsonText } from '../json-output.js';
+import { showReadProgress } from '../terminal-progress.js';
+import { Redactor, secretsInUrl } from '../../redact/index.js';
 
 interface PlanOptions {
   out?: string;
@@ -21,18 +24,94 @@ interface PlanOptions {
   impact?: boolean;
   impactWindow?: string;
   maxSeries?: number;
+  format?: string;
+  outComment?: string;
+  changedSince?: string;
 }
+
+const FORMATS = ['text', 'json', 'markdown'] as const;
 
 /** `plan`: loaded lazily so other commands start fast. */
 export async function runPlan(dir: string, command: Command): Promise<void> {
   const opts = optionsOf<PlanOptions>(command);
+  const format = opts.json ? 'json' : (opts.format ?? 'text');
+  if (!(FORMATS as readonly string[]).includes(format)) throw new CliError(`--format must be one of ${FORMATS.join(', ')}, not "${format}"`);
+  const wantsComment = format === 'markdown' || opts.outComment !== undefined;
+  // What the comment may never show, whatever went wrong: the key, URL credentials, interpolated values.
+  const redactor = new Redactor([opts.apiKey, process.env.ALERTFORM_API_KEY, ...secretsInUrl(opts.server), ...secretsInUrl(process.env.ALERTFORM_URL)]);
+  // The comment's modules (the Action's composition, git, the rule tests) load only when a comment is asked for.
+  const comments = wantsComment ? await import('./plan-comment.js') : undefined;
+  // The comment of a failed plan is written too: a CI job posts it, so the author reads why where they review.
+  const emitComment = async (body: string) => {
+    const { writeComment } = comments!;
+    if (opts.outComment) await writeComment(opts.outComment, body, redactor);
+    if (format === 'markdown') await writeOut(`${redactor.redact(body)}\n`);
+  };
+  // A status line on stderr while the server and Graphite are read, on a terminal only.
+  const stopProgress = showReadProgress();
+  let result;
+  try {
+    result = await planWith(dir, opts);
+  } catch (error) {
+    stopProgress();
+    if (comments && !(error instanceof CliError)) await emitComment(comments.composeCliErrorComment(dir, redactor.redact((error as Error).message ?? String(error))));
+    throw error;
+  }
+  if (result.status === 'invalid') {
+    stopProgress();
+    if (comments) await emitComment(comments.composeCliInvalidComment(dir, result.problems));
+    failWithProblems(result.problems);
+  }
+  const { plan, actual, graphiteUrl } = result;
+  if (graphiteUrl) {
+    await attachImpact(plan, {
+      graphiteUrl,
+      window: opts.impactWindow ?? DEFAULT_IMPACT_WINDOW,
+      definitions: result.loaded.definitions,
+      actual,
+      ...(opts.maxSeries !== undefined ? { maxSeries: opts.maxSeries } : {}),
+    }).finally(stopProgress);
+  }
+  stopProgress();
+  for (const secret of secretValuesOfDefinitions(result.loaded.definitions)) redactor.add(secret);
+  if (comments) {
+    const tests = plan.problems.length > 0 ? undefined : await comments.runRuleTestsForComment(dir);
+    const body =
+      plan.problems.length > 0
+        ? comments.composeCliInvalidComment(dir, plan.problems)
+        : await comments.composeCliPlanComment({
+            dir,
+            plan,
+            ...(opts.changedSince ? { changedSince: opts.changedSince } : {}),
+            ...(tests ? { tests } : {}),
+          });
+    await emitComment(body);
+  }
+  if (format === 'json') await writeJsonText(renderPlanJson(plan));
+  else if (format === 'text') await writeOut(renderPlanText(plan, { color: useColor(opts), verbose: opts.verbose === true }));
+  if (plan.problems.length > 0) throw new CliError(`the plan has ${plan.problems.length} error(s) and cannot be applied`);
+  if (opts.out) {
+    const saved = createSavedPlan(plan, actual, {
+      dir: resolve(dir),
+      ...(opts.ref ? { ref: opts.ref } : {}),
+      server: result.server,
+      secrets: secretValuesOfDefinitions(result.loaded.definitions),
+    });
+    await writeFile(opts.out, `${JSON.stringify(saved, null, 2)}\n`);
+    if (format === 'text') process.stderr.write(`Saved the plan to ${opts.out}; apply it with: alertform apply ${opts.out}\n`);
+  }
+  if (opts.outComment && format === 'text') process.stderr.write(`Wrote the plan comment to ${opts.outComment}\n`);
+  if (opts.detailedExitcode && plan.changes.length > 0) throw new CliError('', 2);
+}
+
+/** Plans the project; the flags are checked once the definitions loaded, before the server is asked anything. */
+async function planWith(dir: string, opts: PlanOptions & GlobalOptions) {
   let graphiteUrl: string | undefined;
   const result = await planProject({
     dir,
     server: serverRequestOf(opts),
     ...(opts.ref ? { ref: opts.ref } : {}),
     ...(opts.allowDeletes !== undefined ? { allowDeletes: opts.allowDeletes } : {}),
-    // Flag mistakes are told before the server is asked anything.
     beforeRead: (loaded) => {
       graphiteUrl = resolveGraphiteUrl(opts.graphiteUrl, loaded.config, process.env);
       if (opts.impact && !graphiteUrl) throw new CliError('--impact needs a Graphite: pass --graphite-url URL, set ALERTFORM_GRAPHITE_URL, or write `graphite:` in alertform.yaml');
@@ -43,29 +122,5 @@ export async function runPlan(dir: string, command: Command): Promise<void> {
       }
     },
   });
-  if (result.status === 'invalid') failWithProblems(result.problems);
-  const { plan, actual } = result;
-  if (graphiteUrl) {
-    await attachImpact(plan, {
-      graphiteUrl,
-      window: opts.impactWindow ?? DEFAULT_IMPACT_WINDOW,
-      definitions: result.loaded.definitions,
-      actual,
-      ...(opts.maxSeries !== undefined ? { maxSeries: opts.maxSeries } : {}),
-    });
-  }
-  if (opts.json) await writeJsonText(renderPlanJson(plan));
-  else await writeOut(renderPlanText(plan, { color: useColor(opts), verbose: opts.verbose === true }));
-  if (plan.problems.length > 0) throw new CliError(`the plan has ${plan.problems.length} error(s) and cannot be applied`);
-  if (opts.out) {
-    const saved = createSavedPlan(plan, actual, {
-      dir: resolve(dir),
-      ...(opts.ref ? { ref: opts.ref } : {}),
-      server: result.server,
-      secrets: secretValuesOfDefinitions(result.loaded.definitions),
-    });
-    await writeFile(opts.out, `${JSON.stringify(saved, null, 2)}\n`);
-    if (!opts.json) process.stderr.write(`Saved the plan to ${opts.out}; apply it with: alertform apply ${opts.out}\n`);
-  }
-  if (opts.detailedExitcode && plan.changes.length > 0) throw new CliError('', 2);
+  return result.status === 'invalid' ? result : { ...result, graphiteUrl };
 }

@@ -18,7 +18,7 @@ function where(location: SourceLocation): string {
 
 /** `test`: loaded lazily so other commands start fast. */
 export async function runTests(dir: string, command: Command): Promise<void> {
-  const opts = optionsOf<{ graphiteUrl?: string; carbon?: string }>(command);
+  const opts = optionsOf<{ graphiteUrl?: string; carbon?: string; requireAll?: boolean }>(command);
   const loaded = await loadProject(dir);
   failOnProblems(loaded.problems);
   const graphiteUrl = resolveGraphiteUrl(opts.graphiteUrl, loaded.config, process.env);
@@ -58,7 +58,16 @@ export async function runTests(dir: string, command: Command): Promise<void> {
     }
     if (files.length === 0) lines.push(`No rule tests (*.test.yaml) under ${dir}.`);
     else lines.push(`${totals.passed} passed, ${totals.failed} failed, ${totals.notRun} not run, in ${files.length} file(s).`);
+    // A NOT RUN test proved nothing: the summary says so in words, not only in a count.
+    if (totals.notRun > 0) {
+      lines.push(
+        opts.requireAll
+          ? c.red(`${totals.notRun} test(s) did NOT RUN, and --require-all makes that a failure.`)
+          : c.yellow(`${totals.notRun} test(s) did NOT RUN and prove nothing; exit 0 counts only the tests that ran (--require-all fails instead).`),
+      );
+    }
     await writeOut(`${lines.join('\n')}\n`);
   }
   if (problems.length > 0 || totals.failed > 0) throw new CliError('', 1);
+  if (opts.requireAll && totals.notRun > 0) throw new CliError('', 1);
 }

@@ -2,11 +2,9 @@ import type { Command } from 'commander';
 import { loadProject } from '../../definitions/source.js';
 import { formatProblem } from '../../definitions/problems.js';
 import { CliError } from '../errors.js';
-import { optionsOf, writeOut } from '../context.js';
-import { resolveGraphiteUrl } from '../../impact/attach-impact.js';
-import { checkDefinitionsLive } from '../../impact/compute-impact.js';
-import { parseDuration } from '../../impact/duration.js';
-import { createBacktestClient } from '../../impact/fetch-window.js';
+import { optionsOf } from '../options.js';
+import { writeOut } from '../write-out.js';
+import { resolveGraphiteUrl } from '../../impact/graphite-url.js';
 import { writeJson } from '../json-output.js';
 
 /** `validate`: loaded lazily so other commands start fast. */
@@ -16,6 +14,12 @@ export async function runValidate(dir: string, command: Command): Promise<void> 
   const graphiteUrl = resolveGraphiteUrl(opts.graphiteUrl, loaded.config, process.env);
   const warnings: string[] = [];
   if (graphiteUrl && loaded.problems.length === 0) {
+    // The live checks and their HTTP client are loaded only when there is a Graphite to ask.
+    const [{ checkDefinitionsLive }, { parseDuration }, { createBacktestClient }] = await Promise.all([
+      import('../../impact/compute-impact.js'),
+      import('../../impact/duration.js'),
+      import('../../impact/fetch-window.js'),
+    ]);
     let windowSeconds: number;
     try {
       windowSeconds = parseDuration(opts.window ?? '7d');

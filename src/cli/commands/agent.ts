@@ -1,15 +1,7 @@
 import { Argument, type Command } from 'commander';
 import { AGENT_NAMES } from '../../agent/agent-definition.js';
-import { findAgent, listAgents } from '../../agent/agents/registry.js';
 import { HOSTED_CARBON_HOST, HOSTED_CARBON_PORT } from '../../agent/carbon.js';
-import { createCliContext, readAgentGlobals } from '../../agent/cli-context.js';
-import type { FlowResult } from '../../agent/context.js';
-import { installAgent } from '../../agent/install.js';
-import { splitPluginList } from '../../agent/plugins.js';
-import { uninstallAgent } from '../../agent/uninstall.js';
-import { updateAgentKey } from '../../agent/update-apikey.js';
-import { CliError } from '../errors.js';
-import { writeJson } from '../json-output.js';
+import type { InstallCliOptions, UninstallCliOptions, UpdateCliOptions } from '../actions/agent.js';
 
 const agentArgument = () => new Argument('<agent>', 'telegraf, otel or collectd').choices(AGENT_NAMES);
 
@@ -30,17 +22,8 @@ Examples:
   $ sudo alertform agent uninstall otel`,
     )
     .action(async (options: { list?: boolean }, command: Command) => {
-      if (!options.list) {
-        command.outputHelp();
-        return;
-      }
-      const globals = readAgentGlobals(command);
-      const agents = listAgents();
-      if (globals.json) {
-        await writeJson({ agents: agents.map((a) => ({ name: a.name, summary: a.summary, defaultPlugins: a.defaultPlugins, optionalPlugins: a.optionalPlugins })) });
-        return;
-      }
-      for (const a of agents) process.stdout.write(`${a.name.padEnd(9)} ${a.summary}\n`);
+      const { listAgentsCommand } = await import('../actions/agent.js');
+      await listAgentsCommand(options, command);
     });
 
   agent
@@ -67,20 +50,8 @@ Examples:
   $ sudo alertform agent install collectd --carbon 127.0.0.1:2003 --prefix servers --no-verify`,
     )
     .action(async (name: string, options: InstallCliOptions, command: Command) => {
-      const globals = readAgentGlobals(command);
-      const context = createCliContext(globals, options.root);
-      exitWith(
-        await installAgent(context, findAgent(name)!, {
-          apiKey: globals.apiKey,
-          addPlugins: splitPluginList(options.plugins),
-          carbon: options.carbon,
-          prefix: options.prefix,
-          config: options.config,
-          dryRun: options.dryRun === true,
-          verify: options.verify,
-          server: globals.server,
-        }),
-      );
+      const { installAgentCommand } = await import('../actions/agent.js');
+      await installAgentCommand(name, options, command);
     });
 
   agent
@@ -102,8 +73,9 @@ Examples:
   $ sudo alertform agent update-apikey telegraf --api-key $NEW_KEY --config /etc/telegraf/telegraf.conf
   $ sudo alertform agent update-apikey otel --api-key $NEW_KEY --config /etc/otelcol-contrib/config.yaml`,
     )
-    .hook('preAction', (_program, command) => {
+    .hook('preAction', async (_program, command) => {
       // The program's global --api-key takes the value wherever it is typed, so commander cannot enforce it here.
+      const { readAgentGlobals } = await import('../../agent/cli-context.js');
       if (!readAgentGlobals(command).apiKey) {
         command.error("error: required option '--api-key <key>' not specified (or set ALERTFORM_API_KEY)", {
           code: 'commander.missingMandatoryOptionValue',
@@ -112,17 +84,8 @@ Examples:
       }
     })
     .action(async (name: string, options: UpdateCliOptions, command: Command) => {
-      const globals = readAgentGlobals(command);
-      const context = createCliContext(globals, options.root);
-      exitWith(
-        await updateAgentKey(context, findAgent(name)!, {
-          apiKey: globals.apiKey!,
-          config: options.config,
-          dryRun: options.dryRun === true,
-          verify: options.verify,
-          server: globals.server,
-        }),
-      );
+      const { updateAgentKeyCommand } = await import('../actions/agent.js');
+      await updateAgentKeyCommand(name, options, command);
     });
 
   agent
@@ -134,35 +97,7 @@ Examples:
     .option('--dry-run', 'print every command and change nothing')
     .addHelpText('after', '\nExamples:\n  $ sudo alertform agent uninstall telegraf\n  $ sudo alertform agent uninstall collectd --dry-run')
     .action(async (name: string, options: UninstallCliOptions, command: Command) => {
-      const context = createCliContext(readAgentGlobals(command), options.root);
-      exitWith(await uninstallAgent(context, findAgent(name)!, { config: options.config, dryRun: options.dryRun === true }));
+      const { uninstallAgentCommand } = await import('../actions/agent.js');
+      await uninstallAgentCommand(name, options, command);
     });
-}
-
-interface InstallCliOptions {
-  plugins?: string;
-  carbon?: string;
-  prefix?: string;
-  config?: string;
-  root: string;
-  dryRun?: boolean;
-  verify: boolean;
-}
-
-interface UpdateCliOptions {
-  config: string;
-  root: string;
-  dryRun?: boolean;
-  verify: boolean;
-}
-
-interface UninstallCliOptions {
-  config?: string;
-  root: string;
-  dryRun?: boolean;
-}
-
-/** The flow already printed its failure; only the exit code is left to set. */
-function exitWith(result: FlowResult): void {
-  if (!result.ok) throw new CliError('', result.exitCode);
 }

@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { Option, type Command } from 'commander';
 import { CliError } from '../errors.js';
-import { optionsOf, writeOut } from '../context.js';
 import { writeJson } from '../json-output.js';
 import { writePrivateFile } from '../private-file.js';
 
@@ -25,6 +24,7 @@ Examples:
   $ ALERTFORM_DB=/var/lib/alertform/alertform.db alertform backup --out backup.db --json`,
     )
     .action(async (_opts: unknown, command: Command) => {
+      const { optionsOf, writeOut } = await import('../context.js');
       const opts = optionsOf<{ out: string; db: string }>(command);
       if (/^postgres(ql)?:\/\//i.test(opts.db)) {
         throw new CliError('backup copies SQLite databases; for PostgreSQL use pg_dump (pg_dump --format=custom "$ALERTFORM_DB" > alertform.dump)');

@@ -1,13 +1,5 @@
 import { Option, type Command } from 'commander';
-import { createApiKey } from '../../server/ids.js';
-import { describeDatabase } from '../../server/start-server.js';
-import { openStore } from '../../server/store/open-store.js';
-import type { ApiKeyRecord, Store } from '../../server/store/store.js';
-import { METRIC_PREFIX, checkMetricPrefixes } from '../../server/validation/metric-prefixes.js';
 import { DB_OPTION_HELP, DEFAULT_DB } from '../db-option.js';
-import { CliError } from '../errors.js';
-import { writeJson } from '../json-output.js';
-import type { GlobalOptions } from '../program.js';
 
 const DB_HELP = `the server's database: ${DB_OPTION_HELP}`;
 
@@ -42,25 +34,8 @@ Examples:
       (value: string, previous: string[] = []) => [...previous, value],
     )
     .action(async (options: { email: string; db: string; metricPrefix?: string[] }, command: Command) => {
-      if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(options.email)) throw new CliError(`"${options.email}" is not an email address`);
-      const prefixes = options.metricPrefix ?? [];
-      const bad = prefixes.find((prefix) => !METRIC_PREFIX.test(prefix));
-      if (bad !== undefined) throw new CliError(`--metric-prefix "${bad}" must be plain dot-separated words, e.g. team1. (no wildcards)`);
-      await withStore(options.db, async (store) => {
-        const account = (await store.findAccountByEmail(options.email)) ?? (await store.createAccount(options.email));
-        if (prefixes.length > 0) {
-          await store.setMetricPrefixes(account.id, prefixes);
-          await warnAboutUnconfinedAlerts(store, account.id, prefixes);
-        }
-        const key = createApiKey();
-        const record = await store.addApiKey(account.id, key);
-        if (globals(command).json) {
-          await writeJson({ ...presentKey(record), key });
-        } else {
-          process.stdout.write(`${key}\n`);
-          process.stderr.write(`key ${record.id} for ${options.email}: store it now, it is not shown again\n`);
-        }
-      });
+      const { createKey } = await import('../actions/keys.js');
+      await createKey(options, command);
     });
 
   keys
@@ -68,23 +43,8 @@ Examples:
     .description('list keys: id, email, created, revoked (never the keys themselves)')
     .addOption(dbOption())
     .action(async (options: { db: string }, command: Command) => {
-      await withStore(options.db, async (store) => {
-        const records = (await store.listApiKeys()).map(presentKey);
-        if (globals(command).json) {
-          await writeJson({ keys: records });
-          return;
-        }
-        if (records.length === 0) {
-          process.stdout.write('no keys\n');
-          return;
-        }
-        for (const record of records) {
-          process.stdout.write(
-            `${record.id}  ${record.email ?? '(no email)'}  created ${record.created_at}` +
-              `${record.revoked_at ? `  revoked ${record.revoked_at}` : ''}\n`,
-          );
-        }
-      });
+      const { listKeys } = await import('../actions/keys.js');
+      await listKeys(options, command);
     });
 
   keys
@@ -93,27 +53,9 @@ Examples:
     .argument('<id>', 'key id')
     .addOption(dbOption())
     .action(async (id: string, options: { db: string }) => {
-      await withStore(options.db, async (store) => {
-        if (!(await store.revokeApiKey(id))) throw new CliError(`no key with id "${id}"`);
-        process.stdout.write(`key ${id} revoked\n`);
-      });
+      const { revokeKey } = await import('../actions/keys.js');
+      await revokeKey(id, options);
     });
-}
-
-/**
- * Prefixes judge the queries written from now on; alerts the account already has keep running. Say which of them
- * read outside, so the operator can ask for them to be fixed or delete them.
- */
-async function warnAboutUnconfinedAlerts(store: Store, accountId: string, prefixes: string[]): Promise<void> {
-  for (let page = 1; ; page += 1) {
-    const found = await store.searchAlerts(accountId, { names: [], ids: [], search: null, page, max: 100 });
-    for (const alert of found.items) {
-      const queries = [alert.metric, ...Object.values(alert.additionalCriteria).map((criterion) => criterion.metric)];
-      const problem = queries.map((query) => checkMetricPrefixes(query, prefixes)).find((p) => p !== null);
-      if (problem) process.stderr.write(`warning: existing alert ${alert.id} ${problem}\n`);
-    }
-    if (!found.nextPage) return;
-  }
 }
 
 /** --db, also from ALERTFORM_DB as for serve. */
@@ -121,24 +63,3 @@ function dbOption(): Option {
   return new Option('--db <path-or-url>', DB_HELP).env('ALERTFORM_DB').default(DEFAULT_DB);
 }
 
-function globals(command: Command): GlobalOptions {
-  return command.optsWithGlobals() as GlobalOptions;
-}
-
-function presentKey(record: ApiKeyRecord) {
-  return { id: record.id, email: record.email, created_at: record.createdAt, revoked_at: record.revokedAt };
-}
-
-async function withStore(db: string, use: (store: Store) => Promise<void>): Promise<void> {
-  let store: Store;
-  try {
-    store = await openStore(db);
-  } catch (error) {
-    throw new CliError(`cannot open database ${describeDatabase(db)}: ${(error as Error).message}`);
-  }
-  try {
-    await use(store);
-  } finally {
-    await store.close();
-  }
-}

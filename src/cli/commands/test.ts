@@ -7,6 +7,7 @@ export function registerTestCommand(program: Command): void {
     .description('run the rule tests (*.test.yaml) of a definitions directory offline: input series, expected status and notifications')
     .argument('[dir]', 'definitions directory', '.')
     .option('--graphite-url <url>', 'run the tests of function queries on this graphite-web (env ALERTFORM_GRAPHITE_URL, `graphite:` in alertform.yaml)')
+    .option('--require-all', 'fail (exit 1) when any test did not run, e.g. a function query without a Graphite')
     .option('--carbon <host:port>', 'carbon plaintext receiver the input series are written to (default: the Graphite host, port 2003)')
     .addHelpText(
       'after',
@@ -30,11 +31,13 @@ Plain paths and wildcards are evaluated locally with the server's evaluator. A t
 prefix of their own (alertform_test_<random>.) and the rewritten query is read back; without one the test is
 reported as NOT RUN with the reason, never as passed.
 
-Exit status: 0 when every test that ran passed, 1 on a failure or a bad test file.
+Exit status: 0 when every test that ran passed, 1 on a failure or a bad test file. Tests that did NOT RUN do not
+fail the run unless --require-all is given (do give it in CI, with a Graphite).
 
 Examples:
   $ alertform test examples/
   $ alertform test . --json              # {"passed": 2, "failed": 0, "notRun": 1, "results": [...]}
+  $ alertform test . --require-all       # exit 1 when a test could not run
   $ alertform test . --graphite-url http://127.0.0.1:8000 --carbon 127.0.0.1:2003   # function queries too`,
     )
     .action(async (dir: string, _opts: unknown, command: Command) => {

@@ -1,6 +1,4 @@
 import type { Command } from 'commander';
-import { createCliContext, readAgentGlobals } from '../../agent/cli-context.js';
-import { runTui } from '../../agent/tui.js';
 import { CliError } from '../errors.js';
 
 /** `alertform tui`: the agent installer, interactive. */
@@ -27,6 +25,11 @@ Examples:
       if (!process.stdin.isTTY || !process.stdout.isTTY) {
         throw new CliError('alertform tui needs a terminal; in scripts use `alertform agent install|update-apikey|uninstall`');
       }
+      // Loaded here: the prompts library and the installer are for this command only.
+      const [{ createCliContext, readAgentGlobals }, { runTui }] = await Promise.all([
+        import('../../agent/cli-context.js'),
+        import('../../agent/tui.js'),
+      ]);
       const globals = readAgentGlobals(command);
       const context = createCliContext({ ...globals, json: false }, options.root);
       try {

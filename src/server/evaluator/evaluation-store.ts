@@ -1,6 +1,6 @@
 import type { OnQueryFailure } from '../../model/types.js';
 import type { Notification, NotifiedAlert } from '../notifiers/types.js';
-import type { HistoryRecord } from '../../evaluation/transitions.js';
+import type { TransitionHistoryEntry } from '../../evaluation/transitions.js';
 
 /** An alert as the evaluator needs it, over all accounts: what notifications show, and its evaluation state. */
 export interface EvaluableAlert extends NotifiedAlert {
@@ -10,7 +10,7 @@ export interface EvaluableAlert extends NotifiedAlert {
   currently_triggered_metrics: string[];
   /** Muted at the time asked for: an explicit mute not yet expired, or an active scheduled mute. */
   muted: boolean;
-  /** What the evaluator stored last time (opaque to the store). */
+  /** What the evaluator stored last time: the stored JSON text (a store keeps it opaque), or the state itself. */
   eval_state: unknown;
 }
 
@@ -23,7 +23,7 @@ export interface EvaluationUpdate {
   status: 'healthy' | 'alerting';
   currently_triggered_metrics: string[];
   eval_state: unknown;
-  history: HistoryRecord[];
+  history: TransitionHistoryEntry[];
   deliveries: { channelId: string; notification: Notification }[];
 }
 

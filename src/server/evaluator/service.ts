@@ -3,8 +3,7 @@ import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import type { BackgroundService, ServiceContext } from '../start-server.js';
 import { startEvaluator } from './evaluator.js';
-import { withEvaluationLeases, type ReplicaLeases } from './leased-store.js';
-import { adaptStore } from './store-adapter.js';
+import { storeEvaluation, type StoreEvaluation } from './store-evaluation.js';
 
 /**
  * Evaluation leases last one interval and are renewed four times an interval (and at every cycle), so a replica
@@ -27,9 +26,9 @@ export function startEvaluatorService(context: ServiceContext): BackgroundServic
   const intervalSeconds = options.evalIntervalSeconds ?? 30;
   // Replicas on one PostgreSQL share the alerts through leases; on SQLite this one replica holds everything.
   const replica = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
-  const leases = withEvaluationLeases(store, { replica, ttlMs: intervalSeconds * 1000 * LEASE_INTERVALS });
+  const leases = storeEvaluation(store, { replica, ttlMs: intervalSeconds * 1000 * LEASE_INTERVALS });
   const evaluator = startEvaluator({
-    store: adaptStore(leases.store),
+    store: leases,
     ...(context.deliveries ? { onDeliveriesWritten: () => context.deliveries!.wake() } : {}),
     graphiteUrl: options.graphiteUrl,
     intervalSeconds,
@@ -62,7 +61,7 @@ export function startEvaluatorService(context: ServiceContext): BackgroundServic
  * Renews the leases every `everyMs` between cycles; when a heartbeat takes partitions (a dead or departed
  * replica's), `onGained` runs a cycle for them now. Stops on a single-node store, where leases mean nothing.
  */
-function startLeaseHeartbeat(leases: ReplicaLeases, everyMs: number, onGained: () => void, logger: Logger): { stop(): Promise<void> } {
+function startLeaseHeartbeat(leases: StoreEvaluation, everyMs: number, onGained: () => void, logger: Logger): { stop(): Promise<void> } {
   let timer: NodeJS.Timeout | undefined;
   let beating: Promise<void> = Promise.resolve();
   let stopped = false;

@@ -70,10 +70,12 @@ export function registerChannelRoutes(router: Router, deps: RouteDeps): void {
   router.put('/v2/notifications/:id', async (ctx) => {
     const body = await readJsonBody(ctx.req);
     const stored = await findChannel(ctx, store);
+    // The unaddressed `Email me` channel read back as it is: its empty destination means "unchanged", not a new one.
+    if (stored.destination === '' && isRecord(body) && body.destination === '') delete body.destination;
     const problems = checkSchema('channel', 'update', body);
     if (problems.length > 0) throw invalidBody(problems);
     const patch = dropReadOnlyFields(body, stored.id, READ_ONLY_FIELDS.channel);
-    const checked = checkChannelRules(mergeChannelUpdate(stored, patch as Partial<ChannelBody>), deps.destinations);
+    const checked = checkChannelRules(mergeChannelUpdate(stored, patch as Partial<ChannelBody>), deps.destinations, stored);
     if (!checked.ok) throw invalidBody(checked.problems);
     const updated = await withConflict(() => store.updateChannel(accountOf(ctx), stored.id, checked.value));
     if (!updated) throw notFound('channel');
@@ -92,4 +94,8 @@ async function findChannel(ctx: Context, store: Store, status?: number): Promise
   const channel = await store.getChannel(accountOf(ctx), param(ctx, 'id'));
   if (!channel) throw notFound('channel', status);
   return channel;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

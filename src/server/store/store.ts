@@ -305,8 +305,13 @@ export function alertPartition(alertId: string, partitionCount: number): number 
   return Number.isNaN(prefix) ? 0 : prefix % partitionCount;
 }
 
-/** One alert as the evaluator needs it: the record plus its channels and schedules, resolved. */
-export interface EvaluationAlert extends AlertRecord {
+/**
+ * One alert as the evaluator needs it: the record plus its channels and schedules, resolved. `evalState` is the
+ * stored JSON text on every backend (null when none): the evaluator parses it once (readEvalState) and compares
+ * its new state with that text without serializing the old one again.
+ */
+export interface EvaluationAlert extends Omit<AlertRecord, 'evalState'> {
+  evalState: string | null;
   channels: ChannelRecord[];
   schedules: ScheduleRecord[];
 }

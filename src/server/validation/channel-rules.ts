@@ -13,14 +13,14 @@ import type { RuleResult } from './alert-rules.js';
  * and auto_resolve: true only on pagerduty and victorops (on other types it would silently do nothing, so it
  * is refused; false is accepted everywhere).
  */
-export function checkChannelRules(body: ChannelBody, policy: DestinationPolicy = PUBLIC_ONLY): RuleResult<ChannelWrite> {
+export function checkChannelRules(body: ChannelBody, policy: DestinationPolicy = PUBLIC_ONLY, stored?: ChannelRecord): RuleResult<ChannelWrite> {
   const refuseUrl = (url: string) => {
     // A literal address the deliveries would refuse is refused now; host names are judged at connect time.
     const refusal = refuseLiteralDestination(policy, url);
     return refusal ? `must not lead to a ${refusal} (see docs/security.md)` : null;
   };
   const problems: FieldProblem[] = [
-    ...checkDestination(body.type, body.destination, { show: echo, refuseUrl }),
+    ...(keepsUnaddressedEmail(body, stored) ? [] : checkDestination(body.type, body.destination, { show: echo, refuseUrl })),
     ...checkAutoResolve(body.type, body.auto_resolve),
   ];
   if (problems.length > 0) return { ok: false, problems };
@@ -33,6 +33,15 @@ export function checkChannelRules(body: ChannelBody, policy: DestinationPolicy =
       autoResolve: body.auto_resolve ?? false,
     },
   };
+}
+
+/**
+ * An account made without an email gets its `Email me` channel with an empty destination. A GET of it must be
+ * PUT back as it is (a description change, a client that round-trips): an email channel whose empty destination
+ * the update leaves empty keeps it. Setting a destination is checked as always.
+ */
+function keepsUnaddressedEmail(body: ChannelBody, stored: ChannelRecord | undefined): boolean {
+  return stored !== undefined && stored.type === 'email' && body.type === 'email' && stored.destination === '' && body.destination.trim() === '';
 }
 
 /** The body a channel PUT stands for. A type change to one without auto-resolution drops a stored auto_resolve. */

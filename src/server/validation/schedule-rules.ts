@@ -1,6 +1,7 @@
 import type { FieldProblem } from '../../model/schemas.js';
 import type { ScheduleBody } from '../../model/types.js';
 import { DEFAULT_TIMEZONE } from '../../model/defaults.js';
+import { canonicalWeekdays } from '../../model/canonical.js';
 import { formatTimezone, timezoneOffsetMinutes } from '../../model/timezone.js';
 import type { ScheduleRecord, ScheduleWrite } from '../store/store.js';
 import type { RuleResult } from './alert-rules.js';
@@ -21,7 +22,8 @@ export function checkScheduleRules(body: ScheduleBody, anchor: number): RuleResu
       startTime: body.start_time,
       duration: body.duration,
       timezone: formatTimezone(offset),
-      repeat: body.repeat ?? [],
+      // Stored as a set, Monday first (what a GET shows and a plan compares), whatever order it was sent in.
+      repeat: canonicalWeekdays(body.repeat),
       anchor,
     },
   };
@@ -44,6 +46,6 @@ export function changesTiming(stored: ScheduleRecord, next: ScheduleWrite): bool
     stored.startTime !== next.startTime ||
     stored.timezone !== next.timezone ||
     stored.duration !== next.duration ||
-    JSON.stringify(stored.repeat) !== JSON.stringify(next.repeat)
+    JSON.stringify(canonicalWeekdays(stored.repeat)) !== JSON.stringify(canonicalWeekdays(next.repeat))
   );
 }

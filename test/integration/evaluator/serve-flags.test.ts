@@ -23,6 +23,31 @@ describe('alertform serve with evaluation', () => {
     expect(age.stderr).toContain('--delivery-max-age must be a positive duration such as 90s, 15m or 24h, not "a day"');
   }, 90_000);
 
+  it('starts with --delivery-max-age 1w, weeks being a unit of every duration flag', async () => {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', MAIN, 'serve', '--port', '0', '--db', ':memory:', '--api-key', 'flag-key-0123456789abcdefgh', '--delivery-max-age', '1w', '--eval-interval', '30s'],
+      { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ALERTFORM_LOG_LEVEL: 'warn' } },
+    );
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    closers.push(async () => {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      await exited;
+    });
+    let output = '';
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+        if (output.includes('listening on http://')) resolve();
+      });
+      void exited.then((code) => reject(new Error(`serve exited ${code}: ${output}`)));
+    });
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(output).not.toContain('must be a positive duration');
+  }, 90_000);
+
   it('evaluates alerts against --graphite-url every --eval-interval seconds', async () => {
     const now = Math.floor(Date.now() / 1000);
     const render = await startFakeRender(() => ({ series: [makeSeries('serve.flag.load', [7, 7, 7], now - 30, 30)] }));

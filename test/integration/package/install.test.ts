@@ -1,8 +1,12 @@
-import { mkdir, mkdtemp, readdir, rename, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packTarball, runCommand, startUntilUrl, userEnv, writeSqlitePrebuild, type StartedProcess } from '../../helpers/package-install.js';
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 /**
  * The package as a user gets it: `npm pack`, then `npm install <tarball>` in an empty directory outside the
@@ -15,13 +19,14 @@ describe('the npm package, installed into an empty directory', () => {
   let bin: string;
   let env: NodeJS.ProcessEnv;
   let server: StartedProcess | undefined;
+  let tarball: string;
   // Operator keys are 24+ characters (as the README's openssl rand -hex 16 makes).
   const key = 'package-test-key-0123456789';
   const run = (args: string[], timeoutMs = 60_000) => runCommand(bin, args, { cwd: app, env, timeoutMs });
 
   beforeAll(async () => {
     work = await mkdtemp(join(tmpdir(), 'alertform-package-'));
-    const tarball = await packTarball(join(work, 'pack'));
+    tarball = await packTarball(join(work, 'pack'));
     env = userEnv(await writeSqlitePrebuild(join(work, 'prebuilds')));
     app = join(work, 'app');
     await mkdir(app);
@@ -35,11 +40,35 @@ describe('the npm package, installed into an empty directory', () => {
     if (work) await rm(work, { recursive: true, force: true });
   });
 
-  it('ships dist, bin, schemas, examples, README and LICENSE, and no sources, tests or the Action bundle', async () => {
+  it('ships dist, bin, schemas, examples, README and LICENSE, and no sources, tests or the Action itself', async () => {
     const root = join(app, 'node_modules', 'alertform');
     const top = (await readdir(root)).sort();
     expect(top).toEqual(['LICENSE', 'README.md', 'bin', 'dist', 'examples', 'package.json', 'schemas']);
-    expect(await readdir(join(root, 'dist'))).not.toContain('action');
+    // Of the Action's modules, only the comment's composition and posting, which `plan --out-comment` and
+    // `alertform comment` share with it; never its entry, inputs or runs.
+    expect((await readdir(join(root, 'dist', 'action'))).filter((name) => name.endsWith('.js')).sort()).toEqual([
+      'changed-files.js',
+      'comment.js',
+      'compose.js',
+      'github.js',
+      'run-rule-tests.js',
+    ]);
+  });
+
+  it('is the tarball a release publishes: its files, and the checksum step of the release workflow verifies it', async () => {
+    const listing = await runCommand('tar', ['-tzf', tarball], { cwd: work });
+    const files = listing.stdout.split('\n').filter(Boolean).map((path) => path.replace(/^package\//, ''));
+    for (const file of ['package.json', 'README.md', 'LICENSE', 'bin/alertform', 'dist/cli/main.js', 'schemas/definitions.schema.json', 'examples/ci/gitlab-ci.yml', 'examples/workflows/alertform-drift.yml']) {
+      expect(files, file).toContain(file);
+    }
+    expect(files.filter((path) => /^(src|test|action|\.github)\/|\.map$|^dist\/action\/(index|main|run|run-plan|run-apply|inputs|event|publish)\.js$/.test(path))).toEqual([]);
+    const release = parse(await readFile(join(ROOT, '.github/workflows/release.yml'), 'utf8'));
+    const checksums = release.jobs.npm.steps.find((step: { name?: string }) => step.name === 'Checksums').run as string;
+    const dir = join(work, 'pack');
+    expect((await runCommand('sh', ['-e', '-c', checksums], { cwd: dir })).code).toBe(0);
+    expect(await readFile(join(dir, 'SHA256SUMS'), 'utf8')).toMatch(/^[0-9a-f]{64} {2}alertform-\d+\.\d+\.\d+\.tgz\n$/);
+    const verified = await runCommand('sha256sum', ['-c', 'SHA256SUMS'], { cwd: dir });
+    expect(verified.stdout).toMatch(/alertform-.*\.tgz: OK/);
   });
 
   it('runs --help', async () => {

@@ -42,7 +42,10 @@ describe('the CLI against the real server', { timeout: 240_000 }, () => {
     expect(refused.code).toBe(1);
 
     const applied = await cli(['apply', planFile]);
-    expect(applied.stdout).toMatch(/✓ create channel "shop-oncall-pagerduty" \(\d+ ms\)/);
+    expect(applied.stdout).toMatch(/\[ ?\d+\/19\] ✓ create channel "shop-oncall-pagerduty" \(\d+ ms\)/);
+    // n/N counts every step once, in the order they finish.
+    const positions = [...applied.stdout.matchAll(/^ {2}\[ ?(\d+)\/19\] /gm)].map((m) => Number(m[1]));
+    expect(positions).toEqual(Array.from({ length: 19 }, (_, i) => i + 1));
     expect(applied.stdout).toContain('Apply: 19 done, 0 failed, 0 skipped.');
     expect(applied.code).toBe(0);
 

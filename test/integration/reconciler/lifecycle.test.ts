@@ -29,7 +29,7 @@ describe('the reconciler against the real server', { timeout: 120_000 }, () => {
     // validate + plan: everything is new.
     const first = await planDir(dir, client);
     expect(first.plan.problems).toEqual([]);
-    expect(first.plan.summary).toMatchObject({ create: 19, update: 0, delete: 0, unmanaged: 1 });
+    expect(first.plan.summary).toMatchObject({ create: 19, update: 0, delete: 0, unmanaged: 0 });
 
     // apply: every step done.
     const applied = await applyPlan(first.plan, first.actual, client);
@@ -74,6 +74,6 @@ describe('the reconciler against the real server', { timeout: 120_000 }, () => {
     expect((await applyPlan(pruned.plan, pruned.actual, client)).failed).toEqual([]);
     const final = await planDir(dir, client);
     expect(final.plan.changes).toEqual([]);
-    expect(final.plan.unmanaged).toEqual([{ kind: 'channel', key: 'Email me' }]);
+    expect(final.plan.unmanaged).toEqual([]);
   });
 });

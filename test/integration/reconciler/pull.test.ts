@@ -59,7 +59,7 @@ describe('pull', { timeout: 120_000 }, () => {
     expect(loaded.definitions.schedules).toHaveLength(2);
     expect(plan.problems).toEqual([]);
     expect(plan.changes).toEqual([]);
-    expect(plan.summary).toMatchObject({ noOp: 15, unmanaged: 1 });
+    expect(plan.summary).toMatchObject({ noOp: 15, unmanaged: 0 });
     const validate = await runCli(['validate', out]);
     expect(validate.code).toBe(0);
   });

@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { cpSync, writeFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,14 +11,14 @@ import { runCli } from '../../helpers/run-cli.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
-/** Every YAML file of a repository (the workflow under .github is not a definitions file) with its $schema path. */
+/** Every YAML file of a repository (CI files under .github, workflows/ and ci/ are not definitions) with its $schema path. */
 function schemaLines(repo: string): Array<{ file: string; schema: string | undefined }> {
   const found: Array<{ file: string; schema: string | undefined }> = [];
   const walk = (dir: string) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const full = join(dir, entry.name);
-      if (entry.isDirectory() && entry.name !== '.github' && entry.name !== 'workflows') walk(full);
-      else if (/\.ya?ml$/.test(entry.name)) {
+      if (entry.isDirectory() && !['.github', 'workflows', 'ci'].includes(entry.name)) walk(full);
+      else if (/\.ya?ml$/.test(entry.name) && !entry.name.startsWith('.')) {
         const match = /^# yaml-language-server: \$schema=(\S+)$/m.exec(readFileSync(full, 'utf8'));
         found.push({ file: full, schema: match?.[1] });
       }
@@ -72,10 +72,25 @@ describe('$schema lines', { timeout: 120_000 }, () => {
     expect(JSON.parse(readFileSync(join(repo, '.vscode', 'settings.json'), 'utf8'))['yaml.schemas']).toBeDefined();
     expect(readFileSync(join(repo, '.github', 'workflows', 'alertform.yml'), 'utf8')).toContain('uses: alertform/alertform@');
     expect(expectSchemaLinesResolveAndValidate(repo)).toBe(3);
+    // The quick start's database never lands in the definitions repository.
+    expect(readFileSync(join(repo, '.gitignore'), 'utf8').split('\n')).toEqual(expect.arrayContaining(['alertform.db', 'alertform.db-*', '.alertform-demo/']));
+    expect(result.stdout).toContain('.gitignore');
     const again = await runCli(['init', repo]);
     expect(again.code).toBe(1);
     expect(again.stderr).toMatch(/already exist.*--force/);
     expect((await runCli(['init', repo, '--force'])).code).toBe(0);
+  });
+
+  it('adds its .gitignore lines to an existing .gitignore, keeping what it had, once', async () => {
+    const repo = mkdtempSync(join(tmpdir(), 'af-init-ignore-'));
+    writeFileSync(join(repo, '.gitignore'), 'secrets.env\nalertform.db');
+    expect((await runCli(['init', repo])).code).toBe(0);
+    const text = readFileSync(join(repo, '.gitignore'), 'utf8');
+    expect(text.startsWith('secrets.env\nalertform.db\n# alertform')).toBe(true);
+    expect(text.match(/^alertform\.db$/gm)).toHaveLength(1);
+    expect(text).toContain('.alertform-demo/');
+    expect((await runCli(['init', repo, '--force'])).code).toBe(0);
+    expect(readFileSync(join(repo, '.gitignore'), 'utf8')).toBe(text);
   });
 
   it('written by pull into a subdirectory of a repository point to the repository root, relative', async () => {

@@ -28,6 +28,28 @@ describeEachStore('on $name', (backend) => {
       }
     });
 
+    it('takes a GET of the unaddressed Email me channel PUT back unchanged, and still checks a destination set', async () => {
+      const fresh = await startTestServer({ db: await backend.createDb() });
+      try {
+        const [builtIn] = (await fresh.request('GET', '/v2/notifications/')).body.notifications;
+        const { id, ...body } = builtIn;
+        const put = await fresh.request('PUT', `/v2/notifications/${id}`, body);
+        expect(put.status, put.text).toBe(200);
+        expect(put.body).toMatchObject({ id, destination: '', description: 'Email me' });
+        const renamed = await fresh.request('PUT', `/v2/notifications/${id}`, { ...body, description: 'Team inbox' });
+        expect(renamed.status).toBe(200);
+        const bad = await fresh.request('PUT', `/v2/notifications/${id}`, { ...body, destination: 'not-an-address' });
+        expect(bad.status).toBe(400);
+        expect(bad.body.error.details[0].path).toBe('destination');
+        const addressed = await fresh.request('PUT', `/v2/notifications/${id}`, { ...body, destination: 'ops@example.com' });
+        expect(addressed.status).toBe(200);
+        // Once it has an address, emptying it is refused as for any email channel.
+        expect((await fresh.request('PUT', `/v2/notifications/${id}`, { ...body, destination: '' })).status).toBe(400);
+      } finally {
+        await fresh.close();
+      }
+    });
+
     it('creates (201 {id, url}), reads, updates and deletes a channel', async () => {
       const created = await createChannel({ type: 'pagerduty', description: 'pd', destination: 'R0UTINGKEY', auto_resolve: true });
       expect(created.status).toBe(201);

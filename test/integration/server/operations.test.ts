@@ -120,7 +120,9 @@ describe('serve configuration from the environment', () => {
       .split('\n')
       .map((line) => JSON.parse(line) as { level: number; msg: string; db?: string; url?: string });
     const start = lines.find((line) => line.msg === 'server started');
-    expect(start).toMatchObject({ level: 30, db, url: server.url });
+    expect(start).toMatchObject({ level: 30, db, url: server.url, pid: server.pid });
+    // Every line carries pino's pid once: never a second "pid" key of our own.
+    for (const line of server.stderr().trim().split('\n')) expect(line.match(/"pid":/g)).toHaveLength(1);
     expect(lines.at(-1)).toMatchObject({ level: 30, msg: 'server stopped', url: server.url });
     expect(readFileSync(db).length).toBeGreaterThan(0);
   });

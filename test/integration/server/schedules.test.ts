@@ -27,6 +27,15 @@ describeEachStore('on $name', (backend) => {
       expect((await server.request('GET', `/v2/schedules/${created.body.id}/`)).status).toBe(404);
     });
 
+    it('stores repeat in its canonical form, Monday first, however it was sent', async () => {
+      const created = await createSchedule({ name: 'weekend-then-monday', start_time: '01:00', duration: 30, repeat: ['sun', 'mon', 'sat'] });
+      expect(created.status).toBe(201);
+      expect((await server.request('GET', `/v2/schedules/${created.body.id}`)).body.repeat).toEqual(['mon', 'sat', 'sun']);
+      const updated = await server.request('PUT', `/v2/schedules/${created.body.id}`, { repeat: ['fri', 'tue'] });
+      expect(updated.body.repeat).toEqual(['tue', 'fri']);
+      expect((await server.request('GET', `/v2/schedules/?name=weekend-then-monday`)).body.scheduled_mutes[0].repeat).toEqual(['tue', 'fri']);
+    });
+
     it('answers 409 for a duplicate name, on create and on rename', async () => {
       await createSchedule({ name: 'dup', start_time: '01:00', duration: 5 });
       expect((await createSchedule({ name: 'dup', start_time: '03:00', duration: 5 })).status).toBe(409);

@@ -92,6 +92,19 @@ describe('update-apikey on telegraf.conf', () => {
     expect(await read()).toBe(text);
   });
 
+  it('updates a relay in front of Hosted Graphite when its prefix carries the key, and says so', async () => {
+    const old = '5f1c2e9a-8b7d-4c3e-9a10-2b4d6f8a0c12';
+    const text = `${agentSection}\n[[outputs.graphite]]\n  servers = ["relay.internal:2003"]\n  prefix = "${old}.telegraf"\n`;
+    const { context, read, output } = await withConfig('/etc/telegraf/telegraf.conf', text);
+    const result = await updateAgentKey(context, findAgent('telegraf')!, options('/etc/telegraf/telegraf.conf'));
+    expect(result.exitCode).toBe(0);
+    expect(await read()).toBe(text.replace(`${old}.telegraf`, `${NEW}.telegraf`));
+    expect(output.stdout).toContain('note: line 4 sends to relay.internal:2003, not carbon.hostedgraphite.com, but its prefix starts with an API key');
+    // The keys themselves are never printed.
+    expect(output.stdout).not.toContain(old);
+    expect(output.stdout).not.toContain(NEW);
+  });
+
   it('refuses a hosted output without a KEY.<name> prefix', async () => {
     const text = '[[outputs.graphite]]\n  servers = ["carbon.hostedgraphite.com:2003"]\n';
     const { context, output } = await withConfig('/etc/telegraf/telegraf.conf', text);

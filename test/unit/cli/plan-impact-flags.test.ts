@@ -16,4 +16,12 @@ describe('plan --impact flags', { timeout: 60_000 }, () => {
     expect(result.stderr).toContain('--impact-window: "7x" is not a duration: write a number and a unit, e.g. 30s, 15m, 12h, 7d');
     expect(result.code).toBe(1);
   });
+
+  it('takes a bare number of seconds as --impact-window, as every other duration flag does', async () => {
+    const result = await runCli(['plan', 'examples', '--graphite-url', 'http://127.0.0.1:9', '--impact-window', '90'], { env });
+    // Past the flag checks: the plan goes on to read the server, which is not there.
+    expect(result.stderr).not.toContain('--impact-window');
+    expect(result.stderr).toMatch(/127\.0\.0\.1:9/);
+    expect(result.code).toBe(1);
+  });
 });

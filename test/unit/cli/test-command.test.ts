@@ -27,7 +27,14 @@ describe('alertform test', { timeout: 120_000 }, () => {
     expect(result.stdout).toContain('PASS     examples/alerts-api.test.yaml:4  p99 above 800 ms for 10 minutes alerts once, then recovers');
     expect(result.stdout).toMatch(/NOT RUN {2}examples\/alerts-api\.test\.yaml:30 .*"sumSeries\(shop\.api\.\*\.http\.status\.5xx\)" is a function query/);
     expect(result.stdout).toContain('2 passed, 0 failed, 1 not run, in 1 file(s).');
+    expect(result.stdout).toContain('1 test(s) did NOT RUN and prove nothing');
     expect(result.code).toBe(0);
+  });
+
+  it('with --require-all, fails when a test did not run and says why', async () => {
+    const result = await runCli(['test', 'examples', '--require-all']);
+    expect(result.stdout).toContain('1 test(s) did NOT RUN, and --require-all makes that a failure.');
+    expect(result.code).toBe(1);
   });
 
   it('judges wildcards per series, counts reminders, and fails with the place of each wrong expectation', async () => {

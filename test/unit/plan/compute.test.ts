@@ -146,14 +146,23 @@ schedules:
     const plan = computePlan(definitionsOf('alerts: []'), state, NOW, { prune: { match: ['team-*'], max_deletes: 10 } });
     expect(plan.changes.map((c) => c.id)).toEqual(['alert:team-cpu:delete', 'channel:team-old:delete']);
     expect(plan.changes[1]!.dependsOn).toEqual(['alert:team-cpu:delete']);
-    expect(plan.unmanaged.map((u) => u.key).sort()).toEqual(['Email me', 'other', 'theirs']);
-    expect(plan.summary.unmanaged).toBe(3);
+    expect(plan.unmanaged.map((u) => u.key).sort()).toEqual(['other', 'theirs']);
+    expect(plan.summary.unmanaged).toBe(2);
   });
 
   it('never deletes without prune, and counts what it does not manage', () => {
     const plan = computePlan(definitionsOf('alerts: []'), stateOf({ alerts: [alertRead({ id: 'a1', name: 'x' })] }), NOW);
     expect(plan.changes).toEqual([]);
-    expect(plan.summary.unmanaged).toBe(2);
+    expect(plan.summary.unmanaged).toBe(1);
+  });
+
+  it("leaves the account's built-in Email me channel out of what it does not manage, alone on a fresh server", () => {
+    const plan = computePlan(definitionsOf('alerts: []'), stateOf({}), NOW);
+    expect(plan.unmanaged).toEqual([]);
+    expect(plan.summary.unmanaged).toBe(0);
+    // An alert may still name it.
+    const using = computePlan(definitionsOf(`${ALERT}    notification_channels: [Email me]\n`), stateOf({}), NOW);
+    expect(using.problems).toEqual([]);
   });
 
   it('refuses to delete a channel that a remaining alert still uses', () => {

@@ -462,14 +462,19 @@ export class SqliteStore implements Store {
   // The evaluator's side ---------------------------------------------------------------------------------------
 
   async listAlertsForEvaluation(): Promise<EvaluationAlert[]> {
-    const alerts = loadAlertRecords(this.db, this.db.prepare('SELECT * FROM alerts ORDER BY seq').all() as AlertRow[]);
+    const rows = this.db.prepare('SELECT * FROM alerts ORDER BY seq').all() as AlertRow[];
+    // As on PostgreSQL: the evaluator gets the stored eval_state text, unparsed (EvaluationAlert.evalState).
+    const evalStates = rows.map((row) => row.eval_state);
+    for (const row of rows) row.eval_state = null;
+    const alerts = loadAlertRecords(this.db, rows);
     const channels = new Map(
       (this.db.prepare('SELECT * FROM channels').all() as ChannelRow[]).map((row) => [row.id, channelFromRow(row)]),
     );
     const scheduleRows = this.db.prepare('SELECT * FROM schedules').all() as ScheduleRow[];
     const schedules = new Map(this.schedulesWithAlerts(scheduleRows).map((schedule) => [schedule.id, schedule]));
-    return alerts.map((alert) => ({
+    return alerts.map((alert, index) => ({
       ...alert,
+      evalState: evalStates[index] ?? null,
       channels: alert.notificationChannels.flatMap((id) => channels.get(id) ?? []),
       schedules: alert.scheduledMutes.flatMap((id) => schedules.get(id) ?? []),
     }));

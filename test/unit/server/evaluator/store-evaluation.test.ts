@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { adaptStore, isAlertMuted } from '../../../../src/server/evaluator/store-adapter.js';
+import { storeEvaluation } from '../../../../src/server/evaluator/store-evaluation.js';
+import { isMutedAt } from '../../../../src/model/mute-state.js';
 import { SqliteStore } from '../../../../src/server/store/sqlite/sqlite-store.js';
 import type { AlertWrite } from '../../../../src/server/store/store.js';
 
@@ -48,7 +49,7 @@ describe('the evaluator over the SQLite store', () => {
 
   it('lists alerts in the evaluator\'s shape with their channels, and stores delivery errors', async () => {
     const { store, account, channel, alert } = await storeWithAlert();
-    const adapted = adaptStore(store);
+    const adapted = storeEvaluation(store);
     const [listed] = await adapted.listAlertsForEvaluation(new Date());
     expect(listed).toMatchObject({
       id: alert.id,
@@ -82,12 +83,12 @@ describe('the evaluator over the SQLite store', () => {
 
   it('counts an alert muted by hand until its mute ends, and during an active schedule in its timezone', () => {
     const now = new Date('2026-11-23T10:30:00Z'); // a Monday
-    expect(isAlertMuted({ mutedUntil: now.getTime() + 60_000, schedules: [] }, now)).toBe(true);
-    expect(isAlertMuted({ mutedUntil: now.getTime() - 1, schedules: [] }, now)).toBe(false);
+    expect(isMutedAt({ mutedUntil: now.getTime() + 60_000 }, [], now.getTime())).toBe(true);
+    expect(isMutedAt({ mutedUntil: now.getTime() - 1 }, [], now.getTime())).toBe(false);
     const schedule = { id: 's', accountId: 'a', name: 'n', alerts: [], anchor: 0, duration: 60 };
     // 12:00 in UTC+2 is 10:00 UTC: active for an hour on Mondays.
-    expect(isAlertMuted({ mutedUntil: null, schedules: [{ ...schedule, startTime: '12:00', timezone: 'UTC+2', repeat: ['mon'] }] }, now)).toBe(true);
-    expect(isAlertMuted({ mutedUntil: null, schedules: [{ ...schedule, startTime: '12:00', timezone: 'UTC+2', repeat: ['tue'] }] }, now)).toBe(false);
-    expect(isAlertMuted({ mutedUntil: null, schedules: [{ ...schedule, startTime: '12:00', timezone: 'UTC', repeat: ['mon'] }] }, now)).toBe(false);
+    expect(isMutedAt({ mutedUntil: null }, [{ ...schedule, startTime: '12:00', timezone: 'UTC+2', repeat: ['mon'] }], now.getTime())).toBe(true);
+    expect(isMutedAt({ mutedUntil: null }, [{ ...schedule, startTime: '12:00', timezone: 'UTC+2', repeat: ['tue'] }], now.getTime())).toBe(false);
+    expect(isMutedAt({ mutedUntil: null }, [{ ...schedule, startTime: '12:00', timezone: 'UTC', repeat: ['mon'] }], now.getTime())).toBe(false);
   });
 });

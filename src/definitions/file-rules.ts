@@ -1,0 +1,47 @@
+/**
+ * Which files of a definitions directory are read, in one place for every reader: the work tree walk
+ * (definitions and rule tests), a git revision's listing (`--ref`) and the Action's search for `${VAR}` names.
+ */
+
+/** Project config is not a definitions document. */
+export const PROJECT_FILE = 'alertform.yaml';
+
+/** Rule tests (`alertform test`) live beside the definitions as `*.test.yaml`; they are not definitions. */
+export const TEST_FILE = /\.test\.ya?ml$/;
+
+/** A YAML file, definitions or not. */
+export const YAML_FILE = /\.ya?ml$/;
+
+/**
+ * Directories never entered: dot-directories (.git, .github), node_modules, and the CI files' directories: a copy of
+ * .github/workflows kept as `workflows/`, GitLab CI includes kept in `ci/`.
+ */
+export function isSkippedDir(name: string): boolean {
+  return name.startsWith('.') || name === 'node_modules' || name === 'workflows' || name === 'ci';
+}
+
+/** Dot-files are never definitions: `.gitlab-ci.yml`, `.pre-commit-config.yaml`, `.yamllint.yml`... */
+function isDotFile(relativePath: string): boolean {
+  return (relativePath.split('/').pop() ?? '').startsWith('.');
+}
+
+/** True when a path relative to the definitions directory (`/`-separated) lies under a skipped directory. */
+export function isUnderSkippedDir(relativePath: string): boolean {
+  return relativePath.split('/').slice(0, -1).some(isSkippedDir);
+}
+
+/** A definitions file, by its path relative to the definitions directory: YAML, not a rule test, not the root's alertform.yaml. */
+export function isDefinitionFile(relativePath: string): boolean {
+  return (
+    YAML_FILE.test(relativePath) &&
+    !TEST_FILE.test(relativePath) &&
+    relativePath !== PROJECT_FILE &&
+    !isDotFile(relativePath) &&
+    !isUnderSkippedDir(relativePath)
+  );
+}
+
+/** A rule test file, by its path relative to the definitions directory. */
+export function isRuleTestFile(relativePath: string): boolean {
+  return TEST_FILE.test(relativePath) && !isUnderSkippedDir(relativePath);
+}

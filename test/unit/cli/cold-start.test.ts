@@ -1,0 +1,58 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const MAIN = fileURLToPath(new URL('../../../src/cli/main.ts', import.meta.url));
+const RECORDER = fileURLToPath(new URL('../../helpers/record-modules.mjs', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'alertform-cold-start-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** The modules (as URLs) that `alertform ARGS` loads, run from the sources as runCli does. */
+async function modulesLoadedBy(args: string[]): Promise<string[]> {
+  const record = join(dir, `modules-${args.join('-').replace(/\W/g, '_')}.txt`);
+  writeFileSync(record, '');
+  const code = await new Promise<number | null>((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', '--import', RECORDER, MAIN, ...args], {
+      env: { ...process.env, ALERTFORM_RECORD_MODULES: record, NO_COLOR: '1' },
+      stdio: 'ignore',
+    });
+    child.on('error', reject);
+    child.on('exit', resolve);
+  });
+  expect(code).toBe(0);
+  return readFileSync(record, 'utf8').split('\n').filter(Boolean);
+}
+
+/**
+ * What no start-up may load: the server, the database drivers, the HTTP client, git, the installer. (Ajv is loaded
+ * here, from src/; the built CLI loads the validators precompiled instead: compiled-validators.test.ts.)
+ */
+const HEAVY = [/\/src\/server\//, /\/src\/agent\//, /node_modules\/(pg|better-sqlite3|koa|ky|simple-git|pino|nodemailer|@inquirer)\//];
+/** Constants the help texts show, in modules that import nothing heavy themselves. */
+const HELP_CONSTANTS = ['/src/agent/agent-definition.ts', '/src/agent/carbon.ts', '/src/server/quotas.ts', '/src/server/errors.ts'];
+const heavy = (loaded: string[]) =>
+  loaded.filter((url) => HEAVY.some((pattern) => pattern.test(url)) && !HELP_CONSTANTS.some((path) => url.endsWith(path)));
+
+describe('the CLI start', { timeout: 60_000 }, () => {
+  it('loads commander and no module of a command for --version', async () => {
+    const loaded = await modulesLoadedBy(['--version']);
+    expect(loaded.some((url) => url.includes('/node_modules/commander/'))).toBe(true);
+    expect(heavy(loaded)).toEqual([]);
+    expect(loaded.filter((url) => /\/src\/cli\/actions\//.test(url))).toEqual([]);
+  });
+
+  it('validates a directory without the server, the database drivers, the HTTP client or git', async () => {
+    const repo = join(dir, 'repo');
+    rmSync(repo, { recursive: true, force: true });
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(repo);
+    writeFileSync(join(repo, 'channels.yaml'), 'channels:\n  - description: ops\n    type: email\n    destination: ops@example.com\n');
+    writeFileSync(join(repo, 'alerts.yaml'), 'alerts:\n  - name: cpu\n    metric: web.cpu\n    alert_criteria: { type: above, above_value: 90 }\n    notification_channels: [ops]\n');
+    const loaded = await modulesLoadedBy(['validate', repo]);
+    expect(loaded.some((url) => url.includes('/src/cli/actions/validate.ts'))).toBe(true);
+    expect(heavy(loaded)).toEqual([]);
+  });
+});

@@ -1,0 +1,84 @@
+import { createServer } from 'node:net';
+import type { Command } from 'commander';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createProgram } from '../../../src/cli/program.js';
+import { MIN_OPERATOR_KEY_LENGTH } from '../../../src/cli/actions/serve.js';
+import { runCli } from '../../helpers/run-cli.js';
+import { startTestServer, type TestServer } from '../../helpers/server.js';
+
+/** Every command's whole --help (the examples after it included), without running a process per command. */
+function allHelp(): Array<{ path: string; text: string }> {
+  const out: Array<{ path: string; text: string }> = [];
+  const walk = (command: Command, path: string) => {
+    let text = '';
+    command.configureOutput({ writeOut: (s) => (text += s), writeErr: (s) => (text += s) });
+    command.outputHelp();
+    out.push({ path, text });
+    for (const sub of command.commands) walk(sub, `${path} ${sub.name()}`);
+  };
+  walk(createProgram(), 'alertform');
+  return out;
+}
+
+/** A port nothing listens on. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+describe('what a newcomer meets first', { timeout: 120_000 }, () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(() => server?.close());
+
+  it('every literal API key in an example of --help is one the server accepts', async () => {
+    const keys = new Set<string>();
+    for (const { text } of allHelp()) {
+      for (const match of text.matchAll(/--api-key[ =](\S+)|ALERTFORM_API_KEYS?=(\S+)|https?:\/\/([^\s/@]+)@/g)) {
+        for (const key of (match[1] ?? match[2] ?? match[3] ?? '').replace(/["']/g, '').split(',')) {
+          // Shell variables and placeholders (KEY, ...) stand for a key; anything else must be a real one.
+          if (key && !key.startsWith('$') && !/^([A-Z0-9_]+|\.\.\.|<[^>]*>)$/.test(key)) keys.add(key);
+        }
+      }
+    }
+    expect(keys.size).toBeGreaterThan(0);
+    for (const key of keys) {
+      expect(key.length, key).toBeGreaterThanOrEqual(MIN_OPERATOR_KEY_LENGTH);
+      expect(key, key).not.toContain(':');
+      const keyed = await startTestServer({ keys: [key] });
+      try {
+        expect((await keyed.request('GET', '/v2/alerts/')).status, key).toBe(200);
+      } finally {
+        await keyed.close();
+      }
+    }
+  });
+
+  it('answers a bad flag with the one error and where the help is, not the whole help', async () => {
+    const result = await runCli(['plan', '.', '--bogus']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe("error: unknown option '--bogus'\n(run `alertform plan --help` for usage)\n");
+    const sub = await runCli(['keys', 'list', '--nope']);
+    expect(sub.stderr).toBe("error: unknown option '--nope'\n(run `alertform keys list --help` for usage)\n");
+  });
+
+  it('says on stderr what it retries while a server does not answer, once per retry', async () => {
+    const port = await closedPort();
+    const result = await runCli(['plan', 'examples', '--server', `http://secret-key-0123456789abcdef@127.0.0.1:${port}`]);
+    expect(result.code).toBe(1);
+    // The plan reads its lists side by side: each request says each of its four retries.
+    const retries = result.stderr.split('\n').filter((line) => line.includes('; retry '));
+    const byRequest = new Map<string, string[]>();
+    for (const line of retries) byRequest.set(line.split(' ')[2]!, [...(byRequest.get(line.split(' ')[2]!) ?? []), line]);
+    expect(byRequest.size).toBeGreaterThan(0);
+    for (const lines of byRequest.values()) expect(lines.map((line) => /retry (\d) of 4/.exec(line)?.[1])).toEqual(['1', '2', '3', '4']);
+    expect(retries[0]).toMatch(new RegExp(`^alertform: GET http://127\\.0\\.0\\.1:${port}/v2/\\S+ got no answer: .*ECONNREFUSED.*; retry 1 of 4 in 0\\.3 s$`));
+    expect(retries.at(-1)).toMatch(/; retry 4 of 4 in 2\.0 s$/);
+    expect(result.stderr).not.toContain('secret-key-0123456789abcdef');
+  });
+});

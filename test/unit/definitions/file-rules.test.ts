@@ -1,0 +1,40 @@
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { isDefinitionFile, isRuleTestFile } from '../../../src/definitions/file-rules.js';
+import { listDefinitionFiles } from '../../../src/definitions/load.js';
+import { findRuleTestFiles } from '../../../src/rule-tests/read-rule-tests.js';
+
+const dirs: string[] = [];
+afterAll(async () => Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true }))));
+
+describe('the file-skip rules', () => {
+  it('are the same for definitions and rule tests: dot-directories, node_modules and workflows/ are never read', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'alertform-files-'));
+    dirs.push(dir);
+    const files = [
+      'alertform.yaml',
+      'alerts.yaml',
+      'team/channels.yml',
+      'team/alertform.yaml',
+      'team/api.test.yaml',
+      '.github/ci.yaml',
+      '.github/ci.test.yaml',
+      'node_modules/pkg/x.yaml',
+      'workflows/deploy.yaml',
+      'workflows/deploy.test.yaml',
+      'notes.txt',
+    ];
+    for (const file of files) {
+      await mkdir(join(dir, file, '..'), { recursive: true });
+      await writeFile(join(dir, file), '{}\n');
+    }
+    const rel = (paths: string[]) => paths.map((path) => relative(dir, path).split('\\').join('/'));
+    expect(rel(await listDefinitionFiles(dir))).toEqual(['alerts.yaml', 'team/alertform.yaml', 'team/channels.yml']);
+    expect(rel(await findRuleTestFiles(dir))).toEqual(['team/api.test.yaml']);
+    // The same verdicts on paths alone, as a git revision's listing is judged.
+    expect(files.filter(isDefinitionFile)).toEqual(['alerts.yaml', 'team/channels.yml', 'team/alertform.yaml']);
+    expect(files.filter(isRuleTestFile)).toEqual(['team/api.test.yaml']);
+  });
+});
