@@ -2,6 +2,7 @@ import type { ChangedFiles, FileChanges } from './changed-files.js';
 import { mapChangesToFiles } from './changed-files.js';
 import { formatProblem, type Problem } from '../definitions/problems.js';
 import type { Plan, PlanChange } from '../plan/types.js';
+import { escapeControls, escapeControlsKeepLines, markdownCode } from '../plan/render/escape.js';
 import { renderPlanMarkdown } from '../plan/render/markdown.js';
 import { displayKey } from '../redact/index.js';
 
@@ -11,7 +12,7 @@ const NAMES_PER_FILE = 20;
 
 /** Inline code that survives any name: backticks inside are swapped, pipes escaped for tables. */
 function code(text: string): string {
-  return `\`${text.replace(/`/g, "'").replace(/\|/g, '\\|').replace(/\n/g, ' ')}\``;
+  return markdownCode(text, { table: true, backtick: "'" });
 }
 
 function describeChange(change: PlanChange): string {
@@ -80,7 +81,7 @@ export function composeInvalidComment(options: { marker: string; path: string; p
     `**The definitions do not validate: ${count} problem${count === 1 ? '' : 's'}. Nothing can be planned until they are fixed.**`,
     '',
     '```text',
-    ...options.problems.map((p) => formatProblem(p).replace(/```/g, "'''")),
+    ...options.problems.map((p) => escapeControls(formatProblem(p)).replace(/```/g, "'''")),
     '```',
   ].join('\n');
 }
@@ -94,7 +95,7 @@ export function composeErrorComment(options: { marker: string; path: string; mes
     '**The plan could not be computed.**',
     '',
     '```text',
-    options.message.replace(/```/g, "'''"),
+    escapeControlsKeepLines(options.message).replace(/```/g, "'''"),
     '```',
   ].join('\n');
 }

@@ -18,11 +18,34 @@ export interface IssueRef {
   issueNumber: number;
 }
 
-/** Our comment on a PR for this definitions path, found by its hidden marker; paging stops at the first match. */
+/** The login a workflow's GITHUB_TOKEN writes comments as. */
+export const ACTIONS_BOT_LOGIN = 'github-actions[bot]';
+
+/**
+ * Who the token writes comments as: the `comment-author` input when given (a GitHub App's `<slug>[bot]`), else the
+ * token's own user (a personal token may ask GET /user), else github-actions[bot] (a workflow's GITHUB_TOKEN may
+ * not ask: GitHub answers 403).
+ */
+export async function resolveCommentAuthor(octokit: Octokit, configured?: string): Promise<string> {
+  if (configured) return configured;
+  try {
+    const { data } = await octokit.rest.users.getAuthenticated();
+    return data.login;
+  } catch {
+    return ACTIONS_BOT_LOGIN;
+  }
+}
+
+/**
+ * Our comment on a PR for this definitions path: the hidden marker AND written by `author` (anyone can post a
+ * comment with our marker; updating theirs would publish our plan under their name, and on merge their "reviewed"
+ * hash would be trusted). Paging stops at the first match.
+ */
 export async function findPlanComment(
   octokit: Octokit,
   issue: IssueRef,
   path: string,
+  author: string,
 ): Promise<{ id: number; body: string } | undefined> {
   const pages = octokit.paginate.iterator(octokit.rest.issues.listComments, {
     owner: issue.owner,
@@ -31,20 +54,21 @@ export async function findPlanComment(
     per_page: 100,
   });
   for await (const page of pages) {
-    const found = page.data.find((comment) => isOurComment(comment.body, path));
+    const found = page.data.find((comment) => comment.user?.login === author && isOurComment(comment.body, path));
     if (found) return { id: found.id, body: found.body ?? '' };
   }
   return undefined;
 }
 
-/** Updates our comment in place, or creates it on the first run: never a second one. */
+/** Updates our comment in place, or creates it on the first run: never a second one, never someone else's. */
 export async function upsertPlanComment(
   octokit: Octokit,
   issue: IssueRef,
   path: string,
   body: string,
+  author: string,
 ): Promise<{ id: number; created: boolean }> {
-  const existing = await findPlanComment(octokit, issue, path);
+  const existing = await findPlanComment(octokit, issue, path, author);
   if (existing) {
     await octokit.rest.issues.updateComment({ owner: issue.owner, repo: issue.repo, comment_id: existing.id, body });
     return { id: existing.id, created: false };

@@ -9,6 +9,8 @@ export interface ActionInputs {
   /** undefined: the project's alertform.yaml decides. */
   prune?: boolean;
   githubToken?: string;
+  /** The login our PR comments are written as; undefined: the token's own (see resolveCommentAuthor). */
+  commentAuthor?: string;
   comment: boolean;
   allowPlanChange: boolean;
   /** graphite-web root for the backtest and live checks; undefined: ALERTFORM_GRAPHITE_URL or alertform.yaml. */
@@ -45,6 +47,7 @@ export function readInputs(eventName: string): ActionInputs {
     apiKey,
     prune: readBoolean('prune', undefined),
     githubToken,
+    ...(core.getInput('comment-author').trim() ? { commentAuthor: core.getInput('comment-author').trim() } : {}),
     comment: readBoolean('comment', true) ?? true,
     allowPlanChange: readBoolean('allow-plan-change', false) ?? false,
     graphiteUrl: core.getInput('graphite-url').trim() || undefined,

@@ -6,7 +6,7 @@ import { renderPlanMarkdown } from '../plan/render/markdown.js';
 import { renderSummaryLine } from '../plan/render/summary.js';
 import { planRequestOf, type ActionContext } from './context.js';
 import { runUrl } from './event.js';
-import { createGitHubClient, findMergedPullRequest, findPlanComment } from './github.js';
+import { createGitHubClient, findMergedPullRequest, findPlanComment, resolveCommentAuthor } from './github.js';
 import type { ApplyOutcome } from './port.js';
 import { annotateProblems, appendJobSummary, publishPlanOutputs } from './publish.js';
 
@@ -74,9 +74,10 @@ async function findReviewedPlan(ctx: ActionContext): Promise<Reviewed> {
   const octokit = createGitHubClient(inputs.githubToken, env);
   const pr = await findMergedPullRequest(octokit, event, event.sha);
   if (pr === undefined) return { found: false, reason: `no merged pull request brought commit ${event.sha.slice(0, 12)}` };
-  const comment = await findPlanComment(octokit, { owner: event.owner, repo: event.repo, issueNumber: pr }, inputs.path);
+  const author = await resolveCommentAuthor(octokit, inputs.commentAuthor);
+  const comment = await findPlanComment(octokit, { owner: event.owner, repo: event.repo, issueNumber: pr }, inputs.path, author);
   const marker = parseMarker(comment?.body);
-  if (!marker) return { found: false, reason: `#${pr} has no alertform plan comment for ${inputs.path}` };
+  if (!marker) return { found: false, reason: `#${pr} has no alertform plan comment for ${inputs.path} by ${author}` };
   return { found: true, pr, hash: marker.hash, commentId: comment!.id, body: comment!.body };
 }
 

@@ -6,7 +6,7 @@ import { formatProblem } from '../definitions/problems.js';
 import { renderSummaryLine } from '../plan/render/summary.js';
 import { runUrl } from './event.js';
 import { runRuleTestsForAction } from './run-rule-tests.js';
-import { createGitHubClient, upsertPlanComment } from './github.js';
+import { createGitHubClient, resolveCommentAuthor, upsertPlanComment } from './github.js';
 import { annotateProblems, appendJobSummary, PLAN_FILE_NAME, publishPlanOutputs } from './publish.js';
 import { planRequestOf, type ActionContext } from './context.js';
 import type { InvalidRun, PlannedRun } from './port.js';
@@ -89,7 +89,8 @@ async function postComment(ctx: ActionContext, fullBody: string): Promise<void> 
   const octokit = createGitHubClient(inputs.githubToken, env);
   let result: { id: number; created: boolean };
   try {
-    result = await upsertPlanComment(octokit, { owner: event.owner, repo: event.repo, issueNumber: event.number }, inputs.path, text);
+    const author = await resolveCommentAuthor(octokit, inputs.commentAuthor);
+    result = await upsertPlanComment(octokit, { owner: event.owner, repo: event.repo, issueNumber: event.number }, inputs.path, text, author);
   } catch (error) {
     const status = (error as { status?: number }).status;
     if (status === 403 || status === 404) {

@@ -68,6 +68,11 @@ export const SERVE_OPTIONS: readonly ServeOptionSpec[] = [
     description: 'time limit of one delivery attempt (a crashed attempt is retried after twice it)',
     default: '10s',
   },
+  {
+    flags: '--metrics-token <token>',
+    env: 'ALERTFORM_METRICS_TOKEN',
+    description: 'require this bearer token on GET /metrics, whose figures span every account (prefer the environment variable: argv is visible in ps)',
+  },
   { flags: '--api-key-file <path>', env: 'ALERTFORM_API_KEY_FILE', description: 'make sure the keys in this file exist, one per line (# comments)' },
   {
     flags: '--allow-private-destinations [cidrs-or-hosts]',

@@ -1,6 +1,7 @@
 import { GlobSyntaxError, compileGraphitePattern, isBatchableTarget, type GraphiteMatcher } from './glob.js';
 import { createAgent, getText, type TextAnswer } from './http-get.js';
 import pLimit from 'p-limit';
+import { MATCH_LIMITS, createMatchBudget, matchWildcards, type MatchBudget } from './match-batch.js';
 import type { GraphiteFailure, RenderQuery, RenderResult, RenderSeries } from './types.js';
 
 /** Settings of a GraphiteClient. Only baseUrl is required. */
@@ -97,7 +98,7 @@ export function createGraphiteClient(options: GraphiteClientOptions): GraphiteCl
     targets: string[],
     range: Range,
     deliver: (target: string, result: RenderResult) => void,
-    budget: { timeouts: number },
+    budget: { timeouts: number; matching: MatchBudget },
   ): Promise<void> => {
     try {
       const series = await fetchSeries(targets, range);
@@ -113,16 +114,12 @@ export function createGraphiteClient(options: GraphiteClientOptions): GraphiteCl
         if (!matched) found.set(target, (matched = new Map()));
         matched.set(one.target, one);
       };
-      const wildcards = targets.filter(hasWildcard).map((target) => ({ target, regex: cachedPattern(target) }));
-      let slice = performance.now();
-      for (const [index, one] of series.entries()) {
-        if (found.has(one.target)) add(one.target, one);
-        for (const pattern of wildcards) if (pattern.regex.test(one.target)) add(pattern.target, one);
-        // Matching is linear, but a big batch of long names is still work: let other requests in every few ms.
-        if (wildcards.length > 0 && index % 64 === 63 && performance.now() - slice > MATCH_SLICE_MS) {
-          await new Promise((resolve) => setImmediate(resolve));
-          slice = performance.now();
-        }
+      const wildcards = targets.filter(hasWildcard).map((target) => ({ target, matcher: cachedPattern(target) }));
+      for (const one of series) if (found.has(one.target)) add(one.target, one);
+      if (!(await matchWildcards(series, wildcards, add, budget.matching))) {
+        // Too long a name or too much matching: Graphite expands each wildcard alone, nothing to match here.
+        for (const { target } of wildcards) found.delete(target);
+        await Promise.all(wildcards.map(({ target }) => renderGroup([target], range, deliver, budget)));
       }
       for (const [target, matched] of found) deliver(target, { ok: true, series: matched ? [...matched.values()] : [] });
     } catch (error) {
@@ -173,11 +170,11 @@ export function createGraphiteClient(options: GraphiteClientOptions): GraphiteCl
       if (asking) asking.push(index);
       else {
         group.asked.set(query.target, [index]);
-        (isBatchableTarget(query.target) ? group.batchable : group.alone).push(query.target);
+        (isBatchable(query.target) ? group.batchable : group.alone).push(query.target);
       }
     }
     const work: Promise<void>[] = [];
-    const budget = { timeouts: timeoutSplitBudget };
+    const budget = { timeouts: timeoutSplitBudget, matching: createMatchBudget() };
     for (const { range, batchable, alone, asked } of byRange.values()) {
       const deliver = (target: string, result: RenderResult) => {
         const indexes = asked.get(target);
@@ -225,8 +222,10 @@ function hasWildcard(target: string): boolean {
   return WILDCARD.test(target);
 }
 
-/** The longest the matching of one batch's series holds the event loop before yielding, ms. */
-const MATCH_SLICE_MS = 10;
+/** Batched: plain paths, and wildcards short enough to match back here cheaply (longer ones Graphite expands alone). */
+function isBatchable(target: string): boolean {
+  return isBatchableTarget(target) && (target.length <= MATCH_LIMITS.maxPatternLength || !hasWildcard(target));
+}
 
 const compiled = new Map<string, GraphiteMatcher>();
 

@@ -1,4 +1,5 @@
 import { describeDuration } from './duration.js';
+import { escapeControls, markdownCode, markdownText } from '../plan/render/escape.js';
 import type { AlertImpact, ImpactChart, ImpactFigures, PlanImpact } from './types.js';
 
 /** Charts in one comment at most: each is ~1 KB, and GitHub comments stop at 64 KiB. */
@@ -27,7 +28,7 @@ function pair(after: number, before: number | undefined): string {
 function describeNotifications(figures: ImpactFigures, before: ImpactFigures | undefined, separator: string): string {
   const names = [...new Set([...Object.keys(before?.notifications ?? {}), ...Object.keys(figures.notifications)])].sort();
   if (names.length === 0) return 'none';
-  return names.map((name) => `${name} ${pair(figures.notifications[name] ?? 0, before ? (before.notifications[name] ?? 0) : undefined)}`).join(separator);
+  return names.map((name) => `${escapeControls(name)} ${pair(figures.notifications[name] ?? 0, before ? (before.notifications[name] ?? 0) : undefined)}`).join(separator);
 }
 
 /** The backtest for a terminal: one line per alert, before → after for updates, then the summary. */
@@ -35,18 +36,18 @@ export function renderImpactText(impact: PlanImpact): string[] {
   const lines = [`Backtest over the last ${describeDuration(impact.window_seconds)}. ${describeReplay(impact)}:`];
   for (const a of impact.alerts) {
     lines.push(
-      `  ${a.name} (${a.action}): fired ${pair(a.fired, a.before?.fired)}, alerting ${pair(a.alerting_minutes, a.before?.alerting_minutes)} min, ` +
+      `  ${escapeControls(a.name)} (${a.action}): fired ${pair(a.fired, a.before?.fired)}, alerting ${pair(a.alerting_minutes, a.before?.alerting_minutes)} min, ` +
         `longest ${pair(a.longest_episode_minutes, a.before?.longest_episode_minutes)} min; notifications: ${describeNotifications(a, a.before, ', ')}`,
     );
   }
-  for (const s of impact.skipped) lines.push(`  ${s.name}: not backtested (${s.reason})`);
+  for (const s of impact.skipped) lines.push(`  ${escapeControls(s.name)}: not backtested (${escapeControls(s.reason)})`);
   lines.push(`${renderImpactSummary(impact)}.`);
   return lines;
 }
 
 /** Inline code that survives any name inside a table. */
 function code(text: string): string {
-  return `\`${text.replace(/`/g, "'").replace(/\|/g, '\\|')}\``;
+  return markdownCode(text, { table: true, backtick: "'" });
 }
 
 /** The backtest for a PR comment or job summary: the summary, a table, and a chart per changed alert. */
@@ -62,7 +63,7 @@ export function renderImpactMarkdown(impact: PlanImpact): string[] {
     }
     out.push('');
   }
-  for (const s of impact.skipped) out.push(`- ${code(s.name)}: not backtested (${s.reason.replace(/`/g, "'")})`);
+  for (const s of impact.skipped) out.push(`- ${code(s.name)}: not backtested (${markdownText(s.reason)})`);
   if (impact.skipped.length > 0) out.push('');
   const charted = impact.alerts.filter((a) => a.chart).slice(0, MAX_CHARTS);
   if (charted.length > 0) {
@@ -89,7 +90,7 @@ export function renderMermaidChart(name: string, chart: ImpactChart, windowSecon
   return [
     '```mermaid',
     'xychart-beta',
-    `  title "${name.replace(/["\n]/g, "'")}"`,
+    `  title "${escapeControls(name).replace(/"/g, "'")}"`,
     `  x-axis "hours" 0 --> ${hours}`,
     `  y-axis ${bottom} --> ${top}`,
     `  bar [${chart.firing.map((f) => (f ? top : 0)).join(', ')}]`,

@@ -99,6 +99,9 @@ export function checkAutoResolve(type: ChannelType, autoResolve: boolean | undef
 
 const EMAIL = /^[^\s@,<>]+@[^\s@,<>]+\.[^\s@,<>]+$/;
 
+/** The most recipients one email channel may have (said in the channel schema's description too). */
+export const MAX_EMAIL_RECIPIENTS = 10;
+
 /** How a caller wants destination problems said. */
 export interface DestinationCheckOptions {
   /** How a bad email address is named in the message (the server cuts it; definitions hide one from the environment). */
@@ -120,7 +123,10 @@ export function checkDestination(type: ChannelType, destination: string, options
 function destinationProblem(type: ChannelType, value: string, options: DestinationCheckOptions): string | null {
   switch (type) {
     case 'email': {
-      const bad = value.split(',').map((part) => part.trim()).find((address) => !EMAIL.test(address));
+      const addresses = value.split(',').map((part) => part.trim());
+      // Each notification is one message to every recipient: an uncapped list would make the server a mailer.
+      if (addresses.length > MAX_EMAIL_RECIPIENTS) return `has ${addresses.length} email addresses: at most ${MAX_EMAIL_RECIPIENTS} per channel`;
+      const bad = addresses.find((address) => !EMAIL.test(address));
       if (bad === undefined) return null;
       return `${(options.show ?? ((address) => `"${address}"`))(bad)} is not an email address (several may be given, comma separated)`;
     }

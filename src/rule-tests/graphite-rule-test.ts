@@ -6,6 +6,7 @@ import { historyQueryRange, queryRangeMinutes } from '../evaluation/criteria.js'
 import { listCriteria } from '../evaluation/judge-alert.js';
 import type { RuleTestCase } from './read-rule-tests.js';
 import { runRuleTest, type RuleTestResult } from './run-rule-test.js';
+import { carbonLine } from './series-path.js';
 
 /** Where a test writes its input series (carbon's plaintext port) and reads the function's answer (graphite-web). */
 export interface GraphiteTestTarget {
@@ -59,7 +60,7 @@ export async function runRuleTestOnGraphite(test: RuleTestCase, definitions: Def
   const lines: string[] = [];
   for (const one of test.series) {
     one.values.forEach((value, i) => {
-      if (value !== null) lines.push(`${prefix}.${one.name} ${value} ${start + i * test.interval}`);
+      if (value !== null) lines.push(carbonLine(`${prefix}.${one.name}`, value, start + i * test.interval));
     });
   }
   await writePlaintext(target.carbon, lines.join('\n') + '\n');

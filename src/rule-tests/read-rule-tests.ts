@@ -5,6 +5,7 @@ import type { Problem, SourceLocation } from '../definitions/problems.js';
 import { findFiles } from '../definitions/load.js';
 import { isRuleTestFile } from '../definitions/file-rules.js';
 import { NotationError, parseSeriesValues } from './series-notation.js';
+import { checkSeriesPath } from './series-path.js';
 
 /** The default start of a test: a Monday at midnight UTC, so week days of scheduled mutes read naturally. */
 export const DEFAULT_TEST_START = '2026-01-05T00:00:00Z';
@@ -92,6 +93,11 @@ export function readRuleTestFile(path: string, text: string): { cases: RuleTestC
     if (raw.interval !== undefined && interval === 0) problems.push({ location: locate(`${prefix}.interval`), path: `${prefix}.interval`, message: 'the interval must be longer than 0' });
     const start = Date.parse(String(raw.start ?? DEFAULT_TEST_START)) / 1000;
     const series = (raw.input_series as { series: string; values: string | number }[]).map((one, i) => {
+      const problem = checkSeriesPath(one.series);
+      if (problem) {
+        const at = `${prefix}.input_series.${i}.series`;
+        problems.push({ location: locate(at), path: at, message: problem });
+      }
       const path = `${prefix}.input_series.${i}.values`;
       try {
         return { name: one.series, values: parseSeriesValues(String(one.values)) };

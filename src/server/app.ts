@@ -4,6 +4,8 @@ import type { Logger } from 'pino';
 import { authenticate } from './http/authenticate.js';
 import { createFailureLimiter, type FailureLimitOptions } from './http/failure-limiter.js';
 import { handleErrors } from './http/handle-errors.js';
+import { HttpError } from './errors.js';
+import { hashApiKey, hashesEqual } from './ids.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { registerAlertRoutes } from './routes/alerts.js';
 import { registerAlertConsoleRoutes } from './routes/alert-console.js';
@@ -39,6 +41,8 @@ export interface AppOptions {
   authFailures?: FailureLimitOptions;
   /** Observes every request and serves GET /metrics; without it there is no /metrics. */
   metrics?: ServerMetrics;
+  /** When set, GET /metrics needs `Authorization: Bearer <this>` (its figures span every account). */
+  metricsToken?: string;
   /** The background services' part of /readyz (the store is always checked). */
   readiness?: ReadinessSource;
   /** Serve the web console at / (default true). */
@@ -88,7 +92,15 @@ export function createApp(options: AppOptions): Koa {
   });
   const metrics = options.metrics;
   if (metrics) {
+    const tokenHash = options.metricsToken ? hashApiKey(options.metricsToken) : null;
     open.get('/metrics', async (ctx) => {
+      if (tokenHash) {
+        const given = /^Bearer\s+(.+)$/i.exec(ctx.get('Authorization'))?.[1]?.trim();
+        if (!given || !hashesEqual(hashApiKey(given), tokenHash)) {
+          ctx.set('WWW-Authenticate', 'Bearer realm="metrics"');
+          throw new HttpError('unauthorized', 'GET /metrics needs the metrics token (Authorization: Bearer ...)');
+        }
+      }
       ctx.type = metrics.registry.contentType;
       ctx.body = await metrics.render();
     });

@@ -192,8 +192,11 @@ function buildPaths(): Json {
     },
     '/metrics': {
       get: {
-        ...openOperation('getMetrics', 'Prometheus metrics (no key)', { type: 'string' }),
-        responses: { 200: { description: 'Prometheus text exposition format.', content: { 'text/plain': { schema: { type: 'string' } } } } },
+        ...openOperation('getMetrics', 'Prometheus metrics (no API key; the metrics token as a Bearer token when serve has --metrics-token)', { type: 'string' }),
+        responses: {
+          200: { description: 'Prometheus text exposition format.', content: { 'text/plain': { schema: { type: 'string' } } } },
+          401: { description: 'serve has --metrics-token and the request did not carry it (unauthorized).', content: { 'application/json': { schema: ref('Error') } } },
+        },
       },
     },
     '/v2/openapi.json': { get: openOperation('getOpenApiDocument', 'This document (no key)', { type: 'object' }) },

@@ -90,6 +90,8 @@ export interface ServerOptions {
   authFailures?: FailureLimitOptions;
   /** Serve the web console at / (default true; `--no-console` turns it off). */
   console?: boolean;
+  /** When set, GET /metrics needs `Authorization: Bearer <token>`; without it /metrics is open (see docs/security.md). */
+  metricsToken?: string;
 }
 
 export interface RunningServer {
@@ -124,6 +126,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     ...(options.quotas ? { quotas: options.quotas } : {}),
     ...(options.authFailures ? { authFailures: options.authFailures } : {}),
     metrics,
+    ...(options.metricsToken ? { metricsToken: options.metricsToken } : {}),
     // Until every service has started, /readyz says so: a load balancer must not send traffic to a half-started server.
     readiness: () =>
       servicesStarted

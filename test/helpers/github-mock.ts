@@ -4,7 +4,12 @@ import nock from 'nock';
 export interface MockComment {
   id: number;
   body: string;
+  /** Who wrote it (the Action's GITHUB_TOKEN writes as github-actions[bot]). */
+  login: string;
 }
+
+/** The login comments made with a workflow's GITHUB_TOKEN carry. */
+export const ACTIONS_BOT = 'github-actions[bot]';
 
 /** A request the mocked GitHub received. */
 export interface MockRequest {
@@ -26,6 +31,7 @@ export function mockGitHub(options: { apiUrl?: string; owner?: string; repo?: st
   const mergedPulls = new Map<string, { number: number; merge_commit_sha: string; merged_at: string | null }[]>();
   const requests: MockRequest[] = [];
   let nextId = 1000;
+  let tokenLogin: string | undefined;
 
   const scope = nock(origin).persist();
   const record = (method: string, path: string, body: unknown, headers: Record<string, string | string[]>) => {
@@ -42,7 +48,7 @@ export function mockGitHub(options: { apiUrl?: string; owner?: string; repo?: st
       const perPage = Number(url.searchParams.get('per_page') ?? 30);
       const page = Number(url.searchParams.get('page') ?? 1);
       const all = comments.get(issue) ?? [];
-      const slice = all.slice((page - 1) * perPage, page * perPage).map((c) => ({ id: c.id, body: c.body, user: { login: 'github-actions[bot]' } }));
+      const slice = all.slice((page - 1) * perPage, page * perPage).map((c) => ({ id: c.id, body: c.body, user: { login: c.login } }));
       const headers: Record<string, string> = {};
       if (page * perPage < all.length) {
         headers.link = `<${origin}${url.pathname}?per_page=${perPage}&page=${page + 1}>; rel="next"`;
@@ -53,9 +59,9 @@ export function mockGitHub(options: { apiUrl?: string; owner?: string; repo?: st
     .reply(function (uri, body) {
       record('POST', uri, body, this.req.headers);
       const issue = Number(/issues\/(\d+)/.exec(uri)![1]);
-      const comment = { id: nextId++, body: (body as { body: string }).body };
+      const comment = { id: nextId++, body: (body as { body: string }).body, login: tokenLogin ?? ACTIONS_BOT };
       comments.set(issue, [...(comments.get(issue) ?? []), comment]);
-      return [201, comment];
+      return [201, { id: comment.id, body: comment.body, user: { login: comment.login } }];
     })
     .patch(new RegExp(`^${prefix}/issues/comments/(\\d+)$`))
     .reply(function (uri, body) {
@@ -70,6 +76,12 @@ export function mockGitHub(options: { apiUrl?: string; owner?: string; repo?: st
       }
       return [404, { message: 'Not Found' }];
     })
+    // Who the token is: a workflow's GITHUB_TOKEN may not ask (GitHub answers 403), a personal token may.
+    .get(`${pathname.replace(/\/$/, '')}/user`)
+    .reply(function (uri) {
+      record('GET', uri, undefined, this.req.headers);
+      return tokenLogin ? [200, { login: tokenLogin }] : [403, { message: 'Resource not accessible by integration' }];
+    })
     .get(new RegExp(`^${prefix}/commits/([0-9a-f]+)/pulls`))
     .reply(function (uri) {
       record('GET', uri, undefined, this.req.headers);
@@ -83,11 +95,15 @@ export function mockGitHub(options: { apiUrl?: string; owner?: string; repo?: st
     commentsOf(issue: number): MockComment[] {
       return comments.get(issue) ?? [];
     },
-    /** Puts a comment there, as another user or an earlier run would have. */
-    addComment(issue: number, body: string): MockComment {
-      const comment = { id: nextId++, body };
+    /** Puts a comment there, as an earlier run (the default) or another user (`login`) would have. */
+    addComment(issue: number, body: string, login = ACTIONS_BOT): MockComment {
+      const comment = { id: nextId++, body, login };
       comments.set(issue, [...(comments.get(issue) ?? []), comment]);
       return comment;
+    },
+    /** Makes the token a personal one, of `login` (GET /user answers it; new comments are written as it). */
+    useTokenOf(login: string): void {
+      tokenLogin = login;
     },
     /** Declares that commit `sha` is the merge commit of PR `number`. */
     mergePull(number: number, sha: string): void {

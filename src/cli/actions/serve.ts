@@ -29,6 +29,7 @@ export interface ServeOptions {
   deliveryFirstRetry: string;
   deliveryMaxRetryDelay: string;
   deliveryTimeout: string;
+  metricsToken?: string;
   allowPrivateDestinations?: boolean | string;
   maxAlertsPerAccount: string;
   maxChannelsPerAccount: string;
@@ -109,6 +110,7 @@ export async function runServe(options: ServeOptions, command: Command): Promise
       quotas,
       console: options.console,
       ...(allowPrivateDestinations !== undefined ? { allowPrivateDestinations } : {}),
+      ...(options.metricsToken ? { metricsToken: options.metricsToken } : {}),
     });
   } catch (error) {
     throw new CliError(`cannot start the server: ${(error as Error).message}`);

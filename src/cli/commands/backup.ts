@@ -1,19 +1,22 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { Option, type Command } from 'commander';
 import { CliError } from '../errors.js';
 import { writeJson } from '../json-output.js';
+import { writePrivateFile } from '../private-file.js';
 
 /** `alertform backup --out FILE`: a consistent copy of the server's SQLite database, safe while it runs. */
 export function registerBackupCommand(program: Command): void {
   program
     .command('backup')
     .description("copy the bundled server's SQLite database to a file, while the server runs (SQLite online backup)")
-    .requiredOption('--out <file>', 'the copy to write (must not exist)')
+    .requiredOption('--out <file>', 'the copy to write, mode 0600 (must not exist; a symbolic link is refused)')
     .addOption(new Option('--db <path>', 'SQLite database of the server').env('ALERTFORM_DB').default('./alertform.db'))
     .addHelpText(
       'after',
       `
-The copy is a consistent snapshot even under writes. To restore, stop the server and put the file in place of the
+The copy is a consistent snapshot even under writes. It holds destinations, PagerDuty keys and keys' hashes, so it
+is written readable by its owner only (0600), as a new file: an existing file or a symbolic link at --out is
+refused. To restore, stop the server and put the file in place of the
 database. For PostgreSQL, use pg_dump (e.g. pg_dump --format=custom "$ALERTFORM_DB" > alertform.dump).
 
 Examples:
@@ -27,7 +30,6 @@ Examples:
         throw new CliError('backup copies SQLite databases; for PostgreSQL use pg_dump (pg_dump --format=custom "$ALERTFORM_DB" > alertform.dump)');
       }
       if (opts.db === ':memory:' || !existsSync(opts.db)) throw new CliError(`no database at ${opts.db} (pass --db PATH or set ALERTFORM_DB)`);
-      if (existsSync(opts.out)) throw new CliError(`${opts.out} exists already: choose another --out, or remove it first`);
       const { SqliteStore } = await import('../../server/store/sqlite/sqlite-store.js');
       let store;
       try {
@@ -35,14 +37,15 @@ Examples:
       } catch (error) {
         throw new CliError(`cannot open database ${opts.db}: ${(error as Error).message}`);
       }
+      let bytes: number;
       try {
-        await store.backup(opts.out);
+        bytes = await writePrivateFile(opts.out, (scratch) => store.backup(scratch));
       } catch (error) {
+        if (error instanceof CliError) throw error;
         throw new CliError(`cannot write ${opts.out}: ${(error as Error).message}`);
       } finally {
         await store.close();
       }
-      const bytes = statSync(opts.out).size;
       if (opts.json) await writeJson({ db: opts.db, out: opts.out, bytes });
       else await writeOut(`Backed up ${opts.db} to ${opts.out} (${bytes} bytes)\n`);
     });

@@ -19,13 +19,16 @@ export function registerServeCommand(program: Command): void {
 Every option can also come from the environment variable shown (a flag wins). Each new key gets an account of
 its own, with an "Email me" channel. Keys must be at least 24 characters without ":" (alertform keys create makes
 such keys); prefer --api-key-file or ALERTFORM_API_KEYS to --api-key, which the process list shows. Logs are JSON
-lines (pino) on stderr. GET /healthz, /readyz and /metrics (Prometheus) need no key. See docs/server.md.
+lines (pino) on stderr. GET /healthz, /readyz and /metrics (Prometheus) need no API key; /metrics needs the
+--metrics-token (as a Bearer token) when one is set. See docs/server.md.
 
 Examples:
   $ alertform serve --api-key-file /etc/alertform/keys
   $ ALERTFORM_API_KEYS=$KEY1,$KEY2 ALERTFORM_HOST=0.0.0.0 ALERTFORM_DB=/var/lib/alertform/alertform.db alertform serve
   $ ALERTFORM_DB=postgres://alertform@db.internal:5432/alertform alertform serve --api-key-file keys
   $ curl http://$KEY1@127.0.0.1:8080/v2/alerts/
+  $ ALERTFORM_METRICS_TOKEN=$(cat /etc/alertform/metrics-token) alertform serve --api-key-file keys
+  $ curl -H "Authorization: Bearer $(cat /etc/alertform/metrics-token)" http://127.0.0.1:8080/metrics
   $ alertform serve --api-key-file keys --graphite-url http://127.0.0.1:8000 --eval-interval 30 \\
       --smtp-url smtp://127.0.0.1:25 --smtp-from alerts@example.com
 

@@ -1,6 +1,7 @@
 import { formatProblem } from '../../definitions/problems.js';
 import type { Plan, PlanChange } from '../types.js';
 import { isSensitive, maskValue, redactorForPlan, SENSITIVE } from '../../redact/index.js';
+import { markdownCode, markdownText } from './escape.js';
 import { flattenFields } from './fields.js';
 import { describeChange, formatValue, MARKERS, renderSummaryLine } from './summary.js';
 import { renderImpactMarkdown } from '../../impact/render-impact.js';
@@ -14,10 +15,8 @@ export interface MarkdownRenderOptions {
   afterSummary?: string;
 }
 
-/** Keeps a name from breaking out of an inline code span. */
-function code(text: string): string {
-  return `\`${text.replace(/`/g, 'ˋ')}\``;
-}
+/** Keeps a name from breaking out of an inline code span (or its line: see escape.ts). */
+const code = (text: string) => markdownCode(text);
 
 /**
  * The plan for a PR comment or a job summary: the summary line always visible, problems and warnings next, the
@@ -31,7 +30,7 @@ export function renderPlanMarkdown(plan: Plan, options: MarkdownRenderOptions = 
     out.push('');
   }
   if (plan.warnings.length > 0) {
-    for (const w of plan.warnings) out.push(`> ⚠️ ${w}`);
+    for (const w of plan.warnings) out.push(`> ⚠️ ${markdownText(w)}`);
     out.push('');
   }
   if (plan.impact) out.push(...renderImpactMarkdown(plan.impact));

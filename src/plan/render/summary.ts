@@ -1,5 +1,6 @@
 import type { Plan, PlanChange } from '../types.js';
 import { displayKey, SENSITIVE } from '../../redact/index.js';
+import { escapeControls } from './escape.js';
 
 /** `Plan: 2 to create, 1 to update, 1 to mute, 0 to delete.` (unmutes named only when there are some). */
 export function renderSummaryLine(plan: Plan): string {
@@ -20,7 +21,7 @@ export function describeChange(change: PlanChange): string {
 
 export const MARKERS: Record<PlanChange['action'], string> = { create: '+', update: '~', delete: '-', mute: '±', unmute: '±' };
 
-/** A value in a rendering: strings quoted, the rest as JSON. */
+/** A value in a rendering: strings quoted, the rest as JSON (whose escapes leave DEL, C1 and U+2028 as they are: escaped here too). */
 export function formatValue(value: unknown): string {
-  return value === SENSITIVE ? value : JSON.stringify(value);
+  return value === SENSITIVE ? value : escapeControls(JSON.stringify(value) ?? 'null');
 }

@@ -3,6 +3,7 @@ import { diffWordsWithSpace } from 'diff';
 import { formatProblem } from '../../definitions/problems.js';
 import type { Plan, PlanChange } from '../types.js';
 import { isSensitive, maskValue, redactorForPlan, SENSITIVE } from '../../redact/index.js';
+import { escapeControls, escapeControlsKeepLines } from './escape.js';
 import { flattenFields } from './fields.js';
 import { describeChange, formatValue, MARKERS, renderSummaryLine } from './summary.js';
 import { renderImpactText } from '../../impact/render-impact.js';
@@ -21,7 +22,7 @@ const LONG_TEXT = 60;
 export function renderPlanText(plan: Plan, options: TextRenderOptions = {}): string {
   const c = new Chalk({ level: options.color ? 1 : 0 });
   const lines: string[] = [];
-  for (const problem of plan.problems) lines.push(c.red(`error: ${formatProblem(problem)}`));
+  for (const problem of plan.problems) lines.push(c.red(`error: ${escapeControls(formatProblem(problem))}`));
   if (plan.problems.length > 0) lines.push('');
   if (plan.changes.length === 0) {
     lines.push(c.green('No changes. The server matches the definitions.'));
@@ -30,10 +31,10 @@ export function renderPlanText(plan: Plan, options: TextRenderOptions = {}): str
     for (const change of plan.changes) lines.push(...renderChange(change, c), '');
   }
   if (plan.impact) lines.push(...renderImpactText(plan.impact), '');
-  for (const warning of plan.warnings) lines.push(c.yellow(`warning: ${warning}`));
+  for (const warning of plan.warnings) lines.push(c.yellow(`warning: ${escapeControls(warning)}`));
   if (plan.unmanaged.length > 0) {
     lines.push(`${plan.unmanaged.length} object(s) on the server are not managed here${options.verbose ? ':' : ' (names with --verbose).'}`);
-    if (options.verbose) for (const u of plan.unmanaged) lines.push(`  ${u.kind} "${u.key}"`);
+    if (options.verbose) for (const u of plan.unmanaged) lines.push(`  ${u.kind} "${escapeControls(u.key)}"`);
   }
   lines.push(c.bold(renderSummaryLine(plan)));
   // The net under the masking above: a secret value that shows up anywhere else (an unmanaged object's name).
@@ -53,9 +54,9 @@ function colourFor(change: PlanChange, c: ChalkInstance): (text: string) => stri
 
 function renderChange(change: PlanChange, c: ChalkInstance): string[] {
   const colour = colourFor(change, c);
-  const source = change.source ? c.dim(`  (${change.source.file}:${change.source.line})`) : '';
-  const lines = [`  ${colour(`${MARKERS[change.action]} ${describeChange(change)}`)}${source}`];
-  const field = (marker: string, path: string, text: string) => lines.push(`      ${marker} ${path}: ${text}`);
+  const source = change.source ? c.dim(`  (${escapeControls(change.source.file)}:${change.source.line})`) : '';
+  const lines = [`  ${colour(`${MARKERS[change.action]} ${escapeControls(describeChange(change))}`)}${source}`];
+  const field = (marker: string, path: string, text: string) => lines.push(`      ${marker} ${escapeControls(path)}: ${text}`);
   switch (change.action) {
     case 'create':
       for (const { path, value } of flattenFields(change.after)) field(c.green('+'), path, formatValue(maskValue(change, path, value)));
@@ -94,7 +95,10 @@ function isLongText(value: unknown): boolean {
 /** Removed words as `[-old-]`, added as `{+new+}` (and red/green with colours), the rest as it is. */
 export function renderWordDiff(before: string, after: string, c: ChalkInstance): string {
   const text = diffWordsWithSpace(before, after)
-    .map((part) => (part.added ? c.green(`{+${part.value}+}`) : part.removed ? c.red(`[-${part.value}-]`) : part.value))
+    .map((part) => {
+      const value = escapeControlsKeepLines(part.value);
+      return part.added ? c.green(`{+${value}+}`) : part.removed ? c.red(`[-${value}-]`) : value;
+    })
     .join('');
   return text.includes('\n') ? `\n${text.split('\n').map((l) => `          ${l}`).join('\n')}` : text;
 }

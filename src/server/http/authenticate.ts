@@ -35,20 +35,23 @@ export function readApiKey(header: string | undefined): string | null {
 }
 
 /**
- * Resolves the request's account from its API key; 401 when missing, unknown or revoked. An address with too
- * many 401s in a row is answered 429 with Retry-After until its window ends.
+ * Resolves the request's account from its API key; 401 when missing, unknown or revoked. An address with too many
+ * 401s in its window is answered 429 with Retry-After for every key that does not authenticate, until the window
+ * ends; a key that authenticates is always let through, so people behind one NAT or proxy are not locked out by
+ * someone else's wrong keys. Telling a right guess from a wrong one at full speed does not help a guesser: operator
+ * keys have at least 24 characters and generated keys 192 random bits. A success does not reset the count.
  */
 export function authenticate(store: Store, limiter: FailureLimiter = createFailureLimiter()) {
   return async (ctx: Context, next: Next): Promise<void> => {
     const address = ctx.socket.remoteAddress ?? '';
-    const wait = limiter.retryAfterSeconds(address);
-    if (wait > 0) {
-      ctx.set('Retry-After', String(wait));
-      throw new HttpError('rate_limited', `too many requests with a wrong API key from this address; retry in ${wait} s`);
-    }
     const key = readApiKey(ctx.get('Authorization') || undefined);
     const account = key ? await store.findAccountByKey(key) : null;
     if (!account) {
+      const wait = limiter.retryAfterSeconds(address);
+      if (wait > 0) {
+        ctx.set('Retry-After', String(wait));
+        throw new HttpError('rate_limited', `too many requests with a wrong API key from this address; retry in ${wait} s`);
+      }
       limiter.recordFailure(address);
       throw new HttpError('unauthorized', key ? 'unknown or revoked API key' : 'an API key is required (Basic or Bearer)');
     }

@@ -17,10 +17,9 @@ export interface FailureLimiter {
 }
 
 /**
- * A fixed window per address: after `maxFailures` 401s within `windowMs`, every request from that address is
- * refused (429) until the window ends, with a right key or not (letting right keys through would let a guesser
- * go on at full speed, learning from the status which guess was right). Memory stays bounded: the map is
- * insertion-ordered, so the oldest windows are dropped first.
+ * A fixed window per address: after `maxFailures` 401s within `windowMs`, the address's requests with a wrong key
+ * (or none) are refused (429) until the window ends; `authenticate` lets a right key through whatever the count.
+ * Memory stays bounded: the map is insertion-ordered, so the oldest windows are dropped first.
  */
 export function createFailureLimiter(options: FailureLimitOptions = {}): FailureLimiter {
   const maxFailures = options.maxFailures ?? 20;

@@ -21,7 +21,8 @@ export function handleErrors(logger: Logger) {
       const error = toHttpError(caught, logger, ctx);
       ctx.status = error.status;
       ctx.body = error.toBody();
-      if (error.status === 401) ctx.set('WWW-Authenticate', 'Basic realm="alertform"');
+      // A route may have named its own scheme (/metrics: Bearer); the API's is Basic.
+      if (error.status === 401 && !ctx.response.get('WWW-Authenticate')) ctx.set('WWW-Authenticate', 'Basic realm="alertform"');
       if (error.status === 413) ctx.set('Connection', 'close');
       if (error.code === 'unavailable') ctx.set('Retry-After', String(RETRY_AFTER_SECONDS));
     }

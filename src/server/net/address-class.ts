@@ -31,6 +31,10 @@ const RANGES: [AddressClass, string, number, 'ipv4' | 'ipv6'][] = [
   ['unspecified address', '::', 128, 'ipv6'],
   ['loopback address', '::1', 128, 'ipv6'],
   ['reserved address', '100::', 64, 'ipv6'],
+  // NAT64 local-use prefix (RFC 8215): a translator of the operator's own network, whatever IPv4 it carries.
+  ['reserved address', '64:ff9b:1::', 48, 'ipv6'],
+  // Teredo: the client's IPv4 address is in there obfuscated, and the relay is anyone's.
+  ['reserved address', '2001::', 32, 'ipv6'],
   ['reserved address', '2001:db8::', 32, 'ipv6'],
   ['private address', 'fc00::', 7, 'ipv6'],
   ['link-local address', 'fe80::', 10, 'ipv6'],
@@ -47,7 +51,8 @@ for (const [kind, network, prefix, family] of RANGES) {
 
 /**
  * The class of an IP address that deliveries must not reach by default, or null for a public address. IPv4
- * inside IPv6 (mapped ::ffff:a.b.c.d, NAT64 64:ff9b::/96, 6to4 2002::/16) is judged by the IPv4 address it carries.
+ * inside IPv6 (mapped ::ffff:a.b.c.d, SIIT ::ffff:0:a.b.c.d, NAT64 64:ff9b::/96, 6to4 2002::/16) is judged by the
+ * IPv4 address it carries; the NAT64 local-use prefix 64:ff9b:1::/48 and Teredo 2001::/32 are refused whole.
  * `address` is a literal as the resolver or the URL parser gives it (the URL parser has already turned 127.1,
  * 2130706433, 0x7f000001 and 0177.0.0.1 into 127.0.0.1).
  */
@@ -78,6 +83,7 @@ export function embeddedIpv4(address: string): string | null {
   const v4 = (high: number, low: number) => `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
   const zeros = (from: number, to: number) => w.slice(from, to).every((word) => word === 0);
   if (zeros(0, 5) && w[5] === 0xffff) return v4(w[6]!, w[7]!); // ::ffff:a.b.c.d
+  if (zeros(0, 4) && w[4] === 0xffff && w[5] === 0) return v4(w[6]!, w[7]!); // ::ffff:0:a.b.c.d (SIIT, IPv4-translated)
   if (zeros(0, 6) && (w[6] !== 0 || w[7]! > 1)) return v4(w[6]!, w[7]!); // ::a.b.c.d (deprecated IPv4-compatible)
   if (w[0] === 0x64 && w[1] === 0xff9b && zeros(2, 6)) return v4(w[6]!, w[7]!); // 64:ff9b::a.b.c.d
   if (w[0] === 0x2002) return v4(w[1]!, w[2]!); // 2002:aabb:ccdd::/48

@@ -72,7 +72,8 @@ export function refuseLiteralDestination(policy: DestinationPolicy, destination:
   } catch {
     return null;
   }
-  const bare = host.replace(/^\[|\]$/g, '');
+  // `localhost.` (the fully qualified spelling) is localhost too: the trailing dots go before the comparison.
+  const bare = host.replace(/^\[|\]$/g, '').replace(/\.+$/, '');
   if (isIP(bare) === 0 && bare !== 'localhost' && !bare.endsWith('.localhost')) return null;
   return refuseAddress(policy, bare, isIP(bare) === 0 ? '127.0.0.1' : bare);
 }

@@ -2,7 +2,7 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
 import { refuseAddress, type DestinationPolicy } from '../net/destination-policy.js';
-import { DestinationRefusedError, guardedLookup } from '../net/guarded-lookup.js';
+import { guardedLookup } from '../net/guarded-lookup.js';
 import { parseRetryAfter } from '../outbox/backoff.js';
 import { DeliveryError } from './types.js';
 
@@ -61,11 +61,30 @@ function agentsFor(policy: DestinationPolicy | undefined) {
   return pair;
 }
 
+/**
+ * Limits within an attempt's own timeout: a far side that does not accept the connection, or accepts and does not
+ * answer, fails the attempt quickly and frees its slot (another tenant's page may be waiting for it).
+ */
+export const HTTP_LIMITS = { connectTimeoutMs: 3_000, answerTimeoutMs: 5_000 };
+
 /** One POST; resolves with the status (and any Retry-After) once the (discarded) response body has been read. */
 function send(target: URL, payload: string, options: PostOptions): Promise<{ status: number; retryAfter: string | undefined }> {
   const https = target.protocol === 'https:';
   const pair = agentsFor(options.policy);
-  return new Promise<{ status: number; retryAfter: string | undefined }>((resolve, reject) => {
+  return new Promise<{ status: number; retryAfter: string | undefined }>((resolveSend, rejectSend) => {
+    const timedOut = () => Object.assign(new Error('timed out'), { name: 'TimeoutError' });
+    // Until connected, then until the answer's headers: each limit replaces the one before. Not connecting in time
+    // reads as any other failure to connect ("could not be reached"), not as a timeout that would tell it resolved.
+    let timer = setTimeout(() => request.destroy(new Error('connect timed out')), HTTP_LIMITS.connectTimeoutMs);
+    const settle = () => clearTimeout(timer);
+    const resolve = (value: { status: number; retryAfter: string | undefined }) => {
+      settle();
+      resolveSend(value);
+    };
+    const reject = (error: unknown) => {
+      settle();
+      rejectSend(error);
+    };
     const request = (https ? httpsRequest : httpRequest)(
       target,
       {
@@ -82,17 +101,29 @@ function send(target: URL, payload: string, options: PostOptions): Promise<{ sta
       },
     );
     request.on('error', reject);
+    request.on('socket', (socket) => {
+      const connected = () => {
+        clearTimeout(timer);
+        timer = setTimeout(() => request.destroy(timedOut()), HTTP_LIMITS.answerTimeoutMs);
+      };
+      // A reused keep-alive socket is connected already.
+      if (socket.connecting) socket.once(https ? 'secureConnect' : 'connect', connected);
+      else connected();
+    });
+    request.on('response', () => clearTimeout(timer));
     request.end(payload);
   });
 }
 
-/** A DeliveryError for a request that got no answer: the class of failure only (messages name hosts). */
+/**
+ * A DeliveryError for a request that got no answer: the class of failure only (messages name hosts). A host name
+ * that does not resolve, resolves to a refused address, or refuses the connection all read "could not be reached"
+ * and are retried alike: otherwise last_error (and whether a delivery is retried) would tell a tenant which names
+ * resolve on the server's network, and to what kind of address. IP literals are judged before this, by name.
+ */
 export function networkError(service: string, error: unknown): DeliveryError {
-  if (error instanceof DestinationRefusedError) return new DeliveryError(`${service} ${error.message}`, false);
   const name = (error as { name?: string })?.name;
   if (name === 'TimeoutError' || name === 'AbortError') return new DeliveryError(`${service} timed out`, true);
-  const code = (error as { cause?: { code?: string } })?.cause?.code ?? (error as { code?: string })?.code;
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new DeliveryError(`${service} host not found`, true);
   return new DeliveryError(`${service} could not be reached`, true);
 }
 

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { ClaimedDelivery, DeliveryOutcome, OutboxStore } from '../store/outbox.js';
 import { DeliveryError, type DeliveryChannel, type Notification } from '../notifiers/types.js';
 import { DEFAULT_RETRY_POLICY, decideRetry, type RetryPolicy } from './backoff.js';
+import { FairShare, defaultFairShare, type FairShareLimits } from './fair-share.js';
 import { createOutcomeRecorder } from './outcome-recorder.js';
 
 /** How a delivery worker runs. */
@@ -15,6 +16,8 @@ export interface DeliveryWorkerOptions {
   attemptTimeoutMs?: number;
   /** Deliveries in flight at once. Default 16. */
   concurrency?: number;
+  /** Shares and caps of slots per account and destination. Default: defaultFairShare(concurrency). */
+  fairShare?: Partial<FairShareLimits>;
   /** How often to look for due rows when nobody wakes the worker, ms. Default 1 000. */
   pollMs?: number;
   logger?: Logger;
@@ -53,6 +56,7 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
   const attemptTimeoutMs = options.attemptTimeoutMs ?? 10_000;
   const leaseMs = attemptTimeoutMs * 2 + 1_000;
   const concurrency = options.concurrency ?? 16;
+  const shares = new FairShare({ ...defaultFairShare(concurrency), ...options.fairShare });
   const pollMs = options.pollMs ?? 1_000;
   const now = options.now ?? Date.now;
   const logger = options.logger;
@@ -157,13 +161,15 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
         again = false;
         const room = concurrency - inFlight.size;
         if (room <= 0) break;
-        const claimed = await options.store.claimDueDeliveries({ worker: id, now: now(), leaseMs, limit: room });
+        const claimed = await options.store.claimDueDeliveries({ worker: id, now: now(), leaseMs, limit: room, admit: shares.admitter(), skip: shares.saturated() });
         foundNothing = claimed.length === 0;
         for (const delivery of claimed) {
+          shares.add(delivery);
           const running: Promise<void> = deliver(delivery)
             .catch((error: Error) => logger?.error({ delivery: delivery.id, error: error.message }, 'could not record a delivery'))
             .finally(() => {
               inFlight.delete(running);
+              shares.remove(delivery);
               // The next row of the same channel and alert may be due now.
               queueTick();
             });

@@ -8,7 +8,9 @@ export interface OutboxStore {
   /**
    * Claims up to `limit` due deliveries for `worker` until `now + leaseMs`, oldest first, with their channel. Due:
    * pending, next_attempt_at reached, not claimed (or its claim expired: its worker died), and no older pending
-   * delivery of the same channel and alert, so that a resolve never overtakes its trigger.
+   * delivery of the same channel and alert, so that a resolve never overtakes its trigger. With `admit`, the due
+   * rows are offered to it in that order (a window of the oldest, at most CLAIM_LOOKAHEAD) and only those it admits
+   * are claimed: the worker's fair share per account and destination, decided where the rows are read.
    */
   claimDueDeliveries(claim: DeliveryClaim): Promise<ClaimedDelivery[]>;
   /**
@@ -42,11 +44,60 @@ export interface DeliveryClaim {
   now: number;
   leaseMs: number;
   limit: number;
+  /**
+   * Called on due rows oldest first, in two passes: `share` over the window, then, while the claim has room left,
+   * `spare` over the rows refused in the first (slots nobody else wants now). A row refused in both stays due and
+   * unclaimed. Absent: every due row is taken.
+   */
+  admit?: (candidate: ClaimCandidate, pass: 'share' | 'spare') => boolean;
+  /**
+   * Accounts and destinations the worker cannot take more of (at their cap): their rows are passed over inside the
+   * query, so one account's backlog, however long, never fills the window in front of another account's rows.
+   */
+  skip?: { accounts: string[]; destinations: string[] };
+}
+
+/** What `admit` sees of a due row: whose it is and where it goes (a secret: never logged). */
+export interface ClaimCandidate {
+  accountId: string;
+  channelId: string;
+  destination: string;
+}
+
+/** How many of the oldest due rows a claim with `admit` looks at: limit times this, and at least CLAIM_LOOKAHEAD_MIN. */
+export const CLAIM_LOOKAHEAD_FACTOR = 16;
+export const CLAIM_LOOKAHEAD_MIN = 64;
+
+/** The JSON lists of `claim.skip` (bound as parameters: json_each on SQLite, jsonb on PostgreSQL). */
+export function skipLists(claim: DeliveryClaim): [string, string] {
+  return [JSON.stringify(claim.skip?.accounts ?? []), JSON.stringify(claim.skip?.destinations ?? [])];
+}
+
+/** The rows a claim with `admit` reads: enough to pass over one busy tenant's backlog, bounded. */
+export function claimWindow(claim: DeliveryClaim): number {
+  return claim.admit ? Math.max(claim.limit * CLAIM_LOOKAHEAD_FACTOR, CLAIM_LOOKAHEAD_MIN) : claim.limit;
+}
+
+/** The rows of a window `admit` takes (its share pass, then its spare pass), oldest first, at most `limit`. */
+export function admitRows<T extends { account_id: string; channel_id: string; destination: string }>(rows: T[], claim: DeliveryClaim): T[] {
+  const admit = claim.admit;
+  if (!admit) return rows.slice(0, claim.limit);
+  const taken = new Set<T>();
+  for (const pass of ['share', 'spare'] as const) {
+    for (const row of rows) {
+      if (taken.size >= claim.limit) break;
+      if (taken.has(row)) continue;
+      if (admit({ accountId: row.account_id, channelId: row.channel_id, destination: row.destination }, pass)) taken.add(row);
+    }
+  }
+  // Oldest first, whichever pass took them.
+  return rows.filter((row) => taken.has(row));
 }
 
 /** A claimed delivery with what sending needs. `channel.destination` is a secret. */
 export interface ClaimedDelivery {
   id: string;
+  accountId: string;
   alertId: string;
   payload: unknown;
   attempts: number;

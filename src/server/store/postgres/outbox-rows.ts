@@ -1,4 +1,5 @@
 import { createId } from '../../ids.js';
+import { admitRows, claimWindow, skipLists } from '../outbox.js';
 import type {
   ClaimedDelivery,
   DeliveryClaim,
@@ -64,6 +65,7 @@ export async function insertDeliveries(tx: Queryable, items: { alertId: string; 
 
 interface ClaimRow {
   id: string;
+  account_id: string;
   alert_id: string;
   payload: string;
   attempts: number;
@@ -88,7 +90,7 @@ const DB_NOW_MS = `(extract(epoch FROM now()) * 1000)::bigint`;
  * so the ordering rule holds across replicas.
  */
 export async function claimDueDeliveries(tx: Queryable, claim: DeliveryClaim): Promise<ClaimedDelivery[]> {
-  const rows = await tx.query<ClaimRow>(
+  const rows = claim.admit ? await claimAdmitted(tx, claim) : await tx.query<ClaimRow>(
     `WITH due AS (
        SELECT d.id FROM deliveries d
        WHERE d.state = 'pending' AND d.next_attempt_at <= $1::bigint
@@ -100,18 +102,52 @@ export async function claimDueDeliveries(tx: Queryable, claim: DeliveryClaim): P
      )
      UPDATE deliveries d SET claimed_by = $3, claim_expires_at = ${DB_NOW_MS} + $4::bigint
      FROM due, channels c WHERE d.id = due.id AND c.id = d.channel_id
-     RETURNING d.id, d.alert_id, d.payload, d.attempts, d.created_at, d.next_attempt_at, d.seq, c.id AS channel_id, c.type,
-               c.description, c.destination, c.auto_resolve`,
+     RETURNING d.id, d.account_id, d.alert_id, d.payload, d.attempts, d.created_at, d.next_attempt_at, d.seq, c.id AS channel_id,
+               c.type, c.description, c.destination, c.auto_resolve`,
     [claim.now, claim.limit, claim.worker, claim.leaseMs],
   );
   return rows.map((row) => ({
     id: row.id,
+    accountId: row.account_id,
     alertId: row.alert_id,
     payload: JSON.parse(row.payload) as unknown,
     attempts: row.attempts,
     createdAt: row.created_at,
     channel: { id: row.channel_id, type: row.type as ChannelType, description: row.description, destination: row.destination, autoResolve: row.auto_resolve },
   }));
+}
+
+/**
+ * The claim with a fair share: the window of the oldest due rows is read without locks, `admit` picks among them,
+ * and the picked rows are claimed only if still unclaimed. A replica claiming the same row meanwhile holds its row
+ * lock: this UPDATE waits for it, then sees the row claimed and skips it. A due row stays the head of its chain
+ * until it is finished, so the ordering rule holds as in the one-statement claim.
+ */
+async function claimAdmitted(tx: Queryable, claim: DeliveryClaim): Promise<ClaimRow[]> {
+  const window = await tx.query<{ id: string; account_id: string; channel_id: string; destination: string }>(
+    `SELECT d.id, d.account_id, d.channel_id, c.destination
+     FROM deliveries d JOIN channels c ON c.id = d.channel_id
+     WHERE d.state = 'pending' AND d.next_attempt_at <= $1::bigint
+       AND (d.claim_expires_at IS NULL OR d.claim_expires_at <= $1::bigint)
+       AND NOT (d.account_id IN (SELECT jsonb_array_elements_text($3::jsonb)))
+       AND NOT (c.destination IN (SELECT jsonb_array_elements_text($4::jsonb)))
+       AND NOT EXISTS (SELECT 1 FROM deliveries p WHERE p.channel_id = d.channel_id AND p.alert_id = d.alert_id
+                       AND p.state = 'pending' AND p.seq < d.seq)
+     ORDER BY d.next_attempt_at, d.seq LIMIT $2`,
+    [claim.now, claimWindow(claim), ...skipLists(claim)],
+  );
+  const picked = admitRows(window, claim).map((row) => row.id);
+  if (picked.length === 0) return [];
+  const claimed = await tx.query<ClaimRow & { next_attempt_at: number; seq: number }>(
+    `UPDATE deliveries d SET claimed_by = $2, claim_expires_at = $3::bigint + $4::bigint
+     FROM channels c
+     WHERE d.id = ANY($1::text[]) AND c.id = d.channel_id AND d.state = 'pending'
+       AND (d.claim_expires_at IS NULL OR d.claim_expires_at <= $3::bigint)
+     RETURNING d.id, d.account_id, d.alert_id, d.payload, d.attempts, d.created_at, d.next_attempt_at, d.seq, c.id AS channel_id,
+               c.type, c.description, c.destination, c.auto_resolve`,
+    [picked, claim.worker, claim.now, claim.leaseMs],
+  );
+  return claimed.sort((a, b) => Number(a.next_attempt_at) - Number(b.next_attempt_at) || Number(a.seq) - Number(b.seq));
 }
 
 /** Records a batch of outcomes (one transaction), the channels' last_error, and holds rows behind a retried one. */

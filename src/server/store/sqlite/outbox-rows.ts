@@ -1,5 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import { createId } from '../../ids.js';
+import { admitRows, claimWindow, skipLists } from '../outbox.js';
 import type {
   ClaimedDelivery,
   DeliveryClaim,
@@ -29,6 +30,7 @@ export function insertDeliveries(db: Database, alertId: string, deliveries: NewD
 
 interface ClaimRow {
   id: string;
+  account_id: string;
   alert_id: string;
   payload: string;
   attempts: number;
@@ -64,22 +66,25 @@ interface ClaimRow {
  */
 export function claimDueDeliveries(db: Database, claim: DeliveryClaim): ClaimedDelivery[] {
   return db.transaction(() => {
-    const rows = db
+    const window = db
       .prepare(
-        `SELECT d.id, d.alert_id, d.payload, d.attempts, d.created_at, c.id AS channel_id, c.type, c.description,
+        `SELECT d.id, d.account_id, d.alert_id, d.payload, d.attempts, d.created_at, c.id AS channel_id, c.type, c.description,
                 c.destination, c.auto_resolve
          FROM deliveries d INDEXED BY deliveries_due JOIN channels c ON c.id = d.channel_id
          WHERE d.state = 'pending' AND d.next_attempt_at <= ?
            AND (d.claim_expires_at IS NULL OR d.claim_expires_at <= ?)
+           AND d.account_id NOT IN (SELECT value FROM json_each(?)) AND c.destination NOT IN (SELECT value FROM json_each(?))
            AND NOT EXISTS (SELECT 1 FROM deliveries p WHERE p.channel_id = d.channel_id AND p.alert_id = d.alert_id
                            AND p.state = 'pending' AND p.seq < d.seq)
          ORDER BY d.next_attempt_at, d.seq LIMIT ?`,
       )
-      .all(claim.now, claim.now, claim.limit) as ClaimRow[];
+      .all(claim.now, claim.now, ...skipLists(claim), claimWindow(claim)) as ClaimRow[];
+    const rows = admitRows(window, claim);
     const mark = db.prepare('UPDATE deliveries SET claimed_by = ?, claim_expires_at = ? WHERE id = ?');
     for (const row of rows) mark.run(claim.worker, claim.now + claim.leaseMs, row.id);
     return rows.map((row) => ({
       id: row.id,
+      accountId: row.account_id,
       alertId: row.alert_id,
       payload: JSON.parse(row.payload) as unknown,
       attempts: row.attempts,

@@ -96,6 +96,35 @@ describe.each(BACKENDS)('the outbox on $name', ({ open, skip, reason }) => {
     expect(label(await claim(store, 'w1', T0 + 5_002))).toEqual(['hook:recovered']);
   });
 
+  it('claims only the due rows a fair-share filter admits in either pass, oldest first, and leaves the others due for a later claim', async () => {
+    const { store, account, a, b, write } = await outboxStore(open);
+    await write(a.id, 'alerting');
+    await write(b.id, 'alerting');
+    const offered: string[] = [];
+    const picky = await store.claimDueDeliveries({
+      worker: 'w1',
+      now: T0,
+      leaseMs: 10_000,
+      limit: 100,
+      admit: (candidate, pass) => {
+        expect(candidate.accountId).toBe(account.id);
+        offered.push(`${pass} ${candidate.destination}`);
+        return candidate.destination === 'R0UTINGKEY';
+      },
+    });
+    // The window in order for the share pass, then what it refused for the spare pass.
+    const HOOK = 'https://secret.example/hook?token=s3cret';
+    expect(offered).toEqual([`share ${HOOK}`, 'share R0UTINGKEY', `share ${HOOK}`, 'share R0UTINGKEY', `spare ${HOOK}`, `spare ${HOOK}`]);
+    expect(label(picky)).toEqual(['pd:alerting', 'pd:alerting']);
+    expect(picky.map((row) => [row.alertId, row.accountId])).toEqual([[a.id, account.id], [b.id, account.id]]);
+    // The refused rows were never claimed: the next claim takes them, unless it skips their destination or account.
+    const skipping = (skip: { accounts: string[]; destinations: string[] }) =>
+      store.claimDueDeliveries({ worker: 'w2', now: T0, leaseMs: 10_000, limit: 100, admit: () => true, skip });
+    expect(await skipping({ accounts: [], destinations: [HOOK] })).toEqual([]);
+    expect(await skipping({ accounts: [account.id], destinations: [] })).toEqual([]);
+    expect(label(await skipping({ accounts: ['someone-else'], destinations: ['R0UTINGKEY'] }))).toEqual(['hook:alerting', 'hook:alerting']);
+  });
+
   it('gives the rows of a worker that died back after its lease, and ignores the late answer of a lost claim', async () => {
     const { store, account, hook, a, write } = await outboxStore(open);
     await write(a.id, 'alerting', T0, [hook.id]);
