@@ -25,10 +25,15 @@ function pair(after: number, before: number | undefined): string {
   return before === undefined || before === after ? String(after) : `${before} → ${after}`;
 }
 
-function describeNotifications(figures: ImpactFigures, before: ImpactFigures | undefined, separator: string): string {
+function describeNotifications(
+  figures: ImpactFigures,
+  before: ImpactFigures | undefined,
+  separator: string,
+  escapeName: (name: string) => string = escapeControls,
+): string {
   const names = [...new Set([...Object.keys(before?.notifications ?? {}), ...Object.keys(figures.notifications)])].sort();
   if (names.length === 0) return 'none';
-  return names.map((name) => `${escapeControls(name)} ${pair(figures.notifications[name] ?? 0, before ? (before.notifications[name] ?? 0) : undefined)}`).join(separator);
+  return names.map((name) => `${escapeName(name)} ${pair(figures.notifications[name] ?? 0, before ? (before.notifications[name] ?? 0) : undefined)}`).join(separator);
 }
 
 /** The backtest for a terminal: one line per alert, before → after for updates, then the summary. */
@@ -58,7 +63,7 @@ export function renderImpactMarkdown(impact: PlanImpact): string[] {
     for (const a of impact.alerts) {
       out.push(
         `| ${code(a.name)} (${a.action}) | ${pair(a.fired, a.before?.fired)} | ${pair(a.alerting_minutes, a.before?.alerting_minutes)} | ` +
-          `${pair(a.longest_episode_minutes, a.before?.longest_episode_minutes)} | ${describeNotifications(a, a.before, '<br>').replace(/\|/g, '\\|')} |`,
+          `${pair(a.longest_episode_minutes, a.before?.longest_episode_minutes)} | ${describeNotifications(a, a.before, '<br>', markdownText)} |`,
       );
     }
     out.push('');
