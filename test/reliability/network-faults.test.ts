@@ -48,7 +48,7 @@ async function startReplicas(postgres: Postgres, count: number) {
     const server = await spawnServe({
       db, key: KEY,
       extraArgs: [
-        '--graphite-url', `http://${renderProxy.address}/r${index}`, '--eval-interval', String(INTERVAL_SECONDS), '--allow-private-destinations',
+        '--graphite-url', `http://${renderProxy.address}/r${index}`, '--eval-interval', String(INTERVAL_SECONDS), '--allow-private-destinations', '--max-channels-per-account', '1000000',
         '--delivery-timeout', '2s', '--delivery-first-retry', '100ms', '--delivery-max-retry-delay', '500ms',
       ],
     });

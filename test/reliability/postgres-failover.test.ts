@@ -63,6 +63,8 @@ describe.skipIf(availability.skip)('PostgreSQL primary failover under load', () 
         db, key,
         extraArgs: [
           '--graphite-url', `${render.url}/r${index}`, '--eval-interval', '2', '--allow-private-destinations',
+          // The write load creates a channel per write: far more than the default quota on a fast machine.
+          '--max-channels-per-account', '1000000',
           '--delivery-timeout', '2s', '--delivery-first-retry', '100ms', '--delivery-max-retry-delay', '500ms',
         ],
       });

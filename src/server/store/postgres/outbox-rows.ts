@@ -128,7 +128,7 @@ async function claimAdmitted(tx: Queryable, claim: DeliveryClaim): Promise<Claim
     `SELECT d.id, d.account_id, d.channel_id, c.destination
      FROM deliveries d JOIN channels c ON c.id = d.channel_id
      WHERE d.state = 'pending' AND d.next_attempt_at <= $1::bigint
-       AND (d.claim_expires_at IS NULL OR d.claim_expires_at <= $1::bigint)
+       AND (d.claim_expires_at IS NULL OR d.claim_expires_at <= ${DB_NOW_MS})
        AND NOT (d.account_id IN (SELECT jsonb_array_elements_text($3::jsonb)))
        AND NOT (c.destination IN (SELECT jsonb_array_elements_text($4::jsonb)))
        AND NOT EXISTS (SELECT 1 FROM deliveries p WHERE p.channel_id = d.channel_id AND p.alert_id = d.alert_id
@@ -139,13 +139,13 @@ async function claimAdmitted(tx: Queryable, claim: DeliveryClaim): Promise<Claim
   const picked = admitRows(window, claim).map((row) => row.id);
   if (picked.length === 0) return [];
   const claimed = await tx.query<ClaimRow & { next_attempt_at: number; seq: number }>(
-    `UPDATE deliveries d SET claimed_by = $2, claim_expires_at = $3::bigint + $4::bigint
+    `UPDATE deliveries d SET claimed_by = $2, claim_expires_at = ${DB_NOW_MS} + $3::bigint
      FROM channels c
      WHERE d.id = ANY($1::text[]) AND c.id = d.channel_id AND d.state = 'pending'
-       AND (d.claim_expires_at IS NULL OR d.claim_expires_at <= $3::bigint)
+       AND (d.claim_expires_at IS NULL OR d.claim_expires_at <= ${DB_NOW_MS})
      RETURNING d.id, d.account_id, d.alert_id, d.payload, d.attempts, d.created_at, d.next_attempt_at, d.seq, c.id AS channel_id,
                c.type, c.description, c.destination, c.auto_resolve`,
-    [picked, claim.worker, claim.now, claim.leaseMs],
+    [picked, claim.worker, claim.leaseMs],
   );
   return claimed.sort((a, b) => Number(a.next_attempt_at) - Number(b.next_attempt_at) || Number(a.seq) - Number(b.seq));
 }
