@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { DEFAULT_CHANNEL, type AlertWrite, type Store } from '../../../../src/server/store/store.js';
-import { describeEachStore } from '../../../helpers/store-backends.js';
+import { alertWrite, describeEachStore } from '../../../helpers/store-backends.js';
 
 /** The console's part of the Store (timeline, retries, tests, marker, secrets), the same on every backend. */
 describeEachStore('the $name store for the console', (backend) => {
@@ -14,19 +14,7 @@ describeEachStore('the $name store for the console', (backend) => {
   });
   afterEach(() => store.close());
 
-  const alert = (overrides: Partial<AlertWrite> = {}): AlertWrite => ({
-    name: 'cpu',
-    metric: 'host.*.cpu',
-    alertCriteria: { type: 'above', above_value: 90 },
-    additionalCriteria: {},
-    expression: 'a',
-    notificationChannels: [emailMe],
-    notificationType: ['every', 60],
-    scheduledMutes: [],
-    info: null,
-    onQueryFailure: null,
-    ...overrides,
-  });
+  const alert = (overrides: Partial<AlertWrite> = {}): AlertWrite => alertWrite(emailMe, overrides);
 
   it('keeps the console kinds out of the public history and shows them all in the timeline, with their channel', async () => {
     const { id } = await store.createAlert(account, alert());

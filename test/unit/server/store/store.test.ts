@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { DEFAULT_CHANNEL, UniqueViolation, type AlertWrite, type Store } from '../../../../src/server/store/store.js';
-import { describeEachStore } from '../../../helpers/store-backends.js';
+import { alertWrite, describeEachStore } from '../../../helpers/store-backends.js';
 
 /** One suite, every backend: the Store's contract is the same on SQLite and PostgreSQL. */
 describeEachStore('the $name store', (backend) => {
@@ -14,19 +14,7 @@ describeEachStore('the $name store', (backend) => {
   });
   afterEach(() => store.close());
 
-  const alert = (overrides: Partial<AlertWrite> = {}): AlertWrite => ({
-    name: 'cpu',
-    metric: 'host.*.cpu',
-    alertCriteria: { type: 'above', above_value: 90 },
-    additionalCriteria: {},
-    expression: 'a',
-    notificationChannels: [emailMe],
-    notificationType: ['every', 60],
-    scheduledMutes: [],
-    info: null,
-    onQueryFailure: null,
-    ...overrides,
-  });
+  const alert = (overrides: Partial<AlertWrite> = {}): AlertWrite => alertWrite(emailMe, overrides);
 
   it('gives a new account an Email me channel addressed to its email', async () => {
     const [channel] = await store.findChannelsByRefs(account, [DEFAULT_CHANNEL]);
