@@ -42,12 +42,12 @@ export function openDatabase(path: string): Database.Database {
   const Sqlite = loadSqliteDriver();
   if (path !== ':memory:' && path !== '') restrictDatabaseFiles(path);
   const db = new Sqlite(path);
+  keepStatementsAlive(db);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
   migrateDatabase(db);
-  cacheStatements(db);
   return db;
 }
 
@@ -72,15 +72,27 @@ function restrictDatabaseFiles(path: string): void {
   }
 }
 
-/** How many distinct SQL texts keep their prepared statement; searches build a few variants, never thousands. */
-const STATEMENT_CACHE_SIZE = 256;
+/**
+ * Every Database and Statement object better-sqlite3 ever handed out, kept reachable until the process exits.
+ *
+ * Why: since Node 24.19, node::ObjectWrap's destructor removes an environment cleanup hook and asserts that a V8
+ * context is entered. better-sqlite3 12 (13 does not load on Node 20) derives Database and Statement from
+ * ObjectWrap, so a statement finalised by an idle garbage collection aborts the process with
+ * "Assertion failed: (env) != nullptr" in RemoveEnvironmentCleanupHook. That would take a serving alertform down
+ * at a random moment after a read. Objects that are never collected are never finalised by the GC; they are freed
+ * with the process. The set is bounded: one Database per open store and one Statement per distinct SQL text
+ * (searches build a few variants) plus the rare statement prepared while its cached twin is still iterating.
+ */
+const neverCollected: object[] = [];
 
 /**
- * Makes `db.prepare` reuse the statement already prepared for the same SQL text. Preparing (parsing and planning
- * the SQL) was the largest cost of a read: four prepares per GET of one alert. A reused statement comes back with
- * pluck, raw and expand off, as a new one would, so callers that switch them on do not leak the mode.
+ * Makes `db.prepare` reuse the statement already prepared for the same SQL text (preparing, i.e. parsing and
+ * planning the SQL, was the largest cost of a read: four prepares per GET of one alert), and routes `db.pragma`
+ * through it, so that no statement is ever left for the garbage collector (see neverCollected). A reused statement
+ * comes back with pluck, raw and expand off, as a new one would, so callers that switch them on do not leak the mode.
  */
-export function cacheStatements(db: Database.Database): void {
+export function keepStatementsAlive(db: Database.Database): void {
+  neverCollected.push(db);
   const prepare = db.prepare.bind(db);
   const cache = new Map<string, Database.Statement>();
   db.prepare = ((sql: string) => {
@@ -90,7 +102,14 @@ export function cacheStatements(db: Database.Database): void {
       return cached;
     }
     const statement = prepare(sql);
-    if (!cached && cache.size < STATEMENT_CACHE_SIZE) cache.set(sql, statement);
+    neverCollected.push(statement);
+    if (!cached) cache.set(sql, statement);
     return statement;
   }) as typeof db.prepare;
+  // better-sqlite3's own pragma() prepares on the native handle, past the cache: one new statement per call.
+  db.pragma = ((source: string, options: { simple?: boolean } = {}) => {
+    const statement = db.prepare(`PRAGMA ${source}`);
+    if (!statement.reader) return statement.run(), [];
+    return options.simple ? statement.pluck().get() : statement.all();
+  }) as typeof db.pragma;
 }

@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { cacheStatements, openDatabase } from '../../../../src/server/store/sqlite/open-database.js';
+import { keepStatementsAlive, openDatabase } from '../../../../src/server/store/sqlite/open-database.js';
 
 describe('the SQLite statement cache', () => {
   it('returns the statement already prepared for the same SQL', () => {
@@ -15,7 +15,7 @@ describe('the SQLite statement cache', () => {
 
   it('gives a reused statement back with pluck off, so one caller\'s mode never leaks to the next', () => {
     const db = new Database(':memory:');
-    cacheStatements(db);
+    keepStatementsAlive(db);
     try {
       expect(db.prepare('SELECT 7 AS seven').pluck().get()).toBe(7);
       expect(db.prepare('SELECT 7 AS seven').get()).toEqual({ seven: 7 });
@@ -55,6 +55,19 @@ describe('search queries on SQLite', () => {
         .join('; ');
       expect(plan).toMatch(/USING INDEX \w+_account_seq/);
       expect(plan).not.toContain('TEMP B-TREE');
+    } finally {
+      db.close();
+    }
+  });
+
+  it('answers pragmas as better-sqlite3 does, through the cached statements', () => {
+    const db = openDatabase(':memory:');
+    try {
+      expect(db.pragma('user_version', { simple: true })).toBeGreaterThan(0); // migrated
+      expect(db.pragma('foreign_keys')).toEqual([{ foreign_keys: 1 }]);
+      expect(db.pragma('busy_timeout = 4000')).toEqual([{ timeout: 4000 }]);
+      expect(db.pragma('optimize')).toEqual([]);
+      expect(db.prepare('PRAGMA user_version')).toBe(db.prepare('PRAGMA user_version'));
     } finally {
       db.close();
     }
