@@ -24,6 +24,7 @@ import type { ServerMetrics } from './metrics.js';
 import { checkReadiness, type ReadinessSource } from './readiness.js';
 import { registerOverviewRoute } from './console/overview-route.js';
 import { serveConsole } from './console/serve-console.js';
+import { loggablePath } from './graph/notification-links.js';
 import { registerScheduledMutesRoute } from './console/scheduled-mutes-route.js';
 
 export interface AppOptions {
@@ -72,8 +73,8 @@ export function createApp(options: AppOptions): Koa {
       await next();
     } finally {
       const ms = performance.now() - started;
-      // Path only: the query may be long, and headers (with the key) are never logged.
-      logger.info({ method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(ms) }, 'request');
+      // Path only (a graph link's token cut): the query may be long, and headers (with the key) are never logged.
+      logger.info({ method: ctx.method, path: loggablePath(ctx.path), status: ctx.status, ms: Math.round(ms) }, 'request');
       // The route pattern (/v2/alerts/:id), never the path: ids would make a series per alert.
       const route = (ctx as { _matchedRoute?: string | RegExp })._matchedRoute;
       options.metrics?.observeRequest(ctx.method, typeof route === 'string' ? route : 'unmatched', ctx.status, ms / 1000);

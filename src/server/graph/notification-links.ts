@@ -5,6 +5,11 @@ import { GRAPH_LINK_TTL_SECONDS, GraphLinkSigner } from './graph-links.js';
 /** Where the picture of a graph link is served (open: the token is the credential). */
 export const GRAPH_PICTURE_PATH = '/v2/graphs/';
 
+/** A request path fit for the log: a graph link's token is a credential (30 days of a tenant's graph), so it is cut. */
+export function loggablePath(path: string): string {
+  return path.startsWith(GRAPH_PICTURE_PATH) ? `${GRAPH_PICTURE_PATH}(token)` : path;
+}
+
 /**
  * Sets a notification's links just before it is sent: with a public URL, `graphUrl` becomes a signed, expiring
  * link to the server's PNG of the alert's graph and `consoleUrl` the alert's console page; without one, both are

@@ -2,6 +2,7 @@ import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
 import { HttpError } from '../errors.js';
 import { StoreUnavailable } from '../store/store.js';
+import { loggablePath } from '../graph/notification-links.js';
 
 /**
  * The one place that turns failures into responses: an HttpError answers with its status and JSON body; any
@@ -36,12 +37,12 @@ function toHttpError(caught: unknown, logger: Logger, ctx: Context): HttpError {
   if (caught instanceof HttpError) return caught;
   if (isStorageFull(caught)) {
     // Nothing is written, and what was acknowledged before stays: the write may be retried once space is freed.
-    logger.error({ method: ctx.method, path: ctx.path, cause: (caught as Error).message }, 'database disk full: writes refused');
+    logger.error({ method: ctx.method, path: loggablePath(ctx.path), cause: (caught as Error).message }, 'database disk full: writes refused');
     return new HttpError('unavailable', 'the database has no space left on its disk: writes are refused until space is freed', { status: 507 });
   }
   if (caught instanceof StoreUnavailable) {
     // The cause's message (ECONNREFUSED, "terminating connection") says why; it never holds the database URL.
-    logger.warn({ method: ctx.method, path: ctx.path, cause: (caught.cause as Error | undefined)?.message }, 'database unavailable');
+    logger.warn({ method: ctx.method, path: loggablePath(ctx.path), cause: (caught.cause as Error | undefined)?.message }, 'database unavailable');
     return new HttpError('unavailable');
   }
   // Koa/router HTTP errors meant for the client (e.g. 405) keep their status, with the closest code.
@@ -49,7 +50,7 @@ function toHttpError(caught: unknown, logger: Logger, ctx: Context): HttpError {
   if (typeof status === 'number' && status >= 400 && status < 500 && (caught as { expose?: boolean }).expose) {
     return new HttpError(status === 413 ? 'payload_too_large' : 'invalid_body', (caught as Error).message, { status });
   }
-  logger.error({ err: caught, method: ctx.method, path: ctx.path }, 'unexpected error');
+  logger.error({ err: caught, method: ctx.method, path: loggablePath(ctx.path) }, 'unexpected error');
   return new HttpError('internal');
 }
 

@@ -1,3 +1,4 @@
+import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GraphLinkSigner } from '../../../src/server/graph/graph-links.js';
 import { PNG_HEIGHT, PNG_WIDTH, THRESHOLD_COLOUR } from '../../../src/server/graph/render-png.js';
@@ -13,7 +14,7 @@ afterEach(async () => {
 
 const PUBLIC_URL = 'https://alertform.example/';
 
-async function setUp(publicUrl?: string) {
+async function setUp(publicUrl?: string, logLines?: string[]) {
   const receiver = await startWebhookReceiver();
   closers.push(receiver.close);
   const render = await startFakeRender((request) => ({
@@ -26,6 +27,7 @@ async function setUp(publicUrl?: string) {
     evalIntervalSeconds: 0.2,
     allowPrivateDestinations: true,
     ...(publicUrl ? { publicUrl } : {}),
+    ...(logLines ? { logger: pino({ level: 'info' }, { write: (line: string) => void logLines.push(line) }) } : {}),
   });
   closers.push(() => server.close());
   const channel = await server.request('POST', '/v2/notifications/', { type: 'webhook', description: 'hook', destination: `${receiver.url}/hook` });
@@ -62,6 +64,18 @@ describe('pictures in notifications', () => {
     expect([png.width, png.height]).toEqual([PNG_WIDTH, PNG_HEIGHT]);
     // The threshold is a red line across the plot: at least one full row of it.
     expect(countColour(png, THRESHOLD_COLOUR)).toBeGreaterThanOrEqual(PNG_WIDTH - 30);
+  });
+
+  it('logs a picture request without its token, which is the credential', async () => {
+    const lines: string[] = [];
+    const { server, alertId } = await setUp(PUBLIC_URL, lines);
+    const signer = await GraphLinkSigner.load(server.store);
+    const now = Math.floor(Date.now() / 1000);
+    const token = signer.sign({ alertId, time: now, expires: now + 3600 });
+    expect((await fetchOpen(server, `/v2/graphs/${token}.png`)).status).toBe(200);
+    const log = lines.join('');
+    expect(log).toContain('"path":"/v2/graphs/(token)"');
+    expect(log).not.toContain(token.split('.')[1]!);
   });
 
   it('answers 404 for a tampered token, a token moved to another account’s alert, and 410 for an expired one', async () => {
