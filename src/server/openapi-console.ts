@@ -1,15 +1,7 @@
 import type { Op } from './openapi.js';
 
-type Json = Record<string, unknown>;
+import { always, EXTENSION, extensionOperation, nullable, unixSeconds, type Json } from './openapi-parts.js';
 
-const unixSeconds = { type: 'integer', description: 'Unix seconds.' };
-const nullable = (type: string, description?: string): Json => ({ type: [type, 'null'], ...(description ? { description } : {}) });
-
-function always(properties: Json, extra: Json = {}): Json {
-  return { type: 'object', required: Object.keys(properties), properties, ...extra };
-}
-
-const EXTENSION = "alertform's own extension (additive; Hosted Graphite has no such endpoint).";
 const NO_ALERT = "no such alert, or another account's (not_found)";
 
 /** The response shapes of the console's endpoints (issue 20), all alertform extensions. */
@@ -68,7 +60,7 @@ export const CONSOLE_RESPONSE_SCHEMAS: Json = {
 
 /** The console's paths, built with the main document's operation helper. */
 export function buildConsolePaths(operation: (op: Op) => Json): Json {
-  const described = (op: Op, description: string): Json => ({ ...operation(op), description: `${description} ${EXTENSION}` });
+  const described = extensionOperation(operation);
   return {
     '/v2/alerts/{id}/graph/': {
       get: described(

@@ -2,8 +2,7 @@ import { MAX_MUTE_MINUTES } from '../model/defaults.js';
 import { CHANNEL_TYPES, WEEKDAYS } from '../model/types.js';
 import { ERROR_CATALOGUE } from './errors.js';
 import { HISTORY_STATUSES } from './routes/history.js';
-
-type Json = Record<string, unknown>;
+import { always, type Json } from './openapi-parts.js';
 
 /** A $ref to a component schema. */
 export const ref = (name: string): Json => ({ $ref: `#/components/schemas/${name}` });
@@ -11,10 +10,6 @@ export const ref = (name: string): Json => ({ $ref: `#/components/schemas/${name
 const string = { type: 'string' };
 const stringList = { type: 'array', items: string };
 
-/** An object schema whose every listed property the server always sends. */
-function always(properties: Json, extra: Json = {}): Json {
-  return { type: 'object', required: Object.keys(properties), properties, ...extra };
-}
 
 const STATE_CHANGE = { const: 'state_change', description: 'Notify on each state change.' };
 const EVERY = { const: 'every', description: 'Notify on each change, then at most every N minutes.' };

@@ -1,14 +1,7 @@
 import type { Op } from '../openapi.js';
 import { OVERVIEW_SORTS, OVERVIEW_STATES } from './alert-overview.js';
 
-type Json = Record<string, unknown>;
-
-const unixSeconds = { type: 'integer', description: 'Unix seconds.' };
-const nullable = (type: string, description: string): Json => ({ type: [type, 'null'], description });
-function always(properties: Json, extra: Json = {}): Json {
-  return { type: 'object', required: Object.keys(properties), properties, ...extra };
-}
-const EXTENSION = "alertform's own extension for the web console (additive; Hosted Graphite has no such endpoint).";
+import { always, extensionOperation, nullable, unixSeconds, type Json } from '../openapi-parts.js';
 const STATE = { type: 'string', enum: [...OVERVIEW_STATES] };
 
 /** The response shapes of the console's overview and scheduled-mutes endpoints. */
@@ -59,7 +52,7 @@ export const OVERVIEW_RESPONSE_SCHEMAS: Json = {
 
 /** The paths, built with the main document's operation helper. */
 export function buildOverviewPaths(operation: (op: Op) => Json): Json {
-  const described = (op: Op, description: string): Json => ({ ...operation(op), description: `${description} ${EXTENSION}` });
+  const described = extensionOperation(operation);
   return {
     '/v2/alerts/overview/': {
       get: described(
