@@ -1,5 +1,6 @@
 import type { NotificationType, OnQueryFailure } from '../model/types.js';
 import type { AlertJudgement, TriggeredMetric } from './judge-alert.js';
+import { NO_ESCALATION, escalateAlerting, escalationRecovery, type EscalationMemory, type EscalationNote, type EscalationStep } from './escalation.js';
 
 /**
  * Everything the evaluator remembers about one alert between cycles. Stored as the alert's opaque eval_state,
@@ -18,10 +19,12 @@ export interface EvalState {
   queryFailing: boolean;
   /** Whether channels were told about the current query failure. */
   queryFailureNotified: boolean;
+  /** The alerting episode's escalation: when it began, which steps went out or were held (escalation.ts). */
+  escalation?: EscalationMemory;
 }
 
 /** The notification kinds a cycle can emit for an alert. */
-export type NotificationEvent = 'alerting' | 'reminder' | 'recovered' | 'query_failed' | 'query_recovered';
+export type NotificationEvent = 'alerting' | 'reminder' | 'recovered' | 'query_failed' | 'query_recovered' | 'escalated';
 
 /** A history entry of a transition, `time` in unix seconds (stored as the store's HistoryRecord, with its alert id). */
 export interface TransitionHistoryEntry {
@@ -47,13 +50,28 @@ export interface AdvanceContext {
   /** Explicitly muted or inside an active scheduled mute. */
   muted: boolean;
   onQueryFailure: OnQueryFailure;
+  /** Acknowledged by someone (and the ack not expired): no reminders, no escalation steps; recoveries still go out. */
+  acknowledged: boolean;
+  /** The alert's escalation steps, ascending by after_minutes (none: no escalation). */
+  escalation?: readonly EscalationStep[];
+  /** The alert's own channel ids: a recovery goes to the escalated channels that are not among them. */
+  channels?: readonly string[];
+}
+
+/** A notification a cycle emits; `channels` (ids) when it goes elsewhere than to the alert's own channels. */
+export interface AdvanceNotification {
+  event: NotificationEvent;
+  triggered: TriggeredMetric[];
+  channels?: string[];
+  /** For `escalated`: which step. */
+  escalation?: EscalationNote;
 }
 
 /** The result of one cycle for one alert. */
 export interface Advance {
   state: EvalState;
   history: TransitionHistoryEntry[];
-  notifications: { event: NotificationEvent; triggered: TriggeredMetric[] }[];
+  notifications: AdvanceNotification[];
   /**
    * Notifications a transition would have sent but did not, and why (muted, the backoff, on_query_failure): the
    * console shows them. Reminders held back while muted are not listed (one per cycle would drown the rest).
@@ -73,6 +91,7 @@ export function initialEvalState(status = 'healthy', triggeredMetrics: readonly 
     alertingNotified: alerting,
     queryFailing: false,
     queryFailureNotified: false,
+    escalation: { ...NO_ESCALATION },
   };
 }
 
@@ -114,6 +133,8 @@ function backoffAllows(state: EvalState, context: AdvanceContext): boolean {
  * - A query failure changes no status; its first cycle records `query_failed` per failed query and notifies when
  *   on_query_failure is `notify`; once the queries work again, `query_recovered` closes what was opened.
  * - Muted: the state and history move on as usual, nothing is sent.
+ * - Escalation (escalation.ts): while alerting, each step whose `after` has passed since the episode began goes to
+ *   its own channels once (`channels` on the notification); a recovery also goes to the channels escalated to.
  */
 export function advanceAlert(previous: EvalState, input: CycleInput, context: AdvanceContext): Advance {
   const state: EvalState = { ...previous };
@@ -179,6 +200,16 @@ export function advanceAlert(previous: EvalState, input: CycleInput, context: Ad
       suppressed.push({ event: 'recovered', triggered: recovered, reason });
     }
     state.alertingNotified = false;
+    const escalated = escalationRecovery(previous.escalation ?? NO_ESCALATION, context.channels ?? [], recovered, !muted);
+    state.escalation = escalated.memory;
+    notifications.push(...escalated.notifications);
+  }
+  if (state.status === 'alerting') {
+    const escalating = { now, steps: context.escalation ?? [], muted, acknowledged: context.acknowledged };
+    const escalated = escalateAlerting(previous.escalation ?? NO_ESCALATION, previous.status === 'healthy', state.triggered, escalating);
+    state.escalation = escalated.memory;
+    notifications.push(...escalated.notifications);
+    suppressed.push(...escalated.suppressed);
   }
   return { state, history, notifications, suppressed };
 }

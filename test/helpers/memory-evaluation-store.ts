@@ -27,6 +27,8 @@ export class MemoryEvaluationStore implements EvaluationStore {
       status: 'healthy',
       currently_triggered_metrics: [],
       muted: false,
+      acknowledged: false,
+      escalation: [],
       eval_state: null,
       ...alert,
     });

@@ -1,6 +1,7 @@
 import type { OnQueryFailure } from '../../model/types.js';
 import type { Notification, NotifiedAlert } from '../notifiers/types.js';
 import type { TransitionHistoryEntry } from '../../evaluation/transitions.js';
+import type { EscalationStep } from '../../evaluation/escalation.js';
 
 /** An alert as the evaluator needs it, over all accounts: what notifications show, and its evaluation state. */
 export interface EvaluableAlert extends NotifiedAlert {
@@ -10,6 +11,10 @@ export interface EvaluableAlert extends NotifiedAlert {
   currently_triggered_metrics: string[];
   /** Muted at the time asked for: an explicit mute not yet expired, or an active scheduled mute. */
   muted: boolean;
+  /** Acknowledged at the time asked for (an ack whose `until` has not passed): no reminders, no escalation. */
+  acknowledged: boolean;
+  /** Escalation steps (channel ids), ascending by after_minutes; [] without escalation. */
+  escalation: EscalationStep[];
   /** What the evaluator stored last time: the stored JSON text (a store keeps it opaque), or the state itself. */
   eval_state: unknown;
 }

@@ -90,11 +90,15 @@ export async function runEvaluationCycle(deps: CycleDependencies): Promise<Cycle
         notificationType: alert.notification_type,
         muted: alert.muted,
         onQueryFailure: alert.on_query_failure,
+        acknowledged: alert.acknowledged,
+        escalation: alert.escalation,
+        channels: alert.notification_channels,
       });
       if (advance.state.status !== previous.status) transitions += 1;
-      const outgoing: Notification[] = [];
-      for (const { event, triggered } of advance.notifications) {
-        outgoing.push({
+      const outgoing: { notification: Notification; channels: readonly string[] }[] = [];
+      for (const { event, triggered, channels, escalation } of advance.notifications) {
+        // An escalation step (and the recovery it owes) goes to its own channels, not the alert's.
+        outgoing.push({ channels: channels ?? alert.notification_channels, notification: {
           event,
           alert: {
             id: alert.id,
@@ -113,14 +117,13 @@ export async function runEvaluationCycle(deps: CycleDependencies): Promise<Cycle
           graphUrl: null,
           time: now,
           ...(input.kind === 'query_failed' ? { failure: input.failures.map((f) => `${f.metric}: ${f.message}`).join('; ') } : {}),
-        });
+          ...(escalation ? { escalation } : {}),
+        } });
       }
       const stored = JSON.stringify(advance.state);
       // Notifications always come with a state change; the check on them is a guard, not a case.
       if (stored !== serialize(alert.eval_state) || outgoing.length > 0) {
-        const alertDeliveries = outgoing.flatMap((notification) =>
-          alert.notification_channels.map((channelId) => ({ channelId, notification })),
-        );
+        const alertDeliveries = outgoing.flatMap(({ notification, channels }) => channels.map((channelId) => ({ channelId, notification })));
         notifications += outgoing.length;
         deliveries += alertDeliveries.length;
         updates.push({
@@ -202,12 +205,13 @@ function buildInput(
 }
 
 /** The timeline entries of what a transition sent (one per channel) and held back (with why). */
-function notificationHistory(advance: Advance, channels: readonly string[], now: number): NotificationRecord[] {
+function notificationHistory(advance: Advance, alertChannels: readonly string[], now: number): NotificationRecord[] {
   const entries: NotificationRecord[] = [];
-  for (const { event, triggered } of advance.notifications) {
+  for (const { event, triggered, channels, escalation } of advance.notifications) {
     const metric = triggered[0]?.metric ?? '';
     const value = triggered[0]?.value ?? null;
-    for (const channelId of channels) entries.push({ status: 'notification_sent', value, metric, time: now, channelId, reason: event });
+    const reason = escalation ? `${event}: step ${escalation.step} of ${escalation.of}, after ${escalation.after_minutes} minutes` : event;
+    for (const channelId of channels ?? alertChannels) entries.push({ status: 'notification_sent', value, metric, time: now, channelId, reason });
   }
   for (const { event, triggered, reason } of advance.suppressed) {
     entries.push({ status: 'notification_suppressed', value: triggered[0]?.value ?? null, metric: triggered[0]?.metric ?? '', time: now, channelId: null, reason: `${event}: ${reason}` });

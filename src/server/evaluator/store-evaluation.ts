@@ -71,6 +71,9 @@ export function storeEvaluation(store: Store, leases?: LeaseOptions): StoreEvalu
           status: alert.status,
           currently_triggered_metrics: alert.currentlyTriggeredMetrics,
           muted: isMutedAt(alert, alert.schedules, now.getTime()),
+          // The ack branch decides this from the store (an ack whose `until` has not passed at `now`).
+          acknowledged: false,
+          escalation: alert.escalation,
           eval_state: alert.evalState,
         }),
       );

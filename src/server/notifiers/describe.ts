@@ -20,7 +20,7 @@ export function describeCriteria(criteria: AlertCriteria): string {
 
 /** The status word a notification carries. */
 export function statusOf(event: NotificationEvent): 'alerting' | 'recovered' | 'query_failed' | 'query_recovered' {
-  return event === 'reminder' ? 'alerting' : event;
+  return event === 'reminder' || event === 'escalated' ? 'alerting' : event;
 }
 
 const HEADLINES: Record<NotificationEvent, string> = {
@@ -29,7 +29,15 @@ const HEADLINES: Record<NotificationEvent, string> = {
   recovered: 'RECOVERED',
   query_failed: 'QUERY FAILED',
   query_recovered: 'QUERY WORKS AGAIN',
+  escalated: 'ESCALATED',
 };
+
+/** For an escalation step: ` (escalation step 2 of 3: alerting for 30 minutes)`; empty otherwise. */
+export function describeEscalation(notification: Notification): string {
+  const note = notification.escalation;
+  if (notification.event !== 'escalated' || !note) return '';
+  return ` (escalation step ${note.step} of ${note.of}: alerting for ${note.after_minutes} minute${note.after_minutes === 1 ? '' : 's'})`;
+}
 
 /** One line: `[ALERTING] name: metric = 93 (above 90)`. */
 export function summarize(notification: Notification): string {
@@ -39,7 +47,7 @@ export function summarize(notification: Notification): string {
   const what = first ? `: ${first.metric}${first.value === null ? '' : ` = ${first.value}`}${more}` : '';
   const criteria = event === 'query_failed' || event === 'query_recovered' ? '' : ` (${describeCriteria(alert.alert_criteria)})`;
   if (notification.test) return `[TEST] ${alert.name}: no alert is firing`;
-  return `[${HEADLINES[event]}] ${alert.name}${what}${criteria}`;
+  return `[${HEADLINES[event]}] ${alert.name}${what}${criteria}${describeEscalation(notification)}`;
 }
 
 /** Whether the alert combines several criteria. */
@@ -52,6 +60,7 @@ export function describeText(notification: Notification): string {
   const lines = [summarize(notification), ''];
   lines.push(`Alert: ${notification.alert.name}`);
   lines.push(`Status: ${statusOf(notification.event)}`);
+  if (notification.escalation) lines.push(`Escalation:${describeEscalation(notification).replace(/^ \((.*)\)$/, ' $1')}`);
   lines.push(`Criteria: ${describeCriteria(notification.alert.alert_criteria)}`);
   if (isComposite(notification)) {
     lines.push(`Expression: ${notification.alert.expression}`);

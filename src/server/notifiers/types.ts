@@ -2,6 +2,7 @@ import { PUBLIC_ONLY, type DestinationPolicy } from '../net/destination-policy.j
 import type { AdditionalCriterion, AlertCriteria, ChannelType, NotificationType } from '../../model/types.js';
 import type { Truth, TriggeredMetric } from '../../evaluation/judge-alert.js';
 import type { NotificationEvent } from '../../evaluation/transitions.js';
+import type { EscalationNote } from '../../evaluation/escalation.js';
 
 /** The alert fields notifications show. */
 export interface NotifiedAlert {
@@ -42,6 +43,8 @@ export interface Notification {
   time: number;
   /** For query_failed: why. */
   failure?: string;
+  /** For escalated: which step of the alert's escalation this is (1-based, of how many, after how many minutes). */
+  escalation?: EscalationNote;
   /** A test of the channel (POST /v2/notifications/{id}/test/): every notifier marks it as one. */
   test?: boolean;
   /**

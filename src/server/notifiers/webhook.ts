@@ -34,6 +34,8 @@ export function buildWebhookPayload(notification: Notification): Record<string, 
   }
   if (isComposite(notification) || triggered.length > 1) payload.triggered_metrics = triggered;
   if (notification.test) payload.test = true;
+  // Additive: an escalation step says which one (status stays `alerting`).
+  if (notification.escalation) payload.escalation = notification.escalation;
   // Additive: the alert's page in the console, with --public-url.
   if (notification.consoleUrl) payload.console_url = notification.consoleUrl;
   return payload;

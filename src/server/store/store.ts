@@ -6,6 +6,7 @@ import type {
   OnQueryFailure,
   Weekday,
 } from '../../model/types.js';
+import type { EscalationStep } from '../../evaluation/escalation.js';
 import type { ConsoleStore } from './console-store.js';
 import type { NewDelivery, OutboxStore } from './outbox.js';
 import type { AlertSummary } from './alert-summary.js';
@@ -165,10 +166,13 @@ export interface AlertWrite {
   scheduledMutes: string[];
   info: string | null;
   onQueryFailure: OnQueryFailure;
+  /** Escalation steps (channel ids), ascending by after_minutes; absent or [] for none (an extension). */
+  escalation?: EscalationStep[];
 }
 
 /** An alert as stored: what was written plus the evaluator's state. */
 export interface AlertRecord extends AlertWrite {
+  escalation: EscalationStep[];
   id: string;
   accountId: string;
   /** `healthy` until the evaluator says otherwise. */

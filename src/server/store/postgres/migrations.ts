@@ -130,6 +130,10 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX deliveries_alert ON deliveries(account_id, alert_id, seq);
   `,
+  // Issue 22, escalation: an alert's steps as JSON, [{after_minutes, notification_channels: [ids]}].
+  `
+  ALTER TABLE alerts ADD COLUMN escalation TEXT NOT NULL DEFAULT '[]';
+  `,
 ];
 
 /** Any constant, the same in every replica: serialises replicas that start together on an empty database. */

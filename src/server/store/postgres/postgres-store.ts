@@ -29,6 +29,7 @@ import {
   type Store,
   type StoreReadiness,
 } from '../store.js';
+import { withoutEscalationChannel } from '../escalation-column.js';
 import { ALERT_WRITE_COLUMNS, alertFromRow, alertWriteValues, type AlertRow } from '../sqlite/alert-rows.js';
 import { channelFromRow, scheduleFromRows, type ChannelRow, type ScheduleRow } from '../sqlite/rows.js';
 import { acquireLeases, fencePartitions, partitionSql, releaseLeases, renewLeases } from './evaluation-leases.js';
@@ -50,7 +51,7 @@ import type {
 /** An alert row with its ordered channel and schedule links as two arrays: one round trip per read. */
 const ALERT_COLUMNS = `a.id, a.account_id, a.name, a.metric, a.alert_criteria, a.additional_criteria, a.expression,
   a.notification_type, a.info, a.on_query_failure, a.status, a.currently_triggered_metrics, a.muted_until,
-  a.eval_state, a.created_at,
+  a.eval_state, a.created_at, a.escalation,
   ARRAY(SELECT channel_id FROM alert_channels WHERE alert_id = a.id ORDER BY position) AS channel_ids,
   ARRAY(SELECT schedule_id FROM alert_schedules WHERE alert_id = a.id ORDER BY position) AS schedule_ids`;
 
@@ -312,6 +313,14 @@ export class PostgresStore implements Store {
         (row) => row.alert_id,
       );
       await tx.query('DELETE FROM channels WHERE id = $1', [id]);
+      // Escalation steps name channels inside a JSON column: the deleted one leaves them (a step left empty goes).
+      const escalating = await tx.query<{ id: string; escalation: string }>(
+        `SELECT id, escalation FROM alerts WHERE account_id = $1 AND strpos(escalation, $2) > 0 FOR UPDATE`,
+        [accountId, JSON.stringify(id)],
+      );
+      for (const row of escalating) {
+        await tx.query('UPDATE alerts SET escalation = $1 WHERE id = $2', [withoutEscalationChannel(row.escalation, id), row.id]);
+      }
       // An alert left without any channel falls back to the account's default, as on create.
       if (users.length > 0) {
         await tx.query(

@@ -18,6 +18,8 @@ export interface AlertRow {
   muted_until: number | null;
   eval_state: string | null;
   created_at: string;
+  /** JSON of the escalation steps (migration of issue 22). */
+  escalation: string;
 }
 
 /** Turns rows into records, loading their channel and schedule links in two queries for the whole batch. */
@@ -63,6 +65,7 @@ export function alertFromRow(row: AlertRow, channels: string[], schedules: strin
     mutedUntil: row.muted_until,
     evalState: row.eval_state === null ? null : (JSON.parse(row.eval_state) as unknown),
     createdAt: row.created_at,
+    escalation: JSON.parse(row.escalation ?? '[]') as AlertRecord['escalation'],
   };
 }
 
@@ -87,6 +90,7 @@ export function alertWriteValues(alert: AlertWrite): unknown[] {
     JSON.stringify(alert.notificationType),
     alert.info,
     alert.onQueryFailure,
+    JSON.stringify(alert.escalation ?? []),
   ];
 }
 
@@ -99,6 +103,7 @@ export const ALERT_WRITE_COLUMNS = [
   'notification_type',
   'info',
   'on_query_failure',
+  'escalation',
 ] as const;
 
 /** Replaces an alert's channel and schedule links, keeping the given order. */

@@ -36,6 +36,7 @@ import {
   writeAlertLinks,
   type AlertRow,
 } from './alert-rows.js';
+import { withoutEscalationChannel } from '../escalation-column.js';
 import type {
   ClaimedDelivery,
   DeliveryClaim,
@@ -314,6 +315,12 @@ export class SqliteStore implements Store {
         .all(id) as string[];
       const deleted = this.db.prepare('DELETE FROM channels WHERE account_id = ? AND id = ?').run(accountId, id);
       if (deleted.changes === 0) return null;
+      // Escalation steps name channels inside a JSON column: the deleted one leaves them (a step left empty goes).
+      const escalating = this.db
+        .prepare('SELECT id, escalation FROM alerts WHERE account_id = ? AND instr(escalation, ?) > 0')
+        .all(accountId, JSON.stringify(id)) as { id: string; escalation: string }[];
+      const rewrite = this.db.prepare('UPDATE alerts SET escalation = ? WHERE id = ?');
+      for (const row of escalating) rewrite.run(withoutEscalationChannel(row.escalation, id), row.id);
       // An alert left without any channel falls back to the account's default, as on create.
       const fallback = this.db
         .prepare('SELECT id FROM channels WHERE account_id = ? AND description = ?')
