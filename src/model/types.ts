@@ -36,6 +36,14 @@ export interface AlertBody {
   notification_type?: NotificationTypeInput;
   info?: string | null;
   on_query_failure?: OnQueryFailure;
+  /** Extension: after N minutes alerting (and not acknowledged), notify these channels too. */
+  escalation?: EscalationStepBody[];
+}
+
+/** One escalation step of the API (an alertform extension): channels by id (or, on write, description). */
+export interface EscalationStepBody {
+  after_minutes: number;
+  notification_channels: string[];
 }
 
 export type AlertStatus = 'healthy' | 'alerting' | 'recovered';
@@ -56,6 +64,8 @@ export interface AlertRead {
   status: AlertStatus | string;
   info: string | null;
   on_query_failure: OnQueryFailure;
+  /** Extension (alertform's server): escalation steps, channel ids; absent from the hosted service. */
+  escalation?: EscalationStepBody[];
 }
 
 export type ChannelType = 'email' | 'pagerduty' | 'slack' | 'webhook' | 'victorops' | 'opsgenie';

@@ -24,6 +24,8 @@ export function presentAlert(alert: AlertRecord, schedules: readonly ScheduleRec
     status: alert.status,
     info: alert.info,
     on_query_failure: alert.onQueryFailure,
+    // Extension: always present (an empty list when none), so a plan can tell "none" from "not supported".
+    escalation: alert.escalation,
   };
 }
 

@@ -10,7 +10,8 @@ import { checkCriteriaBounds, checkExpressionLetters, checkMetricPatterns, check
 import { echo } from '../errors.js';
 import { checkMetricPrefixes } from './metric-prefixes.js';
 import type { FieldProblem } from '../../model/schemas.js';
-import type { AlertBody } from '../../model/types.js';
+import type { AlertBody, EscalationStepBody } from '../../model/types.js';
+import { checkEscalationOrder } from '../../model/escalation-rules.js';
 import type { AlertRecord, AlertWrite } from '../store/store.js';
 
 /** How the alert rules find the account's channels and schedules (the store, in the server). */
@@ -47,6 +48,7 @@ export async function checkAlertRules(
 
   const notificationChannels = await resolveChannels(body.notification_channels, lookup, problems);
   const scheduledMutes = await checkSchedules(body.scheduled_mutes ?? [], lookup, problems);
+  const escalation = await resolveEscalation(body.escalation ?? [], lookup, problems);
 
   if (problems.length > 0) return { ok: false, problems };
   return {
@@ -62,6 +64,8 @@ export async function checkAlertRules(
       scheduledMutes,
       info: body.info ?? null,
       onQueryFailure: canonicalOnQueryFailure(body.on_query_failure, body.metric, body.additional_criteria),
+      // Only when there are steps: a write without the extension is exactly what it was.
+      ...(escalation.length > 0 ? { escalation } : {}),
     },
   };
 }
@@ -81,6 +85,7 @@ export function mergeAlertUpdate(stored: AlertRecord, patch: Partial<AlertBody>)
     notification_channels: patch.notification_channels ?? stored.notificationChannels,
     notification_type: 'notification_type' in patch ? patch.notification_type : stored.notificationType,
     info: 'info' in patch ? patch.info : stored.info,
+    escalation: patch.escalation ?? stored.escalation,
   };
   if ('on_query_failure' in patch) {
     merged.on_query_failure = patch.on_query_failure;
@@ -122,4 +127,26 @@ async function checkSchedules(ids: string[], lookup: ReferenceLookup, problems: 
     if (!existing.has(id)) problems.push({ path: `scheduled_mutes.${index}`, message: `no scheduled mute with id ${echo(id)}` });
   });
   return [...new Set(ids)];
+}
+
+/**
+ * Escalation steps (an extension): strictly ascending, channels of this account by id or description (read back
+ * as ids, each once per step). One lookup for every step's channels.
+ */
+async function resolveEscalation(steps: EscalationStepBody[], lookup: ReferenceLookup, problems: FieldProblem[]): Promise<EscalationStepBody[]> {
+  if (steps.length === 0) return [];
+  problems.push(...checkEscalationOrder(steps.map((step) => step.after_minutes), 'escalation'));
+  const resolved = await lookup.resolveChannels([...new Set(steps.flatMap((step) => step.notification_channels))]);
+  return steps.map((step, index) => {
+    const ids = new Set<string>();
+    step.notification_channels.forEach((ref, position) => {
+      const id = resolved.get(ref);
+      if (id === undefined) {
+        problems.push({ path: `escalation.${index}.notification_channels.${position}`, message: `no channel with id or description ${echo(ref)}` });
+      } else {
+        ids.add(id);
+      }
+    });
+    return { after_minutes: step.after_minutes, notification_channels: [...ids] };
+  });
 }
