@@ -79,6 +79,12 @@ export const RESPONSE_SCHEMAS: Json = {
       enum: [null, 'ignore', 'notify'],
       description: 'null for a metric without graphite functions; default notify for one with.',
     },
+    escalation: {
+      ...ref('alert.escalation'),
+      description:
+        "alertform's own extension (additive; Hosted Graphite has no such field): escalation steps with channel ids, [] when none. " +
+        'Each step notifies its channels once when the alert has been alerting (and not acknowledged) for after_minutes.',
+    },
   }),
   AlertPage: always({
     alerts: { type: 'array', items: ref('AlertRead') },
