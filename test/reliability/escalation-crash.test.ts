@@ -83,7 +83,7 @@ describe.each(storeBackends())('escalation across kill -9 on $name', (backend) =
     expect(created.status).toBe(201);
     const arrivals: Record<string, number> = {};
     const seen = async (what: string, timeoutMs = 60_000) => {
-      await until(() => receiver.received.map(describeRequest), (list) => list.includes(what), timeoutMs);
+      await until(async () => receiver.received.map(describeRequest), (list) => list.includes(what), timeoutMs);
       arrivals[what] ??= minutesNow();
     };
 
