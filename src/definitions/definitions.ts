@@ -4,9 +4,25 @@ import type { SourceLocation } from './problems.js';
 /** `muted` in a definition: absent leaves manual mutes alone, false keeps unmuted, {until} keeps muted until then. */
 export type MutedDefinition = false | { until: string };
 
-/** An alert as written in a definitions file: the API's fields plus the declarative `muted`. */
-export interface AlertDefinition extends AlertBody {
+/** An escalation step as written: `after: 15m` (the duration grammar, whole minutes), `notify: [channel names or ids]`. */
+export interface EscalationStepDefinition {
+  after: string | number;
+  notify: string[];
+}
+
+/** A named list of steps under `escalation_policies:`, that alerts name in `escalation:`. */
+export interface EscalationPolicyDefinition {
+  name: string;
+  steps: EscalationStepDefinition[];
+}
+
+/**
+ * An alert as written in a definitions file: the API's fields plus the declarative `muted`; `escalation` is inline
+ * steps or a policy's name (replaced by the policy's steps when the definitions load).
+ */
+export interface AlertDefinition extends Omit<AlertBody, 'escalation'> {
   muted?: MutedDefinition;
+  escalation?: string | EscalationStepDefinition[];
 }
 
 export type ChannelDefinition = ChannelBody;
@@ -37,8 +53,13 @@ export interface Definitions {
   schedules: Defined<ScheduleDefinition>[];
   channels: Defined<ChannelDefinition>[];
   alerts: Defined<AlertDefinition>[];
+  /** `escalation_policies:` (not a resource of the server: expanded into the alerts that name them). */
+  escalationPolicies?: DefinedPolicy[];
 }
 
+/** An escalation policy with where it was written (a Defined without a resource kind). */
+export type DefinedPolicy = Omit<Defined<EscalationPolicyDefinition>, 'kind'>;
+
 export function emptyDefinitions(): Definitions {
-  return { schedules: [], channels: [], alerts: [] };
+  return { schedules: [], channels: [], alerts: [], escalationPolicies: [] };
 }

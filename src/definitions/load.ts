@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { describeAjvErrors, validatorFor, type FieldProblem, type SchemaName } from '../model/schemas.js';
 import { interpolateString } from './interpolate.js';
-import { emptyDefinitions, type Definitions, type Defined, type ResourceKind } from './definitions.js';
+import { emptyDefinitions, type Definitions, type Defined, type EscalationPolicyDefinition, type ResourceKind } from './definitions.js';
 import type { Problem } from './problems.js';
 import { sortProblems } from './problems.js';
 import { checkDefinitions } from './rules.js';
@@ -114,7 +114,23 @@ export function loadDefinitions(files: SourceFile[], options: LoadOptions = {}):
             sensitivePaths: sensitiveByItem.get(prefix) ?? [],
             locate: (path: string) => locate(path ? `${prefix}.${path}` : prefix),
           };
-          (definitions[section as keyof Definitions] as Defined<never>[]).push(entry);
+          (definitions[section as 'alerts' | 'channels' | 'schedules'] as Defined<never>[]).push(entry);
+        });
+      }
+      const policies = document.escalation_policies;
+      if (Array.isArray(policies) && !invalid.has('escalation_policies')) {
+        policies.forEach((spec, index) => {
+          const prefix = `escalation_policies.${index}`;
+          if (invalid.has(prefix)) return;
+          const policy = spec as EscalationPolicyDefinition;
+          (definitions.escalationPolicies ??= []).push({
+            key: policy.name,
+            spec: policy,
+            location: locate(prefix),
+            path: prefix,
+            sensitivePaths: sensitiveByItem.get(prefix) ?? [],
+            locate: (path: string) => locate(path ? `${prefix}.${path}` : prefix),
+          });
         });
       }
     }
@@ -146,6 +162,7 @@ const ITEM_SCHEMAS: Record<string, [SchemaName, string]> = {
   alerts: ['definitions', 'alert'],
   channels: ['channel', 'create'],
   schedules: ['schedule', 'create'],
+  escalation_policies: ['definitions', 'escalationPolicy'],
 };
 
 /**

@@ -2,6 +2,7 @@ import { checkAutoResolve, checkCriteriaBounds, checkDestination, checkExpressio
 import type { FieldProblem } from '../model/schemas.js';
 import type { AlertDefinition, Definitions, Defined } from './definitions.js';
 import type { Problem, SourceLocation } from './problems.js';
+import { expandEscalationPolicies } from './escalation.js';
 
 /**
  * The rules a schema cannot say: duplicates across files (naming both places), composite expressions and their
@@ -14,6 +15,8 @@ export function checkDefinitions(definitions: Definitions): Problem[] {
   problems.push(...checkDuplicates(definitions.alerts, 'alert name'));
   problems.push(...checkDuplicates(definitions.channels, 'channel description'));
   problems.push(...checkDuplicates(definitions.schedules, 'schedule name'));
+  problems.push(...checkDuplicates(definitions.escalationPolicies ?? [], 'escalation policy name'));
+  problems.push(...expandEscalationPolicies(definitions));
   for (const alert of definitions.alerts) problems.push(...checkAlert(alert));
   for (const channel of definitions.channels) {
     const { type, destination, auto_resolve: autoResolve } = channel.spec;
@@ -26,7 +29,10 @@ export function checkDefinitions(definitions: Definitions): Problem[] {
   return problems;
 }
 
-function at(item: Defined<unknown>, path: string, message: string): Problem {
+/** What a problem needs of a defined item (an alert, a channel, a schedule, an escalation policy). */
+type Placed = Pick<Defined<unknown>, 'key' | 'path' | 'location' | 'locate'>;
+
+function at(item: Placed, path: string, message: string): Problem {
   return { location: item.locate(path), path: path ? `${item.path}.${path}` : item.path, message };
 }
 
@@ -39,9 +45,9 @@ function where(location: SourceLocation): string {
   return `${location.file}:${location.line}:${location.column}`;
 }
 
-function checkDuplicates(items: Defined<unknown>[], what: string): Problem[] {
+function checkDuplicates(items: readonly Placed[], what: string): Problem[] {
   const problems: Problem[] = [];
-  const first = new Map<string, Defined<unknown>>();
+  const first = new Map<string, Placed>();
   for (const item of items) {
     const earlier = first.get(item.key);
     if (!earlier) {

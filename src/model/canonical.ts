@@ -30,6 +30,14 @@ export interface CanonicalAlert {
   scheduled_mutes: string[];
   info: string;
   on_query_failure: OnQueryFailure;
+  /** Escalation steps (an extension), channels by name (sorted); absent when there are none. */
+  escalation?: CanonicalEscalationStep[];
+}
+
+/** One escalation step in canonical form: minutes, channel names sorted and unique. */
+export interface CanonicalEscalationStep {
+  after_minutes: number;
+  notification_channels: string[];
 }
 
 export interface CanonicalChannel {

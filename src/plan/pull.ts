@@ -26,7 +26,14 @@ function alertDefinition(a: CanonicalAlert): Record<string, unknown> {
   if (a.scheduled_mutes.length > 0) out.scheduled_mutes = a.scheduled_mutes;
   if (a.info) out.info = a.info;
   if (a.on_query_failure !== defaultOnQueryFailure(a.metric, a.additional_criteria)) out.on_query_failure = a.on_query_failure;
+  // Inline steps: the server keeps no policy names, so a pulled alert never names its policy.
+  if (a.escalation) out.escalation = a.escalation.map((step) => ({ after: minutesText(step.after_minutes), notify: step.notification_channels }));
   return out;
+}
+
+/** Minutes in the duration grammar, as a person writes them: `90m`, `2h`. */
+function minutesText(minutes: number): string {
+  return minutes % 60 === 0 ? `${minutes / 60}h` : `${minutes}m`;
 }
 
 /**
