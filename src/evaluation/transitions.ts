@@ -18,10 +18,15 @@ export interface EvalState {
   queryFailing: boolean;
   /** Whether channels were told about the current query failure. */
   queryFailureNotified: boolean;
+  /**
+   * Unix seconds at which the current alerting episode began (null while healthy, or for an episode older than this
+   * field): it names the episode, so that an acknowledgement link from an earlier episode cannot acknowledge this one.
+   */
+  alertingSince: number | null;
 }
 
-/** The notification kinds a cycle can emit for an alert. */
-export type NotificationEvent = 'alerting' | 'reminder' | 'recovered' | 'query_failed' | 'query_recovered';
+/** The notification kinds a cycle can emit for an alert (and `acknowledged`, written by POST /v2/alerts/{id}/ack/). */
+export type NotificationEvent = 'alerting' | 'reminder' | 'recovered' | 'query_failed' | 'query_recovered' | 'acknowledged';
 
 /** A history entry of a transition, `time` in unix seconds (stored as the store's HistoryRecord, with its alert id). */
 export interface TransitionHistoryEntry {
@@ -47,6 +52,8 @@ export interface AdvanceContext {
   /** Explicitly muted or inside an active scheduled mute. */
   muted: boolean;
   onQueryFailure: OnQueryFailure;
+  /** Someone acknowledged the current episode and the acknowledgement has not expired (no reminders, no escalation). */
+  acknowledged: boolean;
 }
 
 /** The result of one cycle for one alert. */
@@ -73,6 +80,7 @@ export function initialEvalState(status = 'healthy', triggeredMetrics: readonly 
     alertingNotified: alerting,
     queryFailing: false,
     queryFailureNotified: false,
+    alertingSince: null,
   };
 }
 
@@ -114,6 +122,7 @@ function backoffAllows(state: EvalState, context: AdvanceContext): boolean {
  * - A query failure changes no status; its first cycle records `query_failed` per failed query and notifies when
  *   on_query_failure is `notify`; once the queries work again, `query_recovered` closes what was opened.
  * - Muted: the state and history move on as usual, nothing is sent.
+ * - Acknowledged: no reminders (nor a held-back alerting notice); the recovery is sent as usual.
  */
 export function advanceAlert(previous: EvalState, input: CycleInput, context: AdvanceContext): Advance {
   const state: EvalState = { ...previous };
@@ -151,6 +160,7 @@ export function advanceAlert(previous: EvalState, input: CycleInput, context: Ad
     state.triggered = judgement.triggered;
     for (const one of judgement.triggered) history.push({ status: 'alerting', value: one.value, metric: one.metric, time: now });
     state.alertingNotified = false;
+    state.alertingSince = now;
     if (!muted && backoffAllows(previous, context)) {
       notifications.push({ event: 'alerting', triggered: judgement.triggered });
       state.alertingNotified = true;
@@ -161,7 +171,9 @@ export function advanceAlert(previous: EvalState, input: CycleInput, context: Ad
     }
   } else if (previous.status === 'alerting' && judgement.state === 'holds') {
     state.triggered = judgement.triggered;
-    if (!muted && context.notificationType[0] === 'every' && backoffAllows(previous, context)) {
+    // Acknowledged: someone is on it, and a reminder every N minutes would only page them again (and wake whoever
+    // else is on the channel) for what they already answered. The recovery still goes out.
+    if (!muted && !context.acknowledged && context.notificationType[0] === 'every' && backoffAllows(previous, context)) {
       notifications.push({ event: previous.alertingNotified ? 'reminder' : 'alerting', triggered: judgement.triggered });
       state.alertingNotified = true;
       state.lastNotifiedAt = now;
@@ -172,6 +184,7 @@ export function advanceAlert(previous: EvalState, input: CycleInput, context: Ad
     const recovered = previous.triggered.map((one) => ({ metric: one.metric, value: latestOf(one.metric) }));
     state.status = 'healthy';
     state.triggered = [];
+    state.alertingSince = null;
     for (const one of recovered) history.push({ status: 'recovered', value: one.value, metric: one.metric, time: now });
     if (!muted && previous.alertingNotified) notifications.push({ event: 'recovered', triggered: recovered });
     else {

@@ -98,6 +98,7 @@ export function replayAlert(alert: ReplayableAlert, series: ReadonlyMap<string, 
       notificationType: alert.notification_type,
       muted: options.mutedAt?.(at) ?? false,
       onQueryFailure: null,
+      acknowledged: false,
     });
     if (state.status === 'healthy' && advance.state.status === 'alerting') episodes.push({ start: at, end: null });
     if (state.status === 'alerting' && advance.state.status === 'healthy') episodes[episodes.length - 1]!.end = at;

@@ -27,6 +27,7 @@ export class MemoryEvaluationStore implements EvaluationStore {
       status: 'healthy',
       currently_triggered_metrics: [],
       muted: false,
+      acknowledged: false,
       eval_state: null,
       ...alert,
     });

@@ -90,7 +90,9 @@ export async function runEvaluationCycle(deps: CycleDependencies): Promise<Cycle
         notificationType: alert.notification_type,
         muted: alert.muted,
         onQueryFailure: alert.on_query_failure,
+        acknowledged: alert.acknowledged,
       });
+      const ackEnd = acknowledgementEnd(alert, previous.status, advance.state.status, now);
       if (advance.state.status !== previous.status) transitions += 1;
       const outgoing: Notification[] = [];
       for (const { event, triggered } of advance.notifications) {
@@ -112,12 +114,14 @@ export async function runEvaluationCycle(deps: CycleDependencies): Promise<Cycle
           // URL is internal and never reaches a receiver.
           graphUrl: null,
           time: now,
+          // Names the episode in the acknowledgement link of alerting and reminder notifications (set at send time).
+          ...(event === 'alerting' || event === 'reminder' ? { episode: advance.state.alertingSince } : {}),
           ...(input.kind === 'query_failed' ? { failure: input.failures.map((f) => `${f.metric}: ${f.message}`).join('; ') } : {}),
         });
       }
       const stored = JSON.stringify(advance.state);
       // Notifications always come with a state change; the check on them is a guard, not a case.
-      if (stored !== serialize(alert.eval_state) || outgoing.length > 0) {
+      if (stored !== serialize(alert.eval_state) || outgoing.length > 0 || ackEnd) {
         const alertDeliveries = outgoing.flatMap((notification) =>
           alert.notification_channels.map((channelId) => ({ channelId, notification })),
         );
@@ -128,8 +132,9 @@ export async function runEvaluationCycle(deps: CycleDependencies): Promise<Cycle
           status: advance.state.status,
           currently_triggered_metrics: advance.state.triggered.map((one) => one.metric),
           eval_state: advance.state,
-          history: [...advance.history, ...notificationHistory(advance, alert.notification_channels, now)],
+          history: [...advance.history, ...notificationHistory(advance, alert.notification_channels, now), ...(ackEnd ? [ackEnd.entry] : [])],
           deliveries: alertDeliveries,
+          ...(ackEnd?.expiredAt !== undefined ? { endAcknowledgementAt: ackEnd.expiredAt } : {}),
         });
       }
     } catch (error) {
@@ -213,6 +218,24 @@ function notificationHistory(advance: Advance, channels: readonly string[], now:
     entries.push({ status: 'notification_suppressed', value: triggered[0]?.value ?? null, metric: triggered[0]?.metric ?? '', time: now, channelId: null, reason: `${event}: ${reason}` });
   }
   return entries;
+}
+
+/**
+ * How a stored acknowledgement ends this cycle, if it does: the alert recovered (the store clears it with the
+ * status), or its `until` passed (the update names the one to remove). Either way the timeline says so.
+ */
+function acknowledgementEnd(
+  alert: EvaluableAlert,
+  before: string,
+  after: string,
+  now: number,
+): { entry: NotificationRecord; expiredAt?: number } | null {
+  const at = alert.acknowledged_at ?? null;
+  if (at === null) return null;
+  const entry = (reason: string): NotificationRecord => ({ status: 'unacknowledged', value: null, metric: '', time: now, channelId: null, reason });
+  if (before === 'alerting' && after === 'healthy') return { entry: entry('recovered') };
+  if (!alert.acknowledged) return { entry: entry('expired'), expiredAt: at };
+  return null;
 }
 
 function describeConditions(outcomes: CriterionOutcome[]): Notification['conditions'] {

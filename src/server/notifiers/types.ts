@@ -2,6 +2,7 @@ import { PUBLIC_ONLY, type DestinationPolicy } from '../net/destination-policy.j
 import type { AdditionalCriterion, AlertCriteria, ChannelType, NotificationType } from '../../model/types.js';
 import type { Truth, TriggeredMetric } from '../../evaluation/judge-alert.js';
 import type { NotificationEvent } from '../../evaluation/transitions.js';
+import type { Acknowledgement } from '../store/ack-store.js';
 
 /** The alert fields notifications show. */
 export interface NotifiedAlert {
@@ -40,6 +41,15 @@ export interface Notification {
   consoleUrl?: string;
   /** Unix seconds. */
   time: number;
+  /**
+   * The alerting episode (its start, unix seconds; null for one older than this field) of an alerting or reminder
+   * notification: the acknowledgement link is bound to it.
+   */
+  episode?: number | null;
+  /** A signed, expiring one-click link that acknowledges the episode (set at send time, with --public-url). */
+  ackUrl?: string;
+  /** For `acknowledged`: who, why, when and until when. */
+  acknowledgement?: Acknowledgement;
   /** For query_failed: why. */
   failure?: string;
   /** A test of the channel (POST /v2/notifications/{id}/test/): every notifier marks it as one. */

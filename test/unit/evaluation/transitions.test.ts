@@ -35,7 +35,7 @@ function timeline(
 ) {
   let state = start;
   return steps.map(([minute, input, extra]) => {
-    const advance = advanceAlert(state, input, { now: T0 + minute * 60, notificationType, muted: false, onQueryFailure: null, ...extra });
+    const advance = advanceAlert(state, input, { now: T0 + minute * 60, notificationType, muted: false, onQueryFailure: null, acknowledged: false, ...extra });
     state = advance.state;
     return { minute, status: state.status, sent: advance.notifications.map((n) => n.event), history: advance.history };
   });
@@ -147,11 +147,11 @@ describe('stored state', () => {
   it('survives a round trip through JSON and falls back to the stored status when unreadable', () => {
     const [, second] = timeline([[0, holds()], [1, holds()]], ['every', 60]);
     expect(second!.status).toBe('alerting');
-    const state = advanceAlert(initialEvalState(), holds(), { now: T0, notificationType: ['every', 60], muted: false, onQueryFailure: null }).state;
+    const state = advanceAlert(initialEvalState(), holds(), { now: T0, notificationType: ['every', 60], muted: false, onQueryFailure: null, acknowledged: false }).state;
     const restored = readEvalState(JSON.stringify(state), 'healthy', []);
     expect(restored).toEqual(state);
     // After a restart within the backoff, no duplicate notification.
-    const after = advanceAlert(restored, holds(), { now: T0 + 30, notificationType: ['every', 60], muted: false, onQueryFailure: null });
+    const after = advanceAlert(restored, holds(), { now: T0 + 30, notificationType: ['every', 60], muted: false, onQueryFailure: null, acknowledged: false });
     expect(after.notifications).toEqual([]);
     expect(readEvalState('not json', 'alerting', ['m'])).toMatchObject({ status: 'alerting', triggered: [{ metric: 'm', value: null }] });
     expect(readEvalState(null, 'healthy', [])).toEqual(initialEvalState());
@@ -160,7 +160,7 @@ describe('stored state', () => {
 
 describe('suppressed notifications', () => {
   const advance = (state: EvalState, input: CycleInput, extra: Partial<AdvanceContext> = {}) =>
-    advanceAlert(state, input, { now: T0, notificationType: ['every', 30], muted: false, onQueryFailure: null, ...extra });
+    advanceAlert(state, input, { now: T0, notificationType: ['every', 30], muted: false, onQueryFailure: null, acknowledged: false, ...extra });
 
   it('lists an alerting notification held back by a mute, then the recovery held back for the same reason', () => {
     const alerting = advance(initialEvalState(), holds(), { muted: true });
@@ -190,5 +190,37 @@ describe('suppressed notifications', () => {
     const alerting = advance(initialEvalState(), holds());
     expect(alerting.suppressed).toEqual([]);
     expect(advance(alerting.state, clear()).suppressed).toEqual([]);
+  });
+});
+
+describe('acknowledged alerts', () => {
+  it('send no reminders while acknowledged, still send the recovery, and name each episode by its start', () => {
+    const steps = timeline(
+      [
+        [0, holds()],
+        [10, holds(), { acknowledged: true }],
+        [20, holds(), { acknowledged: true }],
+        [25, clear(), { acknowledged: true }],
+        [30, holds()],
+        [40, holds()],
+      ],
+      ['every', 10],
+    );
+    expect(steps.map((s) => [s.minute, s.sent])).toEqual([
+      [0, ['alerting']],
+      [10, []],
+      [20, []],
+      [25, ['recovered']],
+      [30, ['alerting']],
+      [40, ['reminder']],
+    ]);
+    let state = initialEvalState();
+    const context = { notificationType: ['every', 10] as NotificationType, muted: false, onQueryFailure: null, acknowledged: false };
+    state = advanceAlert(state, holds(), { ...context, now: T0 }).state;
+    expect(state.alertingSince).toBe(T0);
+    state = advanceAlert(state, holds(), { ...context, now: T0 + 600 }).state;
+    expect(state.alertingSince).toBe(T0);
+    state = advanceAlert(state, clear(), { ...context, now: T0 + 900 }).state;
+    expect(state.alertingSince).toBeNull();
   });
 });

@@ -1,5 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import type { AlertRecord, AlertWrite } from '../store.js';
+import { acknowledgementFromRow } from '../ack-store.js';
 
 /** A row of the alerts table as SQLite returns it. */
 export interface AlertRow {
@@ -18,6 +19,10 @@ export interface AlertRow {
   muted_until: number | null;
   eval_state: string | null;
   created_at: string;
+  ack_by?: string | null;
+  ack_note?: string | null;
+  ack_at?: number | null;
+  ack_until?: number | null;
 }
 
 /** Turns rows into records, loading their channel and schedule links in two queries for the whole batch. */
@@ -63,6 +68,7 @@ export function alertFromRow(row: AlertRow, channels: string[], schedules: strin
     mutedUntil: row.muted_until,
     evalState: row.eval_state === null ? null : (JSON.parse(row.eval_state) as unknown),
     createdAt: row.created_at,
+    acknowledgement: acknowledgementFromRow(row),
   };
 }
 

@@ -141,6 +141,14 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX deliveries_alert ON deliveries(account_id, alert_id, seq);
   `,
+  // 6: acknowledgements (issue 22): who acknowledged the alerting episode, why, when (unix seconds) and until when
+  // (null: until it recovers). All four null: not acknowledged.
+  `
+  ALTER TABLE alerts ADD COLUMN ack_by TEXT;
+  ALTER TABLE alerts ADD COLUMN ack_note TEXT;
+  ALTER TABLE alerts ADD COLUMN ack_at INTEGER;
+  ALTER TABLE alerts ADD COLUMN ack_until INTEGER;
+  `,
 ];
 
 /** Brings the database to the newest schema version; refuses a database newer than this code. */

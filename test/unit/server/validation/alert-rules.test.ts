@@ -12,7 +12,7 @@ const stored: AlertRecord = {
   id: 'a1', accountId: 'acc', name: 'cpu', metric: 'sumSeries(x.*)', alertCriteria: { type: 'above', above_value: 1 },
   additionalCriteria: {}, expression: 'a', notificationChannels: ['c1'], notificationType: ['every', 60], scheduledMutes: [],
   info: 'runbook', onQueryFailure: 'ignore', status: 'alerting', currentlyTriggeredMetrics: [], mutedUntil: null, evalState: null,
-  createdAt: '2026-01-01T00:00:00Z',
+  createdAt: '2026-01-01T00:00:00Z', acknowledgement: null,
 };
 
 describe('the alert rules', () => {
