@@ -56,6 +56,16 @@ export interface AlertRead {
   status: AlertStatus | string;
   info: string | null;
   on_query_failure: OnQueryFailure;
+  /** alertform extension (read-only): who acknowledged the current alerting episode; absent from the hosted API. */
+  acknowledgement?: AcknowledgementRead | null;
+}
+
+/** An alert's acknowledgement as the API shows it: times in unix seconds; until null = until it recovers. */
+export interface AcknowledgementRead {
+  by: string;
+  note: string | null;
+  at: number;
+  until: number | null;
 }
 
 export type ChannelType = 'email' | 'pagerduty' | 'slack' | 'webhook' | 'victorops' | 'opsgenie';
