@@ -21,10 +21,15 @@ export interface EvalState {
   queryFailureNotified: boolean;
   /** The alerting episode's escalation: when it began, which steps went out or were held (escalation.ts). */
   escalation?: EscalationMemory;
+  /**
+   * Unix seconds at which the current alerting episode began (null while healthy, or for an episode older than this
+   * field): it names the episode, so that an acknowledgement link from an earlier episode cannot acknowledge this one.
+   */
+  alertingSince: number | null;
 }
 
-/** The notification kinds a cycle can emit for an alert. */
-export type NotificationEvent = 'alerting' | 'reminder' | 'recovered' | 'query_failed' | 'query_recovered' | 'escalated';
+/** The notification kinds a cycle can emit for an alert (and `acknowledged`, written by POST /v2/alerts/{id}/ack/). */
+export type NotificationEvent = 'alerting' | 'reminder' | 'recovered' | 'query_failed' | 'query_recovered' | 'escalated' | 'acknowledged';
 
 /** A history entry of a transition, `time` in unix seconds (stored as the store's HistoryRecord, with its alert id). */
 export interface TransitionHistoryEntry {
@@ -92,6 +97,7 @@ export function initialEvalState(status = 'healthy', triggeredMetrics: readonly 
     queryFailing: false,
     queryFailureNotified: false,
     escalation: { ...NO_ESCALATION },
+    alertingSince: null,
   };
 }
 
@@ -135,6 +141,7 @@ function backoffAllows(state: EvalState, context: AdvanceContext): boolean {
  * - Muted: the state and history move on as usual, nothing is sent.
  * - Escalation (escalation.ts): while alerting, each step whose `after` has passed since the episode began goes to
  *   its own channels once (`channels` on the notification); a recovery also goes to the channels escalated to.
+ * - Acknowledged: no reminders (nor a held-back alerting notice); the recovery is sent as usual.
  */
 export function advanceAlert(previous: EvalState, input: CycleInput, context: AdvanceContext): Advance {
   const state: EvalState = { ...previous };
@@ -172,6 +179,7 @@ export function advanceAlert(previous: EvalState, input: CycleInput, context: Ad
     state.triggered = judgement.triggered;
     for (const one of judgement.triggered) history.push({ status: 'alerting', value: one.value, metric: one.metric, time: now });
     state.alertingNotified = false;
+    state.alertingSince = now;
     if (!muted && backoffAllows(previous, context)) {
       notifications.push({ event: 'alerting', triggered: judgement.triggered });
       state.alertingNotified = true;
@@ -182,7 +190,9 @@ export function advanceAlert(previous: EvalState, input: CycleInput, context: Ad
     }
   } else if (previous.status === 'alerting' && judgement.state === 'holds') {
     state.triggered = judgement.triggered;
-    if (!muted && context.notificationType[0] === 'every' && backoffAllows(previous, context)) {
+    // Acknowledged: someone is on it, and a reminder every N minutes would only page them again (and wake whoever
+    // else is on the channel) for what they already answered. The recovery still goes out.
+    if (!muted && !context.acknowledged && context.notificationType[0] === 'every' && backoffAllows(previous, context)) {
       notifications.push({ event: previous.alertingNotified ? 'reminder' : 'alerting', triggered: judgement.triggered });
       state.alertingNotified = true;
       state.lastNotifiedAt = now;
@@ -193,6 +203,7 @@ export function advanceAlert(previous: EvalState, input: CycleInput, context: Ad
     const recovered = previous.triggered.map((one) => ({ metric: one.metric, value: latestOf(one.metric) }));
     state.status = 'healthy';
     state.triggered = [];
+    state.alertingSince = null;
     for (const one of recovered) history.push({ status: 'recovered', value: one.value, metric: one.metric, time: now });
     if (!muted && previous.alertingNotified) notifications.push({ event: 'recovered', triggered: recovered });
     else {

@@ -66,6 +66,16 @@ export interface AlertRead {
   on_query_failure: OnQueryFailure;
   /** Extension (alertform's server): escalation steps, channel ids; absent from the hosted service. */
   escalation?: EscalationStepBody[];
+  /** alertform extension (read-only): who acknowledged the current alerting episode; absent from the hosted API. */
+  acknowledgement?: AcknowledgementRead | null;
+}
+
+/** An alert's acknowledgement as the API shows it: times in unix seconds; until null = until it recovers. */
+export interface AcknowledgementRead {
+  by: string;
+  note: string | null;
+  at: number;
+  until: number | null;
 }
 
 export type ChannelType = 'email' | 'pagerduty' | 'slack' | 'webhook' | 'victorops' | 'opsgenie';

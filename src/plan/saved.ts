@@ -31,7 +31,7 @@ export interface SavedPlan {
 }
 
 /** Fields that move by themselves (evaluation, delivery, other objects' changes) and say nothing about staleness. */
-const VOLATILE = new Set(['status', 'currently_triggered_metrics', 'last_error', 'pending_deliveries', 'oldest_pending_seconds', 'alerts']);
+const VOLATILE = new Set(['status', 'currently_triggered_metrics', 'acknowledgement', 'last_error', 'pending_deliveries', 'oldest_pending_seconds', 'alerts']);
 
 function fingerprintObject(read: object): string {
   const rest: Record<string, unknown> = {};

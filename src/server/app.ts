@@ -8,6 +8,8 @@ import { HttpError } from './errors.js';
 import { hashApiKey, hashesEqual } from './ids.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { registerAlertRoutes } from './routes/alerts.js';
+import { registerAckRoutes } from './routes/acknowledgements.js';
+import { registerAckLinkRoutes } from './ack/ack-link-routes.js';
 import { registerAlertConsoleRoutes } from './routes/alert-console.js';
 import { registerGraphPictureRoute } from './routes/graph-picture.js';
 import { createGraphiteClient } from '../graphite/index.js';
@@ -107,6 +109,7 @@ export function createApp(options: AppOptions): Koa {
     });
   }
   registerGraphPictureRoute(open, deps);
+  registerAckLinkRoutes(open, deps);
   let openapi: unknown;
   open.get('/v2/openapi.json', (ctx) => {
     openapi ??= buildOpenApiDocument();
@@ -121,6 +124,7 @@ export function createApp(options: AppOptions): Koa {
   registerOverviewRoute(api, deps);
   registerScheduledMutesRoute(api, deps);
   registerMuteRoutes(api, deps);
+  registerAckRoutes(api, deps);
   registerAlertRoutes(api, deps);
   registerAlertConsoleRoutes(api, deps);
   registerChannelRoutes(api, deps);

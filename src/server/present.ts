@@ -1,5 +1,6 @@
 import type { AlertRead, ChannelRead, DeliveryRead, MuteStatus, ScheduleRead } from '../model/types.js';
 import { muteState } from '../model/mute-state.js';
+import { isAcknowledgedAt } from './store/ack-store.js';
 import type { AlertRecord, ChannelRecord, ScheduleRecord } from './store/store.js';
 import type { DeliveryRecord, PendingSummary } from './store/outbox.js';
 
@@ -26,6 +27,8 @@ export function presentAlert(alert: AlertRecord, schedules: readonly ScheduleRec
     on_query_failure: alert.onQueryFailure,
     // Extension: always present (an empty list when none), so a plan can tell "none" from "not supported".
     escalation: alert.escalation,
+    // An expired acknowledgement (its `until` passed, not yet removed by the evaluator) is shown as none.
+    acknowledgement: isAcknowledgedAt(alert.acknowledgement, Math.floor(now / 1000)) ? { ...alert.acknowledgement! } : null,
   };
 }
 

@@ -11,10 +11,12 @@ export interface EvaluableAlert extends NotifiedAlert {
   currently_triggered_metrics: string[];
   /** Muted at the time asked for: an explicit mute not yet expired, or an active scheduled mute. */
   muted: boolean;
-  /** Acknowledged at the time asked for (an ack whose `until` has not passed): no reminders, no escalation. */
-  acknowledged: boolean;
   /** Escalation steps (channel ids), ascending by after_minutes; [] without escalation. */
   escalation: EscalationStep[];
+  /** Acknowledged at the time asked for: an acknowledgement whose `until` has not passed (no reminders, no escalation). */
+  acknowledged: boolean;
+  /** When the stored acknowledgement was made (unix seconds), held or expired; null when there is none. */
+  acknowledged_at?: number | null;
   /** What the evaluator stored last time: the stored JSON text (a store keeps it opaque), or the state itself. */
   eval_state: unknown;
 }
@@ -31,11 +33,13 @@ export interface EvaluationUpdate {
   /** The transition's entries, and the notifications it sent (one per channel) or held back, with why. */
   history: (TransitionHistoryEntry | NotificationRecord)[];
   deliveries: { channelId: string; notification: Notification }[];
+  /** Removes the acknowledgement made at this time (its `until` passed); a recovery removes it in any case. */
+  endAcknowledgementAt?: number;
 }
 
-/** A history entry about a notification: sent to a channel, or suppressed (no channel) with the reason. */
+/** A history entry about a notification (sent to a channel, or suppressed with the reason) or an acknowledgement's end. */
 export interface NotificationRecord {
-  status: 'notification_sent' | 'notification_suppressed';
+  status: 'notification_sent' | 'notification_suppressed' | 'unacknowledged';
   value: number | null;
   metric: string;
   time: number;

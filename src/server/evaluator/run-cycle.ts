@@ -94,6 +94,7 @@ export async function runEvaluationCycle(deps: CycleDependencies): Promise<Cycle
         escalation: alert.escalation,
         channels: alert.notification_channels,
       });
+      const ackEnd = acknowledgementEnd(alert, previous.status, advance.state.status, now);
       if (advance.state.status !== previous.status) transitions += 1;
       const outgoing: { notification: Notification; channels: readonly string[] }[] = [];
       for (const { event, triggered, channels, escalation } of advance.notifications) {
@@ -116,13 +117,15 @@ export async function runEvaluationCycle(deps: CycleDependencies): Promise<Cycle
           // URL is internal and never reaches a receiver.
           graphUrl: null,
           time: now,
+          // Names the episode in the acknowledgement link of alerting and reminder notifications (set at send time).
+          ...(event === 'alerting' || event === 'reminder' || event === 'escalated' ? { episode: advance.state.alertingSince } : {}),
           ...(input.kind === 'query_failed' ? { failure: input.failures.map((f) => `${f.metric}: ${f.message}`).join('; ') } : {}),
           ...(escalation ? { escalation } : {}),
         } });
       }
       const stored = JSON.stringify(advance.state);
       // Notifications always come with a state change; the check on them is a guard, not a case.
-      if (stored !== serialize(alert.eval_state) || outgoing.length > 0) {
+      if (stored !== serialize(alert.eval_state) || outgoing.length > 0 || ackEnd) {
         const alertDeliveries = outgoing.flatMap(({ notification, channels }) => channels.map((channelId) => ({ channelId, notification })));
         notifications += outgoing.length;
         deliveries += alertDeliveries.length;
@@ -131,8 +134,9 @@ export async function runEvaluationCycle(deps: CycleDependencies): Promise<Cycle
           status: advance.state.status,
           currently_triggered_metrics: advance.state.triggered.map((one) => one.metric),
           eval_state: advance.state,
-          history: [...advance.history, ...notificationHistory(advance, alert.notification_channels, now)],
+          history: [...advance.history, ...notificationHistory(advance, alert.notification_channels, now), ...(ackEnd ? [ackEnd.entry] : [])],
           deliveries: alertDeliveries,
+          ...(ackEnd?.expiredAt !== undefined ? { endAcknowledgementAt: ackEnd.expiredAt } : {}),
         });
       }
     } catch (error) {
@@ -217,6 +221,24 @@ function notificationHistory(advance: Advance, alertChannels: readonly string[],
     entries.push({ status: 'notification_suppressed', value: triggered[0]?.value ?? null, metric: triggered[0]?.metric ?? '', time: now, channelId: null, reason: `${event}: ${reason}` });
   }
   return entries;
+}
+
+/**
+ * How a stored acknowledgement ends this cycle, if it does: the alert recovered (the store clears it with the
+ * status), or its `until` passed (the update names the one to remove). Either way the timeline says so.
+ */
+function acknowledgementEnd(
+  alert: EvaluableAlert,
+  before: string,
+  after: string,
+  now: number,
+): { entry: NotificationRecord; expiredAt?: number } | null {
+  const at = alert.acknowledged_at ?? null;
+  if (at === null) return null;
+  const entry = (reason: string): NotificationRecord => ({ status: 'unacknowledged', value: null, metric: '', time: now, channelId: null, reason });
+  if (before === 'alerting' && after === 'healthy') return { entry: entry('recovered') };
+  if (!alert.acknowledged) return { entry: entry('expired'), expiredAt: at };
+  return null;
 }
 
 function describeConditions(outcomes: CriterionOutcome[]): Notification['conditions'] {

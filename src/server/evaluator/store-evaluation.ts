@@ -1,4 +1,5 @@
 import { isMutedAt } from '../../model/mute-state.js';
+import { isAcknowledgedAt } from '../store/ack-store.js';
 import { LeaseLost, type EvaluationLease, type Store } from '../store/store.js';
 import type { EvaluableAlert, EvaluationStore } from './evaluation-store.js';
 
@@ -72,8 +73,9 @@ export function storeEvaluation(store: Store, leases?: LeaseOptions): StoreEvalu
           currently_triggered_metrics: alert.currentlyTriggeredMetrics,
           muted: isMutedAt(alert, alert.schedules, now.getTime()),
           // The ack branch decides this from the store (an ack whose `until` has not passed at `now`).
-          acknowledged: false,
           escalation: alert.escalation,
+          acknowledged: isAcknowledgedAt(alert.acknowledgement, Math.floor(now.getTime() / 1000)),
+          acknowledged_at: alert.acknowledgement?.at ?? null,
           eval_state: alert.evalState,
         }),
       );
@@ -86,6 +88,7 @@ export function storeEvaluation(store: Store, leases?: LeaseOptions): StoreEvalu
           alertId: update.alertId,
           result: { status: update.status, currentlyTriggeredMetrics: update.currently_triggered_metrics, evalState: update.eval_state },
           history: update.history,
+          ...(update.endAcknowledgementAt !== undefined ? { endAcknowledgementAt: update.endAcknowledgementAt } : {}),
           deliveries: update.deliveries.map(({ channelId, notification }) => ({
             channelId,
             event: notification.event,

@@ -17,10 +17,15 @@ export interface GraphLinkClaims {
 /** Why a link is refused: tampered (or not a link at all) is 404; expired is 410. */
 export type GraphLinkCheck = { ok: true; claims: GraphLinkClaims } | { ok: false; reason: 'invalid' | 'expired' };
 
+/** A signed link's own claims checked: the signature held and it has not expired (unix seconds `e`). */
+export type SignedClaimsCheck = { ok: true; claims: Record<string, unknown> } | { ok: false; reason: 'invalid' | 'expired' };
+
 /**
- * Signs and checks graph links: `base64url(JSON claims).base64url(HMAC-SHA256)` with a 32-byte key created once and
- * kept in the database. The token is the only credential (no API key in the URL): unguessable, bound to one alert,
- * and expiring (the expiry is inside the signed part).
+ * Signs and checks the server's links (graph pictures, acknowledgement links): `base64url(JSON claims).
+ * base64url(HMAC-SHA256)` with a 32-byte key created once and kept in the database. The token is the only
+ * credential (no API key in the URL): unguessable, bound to one alert, and expiring (the expiry is inside the signed
+ * part). Each kind of link other than the graph's carries its kind (`k`) in the signed part, so a token of one kind
+ * never passes as another.
  */
 export class GraphLinkSigner {
   private constructor(private readonly key: Buffer) {}
@@ -32,26 +37,42 @@ export class GraphLinkSigner {
   }
 
   sign(claims: GraphLinkClaims): string {
-    const body = Buffer.from(JSON.stringify({ a: claims.alertId, t: claims.time, e: claims.expires })).toString('base64url');
+    return this.signClaims({ a: claims.alertId, t: claims.time, e: claims.expires });
+  }
+
+  /** Checks a graph link's token at `now` (unix seconds). */
+  verify(token: string, now: number): GraphLinkCheck {
+    const check = this.verifyClaims(token, now);
+    if (!check.ok) return check;
+    const { a, t, e, k } = check.claims;
+    if (k !== undefined || typeof a !== 'string' || typeof t !== 'number' || typeof e !== 'number') return { ok: false, reason: 'invalid' };
+    return { ok: true, claims: { alertId: a, time: t, expires: e } };
+  }
+
+  /** Signs any JSON claims; `e` (unix seconds) is the expiry verifyClaims enforces. */
+  signClaims(claims: Record<string, unknown> & { e: number }): string {
+    const body = Buffer.from(JSON.stringify(claims)).toString('base64url');
     return `${body}.${this.mac(body)}`;
   }
 
-  /** Checks a token at `now` (unix seconds). */
-  verify(token: string, now: number): GraphLinkCheck {
+  /** Checks a token's signature and expiry at `now` (unix seconds) and answers its claims, not yet checked further. */
+  verifyClaims(token: string, now: number): SignedClaimsCheck {
     const [body, mac, extra] = token.split('.');
     if (!body || !mac || extra !== undefined) return { ok: false, reason: 'invalid' };
     const expected = Buffer.from(this.mac(body));
     const given = Buffer.from(mac);
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, reason: 'invalid' };
-    let parsed: { a?: unknown; t?: unknown; e?: unknown };
+    let parsed: unknown;
     try {
-      parsed = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as typeof parsed;
+      parsed = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
     } catch {
       return { ok: false, reason: 'invalid' };
     }
-    if (typeof parsed.a !== 'string' || typeof parsed.t !== 'number' || typeof parsed.e !== 'number') return { ok: false, reason: 'invalid' };
-    if (parsed.e <= now) return { ok: false, reason: 'expired' };
-    return { ok: true, claims: { alertId: parsed.a, time: parsed.t, expires: parsed.e } };
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return { ok: false, reason: 'invalid' };
+    const claims = parsed as Record<string, unknown>;
+    if (typeof claims.e !== 'number') return { ok: false, reason: 'invalid' };
+    if (claims.e <= now) return { ok: false, reason: 'expired' };
+    return { ok: true, claims };
   }
 
   private mac(body: string): string {

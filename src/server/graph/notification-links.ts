@@ -1,35 +1,46 @@
 import type { Notification } from '../notifiers/types.js';
 import type { Store } from '../store/store.js';
 import { GRAPH_LINK_TTL_SECONDS, GraphLinkSigner } from './graph-links.js';
+import { ACK_LINK_PATH, ACK_LINK_TTL_SECONDS, signAckLink } from '../ack/ack-links.js';
 
 /** Where the picture of a graph link is served (open: the token is the credential). */
 export const GRAPH_PICTURE_PATH = '/v2/graphs/';
 
 /** A request path fit for the log: a graph link's token is a credential (30 days of a tenant's graph), so it is cut. */
 export function loggablePath(path: string): string {
-  return path.startsWith(GRAPH_PICTURE_PATH) ? `${GRAPH_PICTURE_PATH}(token)` : path;
+  if (path.startsWith(GRAPH_PICTURE_PATH)) return `${GRAPH_PICTURE_PATH}(token)`;
+  // An acknowledgement link's token acknowledges a page: as much a credential.
+  return path.startsWith(ACK_LINK_PATH) ? `${ACK_LINK_PATH}(token)` : path;
 }
 
 /**
  * Sets a notification's links just before it is sent: with a public URL, `graphUrl` becomes a signed, expiring
  * link to the server's PNG of the alert's graph and `consoleUrl` the alert's console page; without one, both are
- * absent. Whatever the stored payload held is replaced, so a Graphite URL (internal, maybe with credentials) written
+ * absent. An alerting or reminder notification also gets `ackUrl`, a signed link that acknowledges its episode
+ * (ACK_LINK_TTL_SECONDS). Whatever the stored payload held is replaced, so a Graphite URL (internal, maybe with credentials) written
  * by an older version never reaches a receiver.
  */
 export function createNotificationLinker(store: Store, publicUrl: string | undefined, now: () => number = Date.now) {
   const base = publicUrl?.replace(/\/+$/, '');
   let signer: Promise<GraphLinkSigner> | undefined;
   return async (notification: Notification): Promise<Notification> => {
-    const { consoleUrl: _console, ...rest } = notification;
+    const { consoleUrl: _console, ackUrl: _ack, ...rest } = notification;
     const alertId = notification.alert.id;
     if (!base || !alertId || notification.test) return { ...rest, graphUrl: null };
     signer ??= GraphLinkSigner.load(store).catch((error: unknown) => {
       signer = undefined;
       throw error;
     });
-    const token = (await signer).sign({ alertId, time: notification.time, expires: Math.floor(now() / 1000) + GRAPH_LINK_TTL_SECONDS });
+    const nowSeconds = Math.floor(now() / 1000);
+    const token = (await signer).sign({ alertId, time: notification.time, expires: nowSeconds + GRAPH_LINK_TTL_SECONDS });
+    // Only notifications the evaluator marked with their episode (alerting, reminders) can be acknowledged.
+    const ackToken =
+      notification.episode !== undefined
+        ? signAckLink(await signer, { alertId, episode: notification.episode, expires: nowSeconds + ACK_LINK_TTL_SECONDS })
+        : null;
     return {
       ...rest,
+      ...(ackToken ? { ackUrl: `${base}${ACK_LINK_PATH}${ackToken}` } : {}),
       graphUrl: `${base}${GRAPH_PICTURE_PATH}${token}.png`,
       consoleUrl: `${base}/alerts/${encodeURIComponent(alertId)}`,
     };

@@ -9,26 +9,7 @@ export const BODY_LIMIT_BYTES = 1024 * 1024;
  * An empty body is `{}`. Larger than the limit: 413. Not JSON: 400. JSON but not an object: 400.
  */
 export async function readJsonBody(req: IncomingMessage, limit = BODY_LIMIT_BYTES): Promise<Record<string, unknown>> {
-  const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of req as AsyncIterable<Buffer>) {
-      size += chunk.length;
-      // Stop reading at once: the rest of an oversized body is never buffered.
-      if (size > limit) throw tooLarge(limit);
-      chunks.push(chunk);
-    }
-  } catch (error) {
-    if (error instanceof HttpError) throw error;
-    // The client went away (or was cut off by the request timeout) mid-body: its fault, not an internal error.
-    throw new HttpError('invalid_body', 'request body was not received completely', {
-      cause: error,
-      details: [{ path: '', message: 'was cut off' }],
-    });
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
+  const text = await readBodyText(req, limit);
   if (text.trim() === '') return {};
   let parsed: unknown;
   try {
@@ -50,6 +31,30 @@ export async function readJsonBody(req: IncomingMessage, limit = BODY_LIMIT_BYTE
     });
   }
   return parsed as Record<string, unknown>;
+}
+
+/** Reads a request body as UTF-8 text: larger than the limit, 413; cut off by the client, 400. */
+export async function readBodyText(req: IncomingMessage, limit = BODY_LIMIT_BYTES): Promise<string> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of req as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      // Stop reading at once: the rest of an oversized body is never buffered.
+      if (size > limit) throw tooLarge(limit);
+      chunks.push(chunk);
+    }
+  } catch (error) {
+    if (error instanceof HttpError) throw error;
+    // The client went away (or was cut off by the request timeout) mid-body: its fault, not an internal error.
+    throw new HttpError('invalid_body', 'request body was not received completely', {
+      cause: error,
+      details: [{ path: '', message: 'was cut off' }],
+    });
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 /**

@@ -19,7 +19,7 @@ export function describeCriteria(criteria: AlertCriteria): string {
 }
 
 /** The status word a notification carries. */
-export function statusOf(event: NotificationEvent): 'alerting' | 'recovered' | 'query_failed' | 'query_recovered' {
+export function statusOf(event: NotificationEvent): 'alerting' | 'recovered' | 'query_failed' | 'query_recovered' | 'acknowledged' {
   return event === 'reminder' || event === 'escalated' ? 'alerting' : event;
 }
 
@@ -30,6 +30,7 @@ const HEADLINES: Record<NotificationEvent, string> = {
   query_failed: 'QUERY FAILED',
   query_recovered: 'QUERY WORKS AGAIN',
   escalated: 'ESCALATED',
+  acknowledged: 'ACKNOWLEDGED',
 };
 
 /** For an escalation step: ` (escalation step 2 of 3: alerting for 30 minutes)`; empty otherwise. */
@@ -47,6 +48,7 @@ export function summarize(notification: Notification): string {
   const what = first ? `: ${first.metric}${first.value === null ? '' : ` = ${first.value}`}${more}` : '';
   const criteria = event === 'query_failed' || event === 'query_recovered' ? '' : ` (${describeCriteria(alert.alert_criteria)})`;
   if (notification.test) return `[TEST] ${alert.name}: no alert is firing`;
+  if (event === 'acknowledged') return `[${HEADLINES[event]}] ${alert.name}: ${describeAcknowledgement(notification)}`;
   return `[${HEADLINES[event]}] ${alert.name}${what}${criteria}${describeEscalation(notification)}`;
 }
 
@@ -69,6 +71,7 @@ export function describeText(notification: Notification): string {
     }
   }
   if (notification.failure) lines.push(`Failure: ${notification.failure}`);
+  if (notification.acknowledgement) lines.push(`Acknowledged: ${describeAcknowledgement(notification)}`);
   if (notification.triggered.length > 0) {
     lines.push('Metrics:');
     for (const one of notification.triggered) lines.push(`  ${one.metric} = ${one.value === null ? 'no data' : one.value}`);
@@ -76,5 +79,14 @@ export function describeText(notification: Notification): string {
   if (notification.alert.info) lines.push('', notification.alert.info);
   if (notification.graphUrl) lines.push('', `Graph: ${notification.graphUrl}`);
   if (notification.consoleUrl) lines.push(`Console: ${notification.consoleUrl}`);
+  if (notification.ackUrl) lines.push(`Acknowledge: ${notification.ackUrl}`);
   return lines.join('\n');
+}
+
+/** `acknowledged by Ann until 2026-11-24T20:00:00.000Z: looking into it` (who, until when, the note). */
+export function describeAcknowledgement(notification: Notification): string {
+  const ack = notification.acknowledgement;
+  if (!ack) return 'acknowledged';
+  const until = ack.until === null ? '' : ` until ${new Date(ack.until * 1000).toISOString()}`;
+  return `acknowledged by ${ack.by}${until}${ack.note ? `: ${ack.note}` : ''}`;
 }

@@ -1,5 +1,5 @@
 import type { Transporter } from 'nodemailer';
-import { describeCriteria, isComposite, statusOf, summarize, describeText } from './describe.js';
+import { describeAcknowledgement, describeCriteria, isComposite, statusOf, summarize, describeText } from './describe.js';
 import { networkError } from './http.js';
 import { DeliveryError, type DeliveryChannel, type Notification, type NotifierSettings } from './types.js';
 
@@ -53,6 +53,7 @@ export function buildEmail(notification: Notification): { subject: string; text:
     for (const c of notification.conditions) rows.push([`Condition ${c.letter}`, `${c.metric} ${describeCriteria(c.criteria)}: ${c.state}`]);
   }
   if (notification.failure) rows.push(['Failure', notification.failure]);
+  if (notification.acknowledgement) rows.push(['Acknowledged', describeAcknowledgement(notification)]);
   const metrics = triggered
     .map((one) => `<li>${escapeHtml(one.metric)}: ${one.value === null ? 'no data' : escapeHtml(String(one.value))}</li>`)
     .join('');
@@ -65,6 +66,7 @@ export function buildEmail(notification: Notification): { subject: string; text:
     alert.info ? `<p>${escapeHtml(alert.info).replace(/\n/g, '<br>')}</p>` : '',
     notification.graphUrl ? `<p><img src="${escapeHtml(notification.graphUrl)}" width="800" height="300" alt="Graph of the alert"></p>` : '',
     notification.consoleUrl ? `<p><a href="${escapeHtml(notification.consoleUrl)}">Open the alert in the console</a></p>` : '',
+    notification.ackUrl ? `<p><a href="${escapeHtml(notification.ackUrl)}">Acknowledge this alert</a></p>` : '',
   ].join('\n');
   return { subject: summarize(notification), text: describeText(notification), html };
 }

@@ -1,4 +1,4 @@
-import { describeCriteria, describeText, summarize } from './describe.js';
+import { describeAcknowledgement, describeCriteria, describeText, summarize } from './describe.js';
 import { joinUrl, postJson } from './http.js';
 import type { DeliveryChannel, Notification, NotifierSettings } from './types.js';
 
@@ -27,6 +27,16 @@ export function buildOpsgenieCreate(notification: Notification): Record<string, 
   };
 }
 
+/** The Alert API acknowledge body: who (`user`), the note, and the source. */
+export function buildOpsgenieAcknowledge(notification: Notification): Record<string, unknown> {
+  const ack = notification.acknowledgement;
+  return {
+    user: (ack?.by ?? 'alertform').slice(0, 100),
+    source: 'alertform',
+    note: (ack?.note ?? describeAcknowledgement(notification)).slice(0, 25_000),
+  };
+}
+
 /**
  * Creates the OpsGenie alert on alerting, reminders and query failures (OpsGenie de-duplicates by alias), and
  * closes it on recovery. The channel's destination is the API key, sent as `Authorization: GenieKey <key>`.
@@ -38,6 +48,13 @@ export async function sendOpsgenie(
   signal: AbortSignal,
 ): Promise<void> {
   const headers = { authorization: `GenieKey ${channel.destination}` };
+  if (notification.event === 'acknowledged') {
+    // The same alias as the create: OpsGenie acknowledges that alert, with who did it and why.
+    const url = new URL(joinUrl(settings.opsgenieUrl, `/v2/alerts/${encodeURIComponent(opsgenieAlias(notification))}/acknowledge`));
+    url.searchParams.set('identifierType', 'alias');
+    await postJson('opsgenie', url.href, buildOpsgenieAcknowledge(notification), { headers, signal });
+    return;
+  }
   if (notification.event === 'recovered' || notification.event === 'query_recovered') {
     const url = new URL(joinUrl(settings.opsgenieUrl, `/v2/alerts/${encodeURIComponent(opsgenieAlias(notification))}/close`));
     url.searchParams.set('identifierType', 'alias');

@@ -11,10 +11,12 @@ export function pagerdutyDedupKey(notification: Notification): string {
 /**
  * The Events API v2 body for a notification, or null when nothing is to be sent: alerting, reminders and query
  * failures are `trigger` (the dedup_key folds reminders into the open incident); recoveries are `resolve`, sent
- * only when the channel has auto_resolve.
+ * only when the channel has auto_resolve; an acknowledgement is `acknowledge`.
  */
 export function buildPagerdutyEvent(channel: DeliveryChannel, notification: Notification): Record<string, unknown> | null {
   const dedupKey = pagerdutyDedupKey(notification);
+  // The same dedup_key as the trigger: PagerDuty acknowledges that incident (and stops escalating it).
+  if (notification.event === 'acknowledged') return { routing_key: channel.destination, event_action: 'acknowledge', dedup_key: dedupKey };
   if (notification.event === 'recovered' || notification.event === 'query_recovered') {
     if (!channel.auto_resolve) return null;
     return { routing_key: channel.destination, event_action: 'resolve', dedup_key: dedupKey };
@@ -42,6 +44,7 @@ export function buildPagerdutyEvent(channel: DeliveryChannel, notification: Noti
     client: 'alertform',
     ...(notification.consoleUrl ? { client_url: notification.consoleUrl } : {}),
     ...(notification.graphUrl ? { images: [{ src: notification.graphUrl, alt: 'Graph of the alert' }] } : {}),
+    ...(notification.ackUrl ? { links: [{ href: notification.ackUrl, text: 'Acknowledge in alertform' }] } : {}),
   };
 }
 

@@ -3,6 +3,7 @@ import type { AdditionalCriterion, AlertCriteria, ChannelType, NotificationType 
 import type { Truth, TriggeredMetric } from '../../evaluation/judge-alert.js';
 import type { NotificationEvent } from '../../evaluation/transitions.js';
 import type { EscalationNote } from '../../evaluation/escalation.js';
+import type { Acknowledgement } from '../store/ack-store.js';
 
 /** The alert fields notifications show. */
 export interface NotifiedAlert {
@@ -41,6 +42,15 @@ export interface Notification {
   consoleUrl?: string;
   /** Unix seconds. */
   time: number;
+  /**
+   * The alerting episode (its start, unix seconds; null for one older than this field) of an alerting or reminder
+   * notification: the acknowledgement link is bound to it.
+   */
+  episode?: number | null;
+  /** A signed, expiring one-click link that acknowledges the episode (set at send time, with --public-url). */
+  ackUrl?: string;
+  /** For `acknowledged`: who, why, when and until when. */
+  acknowledgement?: Acknowledgement;
   /** For query_failed: why. */
   failure?: string;
   /** For escalated: which step of the alert's escalation this is (1-based, of how many, after how many minutes). */

@@ -1,15 +1,28 @@
-import { describeText, summarize } from './describe.js';
+import { describeAcknowledgement, describeText, summarize } from './describe.js';
 import { postJson } from './http.js';
 import type { DeliveryChannel, Notification, NotifierSettings } from './types.js';
 
 /**
  * The VictorOps (Splunk On-Call) REST endpoint body: CRITICAL for alerting, reminders and query failures,
- * RECOVERY on recovery when the channel has auto_resolve (null: nothing to send). entity_id ties them together.
+ * RECOVERY on recovery when the channel has auto_resolve (null: nothing to send), ACKNOWLEDGEMENT on an ack. entity_id ties them together.
  */
 export function buildVictoropsMessage(channel: DeliveryChannel, notification: Notification): Record<string, unknown> | null {
   const query = notification.event === 'query_failed' || notification.event === 'query_recovered';
   const recovery = notification.event === 'recovered' || notification.event === 'query_recovered';
   if (recovery && !channel.auto_resolve) return null;
+  if (notification.event === 'acknowledged') {
+    // The same entity_id as the CRITICAL: VictorOps acknowledges that incident, with its author and message.
+    return {
+      message_type: 'ACKNOWLEDGEMENT',
+      entity_id: `alertform-${notification.alert.id}`,
+      entity_display_name: summarize(notification),
+      state_message: describeText(notification),
+      ack_author: notification.acknowledgement?.by ?? 'alertform',
+      ack_msg: notification.acknowledgement?.note ?? describeAcknowledgement(notification),
+      state_start_time: notification.time,
+      monitoring_tool: 'alertform',
+    };
+  }
   return {
     message_type: recovery ? 'RECOVERY' : 'CRITICAL',
     entity_id: `alertform-${notification.alert.id}${query ? '-query' : ''}`,

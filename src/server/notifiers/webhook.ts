@@ -38,6 +38,9 @@ export function buildWebhookPayload(notification: Notification): Record<string, 
   if (notification.escalation) payload.escalation = notification.escalation;
   // Additive: the alert's page in the console, with --public-url.
   if (notification.consoleUrl) payload.console_url = notification.consoleUrl;
+  // Additive: the one-click acknowledgement link (alerting and reminders, with --public-url), and who acknowledged.
+  if (notification.ackUrl) payload.ack_url = notification.ackUrl;
+  if (notification.acknowledgement) payload.acknowledgement = notification.acknowledgement;
   return payload;
 }
 

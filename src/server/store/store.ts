@@ -10,6 +10,7 @@ import type { EscalationStep } from '../../evaluation/escalation.js';
 import type { ConsoleStore } from './console-store.js';
 import type { NewDelivery, OutboxStore } from './outbox.js';
 import type { AlertSummary } from './alert-summary.js';
+import type { Acknowledgement, AckStore } from './ack-store.js';
 
 /**
  * The server's storage, one interface for every backend (SQLite, PostgreSQL). Every method is scoped to one account
@@ -17,7 +18,7 @@ import type { AlertSummary } from './alert-summary.js';
  * the evaluation leases), which work across accounts. Methods are async so that a networked backend can implement
  * the same interface. A method that returns without throwing has made its write durable.
  */
-export interface Store extends OutboxStore, ConsoleStore {
+export interface Store extends OutboxStore, ConsoleStore, AckStore {
   // Accounts and API keys.
   /** A new account with its `Email me` channel (destination = email, or "" when there is none). */
   createAccount(email: string | null): Promise<AccountRecord>;
@@ -183,6 +184,8 @@ export interface AlertRecord extends AlertWrite {
   /** The evaluator's opaque per-alert state (JSON); null until it saves one. */
   evalState: unknown;
   createdAt: string;
+  /** Who acknowledged the current alerting episode (POST /v2/alerts/{id}/ack/); null when nobody did. */
+  acknowledgement: Acknowledgement | null;
 }
 
 export interface AlertQuery {
@@ -301,6 +304,11 @@ export interface EvaluationBatchItem {
   history: Omit<NewHistoryEntry, 'alertId'>[];
   /** The notifications of this transition, one per channel, for the outbox. */
   deliveries?: NewDelivery[];
+  /**
+   * Clears the alert's acknowledgement made at this time (unix seconds): one whose `until` has passed. A newer
+   * acknowledgement (made since the round read the alert) is kept. A result whose status is healthy clears any.
+   */
+  endAcknowledgementAt?: number;
 }
 
 /**

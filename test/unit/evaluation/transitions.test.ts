@@ -192,3 +192,35 @@ describe('suppressed notifications', () => {
     expect(advance(alerting.state, clear()).suppressed).toEqual([]);
   });
 });
+
+describe('acknowledged alerts', () => {
+  it('send no reminders while acknowledged, still send the recovery, and name each episode by its start', () => {
+    const steps = timeline(
+      [
+        [0, holds()],
+        [10, holds(), { acknowledged: true }],
+        [20, holds(), { acknowledged: true }],
+        [25, clear(), { acknowledged: true }],
+        [30, holds()],
+        [40, holds()],
+      ],
+      ['every', 10],
+    );
+    expect(steps.map((s) => [s.minute, s.sent])).toEqual([
+      [0, ['alerting']],
+      [10, []],
+      [20, []],
+      [25, ['recovered']],
+      [30, ['alerting']],
+      [40, ['reminder']],
+    ]);
+    let state = initialEvalState();
+    const context = { notificationType: ['every', 10] as NotificationType, muted: false, onQueryFailure: null, acknowledged: false };
+    state = advanceAlert(state, holds(), { ...context, now: T0 }).state;
+    expect(state.alertingSince).toBe(T0);
+    state = advanceAlert(state, holds(), { ...context, now: T0 + 600 }).state;
+    expect(state.alertingSince).toBe(T0);
+    state = advanceAlert(state, clear(), { ...context, now: T0 + 900 }).state;
+    expect(state.alertingSince).toBeNull();
+  });
+});

@@ -130,9 +130,17 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX deliveries_alert ON deliveries(account_id, alert_id, seq);
   `,
-  // Issue 22, escalation: an alert's steps as JSON, [{after_minutes, notification_channels: [ids]}].
+  // 6: escalation (issue 22): an alert's steps as JSON, [{after_minutes, notification_channels: [ids]}].
   `
   ALTER TABLE alerts ADD COLUMN escalation TEXT NOT NULL DEFAULT '[]';
+  `,
+  // 7: acknowledgements (issue 22): who acknowledged the alerting episode, why, when (unix seconds) and until when
+  // (null: until it recovers). All four null: not acknowledged.
+  `
+  ALTER TABLE alerts ADD COLUMN ack_by TEXT;
+  ALTER TABLE alerts ADD COLUMN ack_note TEXT;
+  ALTER TABLE alerts ADD COLUMN ack_at BIGINT;
+  ALTER TABLE alerts ADD COLUMN ack_until BIGINT;
   `,
 ];
 

@@ -30,6 +30,9 @@ import {
   type StoreReadiness,
 } from '../store.js';
 import { withoutEscalationChannel } from '../escalation-column.js';
+import * as ackRows from './ack-rows.js';
+import { CLEAR_ACK } from '../sqlite/ack-rows.js';
+import type { AckOutcome, AckWrite } from '../ack-store.js';
 import { ALERT_WRITE_COLUMNS, alertFromRow, alertWriteValues, type AlertRow } from '../sqlite/alert-rows.js';
 import { channelFromRow, scheduleFromRows, type ChannelRow, type ScheduleRow } from '../sqlite/rows.js';
 import { acquireLeases, fencePartitions, partitionSql, releaseLeases, renewLeases } from './evaluation-leases.js';
@@ -51,7 +54,7 @@ import type {
 /** An alert row with its ordered channel and schedule links as two arrays: one round trip per read. */
 const ALERT_COLUMNS = `a.id, a.account_id, a.name, a.metric, a.alert_criteria, a.additional_criteria, a.expression,
   a.notification_type, a.info, a.on_query_failure, a.status, a.currently_triggered_metrics, a.muted_until,
-  a.eval_state, a.created_at, a.escalation,
+  a.eval_state, a.created_at, a.escalation, a.ack_by, a.ack_note, a.ack_at, a.ack_until,
   ARRAY(SELECT channel_id FROM alert_channels WHERE alert_id = a.id ORDER BY position) AS channel_ids,
   ARRAY(SELECT schedule_id FROM alert_schedules WHERE alert_id = a.id ORDER BY position) AS schedule_ids`;
 
@@ -522,6 +525,7 @@ export class PostgresStore implements Store {
           results.map((item) => evalStateText(item.result.evalState)),
         ],
       );
+      await endAcknowledgements(tx, results);
       await insertHistory(
         tx,
         results.flatMap(({ alertId, history }) => history.map((entry) => ({ ...entry, alertId }))),
@@ -529,6 +533,16 @@ export class PostgresStore implements Store {
       // The notifications of these transitions, in the same transaction: committed together or not at all.
       await outbox.insertDeliveries(tx, results);
     });
+  }
+
+  // Acknowledgements -------------------------------------------------------------------------------------------
+
+  async acknowledgeAlert(accountId: string, alertId: string, write: AckWrite): Promise<AckOutcome> {
+    return ackRows.acknowledgeAlert(this.db, accountId, alertId, write);
+  }
+
+  async withdrawAcknowledgement(accountId: string, alertId: string, history: Omit<NewHistoryEntry, 'alertId'>) {
+    return ackRows.withdrawAcknowledgement(this.db, accountId, alertId, history);
   }
 
   // The outbox -------------------------------------------------------------------------------------------------
@@ -752,5 +766,23 @@ async function unique<T>(field: string, value: string, write: () => Promise<T>):
   } catch (error) {
     if ((error as { code?: unknown } | null)?.code === '23505') throw new UniqueViolation(field, value);
     throw error;
+  }
+}
+
+/**
+ * Inside saveEvaluations: recoveries end their alerts' acknowledgements (the next episode pages again); expired ones
+ * are removed when still the ones the round read (made at endAcknowledgementAt), never newer ones.
+ */
+async function endAcknowledgements(tx: Queryable, results: EvaluationBatchItem[]): Promise<void> {
+  const recovered = results.filter((item) => item.result.status === 'healthy').map((item) => item.alertId);
+  if (recovered.length > 0) {
+    await tx.query(`UPDATE alerts SET ${CLEAR_ACK} WHERE id = ANY($1) AND ack_at IS NOT NULL`, [recovered]);
+  }
+  const expired = results.filter((item) => item.result.status !== 'healthy' && item.endAcknowledgementAt !== undefined);
+  if (expired.length > 0) {
+    await tx.query(
+      `UPDATE alerts SET ${CLEAR_ACK} FROM unnest($1::text[], $2::bigint[]) AS e(id, at) WHERE alerts.id = e.id AND alerts.ack_at = e.at`,
+      [expired.map((item) => item.alertId), expired.map((item) => item.endAcknowledgementAt)],
+    );
   }
 }

@@ -1,5 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import type { AlertRecord, AlertWrite } from '../store.js';
+import { acknowledgementFromRow } from '../ack-store.js';
 
 /** A row of the alerts table as SQLite returns it. */
 export interface AlertRow {
@@ -20,6 +21,10 @@ export interface AlertRow {
   created_at: string;
   /** JSON of the escalation steps (migration of issue 22). */
   escalation: string;
+  ack_by?: string | null;
+  ack_note?: string | null;
+  ack_at?: number | null;
+  ack_until?: number | null;
 }
 
 /** Turns rows into records, loading their channel and schedule links in two queries for the whole batch. */
@@ -66,6 +71,7 @@ export function alertFromRow(row: AlertRow, channels: string[], schedules: strin
     evalState: row.eval_state === null ? null : (JSON.parse(row.eval_state) as unknown),
     createdAt: row.created_at,
     escalation: JSON.parse(row.escalation ?? '[]') as AlertRecord['escalation'],
+    acknowledgement: acknowledgementFromRow(row),
   };
 }
 

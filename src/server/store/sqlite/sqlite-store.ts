@@ -1,4 +1,6 @@
 import type { Database } from 'better-sqlite3';
+import * as ackRows from './ack-rows.js';
+import type { AckOutcome, AckWrite } from '../ack-store.js';
 import { createId, hashApiKey, hashesEqual } from '../../ids.js';
 import {
   UniqueViolation,
@@ -521,13 +523,24 @@ export class SqliteStore implements Store {
        SELECT account_id, id, ?, ?, ?, ?, ?, ? FROM alerts WHERE id = ?`,
     );
     this.db.transaction(() => {
-      for (const { alertId, result, history } of results) {
+      for (const { alertId, result, history, endAcknowledgementAt } of results) {
         const evalState = result.evalState === undefined || result.evalState === null ? null : JSON.stringify(result.evalState);
         update.run(result.status, JSON.stringify(result.currentlyTriggeredMetrics), evalState, alertId);
+        endAcknowledgement(this.db, alertId, result.status, endAcknowledgementAt);
         for (const entry of history) insert.run(entry.status, entry.value, entry.time, entry.metric, entry.channelId ?? null, entry.reason ?? null, alertId);
       }
       for (const { alertId, deliveries } of results) if (deliveries?.length) outbox.insertDeliveries(this.db, alertId, deliveries);
     })();
+  }
+
+  // Acknowledgements -------------------------------------------------------------------------------------------
+
+  async acknowledgeAlert(accountId: string, alertId: string, write: AckWrite): Promise<AckOutcome> {
+    return ackRows.acknowledgeAlert(this.db, accountId, alertId, write);
+  }
+
+  async withdrawAcknowledgement(accountId: string, alertId: string, history: Omit<NewHistoryEntry, 'alertId'>) {
+    return ackRows.withdrawAcknowledgement(this.db, accountId, alertId, history);
   }
 
   // The outbox -------------------------------------------------------------------------------------------------
@@ -662,4 +675,13 @@ function scheduleValues(schedule: ScheduleWrite): unknown[] {
     JSON.stringify(schedule.repeat),
     schedule.anchor,
   ];
+}
+
+/**
+ * Inside saveEvaluations: a recovery ends the alert's acknowledgement (the next episode pages again); an expired one
+ * is removed when it is still the one the round read (made at `endAt`), never a newer one.
+ */
+function endAcknowledgement(db: Database, alertId: string, status: string, endAt: number | undefined): void {
+  if (status === 'healthy') db.prepare(`UPDATE alerts SET ${ackRows.CLEAR_ACK} WHERE id = ? AND ack_at IS NOT NULL`).run(alertId);
+  else if (endAt !== undefined) db.prepare(`UPDATE alerts SET ${ackRows.CLEAR_ACK} WHERE id = ? AND ack_at = ?`).run(alertId, endAt);
 }

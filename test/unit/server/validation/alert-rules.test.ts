@@ -13,6 +13,7 @@ const stored: AlertRecord = {
   additionalCriteria: {}, expression: 'a', notificationChannels: ['c1'], notificationType: ['every', 60], scheduledMutes: [],
   info: 'runbook', onQueryFailure: 'ignore', status: 'alerting', currentlyTriggeredMetrics: [], mutedUntil: null, evalState: null,
   createdAt: '2026-01-01T00:00:00Z', escalation: [],
+  acknowledgement: null,
 };
 
 describe('the alert rules', () => {

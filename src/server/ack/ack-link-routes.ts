@@ -1,0 +1,119 @@
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import { readEvalState } from '../../evaluation/transitions.js';
+import { HttpError, invalidBody, notFound } from '../errors.js';
+import { GraphLinkSigner } from '../graph/graph-links.js';
+import { readBodyText } from '../http/read-json-body.js';
+import { isAcknowledgedAt } from '../store/ack-store.js';
+import type { AlertRecord, Store } from '../store/store.js';
+import { checkSchema } from '../validation/check-schema.js';
+import { acknowledgeAlert, type AckRequest } from './acknowledge-alert.js';
+import { ACK_LINK_PATH, verifyAckLink } from './ack-links.js';
+import { ACK_PAGE_CSP, renderConfirmPage, renderDonePage, renderProblemPage } from './ack-link-page.js';
+
+/** A form is a name and a note: a few KiB at most. */
+const FORM_LIMIT_BYTES = 16 * 1024;
+
+/**
+ * GET and POST /v2/ack-links/{token}: the one-click acknowledgement links of notifications. Open, like the graph
+ * pictures: the signed token is the only credential (one alert, one alerting episode, 24 hours). GET shows a page
+ * with a form and never acknowledges; POST (the form, or JSON `{"by", "note"}`) acknowledges. Refusals are
+ * 404 (not a link, or the alert is gone), 410 (expired), 409 (another episode, or not alerting any more): a page for
+ * a browser, the API's JSON error for a JSON client.
+ */
+export function registerAckLinkRoutes(router: Router, deps: { store: Store; now: () => number }): void {
+  let signer: Promise<GraphLinkSigner> | undefined;
+  const loadSigner = () =>
+    (signer ??= GraphLinkSigner.load(deps.store).catch((error: unknown) => {
+      signer = undefined;
+      throw error;
+    }));
+
+  /** The alert the token names, in its episode; throws the refusal otherwise. */
+  const alertOfToken = async (ctx: Context): Promise<AlertRecord> => {
+    const token = (ctx as unknown as { params: { token: string } }).params.token;
+    const check = verifyAckLink(await loadSigner(), token, Math.floor(deps.now() / 1000));
+    if (!check.ok) {
+      if (check.reason === 'expired') throw new HttpError('not_found', 'this acknowledgement link has expired', { status: 410 });
+      throw notFound('acknowledgement link');
+    }
+    const owner = await deps.store.findAlertOwner(check.claims.alertId);
+    const alert = owner && (await deps.store.getAlert(owner.accountId, check.claims.alertId));
+    if (!alert) throw notFound('alert');
+    const episode = readEvalState(alert.evalState, alert.status, alert.currentlyTriggeredMetrics).alertingSince;
+    if (alert.status !== 'alerting') {
+      throw new HttpError('conflict', `"${alert.name}" is not alerting any more: there is nothing to acknowledge`, { status: 409 });
+    }
+    if (episode !== check.claims.episode) {
+      throw new HttpError('conflict', `this link is from an earlier alerting episode of "${alert.name}"; use the link of the latest notification`, {
+        status: 409,
+      });
+    }
+    return alert;
+  };
+
+  router.get(`${ACK_LINK_PATH}:token`, async (ctx) => {
+    await answerAsPage(ctx, async () => {
+      const alert = await alertOfToken(ctx);
+      const ack = isAcknowledgedAt(alert.acknowledgement, Math.floor(deps.now() / 1000)) ? alert.acknowledgement : null;
+      return renderConfirmPage({ name: alert.name, metrics: alert.currentlyTriggeredMetrics, acknowledgedBy: ack?.by ?? null });
+    });
+  });
+
+  router.post(`${ACK_LINK_PATH}:token`, async (ctx) => {
+    const json = ctx.is('application/json') === 'application/json';
+    const act = async () => {
+      const alert = await alertOfToken(ctx);
+      const request = await readAckForm(ctx, json);
+      const ack = await acknowledgeAlert(deps.store, alert, request, deps.now());
+      return { alert, ack };
+    };
+    if (json) {
+      const { alert, ack } = await act();
+      ctx.body = { id: alert.id, name: alert.name, acknowledgement: ack };
+      return;
+    }
+    await answerAsPage(ctx, async () => {
+      const { alert, ack } = await act();
+      return renderDonePage(alert.name, ack.by);
+    });
+  });
+}
+
+/** The POSTed form (urlencoded) or JSON body, checked against the API's ack body (without `until`). */
+async function readAckForm(ctx: Context, json: boolean): Promise<AckRequest> {
+  const text = await readBodyText(ctx.req, FORM_LIMIT_BYTES);
+  let body: Record<string, unknown>;
+  if (json) {
+    try {
+      body = JSON.parse(text || '{}') as Record<string, unknown>;
+    } catch {
+      throw invalidBody([{ path: '', message: 'is not valid JSON' }]);
+    }
+  } else {
+    const form = new URLSearchParams(text);
+    body = { by: form.get('by') ?? '', ...(form.get('note') ? { note: form.get('note') } : {}) };
+  }
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw invalidBody([{ path: '', message: 'must be a JSON object' }]);
+  const problems = checkSchema('alert', 'ack', body);
+  if (problems.length > 0) throw invalidBody(problems);
+  if ((body as { until?: unknown }).until !== undefined) throw invalidBody([{ path: 'until', message: 'is not accepted on a link' }]);
+  return body as unknown as AckRequest;
+}
+
+/** Answers an HTML page: the one `render` builds, or the refusal's page with its status (never a stack trace). */
+async function answerAsPage(ctx: Context, render: () => Promise<string>): Promise<void> {
+  ctx.set('Content-Security-Policy', ACK_PAGE_CSP);
+  // The URL holds the token: no other site learns it from a Referer, and no cache keeps the page.
+  ctx.set('Referrer-Policy', 'no-referrer');
+  ctx.set('Cache-Control', 'no-store');
+  ctx.set('X-Content-Type-Options', 'nosniff');
+  ctx.type = 'text/html; charset=utf-8';
+  try {
+    ctx.body = await render();
+  } catch (error) {
+    if (!(error instanceof HttpError)) throw error;
+    ctx.status = error.status;
+    ctx.body = renderProblemPage(error.message);
+  }
+}

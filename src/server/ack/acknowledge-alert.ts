@@ -1,0 +1,102 @@
+import { durationMs } from '../../model/duration.js';
+import { HttpError, invalidBody, notFound } from '../errors.js';
+import type { Notification } from '../notifiers/types.js';
+import type { Acknowledgement } from '../store/ack-store.js';
+import type { AlertRecord, Store } from '../store/store.js';
+
+/** What a person asks: who, why, until when (unix seconds, a duration from now, or null: until it recovers). */
+export interface AckRequest {
+  by: string;
+  note?: string | null;
+  until?: number | string | null;
+}
+
+/** The longest an acknowledgement can be asked to last: past that, it is a mute, not an acknowledgement. */
+const MAX_UNTIL_SECONDS = 30 * 86_400;
+
+/**
+ * Acknowledges the alert's current alerting episode for the API, the console and the one-click link: writes the
+ * acknowledgement, its history entry (the author and the note in its reason) and, in the same transaction, one
+ * `acknowledged` delivery per channel of the alert (PagerDuty, OpsGenie and VictorOps acknowledge their incident; the
+ * others get a short "acknowledged by" message). Not alerting: 409. Another account's alert: 404.
+ */
+export async function acknowledgeAlert(store: Store, alert: AlertRecord, request: AckRequest, nowMs: number): Promise<Acknowledgement> {
+  const at = Math.floor(nowMs / 1000);
+  const acknowledgement: Acknowledgement = {
+    by: request.by.trim(),
+    note: request.note?.trim() ? request.note.trim() : null,
+    at,
+    until: readUntil(request.until, at),
+  };
+  const notification: Notification = {
+    event: 'acknowledged',
+    alert: {
+      id: alert.id,
+      name: alert.name,
+      metric: alert.metric,
+      alert_criteria: alert.alertCriteria,
+      additional_criteria: alert.additionalCriteria ?? {},
+      expression: alert.expression || 'a',
+      info: alert.info,
+      notification_type: alert.notificationType,
+    },
+    triggered: alert.currentlyTriggeredMetrics.map((metric) => ({ metric, value: null })),
+    conditions: [],
+    graphUrl: null,
+    time: at,
+    acknowledgement,
+  };
+  const result = await store.acknowledgeAlert(alert.accountId, alert.id, {
+    acknowledgement,
+    history: { status: 'acknowledged', value: null, metric: '', time: at, channelId: null, reason: describeAck(acknowledgement) },
+    // Due at once: the outbox's retries and maximum age run on the wall clock, as for the evaluator's deliveries.
+    deliveries: alert.notificationChannels.map((channelId) => ({ channelId, event: 'acknowledged', payload: notification, createdAt: Date.now() })),
+  });
+  if (!result) throw notFound('alert');
+  if (result.outcome === 'not_alerting') {
+    throw new HttpError('conflict', `alert is ${alert.status === 'alerting' ? 'no longer alerting' : alert.status}: only an alerting alert can be acknowledged`, {
+      details: [{ path: 'status', message: 'is not alerting' }],
+    });
+  }
+  return acknowledgement;
+}
+
+/** Withdraws the alert's acknowledgement (history: withdrawn by whom). Not acknowledged: 409. */
+export async function withdrawAcknowledgement(store: Store, alert: AlertRecord, by: string | null, nowMs: number): Promise<void> {
+  const reason = by ? `withdrawn by ${by}` : 'withdrawn';
+  const result = await store.withdrawAcknowledgement(alert.accountId, alert.id, {
+    status: 'unacknowledged',
+    value: null,
+    metric: '',
+    time: Math.floor(nowMs / 1000),
+    channelId: null,
+    reason,
+  });
+  if (!result) throw notFound('alert');
+  if (result === 'not_acknowledged') {
+    throw new HttpError('conflict', 'alert is not acknowledged: there is nothing to withdraw', {
+      details: [{ path: 'acknowledgement', message: 'is null' }],
+    });
+  }
+}
+
+/** The history entry's reason: `by Ann until 2026-11-24T20:00:00.000Z: replacing the disk`. */
+export function describeAck(ack: Acknowledgement): string {
+  const until = ack.until === null ? '' : ` until ${new Date(ack.until * 1000).toISOString()}`;
+  return `by ${ack.by}${until}${ack.note ? `: ${ack.note}` : ''}`;
+}
+
+/** `until` as unix seconds: a number is a time, a string a duration from now; in the future, at most 30 days on. */
+function readUntil(until: AckRequest['until'], now: number): number | null {
+  if (until === undefined || until === null) return null;
+  let seconds: number;
+  if (typeof until === 'number') seconds = until;
+  else {
+    const ms = durationMs(until);
+    if (ms === undefined) throw invalidBody([{ path: 'until', message: 'is not a duration (e.g. 30m, 2h, 1d)' }]);
+    seconds = now + Math.ceil(ms / 1000);
+  }
+  if (seconds <= now) throw invalidBody([{ path: 'until', message: 'is not in the future' }]);
+  if (seconds > now + MAX_UNTIL_SECONDS) throw invalidBody([{ path: 'until', message: 'is more than 30 days away (mute the alert instead)' }]);
+  return seconds;
+}

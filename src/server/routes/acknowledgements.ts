@@ -1,0 +1,26 @@
+import type Router from '@koa/router';
+import { acknowledgeAlert, withdrawAcknowledgement, type AckRequest } from '../ack/acknowledge-alert.js';
+import { findAlert, presentAlerts } from './alerts.js';
+import { readValidBody, type RouteDeps } from './route-context.js';
+
+/**
+ * The alertform extension for acknowledging (issue 22): POST /v2/alerts/{id}/ack/ acknowledges the current alerting
+ * episode (409 when the alert is not alerting), DELETE withdraws it (409 when there is none); both answer the alert
+ * with its `acknowledgement`. The acknowledgement ends by itself when the alert recovers or its `until` passes.
+ */
+export function registerAckRoutes(router: Router, deps: RouteDeps): void {
+  router.post('/v2/alerts/:id/ack', async (ctx) => {
+    const alert = await findAlert(ctx, deps.store);
+    const body = await readValidBody<AckRequest>(ctx, 'alert', 'ack');
+    const acknowledgement = await acknowledgeAlert(deps.store, alert, body, deps.now());
+    ctx.body = (await presentAlerts(ctx, deps, [{ ...alert, acknowledgement }]))[0];
+  });
+
+  router.delete('/v2/alerts/:id/ack', async (ctx) => {
+    const alert = await findAlert(ctx, deps.store);
+    // Who withdraws, when the client says (the CLI and the console do): the history names them.
+    const by = new URLSearchParams(ctx.querystring).get('by')?.trim().slice(0, 200) || null;
+    await withdrawAcknowledgement(deps.store, alert, by, deps.now());
+    ctx.body = (await presentAlerts(ctx, deps, [{ ...alert, acknowledgement: null }]))[0];
+  });
+}

@@ -1,0 +1,66 @@
+import type { NewDelivery } from './outbox.js';
+import type { NewHistoryEntry } from './store.js';
+
+/** Who acknowledged an alerting episode, why, when and until when (unix seconds; until null: until it recovers). */
+export interface Acknowledgement {
+  by: string;
+  note: string | null;
+  at: number;
+  until: number | null;
+}
+
+/** Whether an acknowledgement holds at `nowSeconds`: present and its `until` not passed. */
+export function isAcknowledgedAt(ack: Acknowledgement | null, nowSeconds: number): boolean {
+  return ack !== null && (ack.until === null || ack.until > nowSeconds);
+}
+
+/** An acknowledgement to write, with its history entry and the notifications that tell the channels. */
+export interface AckWrite {
+  acknowledgement: Acknowledgement;
+  history: Omit<NewHistoryEntry, 'alertId'>;
+  /**
+   * One per channel of the alert (event `acknowledged`). Written only when the alert was not acknowledged already
+   * (an ack that changes its note or `until` tells nobody again).
+   */
+  deliveries: NewDelivery[];
+}
+
+/**
+ * What writing an acknowledgement did: `acknowledged` (and whether the deliveries were written), `not_alerting`
+ * (nothing written: only an alerting alert can be acknowledged), or null when the account has no such alert.
+ */
+export type AckOutcome = { outcome: 'acknowledged'; notified: boolean } | { outcome: 'not_alerting' } | null;
+
+/** The store's part for acknowledgements (issue 22). Account-scoped like the rest of the Store. */
+export interface AckStore {
+  /**
+   * In one transaction: when the account's alert is alerting, sets its acknowledgement, appends the history entry and,
+   * when no acknowledgement held at `acknowledgement.at`, writes the deliveries to the outbox.
+   */
+  acknowledgeAlert(accountId: string, alertId: string, write: AckWrite): Promise<AckOutcome>;
+  /**
+   * Removes the alert's acknowledgement and appends the history entry (only when there was one): `withdrawn`, or
+   * `not_acknowledged` (nothing written), or null when the account has no such alert.
+   */
+  withdrawAcknowledgement(
+    accountId: string,
+    alertId: string,
+    history: Omit<NewHistoryEntry, 'alertId'>,
+  ): Promise<'withdrawn' | 'not_acknowledged' | null>;
+}
+
+/** The ack columns of an alert row (both databases), as a record field. */
+export function acknowledgementFromRow(row: {
+  ack_by?: string | null;
+  ack_note?: string | null;
+  ack_at?: number | string | null;
+  ack_until?: number | string | null;
+}): Acknowledgement | null {
+  if (row.ack_by === null || row.ack_by === undefined || row.ack_at === null || row.ack_at === undefined) return null;
+  return {
+    by: row.ack_by,
+    note: row.ack_note ?? null,
+    at: Number(row.ack_at),
+    until: row.ack_until === null || row.ack_until === undefined ? null : Number(row.ack_until),
+  };
+}

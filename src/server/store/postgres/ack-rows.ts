@@ -1,0 +1,61 @@
+import type { AckOutcome, AckWrite } from '../ack-store.js';
+import type { NewHistoryEntry } from '../store.js';
+import { CLEAR_ACK } from '../sqlite/ack-rows.js';
+import { insertDeliveries } from './outbox-rows.js';
+import type { PgDatabase, Queryable } from './pg-database.js';
+
+async function appendEntry(tx: Queryable, alertId: string, entry: Omit<NewHistoryEntry, 'alertId'>): Promise<void> {
+  await tx.query(
+    `INSERT INTO history (account_id, alert_id, status, value, time, metric, channel_id, reason)
+     SELECT account_id, id, $1, $2, $3, $4, $5, $6 FROM alerts WHERE id = $7`,
+    [entry.status, entry.value, entry.time, entry.metric, entry.channelId ?? null, entry.reason ?? null, alertId],
+  );
+}
+
+/**
+ * AckStore.acknowledgeAlert on PostgreSQL: the row is locked (FOR UPDATE) while its status is judged, so a round
+ * that saves a recovery meanwhile waits, and then clears this acknowledgement as it should.
+ */
+export async function acknowledgeAlert(db: PgDatabase, accountId: string, alertId: string, write: AckWrite): Promise<AckOutcome> {
+  return db.transaction(async (tx): Promise<AckOutcome> => {
+    const [row] = await tx.query<{ status: string; ack_at: number | null; ack_until: number | null }>(
+      'SELECT status, ack_at, ack_until FROM alerts WHERE account_id = $1 AND id = $2 FOR UPDATE',
+      [accountId, alertId],
+    );
+    if (!row) return null;
+    if (row.status !== 'alerting') return { outcome: 'not_alerting' };
+    const { acknowledgement: ack } = write;
+    const held = row.ack_at !== null && (row.ack_until === null || Number(row.ack_until) > ack.at);
+    await tx.query('UPDATE alerts SET ack_by = $1, ack_note = $2, ack_at = $3, ack_until = $4 WHERE id = $5', [
+      ack.by,
+      ack.note,
+      ack.at,
+      ack.until,
+      alertId,
+    ]);
+    await appendEntry(tx, alertId, write.history);
+    const notify = !held && write.deliveries.length > 0;
+    if (notify) await insertDeliveries(tx, [{ alertId, deliveries: write.deliveries }]);
+    return { outcome: 'acknowledged', notified: notify };
+  });
+}
+
+/** AckStore.withdrawAcknowledgement on PostgreSQL. */
+export async function withdrawAcknowledgement(
+  db: PgDatabase,
+  accountId: string,
+  alertId: string,
+  history: Omit<NewHistoryEntry, 'alertId'>,
+): Promise<'withdrawn' | 'not_acknowledged' | null> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx.query<{ ack_at: number | null }>('SELECT ack_at FROM alerts WHERE account_id = $1 AND id = $2 FOR UPDATE', [
+      accountId,
+      alertId,
+    ]);
+    if (!row) return null;
+    if (row.ack_at === null) return 'not_acknowledged';
+    await tx.query(`UPDATE alerts SET ${CLEAR_ACK} WHERE id = $1`, [alertId]);
+    await appendEntry(tx, alertId, history);
+    return 'withdrawn';
+  });
+}

@@ -1,0 +1,48 @@
+import type { Database } from 'better-sqlite3';
+import type { AckOutcome, AckWrite } from '../ack-store.js';
+import type { NewHistoryEntry } from '../store.js';
+import { insertDeliveries } from './outbox-rows.js';
+
+const INSERT_HISTORY = `INSERT INTO history (account_id, alert_id, status, value, time, metric, channel_id, reason)
+  SELECT account_id, id, ?, ?, ?, ?, ?, ? FROM alerts WHERE id = ?`;
+
+function appendEntry(db: Database, alertId: string, entry: Omit<NewHistoryEntry, 'alertId'>): void {
+  db.prepare(INSERT_HISTORY).run(entry.status, entry.value, entry.time, entry.metric, entry.channelId ?? null, entry.reason ?? null, alertId);
+}
+
+/** AckStore.acknowledgeAlert on SQLite: one transaction (one writer, so the status read cannot go stale). */
+export function acknowledgeAlert(db: Database, accountId: string, alertId: string, write: AckWrite): AckOutcome {
+  return db.transaction((): AckOutcome => {
+    const row = db.prepare('SELECT status, ack_at, ack_until FROM alerts WHERE account_id = ? AND id = ?').get(accountId, alertId) as
+      | { status: string; ack_at: number | null; ack_until: number | null }
+      | undefined;
+    if (!row) return null;
+    if (row.status !== 'alerting') return { outcome: 'not_alerting' };
+    const { acknowledgement: ack } = write;
+    const held = row.ack_at !== null && (row.ack_until === null || row.ack_until > ack.at);
+    db.prepare('UPDATE alerts SET ack_by = ?, ack_note = ?, ack_at = ?, ack_until = ? WHERE id = ?').run(ack.by, ack.note, ack.at, ack.until, alertId);
+    appendEntry(db, alertId, write.history);
+    if (!held && write.deliveries.length > 0) insertDeliveries(db, alertId, write.deliveries);
+    return { outcome: 'acknowledged', notified: !held && write.deliveries.length > 0 };
+  })();
+}
+
+/** AckStore.withdrawAcknowledgement on SQLite. */
+export function withdrawAcknowledgement(
+  db: Database,
+  accountId: string,
+  alertId: string,
+  history: Omit<NewHistoryEntry, 'alertId'>,
+): 'withdrawn' | 'not_acknowledged' | null {
+  return db.transaction(() => {
+    const row = db.prepare('SELECT ack_at FROM alerts WHERE account_id = ? AND id = ?').get(accountId, alertId) as { ack_at: number | null } | undefined;
+    if (!row) return null;
+    if (row.ack_at === null) return 'not_acknowledged';
+    db.prepare(`UPDATE alerts SET ${CLEAR_ACK} WHERE id = ?`).run(alertId);
+    appendEntry(db, alertId, history);
+    return 'withdrawn';
+  })();
+}
+
+/** The SET clause that removes an acknowledgement (both databases). */
+export const CLEAR_ACK = 'ack_by = NULL, ack_note = NULL, ack_at = NULL, ack_until = NULL';
