@@ -60,12 +60,13 @@ describeEachStore('on $name', (backend) => {
         info: null,
         on_query_failure: null,
         escalation: [],
+        acknowledgement: null,
       });
       // The hosted API's fields in its order, then alertform's extensions.
       expect(Object.keys(read.body)).toEqual([
         'id', 'name', 'metric', 'alert_criteria', 'additional_criteria', 'expression', 'notification_channels',
         'notification_type', 'scheduled_mutes', 'currently_triggered_metrics', 'muted', 'status', 'info',
-        'on_query_failure', 'escalation',
+        'on_query_failure', 'escalation', 'acknowledgement',
       ]);
     });
 
