@@ -1,15 +1,23 @@
 import type { AlertBody, ChannelBody, ScheduleBody } from '../model/types.js';
 import type { SourceLocation } from './problems.js';
+import type { FlapGuardDefinition, ThrottleDefinition } from '../model/noise-control.js';
 
 /** `muted` in a definition: absent leaves manual mutes alone, false keeps unmuted, {until} keeps muted until then. */
 export type MutedDefinition = false | { until: string };
 
-/** An alert as written in a definitions file: the API's fields plus the declarative `muted`. */
-export interface AlertDefinition extends AlertBody {
+/**
+ * An alert as written in a definitions file: the API's fields plus the declarative `muted`; `flap_guard` with its
+ * `window:` in the duration grammar.
+ */
+export interface AlertDefinition extends Omit<AlertBody, 'flap_guard'> {
   muted?: MutedDefinition;
+  flap_guard?: FlapGuardDefinition | null;
 }
 
-export type ChannelDefinition = ChannelBody;
+/** A channel as written in a definitions file: the API's fields, `throttle` with its `window:` in the duration grammar. */
+export interface ChannelDefinition extends Omit<ChannelBody, 'throttle'> {
+  throttle?: ThrottleDefinition | null;
+}
 export type ScheduleDefinition = ScheduleBody;
 
 export type ResourceKind = 'schedule' | 'channel' | 'alert';

@@ -21,7 +21,16 @@ export interface EvalState {
 }
 
 /** The notification kinds a cycle can emit for an alert. */
-export type NotificationEvent = 'alerting' | 'reminder' | 'recovered' | 'query_failed' | 'query_recovered';
+export type NotificationEvent =
+  | 'alerting'
+  | 'reminder'
+  | 'recovered'
+  | 'query_failed'
+  | 'query_recovered'
+  /** The flap guard (flap-guard.ts): the alert changes state too often; its notifications pause until it is stable. */
+  | 'flapping'
+  /** A channel's throttle window ended with notifications held back: one summary lists them (built by the outbox side). */
+  | 'throttled_summary';
 
 /** A history entry of a transition, `time` in unix seconds (stored as the store's HistoryRecord, with its alert id). */
 export interface TransitionHistoryEntry {

@@ -1,5 +1,6 @@
 import { callsFunction } from '../graphite/target.js';
 import { DEFAULT_NOTIFICATION_TYPE } from './defaults.js';
+import type { ChannelThrottle, FlapGuard } from './noise-control.js';
 import type { AlertCriteria, ChannelType, CriteriaType, NotificationType, NotificationTypeInput, OnQueryFailure, Weekday } from './types.js';
 
 /**
@@ -30,6 +31,8 @@ export interface CanonicalAlert {
   scheduled_mutes: string[];
   info: string;
   on_query_failure: OnQueryFailure;
+  /** Extension: absent when the alert has none (so plans of alerts without one read as before). */
+  flap_guard?: FlapGuard;
 }
 
 export interface CanonicalChannel {
@@ -37,6 +40,8 @@ export interface CanonicalChannel {
   type: ChannelType;
   destination: string;
   auto_resolve: boolean;
+  /** Extension: absent when the channel has none. */
+  throttle?: ChannelThrottle;
 }
 
 export interface CanonicalSchedule {

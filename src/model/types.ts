@@ -1,3 +1,5 @@
+import type { ChannelThrottle, FlapGuard } from './noise-control.js';
+
 /**
  * The /v2 API's resources, as the seed and ../shared/design/api-semantics.md define them. Shared by the client,
  * the planner and the server, so that all three speak one shape.
@@ -24,6 +26,8 @@ export type NotificationTypeInput = NotificationType | 'state_change' | [] | '' 
 
 export type OnQueryFailure = null | 'ignore' | 'notify';
 
+export type { ChannelThrottle, FlapGuard } from './noise-control.js';
+
 /** Fields of an alert a client writes (POST body; a PUT sends any subset). */
 export interface AlertBody {
   name: string;
@@ -36,6 +40,8 @@ export interface AlertBody {
   notification_type?: NotificationTypeInput;
   info?: string | null;
   on_query_failure?: OnQueryFailure;
+  /** Extension (noise control): left out of a create body when null. */
+  flap_guard?: FlapGuard | null;
 }
 
 export type AlertStatus = 'healthy' | 'alerting' | 'recovered';
@@ -56,6 +62,8 @@ export interface AlertRead {
   status: AlertStatus | string;
   info: string | null;
   on_query_failure: OnQueryFailure;
+  /** Extension (noise control): alertform's server returns it; the hosted service does not. */
+  flap_guard?: FlapGuard | null;
 }
 
 export type ChannelType = 'email' | 'pagerduty' | 'slack' | 'webhook' | 'victorops' | 'opsgenie';
@@ -66,10 +74,14 @@ export interface ChannelBody {
   description: string;
   destination: string;
   auto_resolve?: boolean;
+  /** Extension (noise control): left out of a create body when null. */
+  throttle?: ChannelThrottle | null;
 }
 
-export interface ChannelRead extends Required<ChannelBody> {
+export interface ChannelRead extends Required<Omit<ChannelBody, 'throttle'>> {
   id: string;
+  /** Extension (noise control): alertform's server returns it; the hosted service does not. */
+  throttle?: ChannelThrottle | null;
   /** Additive: the last delivery error of this channel, if its last delivery failed. */
   last_error?: { time: string; message: string } | null;
   /** Additive: notifications waiting in the outbox for this channel (absent when none). */
@@ -81,7 +93,8 @@ export interface ChannelRead extends Required<ChannelBody> {
 /** A notification in the server's outbox (alertform's own /v2/deliveries/; no destination, no payload). */
 export interface DeliveryRead {
   id: string;
-  state: 'pending' | 'delivered' | 'dead';
+  /** held / summarized: a notification a channel's throttle held back for its window's summary (extension). */
+  state: 'pending' | 'delivered' | 'dead' | 'held' | 'summarized';
   channel: { id: string; type: string; description: string };
   alert: { id: string; name: string };
   /** alerting, reminder, recovered, query_failed, query_recovered, or test (a channel test). */

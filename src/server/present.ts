@@ -24,6 +24,7 @@ export function presentAlert(alert: AlertRecord, schedules: readonly ScheduleRec
     status: alert.status,
     info: alert.info,
     on_query_failure: alert.onQueryFailure,
+    flap_guard: alert.flapGuard ?? null,
   };
 }
 
@@ -51,6 +52,7 @@ export function presentChannel(channel: ChannelRecord, pending?: PendingSummary,
     destination: channel.destination,
     id: channel.id,
     auto_resolve: channel.autoResolve,
+    throttle: channel.throttle ?? null,
     ...(channel.lastError
       ? { last_error: { time: String(channel.lastError.time), message: channel.lastError.message } }
       : {}),

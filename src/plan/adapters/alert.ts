@@ -9,6 +9,7 @@ import {
 import { DEFAULT_CHANNEL, DEFAULT_EXPRESSION } from '../../model/defaults.js';
 import { canonicalExpression } from '../../model/expression.js';
 import type { AlertBody } from '../../model/types.js';
+import { flapGuardFromDefinition, type FlapGuard } from '../../model/noise-control.js';
 import type { IdRegistry } from '../references.js';
 import { pick, type AdapterOf } from './adapter.js';
 
@@ -35,6 +36,7 @@ export const alertAdapter: AdapterOf<'alert'> = {
       scheduled_mutes: sortedUnique((spec.scheduled_mutes ?? []).map((ref, i) => refs.schedule(ref, `scheduled_mutes.${i}`))),
       info: spec.info ?? '',
       on_query_failure: canonicalOnQueryFailure(spec.on_query_failure, spec.metric, spec.additional_criteria),
+      ...canonicalFlapGuard(flapGuardFromDefinition(spec.flap_guard)),
     };
   },
   canonicalActual(read, refs) {
@@ -49,6 +51,7 @@ export const alertAdapter: AdapterOf<'alert'> = {
       scheduled_mutes: sortedUnique((read.scheduled_mutes ?? []).map((id) => refs.schedule(id))),
       info: read.info ?? '',
       on_query_failure: read.on_query_failure ?? null,
+      ...canonicalFlapGuard(read.flap_guard),
     };
   },
   unknownFields(read) {
@@ -57,6 +60,8 @@ export const alertAdapter: AdapterOf<'alert'> = {
     if (read.additional_criteria === undefined) unknown.push('additional_criteria');
     if (read.expression === undefined) unknown.push('expression');
     if (read.on_query_failure === undefined) unknown.push('on_query_failure');
+    // An alertform extension the hosted service does not return: not compared there.
+    if (read.flap_guard === undefined) unknown.push('flap_guard');
     return unknown;
   },
   references: (c) => [
@@ -88,5 +93,12 @@ function alertBody(c: CanonicalAlert, ids: IdRegistry, full: boolean): AlertBody
   if (full || c.expression !== DEFAULT_EXPRESSION) body.expression = c.expression;
   if (full || c.scheduled_mutes.length > 0) body.scheduled_mutes = c.scheduled_mutes.map((name) => ids.get('schedule', name) ?? name);
   if (full || c.on_query_failure !== null || usesGraphiteFunction(c.metric, c.additional_criteria)) body.on_query_failure = c.on_query_failure;
+  // An extension: a create body without one is exactly the hosted API's; an update clears it with null.
+  if (full || c.flap_guard) body.flap_guard = c.flap_guard ?? null;
   return body;
+}
+
+/** The canonical flap_guard: present only when set (absent and null mean the same: no guard). */
+function canonicalFlapGuard(guard: FlapGuard | null | undefined): { flap_guard?: FlapGuard } {
+  return guard ? { flap_guard: { max_changes: guard.max_changes, window_minutes: guard.window_minutes } } : {};
 }

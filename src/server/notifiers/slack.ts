@@ -1,8 +1,15 @@
-import { describeCriteria, statusOf, summarize } from './describe.js';
+import { describeHeld, describeCriteria, statusOf, summarize } from './describe.js';
 import { postJson } from './http.js';
 import type { DeliveryChannel, Notification, NotifierSettings } from './types.js';
 
-const COLORS = { alerting: '#d00000', recovered: '#2eb886', query_failed: '#daa038', query_recovered: '#2eb886' };
+const COLORS = {
+  alerting: '#d00000',
+  recovered: '#2eb886',
+  query_failed: '#daa038',
+  query_recovered: '#2eb886',
+  flapping: '#daa038',
+  throttled_summary: '#439fe0',
+};
 
 /**
  * A Slack incoming-webhook message: a one-line `text` (what notifications and old clients show) and one
@@ -26,6 +33,7 @@ export function buildSlackPayload(notification: Notification): Record<string, un
     fields.push({ title: 'Metrics', value: escapeSlack(list + (triggered.length > 20 ? `\n… ${triggered.length - 20} more` : '')), short: false });
   }
   if (notification.failure) fields.push({ title: 'Failure', value: escapeSlack(notification.failure), short: false });
+  if (notification.throttled) fields.push({ title: 'Held back', value: escapeSlack(describeHeld(notification.throttled).join('\n')), short: false });
   return {
     text: escapeSlack(summarize(notification)),
     attachments: [

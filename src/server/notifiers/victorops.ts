@@ -11,7 +11,8 @@ export function buildVictoropsMessage(channel: DeliveryChannel, notification: No
   const recovery = notification.event === 'recovered' || notification.event === 'query_recovered';
   if (recovery && !channel.auto_resolve) return null;
   return {
-    message_type: recovery ? 'RECOVERY' : 'CRITICAL',
+    // A throttle summary is information (its own entity, per channel and window), not an incident.
+    message_type: recovery ? 'RECOVERY' : notification.event === 'throttled_summary' ? 'INFO' : 'CRITICAL',
     entity_id: `alertform-${notification.alert.id}${query ? '-query' : ''}`,
     entity_display_name: summarize(notification),
     state_message: describeText(notification),

@@ -34,6 +34,9 @@ export function buildWebhookPayload(notification: Notification): Record<string, 
   }
   if (isComposite(notification) || triggered.length > 1) payload.triggered_metrics = triggered;
   if (notification.test) payload.test = true;
+  // Additive (noise control): the flap guard's figures, and what a throttle summary lists.
+  if (notification.flapping) payload.flapping = notification.flapping;
+  if (notification.throttled) payload.throttled = notification.throttled;
   // Additive: the alert's page in the console, with --public-url.
   if (notification.consoleUrl) payload.console_url = notification.consoleUrl;
   return payload;

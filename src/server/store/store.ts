@@ -6,6 +6,7 @@ import type {
   OnQueryFailure,
   Weekday,
 } from '../../model/types.js';
+import type { ChannelThrottle, FlapGuard } from '../../model/noise-control.js';
 import type { ConsoleStore } from './console-store.js';
 import type { NewDelivery, OutboxStore } from './outbox.js';
 import type { AlertSummary } from './alert-summary.js';
@@ -165,6 +166,8 @@ export interface AlertWrite {
   scheduledMutes: string[];
   info: string | null;
   onQueryFailure: OnQueryFailure;
+  /** Extension (noise control); absent or null: none. */
+  flapGuard?: FlapGuard | null;
 }
 
 /** An alert as stored: what was written plus the evaluator's state. */
@@ -202,6 +205,8 @@ export interface ChannelWrite {
   description: string;
   destination: string;
   autoResolve: boolean;
+  /** Extension (noise control); absent or null: none. */
+  throttle?: ChannelThrottle | null;
 }
 
 export interface ChannelError {

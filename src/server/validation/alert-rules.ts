@@ -62,6 +62,7 @@ export async function checkAlertRules(
       scheduledMutes,
       info: body.info ?? null,
       onQueryFailure: canonicalOnQueryFailure(body.on_query_failure, body.metric, body.additional_criteria),
+      flapGuard: body.flap_guard ?? null,
     },
   };
 }
@@ -81,6 +82,7 @@ export function mergeAlertUpdate(stored: AlertRecord, patch: Partial<AlertBody>)
     notification_channels: patch.notification_channels ?? stored.notificationChannels,
     notification_type: 'notification_type' in patch ? patch.notification_type : stored.notificationType,
     info: 'info' in patch ? patch.info : stored.info,
+    flap_guard: 'flap_guard' in patch ? patch.flap_guard : (stored.flapGuard ?? null),
   };
   if ('on_query_failure' in patch) {
     merged.on_query_failure = patch.on_query_failure;

@@ -13,6 +13,8 @@ export interface AlertRow {
   notification_type: string;
   info: string | null;
   on_query_failure: string | null;
+  /** JSON, or null: none. */
+  flap_guard: string | null;
   status: string;
   currently_triggered_metrics: string;
   muted_until: number | null;
@@ -58,6 +60,7 @@ export function alertFromRow(row: AlertRow, channels: string[], schedules: strin
     scheduledMutes: schedules,
     info: row.info,
     onQueryFailure: row.on_query_failure as AlertRecord['onQueryFailure'],
+    flapGuard: row.flap_guard ? (JSON.parse(row.flap_guard) as AlertRecord['flapGuard']) : null,
     status: row.status,
     currentlyTriggeredMetrics: JSON.parse(row.currently_triggered_metrics) as string[],
     mutedUntil: row.muted_until,
@@ -87,6 +90,7 @@ export function alertWriteValues(alert: AlertWrite): unknown[] {
     JSON.stringify(alert.notificationType),
     alert.info,
     alert.onQueryFailure,
+    alert.flapGuard ? JSON.stringify(alert.flapGuard) : null,
   ];
 }
 
@@ -99,6 +103,7 @@ export const ALERT_WRITE_COLUMNS = [
   'notification_type',
   'info',
   'on_query_failure',
+  'flap_guard',
 ] as const;
 
 /** Replaces an alert's channel and schedule links, keeping the given order. */
