@@ -29,6 +29,8 @@ import {
   type Store,
   type StoreReadiness,
 } from '../store.js';
+import * as throttleRows from './throttle-rows.js';
+import { listsHeld } from '../held-listing.js';
 import { ALERT_WRITE_COLUMNS, alertFromRow, alertWriteValues, type AlertRow } from '../sqlite/alert-rows.js';
 import { channelFromRow, scheduleFromRows, throttleText, type ChannelRow, type ScheduleRow } from '../sqlite/rows.js';
 import { acquireLeases, fencePartitions, partitionSql, releaseLeases, renewLeases } from './evaluation-leases.js';
@@ -494,7 +496,7 @@ export class PostgresStore implements Store {
     if (all.length === 0) return;
     // Two statements for the whole round, whatever its size: one UPDATE from arrays, one INSERT of the history.
     await this.db.transaction(async (tx) => {
-      const results = all;
+      let results = all;
       if (lease?.tokens) {
         // Fenced: a partition that moved to another replica (its token changed) is evaluated there from the state
         // it reads, so writing (and notifying) it here would repeat it. The round is saved whole or not at all.
@@ -502,6 +504,8 @@ export class PostgresStore implements Store {
         const lost = new Set(results.map((item) => alertPartition(item.alertId, lease.partitionCount)).filter((p) => !held.has(p)));
         if (lost.size > 0) throw new LeaseLost([...lost].sort((a, b) => a - b));
       }
+      // A throttled channel's notifications beyond its window's share are held, and their history says so.
+      results = await throttleRows.throttleEvaluations(tx, results);
       await tx.query(
         `UPDATE alerts SET status = r.status, currently_triggered_metrics = r.metrics, eval_state = r.eval_state
          FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS r(id, status, metrics, eval_state)
@@ -532,7 +536,12 @@ export class PostgresStore implements Store {
     await this.db.transaction((tx) => outbox.finishDeliveries(tx, finished));
   }
 
+  async closeThrottleWindows(now: number): Promise<number> {
+    return throttleRows.closeThrottleWindows(this.db, now);
+  }
+
   async listDeliveries(accountId: string, query: DeliveryQuery): Promise<Page<DeliveryRecord>> {
+    if (listsHeld(query)) return throttleRows.listDeliveriesWithHeld(this.db, accountId, query);
     return outbox.listDeliveries(this.db, accountId, query);
   }
 

@@ -47,6 +47,8 @@ import type {
 import * as outbox from './outbox-rows.js';
 import * as consoleRows from './console-rows.js';
 import { PUBLIC_HISTORY_STATUSES, type ChannelTestDelivery, type TimelineRecord } from '../console-store.js';
+import * as throttleRows from './throttle-rows.js';
+import { listsHeld } from '../held-listing.js';
 import { channelFromRow, scheduleFromRows, throttleText, type ChannelRow, type ScheduleRow } from './rows.js';
 import { openDatabase } from './open-database.js';
 import { SQLITE_SUMMARY_SQL, toAlertSummaries, type AlertSummary, type AlertSummaryRow } from '../alert-summary.js';
@@ -514,6 +516,8 @@ export class SqliteStore implements Store {
        SELECT account_id, id, ?, ?, ?, ?, ?, ? FROM alerts WHERE id = ?`,
     );
     this.db.transaction(() => {
+      // A throttled channel's notifications beyond its window's share are held, and their history says so.
+      results = throttleRows.throttleEvaluations(this.db, results);
       for (const { alertId, result, history } of results) {
         const evalState = result.evalState === undefined || result.evalState === null ? null : JSON.stringify(result.evalState);
         update.run(result.status, JSON.stringify(result.currentlyTriggeredMetrics), evalState, alertId);
@@ -533,7 +537,12 @@ export class SqliteStore implements Store {
     outbox.finishDeliveries(this.db, finished);
   }
 
+  async closeThrottleWindows(now: number): Promise<number> {
+    return throttleRows.closeThrottleWindows(this.db, now);
+  }
+
   async listDeliveries(accountId: string, query: DeliveryQuery): Promise<Page<DeliveryRecord>> {
+    if (listsHeld(query)) return throttleRows.listDeliveriesWithHeld(this.db, accountId, query);
     return outbox.listDeliveries(this.db, accountId, query);
   }
 
