@@ -49,8 +49,10 @@ export interface ThrottledBatch {
  * from `at` when the current one has ended or there is none), and which of them are held.
  */
 export function admitToWindow(current: ThrottleWindow | null, throttle: ChannelThrottle, at: number, count: number): { window: ThrottleWindow; held: boolean[] } {
+  // A notification made a moment before the window opened (another replica's clock, a save that waited on the lock)
+  // still counts in it: the window is the channel's, not the notification's.
   const window =
-    current && at < current.endsAt && at >= current.startedAt
+    current && at < current.endsAt
       ? { ...current }
       : { startedAt: at, endsAt: at + throttle.window_minutes * 60_000, sent: 0 };
   const held: boolean[] = [];
