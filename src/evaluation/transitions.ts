@@ -1,5 +1,7 @@
 import type { NotificationType, OnQueryFailure } from '../model/types.js';
 import type { AlertJudgement, TriggeredMetric } from './judge-alert.js';
+import type { FlapGuard } from '../model/noise-control.js';
+import { guardFlapping } from './flap-guard.js';
 
 /**
  * Everything the evaluator remembers about one alert between cycles. Stored as the alert's opaque eval_state,
@@ -18,6 +20,9 @@ export interface EvalState {
   queryFailing: boolean;
   /** Whether channels were told about the current query failure. */
   queryFailureNotified: boolean;
+  /** The flap guard's memory (flap-guard.ts): times of recent state changes, and whether it is flapping. */
+  recentChanges?: number[];
+  flapping?: boolean;
 }
 
 /** The notification kinds a cycle can emit for an alert. */
@@ -56,13 +61,15 @@ export interface AdvanceContext {
   /** Explicitly muted or inside an active scheduled mute. */
   muted: boolean;
   onQueryFailure: OnQueryFailure;
+  /** The alert's flap guard (flap-guard.ts); absent or null: none. */
+  flapGuard?: FlapGuard | null;
 }
 
 /** The result of one cycle for one alert. */
 export interface Advance {
   state: EvalState;
   history: TransitionHistoryEntry[];
-  notifications: { event: NotificationEvent; triggered: TriggeredMetric[] }[];
+  notifications: { event: NotificationEvent; triggered: TriggeredMetric[]; flapping?: { changes: number; window_minutes: number } }[];
   /**
    * Notifications a transition would have sent but did not, and why (muted, the backoff, on_query_failure): the
    * console shows them. Reminders held back while muted are not listed (one per cycle would drown the rest).
@@ -82,6 +89,8 @@ export function initialEvalState(status = 'healthy', triggeredMetrics: readonly 
     alertingNotified: alerting,
     queryFailing: false,
     queryFailureNotified: false,
+    recentChanges: [],
+    flapping: false,
   };
 }
 
@@ -144,7 +153,7 @@ export function advanceAlert(previous: EvalState, input: CycleInput, context: Ad
         suppressed.push({ event: 'query_failed', triggered, reason });
       }
     }
-    return { state, history, notifications, suppressed };
+    return guardFlapping(previous, { state, history, notifications, suppressed }, context.flapGuard, now, muted);
   }
 
   if (previous.queryFailing) {
@@ -189,5 +198,5 @@ export function advanceAlert(previous: EvalState, input: CycleInput, context: Ad
     }
     state.alertingNotified = false;
   }
-  return { state, history, notifications, suppressed };
+  return guardFlapping(previous, { state, history, notifications, suppressed }, context.flapGuard, now, muted);
 }

@@ -90,10 +90,11 @@ export async function runEvaluationCycle(deps: CycleDependencies): Promise<Cycle
         notificationType: alert.notification_type,
         muted: alert.muted,
         onQueryFailure: alert.on_query_failure,
+        flapGuard: alert.flap_guard ?? null,
       });
       if (advance.state.status !== previous.status) transitions += 1;
       const outgoing: Notification[] = [];
-      for (const { event, triggered } of advance.notifications) {
+      for (const { event, triggered, flapping } of advance.notifications) {
         outgoing.push({
           event,
           alert: {
@@ -113,6 +114,7 @@ export async function runEvaluationCycle(deps: CycleDependencies): Promise<Cycle
           graphUrl: null,
           time: now,
           ...(input.kind === 'query_failed' ? { failure: input.failures.map((f) => `${f.metric}: ${f.message}`).join('; ') } : {}),
+          ...(flapping ? { flapping } : {}),
         });
       }
       const stored = JSON.stringify(advance.state);
