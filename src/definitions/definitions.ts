@@ -1,5 +1,6 @@
 import type { AlertBody, ChannelBody, ScheduleBody } from '../model/types.js';
 import type { SourceLocation } from './problems.js';
+import type { FlapGuardDefinition, ThrottleDefinition } from '../model/noise-control.js';
 
 /** `muted` in a definition: absent leaves manual mutes alone, false keeps unmuted, {until} keeps muted until then. */
 export type MutedDefinition = false | { until: string };
@@ -18,14 +19,19 @@ export interface EscalationPolicyDefinition {
 
 /**
  * An alert as written in a definitions file: the API's fields plus the declarative `muted`; `escalation` is inline
- * steps or a policy's name (replaced by the policy's steps when the definitions load).
+ * steps or a policy's name (replaced by the policy's steps when the definitions load); `flap_guard` with its
+ * `window:` in the duration grammar.
  */
-export interface AlertDefinition extends Omit<AlertBody, 'escalation'> {
+export interface AlertDefinition extends Omit<AlertBody, 'escalation' | 'flap_guard'> {
   muted?: MutedDefinition;
   escalation?: string | EscalationStepDefinition[];
+  flap_guard?: FlapGuardDefinition | null;
 }
 
-export type ChannelDefinition = ChannelBody;
+/** A channel as written in a definitions file: the API's fields, `throttle` with its `window:` in the duration grammar. */
+export interface ChannelDefinition extends Omit<ChannelBody, 'throttle'> {
+  throttle?: ThrottleDefinition | null;
+}
 export type ScheduleDefinition = ScheduleBody;
 
 export type ResourceKind = 'schedule' | 'channel' | 'alert';

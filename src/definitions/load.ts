@@ -160,7 +160,7 @@ function groupByItem(paths: string[]): Map<string, string[]> {
 /** The schema part each list item is checked against, one item at a time. */
 const ITEM_SCHEMAS: Record<string, [SchemaName, string]> = {
   alerts: ['definitions', 'alert'],
-  channels: ['channel', 'create'],
+  channels: ['definitions', 'channel'],
   schedules: ['schedule', 'create'],
   escalation_policies: ['definitions', 'escalationPolicy'],
 };

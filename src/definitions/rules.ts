@@ -1,5 +1,6 @@
 import { checkAutoResolve, checkCriteriaBounds, checkDestination, checkExpressionLetters, checkMetricPatterns, checkOnQueryFailure } from '../model/rules.js';
 import type { FieldProblem } from '../model/schemas.js';
+import { checkWindow } from '../model/noise-control.js';
 import type { AlertDefinition, Definitions, Defined } from './definitions.js';
 import type { Problem, SourceLocation } from './problems.js';
 import { expandEscalationPolicies } from './escalation.js';
@@ -25,6 +26,7 @@ export function checkDefinitions(definitions: Definitions): Problem[] {
     const show = channel.sensitivePaths.includes('destination') ? () => 'a value' : undefined;
     if (destination !== '') problems.push(...locate(channel, checkDestination(type, destination, show ? { show } : {})));
     problems.push(...locate(channel, checkAutoResolve(type, autoResolve)));
+    problems.push(...locate(channel, checkWindow(channel.spec.throttle?.window, 'throttle.window')));
   }
   return problems;
 }
@@ -70,5 +72,6 @@ function checkAlert(alert: Defined<AlertDefinition>): Problem[] {
     ...checkMetricPatterns(spec.metric, additional),
     ...Object.entries(additional).flatMap(([key, criterion]) => checkCriteriaBounds(criterion, `additional_criteria.${key}`)),
     ...checkOnQueryFailure(spec.on_query_failure, spec.metric, additional),
+    ...checkWindow(spec.flap_guard?.window, 'flap_guard.window'),
   ]);
 }

@@ -1,6 +1,8 @@
 import type { NotificationType, OnQueryFailure } from '../model/types.js';
 import type { AlertJudgement, TriggeredMetric } from './judge-alert.js';
 import { NO_ESCALATION, escalateAlerting, escalationRecovery, type EscalationMemory, type EscalationNote, type EscalationStep } from './escalation.js';
+import type { FlapGuard } from '../model/noise-control.js';
+import { guardFlapping } from './flap-guard.js';
 
 /**
  * Everything the evaluator remembers about one alert between cycles. Stored as the alert's opaque eval_state,
@@ -26,10 +28,26 @@ export interface EvalState {
    * field): it names the episode, so that an acknowledgement link from an earlier episode cannot acknowledge this one.
    */
   alertingSince: number | null;
+  /** The flap guard's memory (flap-guard.ts): times of recent state changes, and whether it is flapping. */
+  recentChanges?: number[];
+  flapping?: boolean;
 }
 
-/** The notification kinds a cycle can emit for an alert (and `acknowledged`, written by POST /v2/alerts/{id}/ack/). */
-export type NotificationEvent = 'alerting' | 'reminder' | 'recovered' | 'query_failed' | 'query_recovered' | 'escalated' | 'acknowledged';
+/** The notification kinds a cycle can emit for an alert. */
+export type NotificationEvent =
+  | 'alerting'
+  | 'reminder'
+  | 'recovered'
+  | 'query_failed'
+  | 'query_recovered'
+  /** An escalation step (escalation.ts): the alert has been alerting, unacknowledged, for the step's minutes. */
+  | 'escalated'
+  /** Someone acknowledged the episode (written by POST /v2/alerts/{id}/ack/, not by a cycle). */
+  | 'acknowledged'
+  /** The flap guard (flap-guard.ts): the alert changes state too often; its notifications pause until it is stable. */
+  | 'flapping'
+  /** A channel's throttle window ended with notifications held back: one summary lists them (built by the outbox side). */
+  | 'throttled_summary';
 
 /** A history entry of a transition, `time` in unix seconds (stored as the store's HistoryRecord, with its alert id). */
 export interface TransitionHistoryEntry {
@@ -61,6 +79,8 @@ export interface AdvanceContext {
   escalation?: readonly EscalationStep[];
   /** The alert's own channel ids: a recovery goes to the escalated channels that are not among them. */
   channels?: readonly string[];
+  /** The alert's flap guard (flap-guard.ts); absent or null: none. */
+  flapGuard?: FlapGuard | null;
 }
 
 /** A notification a cycle emits; `channels` (ids) when it goes elsewhere than to the alert's own channels. */
@@ -70,6 +90,8 @@ export interface AdvanceNotification {
   channels?: string[];
   /** For `escalated`: which step. */
   escalation?: EscalationNote;
+  /** For `flapping`: how many state changes in what window. */
+  flapping?: { changes: number; window_minutes: number };
 }
 
 /** The result of one cycle for one alert. */
@@ -98,6 +120,8 @@ export function initialEvalState(status = 'healthy', triggeredMetrics: readonly 
     queryFailureNotified: false,
     escalation: { ...NO_ESCALATION },
     alertingSince: null,
+    recentChanges: [],
+    flapping: false,
   };
 }
 
@@ -163,7 +187,7 @@ export function advanceAlert(previous: EvalState, input: CycleInput, context: Ad
         suppressed.push({ event: 'query_failed', triggered, reason });
       }
     }
-    return { state, history, notifications, suppressed };
+    return guardFlapping(previous, { state, history, notifications, suppressed }, context.flapGuard, now, muted);
   }
 
   if (previous.queryFailing) {
@@ -222,5 +246,5 @@ export function advanceAlert(previous: EvalState, input: CycleInput, context: Ad
     notifications.push(...escalated.notifications);
     suppressed.push(...escalated.suppressed);
   }
-  return { state, history, notifications, suppressed };
+  return guardFlapping(previous, { state, history, notifications, suppressed }, context.flapGuard, now, muted);
 }

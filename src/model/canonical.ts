@@ -1,5 +1,6 @@
 import { callsFunction } from '../graphite/target.js';
 import { DEFAULT_NOTIFICATION_TYPE } from './defaults.js';
+import type { ChannelThrottle, FlapGuard } from './noise-control.js';
 import type { AlertCriteria, ChannelType, CriteriaType, NotificationType, NotificationTypeInput, OnQueryFailure, Weekday } from './types.js';
 
 /**
@@ -32,6 +33,8 @@ export interface CanonicalAlert {
   on_query_failure: OnQueryFailure;
   /** Escalation steps (an extension), channels by name (sorted); absent when there are none. */
   escalation?: CanonicalEscalationStep[];
+  /** Extension: absent when the alert has none (so plans of alerts without one read as before). */
+  flap_guard?: FlapGuard;
 }
 
 /** One escalation step in canonical form: minutes, channel names sorted and unique. */
@@ -45,6 +48,8 @@ export interface CanonicalChannel {
   type: ChannelType;
   destination: string;
   auto_resolve: boolean;
+  /** Extension: absent when the channel has none. */
+  throttle?: ChannelThrottle;
 }
 
 export interface CanonicalSchedule {

@@ -1,3 +1,5 @@
+import type { ChannelThrottle, FlapGuard } from './noise-control.js';
+
 /**
  * The /v2 API's resources, as the seed and ../shared/design/api-semantics.md define them. Shared by the client,
  * the planner and the server, so that all three speak one shape.
@@ -24,6 +26,8 @@ export type NotificationTypeInput = NotificationType | 'state_change' | [] | '' 
 
 export type OnQueryFailure = null | 'ignore' | 'notify';
 
+export type { ChannelThrottle, FlapGuard } from './noise-control.js';
+
 /** Fields of an alert a client writes (POST body; a PUT sends any subset). */
 export interface AlertBody {
   name: string;
@@ -38,6 +42,8 @@ export interface AlertBody {
   on_query_failure?: OnQueryFailure;
   /** Extension: after N minutes alerting (and not acknowledged), notify these channels too. */
   escalation?: EscalationStepBody[];
+  /** Extension (noise control): left out of a create body when null. */
+  flap_guard?: FlapGuard | null;
 }
 
 /** One escalation step of the API (an alertform extension): channels by id (or, on write, description). */
@@ -68,6 +74,8 @@ export interface AlertRead {
   escalation?: EscalationStepBody[];
   /** alertform extension (read-only): who acknowledged the current alerting episode; absent from the hosted API. */
   acknowledgement?: AcknowledgementRead | null;
+  /** Extension (noise control): alertform's server returns it; the hosted service does not. */
+  flap_guard?: FlapGuard | null;
 }
 
 /** An alert's acknowledgement as the API shows it: times in unix seconds; until null = until it recovers. */
@@ -86,10 +94,14 @@ export interface ChannelBody {
   description: string;
   destination: string;
   auto_resolve?: boolean;
+  /** Extension (noise control): left out of a create body when null. */
+  throttle?: ChannelThrottle | null;
 }
 
-export interface ChannelRead extends Required<ChannelBody> {
+export interface ChannelRead extends Required<Omit<ChannelBody, 'throttle'>> {
   id: string;
+  /** Extension (noise control): alertform's server returns it; the hosted service does not. */
+  throttle?: ChannelThrottle | null;
   /** Additive: the last delivery error of this channel, if its last delivery failed. */
   last_error?: { time: string; message: string } | null;
   /** Additive: notifications waiting in the outbox for this channel (absent when none). */
@@ -101,7 +113,8 @@ export interface ChannelRead extends Required<ChannelBody> {
 /** A notification in the server's outbox (alertform's own /v2/deliveries/; no destination, no payload). */
 export interface DeliveryRead {
   id: string;
-  state: 'pending' | 'delivered' | 'dead';
+  /** held / summarized: a notification a channel's throttle held back for its window's summary (extension). */
+  state: 'pending' | 'delivered' | 'dead' | 'held' | 'summarized';
   channel: { id: string; type: string; description: string };
   alert: { id: string; name: string };
   /** alerting, reminder, recovered, query_failed, query_recovered, or test (a channel test). */

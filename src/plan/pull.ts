@@ -5,6 +5,7 @@ import { adapterFor } from './adapters/registry.js';
 import { defaultOnQueryFailure, type CanonicalAlert } from '../model/canonical.js';
 import { DEFAULT_CHANNEL, DEFAULT_EXPRESSION, DEFAULT_NOTIFICATION_TYPE, DEFAULT_TIMEZONE } from '../model/defaults.js';
 import { deepEqual } from './diff.js';
+import { flapGuardToDefinition, throttleToDefinition } from '../model/noise-control.js';
 
 /** A file `pull` writes. */
 export interface PulledFile {
@@ -28,6 +29,7 @@ function alertDefinition(a: CanonicalAlert): Record<string, unknown> {
   if (a.on_query_failure !== defaultOnQueryFailure(a.metric, a.additional_criteria)) out.on_query_failure = a.on_query_failure;
   // Inline steps: the server keeps no policy names, so a pulled alert never names its policy.
   if (a.escalation) out.escalation = a.escalation.map((step) => ({ after: minutesText(step.after_minutes), notify: step.notification_channels }));
+  if (a.flap_guard) out.flap_guard = flapGuardToDefinition(a.flap_guard);
   return out;
 }
 
@@ -70,6 +72,7 @@ export function renderPulledDefinitions(actual: ActualState, schemaPath = '.aler
     const list = byName(writable.map((c) => channelAdapter.canonicalActual(c, refs))).map((c) => {
       const out: Record<string, unknown> = { description: c.description, type: c.type, destination: c.destination };
       if (c.auto_resolve) out.auto_resolve = true;
+      if (c.throttle) out.throttle = throttleToDefinition(c.throttle);
       return out;
     });
     files.push({ name: 'channels.yaml', text: header(schemaPath, `Destinations are credentials: replace them with ${'${VARIABLES}'} before committing.${note}`) + dump({ channels: list }) });

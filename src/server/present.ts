@@ -29,6 +29,7 @@ export function presentAlert(alert: AlertRecord, schedules: readonly ScheduleRec
     escalation: alert.escalation,
     // An expired acknowledgement (its `until` passed, not yet removed by the evaluator) is shown as none.
     acknowledgement: isAcknowledgedAt(alert.acknowledgement, Math.floor(now / 1000)) ? { ...alert.acknowledgement! } : null,
+    flap_guard: alert.flapGuard ?? null,
   };
 }
 
@@ -56,6 +57,7 @@ export function presentChannel(channel: ChannelRecord, pending?: PendingSummary,
     destination: channel.destination,
     id: channel.id,
     auto_resolve: channel.autoResolve,
+    throttle: channel.throttle ?? null,
     ...(channel.lastError
       ? { last_error: { time: String(channel.lastError.time), message: channel.lastError.message } }
       : {}),

@@ -11,6 +11,7 @@ import { stepMinutes } from '../../definitions/escalation.js';
 import { DEFAULT_CHANNEL, DEFAULT_EXPRESSION } from '../../model/defaults.js';
 import { canonicalExpression } from '../../model/expression.js';
 import type { AlertBody } from '../../model/types.js';
+import { flapGuardFromDefinition, type FlapGuard } from '../../model/noise-control.js';
 import type { IdRegistry } from '../references.js';
 import { pick, type AdapterOf } from './adapter.js';
 
@@ -44,6 +45,7 @@ export const alertAdapter: AdapterOf<'alert'> = {
           notification_channels: sortedUnique(step.notify.map((ref, j) => refs.channel(ref, `escalation.${i}.notify.${j}`))),
         })),
       ),
+      ...canonicalFlapGuard(flapGuardFromDefinition(spec.flap_guard)),
     };
   },
   canonicalActual(read, refs) {
@@ -64,6 +66,7 @@ export const alertAdapter: AdapterOf<'alert'> = {
           notification_channels: sortedUnique(step.notification_channels.map((id) => refs.channel(id))),
         })),
       ),
+      ...canonicalFlapGuard(read.flap_guard),
     };
   },
   unknownFields(read) {
@@ -74,6 +77,8 @@ export const alertAdapter: AdapterOf<'alert'> = {
     if (read.on_query_failure === undefined) unknown.push('on_query_failure');
     // The hosted service has no escalation (an alertform extension): what it does not answer is not compared.
     if (read.escalation === undefined) unknown.push('escalation');
+    // An alertform extension the hosted service does not return: not compared there.
+    if (read.flap_guard === undefined) unknown.push('flap_guard');
     return unknown;
   },
   references: (c) => [
@@ -114,10 +119,17 @@ function alertBody(c: CanonicalAlert, ids: IdRegistry, full: boolean): AlertBody
       notification_channels: step.notification_channels.map((name) => ids.get('channel', name) ?? name),
     }));
   }
+  // An extension: a create body without one is exactly the hosted API's; an update clears it with null.
+  if (full || c.flap_guard) body.flap_guard = c.flap_guard ?? null;
   return body;
 }
 
 /** `{escalation}` when there are steps, else nothing: an alert without escalation has no such field to compare. */
 function withEscalation(steps: CanonicalEscalationStep[]): { escalation?: CanonicalEscalationStep[] } {
   return steps.length > 0 ? { escalation: steps } : {};
+}
+
+/** The canonical flap_guard: present only when set (absent and null mean the same: no guard). */
+function canonicalFlapGuard(guard: FlapGuard | null | undefined): { flap_guard?: FlapGuard } {
+  return guard ? { flap_guard: { max_changes: guard.max_changes, window_minutes: guard.window_minutes } } : {};
 }

@@ -1,6 +1,7 @@
 import { canonicalDestination, type CanonicalChannel } from '../../model/canonical.js';
 import type { ChannelRead, ChannelType } from '../../model/types.js';
 import type { ChannelDefinition } from '../../definitions/definitions.js';
+import { throttleFromDefinition, type ChannelThrottle } from '../../model/noise-control.js';
 import { pick, type AdapterOf } from './adapter.js';
 
 /**
@@ -9,8 +10,14 @@ import { pick, type AdapterOf } from './adapter.js';
  */
 export const SECRET_DESTINATION_TYPES: ReadonlySet<ChannelType> = new Set(['pagerduty', 'opsgenie', 'slack', 'webhook', 'victorops']);
 
-function canonical(c: ChannelDefinition | ChannelRead): CanonicalChannel {
-  return { description: c.description, type: c.type, destination: canonicalDestination(c.destination), auto_resolve: c.auto_resolve ?? false };
+function canonical(c: ChannelDefinition | ChannelRead, throttle: ChannelThrottle | null | undefined): CanonicalChannel {
+  return {
+    description: c.description,
+    type: c.type,
+    destination: canonicalDestination(c.destination),
+    auto_resolve: c.auto_resolve ?? false,
+    ...(throttle ? { throttle: { max_notifications: throttle.max_notifications, window_minutes: throttle.window_minutes } } : {}),
+  };
 }
 
 /** Notification channels (/v2/notifications/), identified by description. */
@@ -18,13 +25,15 @@ export const channelAdapter: AdapterOf<'channel'> = {
   kind: 'channel',
   keyOf: (read) => read.description,
   idOf: (read) => read.id,
-  canonicalDesired: (spec) => canonical(spec),
-  canonicalActual: (read) => canonical(read),
-  unknownFields: () => [],
+  canonicalDesired: (spec) => canonical(spec, throttleFromDefinition(spec.throttle)),
+  canonicalActual: (read) => canonical(read, read.throttle),
+  // The hosted service knows no throttle (an alertform extension): not compared against a server that omits it.
+  unknownFields: (read) => (read.throttle === undefined ? ['throttle'] : []),
   references: () => [],
   secretPaths: (c) => (SECRET_DESTINATION_TYPES.has(c.type) ? ['destination'] : []),
   createBody: (c) => ({ ...c }),
-  updateBody: (c, _ids, fields) => pick(c, fields),
+  // A throttle removed is sent as null (absent would leave the server's in place).
+  updateBody: (c, _ids, fields) => pick({ ...c, throttle: c.throttle ?? null }, fields),
   create: (client, body) => client.createChannel(body),
   update: (client, id, body) => client.updateChannel(id, body),
   remove: (client, id) => client.deleteChannel(id),

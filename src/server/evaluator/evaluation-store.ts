@@ -1,4 +1,4 @@
-import type { OnQueryFailure } from '../../model/types.js';
+import type { FlapGuard, OnQueryFailure } from '../../model/types.js';
 import type { Notification, NotifiedAlert } from '../notifiers/types.js';
 import type { TransitionHistoryEntry } from '../../evaluation/transitions.js';
 import type { EscalationStep } from '../../evaluation/escalation.js';
@@ -7,6 +7,8 @@ import type { EscalationStep } from '../../evaluation/escalation.js';
 export interface EvaluableAlert extends NotifiedAlert {
   notification_channels: string[];
   on_query_failure: OnQueryFailure;
+  /** Noise control: the alert's flap guard (absent or null: none). */
+  flap_guard?: FlapGuard | null;
   status: string;
   currently_triggered_metrics: string[];
   /** Muted at the time asked for: an explicit mute not yet expired, or an active scheduled mute. */

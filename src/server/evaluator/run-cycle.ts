@@ -93,11 +93,12 @@ export async function runEvaluationCycle(deps: CycleDependencies): Promise<Cycle
         acknowledged: alert.acknowledged,
         escalation: alert.escalation,
         channels: alert.notification_channels,
+        flapGuard: alert.flap_guard ?? null,
       });
       const ackEnd = acknowledgementEnd(alert, previous.status, advance.state.status, now);
       if (advance.state.status !== previous.status) transitions += 1;
       const outgoing: { notification: Notification; channels: readonly string[] }[] = [];
-      for (const { event, triggered, channels, escalation } of advance.notifications) {
+      for (const { event, triggered, channels, escalation, flapping } of advance.notifications) {
         // An escalation step (and the recovery it owes) goes to its own channels, not the alert's.
         outgoing.push({ channels: channels ?? alert.notification_channels, notification: {
           event,
@@ -121,6 +122,7 @@ export async function runEvaluationCycle(deps: CycleDependencies): Promise<Cycle
           ...(event === 'alerting' || event === 'reminder' || event === 'escalated' ? { episode: advance.state.alertingSince } : {}),
           ...(input.kind === 'query_failed' ? { failure: input.failures.map((f) => `${f.metric}: ${f.message}`).join('; ') } : {}),
           ...(escalation ? { escalation } : {}),
+          ...(flapping ? { flapping } : {}),
         } });
       }
       const stored = JSON.stringify(advance.state);

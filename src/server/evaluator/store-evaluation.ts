@@ -68,6 +68,7 @@ export function storeEvaluation(store: Store, leases?: LeaseOptions): StoreEvalu
           notification_channels: alert.channels.map((channel) => channel.id),
           notification_type: alert.notificationType,
           on_query_failure: alert.onQueryFailure,
+          flap_guard: alert.flapGuard ?? null,
           info: alert.info,
           status: alert.status,
           currently_triggered_metrics: alert.currentlyTriggeredMetrics,

@@ -19,7 +19,7 @@ export function describeCriteria(criteria: AlertCriteria): string {
 }
 
 /** The status word a notification carries. */
-export function statusOf(event: NotificationEvent): 'alerting' | 'recovered' | 'query_failed' | 'query_recovered' | 'acknowledged' {
+export function statusOf(event: NotificationEvent): Exclude<NotificationEvent, 'reminder' | 'escalated'> {
   return event === 'reminder' || event === 'escalated' ? 'alerting' : event;
 }
 
@@ -31,6 +31,8 @@ const HEADLINES: Record<NotificationEvent, string> = {
   query_recovered: 'QUERY WORKS AGAIN',
   escalated: 'ESCALATED',
   acknowledged: 'ACKNOWLEDGED',
+  flapping: 'FLAPPING',
+  throttled_summary: 'THROTTLED',
 };
 
 /** For an escalation step: ` (escalation step 2 of 3: alerting for 30 minutes)`; empty otherwise. */
@@ -38,6 +40,33 @@ export function describeEscalation(notification: Notification): string {
   const note = notification.escalation;
   if (notification.event !== 'escalated' || !note) return '';
   return ` (escalation step ${note.step} of ${note.of}: alerting for ${note.after_minutes} minute${note.after_minutes === 1 ? '' : 's'})`;
+}
+
+/** `14:05` (UTC) of unix seconds. */
+function clock(seconds: number): string {
+  return new Date(seconds * 1000).toISOString().slice(11, 16);
+}
+
+/** The flap guard's and the throttle's own words, or null for the other events. */
+function noiseSummary(notification: Notification): string | null {
+  const { flapping, throttled, alert } = notification;
+  if (notification.event === 'flapping' && flapping) {
+    return `[FLAPPING] ${alert.name}: changed state ${flapping.changes} times in ${flapping.window_minutes} minutes; notifications paused until it is stable for ${flapping.window_minutes} minutes`;
+  }
+  if (notification.event === 'throttled_summary' && throttled) {
+    const count = throttled.held_count;
+    return `[THROTTLED] ${count} notification${count === 1 ? '' : 's'} to ${throttled.channel} held back between ${clock(throttled.window_start)} and ${clock(throttled.window_end)} UTC`;
+  }
+  return null;
+}
+
+/** The lines of a throttle summary: one per held notification (time, alert, event, metric = value), then how many more. */
+export function describeHeld(throttled: NonNullable<Notification['throttled']>): string[] {
+  const lines = throttled.held.map(
+    (one) => `${clock(one.time)} ${one.alert_name}: ${one.event}${one.metric ? ` ${one.metric}${one.value === null ? '' : ` = ${one.value}`}` : ''}`,
+  );
+  if (throttled.held_count > throttled.held.length) lines.push(`… and ${throttled.held_count - throttled.held.length} more`);
+  return lines;
 }
 
 /** One line: `[ALERTING] name: metric = 93 (above 90)`. */
@@ -49,6 +78,8 @@ export function summarize(notification: Notification): string {
   const criteria = event === 'query_failed' || event === 'query_recovered' ? '' : ` (${describeCriteria(alert.alert_criteria)})`;
   if (notification.test) return `[TEST] ${alert.name}: no alert is firing`;
   if (event === 'acknowledged') return `[${HEADLINES[event]}] ${alert.name}: ${describeAcknowledgement(notification)}`;
+  const noise = noiseSummary(notification);
+  if (noise) return noise;
   return `[${HEADLINES[event]}] ${alert.name}${what}${criteria}${describeEscalation(notification)}`;
 }
 
@@ -60,6 +91,13 @@ export function isComposite(notification: Notification): boolean {
 /** A plain-text body: summary, metrics, conditions, info and graph. */
 export function describeText(notification: Notification): string {
   const lines = [summarize(notification), ''];
+  if (notification.throttled) {
+    const { max_notifications: max, window_minutes: minutes } = notification.throttled;
+    lines.push(`The channel's throttle lets ${max} notification${max === 1 ? '' : 's'} through per ${minutes} minutes. Held back:`);
+    lines.push(...describeHeld(notification.throttled).map((line) => `  ${line}`));
+    if (notification.consoleUrl) lines.push('', `Console: ${notification.consoleUrl}`);
+    return lines.join('\n');
+  }
   lines.push(`Alert: ${notification.alert.name}`);
   lines.push(`Status: ${statusOf(notification.event)}`);
   if (notification.escalation) lines.push(`Escalation:${describeEscalation(notification).replace(/^ \((.*)\)$/, ' $1')}`);

@@ -1,5 +1,5 @@
 import type { Transporter } from 'nodemailer';
-import { describeAcknowledgement, describeCriteria, isComposite, statusOf, summarize, describeText } from './describe.js';
+import { describeAcknowledgement, describeHeld, describeCriteria, isComposite, statusOf, summarize, describeText } from './describe.js';
 import { networkError } from './http.js';
 import { DeliveryError, type DeliveryChannel, type Notification, type NotifierSettings } from './types.js';
 
@@ -54,15 +54,18 @@ export function buildEmail(notification: Notification): { subject: string; text:
   }
   if (notification.failure) rows.push(['Failure', notification.failure]);
   if (notification.acknowledgement) rows.push(['Acknowledged', describeAcknowledgement(notification)]);
-  const metrics = triggered
+  const held = notification.throttled ? describeHeld(notification.throttled) : [];
+  const metrics = (held.length > 0 ? held.map((line) => `<li>${escapeHtml(line)}</li>`) : [])
+    .join('')
+    .concat(triggered
     .map((one) => `<li>${escapeHtml(one.metric)}: ${one.value === null ? 'no data' : escapeHtml(String(one.value))}</li>`)
-    .join('');
+    .join(''));
   const html = [
     `<h2>${escapeHtml(summarize(notification))}</h2>`,
     '<table>',
     ...rows.map(([name, value]) => `<tr><th align="left">${escapeHtml(name)}</th><td>${escapeHtml(value)}</td></tr>`),
     '</table>',
-    metrics ? `<p>Metrics:</p><ul>${metrics}</ul>` : '',
+    metrics ? `<p>${held.length > 0 ? 'Held back' : 'Metrics'}:</p><ul>${metrics}</ul>` : '',
     alert.info ? `<p>${escapeHtml(alert.info).replace(/\n/g, '<br>')}</p>` : '',
     notification.graphUrl ? `<p><img src="${escapeHtml(notification.graphUrl)}" width="800" height="300" alt="Graph of the alert"></p>` : '',
     notification.consoleUrl ? `<p><a href="${escapeHtml(notification.consoleUrl)}">Open the alert in the console</a></p>` : '',

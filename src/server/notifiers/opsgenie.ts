@@ -2,6 +2,9 @@ import { describeAcknowledgement, describeCriteria, describeText, summarize } fr
 import { joinUrl, postJson } from './http.js';
 import type { DeliveryChannel, Notification, NotifierSettings } from './types.js';
 
+/** Priority by event; the rest are P1. A throttle summary (its own alert, per channel and window) is P5. */
+const PRIORITY: Partial<Record<Notification['event'], string>> = { query_failed: 'P3', flapping: 'P3', throttled_summary: 'P5' };
+
 /** One OpsGenie alert per alertform alert (and one for its query failures), found again by alias. */
 export function opsgenieAlias(notification: Notification): string {
   const query = notification.event === 'query_failed' || notification.event === 'query_recovered';
@@ -17,7 +20,7 @@ export function buildOpsgenieCreate(notification: Notification): Record<string, 
     description: describeText(notification).slice(0, 15_000),
     source: 'alertform',
     entity: (triggered[0]?.metric ?? alert.metric).slice(0, 512),
-    priority: notification.event === 'query_failed' ? 'P3' : 'P1',
+    priority: PRIORITY[notification.event] ?? 'P1',
     details: {
       criteria: describeCriteria(alert.alert_criteria),
       metric: triggered[0]?.metric ?? alert.metric,

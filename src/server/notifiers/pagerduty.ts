@@ -2,6 +2,9 @@ import { describeCriteria, summarize } from './describe.js';
 import { joinUrl, postJson } from './http.js';
 import type { DeliveryChannel, Notification, NotifierSettings } from './types.js';
 
+/** Severity by event; the rest are critical. A throttle summary (its own incident, per channel and window) is info. */
+const SEVERITY: Partial<Record<Notification['event'], string>> = { query_failed: 'error', flapping: 'warning', throttled_summary: 'info' };
+
 /** One PagerDuty incident per alert (and a separate one for its query failures). */
 export function pagerdutyDedupKey(notification: Notification): string {
   const query = notification.event === 'query_failed' || notification.event === 'query_recovered';
@@ -29,7 +32,7 @@ export function buildPagerdutyEvent(channel: DeliveryChannel, notification: Noti
     payload: {
       summary: summarize(notification).slice(0, 1024),
       source: triggered[0]?.metric ?? alert.metric,
-      severity: notification.event === 'query_failed' ? 'error' : 'critical',
+      severity: SEVERITY[notification.event] ?? 'critical',
       timestamp: new Date(notification.time * 1000).toISOString(),
       component: alert.metric,
       class: alert.alert_criteria.type,
@@ -39,6 +42,8 @@ export function buildPagerdutyEvent(channel: DeliveryChannel, notification: Noti
         triggered_metrics: triggered,
         info: alert.info,
         ...(notification.failure ? { failure: notification.failure } : {}),
+        ...(notification.flapping ? { flapping: notification.flapping } : {}),
+        ...(notification.throttled ? { throttled: notification.throttled } : {}),
       },
     },
     client: 'alertform',

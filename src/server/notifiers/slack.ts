@@ -1,8 +1,16 @@
-import { describeCriteria, statusOf, summarize } from './describe.js';
+import { describeHeld, describeCriteria, statusOf, summarize } from './describe.js';
 import { postJson } from './http.js';
 import type { DeliveryChannel, Notification, NotifierSettings } from './types.js';
 
-const COLORS = { alerting: '#d00000', recovered: '#2eb886', query_failed: '#daa038', query_recovered: '#2eb886', acknowledged: '#439fe0' };
+const COLORS = {
+  acknowledged: '#439fe0',
+  alerting: '#d00000',
+  recovered: '#2eb886',
+  query_failed: '#daa038',
+  query_recovered: '#2eb886',
+  flapping: '#daa038',
+  throttled_summary: '#439fe0',
+};
 
 /**
  * A Slack incoming-webhook message: a one-line `text` (what notifications and old clients show) and one
@@ -27,6 +35,7 @@ export function buildSlackPayload(notification: Notification): Record<string, un
   }
   if (notification.failure) fields.push({ title: 'Failure', value: escapeSlack(notification.failure), short: false });
   if (notification.ackUrl) fields.push({ title: 'Acknowledge', value: `<${notification.ackUrl}|Acknowledge this alert>`, short: false });
+  if (notification.throttled) fields.push({ title: 'Held back', value: escapeSlack(describeHeld(notification.throttled).join('\n')), short: false });
   return {
     text: escapeSlack(summarize(notification)),
     attachments: [

@@ -55,6 +55,10 @@ export interface Notification {
   failure?: string;
   /** For escalated: which step of the alert's escalation this is (1-based, of how many, after how many minutes). */
   escalation?: EscalationNote;
+  /** For `flapping`: how many state changes in what window made the flap guard speak. */
+  flapping?: { changes: number; window_minutes: number };
+  /** For `throttled_summary`: what the channel's throttle held back in the window that ended. */
+  throttled?: ThrottledSummary;
   /** A test of the channel (POST /v2/notifications/{id}/test/): every notifier marks it as one. */
   test?: boolean;
   /**
@@ -62,6 +66,18 @@ export interface Notification {
    * and `Idempotency-Key`, email Message-ID). Absent when sending outside the outbox (tests).
    */
   deliveryId?: string;
+}
+
+/** What a `throttled_summary` notification lists (times in unix seconds). */
+export interface ThrottledSummary {
+  channel: string;
+  max_notifications: number;
+  window_minutes: number;
+  window_start: number;
+  window_end: number;
+  /** How many were held in the window (the list may be shorter: at most THROTTLED_LIST_LIMIT). */
+  held_count: number;
+  held: { alert_id: string; alert_name: string; event: string; metric: string; value: number | null; time: number }[];
 }
 
 /** The channel fields a delivery needs. `destination` is a secret: it never reaches a log or an error. */

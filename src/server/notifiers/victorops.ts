@@ -24,7 +24,8 @@ export function buildVictoropsMessage(channel: DeliveryChannel, notification: No
     };
   }
   return {
-    message_type: recovery ? 'RECOVERY' : 'CRITICAL',
+    // A throttle summary is information (its own entity, per channel and window), not an incident.
+    message_type: recovery ? 'RECOVERY' : notification.event === 'throttled_summary' ? 'INFO' : 'CRITICAL',
     entity_id: `alertform-${notification.alert.id}${query ? '-query' : ''}`,
     entity_display_name: summarize(notification),
     state_message: describeText(notification),

@@ -36,6 +36,9 @@ export function buildWebhookPayload(notification: Notification): Record<string, 
   if (notification.test) payload.test = true;
   // Additive: an escalation step says which one (status stays `alerting`).
   if (notification.escalation) payload.escalation = notification.escalation;
+  // Additive (noise control): the flap guard's figures, and what a throttle summary lists.
+  if (notification.flapping) payload.flapping = notification.flapping;
+  if (notification.throttled) payload.throttled = notification.throttled;
   // Additive: the alert's page in the console, with --public-url.
   if (notification.consoleUrl) payload.console_url = notification.consoleUrl;
   // Additive: the one-click acknowledgement link (alerting and reminders, with --public-url), and who acknowledged.

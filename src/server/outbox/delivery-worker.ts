@@ -8,7 +8,8 @@ import { createOutcomeRecorder } from './outcome-recorder.js';
 
 /** How a delivery worker runs. */
 export interface DeliveryWorkerOptions {
-  store: Pick<OutboxStore, 'claimDueDeliveries' | 'finishDeliveries' | 'pruneDeliveries'>;
+  /** closeThrottleWindows is optional (a store without throttles, test doubles). */
+  store: Pick<OutboxStore, 'claimDueDeliveries' | 'finishDeliveries' | 'pruneDeliveries'> & Partial<Pick<OutboxStore, 'closeThrottleWindows'>>;
   /** Sends one notification once; throws on failure (a DeliveryError says whether a retry may help and when). */
   send: (channel: DeliveryChannel, notification: Notification, signal: AbortSignal) => Promise<void>;
   retry?: Partial<RetryPolicy>;
@@ -157,6 +158,8 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
     }
     claiming = true;
     try {
+      // Throttle windows that ended get their summary first: it is due at once, and this claim may take it.
+      await options.store.closeThrottleWindows?.(now());
       do {
         again = false;
         const room = concurrency - inFlight.size;

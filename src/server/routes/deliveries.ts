@@ -7,7 +7,7 @@ import { QueryReader, readPaging } from '../validation/query.js';
 import { accountOf, param, type RouteDeps } from './route-context.js';
 
 /** The states `state=` accepts; without it, the undelivered ones (pending and dead). */
-export const DELIVERY_STATES = ['pending', 'dead', 'delivered'] as const;
+export const DELIVERY_STATES = ['pending', 'dead', 'delivered', 'held', 'summarized'] as const;
 
 /**
  * alertform's own (additive) GET /v2/deliveries/: the account's notifications in the outbox, oldest first, paged.

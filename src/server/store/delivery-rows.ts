@@ -32,7 +32,8 @@ export function deliveryPage(rows: DeliveryRow[], max: number): { items: Deliver
       event: row.event,
       attempts: row.attempts,
       createdAt: row.created_at,
-      nextAttemptAt: row.state === 'pending' ? row.next_attempt_at : null,
+      // A held notification's next step is its window's summary.
+      nextAttemptAt: row.state === 'pending' || row.state === 'held' ? row.next_attempt_at : null,
       lastError: row.last_error,
       lastAttemptAt: row.last_attempt_at,
     })),

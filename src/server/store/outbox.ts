@@ -25,6 +25,11 @@ export interface OutboxStore {
   summarizePendingDeliveries(accountId: string, channelIds: string[]): Promise<Map<string, PendingSummary>>;
   /** Over all accounts, by channel type: deliveries pending, and dead ones still kept (for /metrics). */
   countDeliveriesByChannelType(): Promise<{ pending: Record<string, number>; dead: Record<string, number> }>;
+  /**
+   * Makes the summary delivery of every throttle window that ended by `now` (epoch ms) with notifications held:
+   * exactly one per channel and window, however many workers and replicas call it at once. Answers how many it made.
+   */
+  closeThrottleWindows(now: number): Promise<number>;
   /** Deletes delivered rows finished before `deliveredBefore` and dead rows finished before `deadBefore`. */
   pruneDeliveries(deliveredBefore: number, deadBefore: number): Promise<number>;
 }
@@ -105,7 +110,8 @@ export interface ClaimedDelivery {
   channel: { id: string; type: ChannelType; description: string; destination: string; autoResolve: boolean };
 }
 
-export type DeliveryState = 'pending' | 'delivered' | 'dead';
+/** held and summarized: notifications a channel's throttle held back (held_notifications), listed with the outbox's. */
+export type DeliveryState = 'pending' | 'delivered' | 'dead' | 'held' | 'summarized';
 
 /** The outcome of one claimed delivery's attempt, by the worker that claimed it. */
 export interface FinishedDelivery {

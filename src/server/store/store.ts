@@ -7,6 +7,7 @@ import type {
   Weekday,
 } from '../../model/types.js';
 import type { EscalationStep } from '../../evaluation/escalation.js';
+import type { ChannelThrottle, FlapGuard } from '../../model/noise-control.js';
 import type { ConsoleStore } from './console-store.js';
 import type { NewDelivery, OutboxStore } from './outbox.js';
 import type { AlertSummary } from './alert-summary.js';
@@ -169,6 +170,8 @@ export interface AlertWrite {
   onQueryFailure: OnQueryFailure;
   /** Escalation steps (channel ids), ascending by after_minutes; absent or [] for none (an extension). */
   escalation?: EscalationStep[];
+  /** Extension (noise control); absent or null: none. */
+  flapGuard?: FlapGuard | null;
 }
 
 /** An alert as stored: what was written plus the evaluator's state. */
@@ -209,6 +212,8 @@ export interface ChannelWrite {
   description: string;
   destination: string;
   autoResolve: boolean;
+  /** Extension (noise control); absent or null: none. */
+  throttle?: ChannelThrottle | null;
 }
 
 export interface ChannelError {

@@ -66,6 +66,7 @@ export async function checkAlertRules(
       onQueryFailure: canonicalOnQueryFailure(body.on_query_failure, body.metric, body.additional_criteria),
       // Only when there are steps: a write without the extension is exactly what it was.
       ...(escalation.length > 0 ? { escalation } : {}),
+      flapGuard: body.flap_guard ?? null,
     },
   };
 }
@@ -86,6 +87,7 @@ export function mergeAlertUpdate(stored: AlertRecord, patch: Partial<AlertBody>)
     notification_type: 'notification_type' in patch ? patch.notification_type : stored.notificationType,
     info: 'info' in patch ? patch.info : stored.info,
     escalation: patch.escalation ?? stored.escalation,
+    flap_guard: 'flap_guard' in patch ? patch.flap_guard : (stored.flapGuard ?? null),
   };
   if ('on_query_failure' in patch) {
     merged.on_query_failure = patch.on_query_failure;

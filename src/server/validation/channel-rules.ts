@@ -31,6 +31,7 @@ export function checkChannelRules(body: ChannelBody, policy: DestinationPolicy =
       description: body.description,
       destination: canonicalDestination(body.destination),
       autoResolve: body.auto_resolve ?? false,
+      throttle: body.throttle ?? null,
     },
   };
 }
@@ -53,5 +54,6 @@ export function mergeChannelUpdate(stored: ChannelRecord, patch: Partial<Channel
     description: patch.description ?? stored.description,
     destination: patch.destination ?? stored.destination,
     auto_resolve: autoResolve,
+    throttle: 'throttle' in patch ? patch.throttle : (stored.throttle ?? null),
   };
 }

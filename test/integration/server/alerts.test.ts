@@ -61,12 +61,13 @@ describeEachStore('on $name', (backend) => {
         on_query_failure: null,
         escalation: [],
         acknowledgement: null,
+        flap_guard: null,
       });
       // The hosted API's fields in its order, then alertform's extensions.
       expect(Object.keys(read.body)).toEqual([
         'id', 'name', 'metric', 'alert_criteria', 'additional_criteria', 'expression', 'notification_channels',
         'notification_type', 'scheduled_mutes', 'currently_triggered_metrics', 'muted', 'status', 'info',
-        'on_query_failure', 'escalation', 'acknowledgement',
+        'on_query_failure', 'escalation', 'acknowledgement', 'flap_guard',
       ]);
     });
 

@@ -142,6 +142,43 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE alerts ADD COLUMN ack_at BIGINT;
   ALTER TABLE alerts ADD COLUMN ack_until BIGINT;
   `,
+  // 8: noise control (issue 22), as on SQLite: flap guard and throttle columns, throttle windows (one row per
+  // throttled channel: the row lock admissions take), held notifications, one summary per channel and window.
+  `
+  ALTER TABLE alerts ADD COLUMN flap_guard TEXT;
+  ALTER TABLE channels ADD COLUMN throttle TEXT;
+  CREATE TABLE throttle_windows (
+    channel_id TEXT PRIMARY KEY REFERENCES channels(id) ON DELETE CASCADE,
+    started_at BIGINT NOT NULL,
+    ends_at BIGINT NOT NULL,
+    sent INTEGER NOT NULL
+  );
+  CREATE TABLE held_notifications (
+    seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    channel_id TEXT NOT NULL REFERENCES channels(id) ON DELETE CASCADE,
+    alert_id TEXT NOT NULL,
+    alert_name TEXT NOT NULL,
+    event TEXT NOT NULL,
+    metric TEXT NOT NULL,
+    value DOUBLE PRECISION,
+    created_at BIGINT NOT NULL,
+    window_started_at BIGINT NOT NULL,
+    window_ends_at BIGINT NOT NULL,
+    summary_id TEXT
+  );
+  CREATE INDEX held_notifications_due ON held_notifications(window_ends_at) WHERE summary_id IS NULL;
+  CREATE INDEX held_notifications_window ON held_notifications(channel_id, window_started_at);
+  CREATE INDEX held_notifications_account ON held_notifications(account_id, seq);
+  CREATE TABLE throttle_summaries (
+    channel_id TEXT NOT NULL REFERENCES channels(id) ON DELETE CASCADE,
+    window_started_at BIGINT NOT NULL,
+    delivery_id TEXT NOT NULL,
+    created_at BIGINT NOT NULL,
+    PRIMARY KEY (channel_id, window_started_at)
+  );
+  `,
 ];
 
 /** Any constant, the same in every replica: serialises replicas that start together on an empty database. */

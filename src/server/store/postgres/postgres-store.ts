@@ -33,8 +33,10 @@ import { withoutEscalationChannel } from '../escalation-column.js';
 import * as ackRows from './ack-rows.js';
 import { CLEAR_ACK } from '../sqlite/ack-rows.js';
 import type { AckOutcome, AckWrite } from '../ack-store.js';
+import * as throttleRows from './throttle-rows.js';
+import { listsHeld } from '../held-listing.js';
 import { ALERT_WRITE_COLUMNS, alertFromRow, alertWriteValues, type AlertRow } from '../sqlite/alert-rows.js';
-import { channelFromRow, scheduleFromRows, type ChannelRow, type ScheduleRow } from '../sqlite/rows.js';
+import { channelFromRow, scheduleFromRows, throttleText, type ChannelRow, type ScheduleRow } from '../sqlite/rows.js';
 import { acquireLeases, fencePartitions, partitionSql, releaseLeases, renewLeases } from './evaluation-leases.js';
 import { MIGRATIONS, migrateDatabase } from './migrations.js';
 import { PgDatabase, type PoolOptions, type Queryable } from './pg-database.js';
@@ -53,14 +55,14 @@ import type {
 
 /** An alert row with its ordered channel and schedule links as two arrays: one round trip per read. */
 const ALERT_COLUMNS = `a.id, a.account_id, a.name, a.metric, a.alert_criteria, a.additional_criteria, a.expression,
-  a.notification_type, a.info, a.on_query_failure, a.status, a.currently_triggered_metrics, a.muted_until,
+  a.notification_type, a.info, a.on_query_failure, a.flap_guard, a.status, a.currently_triggered_metrics, a.muted_until,
   a.eval_state, a.created_at, a.escalation, a.ack_by, a.ack_note, a.ack_at, a.ack_until,
   ARRAY(SELECT channel_id FROM alert_channels WHERE alert_id = a.id ORDER BY position) AS channel_ids,
   ARRAY(SELECT schedule_id FROM alert_schedules WHERE alert_id = a.id ORDER BY position) AS schedule_ids`;
 
 /** An alert row as ALERT_COLUMNS selects it. */
 type LinkedAlertRow = AlertRow & { channel_ids: string[]; schedule_ids: string[] };
-const CHANNEL_COLUMNS = 'id, account_id, type, description, destination, auto_resolve, last_error';
+const CHANNEL_COLUMNS = 'id, account_id, type, description, destination, auto_resolve, last_error, throttle';
 const SCHEDULE_COLUMNS = 'id, account_id, name, start_time, duration, timezone, repeat_days, anchor';
 
 /**
@@ -271,9 +273,9 @@ export class PostgresStore implements Store {
   async createChannel(accountId: string, channel: ChannelWrite): Promise<ChannelRecord> {
     const [row] = await unique('description', channel.description, () =>
       this.db.query<ChannelRow>(
-        `INSERT INTO channels (id, account_id, type, description, destination, auto_resolve)
-         VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${CHANNEL_COLUMNS}`,
-        [createId(), accountId, channel.type, channel.description, channel.destination, channel.autoResolve],
+        `INSERT INTO channels (id, account_id, type, description, destination, auto_resolve, throttle)
+         VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${CHANNEL_COLUMNS}`,
+        [createId(), accountId, channel.type, channel.description, channel.destination, channel.autoResolve, throttleText(channel)],
       ),
     );
     return channelFromRow(row!);
@@ -298,9 +300,9 @@ export class PostgresStore implements Store {
   async updateChannel(accountId: string, id: string, channel: ChannelWrite): Promise<ChannelRecord | null> {
     const [row] = await unique('description', channel.description, () =>
       this.db.query<ChannelRow>(
-        `UPDATE channels SET type = $1, description = $2, destination = $3, auto_resolve = $4
+        `UPDATE channels SET type = $1, description = $2, destination = $3, auto_resolve = $4, throttle = $7
          WHERE account_id = $5 AND id = $6 RETURNING ${CHANNEL_COLUMNS}`,
-        [channel.type, channel.description, channel.destination, channel.autoResolve, accountId, id],
+        [channel.type, channel.description, channel.destination, channel.autoResolve, accountId, id, throttleText(channel)],
       ),
     );
     return row ? channelFromRow(row) : null;
@@ -506,7 +508,7 @@ export class PostgresStore implements Store {
     if (all.length === 0) return;
     // Two statements for the whole round, whatever its size: one UPDATE from arrays, one INSERT of the history.
     await this.db.transaction(async (tx) => {
-      const results = all;
+      let results = all;
       if (lease?.tokens) {
         // Fenced: a partition that moved to another replica (its token changed) is evaluated there from the state
         // it reads, so writing (and notifying) it here would repeat it. The round is saved whole or not at all.
@@ -514,6 +516,8 @@ export class PostgresStore implements Store {
         const lost = new Set(results.map((item) => alertPartition(item.alertId, lease.partitionCount)).filter((p) => !held.has(p)));
         if (lost.size > 0) throw new LeaseLost([...lost].sort((a, b) => a - b));
       }
+      // A throttled channel's notifications beyond its window's share are held, and their history says so.
+      results = await throttleRows.throttleEvaluations(tx, results);
       await tx.query(
         `UPDATE alerts SET status = r.status, currently_triggered_metrics = r.metrics, eval_state = r.eval_state
          FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS r(id, status, metrics, eval_state)
@@ -555,7 +559,12 @@ export class PostgresStore implements Store {
     await this.db.transaction((tx) => outbox.finishDeliveries(tx, finished));
   }
 
+  async closeThrottleWindows(now: number): Promise<number> {
+    return throttleRows.closeThrottleWindows(this.db, now);
+  }
+
   async listDeliveries(accountId: string, query: DeliveryQuery): Promise<Page<DeliveryRecord>> {
+    if (listsHeld(query)) return throttleRows.listDeliveriesWithHeld(this.db, accountId, query);
     return outbox.listDeliveries(this.db, accountId, query);
   }
 

@@ -14,6 +14,8 @@ export interface AlertRow {
   notification_type: string;
   info: string | null;
   on_query_failure: string | null;
+  /** JSON, or null: none. */
+  flap_guard: string | null;
   status: string;
   currently_triggered_metrics: string;
   muted_until: number | null;
@@ -65,6 +67,7 @@ export function alertFromRow(row: AlertRow, channels: string[], schedules: strin
     scheduledMutes: schedules,
     info: row.info,
     onQueryFailure: row.on_query_failure as AlertRecord['onQueryFailure'],
+    flapGuard: row.flap_guard ? (JSON.parse(row.flap_guard) as AlertRecord['flapGuard']) : null,
     status: row.status,
     currentlyTriggeredMetrics: JSON.parse(row.currently_triggered_metrics) as string[],
     mutedUntil: row.muted_until,
@@ -97,6 +100,7 @@ export function alertWriteValues(alert: AlertWrite): unknown[] {
     alert.info,
     alert.onQueryFailure,
     JSON.stringify(alert.escalation ?? []),
+    alert.flapGuard ? JSON.stringify(alert.flapGuard) : null,
   ];
 }
 
@@ -110,6 +114,7 @@ export const ALERT_WRITE_COLUMNS = [
   'info',
   'on_query_failure',
   'escalation',
+  'flap_guard',
 ] as const;
 
 /** Replaces an alert's channel and schedule links, keeping the given order. */

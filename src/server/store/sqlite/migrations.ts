@@ -153,6 +153,44 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE alerts ADD COLUMN ack_at INTEGER;
   ALTER TABLE alerts ADD COLUMN ack_until INTEGER;
   `,
+  // 8: noise control (issue 22): an alert's flap guard and a channel's throttle (JSON, null: none); the current
+  // throttle window of each throttled channel (its row is the lock admissions take); the notifications it held
+  // back, until the summary of their window (summary_id) lists them; one summary per channel and window.
+  `
+  ALTER TABLE alerts ADD COLUMN flap_guard TEXT;
+  ALTER TABLE channels ADD COLUMN throttle TEXT;
+  CREATE TABLE throttle_windows (
+    channel_id TEXT PRIMARY KEY REFERENCES channels(id) ON DELETE CASCADE,
+    started_at INTEGER NOT NULL,
+    ends_at INTEGER NOT NULL,
+    sent INTEGER NOT NULL
+  );
+  CREATE TABLE held_notifications (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    id TEXT NOT NULL UNIQUE,
+    account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    channel_id TEXT NOT NULL REFERENCES channels(id) ON DELETE CASCADE,
+    alert_id TEXT NOT NULL,
+    alert_name TEXT NOT NULL,
+    event TEXT NOT NULL,
+    metric TEXT NOT NULL,
+    value REAL,
+    created_at INTEGER NOT NULL,
+    window_started_at INTEGER NOT NULL,
+    window_ends_at INTEGER NOT NULL,
+    summary_id TEXT
+  );
+  CREATE INDEX held_notifications_due ON held_notifications(window_ends_at) WHERE summary_id IS NULL;
+  CREATE INDEX held_notifications_window ON held_notifications(channel_id, window_started_at);
+  CREATE INDEX held_notifications_account ON held_notifications(account_id, seq);
+  CREATE TABLE throttle_summaries (
+    channel_id TEXT NOT NULL REFERENCES channels(id) ON DELETE CASCADE,
+    window_started_at INTEGER NOT NULL,
+    delivery_id TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    PRIMARY KEY (channel_id, window_started_at)
+  );
+  `,
 ];
 
 /** Brings the database to the newest schema version; refuses a database newer than this code. */

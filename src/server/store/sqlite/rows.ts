@@ -1,4 +1,4 @@
-import type { ChannelRecord, ScheduleRecord } from '../store.js';
+import type { ChannelRecord, ChannelWrite, ScheduleRecord } from '../store.js';
 
 /** A row of the channels table. */
 export interface ChannelRow {
@@ -10,6 +10,13 @@ export interface ChannelRow {
   /** 0/1 on SQLite, a boolean on PostgreSQL. */
   auto_resolve: number | boolean;
   last_error: string | null;
+  /** JSON, or null: none (noise control). */
+  throttle: string | null;
+}
+
+/** A channel write's throttle column: JSON, or null when none. */
+export function throttleText(channel: ChannelWrite): string | null {
+  return channel.throttle ? JSON.stringify(channel.throttle) : null;
 }
 
 /** A row of the schedules table. */
@@ -33,6 +40,7 @@ export function channelFromRow(row: ChannelRow): ChannelRecord {
     destination: row.destination,
     autoResolve: row.auto_resolve === 1 || row.auto_resolve === true,
     lastError: row.last_error === null ? null : (JSON.parse(row.last_error) as ChannelRecord['lastError']),
+    throttle: row.throttle ? (JSON.parse(row.throttle) as ChannelRecord['throttle']) : null,
   };
 }
 

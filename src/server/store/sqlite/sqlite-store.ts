@@ -50,7 +50,9 @@ import type {
 import * as outbox from './outbox-rows.js';
 import * as consoleRows from './console-rows.js';
 import { PUBLIC_HISTORY_STATUSES, type ChannelTestDelivery, type TimelineRecord } from '../console-store.js';
-import { channelFromRow, scheduleFromRows, type ChannelRow, type ScheduleRow } from './rows.js';
+import * as throttleRows from './throttle-rows.js';
+import { listsHeld } from '../held-listing.js';
+import { channelFromRow, scheduleFromRows, throttleText, type ChannelRow, type ScheduleRow } from './rows.js';
 import { openDatabase } from './open-database.js';
 import { SQLITE_SUMMARY_SQL, toAlertSummaries, type AlertSummary, type AlertSummaryRow } from '../alert-summary.js';
 import { AUTO_RESOLVE_TYPES, DEFAULT_CHANNEL } from '../../../model/defaults.js';
@@ -271,10 +273,10 @@ export class SqliteStore implements Store {
     this.unique('description', channel.description, () =>
       this.db
         .prepare(
-          `INSERT INTO channels (id, account_id, type, description, destination, auto_resolve)
-           VALUES (?, ?, ?, ?, ?, ?)`,
+          `INSERT INTO channels (id, account_id, type, description, destination, auto_resolve, throttle)
+           VALUES (?, ?, ?, ?, ?, ?, ?)`,
         )
-        .run(id, accountId, channel.type, channel.description, channel.destination, channel.autoResolve ? 1 : 0),
+        .run(id, accountId, channel.type, channel.description, channel.destination, channel.autoResolve ? 1 : 0, throttleText(channel)),
     );
     return (await this.getChannel(accountId, id))!;
   }
@@ -301,10 +303,10 @@ export class SqliteStore implements Store {
     const result = this.unique('description', channel.description, () =>
       this.db
         .prepare(
-          `UPDATE channels SET type = ?, description = ?, destination = ?, auto_resolve = ?
+          `UPDATE channels SET type = ?, description = ?, destination = ?, auto_resolve = ?, throttle = ?
            WHERE account_id = ? AND id = ?`,
         )
-        .run(channel.type, channel.description, channel.destination, channel.autoResolve ? 1 : 0, accountId, id),
+        .run(channel.type, channel.description, channel.destination, channel.autoResolve ? 1 : 0, throttleText(channel), accountId, id),
     );
     return result.changes > 0 ? this.getChannel(accountId, id) : null;
   }
@@ -523,6 +525,8 @@ export class SqliteStore implements Store {
        SELECT account_id, id, ?, ?, ?, ?, ?, ? FROM alerts WHERE id = ?`,
     );
     this.db.transaction(() => {
+      // A throttled channel's notifications beyond its window's share are held, and their history says so.
+      results = throttleRows.throttleEvaluations(this.db, results);
       for (const { alertId, result, history, endAcknowledgementAt } of results) {
         const evalState = result.evalState === undefined || result.evalState === null ? null : JSON.stringify(result.evalState);
         update.run(result.status, JSON.stringify(result.currentlyTriggeredMetrics), evalState, alertId);
@@ -553,7 +557,12 @@ export class SqliteStore implements Store {
     outbox.finishDeliveries(this.db, finished);
   }
 
+  async closeThrottleWindows(now: number): Promise<number> {
+    return throttleRows.closeThrottleWindows(this.db, now);
+  }
+
   async listDeliveries(accountId: string, query: DeliveryQuery): Promise<Page<DeliveryRecord>> {
+    if (listsHeld(query)) return throttleRows.listDeliveriesWithHeld(this.db, accountId, query);
     return outbox.listDeliveries(this.db, accountId, query);
   }
 

@@ -1,0 +1,77 @@
+import { durationMs } from './duration.js';
+import type { FieldProblem } from './schemas.js';
+
+/**
+ * Noise control (issue 22, an alertform extension of the /v2 API): a channel's throttle and an alert's flap guard,
+ * in their API form (whole minutes) and their definitions form (`window:` in the duration grammar, e.g. `1h`).
+ */
+
+/** A channel's throttle: at most `max_notifications` per window of `window_minutes`; the rest go in one summary. */
+export interface ChannelThrottle {
+  max_notifications: number;
+  window_minutes: number;
+}
+
+/** An alert's flap guard: more than `max_changes` state changes within `window_minutes` is flapping. */
+export interface FlapGuard {
+  max_changes: number;
+  window_minutes: number;
+}
+
+/** The definitions form of a throttle: `{max_notifications: 5, window: 1h}`. */
+export interface ThrottleDefinition {
+  max_notifications: number;
+  window: string;
+}
+
+/** The definitions form of a flap guard: `{max_changes: 4, window: 30m}`. */
+export interface FlapGuardDefinition {
+  max_changes: number;
+  window: string;
+}
+
+/** Bounds the API and the schemas share. */
+export const NOISE_LIMITS = { maxNotifications: 1000, maxChanges: 100, windowMinutes: 10_080 } as const;
+
+/** Whole minutes of a definitions `window:`, or undefined when it is not a duration of whole minutes. */
+export function windowMinutes(text: string): number | undefined {
+  const ms = durationMs(text);
+  if (ms === undefined || ms % 60_000 !== 0) return undefined;
+  return ms / 60_000;
+}
+
+/** Minutes in the shortest exact unit of the duration grammar: `90m`, `1h`, `1d`, `2w`. */
+export function formatWindow(minutes: number): string {
+  if (minutes % 10_080 === 0) return `${minutes / 10_080}w`;
+  if (minutes % 1_440 === 0) return `${minutes / 1_440}d`;
+  if (minutes % 60 === 0) return `${minutes / 60}h`;
+  return `${minutes}m`;
+}
+
+/** The API form of a definitions throttle (null stays null); an unreadable window gives NaN (the rules report it). */
+export function throttleFromDefinition(value: ThrottleDefinition | null | undefined): ChannelThrottle | null {
+  if (!value) return null;
+  return { max_notifications: value.max_notifications, window_minutes: windowMinutes(value.window) ?? Number.NaN };
+}
+
+export function flapGuardFromDefinition(value: FlapGuardDefinition | null | undefined): FlapGuard | null {
+  if (!value) return null;
+  return { max_changes: value.max_changes, window_minutes: windowMinutes(value.window) ?? Number.NaN };
+}
+
+export function throttleToDefinition(value: ChannelThrottle): ThrottleDefinition {
+  return { max_notifications: value.max_notifications, window: formatWindow(value.window_minutes) };
+}
+
+export function flapGuardToDefinition(value: FlapGuard): FlapGuardDefinition {
+  return { max_changes: value.max_changes, window: formatWindow(value.window_minutes) };
+}
+
+/** The rule a schema cannot say of a definitions `window:`: whole minutes, at most a week. */
+export function checkWindow(window: string | undefined, path: string): FieldProblem[] {
+  if (window === undefined) return [];
+  const minutes = windowMinutes(window);
+  if (minutes === undefined) return [{ path, message: `must be a whole number of minutes such as 10m, 1h or 1d (got ${JSON.stringify(window)})` }];
+  if (minutes > NOISE_LIMITS.windowMinutes) return [{ path, message: `must be at most 1w (got ${window})` }];
+  return [];
+}
