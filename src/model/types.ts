@@ -24,6 +24,19 @@ export type NotificationTypeInput = NotificationType | 'state_change' | [] | '' 
 
 export type OnQueryFailure = null | 'ignore' | 'notify';
 
+/** Extension: the severity of an alert's PagerDuty events (default: critical, query failures error). */
+export type PagerdutySeverity = 'critical' | 'error' | 'warning' | 'info';
+export const PAGERDUTY_SEVERITIES: readonly PagerdutySeverity[] = ['critical', 'error', 'warning', 'info'];
+/** Extension: the priority of an alert's OpsGenie alerts (default: P1, query failures P3). */
+export type OpsgeniePriority = 'P1' | 'P2' | 'P3' | 'P4' | 'P5';
+export const OPSGENIE_PRIORITIES: readonly OpsgeniePriority[] = ['P1', 'P2', 'P3', 'P4', 'P5'];
+
+/** Extension: a channel's message template (src/templates); an omitted part keeps the default wording. */
+export interface MessageTemplate {
+  title?: string;
+  body?: string;
+}
+
 /** Fields of an alert a client writes (POST body; a PUT sends any subset). */
 export interface AlertBody {
   name: string;
@@ -36,6 +49,10 @@ export interface AlertBody {
   notification_type?: NotificationTypeInput;
   info?: string | null;
   on_query_failure?: OnQueryFailure;
+  /** Extension (alertform): left out of a create body when null. */
+  pagerduty_severity?: PagerdutySeverity | null;
+  /** Extension (alertform): left out of a create body when null. */
+  opsgenie_priority?: OpsgeniePriority | null;
 }
 
 export type AlertStatus = 'healthy' | 'alerting' | 'recovered';
@@ -56,6 +73,9 @@ export interface AlertRead {
   status: AlertStatus | string;
   info: string | null;
   on_query_failure: OnQueryFailure;
+  /** Extension: absent from servers that do not have it (the hosted service). */
+  pagerduty_severity?: PagerdutySeverity | null;
+  opsgenie_priority?: OpsgeniePriority | null;
 }
 
 export type ChannelType = 'email' | 'pagerduty' | 'slack' | 'webhook' | 'victorops' | 'opsgenie';
@@ -66,10 +86,14 @@ export interface ChannelBody {
   description: string;
   destination: string;
   auto_resolve?: boolean;
+  /** Extension (alertform): left out of a create body when null. */
+  template?: MessageTemplate | null;
 }
 
-export interface ChannelRead extends Required<ChannelBody> {
+export interface ChannelRead extends Required<Omit<ChannelBody, 'template'>> {
   id: string;
+  /** Extension: absent from servers that do not have it (the hosted service). */
+  template?: MessageTemplate | null;
   /** Additive: the last delivery error of this channel, if its last delivery failed. */
   last_error?: { time: string; message: string } | null;
   /** Additive: notifications waiting in the outbox for this channel (absent when none). */

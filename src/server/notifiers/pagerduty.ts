@@ -1,6 +1,10 @@
 import { describeCriteria, summarize } from './describe.js';
 import { joinUrl, postJson } from './http.js';
 import type { DeliveryChannel, Notification, NotifierSettings } from './types.js';
+import { composeMessage } from '../../templates/message.js';
+
+/** Events API v2 cuts nothing itself: it refuses a summary over 1,024 characters. */
+export const PAGERDUTY_LIMITS = { title: 1_024 };
 
 /** One PagerDuty incident per alert (and a separate one for its query failures). */
 export function pagerdutyDedupKey(notification: Notification): string {
@@ -20,14 +24,16 @@ export function buildPagerdutyEvent(channel: DeliveryChannel, notification: Noti
     return { routing_key: channel.destination, event_action: 'resolve', dedup_key: dedupKey };
   }
   const { alert, triggered } = notification;
+  const message = composeMessage(notification, channel.template, 'plain', { title: () => summarize(notification), body: () => '' }, PAGERDUTY_LIMITS);
+  const severity = notification.event === 'query_failed' ? 'error' : (alert.pagerduty_severity ?? 'critical');
   return {
     routing_key: channel.destination,
     event_action: 'trigger',
     dedup_key: dedupKey,
     payload: {
-      summary: summarize(notification).slice(0, 1024),
+      summary: message.title,
       source: triggered[0]?.metric ?? alert.metric,
-      severity: notification.event === 'query_failed' ? 'error' : 'critical',
+      severity,
       timestamp: new Date(notification.time * 1000).toISOString(),
       component: alert.metric,
       class: alert.alert_criteria.type,
@@ -37,6 +43,7 @@ export function buildPagerdutyEvent(channel: DeliveryChannel, notification: Noti
         triggered_metrics: triggered,
         info: alert.info,
         ...(notification.failure ? { failure: notification.failure } : {}),
+        ...(channel.template?.body !== undefined ? { body: message.body } : {}),
       },
     },
     client: 'alertform',

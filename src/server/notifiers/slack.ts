@@ -1,6 +1,14 @@
 import { describeCriteria, statusOf, summarize } from './describe.js';
 import { postJson } from './http.js';
 import type { DeliveryChannel, Notification, NotifierSettings } from './types.js';
+import { composeMessage } from '../../templates/message.js';
+import { escapeSlack } from '../../templates/render.js';
+
+/**
+ * Slack asks for `text` of at most 4,000 characters and cuts whole messages at 40,000: the title and the
+ * attachment's text stay within those.
+ */
+export const SLACK_LIMITS = { title: 4_000, body: 30_000 };
 
 const COLORS = { alerting: '#d00000', recovered: '#2eb886', query_failed: '#daa038', query_recovered: '#2eb886' };
 
@@ -9,8 +17,16 @@ const COLORS = { alerting: '#d00000', recovered: '#2eb886', query_failed: '#daa0
  * attachment with the details. Built as an object and encoded with JSON.stringify, so quotes, newlines or
  * `<>&` in names cannot break it; `<`, `>` and `&` are escaped as Slack's mrkdwn asks.
  */
-export function buildSlackPayload(notification: Notification): Record<string, unknown> {
+export function buildSlackPayload(notification: Notification, template?: DeliveryChannel['template']): Record<string, unknown> {
   const { alert, triggered } = notification;
+  // With a template, the title is `text` and the body the attachment's text.
+  const message = composeMessage(
+    notification,
+    template,
+    'slack',
+    { title: () => escapeSlack(summarize(notification)), body: () => escapeSlack(alert.info ?? '') },
+    SLACK_LIMITS,
+  );
   const fields = [
     { title: 'Status', value: statusOf(notification.event), short: true },
     { title: 'Criteria', value: escapeSlack(describeCriteria(alert.alert_criteria)), short: true },
@@ -27,23 +43,19 @@ export function buildSlackPayload(notification: Notification): Record<string, un
   }
   if (notification.failure) fields.push({ title: 'Failure', value: escapeSlack(notification.failure), short: false });
   return {
-    text: escapeSlack(summarize(notification)),
+    text: message.title,
     attachments: [
       {
         color: COLORS[statusOf(notification.event)],
         title: escapeSlack(alert.name),
         ...(notification.consoleUrl ? { title_link: notification.consoleUrl } : {}),
         ...(notification.graphUrl ? { image_url: notification.graphUrl } : {}),
-        text: escapeSlack(alert.info ?? ''),
+        text: message.body,
         fields,
         ts: notification.time,
       },
     ],
   };
-}
-
-function escapeSlack(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
 /** POSTs the message to the channel's incoming-webhook URL. */
@@ -53,5 +65,5 @@ export async function sendSlack(
   settings: Pick<NotifierSettings, 'destinations'>,
   signal: AbortSignal,
 ): Promise<void> {
-  await postJson('slack', channel.destination, buildSlackPayload(notification), { signal, policy: settings.destinations });
+  await postJson('slack', channel.destination, buildSlackPayload(notification, channel.template), { signal, policy: settings.destinations });
 }

@@ -1,5 +1,5 @@
 import { PUBLIC_ONLY, type DestinationPolicy } from '../net/destination-policy.js';
-import type { AdditionalCriterion, AlertCriteria, ChannelType, NotificationType } from '../../model/types.js';
+import type { AdditionalCriterion, AlertCriteria, ChannelType, MessageTemplate, NotificationType, OpsgeniePriority, PagerdutySeverity } from '../../model/types.js';
 import type { Truth, TriggeredMetric } from '../../evaluation/judge-alert.js';
 import type { NotificationEvent } from '../../evaluation/transitions.js';
 
@@ -13,6 +13,9 @@ export interface NotifiedAlert {
   expression: string;
   info: string | null;
   notification_type: NotificationType;
+  /** Extensions; absent in notifications written before they existed (the notifiers' defaults then). */
+  pagerduty_severity?: PagerdutySeverity | null;
+  opsgenie_priority?: OpsgeniePriority | null;
 }
 
 /** One condition (letter) of a composite alert as it stood when the notification was made. */
@@ -38,6 +41,8 @@ export interface Notification {
   graphUrl: string | null;
   /** The alert's page in the console (set at send time, with --public-url). */
   consoleUrl?: string;
+  /** A signed one-click acknowledge link (set at send time when the server has one): the templates' `links.ack`. */
+  ackUrl?: string;
   /** Unix seconds. */
   time: number;
   /** For query_failed: why. */
@@ -58,6 +63,8 @@ export interface DeliveryChannel {
   description: string;
   destination: string;
   auto_resolve: boolean;
+  /** The channel's message template; null or absent: the default message. */
+  template?: MessageTemplate | null;
 }
 
 /** Where third-party services live (configurable for tests and regions) and how to reach SMTP. */
