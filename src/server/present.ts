@@ -24,6 +24,8 @@ export function presentAlert(alert: AlertRecord, schedules: readonly ScheduleRec
     status: alert.status,
     info: alert.info,
     on_query_failure: alert.onQueryFailure,
+    pagerduty_severity: alert.pagerdutySeverity ?? null,
+    opsgenie_priority: alert.opsgeniePriority ?? null,
   };
 }
 
@@ -51,6 +53,7 @@ export function presentChannel(channel: ChannelRecord, pending?: PendingSummary,
     destination: channel.destination,
     id: channel.id,
     auto_resolve: channel.autoResolve,
+    template: channel.template ?? null,
     ...(channel.lastError
       ? { last_error: { time: String(channel.lastError.time), message: channel.lastError.message } }
       : {}),

@@ -68,6 +68,8 @@ export function storeEvaluation(store: Store, leases?: LeaseOptions): StoreEvalu
           notification_type: alert.notificationType,
           on_query_failure: alert.onQueryFailure,
           info: alert.info,
+          pagerduty_severity: alert.pagerdutySeverity ?? null,
+          opsgenie_priority: alert.opsgeniePriority ?? null,
           status: alert.status,
           currently_triggered_metrics: alert.currentlyTriggeredMetrics,
           muted: isMutedAt(alert, alert.schedules, now.getTime()),

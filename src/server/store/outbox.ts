@@ -1,4 +1,4 @@
-import type { ChannelType } from '../../model/types.js';
+import type { ChannelType, MessageTemplate } from '../../model/types.js';
 
 /**
  * The outbox's side of the Store: notifications written with the transition that caused them (saveEvaluations),
@@ -102,7 +102,7 @@ export interface ClaimedDelivery {
   payload: unknown;
   attempts: number;
   createdAt: number;
-  channel: { id: string; type: ChannelType; description: string; destination: string; autoResolve: boolean };
+  channel: { id: string; type: ChannelType; description: string; destination: string; autoResolve: boolean; template?: MessageTemplate | null };
 }
 
 export type DeliveryState = 'pending' | 'delivered' | 'dead';

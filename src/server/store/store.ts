@@ -2,8 +2,11 @@ import type {
   AdditionalCriterion,
   AlertCriteria,
   ChannelType,
+  MessageTemplate,
   NotificationType,
   OnQueryFailure,
+  OpsgeniePriority,
+  PagerdutySeverity,
   Weekday,
 } from '../../model/types.js';
 import type { ConsoleStore } from './console-store.js';
@@ -165,6 +168,9 @@ export interface AlertWrite {
   scheduledMutes: string[];
   info: string | null;
   onQueryFailure: OnQueryFailure;
+  /** Extensions (message templates): null or absent, the notifiers' defaults. */
+  pagerdutySeverity?: PagerdutySeverity | null;
+  opsgeniePriority?: OpsgeniePriority | null;
 }
 
 /** An alert as stored: what was written plus the evaluator's state. */
@@ -202,6 +208,8 @@ export interface ChannelWrite {
   description: string;
   destination: string;
   autoResolve: boolean;
+  /** Extension: the channel's message template; null or absent, the default message. */
+  template?: MessageTemplate | null;
 }
 
 export interface ChannelError {

@@ -62,6 +62,8 @@ export async function checkAlertRules(
       scheduledMutes,
       info: body.info ?? null,
       onQueryFailure: canonicalOnQueryFailure(body.on_query_failure, body.metric, body.additional_criteria),
+      pagerdutySeverity: body.pagerduty_severity ?? null,
+      opsgeniePriority: body.opsgenie_priority ?? null,
     },
   };
 }
@@ -81,6 +83,8 @@ export function mergeAlertUpdate(stored: AlertRecord, patch: Partial<AlertBody>)
     notification_channels: patch.notification_channels ?? stored.notificationChannels,
     notification_type: 'notification_type' in patch ? patch.notification_type : stored.notificationType,
     info: 'info' in patch ? patch.info : stored.info,
+    pagerduty_severity: 'pagerduty_severity' in patch ? patch.pagerduty_severity : (stored.pagerdutySeverity ?? null),
+    opsgenie_priority: 'opsgenie_priority' in patch ? patch.opsgenie_priority : (stored.opsgeniePriority ?? null),
   };
   if ('on_query_failure' in patch) {
     merged.on_query_failure = patch.on_query_failure;

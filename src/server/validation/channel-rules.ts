@@ -7,11 +7,12 @@ import type { FieldProblem } from '../../model/schemas.js';
 import type { ChannelBody } from '../../model/types.js';
 import type { ChannelRecord, ChannelWrite } from '../store/store.js';
 import type { RuleResult } from './alert-rules.js';
+import { checkChannelTemplate } from '../../templates/check-template.js';
 
 /**
  * The semantic rules of a channel body that already passed the JSON Schema: the destination suits the type,
  * and auto_resolve: true only on pagerduty and victorops (on other types it would silently do nothing, so it
- * is refused; false is accepted everywhere).
+ * is refused; false is accepted everywhere); a template parses and names only known fields.
  */
 export function checkChannelRules(body: ChannelBody, policy: DestinationPolicy = PUBLIC_ONLY, stored?: ChannelRecord): RuleResult<ChannelWrite> {
   const refuseUrl = (url: string) => {
@@ -22,6 +23,7 @@ export function checkChannelRules(body: ChannelBody, policy: DestinationPolicy =
   const problems: FieldProblem[] = [
     ...(keepsUnaddressedEmail(body, stored) ? [] : checkDestination(body.type, body.destination, { show: echo, refuseUrl })),
     ...checkAutoResolve(body.type, body.auto_resolve),
+    ...checkChannelTemplate(body.template).map(({ path, message }) => ({ path, message })),
   ];
   if (problems.length > 0) return { ok: false, problems };
   return {
@@ -31,6 +33,7 @@ export function checkChannelRules(body: ChannelBody, policy: DestinationPolicy =
       description: body.description,
       destination: canonicalDestination(body.destination),
       autoResolve: body.auto_resolve ?? false,
+      template: body.template ?? null,
     },
   };
 }
@@ -53,5 +56,6 @@ export function mergeChannelUpdate(stored: ChannelRecord, patch: Partial<Channel
     description: patch.description ?? stored.description,
     destination: patch.destination ?? stored.destination,
     auto_resolve: autoResolve,
+    template: 'template' in patch ? patch.template : (stored.template ?? null),
   };
 }

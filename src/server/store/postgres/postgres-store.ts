@@ -30,7 +30,7 @@ import {
   type StoreReadiness,
 } from '../store.js';
 import { ALERT_WRITE_COLUMNS, alertFromRow, alertWriteValues, type AlertRow } from '../sqlite/alert-rows.js';
-import { channelFromRow, scheduleFromRows, type ChannelRow, type ScheduleRow } from '../sqlite/rows.js';
+import { channelFromRow, scheduleFromRows, templateColumn, type ChannelRow, type ScheduleRow } from '../sqlite/rows.js';
 import { acquireLeases, fencePartitions, partitionSql, releaseLeases, renewLeases } from './evaluation-leases.js';
 import { MIGRATIONS, migrateDatabase } from './migrations.js';
 import { PgDatabase, type PoolOptions, type Queryable } from './pg-database.js';
@@ -49,14 +49,14 @@ import type {
 
 /** An alert row with its ordered channel and schedule links as two arrays: one round trip per read. */
 const ALERT_COLUMNS = `a.id, a.account_id, a.name, a.metric, a.alert_criteria, a.additional_criteria, a.expression,
-  a.notification_type, a.info, a.on_query_failure, a.status, a.currently_triggered_metrics, a.muted_until,
+  a.notification_type, a.info, a.on_query_failure, a.pagerduty_severity, a.opsgenie_priority, a.status, a.currently_triggered_metrics, a.muted_until,
   a.eval_state, a.created_at,
   ARRAY(SELECT channel_id FROM alert_channels WHERE alert_id = a.id ORDER BY position) AS channel_ids,
   ARRAY(SELECT schedule_id FROM alert_schedules WHERE alert_id = a.id ORDER BY position) AS schedule_ids`;
 
 /** An alert row as ALERT_COLUMNS selects it. */
 type LinkedAlertRow = AlertRow & { channel_ids: string[]; schedule_ids: string[] };
-const CHANNEL_COLUMNS = 'id, account_id, type, description, destination, auto_resolve, last_error';
+const CHANNEL_COLUMNS = 'id, account_id, type, description, destination, auto_resolve, last_error, template';
 const SCHEDULE_COLUMNS = 'id, account_id, name, start_time, duration, timezone, repeat_days, anchor';
 
 /**
@@ -267,9 +267,9 @@ export class PostgresStore implements Store {
   async createChannel(accountId: string, channel: ChannelWrite): Promise<ChannelRecord> {
     const [row] = await unique('description', channel.description, () =>
       this.db.query<ChannelRow>(
-        `INSERT INTO channels (id, account_id, type, description, destination, auto_resolve)
-         VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${CHANNEL_COLUMNS}`,
-        [createId(), accountId, channel.type, channel.description, channel.destination, channel.autoResolve],
+        `INSERT INTO channels (id, account_id, type, description, destination, auto_resolve, template)
+         VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${CHANNEL_COLUMNS}`,
+        [createId(), accountId, channel.type, channel.description, channel.destination, channel.autoResolve, templateColumn(channel)],
       ),
     );
     return channelFromRow(row!);
@@ -294,9 +294,9 @@ export class PostgresStore implements Store {
   async updateChannel(accountId: string, id: string, channel: ChannelWrite): Promise<ChannelRecord | null> {
     const [row] = await unique('description', channel.description, () =>
       this.db.query<ChannelRow>(
-        `UPDATE channels SET type = $1, description = $2, destination = $3, auto_resolve = $4
+        `UPDATE channels SET type = $1, description = $2, destination = $3, auto_resolve = $4, template = $7
          WHERE account_id = $5 AND id = $6 RETURNING ${CHANNEL_COLUMNS}`,
-        [channel.type, channel.description, channel.destination, channel.autoResolve, accountId, id],
+        [channel.type, channel.description, channel.destination, channel.autoResolve, accountId, id, templateColumn(channel)],
       ),
     );
     return row ? channelFromRow(row) : null;

@@ -13,6 +13,8 @@ export interface AlertRow {
   notification_type: string;
   info: string | null;
   on_query_failure: string | null;
+  pagerduty_severity: string | null;
+  opsgenie_priority: string | null;
   status: string;
   currently_triggered_metrics: string;
   muted_until: number | null;
@@ -58,6 +60,8 @@ export function alertFromRow(row: AlertRow, channels: string[], schedules: strin
     scheduledMutes: schedules,
     info: row.info,
     onQueryFailure: row.on_query_failure as AlertRecord['onQueryFailure'],
+    pagerdutySeverity: row.pagerduty_severity as AlertRecord['pagerdutySeverity'],
+    opsgeniePriority: row.opsgenie_priority as AlertRecord['opsgeniePriority'],
     status: row.status,
     currentlyTriggeredMetrics: JSON.parse(row.currently_triggered_metrics) as string[],
     mutedUntil: row.muted_until,
@@ -87,6 +91,8 @@ export function alertWriteValues(alert: AlertWrite): unknown[] {
     JSON.stringify(alert.notificationType),
     alert.info,
     alert.onQueryFailure,
+    alert.pagerdutySeverity ?? null,
+    alert.opsgeniePriority ?? null,
   ];
 }
 
@@ -99,6 +105,8 @@ export const ALERT_WRITE_COLUMNS = [
   'notification_type',
   'info',
   'on_query_failure',
+  'pagerduty_severity',
+  'opsgenie_priority',
 ] as const;
 
 /** Replaces an alert's channel and schedule links, keeping the given order. */

@@ -1,4 +1,4 @@
-import type { ChannelRecord, ScheduleRecord } from '../store.js';
+import type { ChannelRecord, ChannelWrite, ScheduleRecord } from '../store.js';
 
 /** A row of the channels table. */
 export interface ChannelRow {
@@ -10,6 +10,8 @@ export interface ChannelRow {
   /** 0/1 on SQLite, a boolean on PostgreSQL. */
   auto_resolve: number | boolean;
   last_error: string | null;
+  /** JSON {title?, body?}; null: the default message. */
+  template: string | null;
 }
 
 /** A row of the schedules table. */
@@ -33,7 +35,13 @@ export function channelFromRow(row: ChannelRow): ChannelRecord {
     destination: row.destination,
     autoResolve: row.auto_resolve === 1 || row.auto_resolve === true,
     lastError: row.last_error === null ? null : (JSON.parse(row.last_error) as ChannelRecord['lastError']),
+    template: row.template ? (JSON.parse(row.template) as ChannelRecord['template']) : null,
   };
+}
+
+/** A channel write's template column: JSON, or NULL for the default message. */
+export function templateColumn(channel: ChannelWrite): string | null {
+  return channel.template ? JSON.stringify(channel.template) : null;
 }
 
 /** Schedules with the ids of the alerts that reference them (links ordered by alert creation). */

@@ -47,7 +47,7 @@ import type {
 import * as outbox from './outbox-rows.js';
 import * as consoleRows from './console-rows.js';
 import { PUBLIC_HISTORY_STATUSES, type ChannelTestDelivery, type TimelineRecord } from '../console-store.js';
-import { channelFromRow, scheduleFromRows, type ChannelRow, type ScheduleRow } from './rows.js';
+import { channelFromRow, scheduleFromRows, templateColumn, type ChannelRow, type ScheduleRow } from './rows.js';
 import { openDatabase } from './open-database.js';
 import { SQLITE_SUMMARY_SQL, toAlertSummaries, type AlertSummary, type AlertSummaryRow } from '../alert-summary.js';
 import { AUTO_RESOLVE_TYPES, DEFAULT_CHANNEL } from '../../../model/defaults.js';
@@ -268,10 +268,10 @@ export class SqliteStore implements Store {
     this.unique('description', channel.description, () =>
       this.db
         .prepare(
-          `INSERT INTO channels (id, account_id, type, description, destination, auto_resolve)
-           VALUES (?, ?, ?, ?, ?, ?)`,
+          `INSERT INTO channels (id, account_id, type, description, destination, auto_resolve, template)
+           VALUES (?, ?, ?, ?, ?, ?, ?)`,
         )
-        .run(id, accountId, channel.type, channel.description, channel.destination, channel.autoResolve ? 1 : 0),
+        .run(id, accountId, channel.type, channel.description, channel.destination, channel.autoResolve ? 1 : 0, templateColumn(channel)),
     );
     return (await this.getChannel(accountId, id))!;
   }
@@ -298,10 +298,10 @@ export class SqliteStore implements Store {
     const result = this.unique('description', channel.description, () =>
       this.db
         .prepare(
-          `UPDATE channels SET type = ?, description = ?, destination = ?, auto_resolve = ?
+          `UPDATE channels SET type = ?, description = ?, destination = ?, auto_resolve = ?, template = ?
            WHERE account_id = ? AND id = ?`,
         )
-        .run(channel.type, channel.description, channel.destination, channel.autoResolve ? 1 : 0, accountId, id),
+        .run(channel.type, channel.description, channel.destination, channel.autoResolve ? 1 : 0, templateColumn(channel), accountId, id),
     );
     return result.changes > 0 ? this.getChannel(accountId, id) : null;
   }
