@@ -1,6 +1,17 @@
 import { callsFunction } from '../graphite/target.js';
 import { DEFAULT_NOTIFICATION_TYPE } from './defaults.js';
-import type { AlertCriteria, ChannelType, CriteriaType, NotificationType, NotificationTypeInput, OnQueryFailure, Weekday } from './types.js';
+import type {
+  AlertCriteria,
+  ChannelType,
+  CriteriaType,
+  MessageTemplate,
+  NotificationType,
+  NotificationTypeInput,
+  OnQueryFailure,
+  OpsgeniePriority,
+  PagerdutySeverity,
+  Weekday,
+} from './types.js';
 
 /**
  * The one normal form of each resource: what the server stores and what the planner compares. A definition that
@@ -30,6 +41,9 @@ export interface CanonicalAlert {
   scheduled_mutes: string[];
   info: string;
   on_query_failure: OnQueryFailure;
+  /** Extensions: null is the notifiers' default. */
+  pagerduty_severity: PagerdutySeverity | null;
+  opsgenie_priority: OpsgeniePriority | null;
 }
 
 export interface CanonicalChannel {
@@ -37,6 +51,8 @@ export interface CanonicalChannel {
   type: ChannelType;
   destination: string;
   auto_resolve: boolean;
+  /** Extension: null is the default message; only the parts that are set. */
+  template: MessageTemplate | null;
 }
 
 export interface CanonicalSchedule {
@@ -100,6 +116,15 @@ export function canonicalOnQueryFailure(
   additional?: Readonly<Record<string, { metric: string }>>,
 ): OnQueryFailure {
   return value !== undefined ? value : defaultOnQueryFailure(metric, additional);
+}
+
+/** A template with only the parts that are set; none set (or no template) is null, the default message. */
+export function canonicalTemplate(template: MessageTemplate | null | undefined): MessageTemplate | null {
+  if (!template) return null;
+  const out: MessageTemplate = {};
+  if (typeof template.title === 'string') out.title = template.title;
+  if (typeof template.body === 'string') out.body = template.body;
+  return Object.keys(out).length > 0 ? out : null;
 }
 
 /** A channel's destination as stored: surrounding white space is not part of an address, key or URL. */

@@ -26,6 +26,8 @@ function alertDefinition(a: CanonicalAlert): Record<string, unknown> {
   if (a.scheduled_mutes.length > 0) out.scheduled_mutes = a.scheduled_mutes;
   if (a.info) out.info = a.info;
   if (a.on_query_failure !== defaultOnQueryFailure(a.metric, a.additional_criteria)) out.on_query_failure = a.on_query_failure;
+  if (a.pagerduty_severity !== null) out.pagerduty_severity = a.pagerduty_severity;
+  if (a.opsgenie_priority !== null) out.opsgenie_priority = a.opsgenie_priority;
   return out;
 }
 
@@ -63,6 +65,7 @@ export function renderPulledDefinitions(actual: ActualState, schemaPath = '.aler
     const list = byName(writable.map((c) => channelAdapter.canonicalActual(c, refs))).map((c) => {
       const out: Record<string, unknown> = { description: c.description, type: c.type, destination: c.destination };
       if (c.auto_resolve) out.auto_resolve = true;
+      if (c.template) out.template = c.template;
       return out;
     });
     files.push({ name: 'channels.yaml', text: header(schemaPath, `Destinations are credentials: replace them with ${'${VARIABLES}'} before committing.${note}`) + dump({ channels: list }) });

@@ -35,6 +35,8 @@ export const alertAdapter: AdapterOf<'alert'> = {
       scheduled_mutes: sortedUnique((spec.scheduled_mutes ?? []).map((ref, i) => refs.schedule(ref, `scheduled_mutes.${i}`))),
       info: spec.info ?? '',
       on_query_failure: canonicalOnQueryFailure(spec.on_query_failure, spec.metric, spec.additional_criteria),
+      pagerduty_severity: spec.pagerduty_severity ?? null,
+      opsgenie_priority: spec.opsgenie_priority ?? null,
     };
   },
   canonicalActual(read, refs) {
@@ -49,6 +51,8 @@ export const alertAdapter: AdapterOf<'alert'> = {
       scheduled_mutes: sortedUnique((read.scheduled_mutes ?? []).map((id) => refs.schedule(id))),
       info: read.info ?? '',
       on_query_failure: read.on_query_failure ?? null,
+      pagerduty_severity: read.pagerduty_severity ?? null,
+      opsgenie_priority: read.opsgenie_priority ?? null,
     };
   },
   unknownFields(read) {
@@ -57,6 +61,9 @@ export const alertAdapter: AdapterOf<'alert'> = {
     if (read.additional_criteria === undefined) unknown.push('additional_criteria');
     if (read.expression === undefined) unknown.push('expression');
     if (read.on_query_failure === undefined) unknown.push('on_query_failure');
+    // alertform extensions: the hosted service does not return them.
+    if (read.pagerduty_severity === undefined) unknown.push('pagerduty_severity');
+    if (read.opsgenie_priority === undefined) unknown.push('opsgenie_priority');
     return unknown;
   },
   references: (c) => [
@@ -88,5 +95,8 @@ function alertBody(c: CanonicalAlert, ids: IdRegistry, full: boolean): AlertBody
   if (full || c.expression !== DEFAULT_EXPRESSION) body.expression = c.expression;
   if (full || c.scheduled_mutes.length > 0) body.scheduled_mutes = c.scheduled_mutes.map((name) => ids.get('schedule', name) ?? name);
   if (full || c.on_query_failure !== null || usesGraphiteFunction(c.metric, c.additional_criteria)) body.on_query_failure = c.on_query_failure;
+  // Extensions: left out of a create when unset, so the body is exactly the Hosted Graphite one.
+  if (full || c.pagerduty_severity !== null) body.pagerduty_severity = c.pagerduty_severity;
+  if (full || c.opsgenie_priority !== null) body.opsgenie_priority = c.opsgenie_priority;
   return body;
 }

@@ -1,4 +1,4 @@
-import { canonicalDestination, type CanonicalChannel } from '../../model/canonical.js';
+import { canonicalDestination, canonicalTemplate, type CanonicalChannel } from '../../model/canonical.js';
 import type { ChannelRead, ChannelType } from '../../model/types.js';
 import type { ChannelDefinition } from '../../definitions/definitions.js';
 import { pick, type AdapterOf } from './adapter.js';
@@ -10,7 +10,13 @@ import { pick, type AdapterOf } from './adapter.js';
 export const SECRET_DESTINATION_TYPES: ReadonlySet<ChannelType> = new Set(['pagerduty', 'opsgenie', 'slack', 'webhook', 'victorops']);
 
 function canonical(c: ChannelDefinition | ChannelRead): CanonicalChannel {
-  return { description: c.description, type: c.type, destination: canonicalDestination(c.destination), auto_resolve: c.auto_resolve ?? false };
+  return {
+    description: c.description,
+    type: c.type,
+    destination: canonicalDestination(c.destination),
+    auto_resolve: c.auto_resolve ?? false,
+    template: canonicalTemplate(c.template),
+  };
 }
 
 /** Notification channels (/v2/notifications/), identified by description. */
@@ -20,10 +26,12 @@ export const channelAdapter: AdapterOf<'channel'> = {
   idOf: (read) => read.id,
   canonicalDesired: (spec) => canonical(spec),
   canonicalActual: (read) => canonical(read),
-  unknownFields: () => [],
+  // The template is an alertform extension: a server that does not return it (the hosted service) is not compared on it.
+  unknownFields: (read) => (read.template === undefined ? ['template'] : []),
   references: () => [],
   secretPaths: (c) => (SECRET_DESTINATION_TYPES.has(c.type) ? ['destination'] : []),
-  createBody: (c) => ({ ...c }),
+  // A create without a template is exactly the Hosted Graphite body.
+  createBody: ({ template, ...c }) => (template ? { ...c, template } : c),
   updateBody: (c, _ids, fields) => pick(c, fields),
   create: (client, body) => client.createChannel(body),
   update: (client, id, body) => client.updateChannel(id, body),
