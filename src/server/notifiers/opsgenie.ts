@@ -2,9 +2,7 @@ import { describeCriteria, describeText, summarize } from './describe.js';
 import { joinUrl, postJson } from './http.js';
 import type { DeliveryChannel, Notification, NotifierSettings } from './types.js';
 import { composeMessage } from '../../templates/message.js';
-
-/** The Alert API's limits: message 130 characters, description 15,000. */
-export const OPSGENIE_LIMITS = { title: 130, body: 15_000 };
+import { MESSAGE_LIMITS } from '../../templates/limits.js';
 
 /** One OpsGenie alert per alertform alert (and one for its query failures), found again by alias. */
 export function opsgenieAlias(notification: Notification): string {
@@ -24,7 +22,7 @@ export function buildOpsgenieCreate(notification: Notification, template?: Deliv
     template,
     'plain',
     { title: () => summarize(notification), body: () => describeText(notification) },
-    OPSGENIE_LIMITS,
+    MESSAGE_LIMITS.opsgenie,
   );
   return {
     message: message.title,

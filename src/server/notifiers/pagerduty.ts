@@ -2,9 +2,7 @@ import { describeCriteria, summarize } from './describe.js';
 import { joinUrl, postJson } from './http.js';
 import type { DeliveryChannel, Notification, NotifierSettings } from './types.js';
 import { composeMessage } from '../../templates/message.js';
-
-/** Events API v2 cuts nothing itself: it refuses a summary over 1,024 characters. */
-export const PAGERDUTY_LIMITS = { title: 1_024 };
+import { MESSAGE_LIMITS } from '../../templates/limits.js';
 
 /** One PagerDuty incident per alert (and a separate one for its query failures). */
 export function pagerdutyDedupKey(notification: Notification): string {
@@ -24,7 +22,7 @@ export function buildPagerdutyEvent(channel: DeliveryChannel, notification: Noti
     return { routing_key: channel.destination, event_action: 'resolve', dedup_key: dedupKey };
   }
   const { alert, triggered } = notification;
-  const message = composeMessage(notification, channel.template, 'plain', { title: () => summarize(notification), body: () => '' }, PAGERDUTY_LIMITS);
+  const message = composeMessage(notification, channel.template, 'plain', { title: () => summarize(notification), body: () => '' }, MESSAGE_LIMITS.pagerduty);
   const severity = notification.event === 'query_failed' ? 'error' : (alert.pagerduty_severity ?? 'critical');
   return {
     routing_key: channel.destination,

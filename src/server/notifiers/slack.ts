@@ -3,12 +3,7 @@ import { postJson } from './http.js';
 import type { DeliveryChannel, Notification, NotifierSettings } from './types.js';
 import { composeMessage } from '../../templates/message.js';
 import { escapeSlack } from '../../templates/render.js';
-
-/**
- * Slack asks for `text` of at most 4,000 characters and cuts whole messages at 40,000: the title and the
- * attachment's text stay within those.
- */
-export const SLACK_LIMITS = { title: 4_000, body: 30_000 };
+import { MESSAGE_LIMITS } from '../../templates/limits.js';
 
 const COLORS = { alerting: '#d00000', recovered: '#2eb886', query_failed: '#daa038', query_recovered: '#2eb886' };
 
@@ -25,7 +20,7 @@ export function buildSlackPayload(notification: Notification, template?: Deliver
     template,
     'slack',
     { title: () => escapeSlack(summarize(notification)), body: () => escapeSlack(alert.info ?? '') },
-    SLACK_LIMITS,
+    MESSAGE_LIMITS.slack,
   );
   const fields = [
     { title: 'Status', value: statusOf(notification.event), short: true },
