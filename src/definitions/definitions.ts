@@ -52,6 +52,8 @@ export interface Defined<T> {
   sensitivePaths: string[];
   /** Where a field of this resource was written (falls back to the resource itself). */
   locate(path: string): SourceLocation;
+  /** Where character `offset` of a string field was written, where that can be told (else as `locate`). */
+  locateIn?(path: string, offset: number): SourceLocation;
 }
 
 /** Everything a definitions directory declares. */

@@ -113,6 +113,7 @@ export function loadDefinitions(files: SourceFile[], options: LoadOptions = {}):
             path: prefix,
             sensitivePaths: sensitiveByItem.get(prefix) ?? [],
             locate: (path: string) => locate(path ? `${prefix}.${path}` : prefix),
+            locateIn: (path: string, offset: number) => locator.locateIn(`${prefix}.${path}`, offset),
           };
           (definitions[section as 'alerts' | 'channels' | 'schedules'] as Defined<never>[]).push(entry);
         });

@@ -1,6 +1,7 @@
 import { checkAutoResolve, checkCriteriaBounds, checkDestination, checkExpressionLetters, checkMetricPatterns, checkOnQueryFailure } from '../model/rules.js';
 import type { FieldProblem } from '../model/schemas.js';
 import { checkWindow } from '../model/noise-control.js';
+import { checkChannelTemplate } from '../templates/check-template.js';
 import type { AlertDefinition, Definitions, Defined } from './definitions.js';
 import type { Problem, SourceLocation } from './problems.js';
 import { expandEscalationPolicies } from './escalation.js';
@@ -8,7 +9,7 @@ import { expandEscalationPolicies } from './escalation.js';
 /**
  * The rules a schema cannot say: duplicates across files (naming both places), composite expressions and their
  * letters, on_query_failure only for function queries, destinations that suit their type, auto_resolve only where it
- * means something, bounds order.
+ * means something, bounds order, message templates that parse and use only known fields.
  * References are resolved later, at plan time, when the server's objects are known too.
  */
 export function checkDefinitions(definitions: Definitions): Problem[] {
@@ -27,6 +28,11 @@ export function checkDefinitions(definitions: Definitions): Problem[] {
     if (destination !== '') problems.push(...locate(channel, checkDestination(type, destination, show ? { show } : {})));
     problems.push(...locate(channel, checkAutoResolve(type, autoResolve)));
     problems.push(...locate(channel, checkWindow(channel.spec.throttle?.window, 'throttle.window')));
+    // A template's problem points inside the string, at the tag that is wrong.
+    for (const problem of checkChannelTemplate(channel.spec.template)) {
+      const location = channel.locateIn?.(problem.path, problem.offset) ?? channel.locate(problem.path);
+      problems.push({ location, path: `${channel.path}.${problem.path}`, message: problem.message });
+    }
   }
   return problems;
 }

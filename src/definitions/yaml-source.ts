@@ -1,5 +1,5 @@
 import jsyaml from 'js-yaml';
-import { LineCounter, parseAllDocuments, isMap, isNode, isScalar, visit, type Document, type Pair, type YAMLMap } from 'yaml';
+import { LineCounter, parseAllDocuments, isMap, isNode, isScalar, visit, type Document, type Pair, type Scalar, type YAMLMap } from 'yaml';
 import { ALIAS_ALLOWANCE, isAliasBomb } from './alias-expansion.js';
 import type { Problem, SourceLocation } from './problems.js';
 
@@ -15,6 +15,11 @@ export interface DocumentLocator {
   locate(path: string): SourceLocation;
   /** The key of the path's last segment (where a typo'd field name is), else as `locate`. */
   locateKey(path: string): SourceLocation;
+  /**
+   * Character `offset` of the string at the path (a template's error), where the source maps one to one (a plain
+   * or quoted one-line scalar without escapes, a literal block `|`); else as `locate`.
+   */
+  locateIn(path: string, offset: number): SourceLocation;
 }
 
 export interface ParsedDocument {
@@ -44,7 +49,7 @@ export function parseYamlFile(file: SourceFile, problems: Problem[]): ParsedDocu
         problems.push(aliasBombProblem(file, doc, at));
         continue;
       }
-      documents.push({ value, locator: documentLocator(doc, at, file.path) });
+      documents.push({ value, locator: documentLocator(doc, at, file) });
     }
     return documents;
   }
@@ -56,7 +61,9 @@ export function parseYamlFile(file: SourceFile, problems: Problem[]): ParsedDocu
   let positioned: ReturnType<typeof parseWithPositions> | undefined;
   const locatorOf = (index: number): DocumentLocator => {
     const entry = (positioned ??= parseWithPositions(file, []))[index];
-    return entry ? documentLocator(entry.doc, entry.at, file.path) : { locate: () => start(file.path), locateKey: () => start(file.path) };
+    return entry
+      ? documentLocator(entry.doc, entry.at, file)
+      : { locate: () => start(file.path), locateKey: () => start(file.path), locateIn: () => start(file.path) };
   };
   return values
     .filter((value) => value !== null && value !== undefined)
@@ -65,6 +72,7 @@ export function parseYamlFile(file: SourceFile, problems: Problem[]): ParsedDocu
       locator: {
         locate: (path) => lazyLocation(file.path, () => locatorOf(index).locate(path)),
         locateKey: (path) => lazyLocation(file.path, () => locatorOf(index).locateKey(path)),
+        locateIn: (path, offset) => lazyLocation(file.path, () => locatorOf(index).locateIn(path, offset)),
       },
     }));
 }
@@ -119,9 +127,42 @@ function lazyLocation(file: string, resolve: () => SourceLocation): SourceLocati
   };
 }
 
-function documentLocator(doc: Document, at: (offset: number) => SourceLocation, file: string): DocumentLocator {
-  const locate = (path: string) => locateInDocument(doc, path, at, file);
-  return { locate, locateKey: (path) => locateKey(doc, path, at) ?? locate(path) };
+function documentLocator(doc: Document, at: (offset: number) => SourceLocation, file: SourceFile): DocumentLocator {
+  const locate = (path: string) => locateInDocument(doc, path, at, file.path);
+  return {
+    locate,
+    locateKey: (path) => locateKey(doc, path, at) ?? locate(path),
+    locateIn: (path, offset) => {
+      const node = doc.getIn(pathParts(path), true);
+      const inside = isScalar(node) ? sourceOffsetIn(node, file.text, offset) : null;
+      return inside === null ? locate(path) : at(inside);
+    },
+  };
+}
+
+/**
+ * The file offset of character `offset` of a string scalar's value, when its source maps one to one: a one-line
+ * plain or quoted scalar whose source is its value (no escapes), or a literal block (`|`), whose value's line k is
+ * the header's line + 1 + k, after the block's indentation. Null otherwise (folded, escaped, multi-line flow).
+ */
+function sourceOffsetIn(node: Scalar, text: string, offset: number): number | null {
+  if (!node.range || typeof node.value !== 'string') return null;
+  const [from, to] = node.range;
+  const source = text.slice(from, to);
+  const value = node.value;
+  if (node.type === 'PLAIN' && source === value) return from + offset;
+  if ((node.type === 'QUOTE_DOUBLE' || node.type === 'QUOTE_SINGLE') && source.slice(1, -1) === value && !value.includes('\n')) return from + 1 + offset;
+  if (node.type !== 'BLOCK_LITERAL') return null;
+  const lines = source.split('\n');
+  const indent = Math.min(...lines.slice(1).filter((line) => line.trim() !== '').map((line) => line.length - line.trimStart().length));
+  if (!Number.isFinite(indent)) return null;
+  const before = value.slice(0, offset).split('\n');
+  const row = before.length - 1;
+  const column = before[before.length - 1]!.length;
+  if (row + 1 >= lines.length) return null;
+  let at = from + lines[0]!.length + 1;
+  for (let k = 1; k <= row; k += 1) at += lines[k]!.length + 1;
+  return at + indent + column;
 }
 
 const pathParts = (path: string): (string | number)[] =>

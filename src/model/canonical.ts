@@ -1,7 +1,18 @@
 import { callsFunction } from '../graphite/target.js';
 import { DEFAULT_NOTIFICATION_TYPE } from './defaults.js';
 import type { ChannelThrottle, FlapGuard } from './noise-control.js';
-import type { AlertCriteria, ChannelType, CriteriaType, NotificationType, NotificationTypeInput, OnQueryFailure, Weekday } from './types.js';
+import type {
+  AlertCriteria,
+  ChannelType,
+  CriteriaType,
+  MessageTemplate,
+  NotificationType,
+  NotificationTypeInput,
+  OnQueryFailure,
+  OpsgeniePriority,
+  PagerdutySeverity,
+  Weekday,
+} from './types.js';
 
 /**
  * The one normal form of each resource: what the server stores and what the planner compares. A definition that
@@ -35,6 +46,9 @@ export interface CanonicalAlert {
   escalation?: CanonicalEscalationStep[];
   /** Extension: absent when the alert has none (so plans of alerts without one read as before). */
   flap_guard?: FlapGuard;
+  /** Extensions: null is the notifiers' default. */
+  pagerduty_severity: PagerdutySeverity | null;
+  opsgenie_priority: OpsgeniePriority | null;
 }
 
 /** One escalation step in canonical form: minutes, channel names sorted and unique. */
@@ -50,6 +64,8 @@ export interface CanonicalChannel {
   auto_resolve: boolean;
   /** Extension: absent when the channel has none. */
   throttle?: ChannelThrottle;
+  /** Extension: null is the default message; only the parts that are set. */
+  template: MessageTemplate | null;
 }
 
 export interface CanonicalSchedule {
@@ -113,6 +129,15 @@ export function canonicalOnQueryFailure(
   additional?: Readonly<Record<string, { metric: string }>>,
 ): OnQueryFailure {
   return value !== undefined ? value : defaultOnQueryFailure(metric, additional);
+}
+
+/** A template with only the parts that are set; none set (or no template) is null, the default message. */
+export function canonicalTemplate(template: MessageTemplate | null | undefined): MessageTemplate | null {
+  if (!template) return null;
+  const out: MessageTemplate = {};
+  if (typeof template.title === 'string') out.title = template.title;
+  if (typeof template.body === 'string') out.body = template.body;
+  return Object.keys(out).length > 0 ? out : null;
 }
 
 /** A channel's destination as stored: surrounding white space is not part of an address, key or URL. */

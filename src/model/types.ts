@@ -27,6 +27,18 @@ export type NotificationTypeInput = NotificationType | 'state_change' | [] | '' 
 export type OnQueryFailure = null | 'ignore' | 'notify';
 
 export type { ChannelThrottle, FlapGuard } from './noise-control.js';
+/** Extension: the severity of an alert's PagerDuty events (default: critical, query failures error). */
+export type PagerdutySeverity = 'critical' | 'error' | 'warning' | 'info';
+export const PAGERDUTY_SEVERITIES: readonly PagerdutySeverity[] = ['critical', 'error', 'warning', 'info'];
+/** Extension: the priority of an alert's OpsGenie alerts (default: P1, query failures P3). */
+export type OpsgeniePriority = 'P1' | 'P2' | 'P3' | 'P4' | 'P5';
+export const OPSGENIE_PRIORITIES: readonly OpsgeniePriority[] = ['P1', 'P2', 'P3', 'P4', 'P5'];
+
+/** Extension: a channel's message template (src/templates); an omitted part keeps the default wording. */
+export interface MessageTemplate {
+  title?: string;
+  body?: string;
+}
 
 /** Fields of an alert a client writes (POST body; a PUT sends any subset). */
 export interface AlertBody {
@@ -44,6 +56,10 @@ export interface AlertBody {
   escalation?: EscalationStepBody[];
   /** Extension (noise control): left out of a create body when null. */
   flap_guard?: FlapGuard | null;
+  /** Extension (alertform): left out of a create body when null. */
+  pagerduty_severity?: PagerdutySeverity | null;
+  /** Extension (alertform): left out of a create body when null. */
+  opsgenie_priority?: OpsgeniePriority | null;
 }
 
 /** One escalation step of the API (an alertform extension): channels by id (or, on write, description). */
@@ -76,6 +92,9 @@ export interface AlertRead {
   acknowledgement?: AcknowledgementRead | null;
   /** Extension (noise control): alertform's server returns it; the hosted service does not. */
   flap_guard?: FlapGuard | null;
+  /** Extension: absent from servers that do not have it (the hosted service). */
+  pagerduty_severity?: PagerdutySeverity | null;
+  opsgenie_priority?: OpsgeniePriority | null;
 }
 
 /** An alert's acknowledgement as the API shows it: times in unix seconds; until null = until it recovers. */
@@ -96,12 +115,16 @@ export interface ChannelBody {
   auto_resolve?: boolean;
   /** Extension (noise control): left out of a create body when null. */
   throttle?: ChannelThrottle | null;
+  /** Extension (alertform): left out of a create body when null. */
+  template?: MessageTemplate | null;
 }
 
-export interface ChannelRead extends Required<Omit<ChannelBody, 'throttle'>> {
+export interface ChannelRead extends Required<Omit<ChannelBody, 'throttle' | 'template'>> {
   id: string;
   /** Extension (noise control): alertform's server returns it; the hosted service does not. */
   throttle?: ChannelThrottle | null;
+  /** Extension: absent from servers that do not have it (the hosted service). */
+  template?: MessageTemplate | null;
   /** Additive: the last delivery error of this channel, if its last delivery failed. */
   last_error?: { time: string; message: string } | null;
   /** Additive: notifications waiting in the outbox for this channel (absent when none). */

@@ -10,6 +10,7 @@ import { SENSITIVE } from '../redact/placeholder.js';
 import { displayKey } from '../redact/plan.js';
 import { NameIndex } from './references.js';
 import { diffFields } from './diff.js';
+import { previewMessages } from './preview.js';
 import type { ActualReferences, DesiredReferences, References } from './adapters/adapter.js';
 import { adapterFor, readsOf } from './adapters/registry.js';
 import type { KindTypes, Plan, PlanAction, PlanChange, PlanSummary, ResourceChange, UnmanagedResource } from './types.js';
@@ -134,7 +135,17 @@ export function computePlan(desired: Definitions, actual: ActualState, now: Date
 
   linkDependencies(changes, uses);
   changes.sort(compareChanges);
-  return { formatVersion: 1, createdAt: now.toISOString(), changes, summary: summarise(changes, noOp, unmanaged.length), warnings, problems, unmanaged };
+  const previews = previewMessages(changes, desired, actual, now);
+  return {
+    formatVersion: 1,
+    createdAt: now.toISOString(),
+    changes,
+    summary: summarise(changes, noOp, unmanaged.length),
+    warnings,
+    problems,
+    unmanaged,
+    ...(previews.length > 0 ? { previews } : {}),
+  };
 }
 
 /** Creates, updates and prune's deletes of one kind, through that kind's adapter. */

@@ -30,6 +30,8 @@ function alertDefinition(a: CanonicalAlert): Record<string, unknown> {
   // Inline steps: the server keeps no policy names, so a pulled alert never names its policy.
   if (a.escalation) out.escalation = a.escalation.map((step) => ({ after: minutesText(step.after_minutes), notify: step.notification_channels }));
   if (a.flap_guard) out.flap_guard = flapGuardToDefinition(a.flap_guard);
+  if (a.pagerduty_severity !== null) out.pagerduty_severity = a.pagerduty_severity;
+  if (a.opsgenie_priority !== null) out.opsgenie_priority = a.opsgenie_priority;
   return out;
 }
 
@@ -73,6 +75,7 @@ export function renderPulledDefinitions(actual: ActualState, schemaPath = '.aler
       const out: Record<string, unknown> = { description: c.description, type: c.type, destination: c.destination };
       if (c.auto_resolve) out.auto_resolve = true;
       if (c.throttle) out.throttle = throttleToDefinition(c.throttle);
+      if (c.template) out.template = c.template;
       return out;
     });
     files.push({ name: 'channels.yaml', text: header(schemaPath, `Destinations are credentials: replace them with ${'${VARIABLES}'} before committing.${note}`) + dump({ channels: list }) });

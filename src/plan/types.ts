@@ -3,6 +3,7 @@ import type { Problem, SourceLocation } from '../definitions/problems.js';
 import type { CanonicalAlert, CanonicalChannel, CanonicalSchedule } from '../model/canonical.js';
 import type { AlertBody, AlertRead, ChannelBody, ChannelRead, ScheduleBody, ScheduleRead } from '../model/types.js';
 import type { PlanImpact } from '../impact/types.js';
+import type { MessagePreview } from './preview.js';
 
 export type { CanonicalAlert, CanonicalChannel, CanonicalCriteria, CanonicalResource, CanonicalSchedule } from '../model/canonical.js';
 
@@ -121,6 +122,8 @@ export interface Plan {
   unmanaged: UnmanagedResource[];
   /** The backtest of the created and updated alerts (`plan --impact`), when one was run. */
   impact?: PlanImpact;
+  /** What templated channels will say for the changes (src/plan/preview.ts); absent when none has a template. */
+  previews?: MessagePreview[];
 }
 
 /** True when applying the plan would change something. */

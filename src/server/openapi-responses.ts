@@ -85,6 +85,16 @@ export const RESPONSE_SCHEMAS: Json = {
         "alertform's own extension (additive; Hosted Graphite has no such field): escalation steps with channel ids, [] when none. " +
         'Each step notifies its channels once when the alert has been alerting (and not acknowledged) for after_minutes.',
     },
+    pagerduty_severity: {
+      type: ['string', 'null'],
+      enum: [null, 'critical', 'error', 'warning', 'info'],
+      description: "Extension (alertform): this alert's PagerDuty event severity; null is the default (critical; query failures error).",
+    },
+    opsgenie_priority: {
+      type: ['string', 'null'],
+      enum: [null, 'P1', 'P2', 'P3', 'P4', 'P5'],
+      description: "Extension (alertform): this alert's OpsGenie priority; null is the default (P1; query failures P3).",
+    },
   }),
   AlertPage: always({
     alerts: { type: 'array', items: ref('AlertRead') },
@@ -127,8 +137,9 @@ export const RESPONSE_SCHEMAS: Json = {
       },
       pending_deliveries: { type: 'integer', minimum: 1, description: 'Additive, read-only: notifications waiting in the outbox (absent when none).' },
       oldest_pending_seconds: { type: 'integer', minimum: 0, description: 'Additive, read-only: the age of the oldest waiting notification.' },
+      template: { ...ref('channel.template'), description: "Extension (alertform): the channel's message template; null: the default message." },
     },
-    { required: ['type', 'description', 'destination', 'id', 'auto_resolve'] },
+    { required: ['type', 'description', 'destination', 'id', 'auto_resolve', 'template'] },
   ),
   ChannelPage: always({
     notifications: { type: 'array', items: ref('ChannelRead') },

@@ -30,6 +30,8 @@ export function presentAlert(alert: AlertRecord, schedules: readonly ScheduleRec
     // An expired acknowledgement (its `until` passed, not yet removed by the evaluator) is shown as none.
     acknowledgement: isAcknowledgedAt(alert.acknowledgement, Math.floor(now / 1000)) ? { ...alert.acknowledgement! } : null,
     flap_guard: alert.flapGuard ?? null,
+    pagerduty_severity: alert.pagerdutySeverity ?? null,
+    opsgenie_priority: alert.opsgeniePriority ?? null,
   };
 }
 
@@ -58,6 +60,7 @@ export function presentChannel(channel: ChannelRecord, pending?: PendingSummary,
     id: channel.id,
     auto_resolve: channel.autoResolve,
     throttle: channel.throttle ?? null,
+    template: channel.template ?? null,
     ...(channel.lastError
       ? { last_error: { time: String(channel.lastError.time), message: channel.lastError.message } }
       : {}),

@@ -46,6 +46,8 @@ export const alertAdapter: AdapterOf<'alert'> = {
         })),
       ),
       ...canonicalFlapGuard(flapGuardFromDefinition(spec.flap_guard)),
+      pagerduty_severity: spec.pagerduty_severity ?? null,
+      opsgenie_priority: spec.opsgenie_priority ?? null,
     };
   },
   canonicalActual(read, refs) {
@@ -67,6 +69,8 @@ export const alertAdapter: AdapterOf<'alert'> = {
         })),
       ),
       ...canonicalFlapGuard(read.flap_guard),
+      pagerduty_severity: read.pagerduty_severity ?? null,
+      opsgenie_priority: read.opsgenie_priority ?? null,
     };
   },
   unknownFields(read) {
@@ -79,6 +83,9 @@ export const alertAdapter: AdapterOf<'alert'> = {
     if (read.escalation === undefined) unknown.push('escalation');
     // An alertform extension the hosted service does not return: not compared there.
     if (read.flap_guard === undefined) unknown.push('flap_guard');
+    // alertform extensions: the hosted service does not return them.
+    if (read.pagerduty_severity === undefined) unknown.push('pagerduty_severity');
+    if (read.opsgenie_priority === undefined) unknown.push('opsgenie_priority');
     return unknown;
   },
   references: (c) => [
@@ -121,6 +128,9 @@ function alertBody(c: CanonicalAlert, ids: IdRegistry, full: boolean): AlertBody
   }
   // An extension: a create body without one is exactly the hosted API's; an update clears it with null.
   if (full || c.flap_guard) body.flap_guard = c.flap_guard ?? null;
+  // Extensions: left out of a create when unset, so the body is exactly the Hosted Graphite one.
+  if (full || c.pagerduty_severity !== null) body.pagerduty_severity = c.pagerduty_severity;
+  if (full || c.opsgenie_priority !== null) body.opsgenie_priority = c.opsgenie_priority;
   return body;
 }
 

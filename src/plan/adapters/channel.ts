@@ -1,4 +1,4 @@
-import { canonicalDestination, type CanonicalChannel } from '../../model/canonical.js';
+import { canonicalDestination, canonicalTemplate, type CanonicalChannel } from '../../model/canonical.js';
 import type { ChannelRead, ChannelType } from '../../model/types.js';
 import type { ChannelDefinition } from '../../definitions/definitions.js';
 import { throttleFromDefinition, type ChannelThrottle } from '../../model/noise-control.js';
@@ -17,6 +17,7 @@ function canonical(c: ChannelDefinition | ChannelRead, throttle: ChannelThrottle
     destination: canonicalDestination(c.destination),
     auto_resolve: c.auto_resolve ?? false,
     ...(throttle ? { throttle: { max_notifications: throttle.max_notifications, window_minutes: throttle.window_minutes } } : {}),
+    template: canonicalTemplate(c.template),
   };
 }
 
@@ -27,11 +28,16 @@ export const channelAdapter: AdapterOf<'channel'> = {
   idOf: (read) => read.id,
   canonicalDesired: (spec) => canonical(spec, throttleFromDefinition(spec.throttle)),
   canonicalActual: (read) => canonical(read, read.throttle),
-  // The hosted service knows no throttle (an alertform extension): not compared against a server that omits it.
-  unknownFields: (read) => (read.throttle === undefined ? ['throttle'] : []),
+  // The throttle and the template are alertform extensions: a server that does not return one (the hosted service)
+  // is not compared on it.
+  unknownFields: (read) => [
+    ...(read.throttle === undefined ? ['throttle'] : []),
+    ...(read.template === undefined ? ['template'] : []),
+  ],
   references: () => [],
   secretPaths: (c) => (SECRET_DESTINATION_TYPES.has(c.type) ? ['destination'] : []),
-  createBody: (c) => ({ ...c }),
+  // A create without a template (or throttle) is exactly the Hosted Graphite body.
+  createBody: ({ template, ...c }) => (template ? { ...c, template } : c),
   // A throttle removed is sent as null (absent would leave the server's in place).
   updateBody: (c, _ids, fields) => pick({ ...c, throttle: c.throttle ?? null }, fields),
   create: (client, body) => client.createChannel(body),

@@ -3,6 +3,7 @@ import type { Plan, PlanChange } from '../types.js';
 import { displayKey, displayStepId, maskObject, maskValue, redactorForPlan } from '../../redact/index.js';
 import { renderSummaryLine } from './summary.js';
 import { toJsonImpact } from '../../impact/render-impact.js';
+import type { MessagePreview } from '../preview.js';
 
 /** One change as machines read it, secrets masked. */
 export type JsonChange = Record<string, unknown> & { id: string; action: PlanChange['action']; kind: string; key: string };
@@ -20,6 +21,8 @@ export interface JsonPlan {
   unmanaged: Plan['unmanaged'];
   /** The backtest (`plan --impact`): per alert name, fired, alerting_minutes, notifications and `before`. */
   impact?: Record<string, unknown>;
+  /** What templated channels will say for the changes: {changeId, channel, type, subject, alert, title, body}. */
+  previews?: MessagePreview[];
 }
 
 /**
@@ -40,6 +43,7 @@ export function toJsonPlan(plan: Plan): JsonPlan {
     problems: plan.problems.map((p) => ({ ...p, text: formatProblem(p) })),
     unmanaged: plan.unmanaged,
     ...(plan.impact ? { impact: toJsonImpact(plan.impact) } : {}),
+    ...(plan.previews ? { previews: plan.previews.map((p) => ({ ...p, changeId: ids.get(p.changeId) ?? p.changeId })) } : {}),
   };
   return redactorForPlan(plan).redactDeep(json);
 }

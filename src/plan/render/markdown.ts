@@ -5,6 +5,7 @@ import { markdownCode, markdownText } from './escape.js';
 import { flattenFields } from './fields.js';
 import { describeChange, formatValue, MARKERS, renderSummaryLine } from './summary.js';
 import { renderImpactMarkdown } from '../../impact/render-impact.js';
+import { renderPreviewsMarkdown } from './previews.js';
 
 export interface MarkdownRenderOptions {
   /** Heading text (default `alertform plan`). */
@@ -42,6 +43,7 @@ export function renderPlanMarkdown(plan: Plan, options: MarkdownRenderOptions = 
     for (const change of plan.changes) out.push(...renderChange(change), '');
     out.push('</details>', '');
   }
+  out.push(...renderPreviewsMarkdown(plan.previews ?? []));
   if (plan.unmanaged.length > 0) {
     out.push(`${plan.unmanaged.length} object(s) on the server are not managed here.`);
     if (options.verbose) for (const u of plan.unmanaged) out.push(`- ${u.kind} ${code(u.key)}`);

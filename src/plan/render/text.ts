@@ -7,6 +7,7 @@ import { escapeControls, escapeControlsKeepLines } from './escape.js';
 import { flattenFields } from './fields.js';
 import { describeChange, formatValue, MARKERS, renderSummaryLine } from './summary.js';
 import { renderImpactText } from '../../impact/render-impact.js';
+import { renderPreviewsText } from './previews.js';
 
 export interface TextRenderOptions {
   /** Colours (default: off). Callers turn them on only for a TTY without NO_COLOR. */
@@ -31,6 +32,7 @@ export function renderPlanText(plan: Plan, options: TextRenderOptions = {}): str
     for (const change of plan.changes) lines.push(...renderChange(change, c), '');
   }
   if (plan.impact) lines.push(...renderImpactText(plan.impact), '');
+  lines.push(...renderPreviewsText(plan.previews ?? []));
   for (const warning of plan.warnings) lines.push(c.yellow(`warning: ${escapeControls(warning)}`));
   if (plan.unmanaged.length > 0) {
     lines.push(`${plan.unmanaged.length} object(s) on the server are not managed here${options.verbose ? ':' : ' (names with --verbose).'}`);

@@ -111,6 +111,9 @@ export async function runEvaluationCycle(deps: CycleDependencies): Promise<Cycle
             expression: alert.expression || 'a',
             info: alert.info,
             notification_type: alert.notification_type,
+            // Only when set: a payload without them reads as the notifiers' defaults.
+            ...(alert.pagerduty_severity ? { pagerduty_severity: alert.pagerduty_severity } : {}),
+            ...(alert.opsgenie_priority ? { opsgenie_priority: alert.opsgenie_priority } : {}),
           },
           triggered,
           conditions: input.kind === 'judged' ? describeConditions(input.judgement.outcomes) : [],

@@ -70,6 +70,8 @@ export function storeEvaluation(store: Store, leases?: LeaseOptions): StoreEvalu
           on_query_failure: alert.onQueryFailure,
           flap_guard: alert.flapGuard ?? null,
           info: alert.info,
+          pagerduty_severity: alert.pagerdutySeverity ?? null,
+          opsgenie_priority: alert.opsgeniePriority ?? null,
           status: alert.status,
           currently_triggered_metrics: alert.currentlyTriggeredMetrics,
           muted: isMutedAt(alert, alert.schedules, now.getTime()),

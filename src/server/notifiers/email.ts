@@ -2,6 +2,10 @@ import type { Transporter } from 'nodemailer';
 import { describeAcknowledgement, describeHeld, describeCriteria, isComposite, statusOf, summarize, describeText } from './describe.js';
 import { networkError } from './http.js';
 import { DeliveryError, type DeliveryChannel, type Notification, type NotifierSettings } from './types.js';
+import { composeMessage } from '../../templates/message.js';
+import { escapeHtml } from '../../templates/render.js';
+
+export { escapeHtml };
 
 const transports = new Map<string, Transporter>();
 
@@ -35,13 +39,23 @@ export function closeEmailTransports(): void {
   transports.clear();
 }
 
-/** Escapes text for HTML element content and attribute values. */
-export function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+/**
+ * The subject, a plain-text part and an HTML part (every value escaped): the channel's template where it has one
+ * (rendered plain for the subject and text part, HTML-escaped for the HTML part), else the default wording.
+ */
+export function buildEmail(notification: Notification, template?: DeliveryChannel['template']): { subject: string; text: string; html: string } {
+  const plain = composeMessage(notification, template, 'plain', { title: () => summarize(notification), body: () => describeText(notification) });
+  const html = composeMessage(notification, template, 'html', {
+    title: () => escapeHtml(plain.title),
+    body: () => defaultHtml(notification),
+  });
+  const htmlBody = template?.body !== undefined ? `<p>${html.body.replace(/\n/g, '<br>\n')}</p>` : html.body;
+  // A subject is one line: a template's line breaks become spaces (a header cannot carry them).
+  return { subject: plain.title.replace(/\s*[\r\n]+\s*/g, ' '), text: plain.body, html: htmlBody };
 }
 
-/** The subject, a plain-text part and an HTML part (every value escaped). */
-export function buildEmail(notification: Notification): { subject: string; text: string; html: string } {
+/** The default HTML part: the summary as a heading, a table of the alert's fields, metrics, info, graph, link. */
+function defaultHtml(notification: Notification): string {
   const { alert, triggered } = notification;
   const rows: [string, string][] = [
     ['Status', statusOf(notification.event)],
@@ -60,7 +74,7 @@ export function buildEmail(notification: Notification): { subject: string; text:
     .concat(triggered
     .map((one) => `<li>${escapeHtml(one.metric)}: ${one.value === null ? 'no data' : escapeHtml(String(one.value))}</li>`)
     .join(''));
-  const html = [
+  return [
     `<h2>${escapeHtml(summarize(notification))}</h2>`,
     '<table>',
     ...rows.map(([name, value]) => `<tr><th align="left">${escapeHtml(name)}</th><td>${escapeHtml(value)}</td></tr>`),
@@ -71,7 +85,6 @@ export function buildEmail(notification: Notification): { subject: string; text:
     notification.consoleUrl ? `<p><a href="${escapeHtml(notification.consoleUrl)}">Open the alert in the console</a></p>` : '',
     notification.ackUrl ? `<p><a href="${escapeHtml(notification.ackUrl)}">Acknowledge this alert</a></p>` : '',
   ].join('\n');
-  return { subject: summarize(notification), text: describeText(notification), html };
 }
 
 /**
@@ -81,7 +94,7 @@ export function buildEmail(notification: Notification): { subject: string; text:
 export async function sendEmail(channel: DeliveryChannel, notification: Notification, settings: NotifierSettings): Promise<void> {
   if (!settings.smtpUrl) throw new DeliveryError('email needs an SMTP server (alertform serve --smtp-url)', false);
   if (!channel.destination.trim()) throw new DeliveryError('email channel has no destination address', false);
-  const { subject, text, html } = buildEmail(notification);
+  const { subject, text, html } = buildEmail(notification, channel.template);
   try {
     await (await transportFor(settings)).sendMail({
       from: settings.smtpFrom,

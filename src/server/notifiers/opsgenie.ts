@@ -1,8 +1,10 @@
 import { describeAcknowledgement, describeCriteria, describeText, summarize } from './describe.js';
 import { joinUrl, postJson } from './http.js';
 import type { DeliveryChannel, Notification, NotifierSettings } from './types.js';
+import { composeMessage } from '../../templates/message.js';
+import { MESSAGE_LIMITS } from '../../templates/limits.js';
 
-/** Priority by event; the rest are P1. A throttle summary (its own alert, per channel and window) is P5. */
+/** Priority by event; the rest take the alert's opsgenie_priority, else P1. A throttle summary (its own alert, per channel and window) is P5. */
 const PRIORITY: Partial<Record<Notification['event'], string>> = { query_failed: 'P3', flapping: 'P3', throttled_summary: 'P5' };
 
 /** One OpsGenie alert per alertform alert (and one for its query failures), found again by alias. */
@@ -11,16 +13,27 @@ export function opsgenieAlias(notification: Notification): string {
   return `alertform-${notification.alert.id}${query ? '-query' : ''}`;
 }
 
-/** The Alert API create body (message at most 130 characters, as OpsGenie requires). */
-export function buildOpsgenieCreate(notification: Notification): Record<string, unknown> {
+/**
+ * The Alert API create body: the title as message, the body as description (the channel's template, or the
+ * default wording), cut to OpsGenie's limits; priority the alert's opsgenie_priority (default P1, P3 for query
+ * failures).
+ */
+export function buildOpsgenieCreate(notification: Notification, template?: DeliveryChannel['template']): Record<string, unknown> {
   const { alert, triggered } = notification;
+  const message = composeMessage(
+    notification,
+    template,
+    'plain',
+    { title: () => summarize(notification), body: () => describeText(notification) },
+    MESSAGE_LIMITS.opsgenie,
+  );
   return {
-    message: summarize(notification).slice(0, 130),
+    message: message.title,
     alias: opsgenieAlias(notification),
-    description: describeText(notification).slice(0, 15_000),
+    description: message.body,
     source: 'alertform',
     entity: (triggered[0]?.metric ?? alert.metric).slice(0, 512),
-    priority: PRIORITY[notification.event] ?? 'P1',
+    priority: PRIORITY[notification.event] ?? alert.opsgenie_priority ?? 'P1',
     details: {
       criteria: describeCriteria(alert.alert_criteria),
       metric: triggered[0]?.metric ?? alert.metric,
@@ -64,5 +77,5 @@ export async function sendOpsgenie(
     await postJson('opsgenie', url.href, { source: 'alertform', note: summarize(notification) }, { headers, signal });
     return;
   }
-  await postJson('opsgenie', joinUrl(settings.opsgenieUrl, '/v2/alerts'), buildOpsgenieCreate(notification), { headers, signal });
+  await postJson('opsgenie', joinUrl(settings.opsgenieUrl, '/v2/alerts'), buildOpsgenieCreate(notification, channel.template), { headers, signal });
 }

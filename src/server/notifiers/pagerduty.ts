@@ -1,6 +1,8 @@
 import { describeCriteria, summarize } from './describe.js';
 import { joinUrl, postJson } from './http.js';
 import type { DeliveryChannel, Notification, NotifierSettings } from './types.js';
+import { composeMessage } from '../../templates/message.js';
+import { MESSAGE_LIMITS } from '../../templates/limits.js';
 
 /** Severity by event; the rest are critical. A throttle summary (its own incident, per channel and window) is info. */
 const SEVERITY: Partial<Record<Notification['event'], string>> = { query_failed: 'error', flapping: 'warning', throttled_summary: 'info' };
@@ -25,14 +27,17 @@ export function buildPagerdutyEvent(channel: DeliveryChannel, notification: Noti
     return { routing_key: channel.destination, event_action: 'resolve', dedup_key: dedupKey };
   }
   const { alert, triggered } = notification;
+  const message = composeMessage(notification, channel.template, 'plain', { title: () => summarize(notification), body: () => '' }, MESSAGE_LIMITS.pagerduty);
+  // The event's own severity (a query failure, flapping, a throttle summary), else the alert's, else critical.
+  const severity = SEVERITY[notification.event] ?? alert.pagerduty_severity ?? 'critical';
   return {
     routing_key: channel.destination,
     event_action: 'trigger',
     dedup_key: dedupKey,
     payload: {
-      summary: summarize(notification).slice(0, 1024),
+      summary: message.title,
       source: triggered[0]?.metric ?? alert.metric,
-      severity: SEVERITY[notification.event] ?? 'critical',
+      severity,
       timestamp: new Date(notification.time * 1000).toISOString(),
       component: alert.metric,
       class: alert.alert_criteria.type,
@@ -44,6 +49,7 @@ export function buildPagerdutyEvent(channel: DeliveryChannel, notification: Noti
         ...(notification.failure ? { failure: notification.failure } : {}),
         ...(notification.flapping ? { flapping: notification.flapping } : {}),
         ...(notification.throttled ? { throttled: notification.throttled } : {}),
+        ...(channel.template?.body !== undefined ? { body: message.body } : {}),
       },
     },
     client: 'alertform',

@@ -1,6 +1,9 @@
 import { describeHeld, describeCriteria, statusOf, summarize } from './describe.js';
 import { postJson } from './http.js';
 import type { DeliveryChannel, Notification, NotifierSettings } from './types.js';
+import { composeMessage } from '../../templates/message.js';
+import { escapeSlack } from '../../templates/render.js';
+import { MESSAGE_LIMITS } from '../../templates/limits.js';
 
 const COLORS = {
   acknowledged: '#439fe0',
@@ -17,8 +20,16 @@ const COLORS = {
  * attachment with the details. Built as an object and encoded with JSON.stringify, so quotes, newlines or
  * `<>&` in names cannot break it; `<`, `>` and `&` are escaped as Slack's mrkdwn asks.
  */
-export function buildSlackPayload(notification: Notification): Record<string, unknown> {
+export function buildSlackPayload(notification: Notification, template?: DeliveryChannel['template']): Record<string, unknown> {
   const { alert, triggered } = notification;
+  // With a template, the title is `text` and the body the attachment's text.
+  const message = composeMessage(
+    notification,
+    template,
+    'slack',
+    { title: () => escapeSlack(summarize(notification)), body: () => escapeSlack(alert.info ?? '') },
+    MESSAGE_LIMITS.slack,
+  );
   const fields = [
     { title: 'Status', value: statusOf(notification.event), short: true },
     { title: 'Criteria', value: escapeSlack(describeCriteria(alert.alert_criteria)), short: true },
@@ -37,23 +48,19 @@ export function buildSlackPayload(notification: Notification): Record<string, un
   if (notification.ackUrl) fields.push({ title: 'Acknowledge', value: `<${notification.ackUrl}|Acknowledge this alert>`, short: false });
   if (notification.throttled) fields.push({ title: 'Held back', value: escapeSlack(describeHeld(notification.throttled).join('\n')), short: false });
   return {
-    text: escapeSlack(summarize(notification)),
+    text: message.title,
     attachments: [
       {
         color: COLORS[statusOf(notification.event)],
         title: escapeSlack(alert.name),
         ...(notification.consoleUrl ? { title_link: notification.consoleUrl } : {}),
         ...(notification.graphUrl ? { image_url: notification.graphUrl } : {}),
-        text: escapeSlack(alert.info ?? ''),
+        text: message.body,
         fields,
         ts: notification.time,
       },
     ],
   };
-}
-
-function escapeSlack(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
 /** POSTs the message to the channel's incoming-webhook URL. */
@@ -63,5 +70,5 @@ export async function sendSlack(
   settings: Pick<NotifierSettings, 'destinations'>,
   signal: AbortSignal,
 ): Promise<void> {
-  await postJson('slack', channel.destination, buildSlackPayload(notification), { signal, policy: settings.destinations });
+  await postJson('slack', channel.destination, buildSlackPayload(notification, channel.template), { signal, policy: settings.destinations });
 }

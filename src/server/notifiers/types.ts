@@ -1,5 +1,5 @@
 import { PUBLIC_ONLY, type DestinationPolicy } from '../net/destination-policy.js';
-import type { AdditionalCriterion, AlertCriteria, ChannelType, NotificationType } from '../../model/types.js';
+import type { AdditionalCriterion, AlertCriteria, ChannelType, MessageTemplate, NotificationType, OpsgeniePriority, PagerdutySeverity } from '../../model/types.js';
 import type { Truth, TriggeredMetric } from '../../evaluation/judge-alert.js';
 import type { NotificationEvent } from '../../evaluation/transitions.js';
 import type { EscalationNote } from '../../evaluation/escalation.js';
@@ -15,6 +15,9 @@ export interface NotifiedAlert {
   expression: string;
   info: string | null;
   notification_type: NotificationType;
+  /** Extensions; absent in notifications written before they existed (the notifiers' defaults then). */
+  pagerduty_severity?: PagerdutySeverity | null;
+  opsgenie_priority?: OpsgeniePriority | null;
 }
 
 /** One condition (letter) of a composite alert as it stood when the notification was made. */
@@ -47,7 +50,7 @@ export interface Notification {
    * notification: the acknowledgement link is bound to it.
    */
   episode?: number | null;
-  /** A signed, expiring one-click link that acknowledges the episode (set at send time, with --public-url). */
+  /** A signed, expiring one-click link that acknowledges the episode (set at send time, with --public-url); templates' `links.ack`. */
   ackUrl?: string;
   /** For `acknowledged`: who, why, when and until when. */
   acknowledgement?: Acknowledgement;
@@ -87,6 +90,8 @@ export interface DeliveryChannel {
   description: string;
   destination: string;
   auto_resolve: boolean;
+  /** The channel's message template; null or absent: the default message. */
+  template?: MessageTemplate | null;
 }
 
 /** Where third-party services live (configurable for tests and regions) and how to reach SMTP. */

@@ -1,22 +1,29 @@
 import { describeAcknowledgement, describeText, summarize } from './describe.js';
 import { postJson } from './http.js';
 import type { DeliveryChannel, Notification, NotifierSettings } from './types.js';
+import { composeMessage } from '../../templates/message.js';
 
 /**
  * The VictorOps (Splunk On-Call) REST endpoint body: CRITICAL for alerting, reminders and query failures,
- * RECOVERY on recovery when the channel has auto_resolve (null: nothing to send), ACKNOWLEDGEMENT on an ack. entity_id ties them together.
+ * RECOVERY on recovery when the channel has auto_resolve (null: nothing to send), ACKNOWLEDGEMENT on an ack.
+ * entity_id ties them together.
+ * The title (template or default) is the display name, the body the state message.
  */
 export function buildVictoropsMessage(channel: DeliveryChannel, notification: Notification): Record<string, unknown> | null {
   const query = notification.event === 'query_failed' || notification.event === 'query_recovered';
   const recovery = notification.event === 'recovered' || notification.event === 'query_recovered';
   if (recovery && !channel.auto_resolve) return null;
+  const message = composeMessage(notification, channel.template, 'plain', {
+    title: () => summarize(notification),
+    body: () => describeText(notification),
+  });
   if (notification.event === 'acknowledged') {
     // The same entity_id as the CRITICAL: VictorOps acknowledges that incident, with its author and message.
     return {
       message_type: 'ACKNOWLEDGEMENT',
       entity_id: `alertform-${notification.alert.id}`,
-      entity_display_name: summarize(notification),
-      state_message: describeText(notification),
+      entity_display_name: message.title,
+      state_message: message.body,
       ack_author: notification.acknowledgement?.by ?? 'alertform',
       ack_msg: notification.acknowledgement?.note ?? describeAcknowledgement(notification),
       state_start_time: notification.time,
@@ -27,8 +34,8 @@ export function buildVictoropsMessage(channel: DeliveryChannel, notification: No
     // A throttle summary is information (its own entity, per channel and window), not an incident.
     message_type: recovery ? 'RECOVERY' : notification.event === 'throttled_summary' ? 'INFO' : 'CRITICAL',
     entity_id: `alertform-${notification.alert.id}${query ? '-query' : ''}`,
-    entity_display_name: summarize(notification),
-    state_message: describeText(notification),
+    entity_display_name: message.title,
+    state_message: message.body,
     state_start_time: notification.time,
     monitoring_tool: 'alertform',
   };

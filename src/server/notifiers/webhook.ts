@@ -1,15 +1,18 @@
-import { describeCriteria, isComposite, statusOf } from './describe.js';
+import { describeCriteria, describeText, isComposite, statusOf, summarize } from './describe.js';
 import { postJson } from './http.js';
 import type { DeliveryChannel, Notification, NotifierSettings } from './types.js';
+import { composeMessage } from '../../templates/message.js';
 
 /**
  * The webhook body: `{name, criteria, graph, value, metric, status, backoff_minutes, info}`, plus `expression`,
  * `conditions` and `triggered_metrics` for composite alerts (and `triggered_metrics` whenever more than one
  * series is involved, e.g. a wildcard). backoff_minutes is N of `["every", N]`, null for state_change. `id` is the
  * delivery's id, the same on every retry, so a receiver can drop a repeat after an answer that got lost. `graph` is a
- * signed, expiring link to this server's PNG of the alert's graph (null without --public-url).
+ * signed, expiring link to this server's PNG of the alert's graph (null without --public-url). A channel with a
+ * template adds `title` and `body` (its rendered message; plain text, encoded by JSON.stringify); without one the
+ * body is exactly the Hosted Graphite shape.
  */
-export function buildWebhookPayload(notification: Notification): Record<string, unknown> {
+export function buildWebhookPayload(notification: Notification, template?: DeliveryChannel['template']): Record<string, unknown> {
   const { alert, triggered } = notification;
   const first = triggered[0];
   const payload: Record<string, unknown> = {
@@ -44,6 +47,11 @@ export function buildWebhookPayload(notification: Notification): Record<string, 
   // Additive: the one-click acknowledgement link (alerting and reminders, with --public-url), and who acknowledged.
   if (notification.ackUrl) payload.ack_url = notification.ackUrl;
   if (notification.acknowledgement) payload.acknowledgement = notification.acknowledgement;
+  if (template) {
+    const message = composeMessage(notification, template, 'plain', { title: () => summarize(notification), body: () => describeText(notification) });
+    payload.title = message.title;
+    payload.body = message.body;
+  }
   return payload;
 }
 
@@ -55,5 +63,5 @@ export async function sendWebhook(
   signal: AbortSignal,
 ): Promise<void> {
   const headers: Record<string, string> = notification.deliveryId ? { 'idempotency-key': notification.deliveryId } : {};
-  await postJson('webhook', channel.destination, buildWebhookPayload(notification), { headers, signal, policy: settings.destinations });
+  await postJson('webhook', channel.destination, buildWebhookPayload(notification, channel.template), { headers, signal, policy: settings.destinations });
 }

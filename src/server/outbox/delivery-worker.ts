@@ -98,6 +98,7 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
       description: delivery.channel.description,
       destination: delivery.channel.destination,
       auto_resolve: delivery.channel.autoResolve,
+      template: delivery.channel.template ?? null,
     };
     try {
       await Promise.race([options.send(channel, notification, controller.signal), expired]);

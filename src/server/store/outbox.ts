@@ -1,4 +1,4 @@
-import type { ChannelType } from '../../model/types.js';
+import type { ChannelType, MessageTemplate } from '../../model/types.js';
 
 /**
  * The outbox's side of the Store: notifications written with the transition that caused them (saveEvaluations),
@@ -107,7 +107,7 @@ export interface ClaimedDelivery {
   payload: unknown;
   attempts: number;
   createdAt: number;
-  channel: { id: string; type: ChannelType; description: string; destination: string; autoResolve: boolean };
+  channel: { id: string; type: ChannelType; description: string; destination: string; autoResolve: boolean; template?: MessageTemplate | null };
 }
 
 /** held and summarized: notifications a channel's throttle held back (held_notifications), listed with the outbox's. */

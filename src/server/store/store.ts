@@ -2,8 +2,11 @@ import type {
   AdditionalCriterion,
   AlertCriteria,
   ChannelType,
+  MessageTemplate,
   NotificationType,
   OnQueryFailure,
+  OpsgeniePriority,
+  PagerdutySeverity,
   Weekday,
 } from '../../model/types.js';
 import type { EscalationStep } from '../../evaluation/escalation.js';
@@ -172,6 +175,9 @@ export interface AlertWrite {
   escalation?: EscalationStep[];
   /** Extension (noise control); absent or null: none. */
   flapGuard?: FlapGuard | null;
+  /** Extensions (message templates): null or absent, the notifiers' defaults. */
+  pagerdutySeverity?: PagerdutySeverity | null;
+  opsgeniePriority?: OpsgeniePriority | null;
 }
 
 /** An alert as stored: what was written plus the evaluator's state. */
@@ -214,6 +220,8 @@ export interface ChannelWrite {
   autoResolve: boolean;
   /** Extension (noise control); absent or null: none. */
   throttle?: ChannelThrottle | null;
+  /** Extension: the channel's message template; null or absent, the default message. */
+  template?: MessageTemplate | null;
 }
 
 export interface ChannelError {

@@ -67,6 +67,8 @@ export async function checkAlertRules(
       // Only when there are steps: a write without the extension is exactly what it was.
       ...(escalation.length > 0 ? { escalation } : {}),
       flapGuard: body.flap_guard ?? null,
+      pagerdutySeverity: body.pagerduty_severity ?? null,
+      opsgeniePriority: body.opsgenie_priority ?? null,
     },
   };
 }
@@ -88,6 +90,8 @@ export function mergeAlertUpdate(stored: AlertRecord, patch: Partial<AlertBody>)
     info: 'info' in patch ? patch.info : stored.info,
     escalation: patch.escalation ?? stored.escalation,
     flap_guard: 'flap_guard' in patch ? patch.flap_guard : (stored.flapGuard ?? null),
+    pagerduty_severity: 'pagerduty_severity' in patch ? patch.pagerduty_severity : (stored.pagerdutySeverity ?? null),
+    opsgenie_priority: 'opsgenie_priority' in patch ? patch.opsgenie_priority : (stored.opsgeniePriority ?? null),
   };
   if ('on_query_failure' in patch) {
     merged.on_query_failure = patch.on_query_failure;

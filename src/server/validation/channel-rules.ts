@@ -7,11 +7,12 @@ import type { FieldProblem } from '../../model/schemas.js';
 import type { ChannelBody } from '../../model/types.js';
 import type { ChannelRecord, ChannelWrite } from '../store/store.js';
 import type { RuleResult } from './alert-rules.js';
+import { checkChannelTemplate } from '../../templates/check-template.js';
 
 /**
  * The semantic rules of a channel body that already passed the JSON Schema: the destination suits the type,
  * and auto_resolve: true only on pagerduty and victorops (on other types it would silently do nothing, so it
- * is refused; false is accepted everywhere).
+ * is refused; false is accepted everywhere); a template parses and names only known fields.
  */
 export function checkChannelRules(body: ChannelBody, policy: DestinationPolicy = PUBLIC_ONLY, stored?: ChannelRecord): RuleResult<ChannelWrite> {
   const refuseUrl = (url: string) => {
@@ -22,6 +23,7 @@ export function checkChannelRules(body: ChannelBody, policy: DestinationPolicy =
   const problems: FieldProblem[] = [
     ...(keepsUnaddressedEmail(body, stored) ? [] : checkDestination(body.type, body.destination, { show: echo, refuseUrl })),
     ...checkAutoResolve(body.type, body.auto_resolve),
+    ...checkChannelTemplate(body.template).map(({ path, message }) => ({ path, message })),
   ];
   if (problems.length > 0) return { ok: false, problems };
   return {
@@ -32,6 +34,7 @@ export function checkChannelRules(body: ChannelBody, policy: DestinationPolicy =
       destination: canonicalDestination(body.destination),
       autoResolve: body.auto_resolve ?? false,
       throttle: body.throttle ?? null,
+      template: body.template ?? null,
     },
   };
 }
@@ -55,5 +58,6 @@ export function mergeChannelUpdate(stored: ChannelRecord, patch: Partial<Channel
     destination: patch.destination ?? stored.destination,
     auto_resolve: autoResolve,
     throttle: 'throttle' in patch ? patch.throttle : (stored.throttle ?? null),
+    template: 'template' in patch ? patch.template : (stored.template ?? null),
   };
 }

@@ -18,7 +18,13 @@ async function seedRichAccount(s: TestServer): Promise<void> {
   const night = await post('/v2/schedules/', { name: 'night', start_time: '23:30', duration: 120, timezone: 'UTC+5:30', repeat: ['sun', 'mon'] });
   await post('/v2/schedules/', { name: 'once', start_time: '04:00', duration: 15 });
   const pd = await post('/v2/notifications/', { type: 'pagerduty', description: 'PD "main"', destination: 'pd-key-123', auto_resolve: true });
-  await post('/v2/notifications/', { type: 'slack', description: 'slack', destination: 'https://hooks.slack.com/services/X' });
+  await post('/v2/notifications/', {
+    type: 'slack',
+    description: 'slack',
+    destination: 'https://hooks.slack.com/services/X',
+    // An extension: a template with a multi-line body and characters YAML quotes.
+    template: { title: '*{{name}}*: {{event}}', body: '{{#triggered}}- {{metric}}: {{value}}\n{{/triggered}}{{#links.ack}}<{{links.ack}}|ack>{{/links.ack}}' },
+  });
   await post('/v2/notifications/', { type: 'webhook', description: 'hook', destination: 'https://example.com/hook' });
   await post('/v2/notifications/', { type: 'victorops', description: 'vo', destination: 'https://alert.victorops.com/x', auto_resolve: true });
   await post('/v2/notifications/', { type: 'opsgenie', description: 'og', destination: 'og-key' });
@@ -26,7 +32,15 @@ async function seedRichAccount(s: TestServer): Promise<void> {
   await post('/v2/alerts/', { name: 'plain', metric: 'a.b', alert_criteria: { type: 'above', above_value: 1.5 } });
   await post('/v2/alerts/', { name: 'below', metric: 'a.*.c', alert_criteria: { type: 'below', below_value: -3, time_period: 7 }, notification_type: 'state_change', notification_channels: ['slack', 'hook'] });
   await post('/v2/alerts/', { name: 'band', metric: 'x', alert_criteria: { type: 'outside_bounds', above_value: 10, below_value: 2, time_period: '' }, notification_type: ['every', 5], scheduled_mutes: [night] });
-  await post('/v2/alerts/', { name: 'gone', metric: 'hb.*', alert_criteria: { type: 'missing', time_period: 30 }, notification_channels: [pd], info: 'multi\nline "info" with: colons' });
+  await post('/v2/alerts/', {
+    name: 'gone',
+    metric: 'hb.*',
+    alert_criteria: { type: 'missing', time_period: 30 },
+    notification_channels: [pd],
+    info: 'multi\nline "info" with: colons',
+    pagerduty_severity: 'warning',
+    opsgenie_priority: 'P2',
+  });
   await post('/v2/alerts/', { name: 'fn-ignore', metric: 'sumSeries(a.*)', alert_criteria: { type: 'above', above_value: 0 }, on_query_failure: 'ignore' });
   await post('/v2/alerts/', { name: 'fn-default', metric: 'avg(a.*)', alert_criteria: { type: 'above', above_value: 0 } });
   await post('/v2/alerts/', {

@@ -62,12 +62,14 @@ describeEachStore('on $name', (backend) => {
         escalation: [],
         acknowledgement: null,
         flap_guard: null,
+        pagerduty_severity: null,
+        opsgenie_priority: null,
       });
       // The hosted API's fields in its order, then alertform's extensions.
       expect(Object.keys(read.body)).toEqual([
         'id', 'name', 'metric', 'alert_criteria', 'additional_criteria', 'expression', 'notification_channels',
         'notification_type', 'scheduled_mutes', 'currently_triggered_metrics', 'muted', 'status', 'info',
-        'on_query_failure', 'escalation', 'acknowledgement', 'flap_guard',
+        'on_query_failure', 'escalation', 'acknowledgement', 'flap_guard', 'pagerduty_severity', 'opsgenie_priority',
       ]);
     });
 

@@ -22,11 +22,13 @@ function alertNamed(name: string, above: number): CanonicalAlert {
     scheduled_mutes: [],
     info: '',
     on_query_failure: 'notify',
+    pagerduty_severity: null,
+    opsgenie_priority: null,
   };
 }
 
 const RESOURCES: { [K in ResourceKind]: (name: string, above: number) => CanonicalOf<K> } = {
-  channel: (name) => ({ description: name, type: 'email', destination: 'ops@example.com', auto_resolve: false }),
+  channel: (name) => ({ description: name, type: 'email', destination: 'ops@example.com', auto_resolve: false, template: null }),
   schedule: (name) => ({ name, start_time: '02:00', duration: 30, timezone: 'UTC', repeat: [] }),
   alert: alertNamed,
 };

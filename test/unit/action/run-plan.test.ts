@@ -172,7 +172,7 @@ describe('plan on a pull_request', () => {
     const leaky = fakePlan([{ action: 'create', kind: 'channel', name: 'ops', file: 'channels.yaml' }]);
     // A planner bug that left secrets in fields it does not mark sensitive must still not reach GitHub.
     const change = leaky.plan.changes[0]!;
-    if (change.action === 'create') change.after = { description: `ops key ${API_KEY}`, type: 'email', destination: slack, auto_resolve: false };
+    if (change.action === 'create') change.after = { description: `ops key ${API_KEY}`, type: 'email', destination: slack, auto_resolve: false, template: null };
     const result = await run(reconcilerOf(() => leaky), { 'server-url': `https://user:${API_KEY}@alerts.example.com` }, { SLACK_URL: slack });
     const body = github.commentsOf(7)[0]!.body;
     expect(result.planFile).toBeDefined();

@@ -179,6 +179,12 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (channel_id, window_started_at)
   );
   `,
+  // 9: message templates (issue 22), as on SQLite.
+  `
+  ALTER TABLE channels ADD COLUMN template TEXT;
+  ALTER TABLE alerts ADD COLUMN pagerduty_severity TEXT;
+  ALTER TABLE alerts ADD COLUMN opsgenie_priority TEXT;
+  `,
 ];
 
 /** Any constant, the same in every replica: serialises replicas that start together on an empty database. */

@@ -75,6 +75,7 @@ interface ClaimRow {
   description: string;
   destination: string;
   auto_resolve: boolean;
+  template: string | null;
 }
 
 /**
@@ -103,7 +104,7 @@ export async function claimDueDeliveries(tx: Queryable, claim: DeliveryClaim): P
      UPDATE deliveries d SET claimed_by = $3, claim_expires_at = ${DB_NOW_MS} + $4::bigint
      FROM due, channels c WHERE d.id = due.id AND c.id = d.channel_id
      RETURNING d.id, d.account_id, d.alert_id, d.payload, d.attempts, d.created_at, d.next_attempt_at, d.seq, c.id AS channel_id,
-               c.type, c.description, c.destination, c.auto_resolve`,
+               c.type, c.description, c.destination, c.auto_resolve, c.template`,
     [claim.now, claim.limit, claim.worker, claim.leaseMs],
   );
   return rows.map((row) => ({
@@ -113,7 +114,14 @@ export async function claimDueDeliveries(tx: Queryable, claim: DeliveryClaim): P
     payload: JSON.parse(row.payload) as unknown,
     attempts: row.attempts,
     createdAt: row.created_at,
-    channel: { id: row.channel_id, type: row.type as ChannelType, description: row.description, destination: row.destination, autoResolve: row.auto_resolve },
+    channel: {
+      id: row.channel_id,
+      type: row.type as ChannelType,
+      description: row.description,
+      destination: row.destination,
+      autoResolve: row.auto_resolve,
+      template: row.template ? (JSON.parse(row.template) as ClaimedDelivery['channel']['template']) : null,
+    },
   }));
 }
 
@@ -144,7 +152,7 @@ async function claimAdmitted(tx: Queryable, claim: DeliveryClaim): Promise<Claim
      WHERE d.id = ANY($1::text[]) AND c.id = d.channel_id AND d.state = 'pending'
        AND (d.claim_expires_at IS NULL OR d.claim_expires_at <= ${DB_NOW_MS})
      RETURNING d.id, d.account_id, d.alert_id, d.payload, d.attempts, d.created_at, d.next_attempt_at, d.seq, c.id AS channel_id,
-               c.type, c.description, c.destination, c.auto_resolve`,
+               c.type, c.description, c.destination, c.auto_resolve, c.template`,
     [picked, claim.worker, claim.leaseMs],
   );
   return claimed.sort((a, b) => Number(a.next_attempt_at) - Number(b.next_attempt_at) || Number(a.seq) - Number(b.seq));

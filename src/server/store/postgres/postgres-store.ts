@@ -36,7 +36,7 @@ import type { AckOutcome, AckWrite } from '../ack-store.js';
 import * as throttleRows from './throttle-rows.js';
 import { listsHeld } from '../held-listing.js';
 import { ALERT_WRITE_COLUMNS, alertFromRow, alertWriteValues, type AlertRow } from '../sqlite/alert-rows.js';
-import { channelFromRow, scheduleFromRows, throttleText, type ChannelRow, type ScheduleRow } from '../sqlite/rows.js';
+import { channelFromRow, scheduleFromRows, templateColumn, throttleText, type ChannelRow, type ScheduleRow } from '../sqlite/rows.js';
 import { acquireLeases, fencePartitions, partitionSql, releaseLeases, renewLeases } from './evaluation-leases.js';
 import { MIGRATIONS, migrateDatabase } from './migrations.js';
 import { PgDatabase, type PoolOptions, type Queryable } from './pg-database.js';
@@ -57,12 +57,14 @@ import type {
 const ALERT_COLUMNS = `a.id, a.account_id, a.name, a.metric, a.alert_criteria, a.additional_criteria, a.expression,
   a.notification_type, a.info, a.on_query_failure, a.flap_guard, a.status, a.currently_triggered_metrics, a.muted_until,
   a.eval_state, a.created_at, a.escalation, a.ack_by, a.ack_note, a.ack_at, a.ack_until,
+  a.notification_type, a.info, a.on_query_failure, a.pagerduty_severity, a.opsgenie_priority, a.status, a.currently_triggered_metrics, a.muted_until,
+  a.eval_state, a.created_at,
   ARRAY(SELECT channel_id FROM alert_channels WHERE alert_id = a.id ORDER BY position) AS channel_ids,
   ARRAY(SELECT schedule_id FROM alert_schedules WHERE alert_id = a.id ORDER BY position) AS schedule_ids`;
 
 /** An alert row as ALERT_COLUMNS selects it. */
 type LinkedAlertRow = AlertRow & { channel_ids: string[]; schedule_ids: string[] };
-const CHANNEL_COLUMNS = 'id, account_id, type, description, destination, auto_resolve, last_error, throttle';
+const CHANNEL_COLUMNS = 'id, account_id, type, description, destination, auto_resolve, last_error, throttle, template';
 const SCHEDULE_COLUMNS = 'id, account_id, name, start_time, duration, timezone, repeat_days, anchor';
 
 /**
@@ -273,9 +275,9 @@ export class PostgresStore implements Store {
   async createChannel(accountId: string, channel: ChannelWrite): Promise<ChannelRecord> {
     const [row] = await unique('description', channel.description, () =>
       this.db.query<ChannelRow>(
-        `INSERT INTO channels (id, account_id, type, description, destination, auto_resolve, throttle)
-         VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${CHANNEL_COLUMNS}`,
-        [createId(), accountId, channel.type, channel.description, channel.destination, channel.autoResolve, throttleText(channel)],
+        `INSERT INTO channels (id, account_id, type, description, destination, auto_resolve, throttle, template)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${CHANNEL_COLUMNS}`,
+        [createId(), accountId, channel.type, channel.description, channel.destination, channel.autoResolve, throttleText(channel), templateColumn(channel)],
       ),
     );
     return channelFromRow(row!);
@@ -300,9 +302,9 @@ export class PostgresStore implements Store {
   async updateChannel(accountId: string, id: string, channel: ChannelWrite): Promise<ChannelRecord | null> {
     const [row] = await unique('description', channel.description, () =>
       this.db.query<ChannelRow>(
-        `UPDATE channels SET type = $1, description = $2, destination = $3, auto_resolve = $4, throttle = $7
+        `UPDATE channels SET type = $1, description = $2, destination = $3, auto_resolve = $4, throttle = $7, template = $8
          WHERE account_id = $5 AND id = $6 RETURNING ${CHANNEL_COLUMNS}`,
-        [channel.type, channel.description, channel.destination, channel.autoResolve, accountId, id, throttleText(channel)],
+        [channel.type, channel.description, channel.destination, channel.autoResolve, accountId, id, throttleText(channel), templateColumn(channel)],
       ),
     );
     return row ? channelFromRow(row) : null;

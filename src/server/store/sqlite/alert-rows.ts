@@ -16,6 +16,8 @@ export interface AlertRow {
   on_query_failure: string | null;
   /** JSON, or null: none. */
   flap_guard: string | null;
+  pagerduty_severity: string | null;
+  opsgenie_priority: string | null;
   status: string;
   currently_triggered_metrics: string;
   muted_until: number | null;
@@ -68,6 +70,8 @@ export function alertFromRow(row: AlertRow, channels: string[], schedules: strin
     info: row.info,
     onQueryFailure: row.on_query_failure as AlertRecord['onQueryFailure'],
     flapGuard: row.flap_guard ? (JSON.parse(row.flap_guard) as AlertRecord['flapGuard']) : null,
+    pagerdutySeverity: row.pagerduty_severity as AlertRecord['pagerdutySeverity'],
+    opsgeniePriority: row.opsgenie_priority as AlertRecord['opsgeniePriority'],
     status: row.status,
     currentlyTriggeredMetrics: JSON.parse(row.currently_triggered_metrics) as string[],
     mutedUntil: row.muted_until,
@@ -101,6 +105,8 @@ export function alertWriteValues(alert: AlertWrite): unknown[] {
     alert.onQueryFailure,
     JSON.stringify(alert.escalation ?? []),
     alert.flapGuard ? JSON.stringify(alert.flapGuard) : null,
+    alert.pagerdutySeverity ?? null,
+    alert.opsgeniePriority ?? null,
   ];
 }
 
@@ -115,6 +121,8 @@ export const ALERT_WRITE_COLUMNS = [
   'on_query_failure',
   'escalation',
   'flap_guard',
+  'pagerduty_severity',
+  'opsgenie_priority',
 ] as const;
 
 /** Replaces an alert's channel and schedule links, keeping the given order. */

@@ -191,6 +191,13 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (channel_id, window_started_at)
   );
   `,
+  // 9: message templates (issue 22): a channel's template (JSON {title?, body?}), an alert's PagerDuty severity
+  // and OpsGenie priority; NULL is the notifiers' default.
+  `
+  ALTER TABLE channels ADD COLUMN template TEXT;
+  ALTER TABLE alerts ADD COLUMN pagerduty_severity TEXT;
+  ALTER TABLE alerts ADD COLUMN opsgenie_priority TEXT;
+  `,
 ];
 
 /** Brings the database to the newest schema version; refuses a database newer than this code. */

@@ -40,6 +40,7 @@ interface ClaimRow {
   description: string;
   destination: string;
   auto_resolve: number;
+  template: string | null;
 }
 
 /**
@@ -69,7 +70,7 @@ export function claimDueDeliveries(db: Database, claim: DeliveryClaim): ClaimedD
     const window = db
       .prepare(
         `SELECT d.id, d.account_id, d.alert_id, d.payload, d.attempts, d.created_at, c.id AS channel_id, c.type, c.description,
-                c.destination, c.auto_resolve
+                c.destination, c.auto_resolve, c.template
          FROM deliveries d INDEXED BY deliveries_due JOIN channels c ON c.id = d.channel_id
          WHERE d.state = 'pending' AND d.next_attempt_at <= ?
            AND (d.claim_expires_at IS NULL OR d.claim_expires_at <= ?)
@@ -95,6 +96,7 @@ export function claimDueDeliveries(db: Database, claim: DeliveryClaim): ClaimedD
         description: row.description,
         destination: row.destination,
         autoResolve: row.auto_resolve === 1,
+        template: row.template ? (JSON.parse(row.template) as ClaimedDelivery['channel']['template']) : null,
       },
     }));
   })();

@@ -12,6 +12,8 @@ export interface ChannelRow {
   last_error: string | null;
   /** JSON, or null: none (noise control). */
   throttle: string | null;
+  /** JSON {title?, body?}; null: the default message. */
+  template: string | null;
 }
 
 /** A channel write's throttle column: JSON, or null when none. */
@@ -41,7 +43,13 @@ export function channelFromRow(row: ChannelRow): ChannelRecord {
     autoResolve: row.auto_resolve === 1 || row.auto_resolve === true,
     lastError: row.last_error === null ? null : (JSON.parse(row.last_error) as ChannelRecord['lastError']),
     throttle: row.throttle ? (JSON.parse(row.throttle) as ChannelRecord['throttle']) : null,
+    template: row.template ? (JSON.parse(row.template) as ChannelRecord['template']) : null,
   };
+}
+
+/** A channel write's template column: JSON, or NULL for the default message. */
+export function templateColumn(channel: ChannelWrite): string | null {
+  return channel.template ? JSON.stringify(channel.template) : null;
 }
 
 /** Schedules with the ids of the alerts that reference them (links ordered by alert creation). */

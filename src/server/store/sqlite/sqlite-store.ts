@@ -52,7 +52,7 @@ import * as consoleRows from './console-rows.js';
 import { PUBLIC_HISTORY_STATUSES, type ChannelTestDelivery, type TimelineRecord } from '../console-store.js';
 import * as throttleRows from './throttle-rows.js';
 import { listsHeld } from '../held-listing.js';
-import { channelFromRow, scheduleFromRows, throttleText, type ChannelRow, type ScheduleRow } from './rows.js';
+import { channelFromRow, scheduleFromRows, templateColumn, throttleText, type ChannelRow, type ScheduleRow } from './rows.js';
 import { openDatabase } from './open-database.js';
 import { SQLITE_SUMMARY_SQL, toAlertSummaries, type AlertSummary, type AlertSummaryRow } from '../alert-summary.js';
 import { AUTO_RESOLVE_TYPES, DEFAULT_CHANNEL } from '../../../model/defaults.js';
@@ -273,10 +273,10 @@ export class SqliteStore implements Store {
     this.unique('description', channel.description, () =>
       this.db
         .prepare(
-          `INSERT INTO channels (id, account_id, type, description, destination, auto_resolve, throttle)
-           VALUES (?, ?, ?, ?, ?, ?, ?)`,
+          `INSERT INTO channels (id, account_id, type, description, destination, auto_resolve, throttle, template)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
         )
-        .run(id, accountId, channel.type, channel.description, channel.destination, channel.autoResolve ? 1 : 0, throttleText(channel)),
+        .run(id, accountId, channel.type, channel.description, channel.destination, channel.autoResolve ? 1 : 0, throttleText(channel), templateColumn(channel)),
     );
     return (await this.getChannel(accountId, id))!;
   }
@@ -303,10 +303,10 @@ export class SqliteStore implements Store {
     const result = this.unique('description', channel.description, () =>
       this.db
         .prepare(
-          `UPDATE channels SET type = ?, description = ?, destination = ?, auto_resolve = ?, throttle = ?
+          `UPDATE channels SET type = ?, description = ?, destination = ?, auto_resolve = ?, throttle = ?, template = ?
            WHERE account_id = ? AND id = ?`,
         )
-        .run(channel.type, channel.description, channel.destination, channel.autoResolve ? 1 : 0, throttleText(channel), accountId, id),
+        .run(channel.type, channel.description, channel.destination, channel.autoResolve ? 1 : 0, throttleText(channel), templateColumn(channel), accountId, id),
     );
     return result.changes > 0 ? this.getChannel(accountId, id) : null;
   }

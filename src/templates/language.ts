@@ -1,0 +1,96 @@
+import Mustache from 'mustache';
+import { classifyField, knownFieldNames, LIST_FIELDS } from './fields.js';
+
+/**
+ * The template language: Mustache (logic-less: no expressions, no code), narrowed to what is safe here. Allowed:
+ * `{{field}}` (escaped for the channel), sections `{{#field}}...{{/field}}` (a list repeats, anything else is a
+ * condition), inverted sections `{{^field}}...{{/field}}` and comments `{{! ...}}`. Refused: unescaped output
+ * (`{{{x}}}`, `{{&x}}`), partials (`{{>x}}`), changed delimiters (`{{=<% %>=}}`), and any name that is not a
+ * field of fields.ts; so a template can reach nothing but the view's own strings (no prototype, no function).
+ */
+
+/** A problem of a template, at a 0-based offset in its text. */
+export interface TemplateProblem {
+  offset: number;
+  message: string;
+}
+
+type Token = [type: string, value: string, start: number, end: number, children?: Token[], sectionEnd?: number];
+
+/** Parses and checks a template; an empty list means it renders. */
+export function checkTemplate(text: string): TemplateProblem[] {
+  const delimiter = text.indexOf('{{=');
+  if (delimiter >= 0) return [{ offset: delimiter, message: 'changing delimiters ({{=...=}}) is not supported' }];
+  let tokens: Token[];
+  try {
+    // A fresh parse each time (no shared cache of someone else's templates); mustache's parse is pure.
+    tokens = new Mustache.Writer().parse(text) as unknown as Token[];
+  } catch (error) {
+    return [syntaxProblem(text, error instanceof Error ? error.message : String(error))];
+  }
+  const problems: TemplateProblem[] = [];
+  checkTokens(tokens, null, problems);
+  return problems;
+}
+
+/** mustache's syntax errors end with `at N`; unclosed tags and sections report where the text ends or the tag closes, so step back to the opening "{{". */
+function syntaxProblem(text: string, raw: string): TemplateProblem {
+  const match = /^(.*) at (\d+)$/.exec(raw);
+  if (!match) return { offset: 0, message: raw };
+  let offset = Number(match[2]);
+  const message = match[1]!;
+  const section = /^Unclosed section "(.*)"$/.exec(message);
+  if (section) offset = lastOpening(text, section[1]!, offset);
+  else if (message === 'Unclosed tag') offset = Math.max(0, text.lastIndexOf('{{', offset - 1));
+  return { offset: Math.min(offset, text.length), message: plainSyntax(message) };
+}
+
+/** Where the last `{{#name}}` or `{{^name}}` before `end` starts. */
+function lastOpening(text: string, name: string, end: number): number {
+  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  let found = 0;
+  for (const match of text.slice(0, end).matchAll(new RegExp(`\\{\\{\\s*[#^]\\s*${escaped}\\s*\\}\\}`, 'g'))) found = match.index;
+  return found;
+}
+
+function plainSyntax(message: string): string {
+  if (message === 'Unclosed tag') return 'unclosed tag: a "{{" without its "}}"';
+  const section = /^Unclosed section "(.*)"$/.exec(message);
+  if (section) return `unclosed section "${section[1]}": add {{/${section[1]}}}`;
+  const unopened = /^Unopened section "(.*)"$/.exec(message);
+  if (unopened) return `{{/${unopened[1]}}} closes a section that was not opened`;
+  return message.charAt(0).toLowerCase() + message.slice(1);
+}
+
+function checkTokens(tokens: Token[], listItem: readonly string[] | null, problems: TemplateProblem[]): void {
+  for (const [type, value, start, , children] of tokens) {
+    if (type === 'text' || type === '!') continue;
+    if (type === '&' || type === '{') {
+      problems.push({ offset: start, message: `unescaped output is not allowed: write {{${value}}}` });
+      continue;
+    }
+    if (type === '>') {
+      problems.push({ offset: start, message: 'partials ({{>name}}) are not supported' });
+      continue;
+    }
+    const kind = classifyField(value, listItem);
+    if (kind === 'unknown') {
+      problems.push({ offset: start, message: `unknown field "${value}"; known fields: ${knownFieldNames().join(', ')}` });
+      continue;
+    }
+    if (type === 'name') {
+      if (kind !== 'scalar') problems.push({ offset: start, message: `"${value}" is a ${kind}: use it as a section {{#${value}}}...{{/${value}}}` });
+      continue;
+    }
+    // A section (#) or inverted section (^): a list's items bring their own fields into scope.
+    const inner = type === '#' && kind === 'list' ? (LIST_FIELDS[value] ?? null) : listItem;
+    checkTokens(children ?? [], inner, problems);
+  }
+}
+
+/** The 1-based line and column of an offset in a text. */
+export function lineColumnOf(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, offset);
+  const line = before.split('\n').length;
+  return { line, column: offset - (before.lastIndexOf('\n') + 1) + 1 };
+}
