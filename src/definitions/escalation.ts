@@ -61,7 +61,8 @@ function checkSteps(item: Pick<Defined<unknown>, 'path' | 'locate'>, steps: Esca
   steps.forEach((step, index) => {
     const value = stepMinutes(step.after);
     if (value === undefined || value > MAX_ESCALATION_MINUTES) {
-      at(`${path}.${index}.after`, `must be a duration of whole minutes from 1m to 7d (e.g. 15m, 1h), not ${JSON.stringify(step.after)}`);
+      const bare = typeof step.after === 'number' || /^\s*\d+(\.\d+)?\s*$/.test(step.after) ? ' (a bare number is seconds)' : '';
+      at(`${path}.${index}.after`, `must be a duration of whole minutes from 1m to 7d (e.g. 15m, 1h), not ${JSON.stringify(step.after)}${bare}`);
     } else {
       minutes.push(value);
     }

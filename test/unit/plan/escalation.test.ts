@@ -66,6 +66,9 @@ escalation_policies:
       '11:5 escalation_policies.1: duplicate escalation policy name "day": also defined at defs.yaml:9:5',
       '12:21 escalation_policies.1.steps.0.after: must be a duration of whole minutes from 1m to 7d (e.g. 15m, 1h), not "90s"',
     ]);
+    expect(problemsOf(ALERT('    escalation: [{after: 15, notify: [lead]}, {after: 900, notify: [lead]}]'))).toEqual([
+      '7:26 alerts.0.escalation.0.after: must be a duration of whole minutes from 1m to 7d (e.g. 15m, 1h), not 15 (a bare number is seconds)',
+    ]);
     expect(problemsOf(ALERT('    escalation:\n      - {after: 2h, notify: [lead]}\n      - {after: 1h, notify: [lead]}'))).toEqual([
       "9:17 alerts.0.escalation.1.after: steps must come strictly later one after another: 60m is not after the previous step's 120m",
     ]);
