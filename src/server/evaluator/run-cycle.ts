@@ -22,6 +22,8 @@ export interface CycleReport {
   queries: number;
   failedQueries: number;
   transitions: number;
+  /** The transitions by the status entered (`/metrics`' alertform_transitions_total). */
+  transitionsTo: Record<string, number>;
   notifications: number;
   saved: number;
   durationMs: number;
@@ -72,6 +74,7 @@ export async function runEvaluationCycle(deps: CycleDependencies): Promise<Cycle
   let notifications = 0;
   let deliveries = 0;
   let transitions = 0;
+  const transitionsTo: Record<string, number> = {};
   let failedQueries = 0;
   /** Judges one alert whose query results are all in. */
   const judge = ({ alert, criteria, slots, historySlots }: (typeof plans)[number]) => {
@@ -91,7 +94,10 @@ export async function runEvaluationCycle(deps: CycleDependencies): Promise<Cycle
         muted: alert.muted,
         onQueryFailure: alert.on_query_failure,
       });
-      if (advance.state.status !== previous.status) transitions += 1;
+      if (advance.state.status !== previous.status) {
+        transitions += 1;
+        transitionsTo[advance.state.status] = (transitionsTo[advance.state.status] ?? 0) + 1;
+      }
       const outgoing: Notification[] = [];
       for (const { event, triggered } of advance.notifications) {
         outgoing.push({
@@ -163,6 +169,7 @@ export async function runEvaluationCycle(deps: CycleDependencies): Promise<Cycle
     queries: queries.length,
     failedQueries,
     transitions,
+    transitionsTo,
     notifications,
     saved: updates.length,
     durationMs: Date.now() - started,
