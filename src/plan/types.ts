@@ -2,7 +2,6 @@ import type { AlertDefinition, ChannelDefinition, ResourceKind, ScheduleDefiniti
 import type { Problem, SourceLocation } from '../definitions/problems.js';
 import type { CanonicalAlert, CanonicalChannel, CanonicalSchedule } from '../model/canonical.js';
 import type { AlertBody, AlertRead, ChannelBody, ChannelRead, ScheduleBody, ScheduleRead } from '../model/types.js';
-import type { PlanImpact } from '../impact/types.js';
 
 export type { CanonicalAlert, CanonicalChannel, CanonicalCriteria, CanonicalResource, CanonicalSchedule } from '../model/canonical.js';
 
@@ -108,7 +107,8 @@ export interface UnmanagedResource {
 }
 
 /**
- * What apply would do, computed purely from (definitions, server state, now). Renderers read only this.
+ * What apply would do, computed purely from (definitions, server state, now). Renderers read only this, and the
+ * backtest (`ImpactOutcome` of src/impact/types.ts) when one was run: it is carried beside the plan, never in it.
  * `problems` non-empty means the plan must not be applied (unresolved references, too many deletes...).
  */
 export interface Plan {
@@ -119,8 +119,6 @@ export interface Plan {
   warnings: string[];
   problems: Problem[];
   unmanaged: UnmanagedResource[];
-  /** The backtest of the created and updated alerts (`plan --impact`), when one was run. */
-  impact?: PlanImpact;
 }
 
 /** True when applying the plan would change something. */
