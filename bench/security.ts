@@ -9,7 +9,7 @@
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { loadDefinitions } from '../src/definitions/load.js';
-import { compileGraphitePattern } from '../src/graphite/glob.js';
+import { compileGraphitePattern } from '../src/model/graphite-target/glob.js';
 import { startTestServer } from '../test/helpers/server.js';
 import { describeMachine, formatMs, printGoal, printTable, timesOf } from './lib/report.js';
 

@@ -2,6 +2,7 @@ import type { ChangedFiles, FileChanges } from './changed-files.js';
 import { mapChangesToFiles } from './changed-files.js';
 import { formatProblem, type Problem } from '../definitions/problems.js';
 import type { Plan, PlanChange } from '../plan/types.js';
+import type { ImpactOutcome } from '../impact/types.js';
 import { escapeControls, escapeControlsKeepLines, markdownCode } from '../plan/render/escape.js';
 import { renderPlanMarkdown } from '../plan/render/markdown.js';
 import { displayKey } from '../redact/index.js';
@@ -57,6 +58,8 @@ export function composePlanComment(options: {
   marker: string;
   path: string;
   plan: Plan;
+  /** The backtest, carried beside the plan (the Action's plan with a Graphite). */
+  impact?: ImpactOutcome;
   hash: string;
   changedFiles?: string;
   ruleTests?: string;
@@ -66,6 +69,7 @@ export function composePlanComment(options: {
   const markdown = renderPlanMarkdown(options.plan, {
     title: planTitle(options.path),
     ...(afterSummary ? { afterSummary } : {}),
+    ...(options.impact ? { impact: options.impact } : {}),
   }).trim();
   const footer = `<sub>plan hash ${code(options.hash)}${options.sha ? ` · commit ${options.sha.slice(0, 12)}` : ''}</sub>`;
   return [options.marker, markdown, '', footer].join('\n');

@@ -1,16 +1,20 @@
 /**
  * What the Action needs from the reconciler, as one narrow interface. The Action never plans by itself: the
  * default implementation (reconciler.ts) calls planProject and applyPlan; tests of the GitHub side may pass a fake.
- * Runs carry the reconciler's own types (Plan, Problem): the Action composes its comment from the Plan itself.
+ * Runs carry the reconciler's own types (Plan, Problem, and the backtest beside the plan): the Action composes its
+ * comment from them.
  */
 import type { Problem } from '../definitions/problems.js';
 import type { Plan } from '../plan/types.js';
+import type { ImpactOutcome } from '../impact/types.js';
 
 /** A computed plan, hashed, and ready to apply. */
 export interface PlannedRun {
   status: 'planned';
   /** The plan, its change sources named relative to the workspace. */
   plan: Plan;
+  /** The backtest of the plan's alerts, when a Graphite was given (never part of the plan or its hash). */
+  impact?: ImpactOutcome;
   /** fingerprintPlan: a stable hash of what the plan would do; equal hashes mean the same changes. */
   hash: string;
   /** Applies exactly this plan. */

@@ -13,7 +13,7 @@ export const PLAN_FILE_NAME = 'alertform-plan.json';
 export function publishPlanOutputs(run: PlannedRun, redactor: SecretRedactor, env: NodeJS.ProcessEnv): string {
   const dir = env.RUNNER_TEMP || process.cwd();
   const file = join(dir, PLAN_FILE_NAME);
-  writeFileSync(file, redactor.redact(renderPlanJson(run.plan)));
+  writeFileSync(file, redactor.redact(renderPlanJson(run.plan, run.impact)));
   const counts = run.plan.summary;
   core.setOutput('has-changes', String(run.plan.changes.length > 0));
   core.setOutput('to-create', String(counts.create));

@@ -4,7 +4,7 @@ import type { Problem } from '../definitions/problems.js';
 import { fingerprintPlan } from '../plan/fingerprint.js';
 import { planProject } from '../plan/plan-project.js';
 import type { Reconciler } from './port.js';
-import { attachImpact, DEFAULT_IMPACT_WINDOW, resolveGraphiteUrl } from '../impact/attach-impact.js';
+import { backtestPlan, DEFAULT_IMPACT_WINDOW, resolveGraphiteUrl } from '../impact/backtest-plan.js';
 
 /**
  * Where the Action may take the server from, and what it says when there is none. Never alertform.yaml: the
@@ -31,15 +31,18 @@ export function createReconciler(): Reconciler {
       if (result.status === 'invalid') return { status: 'invalid', problems: result.problems.map((p) => showProblem(p, request.cwd)) };
       const { plan, actual, client, loaded } = result;
       const graphiteUrl = resolveGraphiteUrl(request.graphiteUrl, loaded.config, request.env);
-      if (graphiteUrl && request.impact !== false) {
-        await attachImpact(plan, { graphiteUrl, window: request.impactWindow ?? DEFAULT_IMPACT_WINDOW, definitions: loaded.definitions, actual });
-      }
-      if (plan.problems.length > 0) return { status: 'invalid', problems: plan.problems.map((p) => showProblem(p, request.cwd)) };
+      const impact =
+        graphiteUrl && request.impact !== false
+          ? await backtestPlan(plan, { graphiteUrl, window: request.impactWindow ?? DEFAULT_IMPACT_WINDOW, definitions: loaded.definitions, actual })
+          : undefined;
+      const problems = [...plan.problems, ...(impact?.problems ?? [])];
+      if (problems.length > 0) return { status: 'invalid', problems: problems.map((p) => showProblem(p, request.cwd)) };
       // Sources as the workspace shows them (the loader names files relative to process.cwd()); the hash ignores them.
       for (const change of plan.changes) if (change.source) change.source = { ...change.source, file: showPath(change.source.file, request.cwd) };
       return {
         status: 'planned',
         plan,
+        ...(impact ? { impact } : {}),
         hash: fingerprintPlan(plan),
         async apply() {
           const lines: string[] = [];

@@ -58,6 +58,7 @@ export async function runPlanCommand(ctx: ActionContext): Promise<void> {
     marker: formatMarker({ hash: run.hash, path: inputs.path }),
     path: inputs.path,
     plan: run.plan,
+    ...(run.impact ? { impact: run.impact } : {}),
     hash: run.hash,
     ...(changedFiles ? { changedFiles } : {}),
     ...(tests ? { ruleTests: tests.markdown } : {}),

@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { VERSION } from '../version.js';
 import { registerServeCommand } from './commands/serve.js';
 import { registerKeysCommand } from './commands/keys.js';
 import { registerValidateCommand } from './commands/validate.js';
@@ -30,7 +31,7 @@ export interface GlobalOptions {
 export function createProgram(): Command {
   const program = new Command('alertform')
     .description('Graphite alerts and notification channels as code, and a self-hosted /v2 alerting server.')
-    .version('0.1.0')
+    .version(VERSION)
     .option('--server <url>', 'base URL of the /v2 API (env ALERTFORM_URL)')
     .option('--api-key <key>', 'API key (env ALERTFORM_API_KEY); never printed')
     .option('--json', 'machine-readable output')

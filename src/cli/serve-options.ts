@@ -34,6 +34,12 @@ export const SERVE_OPTIONS: readonly ServeOptionSpec[] = [
     env: 'ALERTFORM_PUBLIC_URL',
     description: 'the URL people reach this server at: notifications then link to the console and to a graph picture (none without it)',
   },
+  {
+    flags: '--heartbeat-url <url>',
+    env: 'ALERTFORM_HEARTBEAT_URL',
+    description:
+      "a dead man's switch (healthchecks.io, Cronitor, Dead Man's Snitch): GET this URL after every healthy evaluation cycle; a secret, never logged (prefer the environment variable)",
+  },
   { flags: '--eval-interval <seconds>', env: 'ALERTFORM_EVAL_INTERVAL', description: 'seconds between evaluation cycles', default: '30' },
   { flags: '--smtp-url <url>', env: 'ALERTFORM_SMTP_URL', description: 'SMTP server for email channels, e.g. smtp://user:pass@mail.example:587' },
   { flags: '--smtp-from <address>', env: 'ALERTFORM_SMTP_FROM', description: 'From address of notification emails (default alertform@localhost)' },

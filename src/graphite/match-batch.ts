@@ -1,4 +1,4 @@
-import type { GraphiteMatcher } from './glob.js';
+import type { GraphiteMatcher } from '../model/graphite-target/glob.js';
 import type { RenderSeries } from './types.js';
 
 /**

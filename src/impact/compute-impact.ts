@@ -11,7 +11,9 @@ import { describeDuration } from './duration.js';
 import { fetchWindowSeries, listTargetUses } from './fetch-window.js';
 import { checkQueryResult, DEFAULT_MAX_SERIES } from './live-checks.js';
 import { replayAlert, type ChannelInfo, type ReplayableAlert, type ReplayResult } from './replay.js';
-import type { AlertImpact, ImpactFigures, PlanImpact } from './types.js';
+import type { AlertImpact, ImpactFigures, ImpactOutcome, PlanImpact } from './types.js';
+
+export type { ImpactOutcome } from './types.js';
 
 /** Where the backtest reads and what it compares. */
 export interface ImpactContext {
@@ -24,12 +26,6 @@ export interface ImpactContext {
   maxSeries?: number;
 }
 
-/** The backtest of a plan and what the live checks found on the way. */
-export interface ImpactOutcome {
-  impact: PlanImpact;
-  warnings: string[];
-  problems: Problem[];
-}
 
 /**
  * Backtests every alert a plan creates or updates: reads each distinct query once over the window, runs the live

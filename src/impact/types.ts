@@ -1,3 +1,5 @@
+import type { Problem } from '../definitions/problems.js';
+
 /** What one version of an alert would have done over the backtest window (JSON field names as `plan --json`). */
 export interface ImpactFigures {
   /** Times it went from healthy to alerting. */
@@ -38,7 +40,7 @@ export interface SkippedImpact {
   reason: string;
 }
 
-/** The backtest of a plan: `plan.impact`. */
+/** The backtest of a plan (`impact` in `plan --json`). */
 export interface PlanImpact {
   window_seconds: number;
   /** ISO times of the window. */
@@ -48,4 +50,15 @@ export interface PlanImpact {
   step_seconds: number;
   alerts: AlertImpact[];
   skipped: SkippedImpact[];
+}
+
+/**
+ * The backtest of a plan and what the live checks found on the way, carried beside the computed Plan (which it
+ * never changes): renderers show `warnings` and `problems` after the plan's own, and a problem here (a query
+ * Graphite rejects) keeps the plan from being applied as the plan's own problems do.
+ */
+export interface ImpactOutcome {
+  impact: PlanImpact;
+  warnings: string[];
+  problems: Problem[];
 }

@@ -1,4 +1,4 @@
-import { callsFunction } from '../graphite/target.js';
+import { callsFunction } from './graphite-target/target.js';
 import { DEFAULT_NOTIFICATION_TYPE } from './defaults.js';
 import type { ChannelThrottle, FlapGuard } from './noise-control.js';
 import type {

@@ -1,5 +1,5 @@
 import { AUTO_RESOLVE_TYPES, DEFAULT_EXPRESSION } from './defaults.js';
-import { checkTargetPatterns } from '../graphite/check-target.js';
+import { checkTargetPatterns } from './graphite-target/check-target.js';
 import { canonicalDestination, usesGraphiteFunction } from './canonical.js';
 import { ExpressionError, expressionLetters, formatExpression, parseExpression } from './expression.js';
 import type { FieldProblem } from './schemas.js';

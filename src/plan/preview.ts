@@ -8,24 +8,10 @@ import type { Notification } from '../server/notifiers/types.js';
 import { MESSAGE_LIMITS } from '../templates/limits.js';
 import { composeMessage } from '../templates/message.js';
 import type { ActualState } from './state.js';
-import type { PlanChange } from './types.js';
+import type { MessagePreview, PlanChange } from './types.js';
 
-/**
- * "This is what the page will say": a templated message rendered for a change in the plan. A channel whose
- * template is created or changed gets one with a sample alert; an alert created or changed gets one per channel
- * of it that has a template, with the alert's own fields and a value past its threshold.
- */
-export interface MessagePreview {
-  /** The step id of the change it belongs to (`channel:ops:update`, `alert:CPU:create`). */
-  changeId: string;
-  channel: string;
-  type: ChannelType;
-  /** Whose fields fill the template: a made-up sample alert, or the alert of the change. */
-  subject: 'sample' | 'alert';
-  alert: string;
-  title: string;
-  body: string;
-}
+export type { MessagePreview } from './types.js';
+
 
 /** The made-up alert a channel's template is previewed with. */
 const SAMPLE_ALERT: CanonicalAlert = {

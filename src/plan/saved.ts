@@ -4,6 +4,7 @@ import type { ActualState } from './state.js';
 import type { Plan } from './types.js';
 import { fingerprintPlan, sha256, stableStringify } from './fingerprint.js';
 import { toJsonPlan, type JsonPlan } from './render/json.js';
+import type { ImpactOutcome } from '../impact/types.js';
 import { Redactor, secretValuesOfChange } from '../redact/index.js';
 import { AlertformError } from '../model/errors.js';
 
@@ -54,7 +55,12 @@ function fingerprintKind<K extends ResourceKind>(kind: K, actual: ActualState): 
  * (secretValuesOfDefinitions): the names of the server objects read are listed with those replaced, so a name that
  * is a secret is not written even when its object did not change.
  */
-export function createSavedPlan(plan: Plan, actual: ActualState, source: { dir: string; ref?: string; server: string; secrets?: Iterable<string> }): SavedPlan {
+export function createSavedPlan(
+  plan: Plan,
+  actual: ActualState,
+  source: { dir: string; ref?: string; server: string; secrets?: Iterable<string> },
+  impact?: ImpactOutcome,
+): SavedPlan {
   const redactor = new Redactor(source.secrets ?? []);
   for (const value of plan.changes.flatMap(secretValuesOfChange)) redactor.add(value);
   return {
@@ -63,7 +69,7 @@ export function createSavedPlan(plan: Plan, actual: ActualState, source: { dir: 
     fingerprint: fingerprintPlan(plan),
     definitions: { dir: source.dir, ...(source.ref ? { ref: source.ref } : {}) },
     server: source.server,
-    plan: toJsonPlan(plan),
+    plan: toJsonPlan(plan, impact),
     remote: fingerprintState(actual).map((r) => ({ ...r, key: redactor.redact(r.key) })),
   };
 }

@@ -1,9 +1,7 @@
 import type { AlertDefinition, ChannelDefinition, ResourceKind, ScheduleDefinition } from '../definitions/definitions.js';
 import type { Problem, SourceLocation } from '../definitions/problems.js';
 import type { CanonicalAlert, CanonicalChannel, CanonicalSchedule } from '../model/canonical.js';
-import type { AlertBody, AlertRead, ChannelBody, ChannelRead, ScheduleBody, ScheduleRead } from '../model/types.js';
-import type { PlanImpact } from '../impact/types.js';
-import type { MessagePreview } from './preview.js';
+import type { AlertBody, AlertRead, ChannelBody, ChannelRead, ChannelType, ScheduleBody, ScheduleRead } from '../model/types.js';
 
 export type { CanonicalAlert, CanonicalChannel, CanonicalCriteria, CanonicalResource, CanonicalSchedule } from '../model/canonical.js';
 
@@ -109,7 +107,8 @@ export interface UnmanagedResource {
 }
 
 /**
- * What apply would do, computed purely from (definitions, server state, now). Renderers read only this.
+ * What apply would do, computed purely from (definitions, server state, now). Renderers read only this, and the
+ * backtest (`ImpactOutcome` of src/impact/types.ts) when one was run: it is carried beside the plan, never in it.
  * `problems` non-empty means the plan must not be applied (unresolved references, too many deletes...).
  */
 export interface Plan {
@@ -120,8 +119,6 @@ export interface Plan {
   warnings: string[];
   problems: Problem[];
   unmanaged: UnmanagedResource[];
-  /** The backtest of the created and updated alerts (`plan --impact`), when one was run. */
-  impact?: PlanImpact;
   /** What templated channels will say for the changes (src/plan/preview.ts); absent when none has a template. */
   previews?: MessagePreview[];
 }
@@ -129,4 +126,21 @@ export interface Plan {
 /** True when applying the plan would change something. */
 export function planHasChanges(plan: Plan): boolean {
   return plan.changes.length > 0;
+}
+
+/**
+ * "This is what the page will say": a templated message rendered for a change in the plan. A channel whose
+ * template is created or changed gets one with a sample alert; an alert created or changed gets one per channel
+ * of it that has a template, with the alert's own fields and a value past its threshold.
+ */
+export interface MessagePreview {
+  /** The step id of the change it belongs to (`channel:ops:update`, `alert:CPU:create`). */
+  changeId: string;
+  channel: string;
+  type: ChannelType;
+  /** Whose fields fill the template: a made-up sample alert, or the alert of the change. */
+  subject: 'sample' | 'alert';
+  alert: string;
+  title: string;
+  body: string;
 }

@@ -1,5 +1,6 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Store } from './store/store.js';
+import { VERSION } from '../version.js';
 
 /** Deliveries by channel type, as /metrics shows them, counted in the outbox. */
 export interface DeliveryCounts {
@@ -20,6 +21,11 @@ export class ServerMetrics {
   private readonly cycles: Histogram;
   private readonly lag: Gauge;
   private readonly renderErrors: Counter;
+  private readonly transitions: Counter<'to'>;
+  private readonly notificationsSent: Counter<'channel_type'>;
+  private readonly notificationsFailed: Counter<'channel_type' | 'outcome'>;
+  private readonly heartbeats: Record<'sent' | 'failed' | 'skipped', Counter>;
+  private readonly unhealthyCycles: Counter<'reason'>;
   private deliverySource: (() => DeliveryCounts | Promise<DeliveryCounts>) | undefined;
 
   constructor(store: Store) {
@@ -48,6 +54,41 @@ export class ServerMetrics {
       help: 'Graphite render queries that failed (timeouts, errors, unreadable answers)',
       registers,
     });
+    this.transitions = new Counter({
+      name: 'alertform_transitions_total',
+      help: 'Alert status changes saved by evaluation cycles, by the status entered (healthy, alerting, no_data...)',
+      labelNames: ['to'],
+      registers,
+    });
+    this.notificationsSent = new Counter({
+      name: 'alertform_notifications_sent_total',
+      help: 'Notification deliveries the channel accepted (counted when the outcome is recorded), by channel type',
+      labelNames: ['channel_type'],
+      registers,
+    });
+    this.notificationsFailed = new Counter({
+      name: 'alertform_notifications_failed_total',
+      help: 'Failed notification delivery attempts by channel type; outcome "retry" (tried again later) or "dead" (dead-lettered)',
+      labelNames: ['channel_type', 'outcome'],
+      registers,
+    });
+    this.heartbeats = {
+      sent: new Counter({ name: 'alertform_heartbeats_sent_total', help: 'Heartbeat pings the dead man\'s switch answered with a 2xx', registers }),
+      failed: new Counter({ name: 'alertform_heartbeats_failed_total', help: 'Heartbeat pings that failed (no answer in time, refused, not a 2xx)', registers }),
+      skipped: new Counter({ name: 'alertform_heartbeats_skipped_total', help: 'Healthy cycles that sent no ping because the previous one was still in flight', registers }),
+    };
+    this.unhealthyCycles = new Counter({
+      name: 'alertform_heartbeat_withheld_total',
+      help: 'Evaluation cycles that earned no heartbeat, by reason: cycle_failed (the store) or graphite_failed (every query failed)',
+      labelNames: ['reason'],
+      registers,
+    });
+    new Gauge({
+      name: 'alertform_build_info',
+      help: 'Always 1; the labels say which alertform and which Node.js run this server',
+      labelNames: ['version', 'node'],
+      registers,
+    }).set({ version: VERSION, node: process.version }, 1);
     const alerts = new Gauge({
       name: 'alertform_alerts',
       help: 'Alerts by status, over all accounts',
@@ -86,11 +127,28 @@ export class ServerMetrics {
     this.requests.observe({ method, route, status: String(status) }, seconds);
   }
 
-  /** Records one evaluation cycle: its duration, how late it started, and its failed render queries. */
-  observeCycle(durationSeconds: number, lagSeconds: number, failedQueries: number): void {
+  /** Records one evaluation cycle: its duration, how late it started, its failed render queries and its transitions. */
+  observeCycle(durationSeconds: number, lagSeconds: number, failedQueries: number, transitionsTo: Record<string, number> = {}): void {
     this.cycles.observe(durationSeconds);
     this.lag.set(lagSeconds);
     if (failedQueries > 0) this.renderErrors.inc(failedQueries);
+    for (const [to, count] of Object.entries(transitionsTo)) this.transitions.inc({ to }, count);
+  }
+
+  /** Records one finished delivery attempt whose outcome was written to the outbox. */
+  observeDelivery(channelType: string, outcome: 'delivered' | 'pending' | 'dead'): void {
+    if (outcome === 'delivered') this.notificationsSent.inc({ channel_type: channelType });
+    else this.notificationsFailed.inc({ channel_type: channelType, outcome: outcome === 'dead' ? 'dead' : 'retry' });
+  }
+
+  /** Records what became of a healthy cycle's heartbeat ping. */
+  observeHeartbeat(outcome: 'sent' | 'failed' | 'skipped'): void {
+    this.heartbeats[outcome].inc();
+  }
+
+  /** Records a cycle that earned no heartbeat, and why. */
+  observeUnhealthyCycle(reason: 'cycle_failed' | 'graphite_failed'): void {
+    this.unhealthyCycles.inc({ reason });
   }
 
   /** Where delivery counts come from (the outbox). */

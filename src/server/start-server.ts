@@ -65,6 +65,11 @@ export interface ServerOptions {
    */
   publicUrl?: string;
   evalIntervalSeconds?: number;
+  /**
+   * A dead man's switch's ping URL (`--heartbeat-url`): GET after every healthy evaluation cycle (see
+   * evaluator/heartbeat.ts). A secret: never logged. Reached under allowPrivateDestinations, as webhooks are.
+   */
+  heartbeatUrl?: string;
   smtpUrl?: string;
   /** From address of notification emails. Default alertform@localhost. */
   smtpFrom?: string;

@@ -69,29 +69,31 @@ alerts:
     alerts: [alertRead({ id: 'a-cpu', name: 'team-cpu', metric: 'api.cpu', alert_criteria: { type: 'above', above_value: 90, time_period: 40 }, notification_channels: ['c-pd', 'c-mail'], notification_type: ['state_change'] })],
   });
   const plan = computePlan(defs, state, NOW, { prune: false });
-  const outcome = await computePlanImpact(plan, { graphite, windowSeconds: 7 * DAY, now: NOW, definitions: defs, server: state });
-  plan.impact = outcome.impact;
-  plan.warnings.push(...outcome.warnings);
-  return plan;
+  const computed = JSON.stringify(plan);
+  const impact = await computePlanImpact(plan, { graphite, windowSeconds: 7 * DAY, now: NOW, definitions: defs, server: state });
+  // The backtest is carried beside the plan: the computed plan is exactly what it was.
+  expect(JSON.stringify(plan)).toBe(computed);
+  return { plan, impact };
 }
 
 describe('plan renderings with a backtest', () => {
   it('renders the PR comment markdown with a table and a mermaid chart per changed alert', async () => {
-    const plan = await plannedWithImpact();
-    const markdown = renderPlanMarkdown(plan);
+    const { plan, impact } = await plannedWithImpact();
+    const markdown = renderPlanMarkdown(plan, { impact });
     // Hand-counted: a 30-minute spike a day, 7 in the window; "10 minutes above" holds for its last 21 minutes.
-    expect(plan.impact!.alerts.find((a) => a.name === 'team-cpu')).toMatchObject({ fired: 7, alerting_minutes: 147, before: { fired: 0 } });
+    expect(impact.impact.alerts.find((a) => a.name === 'team-cpu')).toMatchObject({ fired: 7, alerting_minutes: 147, before: { fired: 0 } });
     expect(markdown).toContain('#### Backtest: 2 alerts would have fired 8 times in 7 days');
     expect(markdown.match(/```mermaid\nxychart-beta/g)).toHaveLength(2);
     matchGolden('impact-plan.md', markdown);
-    const comment = composePlanComment({ marker: '<!-- alertform-plan hash=x path=. -->', path: '.', plan, hash: 'x' });
+    const comment = composePlanComment({ marker: '<!-- alertform-plan hash=x path=. -->', path: '.', plan, impact, hash: 'x' });
+    expect(comment).toContain('#### Backtest: 2 alerts would have fired 8 times in 7 days');
     expect(comment.length).toBeLessThan(GITHUB_COMMENT_LIMIT);
   });
 
   it('renders text and JSON with before -> after for the updated alert', async () => {
-    const plan = await plannedWithImpact();
-    matchGolden('impact-plan.txt', renderPlanText(plan));
-    const json = JSON.parse(renderPlanJson(plan));
+    const { plan, impact } = await plannedWithImpact();
+    matchGolden('impact-plan.txt', renderPlanText(plan, { impact }));
+    const json = JSON.parse(renderPlanJson(plan, impact));
     expect(json.impact.alerts.map((a: { name: string }) => a.name)).toEqual(['team-cpu', 'team-disk']);
     expect(json.impact.alerts[0]).toMatchObject({ name: 'team-cpu', fired: 7, alerting_minutes: 147, notifications: { 'team-pager': 14, 'team-mail': 14 }, before: { fired: 0, alerting_minutes: 0, notifications: { 'team-pager': 0, 'team-mail': 0 } } });
     expect(json.impact.alerts[0].chart).toBeUndefined();

@@ -21,7 +21,11 @@ export type RenderReply = { series: RenderSeries[]; delayMs?: number } | { statu
  * A stand-in for graphite-web's /render on 127.0.0.1:0, answering through `reply` (tests and the bench decide the
  * series). The real Graphite is used by the integration test; this one makes failures and delays reproducible.
  */
-export async function startFakeRender(reply: (request: RenderRequest) => RenderReply | Promise<RenderReply>): Promise<{
+export async function startFakeRender(
+  reply: (request: RenderRequest) => RenderReply | Promise<RenderReply>,
+  /** `port`: listen on this one (a test that closes the fake and opens it again where the server reads); default a free one. */
+  options: { port?: number } = {},
+): Promise<{
   url: string;
   requests: RenderRequest[];
   close: () => Promise<void>;
@@ -49,7 +53,7 @@ export async function startFakeRender(reply: (request: RenderRequest) => RenderR
     });
   });
   server.keepAliveTimeout = 1000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,

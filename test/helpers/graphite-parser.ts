@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { ArgNode, CallNode, ExpressionNode, KwargNode, PathNode, TemplateNode } from '../../src/graphite/grammar.js';
+import type { ArgNode, CallNode, ExpressionNode, KwargNode, PathNode, TemplateNode } from '../../src/model/graphite-target/grammar.js';
 import { hasFile, systemPart } from './system.js';
 
 /**

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { GRAPHITE_FUNCTIONS } from '../../src/graphite/functions.js';
-import { expandTabs, parseGraphiteTarget } from '../../src/graphite/grammar.js';
-import { readTarget } from '../../src/graphite/target.js';
+import { GRAPHITE_FUNCTIONS } from '../../src/model/graphite-target/functions.js';
+import { expandTabs, parseGraphiteTarget } from '../../src/model/graphite-target/grammar.js';
+import { readTarget } from '../../src/model/graphite-target/target.js';
 import { checkMetricPrefixes } from '../../src/server/validation/metric-prefixes.js';
 import { graphiteFunctions, graphiteParserAvailability, graphiteReadings, treeOf, type GraphiteReading } from '../helpers/graphite-parser.js';
 

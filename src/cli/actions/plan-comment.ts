@@ -7,6 +7,7 @@ import { runRuleTestsForAction, type RuleTestsOutcome } from '../../action/run-r
 import type { Problem } from '../../definitions/problems.js';
 import { fingerprintPlan } from '../../plan/fingerprint.js';
 import type { Plan } from '../../plan/types.js';
+import type { ImpactOutcome } from '../../impact/types.js';
 import type { Redactor } from '../../redact/index.js';
 
 /**
@@ -17,6 +18,8 @@ import type { Redactor } from '../../redact/index.js';
 export async function composeCliPlanComment(options: {
   dir: string;
   plan: Plan;
+  /** The backtest, carried beside the plan. */
+  impact?: ImpactOutcome;
   changedSince?: string;
   tests?: RuleTestsOutcome;
 }): Promise<string> {
@@ -32,6 +35,7 @@ export async function composeCliPlanComment(options: {
     marker: formatMarker({ hash, path: options.dir }),
     path: options.dir,
     plan: options.plan,
+    ...(options.impact ? { impact: options.impact } : {}),
     hash,
     ...(changedFiles ? { changedFiles } : {}),
     ...(options.tests ? { ruleTests: options.tests.markdown } : {}),

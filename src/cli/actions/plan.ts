@@ -7,7 +7,7 @@ import { renderPlanJson } from '../../plan/render/json.js';
 import { createSavedPlan } from '../../plan/saved.js';
 import { secretValuesOfDefinitions } from '../../redact/index.js';
 import { CliError } from '../errors.js';
-import { attachImpact, DEFAULT_IMPACT_WINDOW, resolveGraphiteUrl } from '../../impact/attach-impact.js';
+import { backtestPlan, DEFAULT_IMPACT_WINDOW, resolveGraphiteUrl } from '../../impact/backtest-plan.js';
 import { parseDuration } from '../../impact/duration.js';
 import { failWithProblems, optionsOf, serverRequestOf, useColor, writeOut } from '../context.js';
 import type { GlobalOptions } from '../program.js';
@@ -63,8 +63,10 @@ export async function runPlan(dir: string, command: Command): Promise<void> {
     failWithProblems(result.problems);
   }
   const { plan, actual, graphiteUrl } = result;
+  // The backtest travels beside the plan; its problems (a query Graphite rejects) stop the plan as the plan's own do.
+  let impact;
   if (graphiteUrl) {
-    await attachImpact(plan, {
+    impact = await backtestPlan(plan, {
       graphiteUrl,
       window: opts.impactWindow ?? DEFAULT_IMPACT_WINDOW,
       definitions: result.loaded.definitions,
@@ -74,29 +76,36 @@ export async function runPlan(dir: string, command: Command): Promise<void> {
   }
   stopProgress();
   for (const secret of secretValuesOfDefinitions(result.loaded.definitions)) redactor.add(secret);
+  const problems = [...plan.problems, ...(impact?.problems ?? [])];
   if (comments) {
-    const tests = plan.problems.length > 0 ? undefined : await comments.runRuleTestsForComment(dir);
+    const tests = problems.length > 0 ? undefined : await comments.runRuleTestsForComment(dir);
     const body =
-      plan.problems.length > 0
-        ? comments.composeCliInvalidComment(dir, plan.problems)
+      problems.length > 0
+        ? comments.composeCliInvalidComment(dir, problems)
         : await comments.composeCliPlanComment({
             dir,
             plan,
+            ...(impact ? { impact } : {}),
             ...(opts.changedSince ? { changedSince: opts.changedSince } : {}),
             ...(tests ? { tests } : {}),
           });
     await emitComment(body);
   }
-  if (format === 'json') await writeJsonText(renderPlanJson(plan));
-  else if (format === 'text') await writeOut(renderPlanText(plan, { color: useColor(opts), verbose: opts.verbose === true }));
-  if (plan.problems.length > 0) throw new CliError(`the plan has ${plan.problems.length} error(s) and cannot be applied`);
+  if (format === 'json') await writeJsonText(renderPlanJson(plan, impact));
+  else if (format === 'text') await writeOut(renderPlanText(plan, { color: useColor(opts), verbose: opts.verbose === true, ...(impact ? { impact } : {}) }));
+  if (problems.length > 0) throw new CliError(`the plan has ${problems.length} error(s) and cannot be applied`);
   if (opts.out) {
-    const saved = createSavedPlan(plan, actual, {
-      dir: resolve(dir),
-      ...(opts.ref ? { ref: opts.ref } : {}),
-      server: result.server,
-      secrets: secretValuesOfDefinitions(result.loaded.definitions),
-    });
+    const saved = createSavedPlan(
+      plan,
+      actual,
+      {
+        dir: resolve(dir),
+        ...(opts.ref ? { ref: opts.ref } : {}),
+        server: result.server,
+        secrets: secretValuesOfDefinitions(result.loaded.definitions),
+      },
+      impact,
+    );
     await writeFile(opts.out, `${JSON.stringify(saved, null, 2)}\n`);
     if (format === 'text') process.stderr.write(`Saved the plan to ${opts.out}; apply it with: alertform apply ${opts.out}\n`);
   }

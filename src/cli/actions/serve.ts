@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { pino } from 'pino';
 import { startServer } from '../../server/index.js';
-import { parseDestinationPolicy } from '../../server/net/destination-policy.js';
+import { parseDestinationPolicy, refuseLiteralDestination } from '../../server/net/destination-policy.js';
+import { maskPingUrl } from '../../server/evaluator/heartbeat.js';
 import { CliError } from '../errors.js';
 import { parseDuration } from '../parse.js';
 import { durationMs } from '../../model/duration.js';
@@ -19,6 +20,7 @@ export interface ServeOptions {
   apiKeyFile?: string;
   graphiteUrl?: string;
   publicUrl?: string;
+  heartbeatUrl?: string;
   evalInterval: string;
   smtpUrl?: string;
   smtpFrom?: string;
@@ -51,6 +53,7 @@ export async function runServe(options: ServeOptions, command: Command): Promise
     ['--pagerduty-url', options.pagerdutyUrl],
     ['--opsgenie-url', options.opsgenieUrl],
     ['--victorops-url', options.victoropsUrl],
+    ['--heartbeat-url', options.heartbeatUrl],
   ] as const) {
     if (value !== undefined && !isHttpUrl(value)) throw new CliError(`${flag} must be an http(s) URL`);
   }
@@ -70,10 +73,17 @@ export async function runServe(options: ServeOptions, command: Command): Promise
       : typeof options.allowPrivateDestinations === 'string'
         ? options.allowPrivateDestinations.split(',')
         : options.allowPrivateDestinations;
+  let destinations;
   try {
-    parseDestinationPolicy(allowPrivateDestinations);
+    destinations = parseDestinationPolicy(allowPrivateDestinations);
   } catch (error) {
     throw new CliError(`--allow-private-destinations: ${(error as Error).message}`);
+  }
+  if (options.heartbeatUrl !== undefined) {
+    // The pings follow evaluation cycles; and they go where webhooks may go (the same SSRF rules), said at start.
+    if (!options.graphiteUrl) throw new CliError('--heartbeat-url needs --graphite-url: the heartbeat follows evaluation cycles');
+    const refusal = refuseLiteralDestination(destinations, options.heartbeatUrl);
+    if (refusal) throw new CliError(`--heartbeat-url leads to a ${refusal}: allow it with --allow-private-destinations`);
   }
   const quotas = {
     alerts: positiveCount('--max-alerts-per-account', options.maxAlertsPerAccount),
@@ -102,6 +112,7 @@ export async function runServe(options: ServeOptions, command: Command): Promise
       apiKeys,
       logger,
       ...(options.graphiteUrl ? { graphiteUrl: options.graphiteUrl, evalIntervalSeconds: evalInterval } : {}),
+      ...(options.heartbeatUrl ? { heartbeatUrl: options.heartbeatUrl } : {}),
       ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
       ...(options.smtpUrl ? { smtpUrl: options.smtpUrl } : {}),
       ...(options.smtpFrom ? { smtpFrom: options.smtpFrom } : {}),
@@ -128,6 +139,8 @@ export async function runServe(options: ServeOptions, command: Command): Promise
     if (options.console) process.stdout.write(`web console: ${server.url}/ (sign in with an API key)\n`);
     // The Graphite URL may carry credentials: say that evaluation runs, not where it reads.
     if (options.graphiteUrl) process.stdout.write(`evaluating alerts against Graphite every ${evalInterval} s\n`);
+    // The ping URL is a secret too: its origin only.
+    if (options.heartbeatUrl) process.stdout.write(`heartbeat after every healthy cycle to ${maskPingUrl(options.heartbeatUrl)}\n`);
   });
   process.stdout.write('alertform server stopped\n');
 }

@@ -8,7 +8,7 @@ import { findRuleTestFiles, readRuleTestFile } from '../../rule-tests/read-rule-
 import { runRuleTest, type RuleTestResult } from '../../rule-tests/run-rule-test.js';
 import { CliError } from '../errors.js';
 import { writeJson } from '../json-output.js';
-import { resolveGraphiteUrl } from '../../impact/attach-impact.js';
+import { resolveGraphiteUrl } from '../../impact/backtest-plan.js';
 import { needsGraphite, resolveCarbon, runRuleTestOnGraphite, type GraphiteTestTarget } from '../../rule-tests/graphite-rule-test.js';
 import { failOnProblems, optionsOf, useColor, writeOut } from '../context.js';
 

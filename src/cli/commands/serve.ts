@@ -34,6 +34,10 @@ Examples:
 
 With --graphite-url, every --eval-interval seconds each alert is evaluated against Graphite: status, history and
 notifications to its channels (email needs --smtp-url). See docs/evaluator.md.
+With --heartbeat-url (a dead man's switch: healthchecks.io, Cronitor, Dead Man's Snitch), the server GETs that URL
+after every healthy cycle (the database answered, and Graphite answered at least one query); the switch pages when
+the pings stop. The URL is a secret: prefer the environment variable. See docs/operations.md.
+  $ ALERTFORM_HEARTBEAT_URL=https://hc-ping.com/$CHECK_UUID alertform serve --api-key-file keys --graphite-url http://127.0.0.1:8000
 
 Notifications go through a durable outbox in the database: a failed one is retried with exponential backoff and
 jitter (or after the service's Retry-After) until --delivery-max-age, then dead-lettered; a restart resumes them.

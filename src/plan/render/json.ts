@@ -4,6 +4,8 @@ import { displayKey, displayStepId, maskObject, maskValue, redactorForPlan } fro
 import { renderSummaryLine } from './summary.js';
 import { toJsonImpact } from '../../impact/render-impact.js';
 import type { MessagePreview } from '../preview.js';
+import type { ImpactOutcome } from '../../impact/types.js';
+import { shownWithImpact } from './with-impact.js';
 
 /** One change as machines read it, secrets masked. */
 export type JsonChange = Record<string, unknown> & { id: string; action: PlanChange['action']; kind: string; key: string };
@@ -28,9 +30,11 @@ export interface JsonPlan {
 /**
  * A plan as a JSON-ready object, with the same masking as the text and markdown forms: secret fields, and names
  * that came from the environment (in `key`, in step ids and in `dependsOn`). The plan's secret values are then
- * replaced wherever else they appear (an unmanaged object of the same name, a problem's message).
+ * replaced wherever else they appear (an unmanaged object of the same name, a problem's message). With `impact`
+ * (the backtest carried beside the plan), its findings join the plan's and the backtest is under `impact`.
  */
-export function toJsonPlan(plan: Plan): JsonPlan {
+export function toJsonPlan(computed: Plan, impact?: ImpactOutcome): JsonPlan {
+  const plan = shownWithImpact(computed, impact);
   const ids = new Map(plan.changes.map((c) => [c.id, displayStepId(c)]));
   const json: JsonPlan = {
     formatVersion: 1,
@@ -42,7 +46,7 @@ export function toJsonPlan(plan: Plan): JsonPlan {
     warnings: plan.warnings,
     problems: plan.problems.map((p) => ({ ...p, text: formatProblem(p) })),
     unmanaged: plan.unmanaged,
-    ...(plan.impact ? { impact: toJsonImpact(plan.impact) } : {}),
+    ...(impact ? { impact: toJsonImpact(impact.impact) } : {}),
     ...(plan.previews ? { previews: plan.previews.map((p) => ({ ...p, changeId: ids.get(p.changeId) ?? p.changeId })) } : {}),
   };
   return redactorForPlan(plan).redactDeep(json);
@@ -73,6 +77,6 @@ function toJsonChange(change: PlanChange, ids: ReadonlyMap<string, string>): Jso
 }
 
 /** The JSON text of a plan, stable and indented. */
-export function renderPlanJson(plan: Plan): string {
-  return `${JSON.stringify(toJsonPlan(plan), null, 2)}\n`;
+export function renderPlanJson(plan: Plan, impact?: ImpactOutcome): string {
+  return `${JSON.stringify(toJsonPlan(plan, impact), null, 2)}\n`;
 }

@@ -6,6 +6,8 @@ import { flattenFields } from './fields.js';
 import { describeChange, formatValue, MARKERS, renderSummaryLine } from './summary.js';
 import { renderImpactMarkdown } from '../../impact/render-impact.js';
 import { renderPreviewsMarkdown } from './previews.js';
+import type { ImpactOutcome } from '../../impact/types.js';
+import { shownWithImpact } from './with-impact.js';
 
 export interface MarkdownRenderOptions {
   /** Heading text (default `alertform plan`). */
@@ -14,6 +16,8 @@ export interface MarkdownRenderOptions {
   verbose?: boolean;
   /** Markdown put between the summary (always visible) and the collapsed details: the Action's changed-files table. */
   afterSummary?: string;
+  /** The backtest, when one was run: its section after the warnings, its findings with the plan's. */
+  impact?: ImpactOutcome;
 }
 
 /** Keeps a name from breaking out of an inline code span (or its line: see escape.ts). */
@@ -23,7 +27,8 @@ const code = (text: string) => markdownCode(text);
  * The plan for a PR comment or a job summary: the summary line always visible, problems and warnings next, the
  * details collapsed, one `diff` block per change, secrets masked.
  */
-export function renderPlanMarkdown(plan: Plan, options: MarkdownRenderOptions = {}): string {
+export function renderPlanMarkdown(computed: Plan, options: MarkdownRenderOptions = {}): string {
+  const plan = shownWithImpact(computed, options.impact);
   const out: string[] = [`### ${options.title ?? 'alertform plan'}`, '', `**${renderSummaryLine(plan)}**`, ''];
   if (plan.problems.length > 0) {
     out.push('**Errors (this plan cannot be applied):**', '');
@@ -34,7 +39,7 @@ export function renderPlanMarkdown(plan: Plan, options: MarkdownRenderOptions = 
     for (const w of plan.warnings) out.push(`> ⚠️ ${markdownText(w)}`);
     out.push('');
   }
-  if (plan.impact) out.push(...renderImpactMarkdown(plan.impact));
+  if (options.impact) out.push(...renderImpactMarkdown(options.impact.impact));
   if (plan.changes.length === 0) out.push('No changes. The server matches the definitions.', '');
   // Before the details, so that a comment cut to fit GitHub's limit drops details first.
   if (options.afterSummary) out.push(options.afterSummary, '');

@@ -8,19 +8,24 @@ import { flattenFields } from './fields.js';
 import { describeChange, formatValue, MARKERS, renderSummaryLine } from './summary.js';
 import { renderImpactText } from '../../impact/render-impact.js';
 import { renderPreviewsText } from './previews.js';
+import type { ImpactOutcome } from '../../impact/types.js';
+import { shownWithImpact } from './with-impact.js';
 
 export interface TextRenderOptions {
   /** Colours (default: off). Callers turn them on only for a TTY without NO_COLOR. */
   color?: boolean;
   /** List the names of unmanaged objects, not only their count. */
   verbose?: boolean;
+  /** The backtest, when one was run (`plan --impact`): shown after the changes, its findings with the plan's. */
+  impact?: ImpactOutcome;
 }
 
 /** Strings longer than this, or with line breaks, are shown as a word diff. */
 const LONG_TEXT = 60;
 
 /** The plan for a terminal: `+`/`~`/`-` markers, changed fields only, word diff of long text, the summary line. */
-export function renderPlanText(plan: Plan, options: TextRenderOptions = {}): string {
+export function renderPlanText(computed: Plan, options: TextRenderOptions = {}): string {
+  const plan = shownWithImpact(computed, options.impact);
   const c = new Chalk({ level: options.color ? 1 : 0 });
   const lines: string[] = [];
   for (const problem of plan.problems) lines.push(c.red(`error: ${escapeControls(formatProblem(problem))}`));
@@ -31,7 +36,7 @@ export function renderPlanText(plan: Plan, options: TextRenderOptions = {}): str
     lines.push('alertform will perform these actions:', '');
     for (const change of plan.changes) lines.push(...renderChange(change, c), '');
   }
-  if (plan.impact) lines.push(...renderImpactText(plan.impact), '');
+  if (options.impact) lines.push(...renderImpactText(options.impact.impact), '');
   lines.push(...renderPreviewsText(plan.previews ?? []));
   for (const warning of plan.warnings) lines.push(c.yellow(`warning: ${escapeControls(warning)}`));
   if (plan.unmanaged.length > 0) {

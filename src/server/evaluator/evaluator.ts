@@ -19,6 +19,8 @@ export interface EvaluatorOptions {
   now?: () => number;
   /** Told after each scheduled cycle: its report, and how late it started after it was due (ms). */
   onCycle?: (report: CycleReport, lagMs: number) => void;
+  /** Told after each scheduled cycle that failed (the store did not answer or did not save). */
+  onCycleFailed?: (error: Error) => void;
 }
 
 /** A running evaluator. */
@@ -84,7 +86,10 @@ export function startEvaluator(options: EvaluatorOptions): RunningEvaluator {
       soon = false;
       runCycle()
         .then((report) => options.onCycle?.(report, started - due))
-        .catch((error: Error) => logger?.error({ error: error.message }, 'evaluation cycle failed'))
+        .catch((error: Error) => {
+          logger?.error({ error: error.message }, 'evaluation cycle failed');
+          options.onCycleFailed?.(error);
+        })
         .finally(() => {
           ticking = false;
           schedule(soon ? Date.now() : started + intervalMs);

@@ -22,6 +22,8 @@ export interface CycleReport {
   queries: number;
   failedQueries: number;
   transitions: number;
+  /** The transitions by the status entered (`/metrics`' alertform_transitions_total). */
+  transitionsTo: Record<string, number>;
   notifications: number;
   saved: number;
   durationMs: number;
@@ -72,6 +74,7 @@ export async function runEvaluationCycle(deps: CycleDependencies): Promise<Cycle
   let notifications = 0;
   let deliveries = 0;
   let transitions = 0;
+  const transitionsTo: Record<string, number> = {};
   let failedQueries = 0;
   /** Judges one alert whose query results are all in. */
   const judge = ({ alert, criteria, slots, historySlots }: (typeof plans)[number]) => {
@@ -96,7 +99,10 @@ export async function runEvaluationCycle(deps: CycleDependencies): Promise<Cycle
         flapGuard: alert.flap_guard ?? null,
       });
       const ackEnd = acknowledgementEnd(alert, previous.status, advance.state.status, now);
-      if (advance.state.status !== previous.status) transitions += 1;
+      if (advance.state.status !== previous.status) {
+        transitions += 1;
+        transitionsTo[advance.state.status] = (transitionsTo[advance.state.status] ?? 0) + 1;
+      }
       const outgoing: { notification: Notification; channels: readonly string[] }[] = [];
       for (const { event, triggered, channels, escalation, flapping } of advance.notifications) {
         // An escalation step (and the recovery it owes) goes to its own channels, not the alert's.
@@ -175,6 +181,7 @@ export async function runEvaluationCycle(deps: CycleDependencies): Promise<Cycle
     queries: queries.length,
     failedQueries,
     transitions,
+    transitionsTo,
     notifications,
     saved: updates.length,
     durationMs: Date.now() - started,

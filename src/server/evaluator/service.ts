@@ -4,6 +4,8 @@ import type { Logger } from 'pino';
 import type { BackgroundService, ServiceContext } from '../start-server.js';
 import { startEvaluator } from './evaluator.js';
 import { storeEvaluation, type StoreEvaluation } from './store-evaluation.js';
+import { maskPingUrl, startHeartbeat } from './heartbeat.js';
+import { parseDestinationPolicy } from '../net/destination-policy.js';
 
 /**
  * Evaluation leases last one interval and are renewed four times an interval (and at every cycle), so a replica
@@ -27,6 +29,17 @@ export function startEvaluatorService(context: ServiceContext): BackgroundServic
   // Replicas on one PostgreSQL share the alerts through leases; on SQLite this one replica holds everything.
   const replica = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
   const leases = storeEvaluation(store, { replica, ttlMs: intervalSeconds * 1000 * LEASE_INTERVALS });
+  const ping = options.heartbeatUrl
+    ? startHeartbeat({
+        url: options.heartbeatUrl,
+        policy: parseDestinationPolicy(options.allowPrivateDestinations),
+        // Short, and never longer than a cycle: one ping at most is in flight.
+        timeoutMs: Math.min(5_000, intervalSeconds * 1000),
+        logger: logger.child({ component: 'heartbeat' }),
+        onPing: (outcome) => context.metrics?.observeHeartbeat(outcome),
+        onUnhealthy: (reason) => context.metrics?.observeUnhealthyCycle(reason),
+      })
+    : undefined;
   const evaluator = startEvaluator({
     store: leases,
     ...(context.deliveries ? { onDeliveriesWritten: () => context.deliveries!.wake() } : {}),
@@ -34,15 +47,21 @@ export function startEvaluatorService(context: ServiceContext): BackgroundServic
     intervalSeconds,
     logger: logger.child({ component: 'evaluator' }),
     ...(options.now ? { now: options.now } : {}),
-    onCycle: (report, lagMs) => context.metrics?.observeCycle(report.durationMs / 1000, lagMs / 1000, report.failedQueries),
+    onCycle: (report, lagMs) => {
+      context.metrics?.observeCycle(report.durationMs / 1000, lagMs / 1000, report.failedQueries, report.transitionsTo);
+      ping?.afterCycle(report);
+    },
+    onCycleFailed: () => ping?.afterFailedCycle(),
   });
   const intervalMs = intervalSeconds * 1000;
   const heartbeat = startLeaseHeartbeat(leases, intervalMs / HEARTBEATS_PER_INTERVAL, () => evaluator.runSoon(), logger);
-  logger.info({ intervalSeconds, replica }, 'evaluator started');
+  // The ping URL is a secret: its origin only.
+  logger.info({ intervalSeconds, replica, ...(options.heartbeatUrl ? { heartbeat: maskPingUrl(options.heartbeatUrl) } : {}) }, 'evaluator started');
   return {
     async close() {
       await heartbeat.stop();
       await evaluator.stop();
+      await ping?.stop();
       // After the last cycle: hand the partitions over now rather than when the lease expires (a rolling restart).
       await store.releaseEvaluationLeases(replica).catch((error: Error) => logger.warn({ error: error.message }, 'could not release evaluation leases'));
     },

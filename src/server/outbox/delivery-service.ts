@@ -41,6 +41,7 @@ export function startDeliveryService(context: ServiceContext): DeliveryService {
     // Short retry settings (tests, impatient setups) need a worker that looks at least as often.
     pollMs: options.delivery?.pollMs ?? Math.min(1_000, Math.max(50, options.delivery?.retry?.firstDelayMs ?? 1_000)),
     logger: logger.child({ component: 'deliveries' }),
+    ...(context.metrics ? { onFinished: (type: string, state: 'delivered' | 'pending' | 'dead') => context.metrics!.observeDelivery(type, state) } : {}),
   });
   // The outbox is the truth about deliveries: pending ones (whoever will send them) and dead-lettered ones.
   context.metrics?.setDeliverySource(async () => {

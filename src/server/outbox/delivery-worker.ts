@@ -24,6 +24,8 @@ export interface DeliveryWorkerOptions {
   logger?: Logger;
   /** The clock, epoch ms (tests). */
   now?: () => number;
+  /** Told after an attempt's outcome is recorded in the outbox (/metrics counts them by channel type). */
+  onFinished?: (channelType: string, state: DeliveryOutcome['state']) => void;
 }
 
 /** A running delivery worker. */
@@ -132,11 +134,13 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
         delivery.id,
         decision.kind === 'dead' ? { state: 'dead', at, error: message } : { state: 'pending', at, nextAttemptAt: decision.at, error: message },
       );
+      options.onFinished?.(delivery.channel.type, decision.kind === 'dead' ? 'dead' : 'pending');
       const next = decision.kind === 'retry' ? { nextAttemptInMs: decision.at - at } : { deadLettered: true };
       logger?.[decision.kind === 'dead' ? 'error' : 'warn']({ ...log, attempt: attemptNumber, error: message, ...next }, 'notification delivery failed');
       return;
     }
     await recordOutcome(delivery.id, { state: 'delivered', at: now() });
+    options.onFinished?.(delivery.channel.type, 'delivered');
     logger?.info({ ...log, attempt: attemptNumber }, 'notification delivered');
   };
 

@@ -1,6 +1,6 @@
-import { CALLS_BY_NAME, GRAPHITE_FUNCTIONS, UNCONFINABLE_FUNCTIONS } from '../../graphite/functions.js';
-import type { CallNode, ExpressionNode, PathNode } from '../../graphite/grammar.js';
-import { TargetSyntaxError, callsOf, parseTarget, pathNodesOf, tagExpressionsOf } from '../../graphite/target.js';
+import { CALLS_BY_NAME, GRAPHITE_FUNCTIONS, UNCONFINABLE_FUNCTIONS } from '../../model/graphite-target/functions.js';
+import type { CallNode, ExpressionNode, PathNode } from '../../model/graphite-target/grammar.js';
+import { TargetSyntaxError, callsOf, parseTarget, pathNodesOf, tagExpressionsOf } from '../../model/graphite-target/target.js';
 import { echo } from '../errors.js';
 
 /** A prefix an operator may give: dot-separated plain words, ending with a dot or not (`team1.`, `team1.prod`). */
@@ -12,7 +12,7 @@ const TAG_SPEC = /^([^;!=]+)(!?=~?)([^;]*)$/;
 /**
  * Why a Graphite target may read outside an account's metric prefixes, or null when it provably reads only inside
  * them. No prefixes: the account is not confined. The target is read with graphite-web's own grammar
- * (src/graphite/grammar.ts), so what is judged is what graphite-web will fetch: every metric path (top level,
+ * (src/model/graphite-target/grammar.ts), so what is judged is what graphite-web will fetch: every metric path (top level,
  * arguments, keyword values, both sides of `|` pipes) must start with a prefix, every seriesByTag call needs an
  * exact `name=` inside them. Whatever cannot be proven so is refused: a target graphite-web would not take whole,
  * functions graphite-web does not have or that build queries from strings, template(), escapes and `/` in paths.

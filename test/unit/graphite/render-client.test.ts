@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createGraphiteClient } from '../../../src/graphite/render-client.js';
-import { compileGraphitePattern, isBatchableTarget } from '../../../src/graphite/glob.js';
+import { compileGraphitePattern, isBatchableTarget } from '../../../src/model/graphite-target/glob.js';
 import { makeSeries, startFakeRender } from '../../helpers/fake-render-server.js';
 
 const closers: (() => Promise<void>)[] = [];

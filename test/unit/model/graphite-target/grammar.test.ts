@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_NESTING, parseGraphiteTarget } from '../../../src/graphite/grammar.js';
-import { TargetSyntaxError, readTarget } from '../../../src/graphite/target.js';
+import { MAX_NESTING, parseGraphiteTarget } from '../../../../src/model/graphite-target/grammar.js';
+import { TargetSyntaxError, readTarget } from '../../../../src/model/graphite-target/target.js';
 
 // What graphite-web 1.1.8's parser reads for each of these (test/graphite-reads.py printed them); the differential
 // test in test/security/ compares with the parser itself, this one runs without python (and on Node 24 in CI).

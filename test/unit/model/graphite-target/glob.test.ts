@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkGraphitePattern, compileGraphitePattern } from '../../../src/graphite/glob.js';
-import { callsFunction, readTarget } from '../../../src/graphite/target.js';
+import { checkGraphitePattern, compileGraphitePattern } from '../../../../src/model/graphite-target/glob.js';
+import { callsFunction, readTarget } from '../../../../src/model/graphite-target/target.js';
 
 /** The pattern as a regular expression, for small well-formed patterns only (the reference, not the product). */
 function referenceRegex(pattern: string): RegExp {
