@@ -59,11 +59,12 @@ describeEachStore('on $name', (backend) => {
         status: 'healthy',
         info: null,
         on_query_failure: null,
+        acknowledgement: null,
       });
       expect(Object.keys(read.body)).toEqual([
         'id', 'name', 'metric', 'alert_criteria', 'additional_criteria', 'expression', 'notification_channels',
         'notification_type', 'scheduled_mutes', 'currently_triggered_metrics', 'muted', 'status', 'info',
-        'on_query_failure',
+        'on_query_failure', 'acknowledgement',
       ]);
     });
 
