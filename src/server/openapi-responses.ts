@@ -1,3 +1,4 @@
+import { ACKNOWLEDGEMENT_SCHEMA } from './ack/openapi-ack.js';
 import { MAX_MUTE_MINUTES } from '../model/defaults.js';
 import { CHANNEL_TYPES, WEEKDAYS } from '../model/types.js';
 import { ERROR_CATALOGUE } from './errors.js';
@@ -79,6 +80,7 @@ export const RESPONSE_SCHEMAS: Json = {
       enum: [null, 'ignore', 'notify'],
       description: 'null for a metric without graphite functions; default notify for one with.',
     },
+    acknowledgement: ACKNOWLEDGEMENT_SCHEMA,
   }),
   AlertPage: always({
     alerts: { type: 'array', items: ref('AlertRead') },
