@@ -9,6 +9,7 @@ import { badge, h, link, replace } from './dom.js';
 import { formatAgo, formatDuration, formatTime, formatValue } from './format.js';
 import { drawGraph } from './graph.js';
 import { muteControls } from './mute-controls.js';
+import { ackControls } from './ack-controls.js';
 import { deliveryTable } from './deliveries.js';
 
 const POLL_MS = 5000;
@@ -29,6 +30,11 @@ export function renderAlertPage(main, [id]) {
     replace(announce, message);
     void refresh();
   });
+  const ackAnnounce = h('p', { role: 'status', class: 'hint' });
+  const ack = ackControls(/** @type {string} */ (id), (message) => {
+    replace(ackAnnounce, message);
+    void refresh();
+  });
   const scheduled = h('div');
   const ranges = h('div', { class: 'ranges', role: 'group', 'aria-label': 'Graph range' });
   const graphs = h('div', { class: 'graphs' });
@@ -42,6 +48,7 @@ export function renderAlertPage(main, [id]) {
     heading,
     head,
     managed,
+    section('Acknowledge', ack.element, ackAnnounce),
     section('Mute', mute.element, h('h3', {}, 'Scheduled mutes'), scheduled, announce),
     section('Graph', ranges, graphs),
     section('Backtest', backtest),
@@ -82,6 +89,7 @@ export function renderAlertPage(main, [id]) {
           head,
           badge(state),
           alert.muted && alert.status === 'alerting' ? h('span', { class: 'hint' }, '(alerting while muted)') : null,
+          alert.acknowledgement ? h('span', { class: 'hint ack-badge' }, `acknowledged by ${alert.acknowledgement.by}`) : null,
           h(
             'dl',
             { class: 'facts' },
@@ -94,6 +102,7 @@ export function renderAlertPage(main, [id]) {
         );
       });
       mute.update(muted);
+      ack.update(alert);
       return true;
     } catch (caught) {
       if (caught instanceof ApiError && caught.status === 404) {
@@ -288,6 +297,8 @@ const KIND_WORDS = {
   unmuted: 'Unmuted',
   notification_sent: 'Notification sent',
   notification_suppressed: 'Notification suppressed',
+  acknowledged: 'Acknowledged',
+  unacknowledged: 'Acknowledgement ended',
 };
 
 /** @param {any} entry */

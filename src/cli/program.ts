@@ -10,6 +10,7 @@ import { registerMuteCommands } from './commands/mute.js';
 import { registerDeliveriesCommand } from './commands/deliveries.js';
 import { registerStatusCommand } from './commands/status.js';
 import { registerHistoryCommand } from './commands/history.js';
+import { registerAckCommand } from './commands/ack.js';
 import { registerAgentCommand } from './commands/agent.js';
 import { registerTuiCommand } from './commands/tui.js';
 import { registerDemoCommand } from './commands/demo.js';
@@ -69,6 +70,7 @@ With --json, results and errors are one JSON document on stdout, with formatVers
   registerDeliveriesCommand(program);
   registerStatusCommand(program);
   registerHistoryCommand(program);
+  registerAckCommand(program);
   registerAgentCommand(program);
   registerTuiCommand(program);
   registerDemoCommand(program);

@@ -184,6 +184,19 @@ export class AlertformClient {
     return this.http.request<MuteStatus>('GET', `v2/alerts/${encodeURIComponent(id)}/muted/`, { idempotent: true });
   }
 
+  /**
+   * Acknowledges the alert's alerting episode (an alertform extension: POST /v2/alerts/{id}/ack/). Safe to retry: a
+   * repeat replaces the acknowledgement and tells the channels nothing again.
+   */
+  acknowledgeAlert(id: string, body: { by: string; note?: string; until?: string }): Promise<AlertRead> {
+    return this.http.request<AlertRead>('POST', `v2/alerts/${encodeURIComponent(id)}/ack/`, { json: body, idempotent: true });
+  }
+
+  /** Withdraws the alert's acknowledgement; `by` names who, in its history. */
+  withdrawAcknowledgement(id: string, by: string): Promise<AlertRead> {
+    return this.http.request<AlertRead>('DELETE', `v2/alerts/${encodeURIComponent(id)}/ack/`, { searchParams: new URLSearchParams({ by }), idempotent: true });
+  }
+
   /** Bulk mute: the union of `ids` and `search` matches; both empty means every alert (callers must ask for it). */
   bulkMute(selection: { ids?: string[]; search?: string }, minutes: number): Promise<{ ids: string[]; duration: number }> {
     return this.http.request('POST', 'v2/alerts/muted/', { json: { ...selection, duration: minutes }, idempotent: true });

@@ -48,11 +48,11 @@ export const CONSOLE_RESPONSE_SCHEMAS: Json = {
       type: 'array',
       items: always({
         time: unixSeconds,
-        kind: { type: 'string', enum: ['alerting', 'recovered', 'query_failed', 'muted', 'unmuted', 'notification_sent', 'notification_suppressed'] },
+        kind: { type: 'string', enum: ['alerting', 'recovered', 'query_failed', 'muted', 'unmuted', 'notification_sent', 'notification_suppressed', 'acknowledged', 'unacknowledged'] },
         metric: nullable('string'),
         value: nullable('number'),
         channel: { oneOf: [{ type: 'null' }, always({ id: { type: 'string' }, type: { type: 'string' }, description: { type: 'string' } })] },
-        reason: nullable('string', 'For notifications: the event (sent) or `event: why` (suppressed: muted, backoff, on_query_failure...); for mutes: until when.'),
+        reason: nullable('string', 'For notifications: the event (sent) or `event: why` (suppressed: muted, backoff, on_query_failure...); for mutes: until when; for acknowledged: `by WHO[ until TIME][: note]`; for unacknowledged: `withdrawn by WHO`, `expired` or `recovered`.'),
       }),
     },
   }),

@@ -1,3 +1,4 @@
+import { ACKNOWLEDGEMENT_SCHEMA } from './ack/openapi-ack.js';
 import { MAX_MUTE_MINUTES } from '../model/defaults.js';
 import { CHANNEL_TYPES, WEEKDAYS } from '../model/types.js';
 import { ERROR_CATALOGUE } from './errors.js';
@@ -95,6 +96,7 @@ export const RESPONSE_SCHEMAS: Json = {
       enum: [null, 'P1', 'P2', 'P3', 'P4', 'P5'],
       description: "Extension (alertform): this alert's OpsGenie priority; null is the default (P1; query failures P3).",
     },
+    acknowledgement: ACKNOWLEDGEMENT_SCHEMA,
   }),
   AlertPage: always({
     alerts: { type: 'array', items: ref('AlertRead') },

@@ -5,6 +5,7 @@ import { RESPONSE_SCHEMAS, ref } from './openapi-responses.js';
 import { DELIVERY_STATES } from './routes/deliveries.js';
 import { CONSOLE_RESPONSE_SCHEMAS, buildConsolePaths } from './openapi-console.js';
 import { OVERVIEW_RESPONSE_SCHEMAS, buildOverviewPaths } from './console/openapi-overview.js';
+import { ACK_RESPONSE_SCHEMAS, buildAckPaths } from './ack/openapi-ack.js';
 import { HISTORY_STATUSES } from './routes/history.js';
 
 type Json = Record<string, unknown>;
@@ -23,7 +24,7 @@ export function buildOpenApiDocument(): Json {
     const defs = (loadSchema(name).$defs ?? {}) as Record<string, unknown>;
     for (const [def, schema] of Object.entries(defs)) schemas[`${name}.${def}`] = rewriteRefs(schema, name);
   }
-  Object.assign(schemas, RESPONSE_SCHEMAS, CONSOLE_RESPONSE_SCHEMAS, OVERVIEW_RESPONSE_SCHEMAS);
+  Object.assign(schemas, RESPONSE_SCHEMAS, CONSOLE_RESPONSE_SCHEMAS, OVERVIEW_RESPONSE_SCHEMAS, ACK_RESPONSE_SCHEMAS);
   return {
     openapi: '3.1.0',
     info: {
@@ -319,5 +320,6 @@ function buildPaths(): Json {
     },
     ...buildConsolePaths(operation),
     ...buildOverviewPaths(operation),
+    ...buildAckPaths(operation),
   };
 }

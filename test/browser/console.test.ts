@@ -4,6 +4,7 @@ import { axeViolations, chromiumAvailability, launchChromium, screenshot } from 
 import { makeSeries, startFakeRender } from '../helpers/fake-render-server.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { startWebhookReceiver } from '../helpers/webhook-receiver.js';
+import { until } from '../helpers/until.js';
 
 const availability = chromiumAvailability();
 const XSS_NAME = '<img src=x onerror=alert(1)>';
@@ -147,9 +148,47 @@ describe.skipIf(availability.skip)('the web console in Chromium', () => {
     await screenshot(page, 'alert');
   });
 
+  it('acknowledges the alert from its page, asking for the name once, and shows it on the page and in the overview', async () => {
+    // Never asked in this browser yet: the name field is there.
+    await page.getByLabel('Your name').fill('Ann Oncall');
+    await page.getByLabel('Note (optional)').fill('scaling out');
+    await page.getByRole('button', { name: 'Acknowledge', exact: true }).click();
+    await expectText(page.locator('#acknowledge [role="status"]'), 'Acknowledged as Ann Oncall.');
+    await expectText(page.locator('.ack-status'), 'Acknowledged by Ann Oncall');
+    await expectText(page.locator('.ack-status'), 'scaling out');
+    await expectText(page.locator('.alert-head'), 'acknowledged by Ann Oncall');
+    const read = await server.request('GET', `/v2/alerts/${alertId}/`);
+    expect(read.body.acknowledgement).toMatchObject({ by: 'Ann Oncall', note: 'scaling out', until: null });
+    expect(await page.evaluate(() => (globalThis as any).localStorage.getItem('alertform.ackName'))).toBe('Ann Oncall');
+    await expectText(page.locator('#history li[data-kind="acknowledged"]'), 'by Ann Oncall: scaling out');
+    // The channel was told, once.
+    const told = await receiver.waitFor((request) => request.path === '/hook' && (request.body as { status?: string }).status === 'acknowledged');
+    expect(told.body).toMatchObject({ acknowledgement: { by: 'Ann Oncall', note: 'scaling out' } });
+    await screenshot(page, 'alert-acknowledged');
+
+    // Withdrawn and acknowledged again: the remembered name is not asked a second time.
+    await page.getByRole('button', { name: 'Withdraw acknowledgement' }).click();
+    await expectText(page.locator('.ack-status'), 'Not acknowledged.');
+    await page.reload();
+    await page.getByRole('heading', { name: 'CPU high', level: 1 }).waitFor();
+    expect(await page.getByLabel('Your name').isHidden()).toBe(true);
+    await page.getByRole('button', { name: 'Acknowledge', exact: true }).click();
+    await expectText(page.locator('.ack-status'), 'Acknowledged by Ann Oncall');
+    // The second acknowledgement told the channel too (a new one after the withdrawal), once.
+    const acks = () => receiver.received.filter((r) => (r.body as { status?: string }).status === 'acknowledged').length;
+    await until(async () => acks(), (count) => count >= 2, 15_000);
+    expect(acks()).toBe(2);
+
+    await page.getByRole('link', { name: '← All alerts' }).click();
+    await expectText(page.locator('tr', { hasText: 'CPU high' }), 'acknowledged by Ann Oncall');
+    await screenshot(page, 'overview-acknowledged');
+    await page.getByRole('link', { name: 'CPU high' }).click();
+    await page.getByRole('heading', { name: 'CPU high', level: 1 }).waitFor();
+  });
+
   it('mutes the alert from its page for 30 minutes, and unmutes it', async () => {
     await page.getByRole('button', { name: 'Mute 30 min' }).click();
-    await expectText(page.getByRole('status'), 'Muted for 30 min');
+    await expectText(page.locator('#mute [role="status"]'), 'Muted for 30 min');
     await expectText(page.locator('.mute-status'), 'Muted for 30 min more');
     const muted = await server.request('GET', `/v2/alerts/${alertId}/muted/`);
     expect(muted.body).toMatchObject({ muted: true, duration: 30 });

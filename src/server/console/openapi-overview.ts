@@ -1,5 +1,6 @@
 import type { Op } from '../openapi.js';
 import { OVERVIEW_SORTS, OVERVIEW_STATES } from './alert-overview.js';
+import { ACKNOWLEDGEMENT_SCHEMA } from '../ack/openapi-ack.js';
 
 import { always, extensionOperation, nullable, unixSeconds, type Json } from '../openapi-parts.js';
 const STATE = { type: 'string', enum: [...OVERVIEW_STATES] };
@@ -28,6 +29,7 @@ export const OVERVIEW_RESPONSE_SCHEMAS: Json = {
         since: nullable('integer', "Unix seconds since the alert is in its evaluator condition, from its history (90 days); null when the history does not say."),
         currently_triggered_metrics: { type: 'array', items: { type: 'string' } },
         channels: { type: 'array', items: always({ id: { type: 'string' }, type: { type: 'string' }, description: { type: 'string' } }) },
+        acknowledgement: ACKNOWLEDGEMENT_SCHEMA,
       }),
     },
   }),

@@ -1,3 +1,4 @@
+import { isAcknowledgedAt } from '../store/ack-store.js';
 import type Router from '@koa/router';
 import { QueryReader } from '../validation/query.js';
 import { accountOf, type RouteDeps } from '../routes/route-context.js';
@@ -57,14 +58,14 @@ export function registerOverviewRoute(router: Router, deps: RouteDeps): void {
         const record = records.get(row.alert.id);
         if (!record) return [];
         const since = sinceOf(row, history.filter((entry) => entry.alertId === row.alert.id));
-        return [presentRow(row, record, since, channels)];
+        return [presentRow(row, record, since, channels, now)];
       }),
     };
   });
 }
 
 /** One row of the overview: the alert's state and since when, its triggered metrics and channels (no destinations). */
-function presentRow(row: OverviewItem, record: AlertRecord, since: number | null, channels: Map<string, ChannelRecord>) {
+function presentRow(row: OverviewItem, record: AlertRecord, since: number | null, channels: Map<string, ChannelRecord>, now: number) {
   return {
     id: row.alert.id,
     name: row.alert.name,
@@ -80,6 +81,7 @@ function presentRow(row: OverviewItem, record: AlertRecord, since: number | null
       const channel = channels.get(id);
       return channel ? [{ id, type: channel.type, description: channel.description }] : [];
     }),
+    acknowledgement: isAcknowledgedAt(record.acknowledgement, Math.floor(now / 1000)) ? record.acknowledgement : null,
   };
 }
 

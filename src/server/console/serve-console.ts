@@ -59,6 +59,7 @@ export const CONSOLE_FILES = [
   'overview.js',
   'alert-page.js',
   'mute-controls.js',
+  'ack-controls.js',
   'channels.js',
   'deliveries.js',
 ];

@@ -1,3 +1,4 @@
+import { pino } from 'pino';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { makeSeries, startFakeRender } from '../../helpers/fake-render-server.js';
 import { describeEachStore } from '../../helpers/store-backends.js';
@@ -19,7 +20,10 @@ describeEachStore('acknowledging on $name', (backend) => {
   let render: Awaited<ReturnType<typeof startFakeRender>>;
   let alertId: string;
   let calmId: string;
-  const bodies = () => receiver.received.map((r) => r.body as Record<string, any>);
+  const logLines: string[] = [];
+  const bodies = () => receiver.received.filter((r) => r.path === '/hook').map((r) => r.body as Record<string, any>);
+  /** What PagerDuty's Events API received (the receiver stands in for it at /pd). */
+  const pagerduty = () => receiver.received.filter((r) => r.path.startsWith('/pd')).map((r) => r.body as Record<string, any>);
   const statuses = () => bodies().map((b) => b.status);
   /** Waits until the render endpoint was asked `count` more times: that many cycles ran with the clock as it is. */
   const cycles = async (count = 3) => {
@@ -41,6 +45,8 @@ describeEachStore('acknowledging on $name', (backend) => {
       keys: ['ack-key', 'other-tenant-key'],
       db: await backend.createDb(),
       now: () => clock,
+      logger: pino({ level: 'info' }, { write: (line: string) => void logLines.push(line) }),
+      notifierUrls: { pagerduty: `${receiver.url}/pd` },
       graphiteUrl: render.url,
       publicUrl: PUBLIC_URL,
       evalIntervalSeconds: 0.1,
@@ -48,13 +54,15 @@ describeEachStore('acknowledging on $name', (backend) => {
       delivery: { retry: { firstDelayMs: 100, maxDelayMs: 400, maxAgeMs: 3_600_000 }, timeoutMs: 2_000, pollMs: 50 },
     });
     await server.request('POST', '/v2/notifications/', { type: 'webhook', description: 'hook', destination: `${receiver.url}/hook` });
+    const pd = await server.request('POST', '/v2/notifications/', { type: 'pagerduty', description: 'pd', destination: 'pd-routing-key', auto_resolve: true });
+    expect(pd.status).toBe(201);
     const make = async (name: string, metric: string) =>
       (
         await server.request('POST', '/v2/alerts/', {
           name,
           metric,
           alert_criteria: { type: 'above', above_value: 100 },
-          notification_channels: ['hook'],
+          notification_channels: ['hook', 'pd'],
           notification_type: ['every', 5],
         })
       ).body.id as string;
@@ -130,6 +138,12 @@ describeEachStore('acknowledging on $name', (backend) => {
     await until(async () => statuses(), (s) => s.length === 6);
     expect(statuses()).toEqual(['alerting', 'alerting', 'acknowledged', 'recovered', 'alerting', 'alerting']);
     expect(bodies().filter((b) => b.status === 'acknowledged')).toHaveLength(1);
+    // PagerDuty: the same incident (dedup_key) triggered, acknowledged once, resolved, triggered again.
+    await until(async () => pagerduty(), (events) => events.length === 6);
+    const events = pagerduty().filter((e) => e.dedup_key === `alertform-${alertId}`);
+    expect(events.map((e) => e.event_action)).toEqual(['trigger', 'trigger', 'acknowledge', 'resolve', 'trigger', 'trigger']);
+    expect(events[2]).toEqual({ routing_key: 'pd-routing-key', event_action: 'acknowledge', dedup_key: `alertform-${alertId}` });
+    expect(events[0]!.links).toEqual([{ href: bodies()[0]!.ack_url, text: 'Acknowledge in alertform' }]);
   });
 
   it('acknowledges from the link without a key on POST only, and refuses a link of the earlier episode', async () => {
@@ -185,6 +199,12 @@ describeEachStore('acknowledging on $name', (backend) => {
     const expired = await fetch(`${server.url}${latest}`);
     expect(expired.status).toBe(410);
     expect(await expired.text()).toContain('this acknowledgement link has expired');
+
+    // The request log names the route, never a token (each one acknowledges a page).
+    const log = logLines.join('');
+    expect(log).toContain('"path":"/v2/ack-links/(token)"');
+    for (const url of bodies().flatMap((b) => (b.ack_url ? [b.ack_url as string] : []))) expect(log).not.toContain(url.split('.').at(-1)!);
+    expect(log).not.toContain(mac!);
   });
 
   it('withdraws an acknowledgement with DELETE, and says 409 when there is none', async () => {

@@ -113,7 +113,8 @@ describe('open endpoints', () => {
     // The open ones (/healthz, /readyz, /metrics, this document), the 22 of the API (with /v2/deliveries/), then
     // the console's extensions (graph, timeline, backtest, definition, graph picture, delivery retry, channel test),
     // and the console's overview and scheduled mutes.
-    expect(operations.length).toBe(4 + 22 + 7 + 2);
+    // The four of acknowledgements (issue 22): ack, withdraw, and the one-click link's GET and POST.
+    expect(operations.length).toBe(4 + 22 + 7 + 2 + 4);
     expect(doc.components.schemas['alert.criteria'].properties.above_value.type).toBe('number');
     // Every $ref points at a schema that exists in the document.
     const refs = JSON.stringify(doc).match(/"\$ref":"[^"]+"/g) ?? [];

@@ -1,0 +1,84 @@
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import type { AckWrite } from '../../../../src/server/store/ack-store.js';
+import { DEFAULT_CHANNEL, type Store } from '../../../../src/server/store/store.js';
+import { alertWrite, describeEachStore } from '../../../helpers/store-backends.js';
+
+const T = 1_800_000_000;
+
+/** An acknowledgement by `by` at `at`, telling `channelId`. */
+function ackWrite(by: string, at: number, channelId: string, until: number | null = null): AckWrite {
+  return {
+    acknowledgement: { by, note: null, at, until },
+    history: { status: 'acknowledged', value: null, metric: '', time: at, channelId: null, reason: `by ${by}` },
+    deliveries: [{ channelId, event: 'acknowledged', payload: { event: 'acknowledged' }, createdAt: at * 1000 }],
+  };
+}
+
+/** The acknowledgement's contract, the same on SQLite and PostgreSQL. */
+describeEachStore('acknowledgements on the $name store', (backend) => {
+  let store: Store;
+  let account: string;
+  let channel: string;
+  let alertId: string;
+  beforeEach(async () => {
+    store = await backend.openStore();
+    account = (await store.createAccount('ops@example.com')).id;
+    channel = (await store.findChannelsByRefs(account, [DEFAULT_CHANNEL]))[0]!.id;
+    alertId = (await store.createAlert(account, alertWrite(channel))).id;
+  });
+  afterEach(() => store.close());
+
+  const goAlerting = () => store.saveEvaluations([{ alertId, result: { status: 'alerting', currentlyTriggeredMetrics: ['host.1.cpu'], evalState: null }, history: [] }]);
+  const ackDeliveries = async () =>
+    (await store.listDeliveries(account, { states: ['pending'], alertId, page: 1, max: 100 })).items.filter((d) => d.event === 'acknowledged');
+
+  it('acknowledges only an alerting alert of the account, writing its history and one delivery per channel once', async () => {
+    expect(await store.acknowledgeAlert(account, alertId, ackWrite('ann', T, channel))).toEqual({ outcome: 'not_alerting' });
+    const other = await store.createAccount(null);
+    expect(await store.acknowledgeAlert(other.id, alertId, ackWrite('eve', T, channel))).toBeNull();
+    await goAlerting();
+    expect(await store.acknowledgeAlert(account, alertId, ackWrite('ann', T, channel, T + 600))).toEqual({ outcome: 'acknowledged', notified: true });
+    expect((await store.getAlert(account, alertId))!.acknowledgement).toEqual({ by: 'ann', note: null, at: T, until: T + 600 });
+    // Again while it holds: replaced, nobody told twice.
+    expect(await store.acknowledgeAlert(account, alertId, ackWrite('bob', T + 60, channel))).toEqual({ outcome: 'acknowledged', notified: false });
+    expect(await ackDeliveries()).toHaveLength(1);
+    // Bob's has no end, so it still holds: the third tells nobody either.
+    expect(await store.acknowledgeAlert(account, alertId, ackWrite('cy', T + 700, channel, T + 800))).toMatchObject({ notified: false });
+    const timeline = await store.listTimeline(account, alertId, 0, 100);
+    expect(timeline.filter((e) => e.kind === 'acknowledged').map((e) => e.reason)).toEqual(['by cy', 'by bob', 'by ann']);
+  });
+
+  it('tells the channels again when the acknowledgement had expired', async () => {
+    await goAlerting();
+    await store.acknowledgeAlert(account, alertId, ackWrite('ann', T, channel, T + 600));
+    expect(await store.acknowledgeAlert(account, alertId, ackWrite('bob', T + 601, channel))).toEqual({ outcome: 'acknowledged', notified: true });
+    expect(await ackDeliveries()).toHaveLength(2);
+  });
+
+  it('withdraws an acknowledgement with its history entry, and says when there is none', async () => {
+    await goAlerting();
+    const entry = { status: 'unacknowledged', value: null, metric: '', time: T + 5, channelId: null, reason: 'withdrawn by ann' };
+    expect(await store.withdrawAcknowledgement(account, alertId, entry)).toBe('not_acknowledged');
+    await store.acknowledgeAlert(account, alertId, ackWrite('ann', T, channel));
+    expect(await store.withdrawAcknowledgement(account, alertId, entry)).toBe('withdrawn');
+    expect((await store.getAlert(account, alertId))!.acknowledgement).toBeNull();
+    expect(await store.withdrawAcknowledgement((await store.createAccount(null)).id, alertId, entry)).toBeNull();
+    expect((await store.listTimeline(account, alertId, 0, 100))[0]).toMatchObject({ kind: 'unacknowledged', reason: 'withdrawn by ann' });
+  });
+
+  it('ends the acknowledgement when a round saves the recovery, and an expired one only if it is still the one read', async () => {
+    await goAlerting();
+    await store.acknowledgeAlert(account, alertId, ackWrite('ann', T, channel, T + 60));
+    // The round read the ack made at T - 1 (expired): a newer one (made at T) is kept.
+    await store.saveEvaluations([{ alertId, result: { status: 'alerting', currentlyTriggeredMetrics: ['host.1.cpu'], evalState: null }, history: [], endAcknowledgementAt: T - 1 }]);
+    expect((await store.getAlert(account, alertId))!.acknowledgement?.by).toBe('ann');
+    await store.saveEvaluations([{ alertId, result: { status: 'alerting', currentlyTriggeredMetrics: ['host.1.cpu'], evalState: null }, history: [], endAcknowledgementAt: T }]);
+    expect((await store.getAlert(account, alertId))!.acknowledgement).toBeNull();
+
+    await store.acknowledgeAlert(account, alertId, ackWrite('bob', T + 100, channel));
+    const listed = (await store.listAlertsForEvaluation()).find((a) => a.id === alertId)!;
+    expect(listed.acknowledgement).toEqual({ by: 'bob', note: null, at: T + 100, until: null });
+    await store.saveEvaluations([{ alertId, result: { status: 'healthy', currentlyTriggeredMetrics: [], evalState: null }, history: [] }]);
+    expect((await store.getAlert(account, alertId))!.acknowledgement).toBeNull();
+  });
+});
