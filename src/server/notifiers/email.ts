@@ -43,11 +43,14 @@ export function escapeHtml(text: string): string {
 /** The subject, a plain-text part and an HTML part (every value escaped). */
 export function buildEmail(notification: Notification): { subject: string; text: string; html: string } {
   const { alert, triggered } = notification;
-  const rows: [string, string][] = [
-    ['Status', statusOf(notification.event)],
-    ['Metric', alert.metric],
-    ['Criteria', describeCriteria(alert.alert_criteria)],
-  ];
+  // A throttle summary is about a channel, not an alert: no metric or criteria rows.
+  const rows: [string, string][] = notification.throttled
+    ? [['Status', statusOf(notification.event)], ['Channel', notification.throttled.channel]]
+    : [
+        ['Status', statusOf(notification.event)],
+        ['Metric', alert.metric],
+        ['Criteria', describeCriteria(alert.alert_criteria)],
+      ];
   if (isComposite(notification)) {
     rows.push(['Expression', alert.expression]);
     for (const c of notification.conditions) rows.push([`Condition ${c.letter}`, `${c.metric} ${describeCriteria(c.criteria)}: ${c.state}`]);

@@ -59,6 +59,8 @@ describe('flapping and throttled_summary notifications', () => {
     expect(email.subject).toBe(SUMMARY_LINE);
     expect(email.text).toContain("The channel's throttle lets 5 notifications through per 60 minutes. Held back:\n  10:01 disk <full>: alerting m.0 = 0\n");
     expect(email.html).toContain('<li>10:01 disk &lt;full&gt;: alerting m.0 = 0</li>');
+    expect(email.html).toContain('<tr><th align="left">Channel</th><td>ops</td></tr>');
+    expect(email.html).not.toContain('Criteria');
     expect(buildEmail(flapping()).subject).toBe(FLAPPING_LINE);
 
     const pd = buildPagerdutyEvent(channel('pagerduty', 'key'), summary()) as { dedup_key: string; payload: { summary: string; severity: string } };
