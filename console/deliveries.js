@@ -9,6 +9,8 @@ const FILTERS = [
   ['dead', 'Dead-lettered'],
   ['pending', 'Pending'],
   ['delivered', 'Delivered'],
+  ['held', 'Held by a throttle'],
+  ['summarized', 'In a throttle summary'],
 ];
 
 /**
@@ -42,7 +44,14 @@ export function deliveryTable(deliveries, onRetried, showAlert) {
             h('td', {}, `${d.channel.description} (${d.channel.type})`),
             h('td', {}, badge(d.state === 'pending' && d.attempts > 0 ? 'pending' : d.state), d.state === 'pending' && d.attempts > 0 ? ' retrying' : null),
             h('td', {}, d.attempts),
-            h('td', {}, d.state === 'pending' && d.next_attempt_at ? `next ${formatTime(d.next_attempt_at)}` : null, d.last_error ? h('div', { class: 'error' }, d.last_error) : null),
+            h(
+              'td',
+              {},
+              d.state === 'pending' && d.next_attempt_at ? `next ${formatTime(d.next_attempt_at)}` : null,
+              // A throttle's held notification waits for its window's summary.
+              d.state === 'held' && d.next_attempt_at ? `in the summary at ${formatTime(d.next_attempt_at)}` : null,
+              d.last_error ? h('div', { class: 'error' }, d.last_error) : null,
+            ),
             h(
               'td',
               {},

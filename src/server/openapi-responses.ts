@@ -97,6 +97,7 @@ export const RESPONSE_SCHEMAS: Json = {
       description: "Extension (alertform): this alert's OpsGenie priority; null is the default (P1; query failures P3).",
     },
     acknowledgement: ACKNOWLEDGEMENT_SCHEMA,
+    flap_guard: { ...ref('alert.flapGuard'), description: 'alertform extension (noise control): the flap guard, null when none. The hosted service does not return it.' },
   }),
   AlertPage: always({
     alerts: { type: 'array', items: ref('AlertRead') },
@@ -133,6 +134,7 @@ export const RESPONSE_SCHEMAS: Json = {
       destination: string,
       id: string,
       auto_resolve: { type: 'boolean' },
+      throttle: { ...ref('channel.throttle'), description: 'alertform extension (noise control): the throttle, null when none. The hosted service does not return it.' },
       last_error: {
         ...always({ time: { type: 'string', description: 'Unix seconds, as a string.' }, message: string }),
         description: 'Additive, read-only: the last delivery error, present only while the last delivery failed.',
@@ -141,7 +143,7 @@ export const RESPONSE_SCHEMAS: Json = {
       oldest_pending_seconds: { type: 'integer', minimum: 0, description: 'Additive, read-only: the age of the oldest waiting notification.' },
       template: { ...ref('channel.template'), description: "Extension (alertform): the channel's message template; null: the default message." },
     },
-    { required: ['type', 'description', 'destination', 'id', 'auto_resolve', 'template'] },
+    { required: ['type', 'description', 'destination', 'id', 'auto_resolve', 'throttle', 'template'] },
   ),
   ChannelPage: always({
     notifications: { type: 'array', items: ref('ChannelRead') },
@@ -149,10 +151,18 @@ export const RESPONSE_SCHEMAS: Json = {
   }),
   DeliveryRead: always({
     id: { type: 'string', description: 'Stable across retries: the webhook body id and Idempotency-Key.' },
-    state: { type: 'string', enum: ['pending', 'delivered', 'dead'] },
+    state: {
+      type: 'string',
+      enum: ['pending', 'delivered', 'dead', 'held', 'summarized'],
+      description: 'held: a channel throttle held it back for its window summary (next_attempt_at: when that is due); summarized: listed in a sent `throttled_summary` (noise control, an extension).',
+    },
     channel: always({ id: string, type: string, description: string }),
     alert: always({ id: string, name: string }),
-    event: { type: 'string', enum: ['alerting', 'reminder', 'recovered', 'query_failed', 'query_recovered', 'test'], description: '`test`: a channel test (POST /v2/notifications/{id}/test/), whose alert id is "".' },
+    event: {
+      type: 'string',
+      enum: ['alerting', 'reminder', 'recovered', 'query_failed', 'query_recovered', 'flapping', 'throttled_summary', 'test'],
+      description: '`test`: a channel test (POST /v2/notifications/{id}/test/), whose alert id is "". `flapping`: the flap guard paused an alert\'s notifications; `throttled_summary`: what a channel throttle held in a window (alert id "").',
+    },
     attempts: { type: 'integer', minimum: 0 },
     created_at: { type: 'string', pattern: '^[0-9]+$', description: 'Unix seconds, as a string.' },
     next_attempt_at: { type: ['string', 'null'], description: 'Unix seconds; null once delivered or dead.' },

@@ -285,7 +285,7 @@ function buildPaths(): Json {
         ok: [200, 'DeliveryPage'],
         errors: { 400: 'invalid query (invalid_query)', 404: 'alert_id names no alert of this account (not_found)' },
         query: [
-          { name: 'state', description: 'pending, dead or delivered (repeatable; default pending and dead).', list: true, schema: { type: 'string', enum: [...DELIVERY_STATES] } },
+          { name: 'state', description: 'pending, dead, delivered, or (noise control) held and summarized: what a channel throttle held back (repeatable; default pending and dead).', list: true, schema: { type: 'string', enum: [...DELIVERY_STATES] } },
           { name: 'alert_id', description: "Only this alert's deliveries (an alertform extension for the console; another account's alert is 404)." },
           ...PAGING,
         ],

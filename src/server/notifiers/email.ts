@@ -57,11 +57,14 @@ export function buildEmail(notification: Notification, template?: DeliveryChanne
 /** The default HTML part: the summary as a heading, a table of the alert's fields, metrics, info, graph, link. */
 function defaultHtml(notification: Notification): string {
   const { alert, triggered } = notification;
-  const rows: [string, string][] = [
-    ['Status', statusOf(notification.event)],
-    ['Metric', alert.metric],
-    ['Criteria', describeCriteria(alert.alert_criteria)],
-  ];
+  // A throttle summary is about a channel, not an alert: no metric or criteria rows.
+  const rows: [string, string][] = notification.throttled
+    ? [['Status', statusOf(notification.event)], ['Channel', notification.throttled.channel]]
+    : [
+        ['Status', statusOf(notification.event)],
+        ['Metric', alert.metric],
+        ['Criteria', describeCriteria(alert.alert_criteria)],
+      ];
   if (isComposite(notification)) {
     rows.push(['Expression', alert.expression]);
     for (const c of notification.conditions) rows.push([`Condition ${c.letter}`, `${c.metric} ${describeCriteria(c.criteria)}: ${c.state}`]);

@@ -26,7 +26,7 @@ describe('the alert rules', () => {
       ok: true,
       value: {
         name: 'x', metric: 'm', alertCriteria: { type: 'above', above_value: 1 }, additionalCriteria: {}, expression: 'a',
-        notificationChannels: ['email-me'], notificationType: ['state_change'], scheduledMutes: [], info: null, onQueryFailure: null,
+        notificationChannels: ['email-me'], notificationType: ['state_change'], scheduledMutes: [], info: null, onQueryFailure: null, flapGuard: null,
       },
     });
   });
