@@ -1,4 +1,5 @@
 import Mustache from 'mustache';
+import { BoundedCache } from './bounded-cache.js';
 import { classifyField, knownFieldNames, LIST_FIELDS } from './fields.js';
 
 /**
@@ -15,16 +16,36 @@ export interface TemplateProblem {
   message: string;
 }
 
+/** How many distinct templates' tokens and checks are kept (each a few hundred bytes to a few KB). */
+const CACHED_TEMPLATES = 2_000;
+
+/**
+ * The one Writer that parses and renders templates, its token cache bounded (mustache's own cache never forgets).
+ * Parsing is pure, so a cached parse is the parse.
+ */
+export const templateWriter = new Mustache.Writer();
+(templateWriter as unknown as { templateCache: unknown }).templateCache = new BoundedCache<unknown>(CACHED_TEMPLATES);
+
+const checks = new BoundedCache<TemplateProblem[]>(CACHED_TEMPLATES);
+
 type Token = [type: string, value: string, start: number, end: number, children?: Token[], sectionEnd?: number];
 
-/** Parses and checks a template; an empty list means it renders. */
+/** Parses and checks a template; an empty list means it renders. Results are cached per template text. */
 export function checkTemplate(text: string): TemplateProblem[] {
+  let problems = checks.get(text);
+  if (!problems) {
+    problems = checkUncached(text);
+    checks.set(text, problems);
+  }
+  return problems;
+}
+
+function checkUncached(text: string): TemplateProblem[] {
   const delimiter = text.indexOf('{{=');
   if (delimiter >= 0) return [{ offset: delimiter, message: 'changing delimiters ({{=...=}}) is not supported' }];
   let tokens: Token[];
   try {
-    // A fresh parse each time (no shared cache of someone else's templates); mustache's parse is pure.
-    tokens = new Mustache.Writer().parse(text) as unknown as Token[];
+    tokens = templateWriter.parse(text) as unknown as Token[];
   } catch (error) {
     return [syntaxProblem(text, error instanceof Error ? error.message : String(error))];
   }

@@ -2,7 +2,7 @@ import type { MessageTemplate } from '../model/types.js';
 import type { Notification } from '../server/notifiers/types.js';
 import { describeCriteria, summarize } from '../server/notifiers/describe.js';
 import type { TemplateView } from './fields.js';
-import { renderTemplate, truncate, type TemplateFormat } from './render.js';
+import { prepareView, renderTemplate, truncate, type TemplateFormat } from './render.js';
 
 /** What a notification says on a channel: a title (subject, summary, headline) and a body. */
 export interface Message {
@@ -51,7 +51,7 @@ export function composeMessage(
   defaults: { title: () => string; body: () => string },
   limits: MessageLimits = {},
 ): Message {
-  const view = template ? templateView(notification) : null;
+  const view = template ? prepareView(templateView(notification)) : null;
   const fill = (part: string | undefined, fallback: () => string): string =>
     (view && part !== undefined ? renderTemplate(part, view, format) : null) ?? fallback();
   const title = fill(template?.title, defaults.title);

@@ -1,6 +1,5 @@
-import Mustache from 'mustache';
 import type { TemplateView } from './fields.js';
-import { checkTemplate } from './language.js';
+import { checkTemplate, templateWriter } from './language.js';
 
 /** How a channel's text is read: Slack mrkdwn, HTML (email's HTML part), or plain text (email text, JSON fields). */
 export type TemplateFormat = 'slack' | 'html' | 'plain';
@@ -30,9 +29,21 @@ const ESCAPES: Record<TemplateFormat, (text: string) => string> = {
  * renders as null (the caller uses its default message): the server refuses such templates on write, so this is
  * a guard, not a path anyone should reach.
  */
-export function renderTemplate(template: string, view: TemplateView, format: TemplateFormat): string | null {
+export function renderTemplate(template: string, view: TemplateView | PreparedView, format: TemplateFormat): string | null {
   if (checkTemplate(template).length > 0) return null;
-  return new Mustache.Writer().render(template, nullPrototype(view), undefined, { escape: ESCAPES[format] });
+  const prepared = PREPARED.has(view) ? view : prepareView(view as TemplateView);
+  return templateWriter.render(template, prepared, undefined, { escape: ESCAPES[format] });
+}
+
+/** A view made ready to render (null prototypes), to render several parts and formats from one copy. */
+export type PreparedView = object & { readonly prepared: unique symbol };
+const PREPARED = new WeakSet<object>();
+
+/** The view copied once with null prototypes (see nullPrototype). */
+export function prepareView(view: TemplateView): PreparedView {
+  const prepared = nullPrototype(view) as PreparedView;
+  PREPARED.add(prepared);
+  return prepared;
 }
 
 /** A copy of the view whose objects have no prototype, so a lookup can only ever find the view's own fields. */

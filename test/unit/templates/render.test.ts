@@ -72,3 +72,17 @@ describe('truncate', () => {
     expect(truncate('ab😀cd', 4)).toBe('ab…');
   });
 });
+
+describe('the template cache', () => {
+  it('keeps at most its limit, dropping the least recently used', async () => {
+    const { BoundedCache } = await import('../../../src/templates/bounded-cache.js');
+    const cache = new BoundedCache<number>(2);
+    cache.set('a', 1);
+    cache.set('b', 2);
+    expect(cache.get('a')).toBe(1);
+    cache.set('c', 3);
+    expect(cache.size).toBe(2);
+    expect(cache.get('b')).toBeUndefined();
+    expect([cache.get('a'), cache.get('c')]).toEqual([1, 3]);
+  });
+});

@@ -38,7 +38,7 @@ async function outboxStore(open: () => Promise<Store>) {
   stores.push(store);
   const account = await store.createAccount('ops@example.com');
   const hook = await store.createChannel(account.id, { type: 'webhook', description: 'hook', destination: 'https://secret.example/hook?token=s3cret', autoResolve: false });
-  const pd = await store.createChannel(account.id, { type: 'pagerduty', description: 'pd', destination: 'R0UTINGKEY', autoResolve: true });
+  const pd = await store.createChannel(account.id, { type: 'pagerduty', description: 'pd', destination: 'R0UTINGKEY', autoResolve: true, template: { title: '{{summary}}' } });
   const a = await store.createAlert(account.id, alertWrite('a', [hook.id, pd.id]));
   const b = await store.createAlert(account.id, alertWrite('b', [hook.id, pd.id]));
   const write = (alertId: string, event: string, createdAt = T0, channels = [hook.id, pd.id]) =>
@@ -72,7 +72,8 @@ describe.each(BACKENDS)('the outbox on $name', ({ open, skip, reason }) => {
     // a's recovery waits for a's trigger on each channel; b is independent of a.
     expect(label(first)).toEqual(['hook:alerting', 'pd:alerting', 'hook:alerting', 'pd:alerting']);
     expect(first.map((row) => row.alertId)).toEqual([a.id, a.id, b.id, b.id]);
-    expect(first[1]!.channel).toEqual({ id: first[1]!.channel.id, type: 'pagerduty', description: 'pd', destination: 'R0UTINGKEY', autoResolve: true });
+    // The claim carries the channel's template as it is now: a template changed meanwhile applies to waiting rows.
+    expect(first[1]!.channel).toEqual({ id: first[1]!.channel.id, type: 'pagerduty', description: 'pd', destination: 'R0UTINGKEY', autoResolve: true, template: { title: '{{summary}}' } });
     // Claimed rows are not claimed twice, and the recoveries are still held back by their pending triggers.
     expect(await claim(store, 'w2', T0 + 1)).toEqual([]);
 
