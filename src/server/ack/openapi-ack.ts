@@ -32,7 +32,7 @@ export function buildAckPaths(operation: (op: Op) => Json): Json {
       method === 'get'
         ? 'The confirmation page of a one-click acknowledgement link (never acknowledges)'
         : 'Acknowledge through a one-click link (form `by`, `note`; or JSON)',
-    description: `Open (no key): the token, signed by the server with the key of the graph links and holding the alert id, the alerting episode and an expiry 24 hours after the notification, is the only credential. Sent in alerting and reminder notifications (webhook \`ack_url\`, a link in Slack, email and PagerDuty's links) with alertform serve --public-url. ${method === 'get' ? 'A GET shows a page with a form and changes nothing (mail scanners follow links).' : 'An HTML form post answers a page; a JSON body answers JSON.'} ${EXTENSION}`,
+    description: `Open (no key): the token, signed by the server with the key of the graph links and holding the alert id, the alerting episode and an expiry 24 hours after the notification, is the only credential. Sent in alerting, reminder and escalation notifications (webhook \`ack_url\`, a link in Slack, email and PagerDuty's links) with alertform serve --public-url. ${method === 'get' ? 'A GET shows a page with a form and changes nothing (mail scanners follow links).' : 'An HTML form post answers a page; a JSON body answers JSON.'} ${EXTENSION}`,
     tags: ['alerts'],
     security: [],
     parameters: [{ name: 'token', in: 'path', required: true, schema: { type: 'string' }, description: 'The signed token of the link.' }],

@@ -16,7 +16,7 @@ export function loggablePath(path: string): string {
 /**
  * Sets a notification's links just before it is sent: with a public URL, `graphUrl` becomes a signed, expiring
  * link to the server's PNG of the alert's graph and `consoleUrl` the alert's console page; without one, both are
- * absent. An alerting or reminder notification also gets `ackUrl`, a signed link that acknowledges its episode
+ * absent. An alerting, reminder or escalation notification also gets `ackUrl`, a signed link that acknowledges its episode
  * (ACK_LINK_TTL_SECONDS). Whatever the stored payload held is replaced, so a Graphite URL (internal, maybe with credentials) written
  * by an older version never reaches a receiver.
  */
@@ -33,7 +33,7 @@ export function createNotificationLinker(store: Store, publicUrl: string | undef
     });
     const nowSeconds = Math.floor(now() / 1000);
     const token = (await signer).sign({ alertId, time: notification.time, expires: nowSeconds + GRAPH_LINK_TTL_SECONDS });
-    // Only notifications the evaluator marked with their episode (alerting, reminders) can be acknowledged.
+    // Only notifications the evaluator marked with their episode (alerting, reminders, escalation steps) can be acknowledged.
     const ackToken =
       notification.episode !== undefined
         ? signAckLink(await signer, { alertId, episode: notification.episode, expires: nowSeconds + ACK_LINK_TTL_SECONDS })

@@ -30,6 +30,9 @@ describe('an evaluation cycle with escalation steps', () => {
     await cycle(10);
     expect(outboxFrom(0)).toEqual(['alerting>own', 'escalated>lead']);
     expect(store.outbox[1]!.notification.escalation).toEqual({ step: 1, of: 2, after_minutes: 10 });
+    // The step names its alerting episode, as the alerting page does: its one-click link acknowledges that episode.
+    expect(store.outbox[1]!.notification.episode).toBe(T0);
+    expect(store.outbox[0]!.notification.episode).toBe(T0);
     alert.acknowledged = true;
     await cycle(20);
     await cycle(21);
