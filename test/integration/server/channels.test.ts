@@ -55,8 +55,7 @@ describeEachStore('on $name', (backend) => {
       expect(created.status).toBe(201);
       expect(created.body.url).toBe(`/v2/notifications/${created.body.id}`);
       const read = await server.request('GET', `/v2/notifications/${created.body.id}/`);
-      expect(read.body).toEqual({ type: 'pagerduty', description: 'pd', destination: 'R0UTINGKEY', id: created.body.id, auto_resolve: true, throttle: null });
-      expect(read.body).toEqual({ type: 'pagerduty', description: 'pd', destination: 'R0UTINGKEY', id: created.body.id, auto_resolve: true, template: null });
+      expect(read.body).toEqual({ type: 'pagerduty', description: 'pd', destination: 'R0UTINGKEY', id: created.body.id, auto_resolve: true, throttle: null, template: null });
       const updated = await server.request('PUT', `/v2/notifications/${created.body.id}/`, { destination: 'OTHERKEY' });
       expect(updated.status).toBe(200);
       expect(updated.body).toMatchObject({ description: 'pd', destination: 'OTHERKEY', auto_resolve: true });

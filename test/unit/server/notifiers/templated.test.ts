@@ -163,6 +163,7 @@ describe('templated messages', () => {
       backoff_minutes: 30,
       info: 'Check the runbook: https://runbooks.example/cpu',
       console_url: 'https://alertform.example/alerts/al_123',
+      ack_url: 'https://alertform.example/ack/t0k',
       title: 'Ack: https://alertform.example/ack/t0k',
       // The body was not templated: the default text.
       body: expect.stringContaining(`[ALERTING] ${NASTY}: web.2.cpu = 95.5`),
