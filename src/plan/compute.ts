@@ -1,3 +1,4 @@
+import { unsupportedExtensionProblems } from './extension-support.js';
 import picomatch from 'picomatch';
 import { RESOURCE_KINDS, type Definitions, type Defined, type ResourceKind, type AlertDefinition } from '../definitions/definitions.js';
 import type { Problem } from '../definitions/problems.js';
@@ -101,6 +102,7 @@ export function computePlan(desired: Definitions, actual: ActualState, now: Date
     pruneMatchers: options.prune ? options.prune.match.map((glob) => picomatch(glob)) : [],
   };
 
+  problems.push(...unsupportedExtensionProblems(desired, actual));
   if (!actual.schedulesSupported && desired.schedules.length > 0) {
     const first = desired.schedules[0]!;
     problems.push({ location: first.location, path: first.path, message: 'this server has no /v2/schedules/ endpoint; schedules cannot be managed here' });

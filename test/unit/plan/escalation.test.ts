@@ -8,7 +8,7 @@ import { renderPlanText } from '../../../src/plan/render/text.js';
 import { renderPlanMarkdown } from '../../../src/plan/render/markdown.js';
 import { renderPlanJson } from '../../../src/plan/render/json.js';
 import type { CreateOf, UpdateOf } from '../../../src/plan/types.js';
-import { alertRead, channelRead, definitionsOf, NOW, stateOf } from './fixtures.js';
+import { alertformStateOf, alertRead, channelRead, definitionsOf, NOW, stateOf } from './fixtures.js';
 
 const CHANNELS = `
 channels:
@@ -81,7 +81,7 @@ escalation_policies:
     steps:
       - {after: 5m, notify: [lead, nobody]}
 `);
-    const plan = computePlan(defs, stateOf(), NOW);
+    const plan = computePlan(defs, alertformStateOf(), NOW);
     expect(plan.problems.map((p) => `${p.location?.line} ${p.path}: ${p.message}`)).toEqual([
       '16 alerts.0.escalation.0.notify.1: no channel "nobody" in these files or on the server',
     ]);
@@ -117,9 +117,13 @@ escalation_policies:
     expect(alertAdapter.updateBody(cleared.after, new IdRegistry(), ['escalation'])).toEqual({ escalation: [] });
   });
 
-  it('does not compare steps against a server that does not answer the field (the hosted service)', () => {
+  it('does not compare steps against a server that does not answer the field (the hosted service), and says it cannot manage them there', () => {
     const defs = definitionsOf(`${ALERT('    escalation: [{after: 1h, notify: [lead]}]')}`);
-    expect(computePlan(defs, serverWith(undefined), NOW).changes).toEqual([]);
+    const plan = computePlan(defs, serverWith(undefined), NOW);
+    expect(plan.changes).toEqual([]);
+    expect(plan.problems.map((p) => `${p.location?.line}:${p.location?.column} ${p.path}: ${p.message}`)).toEqual([
+      '7:17 alerts.0.escalation: escalation is an alertform server extension, and this server does not answer it (the hosted service has no such field); remove it, or plan against alertform serve',
+    ]);
   });
 
   it('pulls inline steps that plan as no-op', () => {

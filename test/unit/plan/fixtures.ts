@@ -46,6 +46,12 @@ export function stateOf(parts: Partial<ActualState> = {}): ActualState {
   };
 }
 
+/** As stateOf, but as alertform's own server answers: its channels carry the extensions (`null` when unused). */
+export function alertformStateOf(parts: Partial<ActualState> = {}): ActualState {
+  const state = stateOf(parts);
+  return { ...state, channels: state.channels.map((channel) => ({ throttle: null, template: null, ...channel })) };
+}
+
 export const NOW = new Date('2026-03-01T12:00:00Z');
 
 /** The definitions of the golden renderings (test/golden), with the environment they read. */
