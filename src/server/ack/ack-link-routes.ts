@@ -7,7 +7,7 @@ import { readBodyText } from '../http/read-json-body.js';
 import { isAcknowledgedAt } from '../store/ack-store.js';
 import type { AlertRecord, Store } from '../store/store.js';
 import { checkSchema } from '../validation/check-schema.js';
-import { acknowledgeAlert, type AckRequest } from './acknowledge-alert.js';
+import { acknowledgeAlert, otherEpisode, type AckRequest } from './acknowledge-alert.js';
 import { ACK_LINK_PATH, verifyAckLink } from './ack-links.js';
 import { ACK_PAGE_CSP, renderConfirmPage, renderDonePage, renderProblemPage } from './ack-link-page.js';
 
@@ -30,7 +30,7 @@ export function registerAckLinkRoutes(router: Router, deps: { store: Store; now:
     }));
 
   /** The alert the token names, in its episode; throws the refusal otherwise. */
-  const alertOfToken = async (ctx: Context): Promise<AlertRecord> => {
+  const alertOfToken = async (ctx: Context): Promise<{ alert: AlertRecord; episode: number | null }> => {
     const token = (ctx as unknown as { params: { token: string } }).params.token;
     const check = verifyAckLink(await loadSigner(), token, Math.floor(deps.now() / 1000));
     if (!check.ok) {
@@ -44,17 +44,13 @@ export function registerAckLinkRoutes(router: Router, deps: { store: Store; now:
     if (alert.status !== 'alerting') {
       throw new HttpError('conflict', `"${alert.name}" is not alerting any more: there is nothing to acknowledge`, { status: 409 });
     }
-    if (episode !== check.claims.episode) {
-      throw new HttpError('conflict', `this link is from an earlier alerting episode of "${alert.name}"; use the link of the latest notification`, {
-        status: 409,
-      });
-    }
-    return alert;
+    if (episode !== check.claims.episode) throw otherEpisode(alert.name);
+    return { alert, episode };
   };
 
   router.get(`${ACK_LINK_PATH}:token`, async (ctx) => {
     await answerAsPage(ctx, async () => {
-      const alert = await alertOfToken(ctx);
+      const { alert } = await alertOfToken(ctx);
       const ack = isAcknowledgedAt(alert.acknowledgement, Math.floor(deps.now() / 1000)) ? alert.acknowledgement : null;
       return renderConfirmPage({ name: alert.name, metrics: alert.currentlyTriggeredMetrics, acknowledgedBy: ack?.by ?? null });
     });
@@ -63,9 +59,10 @@ export function registerAckLinkRoutes(router: Router, deps: { store: Store; now:
   router.post(`${ACK_LINK_PATH}:token`, async (ctx) => {
     const json = ctx.is('application/json') === 'application/json';
     const act = async () => {
-      const alert = await alertOfToken(ctx);
+      const { alert, episode } = await alertOfToken(ctx);
       const request = await readAckForm(ctx, json);
-      const ack = await acknowledgeAlert(deps.store, alert, request, deps.now());
+      // The episode is checked again inside the write's transaction: the alert may recover and alert anew meanwhile.
+      const ack = await acknowledgeAlert(deps.store, alert, request, deps.now(), episode);
       return { alert, ack };
     };
     if (json) {

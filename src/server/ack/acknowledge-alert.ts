@@ -20,7 +20,14 @@ const MAX_UNTIL_SECONDS = 30 * 86_400;
  * `acknowledged` delivery per channel of the alert (PagerDuty, OpsGenie and VictorOps acknowledge their incident; the
  * others get a short "acknowledged by" message). Not alerting: 409. Another account's alert: 404.
  */
-export async function acknowledgeAlert(store: Store, alert: AlertRecord, request: AckRequest, nowMs: number): Promise<Acknowledgement> {
+export async function acknowledgeAlert(
+  store: Store,
+  alert: AlertRecord,
+  request: AckRequest,
+  nowMs: number,
+  /** The alerting episode a one-click link names: the write happens only while it is still the current one. */
+  episode?: number | null,
+): Promise<Acknowledgement> {
   const at = Math.floor(nowMs / 1000);
   const acknowledgement: Acknowledgement = {
     by: request.by.trim(),
@@ -51,14 +58,23 @@ export async function acknowledgeAlert(store: Store, alert: AlertRecord, request
     history: { status: 'acknowledged', value: null, metric: '', time: at, channelId: null, reason: describeAck(acknowledgement) },
     // Due at once: the outbox's retries and maximum age run on the wall clock, as for the evaluator's deliveries.
     deliveries: alert.notificationChannels.map((channelId) => ({ channelId, event: 'acknowledged', payload: notification, createdAt: Date.now() })),
+    ...(episode !== undefined ? { episode } : {}),
   });
   if (!result) throw notFound('alert');
+  if (result.outcome === 'other_episode') throw otherEpisode(alert.name);
   if (result.outcome === 'not_alerting') {
     throw new HttpError('conflict', `alert is ${alert.status === 'alerting' ? 'no longer alerting' : alert.status}: only an alerting alert can be acknowledged`, {
       details: [{ path: 'status', message: 'is not alerting' }],
     });
   }
   return acknowledgement;
+}
+
+/** 409: a one-click link of an alerting episode that is over (the alert recovered, and may alert again). */
+export function otherEpisode(name: string): HttpError {
+  return new HttpError('conflict', `this link is from an earlier alerting episode of "${name}"; use the link of the latest notification`, {
+    status: 409,
+  });
 }
 
 /** Withdraws the alert's acknowledgement (history: withdrawn by whom). Not acknowledged: 409. */

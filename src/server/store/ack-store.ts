@@ -1,3 +1,4 @@
+import { readEvalState } from '../../evaluation/transitions.js';
 import type { NewDelivery } from './outbox.js';
 import type { NewHistoryEntry } from './store.js';
 
@@ -23,13 +24,24 @@ export interface AckWrite {
    * (an ack that changes its note or `until` tells nobody again).
    */
   deliveries: NewDelivery[];
+  /**
+   * Given (the one-click link): only while this alerting episode (EvalState.alertingSince) is still the alert's
+   * current one, judged inside the transaction, so an old link cannot acknowledge an episode that began meanwhile.
+   */
+  episode?: number | null;
 }
 
 /**
  * What writing an acknowledgement did: `acknowledged` (and whether the deliveries were written), `not_alerting`
- * (nothing written: only an alerting alert can be acknowledged), or null when the account has no such alert.
+ * (nothing written: only an alerting alert can be acknowledged), `other_episode` (nothing written: the write was
+ * bound to an episode that is over), or null when the account has no such alert.
  */
-export type AckOutcome = { outcome: 'acknowledged'; notified: boolean } | { outcome: 'not_alerting' } | null;
+export type AckOutcome = { outcome: 'acknowledged'; notified: boolean } | { outcome: 'not_alerting' } | { outcome: 'other_episode' } | null;
+
+/** Whether the stored row's current alerting episode is the one `write` is bound to (always, when it names none). */
+export function isWrittenEpisode(write: AckWrite, row: { status: string; eval_state: unknown }): boolean {
+  return write.episode === undefined || readEvalState(row.eval_state, row.status, []).alertingSince === write.episode;
+}
 
 /** The store's part for acknowledgements (issue 22). Account-scoped like the rest of the Store. */
 export interface AckStore {

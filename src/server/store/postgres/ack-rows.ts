@@ -1,4 +1,4 @@
-import type { AckOutcome, AckWrite } from '../ack-store.js';
+import { isWrittenEpisode, type AckOutcome, type AckWrite } from '../ack-store.js';
 import type { NewHistoryEntry } from '../store.js';
 import { CLEAR_ACK } from '../sqlite/ack-rows.js';
 import { insertDeliveries } from './outbox-rows.js';
@@ -18,12 +18,13 @@ async function appendEntry(tx: Queryable, alertId: string, entry: Omit<NewHistor
  */
 export async function acknowledgeAlert(db: PgDatabase, accountId: string, alertId: string, write: AckWrite): Promise<AckOutcome> {
   return db.transaction(async (tx): Promise<AckOutcome> => {
-    const [row] = await tx.query<{ status: string; ack_at: number | null; ack_until: number | null }>(
-      'SELECT status, ack_at, ack_until FROM alerts WHERE account_id = $1 AND id = $2 FOR UPDATE',
+    const [row] = await tx.query<{ status: string; eval_state: string | null; ack_at: number | null; ack_until: number | null }>(
+      'SELECT status, eval_state, ack_at, ack_until FROM alerts WHERE account_id = $1 AND id = $2 FOR UPDATE',
       [accountId, alertId],
     );
     if (!row) return null;
     if (row.status !== 'alerting') return { outcome: 'not_alerting' };
+    if (!isWrittenEpisode(write, row)) return { outcome: 'other_episode' };
     const { acknowledgement: ack } = write;
     const held = row.ack_at !== null && (row.ack_until === null || Number(row.ack_until) > ack.at);
     await tx.query('UPDATE alerts SET ack_by = $1, ack_note = $2, ack_at = $3, ack_until = $4 WHERE id = $5', [

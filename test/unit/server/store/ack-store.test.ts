@@ -48,6 +48,16 @@ describeEachStore('acknowledgements on the $name store', (backend) => {
     expect(timeline.filter((e) => e.kind === 'acknowledged').map((e) => e.reason)).toEqual(['by cy', 'by bob', 'by ann']);
   });
 
+  it('writes a link-bound acknowledgement only while its episode is the current one, judged in the transaction', async () => {
+    // The episode alerting since T (what the evaluator stored); a link of the episode that began at T - 3600 is stale.
+    const episodeState = (since: number) => ({ version: 1, status: 'alerting', triggered: [], lastNotifiedAt: since, alertingNotified: true, queryFailing: false, queryFailureNotified: false, alertingSince: since });
+    await store.saveEvaluations([{ alertId, result: { status: 'alerting', currentlyTriggeredMetrics: ['host.1.cpu'], evalState: episodeState(T) }, history: [] }]);
+    expect(await store.acknowledgeAlert(account, alertId, { ...ackWrite('old link', T + 5, channel), episode: T - 3600 })).toEqual({ outcome: 'other_episode' });
+    expect((await store.getAlert(account, alertId))!.acknowledgement).toBeNull();
+    expect(await ackDeliveries()).toEqual([]);
+    expect(await store.acknowledgeAlert(account, alertId, { ...ackWrite('this link', T + 6, channel), episode: T })).toEqual({ outcome: 'acknowledged', notified: true });
+  });
+
   it('tells the channels again when the acknowledgement had expired', async () => {
     await goAlerting();
     await store.acknowledgeAlert(account, alertId, ackWrite('ann', T, channel, T + 600));
