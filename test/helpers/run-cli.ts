@@ -34,6 +34,9 @@ export function runCli(
       clearTimeout(timer);
       resolve({ code: code ?? -1, stdout, stderr });
     });
+    // A command that exits without reading its input closes the pipe first: EPIPE then says nothing about the run
+    // (its exit code and output do), and left unhandled it would fail the whole test run.
+    child.stdin.on('error', () => undefined);
     child.stdin.end(options.input ?? '');
   });
 }
