@@ -1,3 +1,4 @@
+import { notifiedAlertOfRecord } from '../notifiers/notified-alert.js';
 import { durationMs } from '../../model/duration.js';
 import { HttpError, invalidBody, notFound } from '../errors.js';
 import type { Notification } from '../notifiers/types.js';
@@ -37,16 +38,7 @@ export async function acknowledgeAlert(
   };
   const notification: Notification = {
     event: 'acknowledged',
-    alert: {
-      id: alert.id,
-      name: alert.name,
-      metric: alert.metric,
-      alert_criteria: alert.alertCriteria,
-      additional_criteria: alert.additionalCriteria ?? {},
-      expression: alert.expression || 'a',
-      info: alert.info,
-      notification_type: alert.notificationType,
-    },
+    alert: notifiedAlertOfRecord(alert),
     triggered: alert.currentlyTriggeredMetrics.map((metric) => ({ metric, value: null })),
     conditions: [],
     graphUrl: null,

@@ -1,3 +1,4 @@
+import { notifiedAlert } from '../notifiers/notified-alert.js';
 import type { Logger } from 'pino';
 import type { GraphiteClient, RenderQuery, RenderResult } from '../../graphite/index.js';
 import type { Notification } from '../notifiers/types.js';
@@ -108,19 +109,7 @@ export async function runEvaluationCycle(deps: CycleDependencies): Promise<Cycle
         // An escalation step (and the recovery it owes) goes to its own channels, not the alert's.
         outgoing.push({ channels: channels ?? alert.notification_channels, notification: {
           event,
-          alert: {
-            id: alert.id,
-            name: alert.name,
-            metric: alert.metric,
-            alert_criteria: alert.alert_criteria,
-            additional_criteria: alert.additional_criteria ?? {},
-            expression: alert.expression || 'a',
-            info: alert.info,
-            notification_type: alert.notification_type,
-            // Only when set: a payload without them reads as the notifiers' defaults.
-            ...(alert.pagerduty_severity ? { pagerduty_severity: alert.pagerduty_severity } : {}),
-            ...(alert.opsgenie_priority ? { opsgenie_priority: alert.opsgenie_priority } : {}),
-          },
+          alert: notifiedAlert(alert),
           triggered,
           conditions: input.kind === 'judged' ? describeConditions(input.judgement.outcomes) : [],
           // Filled in at send time (a signed link to the server's own PNG, with --public-url): Graphite's own

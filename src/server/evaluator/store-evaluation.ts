@@ -75,8 +75,8 @@ export function storeEvaluation(store: Store, leases?: LeaseOptions): StoreEvalu
           status: alert.status,
           currently_triggered_metrics: alert.currentlyTriggeredMetrics,
           muted: isMutedAt(alert, alert.schedules, now.getTime()),
-          // The ack branch decides this from the store (an ack whose `until` has not passed at `now`).
           escalation: alert.escalation,
+          // An acknowledgement whose `until` has not passed at the cycle's time.
           acknowledged: isAcknowledgedAt(alert.acknowledgement, Math.floor(now.getTime() / 1000)),
           acknowledged_at: alert.acknowledgement?.at ?? null,
           eval_state: alert.evalState,
