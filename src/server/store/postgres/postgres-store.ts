@@ -2,7 +2,6 @@ import { createId, hashApiKey, hashesEqual } from '../../ids.js';
 import {
   DEFAULT_CHANNEL,
   LeaseLost,
-  UniqueViolation,
   alertPartition,
   type AccountRecord,
   type AlertQuery,
@@ -35,11 +34,23 @@ import { CLEAR_ACK } from '../sqlite/ack-rows.js';
 import type { AckOutcome, AckWrite } from '../ack-store.js';
 import * as throttleRows from './throttle-rows.js';
 import { listsHeld } from '../held-listing.js';
-import { ALERT_WRITE_COLUMNS, alertFromRow, alertWriteValues, type AlertRow } from '../sqlite/alert-rows.js';
-import { channelFromRow, scheduleFromRows, templateColumn, throttleText, type ChannelRow, type ScheduleRow } from '../sqlite/rows.js';
+import {
+  ALERT_WRITE_COLUMNS,
+  alertFromRow,
+  alertWriteValues,
+  channelFromRow,
+  scheduleFromRows,
+  scheduleValues,
+  templateColumn,
+  throttleText,
+  type AlertRow,
+  type ChannelRow,
+  type ScheduleRow,
+} from '../row-mappers.js';
 import { acquireLeases, fencePartitions, partitionSql, releaseLeases, renewLeases } from './evaluation-leases.js';
 import { MIGRATIONS, migrateDatabase } from './migrations.js';
 import { PgDatabase, type PoolOptions, type Queryable } from './pg-database.js';
+import { SqlBuilder, unique } from './sql.js';
 import * as outbox from './outbox-rows.js';
 import { POSTGRES_SUMMARY_SQL, toAlertSummaries, type AlertSummary, type AlertSummaryRow } from '../alert-summary.js';
 import * as consoleRows from './console-rows.js';
@@ -668,15 +679,6 @@ export class PostgresStore implements Store {
   }
 }
 
-/** Numbered parameters for SQL built piece by piece: param() adds a value and answers its `$n`. */
-class SqlBuilder {
-  constructor(readonly params: unknown[] = []) {}
-  param(value: unknown): string {
-    this.params.push(value);
-    return `$${this.params.length}`;
-  }
-}
-
 /**
  * A case-insensitive substring search over the alert's name, metric, its additional criteria's metrics and channel
  * descriptions (alias `a`).
@@ -764,20 +766,6 @@ async function insertHistory(db: Queryable, entries: NewHistoryEntry[]): Promise
 
 function evalStateText(evalState: unknown): string | null {
   return evalState === undefined || evalState === null ? null : JSON.stringify(evalState);
-}
-
-function scheduleValues(schedule: ScheduleWrite): unknown[] {
-  return [schedule.name, schedule.startTime, schedule.duration, schedule.timezone, JSON.stringify(schedule.repeat), schedule.anchor];
-}
-
-/** Runs a write, turning a UNIQUE violation (SQLSTATE 23505) into UniqueViolation(field, value). */
-async function unique<T>(field: string, value: string, write: () => Promise<T>): Promise<T> {
-  try {
-    return await write();
-  } catch (error) {
-    if ((error as { code?: unknown } | null)?.code === '23505') throw new UniqueViolation(field, value);
-    throw error;
-  }
 }
 
 /**

@@ -3,7 +3,6 @@ import * as ackRows from './ack-rows.js';
 import type { AckOutcome, AckWrite } from '../ack-store.js';
 import { createId, hashApiKey, hashesEqual } from '../../ids.js';
 import {
-  UniqueViolation,
   type AccountRecord,
   type AlertQuery,
   type AlertRecord,
@@ -30,14 +29,7 @@ import {
   type StoreReadiness,
 } from '../store.js';
 import { MIGRATIONS } from './migrations.js';
-import {
-  ALERT_WRITE_COLUMNS,
-  alertSearchCondition,
-  alertWriteValues,
-  loadAlertRecords,
-  writeAlertLinks,
-  type AlertRow,
-} from './alert-rows.js';
+import { alertSearchCondition, loadAlertRecords, writeAlertLinks } from './alert-rows.js';
 import { withoutEscalationChannel } from '../escalation-column.js';
 import type {
   ClaimedDelivery,
@@ -52,13 +44,23 @@ import * as consoleRows from './console-rows.js';
 import { PUBLIC_HISTORY_STATUSES, type ChannelTestDelivery, type TimelineRecord } from '../console-store.js';
 import * as throttleRows from './throttle-rows.js';
 import { listsHeld } from '../held-listing.js';
-import { channelFromRow, scheduleFromRows, templateColumn, throttleText, type ChannelRow, type ScheduleRow } from './rows.js';
+import {
+  ALERT_WRITE_COLUMNS,
+  alertWriteValues,
+  channelFromRow,
+  scheduleFromRows,
+  scheduleValues,
+  templateColumn,
+  throttleText,
+  type AlertRow,
+  type ChannelRow,
+  type ScheduleRow,
+} from '../row-mappers.js';
 import { openDatabase } from './open-database.js';
+import { json, unique } from './sql.js';
 import { SQLITE_SUMMARY_SQL, toAlertSummaries, type AlertSummary, type AlertSummaryRow } from '../alert-summary.js';
 import { AUTO_RESOLVE_TYPES, DEFAULT_CHANNEL } from '../../../model/defaults.js';
 
-
-const json = (values: readonly (string | number)[]) => JSON.stringify(values);
 
 /** The Store on SQLite (better-sqlite3). One connection; better-sqlite3 is synchronous, so writes serialise. */
 export class SqliteStore implements Store {
@@ -157,7 +159,7 @@ export class SqliteStore implements Store {
 
   async createAlert(accountId: string, alert: AlertWrite): Promise<AlertRecord> {
     const id = createId();
-    this.unique('name', alert.name, () =>
+    unique('name', alert.name, () =>
       this.db.transaction(() => {
         this.db
           .prepare(
@@ -179,7 +181,7 @@ export class SqliteStore implements Store {
   }
 
   async updateAlert(accountId: string, id: string, alert: AlertWrite): Promise<AlertRecord | null> {
-    const changed = this.unique('name', alert.name, () =>
+    const changed = unique('name', alert.name, () =>
       this.db.transaction(() => {
         const result = this.db
           .prepare(
@@ -270,7 +272,7 @@ export class SqliteStore implements Store {
 
   async createChannel(accountId: string, channel: ChannelWrite): Promise<ChannelRecord> {
     const id = createId();
-    this.unique('description', channel.description, () =>
+    unique('description', channel.description, () =>
       this.db
         .prepare(
           `INSERT INTO channels (id, account_id, type, description, destination, auto_resolve, throttle, template)
@@ -300,7 +302,7 @@ export class SqliteStore implements Store {
   }
 
   async updateChannel(accountId: string, id: string, channel: ChannelWrite): Promise<ChannelRecord | null> {
-    const result = this.unique('description', channel.description, () =>
+    const result = unique('description', channel.description, () =>
       this.db
         .prepare(
           `UPDATE channels SET type = ?, description = ?, destination = ?, auto_resolve = ?, throttle = ?, template = ?
@@ -376,7 +378,7 @@ export class SqliteStore implements Store {
 
   async createSchedule(accountId: string, schedule: ScheduleWrite): Promise<ScheduleRecord> {
     const id = createId();
-    this.unique('name', schedule.name, () =>
+    unique('name', schedule.name, () =>
       this.db
         .prepare(
           `INSERT INTO schedules (id, account_id, name, start_time, duration, timezone, repeat_days, anchor)
@@ -399,7 +401,7 @@ export class SqliteStore implements Store {
   }
 
   async updateSchedule(accountId: string, id: string, schedule: ScheduleWrite): Promise<ScheduleRecord | null> {
-    const result = this.unique('name', schedule.name, () =>
+    const result = unique('name', schedule.name, () =>
       this.db
         .prepare(
           `UPDATE schedules SET name = ?, start_time = ?, duration = ?, timezone = ?, repeat_days = ?, anchor = ?
@@ -661,29 +663,6 @@ export class SqliteStore implements Store {
   async close(): Promise<void> {
     if (this.db.open) this.db.close();
   }
-
-  /** Runs a write, turning a per-account UNIQUE violation into UniqueViolation(field, value). */
-  private unique<T>(field: string, value: string, write: () => T): T {
-    try {
-      return write();
-    } catch (error) {
-      if (error instanceof Error && (error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') {
-        throw new UniqueViolation(field, value);
-      }
-      throw error;
-    }
-  }
-}
-
-function scheduleValues(schedule: ScheduleWrite): unknown[] {
-  return [
-    schedule.name,
-    schedule.startTime,
-    schedule.duration,
-    schedule.timezone,
-    JSON.stringify(schedule.repeat),
-    schedule.anchor,
-  ];
 }
 
 /**
