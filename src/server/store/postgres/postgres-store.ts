@@ -1,4 +1,5 @@
-import { createId, hashApiKey, hashesEqual } from '../../ids.js';
+import { createId } from '../../ids.js';
+import * as accountRows from './account-rows.js';
 import {
   DEFAULT_CHANNEL,
   LeaseLost,
@@ -106,89 +107,35 @@ export class PostgresStore implements Store {
   // Accounts and keys ------------------------------------------------------------------------------------------
 
   async createAccount(email: string | null): Promise<AccountRecord> {
-    const account = { id: createId(), email, createdAt: new Date().toISOString() };
-    await this.db.transaction(async (tx) => {
-      await tx.query('INSERT INTO accounts (id, email, created_at) VALUES ($1, $2, $3)', [account.id, email, account.createdAt]);
-      await tx.query(
-        'INSERT INTO channels (id, account_id, type, description, destination) VALUES ($1, $2, $3, $4, $5)',
-        [createId(), account.id, 'email', DEFAULT_CHANNEL, email ?? ''],
-      );
-    });
-    return account;
+    return accountRows.createAccount(this.db, email);
   }
 
   async findAccountByEmail(email: string): Promise<AccountRecord | null> {
-    const [row] = await this.db.query<{ id: string; email: string | null; created_at: string }>(
-      'SELECT id, email, created_at FROM accounts WHERE email = $1 ORDER BY seq LIMIT 1',
-      [email],
-    );
-    return row ? { id: row.id, email: row.email, createdAt: row.created_at } : null;
+    return accountRows.findAccountByEmail(this.db, email);
   }
 
   async addApiKey(accountId: string, key: string): Promise<ApiKeyRecord> {
-    const id = createId();
-    const createdAt = new Date().toISOString();
-    const [row] = await this.db.query<{ email: string | null }>(
-      `WITH added AS (INSERT INTO api_keys (id, account_id, key_hash, created_at) VALUES ($1, $2, $3, $4) RETURNING account_id)
-       SELECT a.email FROM added JOIN accounts a ON a.id = added.account_id`,
-      [id, accountId, hashApiKey(key), createdAt],
-    );
-    return { id, accountId, email: row?.email ?? null, createdAt, revokedAt: null };
+    return accountRows.addApiKey(this.db, accountId, key);
   }
 
   async findAccountByKey(key: string): Promise<AccountRecord | null> {
-    const hash = hashApiKey(key);
-    const [row] = await this.db.query<{ key_hash: string; id: string; email: string | null; created_at: string; metric_prefixes: string }>(
-      `SELECT k.key_hash, a.id, a.email, a.created_at, a.metric_prefixes FROM api_keys k
-       JOIN accounts a ON a.id = k.account_id WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
-      [hash],
-    );
-    // The lookup is by hash already; the constant-time compare guards against any future lookup by prefix.
-    if (!row || !hashesEqual(row.key_hash, hash)) return null;
-    const metricPrefixes = JSON.parse(row.metric_prefixes) as string[];
-    return { id: row.id, email: row.email, createdAt: row.created_at, ...(metricPrefixes.length > 0 ? { metricPrefixes } : {}) };
+    return accountRows.findAccountByKey(this.db, key);
   }
 
   async setMetricPrefixes(accountId: string, prefixes: string[]): Promise<void> {
-    await this.db.query('UPDATE accounts SET metric_prefixes = $1 WHERE id = $2', [JSON.stringify(prefixes), accountId]);
+    await accountRows.setMetricPrefixes(this.db, accountId, prefixes);
   }
 
   async findApiKey(key: string): Promise<ApiKeyRecord | null> {
-    return (await this.keys('WHERE k.key_hash = $1', [hashApiKey(key)]))[0] ?? null;
+    return accountRows.findApiKey(this.db, key);
   }
 
   async listApiKeys(): Promise<ApiKeyRecord[]> {
-    return this.keys('', []);
-  }
-
-  private async keys(where: string, params: unknown[]): Promise<ApiKeyRecord[]> {
-    const rows = await this.db.query<{
-      id: string;
-      account_id: string;
-      email: string | null;
-      created_at: string;
-      revoked_at: string | null;
-    }>(
-      `SELECT k.id, k.account_id, a.email, k.created_at, k.revoked_at FROM api_keys k
-       JOIN accounts a ON a.id = k.account_id ${where} ORDER BY k.seq`,
-      params,
-    );
-    return rows.map((row) => ({
-      id: row.id,
-      accountId: row.account_id,
-      email: row.email,
-      createdAt: row.created_at,
-      revokedAt: row.revoked_at,
-    }));
+    return accountRows.listApiKeys(this.db);
   }
 
   async revokeApiKey(keyId: string): Promise<boolean> {
-    // COALESCE keeps the first revocation time, as SQLite's `AND revoked_at IS NULL` does, and still finds the row.
-    const rows = await this.db.query(
-      'UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $1) WHERE id = $2 RETURNING id',
-      [new Date().toISOString(), keyId],
-    );
-    return rows.length > 0;
+    return accountRows.revokeApiKey(this.db, keyId);
   }
 
   // Alerts -----------------------------------------------------------------------------------------------------

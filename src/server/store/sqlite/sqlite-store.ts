@@ -1,7 +1,8 @@
 import type { Database } from 'better-sqlite3';
 import * as ackRows from './ack-rows.js';
 import type { AckOutcome, AckWrite } from '../ack-store.js';
-import { createId, hashApiKey, hashesEqual } from '../../ids.js';
+import { createId } from '../../ids.js';
+import * as accountRows from './account-rows.js';
 import {
   type AccountRecord,
   type AlertQuery,
@@ -74,85 +75,35 @@ export class SqliteStore implements Store {
   // Accounts and keys ------------------------------------------------------------------------------------------
 
   async createAccount(email: string | null): Promise<AccountRecord> {
-    const account = { id: createId(), email, createdAt: new Date().toISOString() };
-    this.db.transaction(() => {
-      this.db
-        .prepare('INSERT INTO accounts (id, email, created_at) VALUES (?, ?, ?)')
-        .run(account.id, email, account.createdAt);
-      this.db
-        .prepare('INSERT INTO channels (id, account_id, type, description, destination) VALUES (?, ?, ?, ?, ?)')
-        .run(createId(), account.id, 'email', DEFAULT_CHANNEL, email ?? '');
-    })();
-    return account;
+    return accountRows.createAccount(this.db, email);
   }
 
   async findAccountByEmail(email: string): Promise<AccountRecord | null> {
-    const row = this.db
-      .prepare('SELECT id, email, created_at FROM accounts WHERE email = ? ORDER BY seq LIMIT 1')
-      .get(email) as { id: string; email: string | null; created_at: string } | undefined;
-    return row ? { id: row.id, email: row.email, createdAt: row.created_at } : null;
+    return accountRows.findAccountByEmail(this.db, email);
   }
 
   async addApiKey(accountId: string, key: string): Promise<ApiKeyRecord> {
-    const id = createId();
-    const createdAt = new Date().toISOString();
-    this.db
-      .prepare('INSERT INTO api_keys (id, account_id, key_hash, created_at) VALUES (?, ?, ?, ?)')
-      .run(id, accountId, hashApiKey(key), createdAt);
-    const email = this.db.prepare('SELECT email FROM accounts WHERE id = ?').pluck().get(accountId) as string | null;
-    return { id, accountId, email, createdAt, revokedAt: null };
+    return accountRows.addApiKey(this.db, accountId, key);
   }
 
   async findAccountByKey(key: string): Promise<AccountRecord | null> {
-    const hash = hashApiKey(key);
-    const row = this.db
-      .prepare(
-        `SELECT k.key_hash, a.id, a.email, a.created_at, a.metric_prefixes FROM api_keys k
-         JOIN accounts a ON a.id = k.account_id WHERE k.key_hash = ? AND k.revoked_at IS NULL`,
-      )
-      .get(hash) as { key_hash: string; id: string; email: string | null; created_at: string; metric_prefixes: string } | undefined;
-    // The lookup is by hash already; the constant-time compare guards against any future lookup by prefix.
-    if (!row || !hashesEqual(row.key_hash, hash)) return null;
-    const metricPrefixes = JSON.parse(row.metric_prefixes) as string[];
-    return { id: row.id, email: row.email, createdAt: row.created_at, ...(metricPrefixes.length > 0 ? { metricPrefixes } : {}) };
+    return accountRows.findAccountByKey(this.db, key);
   }
 
-  /** Confines an account's queries to metric prefixes (`keys create --metric-prefix`); [] lifts the confinement. */
   async setMetricPrefixes(accountId: string, prefixes: string[]): Promise<void> {
-    this.db.prepare('UPDATE accounts SET metric_prefixes = ? WHERE id = ?').run(JSON.stringify(prefixes), accountId);
+    accountRows.setMetricPrefixes(this.db, accountId, prefixes);
   }
 
   async findApiKey(key: string): Promise<ApiKeyRecord | null> {
-    return (await this.keys('WHERE k.key_hash = ?', [hashApiKey(key)]))[0] ?? null;
+    return accountRows.findApiKey(this.db, key);
   }
 
   async listApiKeys(): Promise<ApiKeyRecord[]> {
-    return this.keys('', []);
-  }
-
-  private async keys(where: string, params: unknown[]): Promise<ApiKeyRecord[]> {
-    const rows = this.db
-      .prepare(
-        `SELECT k.id, k.account_id, a.email, k.created_at, k.revoked_at FROM api_keys k
-         JOIN accounts a ON a.id = k.account_id ${where} ORDER BY k.seq`,
-      )
-      .all(...params) as { id: string; account_id: string; email: string | null; created_at: string; revoked_at: string | null }[];
-    return rows.map((row) => ({
-      id: row.id,
-      accountId: row.account_id,
-      email: row.email,
-      createdAt: row.created_at,
-      revokedAt: row.revoked_at,
-    }));
+    return accountRows.listApiKeys(this.db);
   }
 
   async revokeApiKey(keyId: string): Promise<boolean> {
-    const found = this.db.prepare('SELECT 1 FROM api_keys WHERE id = ?').get(keyId);
-    if (!found) return false;
-    this.db
-      .prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL')
-      .run(new Date().toISOString(), keyId);
-    return true;
+    return accountRows.revokeApiKey(this.db, keyId);
   }
 
   // Alerts -----------------------------------------------------------------------------------------------------
