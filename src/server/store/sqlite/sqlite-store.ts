@@ -30,7 +30,8 @@ import {
   type StoreReadiness,
 } from '../store.js';
 import { MIGRATIONS } from './migrations.js';
-import { alertSearchCondition, loadAlertRecords, writeAlertLinks } from './alert-rows.js';
+import * as alertRows from './alert-rows.js';
+import { loadAlertRecords } from './alert-rows.js';
 import { withoutEscalationChannel } from '../escalation-column.js';
 import type {
   ClaimedDelivery,
@@ -46,8 +47,6 @@ import { PUBLIC_HISTORY_STATUSES, type ChannelTestDelivery, type TimelineRecord 
 import * as throttleRows from './throttle-rows.js';
 import { listsHeld } from '../held-listing.js';
 import {
-  ALERT_WRITE_COLUMNS,
-  alertWriteValues,
   channelFromRow,
   scheduleFromRows,
   scheduleValues,
@@ -59,7 +58,7 @@ import {
 } from '../row-mappers.js';
 import { openDatabase } from './open-database.js';
 import { json, unique } from './sql.js';
-import { SQLITE_SUMMARY_SQL, toAlertSummaries, type AlertSummary, type AlertSummaryRow } from '../alert-summary.js';
+import type { AlertSummary } from '../alert-summary.js';
 import { AUTO_RESOLVE_TYPES, DEFAULT_CHANNEL } from '../../../model/defaults.js';
 
 
@@ -109,114 +108,27 @@ export class SqliteStore implements Store {
   // Alerts -----------------------------------------------------------------------------------------------------
 
   async createAlert(accountId: string, alert: AlertWrite): Promise<AlertRecord> {
-    const id = createId();
-    unique('name', alert.name, () =>
-      this.db.transaction(() => {
-        this.db
-          .prepare(
-            `INSERT INTO alerts (id, account_id, ${ALERT_WRITE_COLUMNS.join(', ')}, created_at)
-             VALUES (?, ?, ${ALERT_WRITE_COLUMNS.map(() => '?').join(', ')}, ?)`,
-          )
-          .run(id, accountId, ...alertWriteValues(alert), new Date().toISOString());
-        writeAlertLinks(this.db, id, alert);
-      })(),
-    );
-    return (await this.getAlert(accountId, id))!;
+    return alertRows.createAlert(this.db, accountId, alert);
   }
 
   async getAlert(accountId: string, id: string): Promise<AlertRecord | null> {
-    const row = this.db.prepare('SELECT * FROM alerts WHERE account_id = ? AND id = ?').get(accountId, id) as
-      | AlertRow
-      | undefined;
-    return row ? loadAlertRecords(this.db, [row])[0]! : null;
+    return alertRows.getAlert(this.db, accountId, id);
   }
 
   async updateAlert(accountId: string, id: string, alert: AlertWrite): Promise<AlertRecord | null> {
-    const changed = unique('name', alert.name, () =>
-      this.db.transaction(() => {
-        const result = this.db
-          .prepare(
-            `UPDATE alerts SET ${ALERT_WRITE_COLUMNS.map((column) => `${column} = ?`).join(', ')}
-             WHERE account_id = ? AND id = ?`,
-          )
-          .run(...alertWriteValues(alert), accountId, id);
-        if (result.changes === 0) return false;
-        writeAlertLinks(this.db, id, alert);
-        return true;
-      })(),
-    );
-    return changed ? this.getAlert(accountId, id) : null;
+    return alertRows.updateAlert(this.db, accountId, id, alert);
   }
 
   async deleteAlert(accountId: string, id: string): Promise<boolean> {
-    return this.db.prepare('DELETE FROM alerts WHERE account_id = ? AND id = ?').run(accountId, id).changes > 0;
+    return alertRows.deleteAlert(this.db, accountId, id);
   }
 
   async searchAlerts(accountId: string, query: AlertQuery): Promise<Page<AlertRecord>> {
-    const where = ['a.account_id = ?'];
-    const params: unknown[] = [accountId];
-    if (query.names.length > 0 || query.ids.length > 0) {
-      where.push(
-        '(a.name IN (SELECT value FROM json_each(?)) OR a.id IN (SELECT value FROM json_each(?)))',
-      );
-      params.push(json(query.names), json(query.ids));
-    }
-    if (query.search) {
-      const condition = alertSearchCondition(query.search);
-      where.push(condition.sql);
-      params.push(...condition.params);
-    }
-    const rows = this.db
-      .prepare(`SELECT a.* FROM alerts a WHERE ${where.join(' AND ')} ORDER BY a.seq LIMIT ? OFFSET ?`)
-      .all(...params, query.max + 1, (query.page - 1) * query.max) as AlertRow[];
-    return { items: loadAlertRecords(this.db, rows.slice(0, query.max)), nextPage: rows.length > query.max };
-  }
-
-  async selectAlertIds(accountId: string, selector: AlertSelector): Promise<SelectResult> {
-    return this.select(accountId, selector);
+    return alertRows.searchAlerts(this.db, accountId, query);
   }
 
   async setMutedUntil(accountId: string, selector: AlertSelector, mutedUntil: number | null): Promise<SelectResult> {
-    return this.db.transaction(() => {
-      const selected = this.select(accountId, selector);
-      if (selected.missing.length > 0) return selected;
-      this.db
-        .prepare('UPDATE alerts SET muted_until = ? WHERE account_id = ? AND id IN (SELECT value FROM json_each(?))')
-        .run(mutedUntil, accountId, json(selected.ids));
-      return selected;
-    })();
-  }
-
-  /** Union of the listed ids and the search matches, oldest first; both empty selects every alert. */
-  private select(accountId: string, selector: AlertSelector): SelectResult {
-    const listed = [...new Set(selector.ids)];
-    const known = new Set(
-      this.db
-        .prepare('SELECT id FROM alerts WHERE account_id = ? AND id IN (SELECT value FROM json_each(?))')
-        .pluck()
-        .all(accountId, json(listed)) as string[],
-    );
-    const missing = listed.filter((id) => !known.has(id));
-    const everything = listed.length === 0 && !selector.search;
-    const conditions: string[] = [];
-    const params: unknown[] = [accountId];
-    if (!everything) {
-      conditions.push('a.id IN (SELECT value FROM json_each(?))');
-      params.push(json(listed));
-      if (selector.search) {
-        const condition = alertSearchCondition(selector.search);
-        conditions.push(condition.sql);
-        params.push(...condition.params);
-      }
-    }
-    const ids = this.db
-      .prepare(
-        `SELECT a.id FROM alerts a WHERE a.account_id = ?${conditions.length ? ` AND (${conditions.join(' OR ')})` : ''}
-         ORDER BY a.seq`,
-      )
-      .pluck()
-      .all(...params) as string[];
-    return { ids, missing };
+    return alertRows.setMutedUntil(this.db, accountId, selector, mutedUntil);
   }
 
   // Channels ---------------------------------------------------------------------------------------------------
@@ -596,14 +508,11 @@ export class SqliteStore implements Store {
   }
 
   async listAlertSummaries(accountId: string): Promise<AlertSummary[]> {
-    const rows = this.db.prepare(SQLITE_SUMMARY_SQL.alerts).all(accountId) as AlertSummaryRow[];
-    const links = this.db.prepare(SQLITE_SUMMARY_SQL.links).all(accountId) as { alert_id: string; schedule_id: string }[];
-    return toAlertSummaries(rows, links);
+    return alertRows.listAlertSummaries(this.db, accountId);
   }
 
   async countAlertsByStatus(): Promise<Record<string, number>> {
-    const rows = this.db.prepare('SELECT status, COUNT(*) AS count FROM alerts GROUP BY status').all() as { status: string; count: number }[];
-    return Object.fromEntries(rows.map((row) => [row.status, row.count]));
+    return alertRows.countAlertsByStatus(this.db);
   }
 
   /** Copies the database, while it is in use, to `path` (SQLite's online backup): a consistent snapshot. */
