@@ -1,9 +1,10 @@
 import { createId } from '../../ids.js';
 import * as accountRows from './account-rows.js';
 import * as alertRows from './alert-rows.js';
+import * as channelRows from './channel-rows.js';
+import { CHANNEL_COLUMNS } from './channel-rows.js';
 import { ALERT_COLUMNS, type LinkedAlertRow } from './alert-rows.js';
 import {
-  DEFAULT_CHANNEL,
   LeaseLost,
   alertPartition,
   type AccountRecord,
@@ -31,7 +32,6 @@ import {
   type Store,
   type StoreReadiness,
 } from '../store.js';
-import { withoutEscalationChannel } from '../escalation-column.js';
 import * as ackRows from './ack-rows.js';
 import { CLEAR_ACK } from '../sqlite/ack-rows.js';
 import type { AckOutcome, AckWrite } from '../ack-store.js';
@@ -42,8 +42,6 @@ import {
   channelFromRow,
   scheduleFromRows,
   scheduleValues,
-  templateColumn,
-  throttleText,
   type ChannelRow,
   type ScheduleRow,
 } from '../row-mappers.js';
@@ -64,7 +62,6 @@ import type {
   PendingSummary,
 } from '../outbox.js';
 
-const CHANNEL_COLUMNS = 'id, account_id, type, description, destination, auto_resolve, last_error, throttle, template';
 const SCHEDULE_COLUMNS = 'id, account_id, name, start_time, duration, timezone, repeat_days, anchor';
 
 /**
@@ -155,90 +152,27 @@ export class PostgresStore implements Store {
   // Channels ---------------------------------------------------------------------------------------------------
 
   async createChannel(accountId: string, channel: ChannelWrite): Promise<ChannelRecord> {
-    const [row] = await unique('description', channel.description, () =>
-      this.db.query<ChannelRow>(
-        `INSERT INTO channels (id, account_id, type, description, destination, auto_resolve, throttle, template)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${CHANNEL_COLUMNS}`,
-        [createId(), accountId, channel.type, channel.description, channel.destination, channel.autoResolve, throttleText(channel), templateColumn(channel)],
-      ),
-    );
-    return channelFromRow(row!);
+    return channelRows.createChannel(this.db, accountId, channel);
   }
 
   async getChannel(accountId: string, id: string): Promise<ChannelRecord | null> {
-    const [row] = await this.db.query<ChannelRow>(`SELECT ${CHANNEL_COLUMNS} FROM channels WHERE account_id = $1 AND id = $2`, [
-      accountId,
-      id,
-    ]);
-    return row ? channelFromRow(row) : null;
+    return channelRows.getChannel(this.db, accountId, id);
   }
 
   async findChannelsByRefs(accountId: string, refs: string[]): Promise<ChannelRecord[]> {
-    const rows = await this.db.query<ChannelRow>(
-      `SELECT ${CHANNEL_COLUMNS} FROM channels WHERE account_id = $1 AND (id = ANY($2) OR description = ANY($2)) ORDER BY seq`,
-      [accountId, refs],
-    );
-    return rows.map(channelFromRow);
+    return channelRows.findChannelsByRefs(this.db, accountId, refs);
   }
 
   async updateChannel(accountId: string, id: string, channel: ChannelWrite): Promise<ChannelRecord | null> {
-    const [row] = await unique('description', channel.description, () =>
-      this.db.query<ChannelRow>(
-        `UPDATE channels SET type = $1, description = $2, destination = $3, auto_resolve = $4, throttle = $7, template = $8
-         WHERE account_id = $5 AND id = $6 RETURNING ${CHANNEL_COLUMNS}`,
-        [channel.type, channel.description, channel.destination, channel.autoResolve, accountId, id, throttleText(channel), templateColumn(channel)],
-      ),
-    );
-    return row ? channelFromRow(row) : null;
+    return channelRows.updateChannel(this.db, accountId, id, channel);
   }
 
   async deleteChannel(accountId: string, id: string): Promise<{ alertsChanged: number } | null> {
-    return this.db.transaction(async (tx) => {
-      // FOR UPDATE waits for (and then blocks) writes that link an alert to this channel, so no link is added
-      // between reading the users and deleting the channel.
-      const found = await tx.query('SELECT id FROM channels WHERE account_id = $1 AND id = $2 FOR UPDATE', [accountId, id]);
-      if (found.length === 0) return null;
-      const users = (await tx.query<{ alert_id: string }>('SELECT alert_id FROM alert_channels WHERE channel_id = $1', [id])).map(
-        (row) => row.alert_id,
-      );
-      await tx.query('DELETE FROM channels WHERE id = $1', [id]);
-      // Escalation steps name channels inside a JSON column: the deleted one leaves them (a step left empty goes).
-      const escalating = await tx.query<{ id: string; escalation: string }>(
-        `SELECT id, escalation FROM alerts WHERE account_id = $1 AND strpos(escalation, $2) > 0 FOR UPDATE`,
-        [accountId, JSON.stringify(id)],
-      );
-      for (const row of escalating) {
-        await tx.query('UPDATE alerts SET escalation = $1 WHERE id = $2', [withoutEscalationChannel(row.escalation, id), row.id]);
-      }
-      // An alert left without any channel falls back to the account's default, as on create.
-      if (users.length > 0) {
-        await tx.query(
-          `INSERT INTO alert_channels (alert_id, channel_id, position)
-           SELECT u.alert_id, c.id, 0 FROM unnest($1::text[]) AS u(alert_id)
-           JOIN channels c ON c.account_id = $2 AND c.description = $3
-           WHERE NOT EXISTS (SELECT 1 FROM alert_channels WHERE alert_id = u.alert_id)`,
-          [users, accountId, DEFAULT_CHANNEL],
-        );
-      }
-      return { alertsChanged: users.length };
-    });
+    return channelRows.deleteChannel(this.db, accountId, id);
   }
 
   async searchChannels(accountId: string, query: ChannelQuery): Promise<Page<ChannelRecord>> {
-    const sql = new SqlBuilder([accountId]);
-    const either: string[] = [];
-    if (query.types.length) either.push(`type = ANY(${sql.param(query.types)})`);
-    if (query.descriptions.length) either.push(`description = ANY(${sql.param(query.descriptions)})`);
-    if (query.ids.length) either.push(`id = ANY(${sql.param(query.ids)})`);
-    if (query.autoResolve !== null) {
-      either.push(`(type IN ('pagerduty', 'victorops') AND auto_resolve = ${sql.param(query.autoResolve)})`);
-    }
-    const rows = await this.db.query<ChannelRow>(
-      `SELECT ${CHANNEL_COLUMNS} FROM channels WHERE account_id = $1${either.length ? ` AND (${either.join(' OR ')})` : ''}
-       ORDER BY seq LIMIT ${sql.param(query.max + 1)} OFFSET ${sql.param((query.page - 1) * query.max)}`,
-      sql.params,
-    );
-    return { items: rows.slice(0, query.max).map(channelFromRow), nextPage: rows.length > query.max };
+    return channelRows.searchChannels(this.db, accountId, query);
   }
 
   // Schedules --------------------------------------------------------------------------------------------------

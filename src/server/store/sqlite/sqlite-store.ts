@@ -31,8 +31,8 @@ import {
 } from '../store.js';
 import { MIGRATIONS } from './migrations.js';
 import * as alertRows from './alert-rows.js';
+import * as channelRows from './channel-rows.js';
 import { loadAlertRecords } from './alert-rows.js';
-import { withoutEscalationChannel } from '../escalation-column.js';
 import type {
   ClaimedDelivery,
   DeliveryClaim,
@@ -50,8 +50,6 @@ import {
   channelFromRow,
   scheduleFromRows,
   scheduleValues,
-  templateColumn,
-  throttleText,
   type AlertRow,
   type ChannelRow,
   type ScheduleRow,
@@ -59,7 +57,6 @@ import {
 import { openDatabase } from './open-database.js';
 import { json, unique } from './sql.js';
 import type { AlertSummary } from '../alert-summary.js';
-import { AUTO_RESOLVE_TYPES, DEFAULT_CHANNEL } from '../../../model/defaults.js';
 
 
 /** The Store on SQLite (better-sqlite3). One connection; better-sqlite3 is synchronous, so writes serialise. */
@@ -134,107 +131,27 @@ export class SqliteStore implements Store {
   // Channels ---------------------------------------------------------------------------------------------------
 
   async createChannel(accountId: string, channel: ChannelWrite): Promise<ChannelRecord> {
-    const id = createId();
-    unique('description', channel.description, () =>
-      this.db
-        .prepare(
-          `INSERT INTO channels (id, account_id, type, description, destination, auto_resolve, throttle, template)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-        )
-        .run(id, accountId, channel.type, channel.description, channel.destination, channel.autoResolve ? 1 : 0, throttleText(channel), templateColumn(channel)),
-    );
-    return (await this.getChannel(accountId, id))!;
+    return channelRows.createChannel(this.db, accountId, channel);
   }
 
   async getChannel(accountId: string, id: string): Promise<ChannelRecord | null> {
-    const row = this.db.prepare('SELECT * FROM channels WHERE account_id = ? AND id = ?').get(accountId, id) as
-      | ChannelRow
-      | undefined;
-    return row ? channelFromRow(row) : null;
+    return channelRows.getChannel(this.db, accountId, id);
   }
 
   async findChannelsByRefs(accountId: string, refs: string[]): Promise<ChannelRecord[]> {
-    const rows = this.db
-      .prepare(
-        `SELECT * FROM channels WHERE account_id = ?
-         AND (id IN (SELECT value FROM json_each(?)) OR description IN (SELECT value FROM json_each(?)))
-         ORDER BY seq`,
-      )
-      .all(accountId, json(refs), json(refs)) as ChannelRow[];
-    return rows.map(channelFromRow);
+    return channelRows.findChannelsByRefs(this.db, accountId, refs);
   }
 
   async updateChannel(accountId: string, id: string, channel: ChannelWrite): Promise<ChannelRecord | null> {
-    const result = unique('description', channel.description, () =>
-      this.db
-        .prepare(
-          `UPDATE channels SET type = ?, description = ?, destination = ?, auto_resolve = ?, throttle = ?, template = ?
-           WHERE account_id = ? AND id = ?`,
-        )
-        .run(channel.type, channel.description, channel.destination, channel.autoResolve ? 1 : 0, throttleText(channel), templateColumn(channel), accountId, id),
-    );
-    return result.changes > 0 ? this.getChannel(accountId, id) : null;
+    return channelRows.updateChannel(this.db, accountId, id, channel);
   }
 
   async deleteChannel(accountId: string, id: string): Promise<{ alertsChanged: number } | null> {
-    return this.db.transaction(() => {
-      const users = this.db
-        .prepare('SELECT alert_id FROM alert_channels WHERE channel_id = ?')
-        .pluck()
-        .all(id) as string[];
-      const deleted = this.db.prepare('DELETE FROM channels WHERE account_id = ? AND id = ?').run(accountId, id);
-      if (deleted.changes === 0) return null;
-      // Escalation steps name channels inside a JSON column: the deleted one leaves them (a step left empty goes).
-      const escalating = this.db
-        .prepare('SELECT id, escalation FROM alerts WHERE account_id = ? AND instr(escalation, ?) > 0')
-        .all(accountId, JSON.stringify(id)) as { id: string; escalation: string }[];
-      const rewrite = this.db.prepare('UPDATE alerts SET escalation = ? WHERE id = ?');
-      for (const row of escalating) rewrite.run(withoutEscalationChannel(row.escalation, id), row.id);
-      // An alert left without any channel falls back to the account's default, as on create.
-      const fallback = this.db
-        .prepare('SELECT id FROM channels WHERE account_id = ? AND description = ?')
-        .pluck()
-        .get(accountId, DEFAULT_CHANNEL) as string | undefined;
-      if (fallback) {
-        this.db
-          .prepare(
-            `INSERT INTO alert_channels (alert_id, channel_id, position)
-             SELECT value, ?, 0 FROM json_each(?)
-             WHERE NOT EXISTS (SELECT 1 FROM alert_channels WHERE alert_id = value)`,
-          )
-          .run(fallback, json(users));
-      }
-      return { alertsChanged: users.length };
-    })();
+    return channelRows.deleteChannel(this.db, accountId, id);
   }
 
   async searchChannels(accountId: string, query: ChannelQuery): Promise<Page<ChannelRecord>> {
-    const either: string[] = [];
-    const params: unknown[] = [accountId];
-    if (query.types.length) {
-      either.push('type IN (SELECT value FROM json_each(?))');
-      params.push(json(query.types));
-    }
-    if (query.descriptions.length) {
-      either.push('description IN (SELECT value FROM json_each(?))');
-      params.push(json(query.descriptions));
-    }
-    if (query.ids.length) {
-      either.push('id IN (SELECT value FROM json_each(?))');
-      params.push(json(query.ids));
-    }
-    if (query.autoResolve !== null) {
-      // auto_resolve counts only on the types that resolve by themselves (a stored true elsewhere means nothing).
-      either.push('(type IN (SELECT value FROM json_each(?)) AND auto_resolve = ?)');
-      params.push(json([...AUTO_RESOLVE_TYPES]), query.autoResolve ? 1 : 0);
-    }
-    const rows = this.db
-      .prepare(
-        `SELECT * FROM channels WHERE account_id = ?${either.length ? ` AND (${either.join(' OR ')})` : ''}
-         ORDER BY seq LIMIT ? OFFSET ?`,
-      )
-      .all(...params, query.max + 1, (query.page - 1) * query.max) as ChannelRow[];
-    return { items: rows.slice(0, query.max).map(channelFromRow), nextPage: rows.length > query.max };
+    return channelRows.searchChannels(this.db, accountId, query);
   }
 
   // Schedules --------------------------------------------------------------------------------------------------
