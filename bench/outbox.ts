@@ -129,7 +129,7 @@ async function main() {
     await store.saveEvaluations(
       alertIds.map((alertId, a) => ({
         alertId,
-        result: { status: 'alerting', currentlyTriggeredMetrics: [], evalState: null },
+        status: 'alerting', currentlyTriggeredMetrics: [], evalState: null,
         history: [],
         deliveries: channels.map((channel) => ({ channelId: channel.id, event: 'alerting', payload: notificationFor(a), createdAt: Date.now() })),
       })),
