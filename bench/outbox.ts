@@ -114,7 +114,7 @@ async function main() {
         channels.map((channel) =>
           limit(() =>
             sendWebhook(
-              { id: channel.id, type: 'webhook', description: channel.description, destination: channel.destination, auto_resolve: false },
+              { id: channel.id, type: 'webhook', description: channel.description, destination: channel.destination, autoResolve: false },
               { ...notificationFor(a), deliveryId: `bare-${a}-${channel.id}` },
               LOCAL,
               AbortSignal.timeout(10_000),

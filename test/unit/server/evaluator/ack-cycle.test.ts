@@ -16,7 +16,7 @@ it('holds reminders while acknowledged, and when the acknowledgement expires rem
   const fake = await startFakeRender((request) => ({ series: request.targets.map((target) => makeSeries(target, [95, 95], now, 30)) }));
   closers.push(fake.close);
   const store = new MemoryEvaluationStore();
-  store.channels.set('ch1', { id: 'ch1', type: 'webhook', description: 'hook', destination: 'http://127.0.0.1:9/x', auto_resolve: false });
+  store.channels.set('ch1', { id: 'ch1', type: 'webhook', description: 'hook', destination: 'http://127.0.0.1:9/x', autoResolve: false });
   store.addAlert({ id: 'disk', metric: 'web.disk', alertCriteria: { type: 'above', above_value: 90 }, notificationChannels: ['ch1'], notificationType: ['every', 5] });
   const saved: EvaluationUpdate[] = [];
   const save = store.saveEvaluations.bind(store);

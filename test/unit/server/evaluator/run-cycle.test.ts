@@ -33,7 +33,7 @@ async function graphiteWith(values: () => Record<string, (number | null)[]>, fai
 
 function storeWithChannel() {
   const store = new MemoryEvaluationStore();
-  store.channels.set('ch1', { id: 'ch1', type: 'webhook', description: 'hook', destination: 'http://127.0.0.1:9/x', auto_resolve: false });
+  store.channels.set('ch1', { id: 'ch1', type: 'webhook', description: 'hook', destination: 'http://127.0.0.1:9/x', autoResolve: false });
   return store;
 }
 
