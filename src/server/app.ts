@@ -3,6 +3,7 @@ import Koa from 'koa';
 import type { Logger } from 'pino';
 import { authenticate } from './http/authenticate.js';
 import { createFailureLimiter, type FailureLimitOptions } from './http/failure-limiter.js';
+import { signedLinks } from './http/signed-links.js';
 import { handleErrors } from './http/handle-errors.js';
 import { HttpError } from './errors.js';
 import { hashApiKey, hashesEqual } from './ids.js';
@@ -40,7 +41,7 @@ export interface AppOptions {
   graphiteUrl?: string;
   /** Per-account limits; default DEFAULT_QUOTAS. */
   quotas?: Partial<Quotas>;
-  /** How failed authentications are slowed (default: 20 per address per minute, then 429). */
+  /** How failed authentications (wrong API keys, forged link tokens) are slowed (default: 20 per address per minute, then 429). */
   authFailures?: FailureLimitOptions;
   /** Observes every request and serves GET /metrics; without it there is no /metrics. */
   metrics?: ServerMetrics;
@@ -55,8 +56,11 @@ export interface AppOptions {
 /** The Koa app of the /v2 API on a store: errors, request log, open endpoints, then auth and the routes. */
 export function createApp(options: AppOptions): Koa {
   const { store, logger } = options;
+  // One count of failed credentials per address: wrong API keys and forged link tokens alike.
+  const failures = createFailureLimiter(options.authFailures);
   const deps = {
     store,
+    verifyLink: signedLinks(store, failures),
     now: options.now ?? Date.now,
     destinations: options.destinations ?? PUBLIC_ONLY,
     quotas: { ...DEFAULT_QUOTAS, ...options.quotas },
@@ -130,7 +134,7 @@ export function createApp(options: AppOptions): Koa {
   registerChannelRoutes(api, deps);
   registerScheduleRoutes(api, deps);
   registerDeliveryRoutes(api, deps);
-  const requireKey = authenticate(store, createFailureLimiter(options.authFailures));
+  const requireKey = authenticate(store, failures);
   const routes = api.routes();
   app.use(async (ctx, next) => {
     // Everything under /v2 but the open endpoints needs a key, even a path that does not exist.

@@ -129,6 +129,7 @@ export function buildConsolePaths(operation: (op: Op) => Json): Json {
           200: { description: 'An 800×300 PNG: the series, the thresholds in red, the alerting periods shaded.', content: { 'image/png': { schema: { type: 'string', contentMediaType: 'image/png' } } } },
           404: { description: 'The token does not verify, or its alert is gone (not_found).', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
           410: { description: 'The link has expired (not_found).', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+          429: { description: 'Too many failed credentials (wrong keys, forged tokens) from this address; see Retry-After (rate_limited).', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
         },
       },
     },

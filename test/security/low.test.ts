@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SqliteStore } from '../../src/server/store/sqlite/sqlite-store.js';
+import { GraphLinkSigner } from '../../src/server/graph/graph-links.js';
+import { signAckLink } from '../../src/server/ack/ack-links.js';
 import { runCli } from '../helpers/run-cli.js';
 import { sendRequest, startTestServer } from '../helpers/server.js';
 
@@ -103,6 +105,38 @@ describe('repeated 401s from one address', () => {
       expect((await server.request('GET', '/v2/alerts/', undefined, { key: 'guess-8' })).status).toBe(401);
       // /healthz needs no key and is never limited.
       expect((await server.request('GET', '/healthz')).status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('forged link tokens from one address', () => {
+  it('count with wrong API keys: past the limit they are answered 429, while a token that verifies still goes through', async () => {
+    let now = 2_000_000_000_000;
+    const server = await startTestServer({ now: () => now, authFailures: { maxFailures: 3, windowMs: 60_000, now: () => now } });
+    try {
+      const signer = await GraphLinkSigner.load(server.store);
+      const seconds = Math.floor(now / 1000);
+      const expiredAck = signAckLink(signer, { alertId: 'a1', episode: null, expires: seconds - 1 });
+      const goodGraph = signer.sign({ alertId: 'no-such-alert', time: seconds, expires: seconds + 3600 });
+      // Expired links are real links from old mail: refused 410, never counted.
+      for (let i = 0; i < 5; i += 1) expect((await fetch(`${server.url}/v2/ack-links/${expiredAck}`)).status).toBe(410);
+      for (const path of ['/v2/ack-links/forged.1', '/v2/graphs/forged.2.png', '/v2/ack-links/forged.3']) {
+        expect((await fetch(`${server.url}${path}`)).status, path).toBe(404);
+      }
+      const blocked = await fetch(`${server.url}/v2/graphs/forged.4.png`);
+      expect(blocked.status).toBe(429);
+      expect(blocked.headers.get('retry-after')).toBe('60');
+      expect(((await blocked.json()) as { error: { code: string } }).error.code).toBe('rate_limited');
+      expect((await fetch(`${server.url}/v2/ack-links/forged.5`, { method: 'POST' })).status).toBe(429);
+      // One count per address: a wrong API key is refused too now, a right one is not.
+      expect((await server.request('GET', '/v2/alerts/', undefined, { key: 'guess-after-links' })).status).toBe(429);
+      expect((await server.request('GET', '/v2/alerts/')).status).toBe(200);
+      // A token that verifies is looked at (its alert does not exist: 404, not 429).
+      expect((await fetch(`${server.url}/v2/graphs/${goodGraph}.png`)).status).toBe(404);
+      now += 60_000;
+      expect((await fetch(`${server.url}/v2/ack-links/forged.6`)).status).toBe(404);
     } finally {
       await server.close();
     }

@@ -2,7 +2,7 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { readEvalState } from '../../evaluation/transitions.js';
 import { HttpError, invalidBody, notFound } from '../errors.js';
-import { GraphLinkSigner } from '../graph/graph-links.js';
+import type { VerifyLink } from '../http/signed-links.js';
 import { readBodyText } from '../http/read-json-body.js';
 import { isAcknowledgedAt } from '../store/ack-store.js';
 import type { AlertRecord, Store } from '../store/store.js';
@@ -19,32 +19,24 @@ const FORM_LIMIT_BYTES = 16 * 1024;
  * pictures: the signed token is the only credential (one alert, one alerting episode, 24 hours). GET shows a page
  * with a form and never acknowledges; POST (the form, or JSON `{"by", "note"}`) acknowledges. Refusals are
  * 404 (not a link, or the alert is gone), 410 (expired), 409 (another episode, or not alerting any more): a page for
- * a browser, the API's JSON error for a JSON client.
+ * a browser, the API's JSON error for a JSON client; 429 past the address's limit of bad tokens (http/signed-links.ts).
  */
-export function registerAckLinkRoutes(router: Router, deps: { store: Store; now: () => number }): void {
-  let signer: Promise<GraphLinkSigner> | undefined;
-  const loadSigner = () =>
-    (signer ??= GraphLinkSigner.load(deps.store).catch((error: unknown) => {
-      signer = undefined;
-      throw error;
-    }));
-
+export function registerAckLinkRoutes(router: Router, deps: { store: Store; now: () => number; verifyLink: VerifyLink }): void {
   /** The alert the token names, in its episode; throws the refusal otherwise. */
   const alertOfToken = async (ctx: Context): Promise<{ alert: AlertRecord; episode: number | null }> => {
     const token = (ctx as unknown as { params: { token: string } }).params.token;
-    const check = verifyAckLink(await loadSigner(), token, Math.floor(deps.now() / 1000));
-    if (!check.ok) {
-      if (check.reason === 'expired') throw new HttpError('not_found', 'this acknowledgement link has expired', { status: 410 });
-      throw notFound('acknowledgement link');
-    }
-    const owner = await deps.store.findAlertOwner(check.claims.alertId);
-    const alert = owner && (await deps.store.getAlert(owner.accountId, check.claims.alertId));
+    const claims = await deps.verifyLink(ctx, token, deps.now(), verifyAckLink, {
+      notFound: 'acknowledgement link',
+      expired: 'this acknowledgement link has expired',
+    });
+    const owner = await deps.store.findAlertOwner(claims.alertId);
+    const alert = owner && (await deps.store.getAlert(owner.accountId, claims.alertId));
     if (!alert) throw notFound('alert');
     const episode = readEvalState(alert.evalState, alert.status, alert.currentlyTriggeredMetrics).alertingSince;
     if (alert.status !== 'alerting') {
       throw new HttpError('conflict', `"${alert.name}" is not alerting any more: there is nothing to acknowledge`, { status: 409 });
     }
-    if (episode !== check.claims.episode) throw otherEpisode(alert.name);
+    if (episode !== claims.episode) throw otherEpisode(alert.name);
     return { alert, episode };
   };
 

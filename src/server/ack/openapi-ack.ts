@@ -53,6 +53,7 @@ export function buildAckPaths(operation: (op: Op) => Json): Json {
       404: { description: 'The token does not verify, or its alert is gone (not_found).', content: { ...PAGE, ...ERROR } },
       409: { description: 'The link is from an earlier alerting episode, or the alert is not alerting any more (conflict).', content: { ...PAGE, ...ERROR } },
       410: { description: 'The link has expired (not_found).', content: { ...PAGE, ...ERROR } },
+      429: { description: 'Too many failed credentials (wrong keys, forged tokens) from this address; see Retry-After (rate_limited).', content: { ...PAGE, ...ERROR } },
     },
   });
   return {

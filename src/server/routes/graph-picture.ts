@@ -1,7 +1,7 @@
 import type Router from '@koa/router';
 import type { GraphiteClient } from '../../graphite/index.js';
-import { HttpError, notFound } from '../errors.js';
-import { GraphLinkSigner } from '../graph/graph-links.js';
+import { notFound } from '../errors.js';
+import type { VerifyLink } from '../http/signed-links.js';
 import { GRAPH_PICTURE_PATH } from '../graph/notification-links.js';
 import { GRAPH_RANGES, readAlertGraph } from '../graph/read-graph.js';
 import { renderGraphPng } from '../graph/render-png.js';
@@ -14,34 +14,28 @@ const AFTER_SECONDS = 30 * 60;
 /**
  * GET /v2/graphs/{token}.png: the PNG of an alert's graph behind a signed, expiring link (the links notifications
  * carry). Open, like /healthz: the token is the only credential, bound to one alert, so no API key ever goes in a
- * URL. A token that does not verify is 404, an expired one 410; the alert is read in its own account only.
+ * URL. A token that does not verify is 404, an expired one 410 (and 429 past the address's limit: http/signed-links.ts); the alert is read in its own account only.
  */
 export function registerGraphPictureRoute(
   router: Router,
-  deps: { store: Store; now: () => number; graphite: GraphiteClient | null },
+  deps: { store: Store; now: () => number; graphite: GraphiteClient | null; verifyLink: VerifyLink },
 ): void {
-  let signer: Promise<GraphLinkSigner> | undefined;
   router.get(`${GRAPH_PICTURE_PATH}:file`, async (ctx) => {
     const file = (ctx as unknown as { params: { file: string } }).params.file;
     if (!file.endsWith('.png')) throw notFound('graph');
-    signer ??= GraphLinkSigner.load(deps.store).catch((error: unknown) => {
-      signer = undefined;
-      throw error;
-    });
     const now = deps.now();
-    const check = (await signer).verify(file.slice(0, -'.png'.length), Math.floor(now / 1000));
-    if (!check.ok) {
-      if (check.reason === 'expired') throw new HttpError('not_found', 'this graph link has expired', { status: 410 });
-      throw notFound('graph');
-    }
-    const owner = await deps.store.findAlertOwner(check.claims.alertId);
-    const alert = owner && (await deps.store.getAlert(owner.accountId, check.claims.alertId));
+    const claims = await deps.verifyLink(ctx, file.slice(0, -'.png'.length), now, (signer, token, seconds) => signer.verify(token, seconds), {
+      notFound: 'graph',
+      expired: 'this graph link has expired',
+    });
+    const owner = await deps.store.findAlertOwner(claims.alertId);
+    const alert = owner && (await deps.store.getAlert(owner.accountId, claims.alertId));
     if (!owner || !alert) throw notFound('graph');
     const graph = await readAlertGraph(
       alert,
       PICTURE_MINUTES + AFTER_SECONDS / 60,
       { graphite: deps.graphite, store: deps.store, prefixes: owner.metricPrefixes, now },
-      check.claims.time + AFTER_SECONDS,
+      claims.time + AFTER_SECONDS,
     );
     ctx.type = 'image/png';
     // The link lives until its expiry, but the data it shows changes until the picture's end: cache briefly.
