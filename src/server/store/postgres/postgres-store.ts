@@ -1,7 +1,8 @@
-import { createId } from '../../ids.js';
 import * as accountRows from './account-rows.js';
 import * as alertRows from './alert-rows.js';
 import * as channelRows from './channel-rows.js';
+import * as scheduleRows from './schedule-rows.js';
+import { SCHEDULE_COLUMNS } from './schedule-rows.js';
 import { CHANNEL_COLUMNS } from './channel-rows.js';
 import { ALERT_COLUMNS, type LinkedAlertRow } from './alert-rows.js';
 import {
@@ -41,14 +42,13 @@ import {
   alertFromRow,
   channelFromRow,
   scheduleFromRows,
-  scheduleValues,
   type ChannelRow,
   type ScheduleRow,
 } from '../row-mappers.js';
 import { acquireLeases, fencePartitions, partitionSql, releaseLeases, renewLeases } from './evaluation-leases.js';
 import { MIGRATIONS, migrateDatabase } from './migrations.js';
 import { PgDatabase, type PoolOptions, type Queryable } from './pg-database.js';
-import { SqlBuilder, unique } from './sql.js';
+import { SqlBuilder } from './sql.js';
 import * as outbox from './outbox-rows.js';
 import type { AlertSummary } from '../alert-summary.js';
 import * as consoleRows from './console-rows.js';
@@ -62,7 +62,6 @@ import type {
   PendingSummary,
 } from '../outbox.js';
 
-const SCHEDULE_COLUMNS = 'id, account_id, name, start_time, duration, timezone, repeat_days, anchor';
 
 /**
  * The Store on PostgreSQL (node-postgres, a pool of connections). The same semantics as the SQLite store in
@@ -178,78 +177,30 @@ export class PostgresStore implements Store {
   // Schedules --------------------------------------------------------------------------------------------------
 
   async createSchedule(accountId: string, schedule: ScheduleWrite): Promise<ScheduleRecord> {
-    const id = createId();
-    await unique('name', schedule.name, () =>
-      this.db.query(
-        `INSERT INTO schedules (id, account_id, name, start_time, duration, timezone, repeat_days, anchor)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-        [id, accountId, ...scheduleValues(schedule)],
-      ),
-    );
-    return (await this.getSchedule(accountId, id))!;
+    return scheduleRows.createSchedule(this.db, accountId, schedule);
   }
 
   async getSchedule(accountId: string, id: string): Promise<ScheduleRecord | null> {
-    return (await this.getSchedulesByIds(accountId, [id]))[0] ?? null;
+    return scheduleRows.getSchedule(this.db, accountId, id);
   }
 
   async getSchedulesByIds(accountId: string, ids: string[]): Promise<ScheduleRecord[]> {
-    const rows = await this.db.query<ScheduleRow>(
-      `SELECT ${SCHEDULE_COLUMNS} FROM schedules WHERE account_id = $1 AND id = ANY($2) ORDER BY seq`,
-      [accountId, ids],
-    );
-    return this.schedulesWithAlerts(rows);
+    return scheduleRows.getSchedulesByIds(this.db, accountId, ids);
   }
 
   async updateSchedule(accountId: string, id: string, schedule: ScheduleWrite): Promise<ScheduleRecord | null> {
-    const updated = await unique('name', schedule.name, () =>
-      this.db.query(
-        `UPDATE schedules SET name = $1, start_time = $2, duration = $3, timezone = $4, repeat_days = $5, anchor = $6
-         WHERE account_id = $7 AND id = $8 RETURNING id`,
-        [...scheduleValues(schedule), accountId, id],
-      ),
-    );
-    return updated.length > 0 ? this.getSchedule(accountId, id) : null;
+    return scheduleRows.updateSchedule(this.db, accountId, id, schedule);
   }
 
   async deleteSchedule(accountId: string, id: string): Promise<boolean> {
-    return (await this.db.query('DELETE FROM schedules WHERE account_id = $1 AND id = $2 RETURNING id', [accountId, id])).length > 0;
+    return scheduleRows.deleteSchedule(this.db, accountId, id);
   }
 
   async searchSchedules(accountId: string, query: ScheduleQuery): Promise<Page<ScheduleRecord>> {
-    const sql = new SqlBuilder([accountId]);
-    // The given filters are ORed, as on SQLite; repeat matches a schedule repeating on any of the days.
-    const criteria: Array<[(param: string) => string, readonly (string | number)[], string]> = [
-      [(param) => `name = ANY(${param})`, query.names, 'text'],
-      [(param) => `id = ANY(${param})`, query.ids, 'text'],
-      [(param) => `duration = ANY(${param})`, query.durations, 'int'],
-      [(param) => `start_time = ANY(${param})`, query.startTimes, 'text'],
-      [(param) => `timezone = ANY(${param})`, query.timezones, 'text'],
-      [(param) => `EXISTS (SELECT 1 FROM json_array_elements_text(repeat_days::json) d WHERE d = ANY(${param}))`, query.repeat, 'text'],
-    ];
-    const given = criteria.filter(([, values]) => values.length > 0);
-    const filter = given.length
-      ? ` AND (${given.map(([condition, values, type]) => condition(`${sql.param(values)}::${type}[]`)).join(' OR ')})`
-      : '';
-    const rows = await this.db.query<ScheduleRow>(
-      `SELECT ${SCHEDULE_COLUMNS} FROM schedules WHERE account_id = $1${filter} ORDER BY seq
-       LIMIT ${sql.param(query.max + 1)} OFFSET ${sql.param((query.page - 1) * query.max)}`,
-      sql.params,
-    );
-    return { items: await this.schedulesWithAlerts(rows.slice(0, query.max)), nextPage: rows.length > query.max };
+    return scheduleRows.searchSchedules(this.db, accountId, query);
   }
 
-  private async schedulesWithAlerts(rows: ScheduleRow[]): Promise<ScheduleRecord[]> {
-    if (rows.length === 0) return [];
-    const links = await this.db.query<{ schedule_id: string; alert_id: string }>(
-      `SELECT s.schedule_id, s.alert_id FROM alert_schedules s JOIN alerts a ON a.id = s.alert_id
-       WHERE s.schedule_id = ANY($1) ORDER BY a.seq`,
-      [rows.map((row) => row.id)],
-    );
-    return scheduleFromRows(rows, links);
-  }
-
-  // History ----------------------------------------------------------------------------------------------------
+// History ----------------------------------------------------------------------------------------------------
 
   async searchHistory(accountId: string, query: HistoryQuery): Promise<HistoryRecord[]> {
     const sql = new SqlBuilder([accountId, query.since]);

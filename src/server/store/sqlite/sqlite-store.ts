@@ -1,7 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import * as ackRows from './ack-rows.js';
 import type { AckOutcome, AckWrite } from '../ack-store.js';
-import { createId } from '../../ids.js';
 import * as accountRows from './account-rows.js';
 import {
   type AccountRecord,
@@ -32,6 +31,7 @@ import {
 import { MIGRATIONS } from './migrations.js';
 import * as alertRows from './alert-rows.js';
 import * as channelRows from './channel-rows.js';
+import * as scheduleRows from './schedule-rows.js';
 import { loadAlertRecords } from './alert-rows.js';
 import type {
   ClaimedDelivery,
@@ -48,14 +48,12 @@ import * as throttleRows from './throttle-rows.js';
 import { listsHeld } from '../held-listing.js';
 import {
   channelFromRow,
-  scheduleFromRows,
-  scheduleValues,
   type AlertRow,
   type ChannelRow,
   type ScheduleRow,
 } from '../row-mappers.js';
 import { openDatabase } from './open-database.js';
-import { json, unique } from './sql.js';
+import { json } from './sql.js';
 import type { AlertSummary } from '../alert-summary.js';
 
 
@@ -157,76 +155,32 @@ export class SqliteStore implements Store {
   // Schedules --------------------------------------------------------------------------------------------------
 
   async createSchedule(accountId: string, schedule: ScheduleWrite): Promise<ScheduleRecord> {
-    const id = createId();
-    unique('name', schedule.name, () =>
-      this.db
-        .prepare(
-          `INSERT INTO schedules (id, account_id, name, start_time, duration, timezone, repeat_days, anchor)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-        )
-        .run(id, accountId, ...scheduleValues(schedule)),
-    );
-    return (await this.getSchedule(accountId, id))!;
+    return scheduleRows.createSchedule(this.db, accountId, schedule);
   }
 
   async getSchedule(accountId: string, id: string): Promise<ScheduleRecord | null> {
-    return (await this.getSchedulesByIds(accountId, [id]))[0] ?? null;
+    return scheduleRows.getSchedule(this.db, accountId, id);
   }
 
   async getSchedulesByIds(accountId: string, ids: string[]): Promise<ScheduleRecord[]> {
-    const rows = this.db
-      .prepare('SELECT * FROM schedules WHERE account_id = ? AND id IN (SELECT value FROM json_each(?)) ORDER BY seq')
-      .all(accountId, json(ids)) as ScheduleRow[];
-    return this.schedulesWithAlerts(rows);
+    return scheduleRows.getSchedulesByIds(this.db, accountId, ids);
   }
 
   async updateSchedule(accountId: string, id: string, schedule: ScheduleWrite): Promise<ScheduleRecord | null> {
-    const result = unique('name', schedule.name, () =>
-      this.db
-        .prepare(
-          `UPDATE schedules SET name = ?, start_time = ?, duration = ?, timezone = ?, repeat_days = ?, anchor = ?
-           WHERE account_id = ? AND id = ?`,
-        )
-        .run(...scheduleValues(schedule), accountId, id),
-    );
-    return result.changes > 0 ? this.getSchedule(accountId, id) : null;
+    return scheduleRows.updateSchedule(this.db, accountId, id, schedule);
   }
 
   async deleteSchedule(accountId: string, id: string): Promise<boolean> {
-    return this.db.prepare('DELETE FROM schedules WHERE account_id = ? AND id = ?').run(accountId, id).changes > 0;
+    return scheduleRows.deleteSchedule(this.db, accountId, id);
   }
 
   async searchSchedules(accountId: string, query: ScheduleQuery): Promise<Page<ScheduleRecord>> {
-    const params: unknown[] = [accountId];
-    const criteria: Array<[string, readonly (string | number)[]]> = [
-      ['name IN (SELECT value FROM json_each(?))', query.names],
-      ['id IN (SELECT value FROM json_each(?))', query.ids],
-      ['duration IN (SELECT value FROM json_each(?))', query.durations],
-      ['start_time IN (SELECT value FROM json_each(?))', query.startTimes],
-      ['timezone IN (SELECT value FROM json_each(?))', query.timezones],
-      ['EXISTS (SELECT 1 FROM json_each(repeat_days) d WHERE d.value IN (SELECT value FROM json_each(?)))', query.repeat],
-    ];
-    const given = criteria.filter(([, values]) => values.length > 0);
-    let filter = '';
-    if (given.length > 0) {
-      filter = ` AND (${given.map(([sql]) => sql).join(' OR ')})`;
-      params.push(...given.map(([, values]) => json(values)));
-    }
-    const rows = this.db
-      .prepare(`SELECT * FROM schedules WHERE account_id = ?${filter} ORDER BY seq LIMIT ? OFFSET ?`)
-      .all(...params, query.max + 1, (query.page - 1) * query.max) as ScheduleRow[];
-    return { items: this.schedulesWithAlerts(rows.slice(0, query.max)), nextPage: rows.length > query.max };
+    return scheduleRows.searchSchedules(this.db, accountId, query);
   }
 
-  private schedulesWithAlerts(rows: ScheduleRow[]): ScheduleRecord[] {
-    if (rows.length === 0) return [];
-    const links = this.db
-      .prepare(
-        `SELECT s.schedule_id, s.alert_id FROM alert_schedules s JOIN alerts a ON a.id = s.alert_id
-         WHERE s.schedule_id IN (SELECT value FROM json_each(?)) ORDER BY a.seq`,
-      )
-      .all(json(rows.map((row) => row.id))) as { schedule_id: string; alert_id: string }[];
-    return scheduleFromRows(rows, links);
+  /** For listAlertsForEvaluation: schedule rows as records with their alerts. */
+  private schedulesWithAlerts(rows: ScheduleRow[]) {
+    return scheduleRows.schedulesWithAlerts(this.db, rows);
   }
 
   // History ----------------------------------------------------------------------------------------------------
