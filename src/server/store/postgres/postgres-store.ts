@@ -2,6 +2,7 @@ import * as accountRows from './account-rows.js';
 import * as alertRows from './alert-rows.js';
 import * as channelRows from './channel-rows.js';
 import * as scheduleRows from './schedule-rows.js';
+import * as historyRows from './history-rows.js';
 import { SCHEDULE_COLUMNS } from './schedule-rows.js';
 import { CHANNEL_COLUMNS } from './channel-rows.js';
 import { ALERT_COLUMNS, type LinkedAlertRow } from './alert-rows.js';
@@ -48,11 +49,10 @@ import {
 import { acquireLeases, fencePartitions, partitionSql, releaseLeases, renewLeases } from './evaluation-leases.js';
 import { MIGRATIONS, migrateDatabase } from './migrations.js';
 import { PgDatabase, type PoolOptions, type Queryable } from './pg-database.js';
-import { SqlBuilder } from './sql.js';
 import * as outbox from './outbox-rows.js';
 import type { AlertSummary } from '../alert-summary.js';
 import * as consoleRows from './console-rows.js';
-import { PUBLIC_HISTORY_STATUSES, type ChannelTestDelivery, type TimelineRecord } from '../console-store.js';
+import type { ChannelTestDelivery, TimelineRecord } from '../console-store.js';
 import type {
   ClaimedDelivery,
   DeliveryClaim,
@@ -203,17 +203,7 @@ export class PostgresStore implements Store {
 // History ----------------------------------------------------------------------------------------------------
 
   async searchHistory(accountId: string, query: HistoryQuery): Promise<HistoryRecord[]> {
-    const sql = new SqlBuilder([accountId, query.since]);
-    // The console's kinds (mutes, notifications) stay out of the public answer.
-    const where = ['account_id = $1', 'time >= $2', `status = ANY(${sql.param([...PUBLIC_HISTORY_STATUSES])})`];
-    if (query.alertIds.length) where.push(`alert_id = ANY(${sql.param(query.alertIds)})`);
-    if (query.status !== null) where.push(`status = ${sql.param(query.status)}`);
-    if (query.value !== null) where.push(`value = ${sql.param(query.value)}`);
-    const rows = await this.db.query<{ alert_id: string; status: string; value: number | null; time: number; metric: string }>(
-      `SELECT alert_id, status, value, time, metric FROM history WHERE ${where.join(' AND ')} ORDER BY time DESC, seq DESC`,
-      sql.params,
-    );
-    return rows.map((row) => ({ alertId: row.alert_id, status: row.status, value: row.value, time: row.time, metric: row.metric }));
+    return historyRows.searchHistory(this.db, accountId, query);
   }
 
   // The evaluator's side ---------------------------------------------------------------------------------------
@@ -356,27 +346,19 @@ export class PostgresStore implements Store {
   }
 
   async findAlertOwner(alertId: string): Promise<{ accountId: string; metricPrefixes: string[] } | null> {
-    const [row] = await this.db.query<{ account_id: string; metric_prefixes: string }>(
-      'SELECT a.account_id, c.metric_prefixes FROM alerts a JOIN accounts c ON c.id = a.account_id WHERE a.id = $1',
-      [alertId],
-    );
-    return row ? { accountId: row.account_id, metricPrefixes: JSON.parse(row.metric_prefixes) as string[] } : null;
+    return consoleRows.findAlertOwner(this.db, alertId);
   }
 
   async setManagedFromGit(accountId: string, alertId: string, managed: boolean): Promise<boolean> {
-    const rows = await this.db.query('UPDATE alerts SET managed_from_git = $1 WHERE account_id = $2 AND id = $3 RETURNING id', [managed, accountId, alertId]);
-    return rows.length > 0;
+    return consoleRows.setManagedFromGit(this.db, accountId, alertId, managed);
   }
 
   async isManagedFromGit(accountId: string, alertId: string): Promise<boolean> {
-    const [row] = await this.db.query<{ managed_from_git: boolean }>('SELECT managed_from_git FROM alerts WHERE account_id = $1 AND id = $2', [accountId, alertId]);
-    return row?.managed_from_git === true;
+    return consoleRows.isManagedFromGit(this.db, accountId, alertId);
   }
 
   async getServerSecret(name: string, generate: () => string): Promise<string> {
-    await this.db.query('INSERT INTO server_secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [name, generate()]);
-    const [row] = await this.db.query<{ value: string }>('SELECT value FROM server_secrets WHERE name = $1', [name]);
-    return row!.value;
+    return consoleRows.getServerSecret(this.db, name, generate);
   }
 
   async summarizePendingDeliveries(accountId: string, channelIds: string[]): Promise<Map<string, PendingSummary>> {

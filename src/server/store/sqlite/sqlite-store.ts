@@ -32,6 +32,7 @@ import { MIGRATIONS } from './migrations.js';
 import * as alertRows from './alert-rows.js';
 import * as channelRows from './channel-rows.js';
 import * as scheduleRows from './schedule-rows.js';
+import * as historyRows from './history-rows.js';
 import { loadAlertRecords } from './alert-rows.js';
 import type {
   ClaimedDelivery,
@@ -43,7 +44,7 @@ import type {
 } from '../outbox.js';
 import * as outbox from './outbox-rows.js';
 import * as consoleRows from './console-rows.js';
-import { PUBLIC_HISTORY_STATUSES, type ChannelTestDelivery, type TimelineRecord } from '../console-store.js';
+import type { ChannelTestDelivery, TimelineRecord } from '../console-store.js';
 import * as throttleRows from './throttle-rows.js';
 import { listsHeld } from '../held-listing.js';
 import {
@@ -53,7 +54,6 @@ import {
   type ScheduleRow,
 } from '../row-mappers.js';
 import { openDatabase } from './open-database.js';
-import { json } from './sql.js';
 import type { AlertSummary } from '../alert-summary.js';
 
 
@@ -186,28 +186,7 @@ export class SqliteStore implements Store {
   // History ----------------------------------------------------------------------------------------------------
 
   async searchHistory(accountId: string, query: HistoryQuery): Promise<HistoryRecord[]> {
-    // The console's kinds (mutes, notifications) stay out of the public answer.
-    const where = ['account_id = ?', 'time >= ?', `status IN (${PUBLIC_HISTORY_STATUSES.map((s) => `'${s}'`).join(', ')})`];
-    const params: unknown[] = [accountId, query.since];
-    if (query.alertIds.length) {
-      where.push('alert_id IN (SELECT value FROM json_each(?))');
-      params.push(json(query.alertIds));
-    }
-    if (query.status !== null) {
-      where.push('status = ?');
-      params.push(query.status);
-    }
-    if (query.value !== null) {
-      where.push('value = ?');
-      params.push(query.value);
-    }
-    const rows = this.db
-      .prepare(
-        `SELECT alert_id, status, value, time, metric FROM history WHERE ${where.join(' AND ')}
-         ORDER BY time DESC, seq DESC`,
-      )
-      .all(...params) as { alert_id: string; status: string; value: number | null; time: number; metric: string }[];
-    return rows.map((row) => ({ alertId: row.alert_id, status: row.status, value: row.value, time: row.time, metric: row.metric }));
+    return historyRows.searchHistory(this.db, accountId, query);
   }
 
   // The evaluator's side ---------------------------------------------------------------------------------------
@@ -321,26 +300,19 @@ export class SqliteStore implements Store {
   }
 
   async findAlertOwner(alertId: string): Promise<{ accountId: string; metricPrefixes: string[] } | null> {
-    const row = this.db
-      .prepare('SELECT a.account_id, c.metric_prefixes FROM alerts a JOIN accounts c ON c.id = a.account_id WHERE a.id = ?')
-      .get(alertId) as { account_id: string; metric_prefixes: string } | undefined;
-    return row ? { accountId: row.account_id, metricPrefixes: JSON.parse(row.metric_prefixes) as string[] } : null;
+    return consoleRows.findAlertOwner(this.db, alertId);
   }
 
   async setManagedFromGit(accountId: string, alertId: string, managed: boolean): Promise<boolean> {
-    return this.db.prepare('UPDATE alerts SET managed_from_git = ? WHERE account_id = ? AND id = ?').run(managed ? 1 : 0, accountId, alertId).changes > 0;
+    return consoleRows.setManagedFromGit(this.db, accountId, alertId, managed);
   }
 
   async isManagedFromGit(accountId: string, alertId: string): Promise<boolean> {
-    const row = this.db.prepare('SELECT managed_from_git FROM alerts WHERE account_id = ? AND id = ?').get(accountId, alertId) as
-      | { managed_from_git: number }
-      | undefined;
-    return row?.managed_from_git === 1;
+    return consoleRows.isManagedFromGit(this.db, accountId, alertId);
   }
 
   async getServerSecret(name: string, generate: () => string): Promise<string> {
-    this.db.prepare('INSERT INTO server_secrets (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING').run(name, generate());
-    return (this.db.prepare('SELECT value FROM server_secrets WHERE name = ?').get(name) as { value: string }).value;
+    return consoleRows.getServerSecret(this.db, name, generate);
   }
 
   async summarizePendingDeliveries(accountId: string, channelIds: string[]): Promise<Map<string, PendingSummary>> {
