@@ -39,13 +39,7 @@ import { CLEAR_ACK } from '../sqlite/ack-rows.js';
 import type { AckOutcome, AckWrite } from '../ack-store.js';
 import * as throttleRows from './throttle-rows.js';
 import { listsHeld } from '../held-listing.js';
-import {
-  alertFromRow,
-  channelFromRow,
-  scheduleFromRows,
-  type ChannelRow,
-  type ScheduleRow,
-} from '../row-mappers.js';
+import { alertFromRow, channelFromRow, scheduleFromRows, type ChannelRow, type ScheduleRow } from '../row-mappers.js';
 import { acquireLeases, fencePartitions, partitionSql, releaseLeases, renewLeases } from './evaluation-leases.js';
 import { MIGRATIONS, migrateDatabase } from './migrations.js';
 import { PgDatabase, type PoolOptions, type Queryable } from './pg-database.js';

@@ -47,15 +47,9 @@ import * as consoleRows from './console-rows.js';
 import type { ChannelTestDelivery, TimelineRecord } from '../console-store.js';
 import * as throttleRows from './throttle-rows.js';
 import { listsHeld } from '../held-listing.js';
-import {
-  channelFromRow,
-  type AlertRow,
-  type ChannelRow,
-  type ScheduleRow,
-} from '../row-mappers.js';
+import { channelFromRow, type AlertRow, type ChannelRow, type ScheduleRow } from '../row-mappers.js';
 import { openDatabase } from './open-database.js';
 import type { AlertSummary } from '../alert-summary.js';
-
 
 /** The Store on SQLite (better-sqlite3). One connection; better-sqlite3 is synchronous, so writes serialise. */
 export class SqliteStore implements Store {
