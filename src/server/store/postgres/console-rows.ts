@@ -2,7 +2,7 @@ import { createId } from '../../ids.js';
 import type { ChannelTestDelivery, TimelineRecord } from '../console-store.js';
 import { DELIVERY_LISTING_COLUMNS, deliveryPage, type DeliveryRow } from '../delivery-rows.js';
 import type { DeliveryRecord } from '../outbox.js';
-import { timelineFromRow, type TimelineRow } from '../sqlite/console-rows.js';
+import { timelineFromRow, type TimelineRow } from '../row-mappers.js';
 import type { PgDatabase, Queryable } from './pg-database.js';
 
 export async function listTimeline(db: Queryable, accountId: string, alertId: string, since: number, limit: number): Promise<TimelineRecord[]> {

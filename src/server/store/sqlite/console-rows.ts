@@ -3,30 +3,7 @@ import { createId } from '../../ids.js';
 import type { ChannelTestDelivery, TimelineRecord } from '../console-store.js';
 import { DELIVERY_LISTING_COLUMNS, deliveryPage, type DeliveryRow } from '../delivery-rows.js';
 import type { DeliveryRecord } from '../outbox.js';
-
-/** A history row joined with its channel (LEFT JOIN: a deleted channel leaves its entries without one). */
-export interface TimelineRow {
-  status: string;
-  time: number;
-  metric: string;
-  value: number | null;
-  channel_id: string | null;
-  type: string | null;
-  description: string | null;
-  reason: string | null;
-}
-
-/** A timeline row as a record (both stores' rows have the same shape). */
-export function timelineFromRow(row: TimelineRow): TimelineRecord {
-  return {
-    kind: row.status,
-    time: Number(row.time),
-    metric: row.metric,
-    value: row.value,
-    channel: row.channel_id !== null && row.type !== null ? { id: row.channel_id, type: row.type, description: row.description ?? '' } : null,
-    reason: row.reason,
-  };
-}
+import { timelineFromRow, type TimelineRow } from '../row-mappers.js';
 
 export function listTimeline(db: Database, accountId: string, alertId: string, since: number, limit: number): TimelineRecord[] {
   const rows = db

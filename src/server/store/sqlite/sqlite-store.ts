@@ -48,7 +48,6 @@ import { listsHeld } from '../held-listing.js';
 import { openDatabase } from './open-database.js';
 import type { AlertSummary } from '../alert-summary.js';
 
-
 /** The Store on SQLite (better-sqlite3). One connection; better-sqlite3 is synchronous, so writes serialise. */
 export class SqliteStore implements Store {
   /** The evaluator's side (evaluation-rows.ts). */
