@@ -60,6 +60,10 @@ describeEachStore('the $name store', (backend) => {
     expect(listed[0]!.notificationChannels).toEqual([hook.id, emailMe]);
     expect(listed.map((a) => a.muted)).toEqual([true, false]);
     expect((await store.listAlertsForEvaluation(monday + 10 * 60_000)).map((a) => a.muted)).toEqual([false, false]);
+    // Muted by hand: until its end, judged at the time asked, not at the time of the read.
+    await store.setMutedUntil(other.id, { ids: [], search: null }, monday + 60_000);
+    expect((await store.listAlertsForEvaluation(monday)).map((a) => a.muted)).toEqual([true, true]);
+    expect((await store.listAlertsForEvaluation(monday + 60_000)).map((a) => a.muted)).toEqual([true, false]);
   });
 
   it('saves an evaluation result, which the next round lists as the stored text, and nothing for an alert deleted meanwhile', async () => {
