@@ -74,7 +74,7 @@ export async function searchSchedules(db: PgDatabase, accountId: string, query: 
 }
 
 /** Schedule rows as records, with the ids of the alerts that reference them (one query for the batch). */
-export async function schedulesWithAlerts(db: Queryable, rows: ScheduleRow[]): Promise<ScheduleRecord[]> {
+async function schedulesWithAlerts(db: Queryable, rows: ScheduleRow[]): Promise<ScheduleRecord[]> {
   if (rows.length === 0) return [];
   const links = await db.query<{ schedule_id: string; alert_id: string }>(
     `SELECT s.schedule_id, s.alert_id FROM alert_schedules s JOIN alerts a ON a.id = s.alert_id
