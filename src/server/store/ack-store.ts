@@ -76,3 +76,6 @@ export function acknowledgementFromRow(row: {
     until: row.ack_until === null || row.ack_until === undefined ? null : Number(row.ack_until),
   };
 }
+
+/** The SET clause that removes an acknowledgement (both databases). */
+export const CLEAR_ACK = 'ack_by = NULL, ack_note = NULL, ack_at = NULL, ack_until = NULL';

@@ -11,6 +11,7 @@ import type {
 } from './store.js';
 import { acknowledgementFromRow } from './ack-store.js';
 import type { TimelineRecord } from './console-store.js';
+import type { ChannelThrottle } from '../../model/noise-control.js';
 
 /*
  * Rows to records and writes to column values, for both backends: their tables have the same columns, with JSON
@@ -264,4 +265,10 @@ export function timelineFromRow(row: TimelineRow): TimelineRecord {
     channel: row.channel_id !== null && row.type !== null ? { id: row.channel_id, type: row.type, description: row.description ?? '' } : null,
     reason: row.reason,
   };
+}
+
+/** The throttle a summary describes: the channel's, or (removed since) one of the window's length. */
+export function channelThrottle(text: string | null, startedAt: number, endsAt: number): ChannelThrottle {
+  if (text) return JSON.parse(text) as ChannelThrottle;
+  return { max_notifications: 0, window_minutes: Math.round((endsAt - startedAt) / 60_000) };
 }

@@ -1,16 +1,8 @@
-import { isWrittenEpisode, type AckOutcome, type AckWrite } from '../ack-store.js';
+import { CLEAR_ACK, isWrittenEpisode, type AckOutcome, type AckWrite } from '../ack-store.js';
 import type { NewHistoryEntry } from '../store.js';
-import { CLEAR_ACK } from '../sqlite/ack-rows.js';
+import { appendHistory } from './history-rows.js';
 import { insertDeliveries } from './outbox-rows.js';
-import type { PgDatabase, Queryable } from './pg-database.js';
-
-async function appendEntry(tx: Queryable, alertId: string, entry: Omit<NewHistoryEntry, 'alertId'>): Promise<void> {
-  await tx.query(
-    `INSERT INTO history (account_id, alert_id, status, value, time, metric, channel_id, reason)
-     SELECT account_id, id, $1, $2, $3, $4, $5, $6 FROM alerts WHERE id = $7`,
-    [entry.status, entry.value, entry.time, entry.metric, entry.channelId ?? null, entry.reason ?? null, alertId],
-  );
-}
+import type { PgDatabase } from './pg-database.js';
 
 /**
  * AckStore.acknowledgeAlert on PostgreSQL: the row is locked (FOR UPDATE) while its status is judged, so a round
@@ -34,7 +26,7 @@ export async function acknowledgeAlert(db: PgDatabase, accountId: string, alertI
       ack.until,
       alertId,
     ]);
-    await appendEntry(tx, alertId, write.history);
+    await appendHistory(tx, [{ ...write.history, alertId }]);
     const notify = !held && write.deliveries.length > 0;
     if (notify) await insertDeliveries(tx, [{ alertId, deliveries: write.deliveries }]);
     return { outcome: 'acknowledged', notified: notify };
@@ -56,7 +48,7 @@ export async function withdrawAcknowledgement(
     if (!row) return null;
     if (row.ack_at === null) return 'not_acknowledged';
     await tx.query(`UPDATE alerts SET ${CLEAR_ACK} WHERE id = $1`, [alertId]);
-    await appendEntry(tx, alertId, history);
+    await appendHistory(tx, [{ ...history, alertId }]);
     return 'withdrawn';
   });
 }

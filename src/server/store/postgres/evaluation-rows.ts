@@ -9,7 +9,8 @@ import {
   type ScheduleTimingRow,
 } from '../evaluation-alert.js';
 import type { ScheduleTiming } from '../../../model/schedule-active.js';
-import { CLEAR_ACK } from '../sqlite/ack-rows.js';
+import { CLEAR_ACK } from '../ack-store.js';
+import { appendHistory } from './history-rows.js';
 import { acquireLeases, fencePartitions, partitionSql, releaseLeases, renewLeases } from './evaluation-leases.js';
 import { insertDeliveries } from './outbox-rows.js';
 import { throttleEvaluations } from './throttle-rows.js';
@@ -104,24 +105,7 @@ async function insertRoundHistory(tx: Queryable, updates: EvaluationUpdate[]): P
   const entries = updates.flatMap(({ alertId, history }) =>
     history.map((entry) => ({ alertId, ...entry, channelId: 'channelId' in entry ? entry.channelId : null, reason: 'reason' in entry ? entry.reason : null })),
   );
-  if (entries.length === 0) return;
-  // WITH ORDINALITY keeps the given order in seq, which breaks ties between entries of one second.
-  await tx.query(
-    `INSERT INTO history (account_id, alert_id, status, value, time, metric, channel_id, reason)
-     SELECT a.account_id, e.alert_id, e.status, e.value, e.time, e.metric, e.channel_id, e.reason
-     FROM unnest($1::text[], $2::text[], $3::float8[], $4::bigint[], $5::text[], $6::text[], $7::text[]) WITH ORDINALITY
-       AS e(alert_id, status, value, time, metric, channel_id, reason, n)
-     JOIN alerts a ON a.id = e.alert_id ORDER BY e.n`,
-    [
-      entries.map((entry) => entry.alertId),
-      entries.map((entry) => entry.status),
-      entries.map((entry) => entry.value),
-      entries.map((entry) => entry.time),
-      entries.map((entry) => entry.metric),
-      entries.map((entry) => entry.channelId),
-      entries.map((entry) => entry.reason),
-    ],
-  );
+  await appendHistory(tx, entries);
 }
 
 /**

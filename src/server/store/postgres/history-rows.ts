@@ -1,7 +1,7 @@
-import type { HistoryQuery, HistoryRecord } from '../store.js';
+import type { HistoryQuery, HistoryRecord, NewHistoryEntry } from '../store.js';
 import { HISTORY_COLUMNS, historyFromRow, type HistoryRow } from '../row-mappers.js';
 import { PUBLIC_HISTORY_STATUSES } from '../console-store.js';
-import type { PgDatabase } from './pg-database.js';
+import type { PgDatabase, Queryable } from './pg-database.js';
 import { SqlBuilder } from './sql.js';
 
 /** Store.searchHistory on PostgreSQL: entries of the account's alerts, newest first, the public kinds only. */
@@ -17,4 +17,26 @@ export async function searchHistory(db: PgDatabase, accountId: string, query: Hi
     sql.params,
   );
   return rows.map(historyFromRow);
+}
+
+/** Store.appendHistory on PostgreSQL (and the round's and an acknowledgement's entries): one INSERT; the account is the alert's, and entries of deleted alerts are dropped. */
+export async function appendHistory(db: Queryable, entries: NewHistoryEntry[]): Promise<void> {
+  if (entries.length === 0) return;
+  // WITH ORDINALITY keeps the given order in seq, which breaks ties between entries of one second.
+  await db.query(
+    `INSERT INTO history (account_id, alert_id, status, value, time, metric, channel_id, reason)
+     SELECT a.account_id, e.alert_id, e.status, e.value, e.time, e.metric, e.channel_id, e.reason
+     FROM unnest($1::text[], $2::text[], $3::float8[], $4::bigint[], $5::text[], $6::text[], $7::text[]) WITH ORDINALITY
+       AS e(alert_id, status, value, time, metric, channel_id, reason, n)
+     JOIN alerts a ON a.id = e.alert_id ORDER BY e.n`,
+    [
+      entries.map((entry) => entry.alertId),
+      entries.map((entry) => entry.status),
+      entries.map((entry) => entry.value),
+      entries.map((entry) => entry.time),
+      entries.map((entry) => entry.metric),
+      entries.map((entry) => entry.channelId ?? null),
+      entries.map((entry) => entry.reason ?? null),
+    ],
+  );
 }

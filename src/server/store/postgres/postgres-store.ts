@@ -33,7 +33,7 @@ import { listsHeld } from '../held-listing.js';
 import { PostgresEvaluationRows } from './evaluation-rows.js';
 import type { EvaluationAlert, EvaluationUpdate } from '../../evaluator/evaluation-store.js';
 import { MIGRATIONS, migrateDatabase } from './migrations.js';
-import { PgDatabase, type PoolOptions, type Queryable } from './pg-database.js';
+import { PgDatabase, type PoolOptions } from './pg-database.js';
 import * as outbox from './outbox-rows.js';
 import type { AlertSummary } from '../alert-summary.js';
 import * as consoleRows from './console-rows.js';
@@ -207,8 +207,7 @@ export class PostgresStore implements Store {
   }
 
   async appendHistory(entries: NewHistoryEntry[]): Promise<void> {
-    if (entries.length === 0) return;
-    await insertHistory(this.db, entries);
+    await historyRows.appendHistory(this.db, entries);
   }
 
   // Acknowledgements -------------------------------------------------------------------------------------------
@@ -321,27 +320,5 @@ export class PostgresStore implements Store {
   async close(): Promise<void> {
     await this.db.close();
   }
-}
-
-/** History entries in one INSERT; the account is the alert's, and entries of deleted alerts are dropped. */
-async function insertHistory(db: Queryable, entries: NewHistoryEntry[]): Promise<void> {
-  if (entries.length === 0) return;
-  // WITH ORDINALITY keeps the given order in seq, which breaks ties between entries of one second.
-  await db.query(
-    `INSERT INTO history (account_id, alert_id, status, value, time, metric, channel_id, reason)
-     SELECT a.account_id, e.alert_id, e.status, e.value, e.time, e.metric, e.channel_id, e.reason
-     FROM unnest($1::text[], $2::text[], $3::float8[], $4::bigint[], $5::text[], $6::text[], $7::text[]) WITH ORDINALITY
-       AS e(alert_id, status, value, time, metric, channel_id, reason, n)
-     JOIN alerts a ON a.id = e.alert_id ORDER BY e.n`,
-    [
-      entries.map((entry) => entry.alertId),
-      entries.map((entry) => entry.status),
-      entries.map((entry) => entry.value),
-      entries.map((entry) => entry.time),
-      entries.map((entry) => entry.metric),
-      entries.map((entry) => entry.channelId ?? null),
-      entries.map((entry) => entry.reason ?? null),
-    ],
-  );
 }
 

@@ -6,7 +6,7 @@ import type { EvaluationUpdate } from '../../evaluator/evaluation-store.js';
 import type { DeliveryQuery, DeliveryRecord } from '../outbox.js';
 import { DELIVERY_LISTING_COLUMNS, deliveryPage, type DeliveryRow } from '../delivery-rows.js';
 import { HELD_LISTING_COLUMNS } from '../held-listing.js';
-import { channelThrottle } from '../sqlite/throttle-rows.js';
+import { channelThrottle } from '../row-mappers.js';
 import type { PgDatabase, Queryable } from './pg-database.js';
 
 const KEEP_SUMMARIZED_MS = 24 * 3_600_000;

@@ -1,14 +1,8 @@
 import type { Database } from 'better-sqlite3';
-import { isWrittenEpisode, type AckOutcome, type AckWrite } from '../ack-store.js';
+import { CLEAR_ACK, isWrittenEpisode, type AckOutcome, type AckWrite } from '../ack-store.js';
 import type { NewHistoryEntry } from '../store.js';
+import { appendHistory } from './history-rows.js';
 import { insertDeliveries } from './outbox-rows.js';
-
-const INSERT_HISTORY = `INSERT INTO history (account_id, alert_id, status, value, time, metric, channel_id, reason)
-  SELECT account_id, id, ?, ?, ?, ?, ?, ? FROM alerts WHERE id = ?`;
-
-function appendEntry(db: Database, alertId: string, entry: Omit<NewHistoryEntry, 'alertId'>): void {
-  db.prepare(INSERT_HISTORY).run(entry.status, entry.value, entry.time, entry.metric, entry.channelId ?? null, entry.reason ?? null, alertId);
-}
 
 /** AckStore.acknowledgeAlert on SQLite: one transaction (one writer, so the status read cannot go stale). */
 export function acknowledgeAlert(db: Database, accountId: string, alertId: string, write: AckWrite): AckOutcome {
@@ -22,7 +16,7 @@ export function acknowledgeAlert(db: Database, accountId: string, alertId: strin
     const { acknowledgement: ack } = write;
     const held = row.ack_at !== null && (row.ack_until === null || row.ack_until > ack.at);
     db.prepare('UPDATE alerts SET ack_by = ?, ack_note = ?, ack_at = ?, ack_until = ? WHERE id = ?').run(ack.by, ack.note, ack.at, ack.until, alertId);
-    appendEntry(db, alertId, write.history);
+    appendHistory(db, [{ ...write.history, alertId }]);
     if (!held && write.deliveries.length > 0) insertDeliveries(db, alertId, write.deliveries);
     return { outcome: 'acknowledged', notified: !held && write.deliveries.length > 0 };
   })();
@@ -40,10 +34,7 @@ export function withdrawAcknowledgement(
     if (!row) return null;
     if (row.ack_at === null) return 'not_acknowledged';
     db.prepare(`UPDATE alerts SET ${CLEAR_ACK} WHERE id = ?`).run(alertId);
-    appendEntry(db, alertId, history);
+    appendHistory(db, [{ ...history, alertId }]);
     return 'withdrawn';
   })();
 }
-
-/** The SET clause that removes an acknowledgement (both databases). */
-export const CLEAR_ACK = 'ack_by = NULL, ack_note = NULL, ack_at = NULL, ack_until = NULL';

@@ -9,7 +9,8 @@ import {
   type EvaluationAlertRow,
   type ScheduleTimingRow,
 } from '../evaluation-alert.js';
-import { CLEAR_ACK } from './ack-rows.js';
+import { CLEAR_ACK } from '../ack-store.js';
+import { appendHistory } from './history-rows.js';
 import { insertDeliveries } from './outbox-rows.js';
 import { throttleEvaluations } from './throttle-rows.js';
 
@@ -52,19 +53,13 @@ export class SqliteEvaluationRows implements EvaluationStore {
 
   async saveEvaluations(updates: EvaluationUpdate[]): Promise<void> {
     const update = this.db.prepare('UPDATE alerts SET status = ?, currently_triggered_metrics = ?, eval_state = ? WHERE id = ?');
-    const insert = this.db.prepare(
-      `INSERT INTO history (account_id, alert_id, status, value, time, metric, channel_id, reason)
-       SELECT account_id, id, ?, ?, ?, ?, ?, ? FROM alerts WHERE id = ?`,
-    );
     this.db.transaction(() => {
       // A throttled channel's notifications beyond its window's share are held, and their history says so.
       const saved = throttleEvaluations(this.db, updates);
       for (const { alertId, status, currentlyTriggeredMetrics, evalState, history, endAcknowledgementAt } of saved) {
         update.run(status, JSON.stringify(currentlyTriggeredMetrics), evalState, alertId);
         endAcknowledgement(this.db, alertId, status, endAcknowledgementAt);
-        for (const entry of history) {
-          insert.run(entry.status, entry.value, entry.time, entry.metric, 'channelId' in entry ? entry.channelId : null, 'reason' in entry ? entry.reason : null, alertId);
-        }
+        if (history.length > 0) appendHistory(this.db, history.map((entry) => ({ ...entry, alertId })));
       }
       for (const { alertId, deliveries } of saved) if (deliveries.length > 0) insertDeliveries(this.db, alertId, deliveries);
     })();

@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import type { HistoryQuery, HistoryRecord } from '../store.js';
+import type { HistoryQuery, HistoryRecord, NewHistoryEntry } from '../store.js';
 import { HISTORY_COLUMNS, historyFromRow, type HistoryRow } from '../row-mappers.js';
 import { PUBLIC_HISTORY_STATUSES } from '../console-store.js';
 import { json } from './sql.js';
@@ -25,4 +25,18 @@ export function searchHistory(db: Database, accountId: string, query: HistoryQue
     .prepare(`SELECT ${HISTORY_COLUMNS} FROM history WHERE ${where.join(' AND ')} ORDER BY time DESC, seq DESC`)
     .all(...params) as HistoryRow[];
   return rows.map(historyFromRow);
+}
+
+const INSERT_HISTORY = `INSERT INTO history (account_id, alert_id, status, value, time, metric, channel_id, reason)
+  SELECT account_id, id, ?, ?, ?, ?, ?, ? FROM alerts WHERE id = ?`;
+
+/**
+ * Store.appendHistory on SQLite (and the round's and an acknowledgement's entries): the account is the alert's, and
+ * entries of deleted alerts are dropped. Called inside the caller's transaction when there is one.
+ */
+export function appendHistory(db: Database, entries: readonly NewHistoryEntry[]): void {
+  const insert = db.prepare(INSERT_HISTORY);
+  for (const entry of entries) {
+    insert.run(entry.status, entry.value, entry.time, entry.metric, entry.channelId ?? null, entry.reason ?? null, entry.alertId);
+  }
 }

@@ -191,13 +191,7 @@ export class SqliteStore implements Store {
   }
 
   async appendHistory(entries: NewHistoryEntry[]): Promise<void> {
-    const insert = this.db.prepare(
-      `INSERT INTO history (account_id, alert_id, status, value, time, metric, channel_id, reason)
-       SELECT account_id, id, ?, ?, ?, ?, ?, ? FROM alerts WHERE id = ?`,
-    );
-    this.db.transaction(() => {
-      for (const entry of entries) insert.run(entry.status, entry.value, entry.time, entry.metric, entry.channelId ?? null, entry.reason ?? null, entry.alertId);
-    })();
+    this.db.transaction(() => historyRows.appendHistory(this.db, entries))();
   }
 
   // Acknowledgements -------------------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ import type { EvaluationUpdate } from '../../evaluator/evaluation-store.js';
 import type { DeliveryQuery, DeliveryRecord } from '../outbox.js';
 import { DELIVERY_LISTING_COLUMNS, deliveryPage, type DeliveryRow } from '../delivery-rows.js';
 import { HELD_LISTING_COLUMNS } from '../held-listing.js';
+import { channelThrottle } from '../row-mappers.js';
 
 /** Summarised held notifications and their summaries' keys are kept this long (for the listing), then pruned. */
 const KEEP_SUMMARIZED_MS = 24 * 3_600_000;
@@ -102,12 +103,6 @@ export function closeThrottleWindows(db: Database, now: number): number {
     db.prepare('DELETE FROM throttle_summaries WHERE created_at < ?').run(now - KEEP_SUMMARIZED_MS);
   }
   return made;
-}
-
-/** The throttle a summary describes: the channel's, or (removed since) one of the window's length. */
-export function channelThrottle(text: string | null, startedAt: number, endsAt: number): ChannelThrottle {
-  if (text) return JSON.parse(text) as ChannelThrottle;
-  return { max_notifications: 0, window_minutes: Math.round((endsAt - startedAt) / 60_000) };
 }
 
 /** A deliveries listing that asks for held notifications too: both tables, oldest first. */
