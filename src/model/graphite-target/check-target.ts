@@ -8,7 +8,7 @@ import { TargetSyntaxError, readTarget } from './target.js';
 export function checkTargetPatterns(target: string): string | null {
   let paths: string[];
   try {
-    paths = readTarget(target).paths;
+    paths = isPlainPath(target) ? [target] : readTarget(target).paths;
   } catch (error) {
     if (!(error instanceof TargetSyntaxError)) throw error;
     paths = isBatchableTarget(target) ? [target] : [];
@@ -18,4 +18,15 @@ export function checkTargetPatterns(target: string): string | null {
     if (problem) return paths.length === 1 && path === target ? `has a malformed pattern: ${problem}` : `has a malformed pattern in "${path.slice(0, 200)}": ${problem}`;
   }
   return null;
+}
+
+/**
+ * A dotted path of name characters, `*` and `?` only: graphite-web's grammar reads it as that one path (no call,
+ * no brace, no escape, no whitespace). Most alerts' metrics are such paths; taking them without the full grammar
+ * keeps validating a large repository cheap (a 10,000-alert plan spent a seventh of its time parsing them).
+ */
+const PLAIN_PATH = /^[A-Za-z0-9_*?-]+(?:\.[A-Za-z0-9_*?-]+)*$/;
+
+export function isPlainPath(target: string): boolean {
+  return PLAIN_PATH.test(target);
 }
