@@ -167,13 +167,14 @@ function planKind<K extends ResourceKind>(
     const after = adapter.canonicalDesired(item.spec, context.refsFor(item));
     result.remaining.push({ kind, key: item.key, references: adapter.references(after) });
     const read = byKey.get(item.key);
-    const sensitive = [
+    // Worked out only for a change: a no-change plan of thousands of objects has no use for it.
+    const sensitiveOf = () => [
       ...new Set([...item.sensitivePaths.map(normaliseSensitive), ...adapter.secretPaths(after), ...secretReferences(adapter.references(after), context.secretNames)]),
     ];
     const base = { kind, key: item.key, dependsOn: [], source: item.location };
     if (!read) {
       const id = stepId(kind, item.key, 'create');
-      result.changes.push({ ...base, id, action: 'create', after, sensitive });
+      result.changes.push({ ...base, id, action: 'create', after, sensitive: sensitiveOf() });
       result.uses.set(id, { after: adapter.references(after) });
       continue;
     }
@@ -183,6 +184,7 @@ function planKind<K extends ResourceKind>(
       result.noOp += 1;
       continue;
     }
+    const sensitive = sensitiveOf();
     const id = stepId(kind, item.key, 'update');
     const allSensitive = [...new Set([...sensitive, ...adapter.secretPaths(before), ...secretReferences(adapter.references(before), context.secretNames)])];
     result.changes.push({ ...base, id, action: 'update', remoteId: adapter.idOf(read), before, after, diffs, sensitive: allSensitive });
