@@ -95,13 +95,19 @@ function* loadSteps(files: SourceFile[], options: LoadOptions): Steps<LoadResult
 
   for (const file of files) {
     const documents = parseYamlFile(file, problems);
+    // A string can hold `${` only if the text does, or writes it with an escape (`"\x24{...}"`): a file with neither
+    // has nothing to interpolate, and its parsed value is taken as it is instead of copied (unless anchors (`&`) made
+    // objects shared by aliases, which the copy makes separate).
+    const mayInterpolate = file.text.includes('${') || file.text.includes('\\') || file.text.includes('&');
     yield;
     for (const { value: raw, locator } of documents) {
       const { locate } = locator;
       const sensitive: string[] = [];
-      const value = interpolateValue(raw, '', env, sensitive, (path, name) =>
-        problems.push({ location: locate(path), path, message: `\${${name}} is not set and has no default (write \${${name}:-default})` }),
-      );
+      const value = mayInterpolate
+        ? interpolateValue(raw, '', env, sensitive, (path, name) =>
+            problems.push({ location: locate(path), path, message: `\${${name}} is not set and has no default (write \${${name}:-default})` }),
+          )
+        : raw;
       yield;
       // Items that are valid on their own still load, so later rules report their problems in the same run.
       const invalid = new Set<string>();
