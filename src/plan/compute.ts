@@ -10,7 +10,7 @@ import type { ActualState } from './state.js';
 import { SENSITIVE } from '../redact/placeholder.js';
 import { displayKey } from '../redact/plan.js';
 import { NameIndex } from './references.js';
-import { diffFields } from './diff.js';
+import { deepEqual, diffFields } from './diff.js';
 import { previewMessages } from './preview.js';
 import type { ActualReferences, DesiredReferences, References } from './adapters/adapter.js';
 import { adapterFor, readsOf } from './adapters/registry.js';
@@ -161,19 +161,20 @@ function planKind<K extends ResourceKind>(
     const after = adapter.canonicalDesired(item.spec, context.refsFor(item));
     result.remaining.push({ kind, key: item.key, canonical: after });
     const read = byKey.get(item.key);
-    const base = { kind, key: item.key, dependsOn: [], source: item.location };
     if (!read) {
       const id = stepId(kind, item.key, 'create');
-      result.changes.push({ ...base, id, action: 'create', after, sensitive: sensitiveOf(item, adapter, after, context) });
+      result.changes.push({ kind, key: item.key, dependsOn: [], source: item.location, id, action: 'create', after, sensitive: sensitiveOf(item, adapter, after, context) });
       result.uses.set(id, { after: adapter.references(after) });
       continue;
     }
     const before = adapter.canonicalActual(read, context.actualRefs);
-    const diffs = diffFields(before, after, '', new Set(adapter.unknownFields(read)));
+    // Equal as a whole settles most objects of a large plan; only a difference needs the field-by-field walk.
+    const diffs = deepEqual(before, after) ? [] : diffFields(before, after, '', new Set(adapter.unknownFields(read)));
     if (diffs.length === 0) {
       result.noOp += 1;
       continue;
     }
+    const base = { kind, key: item.key, dependsOn: [], source: item.location };
     const sensitive = sensitiveOf(item, adapter, after, context);
     const id = stepId(kind, item.key, 'update');
     const allSensitive = [...new Set([...sensitive, ...adapter.secretPaths(before), ...secretReferences(adapter.references(before), context.secretNames)])];

@@ -15,8 +15,10 @@ import { flapGuardFromDefinition, type FlapGuard } from '../../model/noise-contr
 import type { IdRegistry } from '../references.js';
 import { pick, type AdapterOf } from './adapter.js';
 
+/** The values sorted, each once (sorting first puts equal ones side by side). */
 function sortedUnique(values: string[]): string[] {
-  return [...new Set(values)].sort();
+  const sorted = [...values].sort();
+  return sorted.filter((value, i) => i === 0 || value !== sorted[i - 1]);
 }
 
 /** Alerts (/v2/alerts/), identified by name. */
