@@ -23,7 +23,7 @@ import { refreshByLists, refreshPerResource } from './lib/refresh.js';
 
 const ALERTS = Number(process.env.BENCH_ALERTS ?? 10_000);
 const CHANNELS = Number(process.env.BENCH_CHANNELS ?? 100);
-const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const KEY = 'bench-plan-key-0123456789abcdef';
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 
