@@ -138,7 +138,8 @@ export class HttpClient {
       try {
         return await this.once<T>(method, path, options);
       } catch (error) {
-        if (!options.idempotent || !isTransient(error) || attempt >= this.retry.retries) throw error;
+        // A request given up by its caller is not retried (nor announced as a retry).
+        if (!options.idempotent || !isTransient(error) || attempt >= this.retry.retries || options.signal?.aborted) throw error;
         await this.waitToRetry(error, attempt + 1);
       }
     }

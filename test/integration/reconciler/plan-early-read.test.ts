@@ -70,6 +70,24 @@ describe('a plan reads the server while its definitions load', { timeout: 120_00
     }
   });
 
+  it('stops a read through a client given by the caller without retrying or announcing it', async () => {
+    const endless = await startEndlessServer();
+    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      const bad = mkdtempSync(join(tmpdir(), 'af-early-read-client-'));
+      writeFileSync(join(bad, 'alerts.yaml'), 'alerts:\n  - name: broken\n    metric: a.b\n    alert_criteria: {type: above}\n');
+      const client = new AlertformClient({ server: endless.url, apiKey: 'k' });
+      const result = await planProject({ dir: bad, env: {}, server: { client, printable: endless.url } });
+      expect(result.status).toBe('invalid');
+      await until(async () => endless.open(), (open) => open === 0);
+      expect(endless.requests()).toBeLessThanOrEqual(3);
+      expect(stderr.mock.calls.map(([text]) => String(text)).join('')).not.toContain('retry');
+    } finally {
+      stderr.mockRestore();
+      await endless.close();
+    }
+  });
+
   it('says nothing of an early read that failed: a server that is down is reported once, as before', async () => {
     const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     try {
