@@ -2,8 +2,8 @@
  * `npm run bench:plan`: a no-change plan of 10,000 alerts and 100 channels against the bundled server (SQLite,
  * running in its own process). Seeds the database straight through the store, writes definitions that match it,
  * then prints, for a few runs: the wall time and peak memory (RSS) of the whole plan (load + validate the YAML,
- * read the server with paginated lists, compute), and the time of fetching the same pages alone. Goals: at most
- * 2.5 s, 400 MB, and 3x the bare fetch. Then the anchor: the same state read Terraform-style, one GET per resource
+ * read the server with paginated lists, compute; planProject, as the CLI does it), and the time of fetching the same
+ * pages alone. Goals: at most 2.5 s, 400 MB, and 1.5x the bare fetch (issue 21). Then the anchor: the same state read Terraform-style, one GET per resource
  * with 10 in flight, against one list call per kind, with the request count of each. Figures only: nothing here
  * fails on a number.
  */
@@ -18,12 +18,12 @@ import { ensureApiKeys } from '../src/server/accounts.js';
 import { AlertformClient } from '../src/client/api.js';
 import type { AdditionalCriterion } from '../src/model/types.js';
 import { loadProject } from '../src/definitions/source.js';
-import { planAgainstServer } from '../src/plan/make-plan.js';
+import { planProject } from '../src/plan/plan-project.js';
 import { refreshByLists, refreshPerResource } from './lib/refresh.js';
 
 const ALERTS = Number(process.env.BENCH_ALERTS ?? 10_000);
 const CHANNELS = Number(process.env.BENCH_CHANNELS ?? 100);
-const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const KEY = 'bench-plan-key-0123456789abcdef';
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 
@@ -121,22 +121,23 @@ async function main(): Promise<void> {
     const loads: number[] = [];
     for (let run = 1; run <= RUNS; run += 1) {
       const fetch = await measure(() => Promise.all([client.listSchedules(), client.listChannels(), client.listAlerts()]));
+      // The plan as every caller makes it (planProject: the CLI's plan and apply, the Action, the demo).
       const plan = await measure(async () => {
-        const t = performance.now();
-        const loaded = await loadProject(defsDir, { env: {} });
-        const loadMs = performance.now() - t;
-        if (loaded.problems.length > 0) throw new Error(`bench definitions have problems: ${loaded.problems[0]!.message}`);
-        const { plan } = await planAgainstServer(loaded.definitions, client, { prune: loaded.config.prune });
-        return { plan, loadMs };
+        const planned = await planProject({ dir: defsDir, env: {}, server: { client, printable: url } });
+        if (planned.status === 'invalid') throw new Error(`bench definitions have problems: ${planned.problems[0]!.message}`);
+        return planned.plan;
       });
-      const { plan: result, loadMs } = plan.value;
+      const result = plan.value;
+      // Loading the YAML alone, for the record (in the plan it overlaps the page reads).
+      const load = await measure(() => loadProject(defsDir, { env: {} }));
+      const loadMs = load.ms;
       if (result.changes.length > 0 || result.summary.noOp !== ALERTS + CHANNELS) throw new Error(`expected a no-change plan, got ${JSON.stringify(result.summary)}`);
       fetches.push(fetch.ms);
       plans.push(plan.ms);
       peaks.push(plan.peakMb);
       loads.push(loadMs);
       console.log(
-        `run ${run}: plan ${Math.round(plan.ms)} ms (of which loading the YAML ${Math.round(loadMs)} ms), peak RSS ${Math.round(plan.peakMb)} MB; bare fetch of the same pages ${Math.round(fetch.ms)} ms`,
+        `run ${run}: plan ${Math.round(plan.ms)} ms (loading the YAML alone ${Math.round(loadMs)} ms), peak RSS ${Math.round(plan.peakMb)} MB; bare fetch of the same pages ${Math.round(fetch.ms)} ms: ${(plan.ms / fetch.ms).toFixed(2)}x`,
       );
     }
     const planMs = median(plans);
@@ -146,8 +147,10 @@ async function main(): Promise<void> {
     console.log(`  wall time   ${Math.round(planMs)} ms   (goal <= 2500 ms)`);
     console.log(`  peak RSS    ${Math.round(Math.max(...peaks))} MB   (goal <= 400 MB)`);
     console.log(`  bare fetch  ${Math.round(fetchMs)} ms`);
-    console.log(`  ratio       ${(planMs / fetchMs).toFixed(2)}x   (goal <= 3x)`);
-    console.log(`  YAML load   ${Math.round(median(loads))} ms of the plan`);
+    console.log(`  ratio       ${(planMs / fetchMs).toFixed(2)}x   (goal <= 1.5x; median plan over median fetch)`);
+    // Each run's plan against the fetch just before it: under a load that swings, the steadier figure.
+    console.log(`  run ratios  ${(median(plans.map((ms, i) => ms / fetches[i]!))).toFixed(2)}x median of each run's plan / fetch`);
+    console.log(`  YAML load   ${Math.round(median(loads))} ms alone (in the plan, while the pages are read)`);
 
     // The anchor: how a Terraform-style tool reads the same state, one GET per resource, 10 in flight.
     const listed = await refreshByLists(url, KEY);

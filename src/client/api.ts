@@ -62,7 +62,7 @@ export class AlertformClient {
   }
 
   /** Every item of a list, page by page (100 a page). `next_page` may be a boolean or the next page's number. */
-  async listAll<T>(list: keyof typeof LISTS, filter?: URLSearchParams): Promise<T[]> {
+  async listAll<T>(list: keyof typeof LISTS, filter?: URLSearchParams, signal?: AbortSignal): Promise<T[]> {
     const { path, field } = LISTS[list];
     const legacyField = 'legacyField' in LISTS[list] ? (LISTS[list] as { legacyField: string }).legacyField : undefined;
     const items: T[] = [];
@@ -71,7 +71,8 @@ export class AlertformClient {
       const params = new URLSearchParams(filter);
       params.set('page', String(page));
       params.set('max', String(PAGE_SIZE));
-      const body = await this.http.request<Record<string, unknown>>('GET', path, { searchParams: params, idempotent: true });
+      signal?.throwIfAborted();
+      const body = await this.http.request<Record<string, unknown>>('GET', path, { searchParams: params, idempotent: true, ...(signal ? { signal } : {}) });
       const pageItems = (body[field] ?? (legacyField ? body[legacyField] : undefined) ?? []) as T[];
       items.push(...pageItems);
       reportRead({ kind: 'list', list, items: items.length });
@@ -81,12 +82,12 @@ export class AlertformClient {
     }
   }
 
-  listAlerts(): Promise<AlertRead[]> {
-    return this.listAll<AlertRead>('alerts');
+  listAlerts(signal?: AbortSignal): Promise<AlertRead[]> {
+    return this.listAll<AlertRead>('alerts', undefined, signal);
   }
 
-  listChannels(): Promise<ChannelRead[]> {
-    return this.listAll<ChannelRead>('channels');
+  listChannels(signal?: AbortSignal): Promise<ChannelRead[]> {
+    return this.listAll<ChannelRead>('channels', undefined, signal);
   }
 
   /** The account's outbox deliveries in `states` (alertform's server only), oldest first. */
@@ -97,9 +98,9 @@ export class AlertformClient {
   }
 
   /** Schedules; `undefined` when the server has no /v2/schedules/ (the hosted API documents none). */
-  async listSchedules(): Promise<ScheduleRead[] | undefined> {
+  async listSchedules(signal?: AbortSignal): Promise<ScheduleRead[] | undefined> {
     try {
-      return await this.listAll<ScheduleRead>('schedules');
+      return await this.listAll<ScheduleRead>('schedules', undefined, signal);
     } catch (error) {
       if (error instanceof ApiResponseError && error.status === 404) return undefined;
       throw error;

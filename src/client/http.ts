@@ -57,6 +57,8 @@ export interface RequestOptions {
   idempotent: boolean;
   /** Extra request headers (e.g. the managed-from-git marker on apply's alert writes). */
   headers?: Record<string, string>;
+  /** Gives the request up (a read started ahead of time that is no longer wanted). */
+  signal?: AbortSignal;
 }
 
 export const defaultRetryPolicy: RetryPolicy = {
@@ -103,6 +105,7 @@ export class HttpClient {
         ...(options.json !== undefined ? { json: options.json } : {}),
         ...(options.searchParams ? { searchParams: options.searchParams } : {}),
         ...(options.headers ? { headers: options.headers } : {}),
+        ...(options.signal ? { signal: options.signal } : {}),
       });
     } catch (error) {
       throw new ConnectionError(method, url, { cause: error });
@@ -135,7 +138,8 @@ export class HttpClient {
       try {
         return await this.once<T>(method, path, options);
       } catch (error) {
-        if (!options.idempotent || !isTransient(error) || attempt >= this.retry.retries) throw error;
+        // A request given up by its caller is not retried (nor announced as a retry).
+        if (!options.idempotent || !isTransient(error) || attempt >= this.retry.retries || options.signal?.aborted) throw error;
         await this.waitToRetry(error, attempt + 1);
       }
     }

@@ -5,6 +5,7 @@ import { checkChannelTemplate } from '../templates/check-template.js';
 import type { AlertDefinition, Definitions, Defined } from './definitions.js';
 import type { Problem, SourceLocation } from './problems.js';
 import { expandEscalationPolicies } from './escalation.js';
+import { runToEnd, type Steps } from './slices.js';
 
 /**
  * The rules a schema cannot say: duplicates across files (naming both places), composite expressions and their
@@ -13,13 +14,21 @@ import { expandEscalationPolicies } from './escalation.js';
  * References are resolved later, at plan time, when the server's objects are known too.
  */
 export function checkDefinitions(definitions: Definitions): Problem[] {
+  return runToEnd(checkDefinitionsSteps(definitions));
+}
+
+/** checkDefinitions, pausing between alerts (see slices.ts). */
+export function* checkDefinitionsSteps(definitions: Definitions): Steps<Problem[]> {
   const problems: Problem[] = [];
   problems.push(...checkDuplicates(definitions.alerts, 'alert name'));
   problems.push(...checkDuplicates(definitions.channels, 'channel description'));
   problems.push(...checkDuplicates(definitions.schedules, 'schedule name'));
   problems.push(...checkDuplicates(definitions.escalationPolicies ?? [], 'escalation policy name'));
   problems.push(...expandEscalationPolicies(definitions));
-  for (const alert of definitions.alerts) problems.push(...checkAlert(alert));
+  for (const alert of definitions.alerts) {
+    problems.push(...checkAlert(alert));
+    yield;
+  }
   for (const channel of definitions.channels) {
     const { type, destination, auto_resolve: autoResolve } = channel.spec;
     // An empty one is an unset variable or a schema problem, reported already; a value from the environment is

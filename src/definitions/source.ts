@@ -1,4 +1,4 @@
-import { loadDefinitions, loadDefinitionsFromDir, type LoadOptions } from './load.js';
+import { loadDefinitionsFromDir, loadDefinitionsInSlices, type LoadOptions } from './load.js';
 import { loadProjectConfig, parseProjectConfig, type ProjectConfig } from './project.js';
 import type { Definitions } from './definitions.js';
 import type { Problem } from './problems.js';
@@ -18,7 +18,7 @@ export async function loadProject(dir: string, options: LoadOptions & { ref?: st
     // simple-git is loaded only for a revision: the CLI's start-up time is mostly module loading.
     const { readDefinitionFilesAtRef } = await import('./git-source.js');
     const { files, projectFile } = await readDefinitionFilesAtRef(dir, options.ref);
-    const loaded = loadDefinitions(files, options);
+    const loaded = await loadDefinitionsInSlices(files, options);
     const project = projectFile ? parseProjectConfig(projectFile.text, projectFile.path) : { config: { prune: false as const }, problems: [] };
     return { definitions: loaded.definitions, config: project.config, problems: sortProblems([...project.problems, ...loaded.problems]), files: loaded.files };
   }

@@ -53,7 +53,8 @@ export function parseYamlFile(file: SourceFile, problems: Problem[]): ParsedDocu
     }
     return documents;
   }
-  if (values.some(isAliasBomb)) {
+  // An alias needs an anchor (`&name`) in the same text, or js-yaml refuses it: without one, nothing to expand.
+  if (file.text.includes('&') && values.some(isAliasBomb)) {
     const [first] = parseWithPositions(file, []);
     problems.push(first ? aliasBombProblem(file, first.doc, first.at) : { location: start(file.path), path: '', message: ALIAS_BOMB });
     return [];

@@ -94,7 +94,8 @@ export function canonicalCriteria(c: AlertCriteria): CanonicalCriteria {
 export function canonicalAdditionalCriteria(
   value: Readonly<Record<string, AlertCriteria & { metric: string }>> | undefined,
 ): CanonicalAlert['additional_criteria'] {
-  const entries = Object.entries(value ?? {}).map(([key, criterion]) => [key.toLowerCase(), criterion] as const);
+  if (!value) return {};
+  const entries = Object.entries(value).map(([key, criterion]) => [key.toLowerCase(), criterion] as const);
   entries.sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0));
   const out: CanonicalAlert['additional_criteria'] = {};
   for (const [letter, criterion] of entries) out[letter] = { ...canonicalCriteria(criterion), metric: criterion.metric };

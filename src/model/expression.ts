@@ -134,7 +134,16 @@ export function formatExpression(expression: Expression): string {
   return format(expression, 'top');
 }
 
+/** Canonical texts already computed: a large plan has thousands of alerts but a handful of distinct expressions. */
+const canonicalCache = new Map<string, string>();
+const CANONICAL_CACHE_LIMIT = 1000;
+
 /** Parses and formats in one step: the canonical text of a source expression. */
 export function canonicalExpression(source: string): string {
-  return formatExpression(parseExpression(source));
+  const cached = canonicalCache.get(source);
+  if (cached !== undefined) return cached;
+  const canonical = formatExpression(parseExpression(source));
+  if (canonicalCache.size >= CANONICAL_CACHE_LIMIT) canonicalCache.clear();
+  canonicalCache.set(source, canonical);
+  return canonical;
 }

@@ -10,11 +10,12 @@ import type { ActualState } from './state.js';
 import { SENSITIVE } from '../redact/placeholder.js';
 import { displayKey } from '../redact/plan.js';
 import { NameIndex } from './references.js';
-import { diffFields } from './diff.js';
+import { deepEqual, diffFields } from './diff.js';
 import { previewMessages } from './preview.js';
 import type { ActualReferences, DesiredReferences, References } from './adapters/adapter.js';
 import { adapterFor, readsOf } from './adapters/registry.js';
-import type { KindTypes, Plan, PlanAction, PlanChange, PlanSummary, ResourceChange, UnmanagedResource } from './types.js';
+import type { AdapterOf } from './adapters/adapter.js';
+import type { CanonicalResource, KindTypes, Plan, PlanAction, PlanChange, PlanSummary, ResourceChange, UnmanagedResource } from './types.js';
 
 export interface PlanOptions {
   /** alertform.yaml's prune: delete server objects matching a glob that no file defines. */
@@ -23,11 +24,14 @@ export interface PlanOptions {
   allowDeletes?: number;
 }
 
-/** An object that stays on the server after the plan (defined, or unmanaged) and what it refers to. */
+/**
+ * An object that stays on the server after the plan (defined, or unmanaged), in canonical form: what it refers to is
+ * asked only when the plan deletes something (a no-change plan of thousands of objects never needs it).
+ */
 interface Remaining {
   kind: ResourceKind;
   key: string;
-  references: References;
+  canonical: CanonicalResource;
 }
 
 /** What planning one kind gives: its changes, what remains, and what each change's objects refer to. */
@@ -88,17 +92,7 @@ export function computePlan(desired: Definitions, actual: ActualState, now: Date
   const context: PlanContext = {
     secretNames,
     actualRefs: { channel: (id) => channels.nameOf(id), schedule: (id) => schedules.nameOf(id) },
-    refsFor(item) {
-      const resolve = (index: NameIndex, what: string) => (ref: string, path: string) => {
-        const name = index.resolve(ref);
-        if (name !== undefined) return name;
-        // A reference written as `${VAR}` is a secret: the problem says where it is, not what it is.
-        const shown = item.sensitivePaths.includes(path) ? SENSITIVE : ref;
-        problems.push({ location: item.locate(path), path: `${item.path}.${path}`, message: `no ${what} "${shown}" in these files or on the server` });
-        return ref;
-      };
-      return { channel: resolve(channels, 'channel'), schedule: resolve(schedules, 'schedule') };
-    },
+    refsFor: (item) => new ItemReferences(item, channels, schedules, problems),
     pruneMatchers: options.prune ? options.prune.match.map((glob) => picomatch(glob)) : [],
   };
 
@@ -165,24 +159,23 @@ function planKind<K extends ResourceKind>(
 
   for (const item of defined) {
     const after = adapter.canonicalDesired(item.spec, context.refsFor(item));
-    result.remaining.push({ kind, key: item.key, references: adapter.references(after) });
+    result.remaining.push({ kind, key: item.key, canonical: after });
     const read = byKey.get(item.key);
-    const sensitive = [
-      ...new Set([...item.sensitivePaths.map(normaliseSensitive), ...adapter.secretPaths(after), ...secretReferences(adapter.references(after), context.secretNames)]),
-    ];
-    const base = { kind, key: item.key, dependsOn: [], source: item.location };
     if (!read) {
       const id = stepId(kind, item.key, 'create');
-      result.changes.push({ ...base, id, action: 'create', after, sensitive });
+      result.changes.push({ kind, key: item.key, dependsOn: [], source: item.location, id, action: 'create', after, sensitive: sensitiveOf(item, adapter, after, context) });
       result.uses.set(id, { after: adapter.references(after) });
       continue;
     }
     const before = adapter.canonicalActual(read, context.actualRefs);
-    const diffs = diffFields(before, after, '', new Set(adapter.unknownFields(read)));
+    // Equal as a whole settles most objects of a large plan; only a difference needs the field-by-field walk.
+    const diffs = deepEqual(before, after) ? [] : diffFields(before, after, '', new Set(adapter.unknownFields(read)));
     if (diffs.length === 0) {
       result.noOp += 1;
       continue;
     }
+    const base = { kind, key: item.key, dependsOn: [], source: item.location };
+    const sensitive = sensitiveOf(item, adapter, after, context);
     const id = stepId(kind, item.key, 'update');
     const allSensitive = [...new Set([...sensitive, ...adapter.secretPaths(before), ...secretReferences(adapter.references(before), context.secretNames)])];
     result.changes.push({ ...base, id, action: 'update', remoteId: adapter.idOf(read), before, after, diffs, sensitive: allSensitive });
@@ -201,10 +194,45 @@ function planKind<K extends ResourceKind>(
       // Every account is made with `Email me`: it is the server's, not something another team manages, so a fresh
       // plan does not report it as an unmanaged object (it stays, and alerts may still refer to it).
       if (!(kind === 'channel' && key === DEFAULT_CHANNEL)) result.unmanaged.push({ kind, key });
-      result.remaining.push({ kind, key, references: adapter.references(before) });
+      result.remaining.push({ kind, key, canonical: before });
     }
   }
   return result;
+}
+
+/** The sensitive paths of a desired object; worked out only for a change (a no-op has no use for them). */
+function sensitiveOf<K extends ResourceKind>(item: Defined<unknown>, adapter: AdapterOf<K>, after: KindTypes[K]['canonical'], context: PlanContext): string[] {
+  return [...new Set([...item.sensitivePaths.map(normaliseSensitive), ...adapter.secretPaths(after), ...secretReferences(adapter.references(after), context.secretNames)])];
+}
+
+/**
+ * A desired object's references resolved to names; one that resolves to nothing is a problem at its path. A class,
+ * not closures made per object: a plan of thousands of objects makes one of these for each.
+ */
+class ItemReferences implements DesiredReferences {
+  constructor(
+    private readonly item: Defined<unknown>,
+    private readonly channels: NameIndex,
+    private readonly schedules: NameIndex,
+    private readonly problems: Problem[],
+  ) {}
+
+  channel(ref: string, path: string): string {
+    return this.resolve(this.channels, 'channel', ref, path);
+  }
+
+  schedule(ref: string, path: string): string {
+    return this.resolve(this.schedules, 'schedule', ref, path);
+  }
+
+  private resolve(index: NameIndex, what: string, ref: string, path: string): string {
+    const name = index.resolve(ref);
+    if (name !== undefined) return name;
+    // A reference written as `${VAR}` is a secret: the problem says where it is, not what it is.
+    const shown = this.item.sensitivePaths.includes(path) ? SENSITIVE : ref;
+    this.problems.push({ location: this.item.locate(path), path: `${this.item.path}.${path}`, message: `no ${what} "${shown}" in these files or on the server` });
+    return ref;
+  }
 }
 
 /** Declarative mutes: `false` keeps unmuted, `{until}` keeps muted until then, absent leaves hands-on mutes alone. */
@@ -239,8 +267,14 @@ function secretReferences(references: References, secretNames: PlanContext['secr
   return references.filter((ref) => ref.names.some((name) => secretNames[ref.kind].has(name))).map((ref) => ref.path);
 }
 
+function referencesOf(remaining: Remaining): References {
+  return (adapterFor(remaining.kind) as AdapterOf<ResourceKind>).references(remaining.canonical as never);
+}
+
 /** Drops deletes of objects that something remaining still refers to, with a problem saying which. */
-function refuseDeletesInUse(changes: PlanChange[], remaining: readonly Remaining[], problems: Problem[], secretNames: PlanContext['secretNames']): void {
+function refuseDeletesInUse(changes: PlanChange[], stays: readonly Remaining[], problems: Problem[], secretNames: PlanContext['secretNames']): void {
+  if (!changes.some((c) => c.action === 'delete')) return;
+  const remaining = stays.map((r) => ({ kind: r.kind, key: r.key, references: referencesOf(r) }));
   for (let i = changes.length - 1; i >= 0; i -= 1) {
     const change = changes[i]!;
     if (change.action !== 'delete') continue;

@@ -4,16 +4,27 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Deep equality of JSON values (key order ignored). */
+/**
+ * Deep equality of JSON values (key order ignored; a key set to undefined counts as absent). Plain loops: a plan
+ * compares every defined object with the server's, tens of thousands of values.
+ */
 export function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
-  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((v, i) => deepEqual(v, b[i]));
-  if (isPlainObject(a) && isPlainObject(b)) {
-    const ka = Object.keys(a).filter((k) => a[k] !== undefined);
-    const kb = Object.keys(b).filter((k) => b[k] !== undefined);
-    return ka.length === kb.length && ka.every((k) => deepEqual(a[k], b[k]));
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i += 1) if (!deepEqual(a[i], b[i])) return false;
+    return true;
   }
-  return false;
+  if (!isPlainObject(a) || !isPlainObject(b)) return false;
+  let defined = 0;
+  for (const key of Object.keys(a)) {
+    const value = a[key];
+    if (value === undefined) continue;
+    defined += 1;
+    if (!deepEqual(value, b[key])) return false;
+  }
+  for (const key of Object.keys(b)) if (b[key] !== undefined) defined -= 1;
+  return defined === 0;
 }
 
 /**

@@ -6,6 +6,7 @@ import { loadProject } from '../definitions/source.js';
 import type { ProjectConfig, PruneConfig } from '../definitions/project.js';
 import type { Problem } from '../definitions/problems.js';
 import { AlertformError } from '../model/errors.js';
+import { startEarlyRead } from './early-read.js';
 import { planAgainstServer } from './make-plan.js';
 import type { ActualState } from './state.js';
 import type { Plan } from './types.js';
@@ -36,7 +37,10 @@ export interface PlanProjectOptions {
   /** `--allow-deletes N`. */
   allowDeletes?: number;
   now?: Date;
-  /** Runs once the definitions loaded, before the server is asked anything: a caller's checks of its own flags. */
+  /**
+   * Runs once the definitions loaded, before the plan is computed: a caller's checks of its own flags. (The server's
+   * lists may be being read already; a check that throws stops that read, and nothing of it is reported.)
+   */
   beforeRead?: (loaded: LoadedProject) => void;
 }
 
@@ -60,17 +64,25 @@ export type ProjectPlan =
  */
 export async function planProject(options: PlanProjectOptions): Promise<ProjectPlan> {
   const env = options.env ?? process.env;
-  const loaded = await loadProject(options.dir, { env, ...(options.ref ? { ref: options.ref } : {}) });
-  if (loaded.problems.length > 0) return { status: 'invalid', problems: loaded.problems, loaded };
-  options.beforeRead?.(loaded);
-  const { client, server } = connect(options.server, loaded.config, env);
-  const prune = resolvePrune(options.prune, loaded.config);
-  const { plan, actual } = await planAgainstServer(loaded.definitions, client, {
-    prune,
-    ...(options.allowDeletes !== undefined ? { allowDeletes: options.allowDeletes } : {}),
-    ...(options.now ? { now: options.now } : {}),
-  });
-  return { status: 'planned', plan, actual, client, server, loaded };
+  // The server's lists are read while the definitions load, when the server is known without them.
+  const early = startEarlyRead(options.server, env);
+  try {
+    const loaded = await loadProject(options.dir, { env, ...(options.ref ? { ref: options.ref } : {}) });
+    if (loaded.problems.length > 0) return { status: 'invalid', problems: loaded.problems, loaded };
+    options.beforeRead?.(loaded);
+    const { client, server } = early ?? connect(options.server, loaded.config, env);
+    const prune = resolvePrune(options.prune, loaded.config);
+    const lists = await early?.lists;
+    const { plan, actual } = await planAgainstServer(loaded.definitions, client, {
+      prune,
+      ...(options.allowDeletes !== undefined ? { allowDeletes: options.allowDeletes } : {}),
+      ...(options.now ? { now: options.now } : {}),
+      ...(lists ? { lists } : {}),
+    });
+    return { status: 'planned', plan, actual, client, server, loaded };
+  } finally {
+    early?.stop();
+  }
 }
 
 function connect(request: ServerRequest, config: ProjectConfig, env: NodeJS.ProcessEnv): { client: AlertformClient; server: string } {

@@ -16,12 +16,25 @@ export function emptyActualState(): ActualState {
   return { schedules: [], channels: [], alerts: [], muteStatus: {}, schedulesSupported: true };
 }
 
+/** The server's three lists, as read (schedules `undefined` when the server has no /v2/schedules/). */
+export interface ServerLists {
+  schedules: ScheduleRead[] | undefined;
+  channels: ChannelRead[];
+  alerts: AlertRead[];
+}
+
+/** The three lists in parallel; `signal` gives them up between pages. */
+export async function readLists(client: AlertformClient, signal?: AbortSignal): Promise<ServerLists> {
+  const [schedules, channels, alerts] = await Promise.all([client.listSchedules(signal), client.listChannels(signal), client.listAlerts(signal)]);
+  return { schedules, channels, alerts };
+}
+
 /**
- * Reads the server's state: the three lists in parallel, then the mute status of the few muted alerts whose
- * names are in `mutedUntil` (only those need the remaining minutes).
+ * Reads the server's state: the three lists in parallel (unless already read: `lists`), then the mute status of
+ * the few muted alerts whose names are in `mutedUntil` (only those need the remaining minutes).
  */
-export async function readActualState(client: AlertformClient, mutedUntil: ReadonlySet<string> = new Set()): Promise<ActualState> {
-  const [schedules, channels, alerts] = await Promise.all([client.listSchedules(), client.listChannels(), client.listAlerts()]);
+export async function readActualState(client: AlertformClient, mutedUntil: ReadonlySet<string> = new Set(), lists?: ServerLists): Promise<ActualState> {
+  const { schedules, channels, alerts } = lists ?? (await readLists(client));
   const muteStatus: Record<string, MuteStatus> = {};
   const wanted = alerts.filter((a) => a.muted && mutedUntil.has(a.name));
   await Promise.all(wanted.map(async (alert) => (muteStatus[alert.id] = await client.getMuteStatus(alert.id))));

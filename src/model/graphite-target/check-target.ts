@@ -1,11 +1,17 @@
 import { checkGraphitePattern, isBatchableTarget } from './glob.js';
 import { TargetSyntaxError, readTarget } from './target.js';
 
+const BRACKETS = /[[{}]/;
+
 /**
  * What is wrong with the wildcards of the metric paths a target reads (`[z-a]`, an unclosed `[` or `{`), or null.
  * A target the reader cannot follow is left to Graphite, except a plain path, which is checked whole.
  */
 export function checkTargetPatterns(target: string): string | null {
+  // Only a bracket or a brace makes a wildcard malformed, and a path read from the target has one only if the target
+  // has (an escape resolves to the character it escapes): most targets need no parse at all (a 10,000-alert plan
+  // spent a seventh of its time parsing them).
+  if (!BRACKETS.test(target)) return null;
   let paths: string[];
   try {
     paths = readTarget(target).paths;
@@ -19,3 +25,4 @@ export function checkTargetPatterns(target: string): string | null {
   }
   return null;
 }
+

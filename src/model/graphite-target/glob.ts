@@ -32,8 +32,12 @@ export interface GraphiteMatcher {
   test(name: string): boolean;
 }
 
+const BRACKETS = /[[{}]/;
+
 /** What is wrong with a pattern's wildcards (`[z-a]`, an unclosed `[` or `{`), or null when it is well formed. */
 export function checkGraphitePattern(pattern: string): string | null {
+  // Only brackets and braces can be malformed: most paths have neither, and need no parse.
+  if (!BRACKETS.test(pattern)) return null;
   try {
     parsePattern(pattern);
     return null;

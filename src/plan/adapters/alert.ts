@@ -15,8 +15,10 @@ import { flapGuardFromDefinition, type FlapGuard } from '../../model/noise-contr
 import type { IdRegistry } from '../references.js';
 import { pick, type AdapterOf } from './adapter.js';
 
+/** The values sorted, each once (sorting first puts equal ones side by side). */
 function sortedUnique(values: string[]): string[] {
-  return [...new Set(values)].sort();
+  const sorted = [...values].sort();
+  return sorted.filter((value, i) => i === 0 || value !== sorted[i - 1]);
 }
 
 /** Alerts (/v2/alerts/), identified by name. */
@@ -25,7 +27,7 @@ export const alertAdapter: AdapterOf<'alert'> = {
   keyOf: (read) => read.name,
   idOf: (read) => read.id,
   canonicalDesired(spec, refs) {
-    return {
+    const alert: CanonicalFields = {
       name: spec.name,
       metric: spec.metric,
       alert_criteria: canonicalCriteria(spec.alert_criteria),
@@ -38,20 +40,21 @@ export const alertAdapter: AdapterOf<'alert'> = {
       scheduled_mutes: sortedUnique((spec.scheduled_mutes ?? []).map((ref, i) => refs.schedule(ref, `scheduled_mutes.${i}`))),
       info: spec.info ?? '',
       on_query_failure: canonicalOnQueryFailure(spec.on_query_failure, spec.metric, spec.additional_criteria),
-      ...withEscalation(
-        // A policy name is replaced by its steps when the definitions load; one left (unknown) is a problem already.
-        (Array.isArray(spec.escalation) ? spec.escalation : []).map((step, i) => ({
-          after_minutes: stepMinutes(step.after) ?? 0,
-          notification_channels: sortedUnique(step.notify.map((ref, j) => refs.channel(ref, `escalation.${i}.notify.${j}`))),
-        })),
-      ),
-      ...canonicalFlapGuard(flapGuardFromDefinition(spec.flap_guard)),
-      pagerduty_severity: spec.pagerduty_severity ?? null,
-      opsgenie_priority: spec.opsgenie_priority ?? null,
     };
+    return withExtensions(
+      alert,
+      // A policy name is replaced by its steps when the definitions load; one left (unknown) is a problem already.
+      (Array.isArray(spec.escalation) ? spec.escalation : []).map((step, i) => ({
+        after_minutes: stepMinutes(step.after) ?? 0,
+        notification_channels: sortedUnique(step.notify.map((ref, j) => refs.channel(ref, `escalation.${i}.notify.${j}`))),
+      })),
+      flapGuardFromDefinition(spec.flap_guard),
+      spec.pagerduty_severity ?? null,
+      spec.opsgenie_priority ?? null,
+    );
   },
   canonicalActual(read, refs) {
-    return {
+    const alert: CanonicalFields = {
       name: read.name,
       metric: read.metric ?? '',
       alert_criteria: canonicalCriteria(read.alert_criteria),
@@ -62,16 +65,17 @@ export const alertAdapter: AdapterOf<'alert'> = {
       scheduled_mutes: sortedUnique((read.scheduled_mutes ?? []).map((id) => refs.schedule(id))),
       info: read.info ?? '',
       on_query_failure: read.on_query_failure ?? null,
-      ...withEscalation(
-        (read.escalation ?? []).map((step) => ({
-          after_minutes: step.after_minutes,
-          notification_channels: sortedUnique(step.notification_channels.map((id) => refs.channel(id))),
-        })),
-      ),
-      ...canonicalFlapGuard(read.flap_guard),
-      pagerduty_severity: read.pagerduty_severity ?? null,
-      opsgenie_priority: read.opsgenie_priority ?? null,
     };
+    return withExtensions(
+      alert,
+      (read.escalation ?? []).map((step) => ({
+        after_minutes: step.after_minutes,
+        notification_channels: sortedUnique(step.notification_channels.map((id) => refs.channel(id))),
+      })),
+      read.flap_guard,
+      read.pagerduty_severity ?? null,
+      read.opsgenie_priority ?? null,
+    );
   },
   unknownFields(read) {
     const unknown: string[] = [];
@@ -134,12 +138,25 @@ function alertBody(c: CanonicalAlert, ids: IdRegistry, full: boolean): AlertBody
   return body;
 }
 
-/** `{escalation}` when there are steps, else nothing: an alert without escalation has no such field to compare. */
-function withEscalation(steps: CanonicalEscalationStep[]): { escalation?: CanonicalEscalationStep[] } {
-  return steps.length > 0 ? { escalation: steps } : {};
-}
+/** The fields of a canonical alert before its extensions. */
+type CanonicalFields = Omit<CanonicalAlert, 'escalation' | 'flap_guard' | 'pagerduty_severity' | 'opsgenie_priority'>;
 
-/** The canonical flap_guard: present only when set (absent and null mean the same: no guard). */
-function canonicalFlapGuard(guard: FlapGuard | null | undefined): { flap_guard?: FlapGuard } {
-  return guard ? { flap_guard: { max_changes: guard.max_changes, window_minutes: guard.window_minutes } } : {};
+/**
+ * The alert with its extensions added in place, in the order plans print them: escalation only when there are steps
+ * (an alert without escalation has no such field to compare), flap_guard only when set (absent and null mean the
+ * same: no guard), then the severity and priority. Assigned rather than spread: this runs for every alert of a plan.
+ */
+function withExtensions(
+  alert: CanonicalFields,
+  steps: CanonicalEscalationStep[],
+  guard: FlapGuard | null | undefined,
+  pagerdutySeverity: CanonicalAlert['pagerduty_severity'],
+  opsgeniePriority: CanonicalAlert['opsgenie_priority'],
+): CanonicalAlert {
+  const full = alert as CanonicalAlert;
+  if (steps.length > 0) full.escalation = steps;
+  if (guard) full.flap_guard = { max_changes: guard.max_changes, window_minutes: guard.window_minutes };
+  full.pagerduty_severity = pagerdutySeverity;
+  full.opsgenie_priority = opsgeniePriority;
+  return full;
 }
