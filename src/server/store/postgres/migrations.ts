@@ -185,6 +185,21 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE alerts ADD COLUMN pagerduty_severity TEXT;
   ALTER TABLE alerts ADD COLUMN opsgenie_priority TEXT;
   `,
+  // 10: (issue 21) every change of accounts or API keys, by any writer (a replica, `alertform keys revoke`),
+  // notifies the channel each replica LISTENs to, so that its cache of key -> account forgets at once what it held
+  // (postgres/account-changes.ts). One notification per statement; PostgreSQL folds repeats in a transaction.
+  `
+  CREATE FUNCTION alertform_notify_account_change() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    PERFORM pg_notify('alertform_accounts', TG_TABLE_NAME);
+    RETURN NULL;
+  END
+  $$;
+  CREATE TRIGGER accounts_notify_change AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON accounts
+    FOR EACH STATEMENT EXECUTE FUNCTION alertform_notify_account_change();
+  CREATE TRIGGER api_keys_notify_change AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON api_keys
+    FOR EACH STATEMENT EXECUTE FUNCTION alertform_notify_account_change();
+  `,
 ];
 
 /** Any constant, the same in every replica: serialises replicas that start together on an empty database. */

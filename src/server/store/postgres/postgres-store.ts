@@ -39,6 +39,8 @@ import { ALERT_WRITE_COLUMNS, alertFromRow, alertWriteValues, type AlertRow } fr
 import { channelFromRow, scheduleFromRows, templateColumn, throttleText, type ChannelRow, type ScheduleRow } from '../sqlite/rows.js';
 import { acquireLeases, fencePartitions, partitionSql, releaseLeases, renewLeases } from './evaluation-leases.js';
 import { MIGRATIONS, migrateDatabase } from './migrations.js';
+import { watchPostgresAccountChanges } from './account-changes.js';
+import type { AccountChanges } from '../account-changes.js';
 import { PgDatabase, type PoolOptions, type Queryable } from './pg-database.js';
 import * as outbox from './outbox-rows.js';
 import { POSTGRES_SUMMARY_SQL, toAlertSummaries, type AlertSummary, type AlertSummaryRow } from '../alert-summary.js';
@@ -75,6 +77,7 @@ const SCHEDULE_COLUMNS = 'id, account_id, name, start_time, duration, timezone, 
  */
 export class PostgresStore implements Store {
   private constructor(private readonly db: PgDatabase) {}
+  private changes: AccountChanges | undefined;
 
   /**
    * Connects to `url` (postgres://USER[:PASSWORD]@HOST:PORT/DB, or several hosts with target_session_attrs, see
@@ -140,6 +143,10 @@ export class PostgresStore implements Store {
 
   async setMetricPrefixes(accountId: string, prefixes: string[]): Promise<void> {
     await this.db.query('UPDATE accounts SET metric_prefixes = $1 WHERE id = $2', [JSON.stringify(prefixes), accountId]);
+  }
+
+  accountChanges(): AccountChanges {
+    return (this.changes ??= watchPostgresAccountChanges(this.db));
   }
 
   async findApiKey(key: string): Promise<ApiKeyRecord | null> {
@@ -664,6 +671,7 @@ export class PostgresStore implements Store {
   }
 
   async close(): Promise<void> {
+    await this.changes?.close();
     await this.db.close();
   }
 }

@@ -54,6 +54,8 @@ import * as throttleRows from './throttle-rows.js';
 import { listsHeld } from '../held-listing.js';
 import { channelFromRow, scheduleFromRows, templateColumn, throttleText, type ChannelRow, type ScheduleRow } from './rows.js';
 import { openDatabase } from './open-database.js';
+import { watchSqliteAccountChanges } from './account-changes.js';
+import type { AccountChanges } from '../account-changes.js';
 import { SQLITE_SUMMARY_SQL, toAlertSummaries, type AlertSummary, type AlertSummaryRow } from '../alert-summary.js';
 import { AUTO_RESOLVE_TYPES, DEFAULT_CHANNEL } from '../../../model/defaults.js';
 
@@ -63,6 +65,7 @@ const json = (values: readonly (string | number)[]) => JSON.stringify(values);
 /** The Store on SQLite (better-sqlite3). One connection; better-sqlite3 is synchronous, so writes serialise. */
 export class SqliteStore implements Store {
   private constructor(private readonly db: Database) {}
+  private changes: AccountChanges | undefined;
 
   /** Opens a file database (created and migrated as needed) or `:memory:`. */
   static open(path: string): SqliteStore {
@@ -118,6 +121,10 @@ export class SqliteStore implements Store {
   /** Confines an account's queries to metric prefixes (`keys create --metric-prefix`); [] lifts the confinement. */
   async setMetricPrefixes(accountId: string, prefixes: string[]): Promise<void> {
     this.db.prepare('UPDATE accounts SET metric_prefixes = ? WHERE id = ?').run(JSON.stringify(prefixes), accountId);
+  }
+
+  accountChanges(): AccountChanges {
+    return (this.changes ??= watchSqliteAccountChanges(this.db));
   }
 
   async findApiKey(key: string): Promise<ApiKeyRecord | null> {
