@@ -51,11 +51,10 @@ export interface Store extends OutboxStore, ConsoleStore, AckStore {
   deleteAlert(accountId: string, id: string): Promise<boolean>;
   /** (names OR ids) AND search; oldest first; one page. */
   searchAlerts(accountId: string, query: AlertQuery): Promise<Page<AlertRecord>>;
-  /** Ids of the account's alerts that match the selector (union of ids and search; both empty = all). */
-  selectAlertIds(accountId: string, selector: AlertSelector): Promise<SelectResult>;
   /**
-   * Sets muted_until (epoch ms, or null to unmute) on the selected alerts in one transaction. When an id in
-   * `selector.ids` is unknown nothing changes and its ids come back in `missing`.
+   * Sets muted_until (epoch ms, or null to unmute) on the alerts that match the selector (union of ids and search;
+   * both empty = all) in one transaction, and answers their ids. When an id in `selector.ids` is unknown nothing
+   * changes and its ids come back in `missing`.
    */
   setMutedUntil(accountId: string, selector: AlertSelector, mutedUntil: number | null): Promise<SelectResult>;
 

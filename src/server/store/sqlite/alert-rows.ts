@@ -1,35 +1,9 @@
 import type { Database } from 'better-sqlite3';
-import type { AlertRecord, AlertWrite } from '../store.js';
-import { acknowledgementFromRow } from '../ack-store.js';
-
-/** A row of the alerts table as SQLite returns it. */
-export interface AlertRow {
-  id: string;
-  account_id: string;
-  name: string;
-  metric: string;
-  alert_criteria: string;
-  additional_criteria: string;
-  expression: string;
-  notification_type: string;
-  info: string | null;
-  on_query_failure: string | null;
-  /** JSON, or null: none. */
-  flap_guard: string | null;
-  pagerduty_severity: string | null;
-  opsgenie_priority: string | null;
-  status: string;
-  currently_triggered_metrics: string;
-  muted_until: number | null;
-  eval_state: string | null;
-  created_at: string;
-  /** JSON of the escalation steps (migration of issue 22). */
-  escalation: string;
-  ack_by?: string | null;
-  ack_note?: string | null;
-  ack_at?: number | null;
-  ack_until?: number | null;
-}
+import { createId } from '../../ids.js';
+import type { AlertQuery, AlertRecord, AlertSelector, AlertWrite, Page, SelectResult } from '../store.js';
+import { ALERT_WRITE_COLUMNS, alertFromRow, alertWriteValues, type AlertRow } from '../row-mappers.js';
+import { SQLITE_SUMMARY_SQL, toAlertSummaries, type AlertSummary, type AlertSummaryRow } from '../alert-summary.js';
+import { json, unique } from './sql.js';
 
 /** Turns rows into records, loading their channel and schedule links in two queries for the whole batch. */
 export function loadAlertRecords(db: Database, rows: AlertRow[]): AlertRecord[] {
@@ -54,34 +28,6 @@ export function loadAlertRecords(db: Database, rows: AlertRow[]): AlertRecord[] 
   return rows.map((row) => alertFromRow(row, channels.get(row.id) ?? [], schedules.get(row.id) ?? []));
 }
 
-/** One alert row (as SQLite or PostgreSQL returns it) and its ordered links, as a record. */
-export function alertFromRow(row: AlertRow, channels: string[], schedules: string[]): AlertRecord {
-  return {
-    id: row.id,
-    accountId: row.account_id,
-    name: row.name,
-    metric: row.metric,
-    alertCriteria: JSON.parse(row.alert_criteria) as AlertRecord['alertCriteria'],
-    additionalCriteria: JSON.parse(row.additional_criteria) as AlertRecord['additionalCriteria'],
-    expression: row.expression,
-    notificationChannels: channels,
-    notificationType: JSON.parse(row.notification_type) as AlertRecord['notificationType'],
-    scheduledMutes: schedules,
-    info: row.info,
-    onQueryFailure: row.on_query_failure as AlertRecord['onQueryFailure'],
-    flapGuard: row.flap_guard ? (JSON.parse(row.flap_guard) as AlertRecord['flapGuard']) : null,
-    pagerdutySeverity: row.pagerduty_severity as AlertRecord['pagerdutySeverity'],
-    opsgeniePriority: row.opsgenie_priority as AlertRecord['opsgeniePriority'],
-    status: row.status,
-    currentlyTriggeredMetrics: JSON.parse(row.currently_triggered_metrics) as string[],
-    mutedUntil: row.muted_until,
-    evalState: row.eval_state === null ? null : (JSON.parse(row.eval_state) as unknown),
-    createdAt: row.created_at,
-    escalation: JSON.parse(row.escalation ?? '[]') as AlertRecord['escalation'],
-    acknowledgement: acknowledgementFromRow(row),
-  };
-}
-
 function groupLinks(rows: { alert_id: string; ref: string }[]): Map<string, string[]> {
   const grouped = new Map<string, string[]>();
   for (const row of rows) {
@@ -91,39 +37,6 @@ function groupLinks(rows: { alert_id: string; ref: string }[]): Map<string, stri
   }
   return grouped;
 }
-
-/** The column values of an alert write, in the order of ALERT_WRITE_COLUMNS. */
-export function alertWriteValues(alert: AlertWrite): unknown[] {
-  return [
-    alert.name,
-    alert.metric,
-    JSON.stringify(alert.alertCriteria),
-    JSON.stringify(alert.additionalCriteria),
-    alert.expression,
-    JSON.stringify(alert.notificationType),
-    alert.info,
-    alert.onQueryFailure,
-    JSON.stringify(alert.escalation ?? []),
-    alert.flapGuard ? JSON.stringify(alert.flapGuard) : null,
-    alert.pagerdutySeverity ?? null,
-    alert.opsgeniePriority ?? null,
-  ];
-}
-
-export const ALERT_WRITE_COLUMNS = [
-  'name',
-  'metric',
-  'alert_criteria',
-  'additional_criteria',
-  'expression',
-  'notification_type',
-  'info',
-  'on_query_failure',
-  'escalation',
-  'flap_guard',
-  'pagerduty_severity',
-  'opsgenie_priority',
-] as const;
 
 /** Replaces an alert's channel and schedule links, keeping the given order. */
 export function writeAlertLinks(db: Database, alertId: string, alert: AlertWrite): void {
@@ -150,4 +63,115 @@ export function alertSearchCondition(search: string): { sql: string; params: unk
             WHERE ac.alert_id = a.id AND instr(lower(c.description), ?) > 0))`,
     params: [needle, needle, needle, needle],
   };
+}
+
+// The Store's alert methods on SQLite ---------------------------------------------------------------------------------
+
+/** Store.createAlert: the alert and its ordered links in one transaction; UniqueViolation on a name clash. */
+export function createAlert(db: Database, accountId: string, alert: AlertWrite): AlertRecord {
+  const id = createId();
+  unique('name', alert.name, () =>
+    db.transaction(() => {
+      db.prepare(
+        `INSERT INTO alerts (id, account_id, ${ALERT_WRITE_COLUMNS.join(', ')}, created_at)
+         VALUES (?, ?, ${ALERT_WRITE_COLUMNS.map(() => '?').join(', ')}, ?)`,
+      ).run(id, accountId, ...alertWriteValues(alert), new Date().toISOString());
+      writeAlertLinks(db, id, alert);
+    })(),
+  );
+  return getAlert(db, accountId, id)!;
+}
+
+export function getAlert(db: Database, accountId: string, id: string): AlertRecord | null {
+  const row = db.prepare('SELECT * FROM alerts WHERE account_id = ? AND id = ?').get(accountId, id) as AlertRow | undefined;
+  return row ? loadAlertRecords(db, [row])[0]! : null;
+}
+
+/** Store.updateAlert: every writable field and the links; null when the alert does not exist. */
+export function updateAlert(db: Database, accountId: string, id: string, alert: AlertWrite): AlertRecord | null {
+  const changed = unique('name', alert.name, () =>
+    db.transaction(() => {
+      const result = db
+        .prepare(`UPDATE alerts SET ${ALERT_WRITE_COLUMNS.map((column) => `${column} = ?`).join(', ')} WHERE account_id = ? AND id = ?`)
+        .run(...alertWriteValues(alert), accountId, id);
+      if (result.changes === 0) return false;
+      writeAlertLinks(db, id, alert);
+      return true;
+    })(),
+  );
+  return changed ? getAlert(db, accountId, id) : null;
+}
+
+export function deleteAlert(db: Database, accountId: string, id: string): boolean {
+  return db.prepare('DELETE FROM alerts WHERE account_id = ? AND id = ?').run(accountId, id).changes > 0;
+}
+
+/** Store.searchAlerts: (names OR ids) AND search, oldest first, one page (max + 1 rows tell whether more follow). */
+export function searchAlerts(db: Database, accountId: string, query: AlertQuery): Page<AlertRecord> {
+  const where = ['a.account_id = ?'];
+  const params: unknown[] = [accountId];
+  if (query.names.length > 0 || query.ids.length > 0) {
+    where.push('(a.name IN (SELECT value FROM json_each(?)) OR a.id IN (SELECT value FROM json_each(?)))');
+    params.push(json(query.names), json(query.ids));
+  }
+  if (query.search) {
+    const condition = alertSearchCondition(query.search);
+    where.push(condition.sql);
+    params.push(...condition.params);
+  }
+  const rows = db
+    .prepare(`SELECT a.* FROM alerts a WHERE ${where.join(' AND ')} ORDER BY a.seq LIMIT ? OFFSET ?`)
+    .all(...params, query.max + 1, (query.page - 1) * query.max) as AlertRow[];
+  return { items: loadAlertRecords(db, rows.slice(0, query.max)), nextPage: rows.length > query.max };
+}
+
+/** Store.setMutedUntil: in one transaction; nothing changes when a listed id is unknown. */
+export function setMutedUntil(db: Database, accountId: string, selector: AlertSelector, mutedUntil: number | null): SelectResult {
+  return db.transaction(() => {
+    const selected = selectAlerts(db, accountId, selector);
+    if (selected.missing.length > 0) return selected;
+    db.prepare('UPDATE alerts SET muted_until = ? WHERE account_id = ? AND id IN (SELECT value FROM json_each(?))').run(
+      mutedUntil,
+      accountId,
+      json(selected.ids),
+    );
+    return selected;
+  })();
+}
+
+/** Union of the listed ids and the search matches, oldest first; both empty selects every alert. */
+function selectAlerts(db: Database, accountId: string, selector: AlertSelector): SelectResult {
+  const listed = [...new Set(selector.ids)];
+  const known = new Set(
+    db.prepare('SELECT id FROM alerts WHERE account_id = ? AND id IN (SELECT value FROM json_each(?))').pluck().all(accountId, json(listed)) as string[],
+  );
+  const missing = listed.filter((id) => !known.has(id));
+  const everything = listed.length === 0 && !selector.search;
+  const conditions: string[] = [];
+  const params: unknown[] = [accountId];
+  if (!everything) {
+    conditions.push('a.id IN (SELECT value FROM json_each(?))');
+    params.push(json(listed));
+    if (selector.search) {
+      const condition = alertSearchCondition(selector.search);
+      conditions.push(condition.sql);
+      params.push(...condition.params);
+    }
+  }
+  const ids = db
+    .prepare(`SELECT a.id FROM alerts a WHERE a.account_id = ?${conditions.length ? ` AND (${conditions.join(' OR ')})` : ''} ORDER BY a.seq`)
+    .pluck()
+    .all(...params) as string[];
+  return { ids, missing };
+}
+
+export function listAlertSummaries(db: Database, accountId: string): AlertSummary[] {
+  const rows = db.prepare(SQLITE_SUMMARY_SQL.alerts).all(accountId) as AlertSummaryRow[];
+  const links = db.prepare(SQLITE_SUMMARY_SQL.links).all(accountId) as { alert_id: string; schedule_id: string }[];
+  return toAlertSummaries(rows, links);
+}
+
+export function countAlertsByStatus(db: Database): Record<string, number> {
+  const rows = db.prepare('SELECT status, COUNT(*) AS count FROM alerts GROUP BY status').all() as { status: string; count: number }[];
+  return Object.fromEntries(rows.map((row) => [row.status, row.count]));
 }

@@ -1,9 +1,9 @@
 import type { Database } from 'better-sqlite3';
 import * as ackRows from './ack-rows.js';
 import type { AckOutcome, AckWrite } from '../ack-store.js';
-import { createId, hashApiKey, hashesEqual } from '../../ids.js';
+import { createId } from '../../ids.js';
+import * as accountRows from './account-rows.js';
 import {
-  UniqueViolation,
   type AccountRecord,
   type AlertQuery,
   type AlertRecord,
@@ -30,15 +30,9 @@ import {
   type StoreReadiness,
 } from '../store.js';
 import { MIGRATIONS } from './migrations.js';
-import {
-  ALERT_WRITE_COLUMNS,
-  alertSearchCondition,
-  alertWriteValues,
-  loadAlertRecords,
-  writeAlertLinks,
-  type AlertRow,
-} from './alert-rows.js';
-import { withoutEscalationChannel } from '../escalation-column.js';
+import * as alertRows from './alert-rows.js';
+import * as channelRows from './channel-rows.js';
+import { loadAlertRecords } from './alert-rows.js';
 import type {
   ClaimedDelivery,
   DeliveryClaim,
@@ -52,15 +46,20 @@ import * as consoleRows from './console-rows.js';
 import { PUBLIC_HISTORY_STATUSES, type ChannelTestDelivery, type TimelineRecord } from '../console-store.js';
 import * as throttleRows from './throttle-rows.js';
 import { listsHeld } from '../held-listing.js';
-import { channelFromRow, scheduleFromRows, templateColumn, throttleText, type ChannelRow, type ScheduleRow } from './rows.js';
+import {
+  channelFromRow,
+  scheduleFromRows,
+  scheduleValues,
+  type AlertRow,
+  type ChannelRow,
+  type ScheduleRow,
+} from '../row-mappers.js';
 import { openDatabase } from './open-database.js';
 import { watchSqliteAccountChanges } from './account-changes.js';
 import type { AccountChanges } from '../account-changes.js';
-import { SQLITE_SUMMARY_SQL, toAlertSummaries, type AlertSummary, type AlertSummaryRow } from '../alert-summary.js';
-import { AUTO_RESOLVE_TYPES, DEFAULT_CHANNEL } from '../../../model/defaults.js';
+import { json, unique } from './sql.js';
+import type { AlertSummary } from '../alert-summary.js';
 
-
-const json = (values: readonly (string | number)[]) => JSON.stringify(values);
 
 /** The Store on SQLite (better-sqlite3). One connection; better-sqlite3 is synchronous, so writes serialise. */
 export class SqliteStore implements Store {
@@ -75,52 +74,23 @@ export class SqliteStore implements Store {
   // Accounts and keys ------------------------------------------------------------------------------------------
 
   async createAccount(email: string | null): Promise<AccountRecord> {
-    const account = { id: createId(), email, createdAt: new Date().toISOString() };
-    this.db.transaction(() => {
-      this.db
-        .prepare('INSERT INTO accounts (id, email, created_at) VALUES (?, ?, ?)')
-        .run(account.id, email, account.createdAt);
-      this.db
-        .prepare('INSERT INTO channels (id, account_id, type, description, destination) VALUES (?, ?, ?, ?, ?)')
-        .run(createId(), account.id, 'email', DEFAULT_CHANNEL, email ?? '');
-    })();
-    return account;
+    return accountRows.createAccount(this.db, email);
   }
 
   async findAccountByEmail(email: string): Promise<AccountRecord | null> {
-    const row = this.db
-      .prepare('SELECT id, email, created_at FROM accounts WHERE email = ? ORDER BY seq LIMIT 1')
-      .get(email) as { id: string; email: string | null; created_at: string } | undefined;
-    return row ? { id: row.id, email: row.email, createdAt: row.created_at } : null;
+    return accountRows.findAccountByEmail(this.db, email);
   }
 
   async addApiKey(accountId: string, key: string): Promise<ApiKeyRecord> {
-    const id = createId();
-    const createdAt = new Date().toISOString();
-    this.db
-      .prepare('INSERT INTO api_keys (id, account_id, key_hash, created_at) VALUES (?, ?, ?, ?)')
-      .run(id, accountId, hashApiKey(key), createdAt);
-    const email = this.db.prepare('SELECT email FROM accounts WHERE id = ?').pluck().get(accountId) as string | null;
-    return { id, accountId, email, createdAt, revokedAt: null };
+    return accountRows.addApiKey(this.db, accountId, key);
   }
 
   async findAccountByKey(key: string): Promise<AccountRecord | null> {
-    const hash = hashApiKey(key);
-    const row = this.db
-      .prepare(
-        `SELECT k.key_hash, a.id, a.email, a.created_at, a.metric_prefixes FROM api_keys k
-         JOIN accounts a ON a.id = k.account_id WHERE k.key_hash = ? AND k.revoked_at IS NULL`,
-      )
-      .get(hash) as { key_hash: string; id: string; email: string | null; created_at: string; metric_prefixes: string } | undefined;
-    // The lookup is by hash already; the constant-time compare guards against any future lookup by prefix.
-    if (!row || !hashesEqual(row.key_hash, hash)) return null;
-    const metricPrefixes = JSON.parse(row.metric_prefixes) as string[];
-    return { id: row.id, email: row.email, createdAt: row.created_at, ...(metricPrefixes.length > 0 ? { metricPrefixes } : {}) };
+    return accountRows.findAccountByKey(this.db, key);
   }
 
-  /** Confines an account's queries to metric prefixes (`keys create --metric-prefix`); [] lifts the confinement. */
   async setMetricPrefixes(accountId: string, prefixes: string[]): Promise<void> {
-    this.db.prepare('UPDATE accounts SET metric_prefixes = ? WHERE id = ?').run(JSON.stringify(prefixes), accountId);
+    accountRows.setMetricPrefixes(this.db, accountId, prefixes);
   }
 
   accountChanges(): AccountChanges {
@@ -128,262 +98,74 @@ export class SqliteStore implements Store {
   }
 
   async findApiKey(key: string): Promise<ApiKeyRecord | null> {
-    return (await this.keys('WHERE k.key_hash = ?', [hashApiKey(key)]))[0] ?? null;
+    return accountRows.findApiKey(this.db, key);
   }
 
   async listApiKeys(): Promise<ApiKeyRecord[]> {
-    return this.keys('', []);
-  }
-
-  private async keys(where: string, params: unknown[]): Promise<ApiKeyRecord[]> {
-    const rows = this.db
-      .prepare(
-        `SELECT k.id, k.account_id, a.email, k.created_at, k.revoked_at FROM api_keys k
-         JOIN accounts a ON a.id = k.account_id ${where} ORDER BY k.seq`,
-      )
-      .all(...params) as { id: string; account_id: string; email: string | null; created_at: string; revoked_at: string | null }[];
-    return rows.map((row) => ({
-      id: row.id,
-      accountId: row.account_id,
-      email: row.email,
-      createdAt: row.created_at,
-      revokedAt: row.revoked_at,
-    }));
+    return accountRows.listApiKeys(this.db);
   }
 
   async revokeApiKey(keyId: string): Promise<boolean> {
-    const found = this.db.prepare('SELECT 1 FROM api_keys WHERE id = ?').get(keyId);
-    if (!found) return false;
-    this.db
-      .prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL')
-      .run(new Date().toISOString(), keyId);
-    return true;
+    return accountRows.revokeApiKey(this.db, keyId);
   }
 
   // Alerts -----------------------------------------------------------------------------------------------------
 
   async createAlert(accountId: string, alert: AlertWrite): Promise<AlertRecord> {
-    const id = createId();
-    this.unique('name', alert.name, () =>
-      this.db.transaction(() => {
-        this.db
-          .prepare(
-            `INSERT INTO alerts (id, account_id, ${ALERT_WRITE_COLUMNS.join(', ')}, created_at)
-             VALUES (?, ?, ${ALERT_WRITE_COLUMNS.map(() => '?').join(', ')}, ?)`,
-          )
-          .run(id, accountId, ...alertWriteValues(alert), new Date().toISOString());
-        writeAlertLinks(this.db, id, alert);
-      })(),
-    );
-    return (await this.getAlert(accountId, id))!;
+    return alertRows.createAlert(this.db, accountId, alert);
   }
 
   async getAlert(accountId: string, id: string): Promise<AlertRecord | null> {
-    const row = this.db.prepare('SELECT * FROM alerts WHERE account_id = ? AND id = ?').get(accountId, id) as
-      | AlertRow
-      | undefined;
-    return row ? loadAlertRecords(this.db, [row])[0]! : null;
+    return alertRows.getAlert(this.db, accountId, id);
   }
 
   async updateAlert(accountId: string, id: string, alert: AlertWrite): Promise<AlertRecord | null> {
-    const changed = this.unique('name', alert.name, () =>
-      this.db.transaction(() => {
-        const result = this.db
-          .prepare(
-            `UPDATE alerts SET ${ALERT_WRITE_COLUMNS.map((column) => `${column} = ?`).join(', ')}
-             WHERE account_id = ? AND id = ?`,
-          )
-          .run(...alertWriteValues(alert), accountId, id);
-        if (result.changes === 0) return false;
-        writeAlertLinks(this.db, id, alert);
-        return true;
-      })(),
-    );
-    return changed ? this.getAlert(accountId, id) : null;
+    return alertRows.updateAlert(this.db, accountId, id, alert);
   }
 
   async deleteAlert(accountId: string, id: string): Promise<boolean> {
-    return this.db.prepare('DELETE FROM alerts WHERE account_id = ? AND id = ?').run(accountId, id).changes > 0;
+    return alertRows.deleteAlert(this.db, accountId, id);
   }
 
   async searchAlerts(accountId: string, query: AlertQuery): Promise<Page<AlertRecord>> {
-    const where = ['a.account_id = ?'];
-    const params: unknown[] = [accountId];
-    if (query.names.length > 0 || query.ids.length > 0) {
-      where.push(
-        '(a.name IN (SELECT value FROM json_each(?)) OR a.id IN (SELECT value FROM json_each(?)))',
-      );
-      params.push(json(query.names), json(query.ids));
-    }
-    if (query.search) {
-      const condition = alertSearchCondition(query.search);
-      where.push(condition.sql);
-      params.push(...condition.params);
-    }
-    const rows = this.db
-      .prepare(`SELECT a.* FROM alerts a WHERE ${where.join(' AND ')} ORDER BY a.seq LIMIT ? OFFSET ?`)
-      .all(...params, query.max + 1, (query.page - 1) * query.max) as AlertRow[];
-    return { items: loadAlertRecords(this.db, rows.slice(0, query.max)), nextPage: rows.length > query.max };
-  }
-
-  async selectAlertIds(accountId: string, selector: AlertSelector): Promise<SelectResult> {
-    return this.select(accountId, selector);
+    return alertRows.searchAlerts(this.db, accountId, query);
   }
 
   async setMutedUntil(accountId: string, selector: AlertSelector, mutedUntil: number | null): Promise<SelectResult> {
-    return this.db.transaction(() => {
-      const selected = this.select(accountId, selector);
-      if (selected.missing.length > 0) return selected;
-      this.db
-        .prepare('UPDATE alerts SET muted_until = ? WHERE account_id = ? AND id IN (SELECT value FROM json_each(?))')
-        .run(mutedUntil, accountId, json(selected.ids));
-      return selected;
-    })();
-  }
-
-  /** Union of the listed ids and the search matches, oldest first; both empty selects every alert. */
-  private select(accountId: string, selector: AlertSelector): SelectResult {
-    const listed = [...new Set(selector.ids)];
-    const known = new Set(
-      this.db
-        .prepare('SELECT id FROM alerts WHERE account_id = ? AND id IN (SELECT value FROM json_each(?))')
-        .pluck()
-        .all(accountId, json(listed)) as string[],
-    );
-    const missing = listed.filter((id) => !known.has(id));
-    const everything = listed.length === 0 && !selector.search;
-    const conditions: string[] = [];
-    const params: unknown[] = [accountId];
-    if (!everything) {
-      conditions.push('a.id IN (SELECT value FROM json_each(?))');
-      params.push(json(listed));
-      if (selector.search) {
-        const condition = alertSearchCondition(selector.search);
-        conditions.push(condition.sql);
-        params.push(...condition.params);
-      }
-    }
-    const ids = this.db
-      .prepare(
-        `SELECT a.id FROM alerts a WHERE a.account_id = ?${conditions.length ? ` AND (${conditions.join(' OR ')})` : ''}
-         ORDER BY a.seq`,
-      )
-      .pluck()
-      .all(...params) as string[];
-    return { ids, missing };
+    return alertRows.setMutedUntil(this.db, accountId, selector, mutedUntil);
   }
 
   // Channels ---------------------------------------------------------------------------------------------------
 
   async createChannel(accountId: string, channel: ChannelWrite): Promise<ChannelRecord> {
-    const id = createId();
-    this.unique('description', channel.description, () =>
-      this.db
-        .prepare(
-          `INSERT INTO channels (id, account_id, type, description, destination, auto_resolve, throttle, template)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-        )
-        .run(id, accountId, channel.type, channel.description, channel.destination, channel.autoResolve ? 1 : 0, throttleText(channel), templateColumn(channel)),
-    );
-    return (await this.getChannel(accountId, id))!;
+    return channelRows.createChannel(this.db, accountId, channel);
   }
 
   async getChannel(accountId: string, id: string): Promise<ChannelRecord | null> {
-    const row = this.db.prepare('SELECT * FROM channels WHERE account_id = ? AND id = ?').get(accountId, id) as
-      | ChannelRow
-      | undefined;
-    return row ? channelFromRow(row) : null;
+    return channelRows.getChannel(this.db, accountId, id);
   }
 
   async findChannelsByRefs(accountId: string, refs: string[]): Promise<ChannelRecord[]> {
-    const rows = this.db
-      .prepare(
-        `SELECT * FROM channels WHERE account_id = ?
-         AND (id IN (SELECT value FROM json_each(?)) OR description IN (SELECT value FROM json_each(?)))
-         ORDER BY seq`,
-      )
-      .all(accountId, json(refs), json(refs)) as ChannelRow[];
-    return rows.map(channelFromRow);
+    return channelRows.findChannelsByRefs(this.db, accountId, refs);
   }
 
   async updateChannel(accountId: string, id: string, channel: ChannelWrite): Promise<ChannelRecord | null> {
-    const result = this.unique('description', channel.description, () =>
-      this.db
-        .prepare(
-          `UPDATE channels SET type = ?, description = ?, destination = ?, auto_resolve = ?, throttle = ?, template = ?
-           WHERE account_id = ? AND id = ?`,
-        )
-        .run(channel.type, channel.description, channel.destination, channel.autoResolve ? 1 : 0, throttleText(channel), templateColumn(channel), accountId, id),
-    );
-    return result.changes > 0 ? this.getChannel(accountId, id) : null;
+    return channelRows.updateChannel(this.db, accountId, id, channel);
   }
 
   async deleteChannel(accountId: string, id: string): Promise<{ alertsChanged: number } | null> {
-    return this.db.transaction(() => {
-      const users = this.db
-        .prepare('SELECT alert_id FROM alert_channels WHERE channel_id = ?')
-        .pluck()
-        .all(id) as string[];
-      const deleted = this.db.prepare('DELETE FROM channels WHERE account_id = ? AND id = ?').run(accountId, id);
-      if (deleted.changes === 0) return null;
-      // Escalation steps name channels inside a JSON column: the deleted one leaves them (a step left empty goes).
-      const escalating = this.db
-        .prepare('SELECT id, escalation FROM alerts WHERE account_id = ? AND instr(escalation, ?) > 0')
-        .all(accountId, JSON.stringify(id)) as { id: string; escalation: string }[];
-      const rewrite = this.db.prepare('UPDATE alerts SET escalation = ? WHERE id = ?');
-      for (const row of escalating) rewrite.run(withoutEscalationChannel(row.escalation, id), row.id);
-      // An alert left without any channel falls back to the account's default, as on create.
-      const fallback = this.db
-        .prepare('SELECT id FROM channels WHERE account_id = ? AND description = ?')
-        .pluck()
-        .get(accountId, DEFAULT_CHANNEL) as string | undefined;
-      if (fallback) {
-        this.db
-          .prepare(
-            `INSERT INTO alert_channels (alert_id, channel_id, position)
-             SELECT value, ?, 0 FROM json_each(?)
-             WHERE NOT EXISTS (SELECT 1 FROM alert_channels WHERE alert_id = value)`,
-          )
-          .run(fallback, json(users));
-      }
-      return { alertsChanged: users.length };
-    })();
+    return channelRows.deleteChannel(this.db, accountId, id);
   }
 
   async searchChannels(accountId: string, query: ChannelQuery): Promise<Page<ChannelRecord>> {
-    const either: string[] = [];
-    const params: unknown[] = [accountId];
-    if (query.types.length) {
-      either.push('type IN (SELECT value FROM json_each(?))');
-      params.push(json(query.types));
-    }
-    if (query.descriptions.length) {
-      either.push('description IN (SELECT value FROM json_each(?))');
-      params.push(json(query.descriptions));
-    }
-    if (query.ids.length) {
-      either.push('id IN (SELECT value FROM json_each(?))');
-      params.push(json(query.ids));
-    }
-    if (query.autoResolve !== null) {
-      // auto_resolve counts only on the types that resolve by themselves (a stored true elsewhere means nothing).
-      either.push('(type IN (SELECT value FROM json_each(?)) AND auto_resolve = ?)');
-      params.push(json([...AUTO_RESOLVE_TYPES]), query.autoResolve ? 1 : 0);
-    }
-    const rows = this.db
-      .prepare(
-        `SELECT * FROM channels WHERE account_id = ?${either.length ? ` AND (${either.join(' OR ')})` : ''}
-         ORDER BY seq LIMIT ? OFFSET ?`,
-      )
-      .all(...params, query.max + 1, (query.page - 1) * query.max) as ChannelRow[];
-    return { items: rows.slice(0, query.max).map(channelFromRow), nextPage: rows.length > query.max };
+    return channelRows.searchChannels(this.db, accountId, query);
   }
 
   // Schedules --------------------------------------------------------------------------------------------------
 
   async createSchedule(accountId: string, schedule: ScheduleWrite): Promise<ScheduleRecord> {
     const id = createId();
-    this.unique('name', schedule.name, () =>
+    unique('name', schedule.name, () =>
       this.db
         .prepare(
           `INSERT INTO schedules (id, account_id, name, start_time, duration, timezone, repeat_days, anchor)
@@ -406,7 +188,7 @@ export class SqliteStore implements Store {
   }
 
   async updateSchedule(accountId: string, id: string, schedule: ScheduleWrite): Promise<ScheduleRecord | null> {
-    const result = this.unique('name', schedule.name, () =>
+    const result = unique('name', schedule.name, () =>
       this.db
         .prepare(
           `UPDATE schedules SET name = ?, start_time = ?, duration = ?, timezone = ?, repeat_days = ?, anchor = ?
@@ -650,14 +432,11 @@ export class SqliteStore implements Store {
   }
 
   async listAlertSummaries(accountId: string): Promise<AlertSummary[]> {
-    const rows = this.db.prepare(SQLITE_SUMMARY_SQL.alerts).all(accountId) as AlertSummaryRow[];
-    const links = this.db.prepare(SQLITE_SUMMARY_SQL.links).all(accountId) as { alert_id: string; schedule_id: string }[];
-    return toAlertSummaries(rows, links);
+    return alertRows.listAlertSummaries(this.db, accountId);
   }
 
   async countAlertsByStatus(): Promise<Record<string, number>> {
-    const rows = this.db.prepare('SELECT status, COUNT(*) AS count FROM alerts GROUP BY status').all() as { status: string; count: number }[];
-    return Object.fromEntries(rows.map((row) => [row.status, row.count]));
+    return alertRows.countAlertsByStatus(this.db);
   }
 
   /** Copies the database, while it is in use, to `path` (SQLite's online backup): a consistent snapshot. */
@@ -668,29 +447,6 @@ export class SqliteStore implements Store {
   async close(): Promise<void> {
     if (this.db.open) this.db.close();
   }
-
-  /** Runs a write, turning a per-account UNIQUE violation into UniqueViolation(field, value). */
-  private unique<T>(field: string, value: string, write: () => T): T {
-    try {
-      return write();
-    } catch (error) {
-      if (error instanceof Error && (error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') {
-        throw new UniqueViolation(field, value);
-      }
-      throw error;
-    }
-  }
-}
-
-function scheduleValues(schedule: ScheduleWrite): unknown[] {
-  return [
-    schedule.name,
-    schedule.startTime,
-    schedule.duration,
-    schedule.timezone,
-    JSON.stringify(schedule.repeat),
-    schedule.anchor,
-  ];
 }
 
 /**

@@ -156,8 +156,11 @@ describeEachStore('the $name store', (backend) => {
     expect(orred.items.map((a) => a.name)).toEqual(['cpu', 'memory']);
     const anded = await store.searchAlerts(account, { names: ['cpu', 'memory'], ids: [], search: 'mem', page: 1, max: 10 });
     expect(anded.items.map((a) => a.name)).toEqual(['memory']);
-    const selected = await store.selectAlertIds(account, { ids: [created[2]!.id], search: 'disk' });
+    // A selector is the union of its ids and its search, as a mute applies it.
+    const selected = await store.setMutedUntil(account, { ids: [created[2]!.id], search: 'disk' }, 1_900_000_000_000);
     expect(selected).toEqual({ ids: [created[0]!.id, created[1]!.id, created[2]!.id], missing: [] });
+    expect((await store.getAlert(account, created[0]!.id))?.mutedUntil).toBe(1_900_000_000_000);
+    expect((await store.getAlert(account, created[3]!.id))?.mutedUntil).toBeNull();
   });
 
   it('keeps an alert\'s channels and schedules in the given order, without duplicates', async () => {
