@@ -1,14 +1,20 @@
 /**
- * How a process learns that accounts or API keys may have changed, so that the API's cache of key -> account
- * (http/account-cache.ts) can drop what it holds. Each backend implements it: SQLite from its own connection's
- * writes (temporary triggers) and other processes' commits (`PRAGMA data_version`), PostgreSQL from a
- * LISTEN connection that statement triggers on `accounts` and `api_keys` notify (a PostgreSQL migration).
+ * What the API's read caches depend on: `accounts` (accounts and API keys: http/account-cache.ts) and `alerts`
+ * (alerts, their links, and channels, whose descriptions searches match: http/alert-read-cache.ts).
+ */
+export type ChangeTopic = 'accounts' | 'alerts';
+
+/**
+ * How a process learns that data a cache holds may have changed, so that the cache drops it. Each backend
+ * implements it: SQLite from its own connection's writes (temporary triggers) and other processes' commits
+ * (`PRAGMA data_version`), PostgreSQL from this process's own writes (counted by PgDatabase as they complete) and
+ * a LISTEN connection that statement triggers notify on every write by anyone (a PostgreSQL migration).
  */
 export interface AccountChanges {
   /**
-   * A number that differs from the one returned before whenever accounts or keys may have changed since, or null
+   * A number that differs from the one returned before whenever the topic's data may have changed since, or null
    * while changes cannot be seen (a lost LISTEN connection): then nothing may be served from a cache.
    */
-  version(): number | null;
+  version(topic?: ChangeTopic): number | null;
   close(): Promise<void>;
 }

@@ -1,20 +1,25 @@
 import pg, { type Pool } from 'pg';
-import type { AccountChanges } from '../account-changes.js';
+import type { AccountChanges, ChangeTopic } from '../account-changes.js';
 import type { PgDatabase } from './pg-database.js';
 
-/** The channel the migration's statement triggers on `accounts` and `api_keys` notify (any writer: replicas, CLI). */
-export const ACCOUNT_CHANGES_CHANNEL = 'alertform_accounts';
+/** The channels the migration's statement triggers notify on every write by anyone (replicas, the CLI), by topic. */
+const CHANNELS: Record<ChangeTopic, string> = { accounts: 'alertform_accounts', alerts: 'alertform_alerts' };
 const RECONNECT_MS = 1_000;
 
 /**
- * Account and key changes on PostgreSQL: one connection per process LISTENs to the channel the triggers notify,
- * so a revocation anywhere (another replica, `alertform keys revoke`) reaches this process milliseconds after its
+ * Changes on PostgreSQL. This process's own writes are counted by PgDatabase as they complete (so a write is seen
+ * by the next read here, at once); one connection per process LISTENs to the channels the triggers notify, so a
+ * write anywhere else (another replica, `alertform keys revoke`) reaches this process milliseconds after its
  * commit. While that connection is not listening (starting, lost, or left on a host the pool no longer uses after
  * a failover), version() is null and nothing is served from a cache; each reconnection counts as a change, since
  * notifications sent meanwhile are lost.
  */
 export function watchPostgresAccountChanges(db: PgDatabase): AccountChanges {
-  let generation = 0;
+  const generations: Record<ChangeTopic, number> = { accounts: 0, alerts: 0 };
+  const everything = () => {
+    generations.accounts += 1;
+    generations.alerts += 1;
+  };
   let listening: { client: pg.Client; pool: Pool } | null = null;
   let connecting = false;
   let closed = false;
@@ -22,7 +27,7 @@ export function watchPostgresAccountChanges(db: PgDatabase): AccountChanges {
 
   const lost = (client: pg.Client) => {
     if (listening?.client === client) listening = null;
-    generation += 1;
+    everything();
     void client.end().catch(() => undefined);
     schedule();
   };
@@ -47,18 +52,20 @@ export function watchPostgresAccountChanges(db: PgDatabase): AccountChanges {
     });
     client.on('error', () => lost(client));
     client.on('end', () => lost(client));
-    client.on('notification', () => {
-      generation += 1;
+    client.on('notification', (message) => {
+      const topic = (Object.keys(CHANNELS) as ChangeTopic[]).find((name) => CHANNELS[name] === message.channel);
+      if (topic) generations[topic] += 1;
+      else everything();
     });
     try {
       await client.connect();
-      await client.query(`LISTEN ${ACCOUNT_CHANGES_CHANNEL}`);
+      for (const channel of Object.values(CHANNELS)) await client.query(`LISTEN ${channel}`);
       if (closed) {
         connecting = false;
         await client.end().catch(() => undefined);
         return;
       }
-      generation += 1;
+      everything();
       listening = { client, pool };
       connecting = false;
     } catch {
@@ -69,14 +76,14 @@ export function watchPostgresAccountChanges(db: PgDatabase): AccountChanges {
   void connect();
 
   return {
-    version() {
+    version(topic = 'accounts') {
       if (!listening) return null;
       if (listening.pool !== db.pool) {
         // The pool moved to another host (failover): listen there instead.
         lost(listening.client);
         return null;
       }
-      return generation;
+      return generations[topic] + db.completedWrites;
     },
     async close() {
       closed = true;

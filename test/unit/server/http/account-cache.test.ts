@@ -118,7 +118,7 @@ describe.skipIf(availability.skip)('the API key cache on PostgreSQL', () => {
     return store;
   };
 
-  it('refuses a key revoked by another replica within a second (LISTEN/NOTIFY), and caches until then', async () => {
+  it('sees a change by this replica at once, refuses a key revoked by another within a second (LISTEN/NOTIFY), and caches until then', async () => {
     const url = await postgres.createDatabase();
     const replica = await openPostgres(url);
     const { keyA, a } = await twoTenants(replica);
@@ -128,6 +128,8 @@ describe.skipIf(availability.skip)('the API key cache on PostgreSQL', () => {
     await cache.find('key-of-tenant-a-0123456789');
     expect((await cache.find('key-of-tenant-a-0123456789'))?.id).toBe(a.id);
     expect(lookups).toHaveBeenCalledTimes(1);
+    await replica.setMetricPrefixes(a.id, ['team_a.']);
+    expect((await cache.find('key-of-tenant-a-0123456789'))?.metricPrefixes).toEqual(['team_a.']);
 
     const other = await openPostgres(url);
     await other.revokeApiKey(keyA.id);
