@@ -27,6 +27,11 @@ async function twoTenants(store: Store) {
 }
 
 let files = 0;
+/**
+ * Another connection's commits are read once per turn of the event loop (sqlite/account-changes.ts); every HTTP
+ * request is read from its socket in a turn of its own, so a request after the write is modelled by a new turn.
+ */
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 function openSqlite(path = join(dir, `cache-${files++}.db`)) {
   const store = SqliteStore.open(path);
   opened.push(store);
@@ -69,10 +74,13 @@ describe('the API key cache on SQLite', () => {
     const { keyA, a } = await twoTenants(store);
     const cache = createAccountCache(store);
     expect(await cache.find('key-of-tenant-a-0123456789')).not.toBeNull();
+    await nextTurn();
     const other = openSqlite(path).store;
     await other.setMetricPrefixes(a.id, ['team_a.']);
+    await nextTurn();
     expect((await cache.find('key-of-tenant-a-0123456789'))?.metricPrefixes).toEqual(['team_a.']);
     await other.revokeApiKey(keyA.id);
+    await nextTurn();
     expect(await cache.find('key-of-tenant-a-0123456789')).toBeNull();
   });
 

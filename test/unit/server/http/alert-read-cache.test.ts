@@ -44,6 +44,11 @@ async function twoTenants(store: Store) {
 
 const everything = { names: [], ids: [], search: null, page: 1, max: 100 };
 let files = 0;
+/**
+ * Another connection's commits are read once per turn of the event loop (sqlite/account-changes.ts); every HTTP
+ * request is read from its socket in a turn of its own, so a request after the write is modelled by a new turn.
+ */
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('the alert read cache on SQLite', () => {
   const open = (path = join(dir, `reads-${files++}.db`)) => {
@@ -75,10 +80,13 @@ describe('the alert read cache on SQLite', () => {
     await store.updateAlert(a.id, alertA.id, write('renamed', channelA.id));
     expect((await cache.getAlert(a.id, alertA.id))?.name).toBe('renamed');
     expect((await cache.searchAlerts(a.id, { ...everything, search: 'team' })).items).toEqual([]);
+    await nextTurn();
     const other = open(path).store;
     await other.updateChannel(a.id, channelA.id, { type: 'email', description: 'team mail', destination: 'a@example.com', autoResolve: false } as never);
+    await nextTurn();
     expect((await cache.searchAlerts(a.id, { ...everything, search: 'team' })).items.map((alert) => alert.id)).toEqual([alertA.id]);
     await other.deleteAlert(a.id, alertA.id);
+    await nextTurn();
     expect(await cache.getAlert(a.id, alertA.id)).toBeNull();
   });
 
