@@ -10,6 +10,7 @@ import type {
   ScheduleWrite,
 } from './store.js';
 import { acknowledgementFromRow } from './ack-store.js';
+import type { TimelineRecord } from './console-store.js';
 
 /*
  * Rows to records and writes to column values, for both backends: their tables have the same columns, with JSON
@@ -239,4 +240,28 @@ export const HISTORY_COLUMNS = 'alert_id, status, value, time, metric';
 
 export function historyFromRow(row: HistoryRow): HistoryRecord {
   return { alertId: row.alert_id, status: row.status, value: row.value, time: row.time, metric: row.metric };
+}
+
+/** A history row joined with its channel (LEFT JOIN: a deleted channel leaves its entries without one). */
+export interface TimelineRow {
+  status: string;
+  time: number;
+  metric: string;
+  value: number | null;
+  channel_id: string | null;
+  type: string | null;
+  description: string | null;
+  reason: string | null;
+}
+
+/** A timeline row as a record (both stores' rows have the same shape). */
+export function timelineFromRow(row: TimelineRow): TimelineRecord {
+  return {
+    kind: row.status,
+    time: Number(row.time),
+    metric: row.metric,
+    value: row.value,
+    channel: row.channel_id !== null && row.type !== null ? { id: row.channel_id, type: row.type, description: row.description ?? '' } : null,
+    reason: row.reason,
+  };
 }

@@ -17,7 +17,7 @@ export const ALERT_COLUMNS = `a.id, a.account_id, a.name, a.metric, a.alert_crit
 export type LinkedAlertRow = AlertRow & { channel_ids: string[]; schedule_ids: string[] };
 
 /** Rows (with their link arrays) into records. */
-export function toAlertRecords(rows: LinkedAlertRow[]): AlertRecord[] {
+function toAlertRecords(rows: LinkedAlertRow[]): AlertRecord[] {
   return rows.map((row) => alertFromRow(row, row.channel_ids, row.schedule_ids));
 }
 

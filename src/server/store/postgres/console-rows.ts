@@ -2,7 +2,7 @@ import { createId } from '../../ids.js';
 import type { ChannelTestDelivery, TimelineRecord } from '../console-store.js';
 import { DELIVERY_LISTING_COLUMNS, deliveryPage, type DeliveryRow } from '../delivery-rows.js';
 import type { DeliveryRecord } from '../outbox.js';
-import { timelineFromRow, type TimelineRow } from '../sqlite/console-rows.js';
+import { timelineFromRow, type TimelineRow } from '../row-mappers.js';
 import type { PgDatabase, Queryable } from './pg-database.js';
 
 export async function listTimeline(db: Queryable, accountId: string, alertId: string, since: number, limit: number): Promise<TimelineRecord[]> {
@@ -48,4 +48,30 @@ export async function enqueueChannelTest(db: Queryable, accountId: string, chann
     [id, test.alertId, test.alertName, test.event, JSON.stringify(test.payload), test.createdAt, accountId, channelId],
   );
   return inserted.length > 0 ? getDelivery(db, accountId, id) : null;
+}
+
+/** ConsoleStore.findAlertOwner: the alert's account and its metric prefixes, across accounts (a signed link). */
+export async function findAlertOwner(db: Queryable, alertId: string): Promise<{ accountId: string; metricPrefixes: string[] } | null> {
+  const [row] = await db.query<{ account_id: string; metric_prefixes: string }>(
+    'SELECT a.account_id, c.metric_prefixes FROM alerts a JOIN accounts c ON c.id = a.account_id WHERE a.id = $1',
+    [alertId],
+  );
+  return row ? { accountId: row.account_id, metricPrefixes: JSON.parse(row.metric_prefixes) as string[] } : null;
+}
+
+export async function setManagedFromGit(db: Queryable, accountId: string, alertId: string, managed: boolean): Promise<boolean> {
+  const rows = await db.query('UPDATE alerts SET managed_from_git = $1 WHERE account_id = $2 AND id = $3 RETURNING id', [managed, accountId, alertId]);
+  return rows.length > 0;
+}
+
+export async function isManagedFromGit(db: Queryable, accountId: string, alertId: string): Promise<boolean> {
+  const [row] = await db.query<{ managed_from_git: boolean }>('SELECT managed_from_git FROM alerts WHERE account_id = $1 AND id = $2', [accountId, alertId]);
+  return row?.managed_from_git === true;
+}
+
+/** ConsoleStore.getServerSecret: the first caller's generated value wins, and every later call reads it. */
+export async function getServerSecret(db: Queryable, name: string, generate: () => string): Promise<string> {
+  await db.query('INSERT INTO server_secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [name, generate()]);
+  const [row] = await db.query<{ value: string }>('SELECT value FROM server_secrets WHERE name = $1', [name]);
+  return row!.value;
 }

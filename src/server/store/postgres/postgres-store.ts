@@ -1,7 +1,9 @@
-import { createId } from '../../ids.js';
 import * as accountRows from './account-rows.js';
 import * as alertRows from './alert-rows.js';
 import * as channelRows from './channel-rows.js';
+import * as scheduleRows from './schedule-rows.js';
+import * as historyRows from './history-rows.js';
+import { SCHEDULE_COLUMNS } from './schedule-rows.js';
 import { CHANNEL_COLUMNS } from './channel-rows.js';
 import { ALERT_COLUMNS, type LinkedAlertRow } from './alert-rows.js';
 import {
@@ -37,24 +39,16 @@ import { CLEAR_ACK } from '../sqlite/ack-rows.js';
 import type { AckOutcome, AckWrite } from '../ack-store.js';
 import * as throttleRows from './throttle-rows.js';
 import { listsHeld } from '../held-listing.js';
-import {
-  alertFromRow,
-  channelFromRow,
-  scheduleFromRows,
-  scheduleValues,
-  type ChannelRow,
-  type ScheduleRow,
-} from '../row-mappers.js';
+import { alertFromRow, channelFromRow, scheduleFromRows, type ChannelRow, type ScheduleRow } from '../row-mappers.js';
 import { acquireLeases, fencePartitions, partitionSql, releaseLeases, renewLeases } from './evaluation-leases.js';
 import { MIGRATIONS, migrateDatabase } from './migrations.js';
 import { watchPostgresAccountChanges } from './account-changes.js';
 import type { AccountChanges } from '../account-changes.js';
 import { PgDatabase, type PoolOptions, type Queryable } from './pg-database.js';
-import { SqlBuilder, unique } from './sql.js';
 import * as outbox from './outbox-rows.js';
 import type { AlertSummary } from '../alert-summary.js';
 import * as consoleRows from './console-rows.js';
-import { PUBLIC_HISTORY_STATUSES, type ChannelTestDelivery, type TimelineRecord } from '../console-store.js';
+import type { ChannelTestDelivery, TimelineRecord } from '../console-store.js';
 import type {
   ClaimedDelivery,
   DeliveryClaim,
@@ -64,7 +58,6 @@ import type {
   PendingSummary,
 } from '../outbox.js';
 
-const SCHEDULE_COLUMNS = 'id, account_id, name, start_time, duration, timezone, repeat_days, anchor';
 
 /**
  * The Store on PostgreSQL (node-postgres, a pool of connections). The same semantics as the SQLite store in
@@ -185,91 +178,33 @@ export class PostgresStore implements Store {
   // Schedules --------------------------------------------------------------------------------------------------
 
   async createSchedule(accountId: string, schedule: ScheduleWrite): Promise<ScheduleRecord> {
-    const id = createId();
-    await unique('name', schedule.name, () =>
-      this.db.query(
-        `INSERT INTO schedules (id, account_id, name, start_time, duration, timezone, repeat_days, anchor)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-        [id, accountId, ...scheduleValues(schedule)],
-      ),
-    );
-    return (await this.getSchedule(accountId, id))!;
+    return scheduleRows.createSchedule(this.db, accountId, schedule);
   }
 
   async getSchedule(accountId: string, id: string): Promise<ScheduleRecord | null> {
-    return (await this.getSchedulesByIds(accountId, [id]))[0] ?? null;
+    return scheduleRows.getSchedule(this.db, accountId, id);
   }
 
   async getSchedulesByIds(accountId: string, ids: string[]): Promise<ScheduleRecord[]> {
-    const rows = await this.db.query<ScheduleRow>(
-      `SELECT ${SCHEDULE_COLUMNS} FROM schedules WHERE account_id = $1 AND id = ANY($2) ORDER BY seq`,
-      [accountId, ids],
-    );
-    return this.schedulesWithAlerts(rows);
+    return scheduleRows.getSchedulesByIds(this.db, accountId, ids);
   }
 
   async updateSchedule(accountId: string, id: string, schedule: ScheduleWrite): Promise<ScheduleRecord | null> {
-    const updated = await unique('name', schedule.name, () =>
-      this.db.query(
-        `UPDATE schedules SET name = $1, start_time = $2, duration = $3, timezone = $4, repeat_days = $5, anchor = $6
-         WHERE account_id = $7 AND id = $8 RETURNING id`,
-        [...scheduleValues(schedule), accountId, id],
-      ),
-    );
-    return updated.length > 0 ? this.getSchedule(accountId, id) : null;
+    return scheduleRows.updateSchedule(this.db, accountId, id, schedule);
   }
 
   async deleteSchedule(accountId: string, id: string): Promise<boolean> {
-    return (await this.db.query('DELETE FROM schedules WHERE account_id = $1 AND id = $2 RETURNING id', [accountId, id])).length > 0;
+    return scheduleRows.deleteSchedule(this.db, accountId, id);
   }
 
   async searchSchedules(accountId: string, query: ScheduleQuery): Promise<Page<ScheduleRecord>> {
-    const sql = new SqlBuilder([accountId]);
-    // The given filters are ORed, as on SQLite; repeat matches a schedule repeating on any of the days.
-    const criteria: Array<[(param: string) => string, readonly (string | number)[], string]> = [
-      [(param) => `name = ANY(${param})`, query.names, 'text'],
-      [(param) => `id = ANY(${param})`, query.ids, 'text'],
-      [(param) => `duration = ANY(${param})`, query.durations, 'int'],
-      [(param) => `start_time = ANY(${param})`, query.startTimes, 'text'],
-      [(param) => `timezone = ANY(${param})`, query.timezones, 'text'],
-      [(param) => `EXISTS (SELECT 1 FROM json_array_elements_text(repeat_days::json) d WHERE d = ANY(${param}))`, query.repeat, 'text'],
-    ];
-    const given = criteria.filter(([, values]) => values.length > 0);
-    const filter = given.length
-      ? ` AND (${given.map(([condition, values, type]) => condition(`${sql.param(values)}::${type}[]`)).join(' OR ')})`
-      : '';
-    const rows = await this.db.query<ScheduleRow>(
-      `SELECT ${SCHEDULE_COLUMNS} FROM schedules WHERE account_id = $1${filter} ORDER BY seq
-       LIMIT ${sql.param(query.max + 1)} OFFSET ${sql.param((query.page - 1) * query.max)}`,
-      sql.params,
-    );
-    return { items: await this.schedulesWithAlerts(rows.slice(0, query.max)), nextPage: rows.length > query.max };
+    return scheduleRows.searchSchedules(this.db, accountId, query);
   }
 
-  private async schedulesWithAlerts(rows: ScheduleRow[]): Promise<ScheduleRecord[]> {
-    if (rows.length === 0) return [];
-    const links = await this.db.query<{ schedule_id: string; alert_id: string }>(
-      `SELECT s.schedule_id, s.alert_id FROM alert_schedules s JOIN alerts a ON a.id = s.alert_id
-       WHERE s.schedule_id = ANY($1) ORDER BY a.seq`,
-      [rows.map((row) => row.id)],
-    );
-    return scheduleFromRows(rows, links);
-  }
-
-  // History ----------------------------------------------------------------------------------------------------
+// History ----------------------------------------------------------------------------------------------------
 
   async searchHistory(accountId: string, query: HistoryQuery): Promise<HistoryRecord[]> {
-    const sql = new SqlBuilder([accountId, query.since]);
-    // The console's kinds (mutes, notifications) stay out of the public answer.
-    const where = ['account_id = $1', 'time >= $2', `status = ANY(${sql.param([...PUBLIC_HISTORY_STATUSES])})`];
-    if (query.alertIds.length) where.push(`alert_id = ANY(${sql.param(query.alertIds)})`);
-    if (query.status !== null) where.push(`status = ${sql.param(query.status)}`);
-    if (query.value !== null) where.push(`value = ${sql.param(query.value)}`);
-    const rows = await this.db.query<{ alert_id: string; status: string; value: number | null; time: number; metric: string }>(
-      `SELECT alert_id, status, value, time, metric FROM history WHERE ${where.join(' AND ')} ORDER BY time DESC, seq DESC`,
-      sql.params,
-    );
-    return rows.map((row) => ({ alertId: row.alert_id, status: row.status, value: row.value, time: row.time, metric: row.metric }));
+    return historyRows.searchHistory(this.db, accountId, query);
   }
 
   // The evaluator's side ---------------------------------------------------------------------------------------
@@ -412,27 +347,19 @@ export class PostgresStore implements Store {
   }
 
   async findAlertOwner(alertId: string): Promise<{ accountId: string; metricPrefixes: string[] } | null> {
-    const [row] = await this.db.query<{ account_id: string; metric_prefixes: string }>(
-      'SELECT a.account_id, c.metric_prefixes FROM alerts a JOIN accounts c ON c.id = a.account_id WHERE a.id = $1',
-      [alertId],
-    );
-    return row ? { accountId: row.account_id, metricPrefixes: JSON.parse(row.metric_prefixes) as string[] } : null;
+    return consoleRows.findAlertOwner(this.db, alertId);
   }
 
   async setManagedFromGit(accountId: string, alertId: string, managed: boolean): Promise<boolean> {
-    const rows = await this.db.query('UPDATE alerts SET managed_from_git = $1 WHERE account_id = $2 AND id = $3 RETURNING id', [managed, accountId, alertId]);
-    return rows.length > 0;
+    return consoleRows.setManagedFromGit(this.db, accountId, alertId, managed);
   }
 
   async isManagedFromGit(accountId: string, alertId: string): Promise<boolean> {
-    const [row] = await this.db.query<{ managed_from_git: boolean }>('SELECT managed_from_git FROM alerts WHERE account_id = $1 AND id = $2', [accountId, alertId]);
-    return row?.managed_from_git === true;
+    return consoleRows.isManagedFromGit(this.db, accountId, alertId);
   }
 
   async getServerSecret(name: string, generate: () => string): Promise<string> {
-    await this.db.query('INSERT INTO server_secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [name, generate()]);
-    const [row] = await this.db.query<{ value: string }>('SELECT value FROM server_secrets WHERE name = $1', [name]);
-    return row!.value;
+    return consoleRows.getServerSecret(this.db, name, generate);
   }
 
   async summarizePendingDeliveries(accountId: string, channelIds: string[]): Promise<Map<string, PendingSummary>> {

@@ -39,7 +39,7 @@ function groupLinks(rows: { alert_id: string; ref: string }[]): Map<string, stri
 }
 
 /** Replaces an alert's channel and schedule links, keeping the given order. */
-export function writeAlertLinks(db: Database, alertId: string, alert: AlertWrite): void {
+function writeAlertLinks(db: Database, alertId: string, alert: AlertWrite): void {
   db.prepare('DELETE FROM alert_channels WHERE alert_id = ?').run(alertId);
   db.prepare('DELETE FROM alert_schedules WHERE alert_id = ?').run(alertId);
   const addChannel = db.prepare('INSERT INTO alert_channels (alert_id, channel_id, position) VALUES (?, ?, ?)');
@@ -53,7 +53,7 @@ export function writeAlertLinks(db: Database, alertId: string, alert: AlertWrite
  * name, metric, its additional criteria's metrics (as the public docs' search does) and channel descriptions.
  * instr() rather than LIKE, so `%` and `_` in the search are literal.
  */
-export function alertSearchCondition(search: string): { sql: string; params: unknown[] } {
+function alertSearchCondition(search: string): { sql: string; params: unknown[] } {
   const needle = search.toLowerCase();
   return {
     sql: `(instr(lower(a.name), ?) > 0 OR instr(lower(a.metric), ?) > 0 OR EXISTS (

@@ -3,30 +3,7 @@ import { createId } from '../../ids.js';
 import type { ChannelTestDelivery, TimelineRecord } from '../console-store.js';
 import { DELIVERY_LISTING_COLUMNS, deliveryPage, type DeliveryRow } from '../delivery-rows.js';
 import type { DeliveryRecord } from '../outbox.js';
-
-/** A history row joined with its channel (LEFT JOIN: a deleted channel leaves its entries without one). */
-export interface TimelineRow {
-  status: string;
-  time: number;
-  metric: string;
-  value: number | null;
-  channel_id: string | null;
-  type: string | null;
-  description: string | null;
-  reason: string | null;
-}
-
-/** A timeline row as a record (both stores' rows have the same shape). */
-export function timelineFromRow(row: TimelineRow): TimelineRecord {
-  return {
-    kind: row.status,
-    time: Number(row.time),
-    metric: row.metric,
-    value: row.value,
-    channel: row.channel_id !== null && row.type !== null ? { id: row.channel_id, type: row.type, description: row.description ?? '' } : null,
-    reason: row.reason,
-  };
-}
+import { timelineFromRow, type TimelineRow } from '../row-mappers.js';
 
 export function listTimeline(db: Database, accountId: string, alertId: string, since: number, limit: number): TimelineRecord[] {
   const rows = db
@@ -72,4 +49,29 @@ export function enqueueChannelTest(db: Database, accountId: string, channelId: s
     )
     .run(id, test.alertId, test.alertName, test.event, JSON.stringify(test.payload), test.createdAt, test.createdAt, accountId, channelId);
   return inserted.changes > 0 ? getDelivery(db, accountId, id) : null;
+}
+
+/** ConsoleStore.findAlertOwner: the alert's account and its metric prefixes, across accounts (a signed link). */
+export function findAlertOwner(db: Database, alertId: string): { accountId: string; metricPrefixes: string[] } | null {
+  const row = db
+    .prepare('SELECT a.account_id, c.metric_prefixes FROM alerts a JOIN accounts c ON c.id = a.account_id WHERE a.id = ?')
+    .get(alertId) as { account_id: string; metric_prefixes: string } | undefined;
+  return row ? { accountId: row.account_id, metricPrefixes: JSON.parse(row.metric_prefixes) as string[] } : null;
+}
+
+export function setManagedFromGit(db: Database, accountId: string, alertId: string, managed: boolean): boolean {
+  return db.prepare('UPDATE alerts SET managed_from_git = ? WHERE account_id = ? AND id = ?').run(managed ? 1 : 0, accountId, alertId).changes > 0;
+}
+
+export function isManagedFromGit(db: Database, accountId: string, alertId: string): boolean {
+  const row = db.prepare('SELECT managed_from_git FROM alerts WHERE account_id = ? AND id = ?').get(accountId, alertId) as
+    | { managed_from_git: number }
+    | undefined;
+  return row?.managed_from_git === 1;
+}
+
+/** ConsoleStore.getServerSecret: the first caller's generated value wins, and every later call reads it. */
+export function getServerSecret(db: Database, name: string, generate: () => string): string {
+  db.prepare('INSERT INTO server_secrets (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING').run(name, generate());
+  return (db.prepare('SELECT value FROM server_secrets WHERE name = ?').get(name) as { value: string }).value;
 }

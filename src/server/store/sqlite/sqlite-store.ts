@@ -1,7 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import * as ackRows from './ack-rows.js';
 import type { AckOutcome, AckWrite } from '../ack-store.js';
-import { createId } from '../../ids.js';
 import * as accountRows from './account-rows.js';
 import {
   type AccountRecord,
@@ -32,6 +31,8 @@ import {
 import { MIGRATIONS } from './migrations.js';
 import * as alertRows from './alert-rows.js';
 import * as channelRows from './channel-rows.js';
+import * as scheduleRows from './schedule-rows.js';
+import * as historyRows from './history-rows.js';
 import { loadAlertRecords } from './alert-rows.js';
 import type {
   ClaimedDelivery,
@@ -43,23 +44,14 @@ import type {
 } from '../outbox.js';
 import * as outbox from './outbox-rows.js';
 import * as consoleRows from './console-rows.js';
-import { PUBLIC_HISTORY_STATUSES, type ChannelTestDelivery, type TimelineRecord } from '../console-store.js';
+import type { ChannelTestDelivery, TimelineRecord } from '../console-store.js';
 import * as throttleRows from './throttle-rows.js';
 import { listsHeld } from '../held-listing.js';
-import {
-  channelFromRow,
-  scheduleFromRows,
-  scheduleValues,
-  type AlertRow,
-  type ChannelRow,
-  type ScheduleRow,
-} from '../row-mappers.js';
+import { channelFromRow, type AlertRow, type ChannelRow, type ScheduleRow } from '../row-mappers.js';
 import { openDatabase } from './open-database.js';
 import { watchSqliteAccountChanges } from './account-changes.js';
 import type { AccountChanges } from '../account-changes.js';
-import { json, unique } from './sql.js';
 import type { AlertSummary } from '../alert-summary.js';
-
 
 /** The Store on SQLite (better-sqlite3). One connection; better-sqlite3 is synchronous, so writes serialise. */
 export class SqliteStore implements Store {
@@ -164,103 +156,38 @@ export class SqliteStore implements Store {
   // Schedules --------------------------------------------------------------------------------------------------
 
   async createSchedule(accountId: string, schedule: ScheduleWrite): Promise<ScheduleRecord> {
-    const id = createId();
-    unique('name', schedule.name, () =>
-      this.db
-        .prepare(
-          `INSERT INTO schedules (id, account_id, name, start_time, duration, timezone, repeat_days, anchor)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-        )
-        .run(id, accountId, ...scheduleValues(schedule)),
-    );
-    return (await this.getSchedule(accountId, id))!;
+    return scheduleRows.createSchedule(this.db, accountId, schedule);
   }
 
   async getSchedule(accountId: string, id: string): Promise<ScheduleRecord | null> {
-    return (await this.getSchedulesByIds(accountId, [id]))[0] ?? null;
+    return scheduleRows.getSchedule(this.db, accountId, id);
   }
 
   async getSchedulesByIds(accountId: string, ids: string[]): Promise<ScheduleRecord[]> {
-    const rows = this.db
-      .prepare('SELECT * FROM schedules WHERE account_id = ? AND id IN (SELECT value FROM json_each(?)) ORDER BY seq')
-      .all(accountId, json(ids)) as ScheduleRow[];
-    return this.schedulesWithAlerts(rows);
+    return scheduleRows.getSchedulesByIds(this.db, accountId, ids);
   }
 
   async updateSchedule(accountId: string, id: string, schedule: ScheduleWrite): Promise<ScheduleRecord | null> {
-    const result = unique('name', schedule.name, () =>
-      this.db
-        .prepare(
-          `UPDATE schedules SET name = ?, start_time = ?, duration = ?, timezone = ?, repeat_days = ?, anchor = ?
-           WHERE account_id = ? AND id = ?`,
-        )
-        .run(...scheduleValues(schedule), accountId, id),
-    );
-    return result.changes > 0 ? this.getSchedule(accountId, id) : null;
+    return scheduleRows.updateSchedule(this.db, accountId, id, schedule);
   }
 
   async deleteSchedule(accountId: string, id: string): Promise<boolean> {
-    return this.db.prepare('DELETE FROM schedules WHERE account_id = ? AND id = ?').run(accountId, id).changes > 0;
+    return scheduleRows.deleteSchedule(this.db, accountId, id);
   }
 
   async searchSchedules(accountId: string, query: ScheduleQuery): Promise<Page<ScheduleRecord>> {
-    const params: unknown[] = [accountId];
-    const criteria: Array<[string, readonly (string | number)[]]> = [
-      ['name IN (SELECT value FROM json_each(?))', query.names],
-      ['id IN (SELECT value FROM json_each(?))', query.ids],
-      ['duration IN (SELECT value FROM json_each(?))', query.durations],
-      ['start_time IN (SELECT value FROM json_each(?))', query.startTimes],
-      ['timezone IN (SELECT value FROM json_each(?))', query.timezones],
-      ['EXISTS (SELECT 1 FROM json_each(repeat_days) d WHERE d.value IN (SELECT value FROM json_each(?)))', query.repeat],
-    ];
-    const given = criteria.filter(([, values]) => values.length > 0);
-    let filter = '';
-    if (given.length > 0) {
-      filter = ` AND (${given.map(([sql]) => sql).join(' OR ')})`;
-      params.push(...given.map(([, values]) => json(values)));
-    }
-    const rows = this.db
-      .prepare(`SELECT * FROM schedules WHERE account_id = ?${filter} ORDER BY seq LIMIT ? OFFSET ?`)
-      .all(...params, query.max + 1, (query.page - 1) * query.max) as ScheduleRow[];
-    return { items: this.schedulesWithAlerts(rows.slice(0, query.max)), nextPage: rows.length > query.max };
+    return scheduleRows.searchSchedules(this.db, accountId, query);
   }
 
-  private schedulesWithAlerts(rows: ScheduleRow[]): ScheduleRecord[] {
-    if (rows.length === 0) return [];
-    const links = this.db
-      .prepare(
-        `SELECT s.schedule_id, s.alert_id FROM alert_schedules s JOIN alerts a ON a.id = s.alert_id
-         WHERE s.schedule_id IN (SELECT value FROM json_each(?)) ORDER BY a.seq`,
-      )
-      .all(json(rows.map((row) => row.id))) as { schedule_id: string; alert_id: string }[];
-    return scheduleFromRows(rows, links);
+  /** For listAlertsForEvaluation: schedule rows as records with their alerts. */
+  private schedulesWithAlerts(rows: ScheduleRow[]) {
+    return scheduleRows.schedulesWithAlerts(this.db, rows);
   }
 
   // History ----------------------------------------------------------------------------------------------------
 
   async searchHistory(accountId: string, query: HistoryQuery): Promise<HistoryRecord[]> {
-    // The console's kinds (mutes, notifications) stay out of the public answer.
-    const where = ['account_id = ?', 'time >= ?', `status IN (${PUBLIC_HISTORY_STATUSES.map((s) => `'${s}'`).join(', ')})`];
-    const params: unknown[] = [accountId, query.since];
-    if (query.alertIds.length) {
-      where.push('alert_id IN (SELECT value FROM json_each(?))');
-      params.push(json(query.alertIds));
-    }
-    if (query.status !== null) {
-      where.push('status = ?');
-      params.push(query.status);
-    }
-    if (query.value !== null) {
-      where.push('value = ?');
-      params.push(query.value);
-    }
-    const rows = this.db
-      .prepare(
-        `SELECT alert_id, status, value, time, metric FROM history WHERE ${where.join(' AND ')}
-         ORDER BY time DESC, seq DESC`,
-      )
-      .all(...params) as { alert_id: string; status: string; value: number | null; time: number; metric: string }[];
-    return rows.map((row) => ({ alertId: row.alert_id, status: row.status, value: row.value, time: row.time, metric: row.metric }));
+    return historyRows.searchHistory(this.db, accountId, query);
   }
 
   // The evaluator's side ---------------------------------------------------------------------------------------
@@ -374,26 +301,19 @@ export class SqliteStore implements Store {
   }
 
   async findAlertOwner(alertId: string): Promise<{ accountId: string; metricPrefixes: string[] } | null> {
-    const row = this.db
-      .prepare('SELECT a.account_id, c.metric_prefixes FROM alerts a JOIN accounts c ON c.id = a.account_id WHERE a.id = ?')
-      .get(alertId) as { account_id: string; metric_prefixes: string } | undefined;
-    return row ? { accountId: row.account_id, metricPrefixes: JSON.parse(row.metric_prefixes) as string[] } : null;
+    return consoleRows.findAlertOwner(this.db, alertId);
   }
 
   async setManagedFromGit(accountId: string, alertId: string, managed: boolean): Promise<boolean> {
-    return this.db.prepare('UPDATE alerts SET managed_from_git = ? WHERE account_id = ? AND id = ?').run(managed ? 1 : 0, accountId, alertId).changes > 0;
+    return consoleRows.setManagedFromGit(this.db, accountId, alertId, managed);
   }
 
   async isManagedFromGit(accountId: string, alertId: string): Promise<boolean> {
-    const row = this.db.prepare('SELECT managed_from_git FROM alerts WHERE account_id = ? AND id = ?').get(accountId, alertId) as
-      | { managed_from_git: number }
-      | undefined;
-    return row?.managed_from_git === 1;
+    return consoleRows.isManagedFromGit(this.db, accountId, alertId);
   }
 
   async getServerSecret(name: string, generate: () => string): Promise<string> {
-    this.db.prepare('INSERT INTO server_secrets (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING').run(name, generate());
-    return (this.db.prepare('SELECT value FROM server_secrets WHERE name = ?').get(name) as { value: string }).value;
+    return consoleRows.getServerSecret(this.db, name, generate);
   }
 
   async summarizePendingDeliveries(accountId: string, channelIds: string[]): Promise<Map<string, PendingSummary>> {

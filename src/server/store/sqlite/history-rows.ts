@@ -1,0 +1,28 @@
+import type { Database } from 'better-sqlite3';
+import type { HistoryQuery, HistoryRecord } from '../store.js';
+import { HISTORY_COLUMNS, historyFromRow, type HistoryRow } from '../row-mappers.js';
+import { PUBLIC_HISTORY_STATUSES } from '../console-store.js';
+import { json } from './sql.js';
+
+/** Store.searchHistory on SQLite: entries of the account's alerts, newest first, the public kinds only. */
+export function searchHistory(db: Database, accountId: string, query: HistoryQuery): HistoryRecord[] {
+  // The console's kinds (mutes, notifications) stay out of the public answer.
+  const where = ['account_id = ?', 'time >= ?', `status IN (${PUBLIC_HISTORY_STATUSES.map((s) => `'${s}'`).join(', ')})`];
+  const params: unknown[] = [accountId, query.since];
+  if (query.alertIds.length) {
+    where.push('alert_id IN (SELECT value FROM json_each(?))');
+    params.push(json(query.alertIds));
+  }
+  if (query.status !== null) {
+    where.push('status = ?');
+    params.push(query.status);
+  }
+  if (query.value !== null) {
+    where.push('value = ?');
+    params.push(query.value);
+  }
+  const rows = db
+    .prepare(`SELECT ${HISTORY_COLUMNS} FROM history WHERE ${where.join(' AND ')} ORDER BY time DESC, seq DESC`)
+    .all(...params) as HistoryRow[];
+  return rows.map(historyFromRow);
+}
