@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import Koa from 'koa';
 import type { Logger } from 'pino';
 import { authenticate } from './http/authenticate.js';
+import { createAlertReadCache } from './http/alert-read-cache.js';
 import { createFailureLimiter, type FailureLimitOptions } from './http/failure-limiter.js';
 import { signedLinks } from './http/signed-links.js';
 import { handleErrors } from './http/handle-errors.js';
@@ -67,6 +68,7 @@ export function createApp(options: AppOptions): Koa {
     // The evaluator's limits: a graph reads no more than a cycle would, and times out as a cycle does.
     graphite: options.graphiteUrl ? createGraphiteClient({ baseUrl: options.graphiteUrl, timeoutMs: 10_000 }) : null,
     backtestGraphite: options.graphiteUrl ? createBacktestClient(options.graphiteUrl) : null,
+    alertReads: createAlertReadCache(store),
   };
   const app = new Koa();
   app.proxy = false;

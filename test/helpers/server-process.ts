@@ -68,14 +68,20 @@ export async function spawnNodeServer(
       child.kill('SIGKILL');
       reject(new Error(`${entry} did not print its URL within ${options.startTimeoutMs ?? 30_000} ms: ${stderr}`));
     }, options.startTimeoutMs ?? 30_000);
-    child.stdout!.on('data', (chunk: Buffer) => {
+    const onData = (chunk: Buffer) => {
       stdout += chunk.toString();
       const match = /http:\/\/[\w.[\]:-]+:\d+/.exec(stdout);
       if (match) {
         clearTimeout(timer);
+        // The request log (pino writes to stdout) is drained from here on, not kept: a benchmark's parent process
+        // also drives the load, and must not spend its CPU on the server's log.
+        child.stdout!.off('data', onData);
+        child.stdout!.resume();
+        stdout = '';
         resolve(match[0]);
       }
-    });
+    };
+    child.stdout!.on('data', onData);
     void exited.then((code) => {
       clearTimeout(timer);
       reject(new Error(`${entry} exited (${code}) before listening: ${stderr}`));

@@ -2,6 +2,7 @@ import type { Context, Next } from 'koa';
 import { HttpError } from '../errors.js';
 import { createFailureLimiter, type FailureLimiter } from './failure-limiter.js';
 import type { AccountRecord, Store } from '../store/store.js';
+import { createAccountCache } from './account-cache.js';
 
 /** The state the auth middleware leaves for the routes. */
 export interface AuthState {
@@ -42,10 +43,11 @@ export function readApiKey(header: string | undefined): string | null {
  * keys have at least 24 characters and generated keys 192 random bits. A success does not reset the count.
  */
 export function authenticate(store: Store, limiter: FailureLimiter = createFailureLimiter()) {
+  const accounts = createAccountCache(store);
   return async (ctx: Context, next: Next): Promise<void> => {
     const address = ctx.socket.remoteAddress ?? '';
     const key = readApiKey(ctx.get('Authorization') || undefined);
-    const account = key ? await store.findAccountByKey(key) : null;
+    const account = key ? await accounts.find(key) : null;
     if (!account) {
       const wait = limiter.retryAfterSeconds(address);
       if (wait > 0) {

@@ -36,7 +36,7 @@ export function registerAlertRoutes(router: Router, deps: RouteDeps): void {
     const paging = readPaging(query);
     const search = query.text('search');
     query.assertValid();
-    const page = await store.searchAlerts(accountOf(ctx), {
+    const page = await (deps.alertReads ?? store).searchAlerts(accountOf(ctx), {
       names: query.list('name'),
       ids: query.list('id'),
       search,
@@ -46,7 +46,7 @@ export function registerAlertRoutes(router: Router, deps: RouteDeps): void {
   });
 
   router.get('/v2/alerts/:id', async (ctx) => {
-    const alert = await findAlert(ctx, store);
+    const alert = await findAlert(ctx, deps.alertReads ?? store);
     ctx.body = (await presentAlerts(ctx, deps, [alert]))[0];
   });
 
@@ -84,7 +84,7 @@ function isManagedWrite(ctx: Context): boolean {
 }
 
 /** The account's alert named by the :id path parameter, or 404. */
-export async function findAlert(ctx: Context, store: Store): Promise<AlertRecord> {
+export async function findAlert(ctx: Context, store: Pick<Store, 'getAlert'>): Promise<AlertRecord> {
   const alert = await store.getAlert(accountOf(ctx), param(ctx, 'id'));
   if (!alert) throw notFound('alert');
   return alert;

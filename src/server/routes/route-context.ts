@@ -4,6 +4,7 @@ import type { AuthState } from '../http/authenticate.js';
 import { readJsonBody } from '../http/read-json-body.js';
 import { invalidBody } from '../errors.js';
 import type { Store } from '../store/store.js';
+import type { AlertReads } from '../http/alert-read-cache.js';
 import type { DestinationPolicy } from '../net/destination-policy.js';
 import type { Quotas } from '../quotas.js';
 import type { GraphiteClient } from '../../graphite/index.js';
@@ -19,6 +20,8 @@ export interface RouteDeps {
   quotas: Quotas;
   /** The server's render client (the evaluator's settings) for the console's graphs; null without a Graphite. */
   graphite: GraphiteClient | null;
+  /** The API's reads of alerts, through the read cache (http/alert-read-cache.ts); the store itself when absent. */
+  alertReads?: AlertReads;
   /** The backtest's render client (plan --impact's settings: longer timeouts, smaller batches); null without a Graphite. */
   backtestGraphite: GraphiteClient | null;
 }

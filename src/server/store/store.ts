@@ -16,6 +16,7 @@ import type { OutboxStore } from './outbox.js';
 import type { AlertSummary } from './alert-summary.js';
 import type { Acknowledgement, AckStore } from './ack-store.js';
 import type { EvaluationStore } from '../evaluator/evaluation-store.js';
+import type { AccountChanges } from './account-changes.js';
 
 /**
  * The server's storage, one interface for every backend (SQLite, PostgreSQL). Every method is scoped to one account
@@ -39,6 +40,8 @@ export interface Store extends EvaluationStore, OutboxStore, ConsoleStore, AckSt
   listApiKeys(): Promise<ApiKeyRecord[]>;
   /** Marks a key revoked; false when no key has that id. */
   revokeApiKey(keyId: string): Promise<boolean>;
+  /** Tells when accounts or keys may have changed (the API's key cache); one per store, closed with it. */
+  accountChanges?(): AccountChanges;
 
   // Alerts.
   /** Throws UniqueViolation when the account has an alert of that name. */

@@ -185,6 +185,36 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE alerts ADD COLUMN pagerduty_severity TEXT;
   ALTER TABLE alerts ADD COLUMN opsgenie_priority TEXT;
   `,
+  // 10: (issue 21) every change of accounts or API keys, and of alerts, their links or channels, by any writer (a
+  // replica, `alertform keys revoke`) notifies the channel each replica LISTENs to, so that its read caches (key ->
+  // account, alert reads) forget at once what they held (postgres/account-changes.ts). One notification per
+  // statement; PostgreSQL folds repeats in a transaction.
+  `
+  CREATE FUNCTION alertform_notify_account_change() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    PERFORM pg_notify('alertform_accounts', TG_TABLE_NAME);
+    RETURN NULL;
+  END
+  $$;
+  CREATE TRIGGER accounts_notify_change AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON accounts
+    FOR EACH STATEMENT EXECUTE FUNCTION alertform_notify_account_change();
+  CREATE TRIGGER api_keys_notify_change AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON api_keys
+    FOR EACH STATEMENT EXECUTE FUNCTION alertform_notify_account_change();
+  CREATE FUNCTION alertform_notify_alert_change() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    PERFORM pg_notify('alertform_alerts', TG_TABLE_NAME);
+    RETURN NULL;
+  END
+  $$;
+  CREATE TRIGGER alerts_notify_change AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON alerts
+    FOR EACH STATEMENT EXECUTE FUNCTION alertform_notify_alert_change();
+  CREATE TRIGGER alert_channels_notify_change AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON alert_channels
+    FOR EACH STATEMENT EXECUTE FUNCTION alertform_notify_alert_change();
+  CREATE TRIGGER alert_schedules_notify_change AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON alert_schedules
+    FOR EACH STATEMENT EXECUTE FUNCTION alertform_notify_alert_change();
+  CREATE TRIGGER channels_notify_change AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON channels
+    FOR EACH STATEMENT EXECUTE FUNCTION alertform_notify_alert_change();
+  `,
 ];
 
 /** Any constant, the same in every replica: serialises replicas that start together on an empty database. */

@@ -48,6 +48,11 @@ export class PgDatabase implements Queryable {
   private relocating: Promise<boolean> | null = null;
   private lastRelocation = Number.NEGATIVE_INFINITY;
   private closed = false;
+  /**
+   * Statements other than a plain SELECT, and transactions, completed by this process (counted after they return,
+   * so after their commit): the read caches drop what they hold when it moves (postgres/account-changes.ts).
+   */
+  completedWrites = 0;
 
   constructor(
     url: string,
@@ -137,8 +142,11 @@ export class PgDatabase implements Queryable {
 
   async query<R extends QueryResultRow = QueryResultRow>(sql: string, params: unknown[] = []): Promise<R[]> {
     try {
-      return (await this.pool.query<R>(prepared(sql, params))).rows;
+      const rows = (await this.pool.query<R>(prepared(sql, params))).rows;
+      if (!PLAIN_SELECT.test(sql)) this.completedWrites += 1;
+      return rows;
     } catch (error) {
+      this.completedWrites += 1;
       throw this.failed(error);
     }
   }
@@ -169,6 +177,7 @@ export class PgDatabase implements Queryable {
       await client.query('BEGIN');
       const result = await work(tx);
       await client.query('COMMIT');
+      this.completedWrites += 1;
       return result;
     } catch (error) {
       // A connection that is lost or timed out is not rolled back (the server does that when it goes): it is
@@ -179,6 +188,7 @@ export class PgDatabase implements Queryable {
           broken = rollbackError;
         });
       }
+      this.completedWrites += 1;
       throw this.failed(error);
     } finally {
       client.off('error', onError);
@@ -195,6 +205,9 @@ export class PgDatabase implements Queryable {
 }
 
 const statementNames = new Map<string, string>();
+
+/** A statement that reads only (anything else, WITH ... INSERT included, counts as a write). */
+const PLAIN_SELECT = /^\s*SELECT\b/i;
 
 /**
  * A named (prepared) statement: each connection parses and plans a SQL text once and then only binds and

@@ -33,6 +33,8 @@ import { listsHeld } from '../held-listing.js';
 import { PostgresEvaluationRows } from './evaluation-rows.js';
 import type { EvaluationAlert, EvaluationUpdate } from '../../evaluator/evaluation-store.js';
 import { MIGRATIONS, migrateDatabase } from './migrations.js';
+import { watchPostgresAccountChanges } from './account-changes.js';
+import type { AccountChanges } from '../account-changes.js';
 import { PgDatabase, type PoolOptions } from './pg-database.js';
 import * as outbox from './outbox-rows.js';
 import type { AlertSummary } from '../alert-summary.js';
@@ -61,6 +63,7 @@ export class PostgresStore implements Store {
   private constructor(private readonly db: PgDatabase) {
     this.evaluation = new PostgresEvaluationRows(db);
   }
+  private changes: AccountChanges | undefined;
 
   /**
    * Connects to `url` (postgres://USER[:PASSWORD]@HOST:PORT/DB, or several hosts with target_session_attrs, see
@@ -98,6 +101,10 @@ export class PostgresStore implements Store {
 
   async setMetricPrefixes(accountId: string, prefixes: string[]): Promise<void> {
     await accountRows.setMetricPrefixes(this.db, accountId, prefixes);
+  }
+
+  accountChanges(): AccountChanges {
+    return (this.changes ??= watchPostgresAccountChanges(this.db));
   }
 
   async findApiKey(key: string): Promise<ApiKeyRecord | null> {
@@ -318,6 +325,7 @@ export class PostgresStore implements Store {
   }
 
   async close(): Promise<void> {
+    await this.changes?.close();
     await this.db.close();
   }
 }

@@ -46,6 +46,8 @@ import type { ChannelTestDelivery, TimelineRecord } from '../console-store.js';
 import * as throttleRows from './throttle-rows.js';
 import { listsHeld } from '../held-listing.js';
 import { openDatabase } from './open-database.js';
+import { watchSqliteAccountChanges } from './account-changes.js';
+import type { AccountChanges } from '../account-changes.js';
 import type { AlertSummary } from '../alert-summary.js';
 
 /** The Store on SQLite (better-sqlite3). One connection; better-sqlite3 is synchronous, so writes serialise. */
@@ -56,6 +58,7 @@ export class SqliteStore implements Store {
   private constructor(private readonly db: Database) {
     this.evaluation = new SqliteEvaluationRows(db);
   }
+  private changes: AccountChanges | undefined;
 
   /** Opens a file database (created and migrated as needed) or `:memory:`. */
   static open(path: string): SqliteStore {
@@ -82,6 +85,10 @@ export class SqliteStore implements Store {
 
   async setMetricPrefixes(accountId: string, prefixes: string[]): Promise<void> {
     accountRows.setMetricPrefixes(this.db, accountId, prefixes);
+  }
+
+  accountChanges(): AccountChanges {
+    return (this.changes ??= watchSqliteAccountChanges(this.db));
   }
 
   async findApiKey(key: string): Promise<ApiKeyRecord | null> {

@@ -1,0 +1,85 @@
+import type { AlertQuery, AlertRecord, Page, Store } from '../store/store.js';
+
+/** Settings of an AlertReadCache; tests shorten them. */
+export interface AlertReadCacheOptions {
+  /** Single alerts remembered at once (oldest dropped first). Default 10,000. */
+  maxAlerts?: number;
+  /** Search pages remembered at once (oldest dropped first). Default 100 (at most 100 alerts each by default). */
+  maxPages?: number;
+}
+
+/** The two alert reads of the API (GET /v2/alerts/:id and a search page), as the Store answers them. */
+export type AlertReads = Pick<Store, 'getAlert' | 'searchAlerts'>;
+
+/**
+ * The store's answers to recent alert reads, so that reading an alert or a search page again costs no query.
+ * Only store records are kept, never responses: what depends on the time (`muted`, an acknowledgement's expiry)
+ * and on schedules is computed per request as before. Correct between hostile tenants and across replicas:
+ * - an entry is keyed by account id and the exact question (alert id, or every field of the search), and holds
+ *   what the store answered for that account;
+ * - every write to alerts, their links or channels (their descriptions are searched), by this process or any
+ *   other, empties the cache before the next read (the store's AccountChanges, topic `alerts`: at once on SQLite
+ *   and for this process's own writes on PostgreSQL; other PostgreSQL replicas' writes arrive by NOTIFY within
+ *   milliseconds); a read that was in flight across a write is not kept; a store that cannot tell changes (or a
+ *   PostgreSQL listener that is down) disables the cache;
+ * - bounded by count; records are frozen, since every later request shares them.
+ */
+export function createAlertReadCache(store: Store, options: AlertReadCacheOptions = {}): AlertReads {
+  const changes = store.accountChanges?.() ?? null;
+  if (!changes) return store;
+  const alerts = new BoundedMap<string, AlertRecord | null>(options.maxAlerts ?? 10_000);
+  const pages = new BoundedMap<string, Page<AlertRecord>>(options.maxPages ?? 100);
+  let seen: number | null = null;
+  const current = () => {
+    const version = changes.version('alerts');
+    if (version !== seen) {
+      alerts.clear();
+      pages.clear();
+      seen = version;
+    }
+    return version;
+  };
+  return {
+    async getAlert(accountId, id) {
+      const version = current();
+      if (version === null) return store.getAlert(accountId, id);
+      const key = `${accountId}/${id}`;
+      const cached = alerts.get(key);
+      if (cached !== undefined) return cached;
+      const alert = await store.getAlert(accountId, id);
+      if (changes.version('alerts') === version) alerts.set(key, alert && deepFreeze(alert));
+      return alert;
+    },
+    async searchAlerts(accountId, query: AlertQuery) {
+      const version = current();
+      if (version === null) return store.searchAlerts(accountId, query);
+      const key = JSON.stringify([accountId, query.names, query.ids, query.search, query.page, query.max]);
+      const cached = pages.get(key);
+      if (cached) return cached;
+      const page = await store.searchAlerts(accountId, query);
+      if (changes.version('alerts') === version) pages.set(key, deepFreeze(page));
+      return page;
+    },
+  };
+}
+
+/** A Map that forgets its oldest entry past `max` entries. */
+class BoundedMap<K, V> extends Map<K, V> {
+  constructor(private readonly max: number) {
+    super();
+  }
+
+  override set(key: K, value: V): this {
+    this.delete(key);
+    if (this.size >= this.max) this.delete(this.keys().next().value!);
+    return super.set(key, value);
+  }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
+}

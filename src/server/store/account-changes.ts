@@ -1,0 +1,20 @@
+/**
+ * What the API's read caches depend on: `accounts` (accounts and API keys: http/account-cache.ts) and `alerts`
+ * (alerts, their links, and channels, whose descriptions searches match: http/alert-read-cache.ts).
+ */
+export type ChangeTopic = 'accounts' | 'alerts';
+
+/**
+ * How a process learns that data a cache holds may have changed, so that the cache drops it. Each backend
+ * implements it: SQLite from its own connection's writes (temporary triggers) and other processes' commits
+ * (`PRAGMA data_version`), PostgreSQL from this process's own writes (counted by PgDatabase as they complete) and
+ * a LISTEN connection that statement triggers notify on every write by anyone (a PostgreSQL migration).
+ */
+export interface AccountChanges {
+  /**
+   * A number that differs from the one returned before whenever the topic's data may have changed since, or null
+   * while changes cannot be seen (a lost LISTEN connection): then nothing may be served from a cache.
+   */
+  version(topic?: ChangeTopic): number | null;
+  close(): Promise<void>;
+}

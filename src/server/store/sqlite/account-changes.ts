@@ -1,0 +1,59 @@
+import type { Database } from 'better-sqlite3';
+import type { AccountChanges, ChangeTopic } from '../account-changes.js';
+
+/** The tables each topic's cached reads come from. */
+const TABLES: Record<ChangeTopic, string[]> = {
+  accounts: ['accounts', 'api_keys'],
+  alerts: ['alerts', 'alert_channels', 'alert_schedules', 'channels'],
+};
+
+/**
+ * Changes on SQLite, seen at once whoever makes them:
+ * - this connection's writes (the server's own, a store used by a test) fire temporary triggers (they exist only
+ *   on this connection) that call back into this process;
+ * - commits of any other connection (`alertform keys revoke` run against the same file) change
+ *   `PRAGMA data_version`. Reading it takes the WAL index's shared-memory locks (system calls: about 10 us under
+ *   load, the largest cost of a cached read), so it is read once per turn of the event loop: every request whose
+ *   bytes were read in that turn sees the commits made before the turn began, as if it had been handled first
+ *   thing in the turn; a request read later, in the next turn, sees every commit made before it.
+ */
+export function watchSqliteAccountChanges(db: Database): AccountChanges {
+  const generations: Record<ChangeTopic, number> = { accounts: 0, alerts: 0 };
+  db.function('alertform_data_changed', { deterministic: false }, (topic: unknown) => {
+    generations[topic as ChangeTopic] += 1;
+    return null;
+  });
+  for (const [topic, tables] of Object.entries(TABLES)) {
+    for (const table of tables) {
+      for (const event of ['INSERT', 'UPDATE', 'DELETE']) {
+        db.exec(
+          `CREATE TEMP TRIGGER IF NOT EXISTS alertform_${table}_${event.toLowerCase()}_seen AFTER ${event} ON main.${table}
+           BEGIN SELECT alertform_data_changed('${topic}'); END`,
+        );
+      }
+    }
+  }
+  const dataVersion = db.prepare('PRAGMA data_version');
+  let lastDataVersion: unknown;
+  let readThisTurn = false;
+  const nextTurn = () => {
+    readThisTurn = false;
+  };
+  return {
+    version(topic = 'accounts') {
+      if (!readThisTurn) {
+        readThisTurn = true;
+        setImmediate(nextTurn);
+        // db.prepare hands back its cached statement with pluck off (open-database.ts): pluck again each time.
+        const current = dataVersion.pluck().get();
+        if (current !== lastDataVersion) {
+          lastDataVersion = current;
+          generations.accounts += 1;
+          generations.alerts += 1;
+        }
+      }
+      return generations[topic];
+    },
+    async close() {},
+  };
+}

@@ -1,0 +1,173 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createAccountCache } from '../../../../src/server/http/account-cache.js';
+import { PostgresStore } from '../../../../src/server/store/postgres/postgres-store.js';
+import { SqliteStore } from '../../../../src/server/store/sqlite/sqlite-store.js';
+import type { Store } from '../../../../src/server/store/store.js';
+import { postgresAvailability, startPostgres, type Postgres } from '../../../helpers/postgres.js';
+import { until } from '../../../helpers/until.js';
+
+const opened: Store[] = [];
+const dir = mkdtempSync(join(tmpdir(), 'alertform-account-cache-'));
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((store) => store.close()));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Two accounts with a key each, in `store`. */
+async function twoTenants(store: Store) {
+  const a = await store.createAccount('a@example.com');
+  const b = await store.createAccount('b@example.com');
+  const keyA = await store.addApiKey(a.id, 'key-of-tenant-a-0123456789');
+  await store.addApiKey(b.id, 'key-of-tenant-b-0123456789');
+  return { a, b, keyA };
+}
+
+let files = 0;
+/**
+ * Another connection's commits are read once per turn of the event loop (sqlite/account-changes.ts); every HTTP
+ * request is read from its socket in a turn of its own, so a request after the write is modelled by a new turn.
+ */
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+function openSqlite(path = join(dir, `cache-${files++}.db`)) {
+  const store = SqliteStore.open(path);
+  opened.push(store);
+  return { store, path };
+}
+
+describe('the API key cache on SQLite', () => {
+  it('answers each key with its own account, asking the database once per key', async () => {
+    const { store } = openSqlite();
+    const { a, b } = await twoTenants(store);
+    const lookups = vi.spyOn(store, 'findAccountByKey');
+    const cache = createAccountCache(store);
+    for (let round = 0; round < 3; round++) {
+      expect((await cache.find('key-of-tenant-a-0123456789'))?.id).toBe(a.id);
+      expect((await cache.find('key-of-tenant-b-0123456789'))?.id).toBe(b.id);
+    }
+    expect(lookups).toHaveBeenCalledTimes(2);
+  });
+
+  it('never keeps a failure: every unknown key goes to the database', async () => {
+    const { store } = openSqlite();
+    await twoTenants(store);
+    const lookups = vi.spyOn(store, 'findAccountByKey');
+    const cache = createAccountCache(store);
+    for (let round = 0; round < 3; round++) expect(await cache.find('key-of-tenant-a-0123456780')).toBeNull();
+    expect(lookups).toHaveBeenCalledTimes(3);
+  });
+
+  it('refuses a key revoked through this store at once', async () => {
+    const { store } = openSqlite();
+    const { keyA } = await twoTenants(store);
+    const cache = createAccountCache(store);
+    expect(await cache.find('key-of-tenant-a-0123456789')).not.toBeNull();
+    await store.revokeApiKey(keyA.id);
+    expect(await cache.find('key-of-tenant-a-0123456789')).toBeNull();
+  });
+
+  it('refuses a key revoked by another process on the same file at once (keys revoke)', async () => {
+    const { store, path } = openSqlite();
+    const { keyA, a } = await twoTenants(store);
+    const cache = createAccountCache(store);
+    expect(await cache.find('key-of-tenant-a-0123456789')).not.toBeNull();
+    await nextTurn();
+    const other = openSqlite(path).store;
+    await other.setMetricPrefixes(a.id, ['team_a.']);
+    await nextTurn();
+    expect((await cache.find('key-of-tenant-a-0123456789'))?.metricPrefixes).toEqual(['team_a.']);
+    await other.revokeApiKey(keyA.id);
+    await nextTurn();
+    expect(await cache.find('key-of-tenant-a-0123456789')).toBeNull();
+  });
+
+  it('holds at most maxEntries keys and trusts an entry at most maxAgeMs', async () => {
+    const { store } = openSqlite();
+    await twoTenants(store);
+    const c = await store.createAccount('c@example.com');
+    await store.addApiKey(c.id, 'key-of-tenant-c-0123456789');
+    let now = 0;
+    const lookups = vi.spyOn(store, 'findAccountByKey');
+    const cache = createAccountCache(store, { maxEntries: 2, maxAgeMs: 1_000, now: () => now });
+    for (const tenant of ['a', 'b', 'c', 'a']) await cache.find(`key-of-tenant-${tenant}-0123456789`);
+    expect(lookups).toHaveBeenCalledTimes(4); // a was dropped for c, the oldest first
+    await cache.find('key-of-tenant-a-0123456789');
+    expect(lookups).toHaveBeenCalledTimes(4);
+    now = 1_000;
+    await cache.find('key-of-tenant-a-0123456789');
+    expect(lookups).toHaveBeenCalledTimes(5);
+  });
+
+  it('hands out an account no route can change', async () => {
+    const { store } = openSqlite();
+    const { a } = await twoTenants(store);
+    await store.setMetricPrefixes(a.id, ['team_a.']);
+    const cache = createAccountCache(store);
+    const account = (await cache.find('key-of-tenant-a-0123456789'))!;
+    expect(() => (account.metricPrefixes as string[]).push('everything.')).toThrow();
+    expect(() => Object.assign(account, { id: 'another' })).toThrow();
+  });
+});
+
+const availability = postgresAvailability();
+describe.skipIf(availability.skip)('the API key cache on PostgreSQL', () => {
+  let postgres: Postgres;
+  beforeAll(async () => {
+    postgres = await startPostgres();
+  });
+  afterAll(() => postgres?.stop());
+
+  const openPostgres = async (url: string) => {
+    const store = await PostgresStore.open(url);
+    opened.push(store);
+    return store;
+  };
+
+  it('sees a change by this replica at once, refuses a key revoked by another within a second (LISTEN/NOTIFY), and caches until then', async () => {
+    const url = await postgres.createDatabase();
+    const replica = await openPostgres(url);
+    const { keyA, a } = await twoTenants(replica);
+    const lookups = vi.spyOn(replica, 'findAccountByKey');
+    const cache = createAccountCache(replica);
+    await until(() => Promise.resolve(replica.accountChanges().version()), (version) => version !== null, 5_000);
+    await cache.find('key-of-tenant-a-0123456789');
+    expect((await cache.find('key-of-tenant-a-0123456789'))?.id).toBe(a.id);
+    expect(lookups).toHaveBeenCalledTimes(1);
+    await replica.setMetricPrefixes(a.id, ['team_a.']);
+    expect((await cache.find('key-of-tenant-a-0123456789'))?.metricPrefixes).toEqual(['team_a.']);
+
+    const other = await openPostgres(url);
+    await other.revokeApiKey(keyA.id);
+    const revokedAt = Date.now();
+    await until(() => cache.find('key-of-tenant-a-0123456789'), (account) => account === null, 1_000, 5);
+    expect(Date.now() - revokedAt).toBeLessThan(1_000);
+  });
+
+  it('serves nothing from memory while its LISTEN connection is down, and caches again once it is back', async () => {
+    const url = await postgres.createDatabase();
+    const replica = await openPostgres(url);
+    await twoTenants(replica);
+    const cache = createAccountCache(replica);
+    const changes = replica.accountChanges();
+    await until(() => Promise.resolve(changes.version()), (version) => version !== null, 5_000);
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    try {
+      await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'alertform-listen'`);
+    } finally {
+      await admin.end();
+    }
+    await until(() => Promise.resolve(changes.version()), (version) => version === null, 5_000, 5);
+    const lookups = vi.spyOn(replica, 'findAccountByKey');
+    await cache.find('key-of-tenant-a-0123456789');
+    await cache.find('key-of-tenant-a-0123456789');
+    expect(lookups).toHaveBeenCalledTimes(2);
+    await until(() => Promise.resolve(changes.version()), (version) => version !== null, 10_000);
+    await cache.find('key-of-tenant-a-0123456789');
+    await cache.find('key-of-tenant-a-0123456789');
+    expect(lookups).toHaveBeenCalledTimes(3);
+  });
+});

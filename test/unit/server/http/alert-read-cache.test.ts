@@ -1,0 +1,140 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createAlertReadCache } from '../../../../src/server/http/alert-read-cache.js';
+import { PostgresStore } from '../../../../src/server/store/postgres/postgres-store.js';
+import { SqliteStore } from '../../../../src/server/store/sqlite/sqlite-store.js';
+import type { AlertWrite, Store } from '../../../../src/server/store/store.js';
+import { postgresAvailability, startPostgres, type Postgres } from '../../../helpers/postgres.js';
+import { until } from '../../../helpers/until.js';
+
+const opened: Store[] = [];
+const dir = mkdtempSync(join(tmpdir(), 'alertform-alert-cache-'));
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((store) => store.close()));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const write = (name: string, channel: string): AlertWrite =>
+  ({
+    name,
+    metric: `m.${name}`,
+    alertCriteria: { type: 'above', above_value: 1, time_period: 5 },
+    additionalCriteria: {},
+    expression: 'a',
+    notificationChannels: [channel],
+    notificationType: ['every', 60],
+    scheduledMutes: [],
+    info: null,
+    onQueryFailure: null,
+    escalation: [],
+  }) as unknown as AlertWrite;
+
+/** Two accounts with an alert each. */
+async function twoTenants(store: Store) {
+  const a = await store.createAccount('a@example.com');
+  const b = await store.createAccount('b@example.com');
+  const [channelA] = await store.findChannelsByRefs(a.id, ['Email me']);
+  const [channelB] = await store.findChannelsByRefs(b.id, ['Email me']);
+  const alertA = await store.createAlert(a.id, write('cpu', channelA!.id));
+  const alertB = await store.createAlert(b.id, write('cpu', channelB!.id));
+  return { a, b, alertA, alertB, channelA: channelA! };
+}
+
+const everything = { names: [], ids: [], search: null, page: 1, max: 100 };
+let files = 0;
+/**
+ * Another connection's commits are read once per turn of the event loop (sqlite/account-changes.ts); every HTTP
+ * request is read from its socket in a turn of its own, so a request after the write is modelled by a new turn.
+ */
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('the alert read cache on SQLite', () => {
+  const open = (path = join(dir, `reads-${files++}.db`)) => {
+    const store = SqliteStore.open(path);
+    opened.push(store);
+    return { store, path };
+  };
+
+  it("answers each account with its own alerts only, and asks the store once per question", async () => {
+    const { store } = open();
+    const { a, b, alertA, alertB } = await twoTenants(store);
+    const reads = vi.spyOn(store, 'getAlert');
+    const searches = vi.spyOn(store, 'searchAlerts');
+    const cache = createAlertReadCache(store);
+    for (let round = 0; round < 3; round++) {
+      expect((await cache.getAlert(a.id, alertA.id))?.id).toBe(alertA.id);
+      expect(await cache.getAlert(b.id, alertA.id)).toBeNull();
+      expect((await cache.searchAlerts(b.id, everything)).items.map((alert) => alert.id)).toEqual([alertB.id]);
+    }
+    expect(reads).toHaveBeenCalledTimes(2);
+    expect(searches).toHaveBeenCalledTimes(1);
+  });
+
+  it('sees every write at once: its own store, and another connection to the same file', async () => {
+    const { store, path } = open();
+    const { a, alertA, channelA } = await twoTenants(store);
+    const cache = createAlertReadCache(store);
+    expect((await cache.getAlert(a.id, alertA.id))?.name).toBe('cpu');
+    await store.updateAlert(a.id, alertA.id, write('renamed', channelA.id));
+    expect((await cache.getAlert(a.id, alertA.id))?.name).toBe('renamed');
+    expect((await cache.searchAlerts(a.id, { ...everything, search: 'team' })).items).toEqual([]);
+    await nextTurn();
+    const other = open(path).store;
+    await other.updateChannel(a.id, channelA.id, { type: 'email', description: 'team mail', destination: 'a@example.com', autoResolve: false } as never);
+    await nextTurn();
+    expect((await cache.searchAlerts(a.id, { ...everything, search: 'team' })).items.map((alert) => alert.id)).toEqual([alertA.id]);
+    await other.deleteAlert(a.id, alertA.id);
+    await nextTurn();
+    expect(await cache.getAlert(a.id, alertA.id)).toBeNull();
+  });
+
+  it('holds at most maxAlerts alerts and maxPages pages, and hands out records no request can change', async () => {
+    const { store } = open();
+    const { a, b, alertA, alertB } = await twoTenants(store);
+    const reads = vi.spyOn(store, 'getAlert');
+    const cache = createAlertReadCache(store, { maxAlerts: 1, maxPages: 1 });
+    await cache.getAlert(a.id, alertA.id);
+    await cache.getAlert(b.id, alertB.id);
+    await cache.getAlert(a.id, alertA.id);
+    expect(reads).toHaveBeenCalledTimes(3);
+    const alert = (await cache.getAlert(a.id, alertA.id))!;
+    expect(() => (alert.notificationChannels as string[]).push('another')).toThrow();
+  });
+});
+
+const availability = postgresAvailability();
+describe.skipIf(availability.skip)('the alert read cache on PostgreSQL', () => {
+  let postgres: Postgres;
+  beforeAll(async () => {
+    postgres = await startPostgres();
+  });
+  afterAll(() => postgres?.stop());
+  const open = async (url: string) => {
+    const store = await PostgresStore.open(url);
+    opened.push(store);
+    return store;
+  };
+
+  it("sees this replica's writes at once and another replica's within a second (NOTIFY)", async () => {
+    const url = await postgres.createDatabase();
+    const replica = await open(url);
+    const { a, alertA, channelA } = await twoTenants(replica);
+    const cache = createAlertReadCache(replica);
+    await until(() => Promise.resolve(replica.accountChanges().version('alerts')), (version) => version !== null, 5_000);
+    const reads = vi.spyOn(replica, 'getAlert');
+    await cache.getAlert(a.id, alertA.id);
+    await cache.getAlert(a.id, alertA.id);
+    expect(reads).toHaveBeenCalledTimes(1);
+
+    await replica.updateAlert(a.id, alertA.id, write('here', channelA.id));
+    expect((await cache.getAlert(a.id, alertA.id))?.name).toBe('here');
+
+    const other = await open(url);
+    await other.updateAlert(a.id, alertA.id, write('there', channelA.id));
+    const written = Date.now();
+    await until(() => cache.getAlert(a.id, alertA.id), (alert) => alert?.name === 'there', 1_000, 5);
+    expect(Date.now() - written).toBeLessThan(1_000);
+  });
+});
