@@ -1,8 +1,8 @@
 /**
  * `npm run bench:evaluate:cpu`: the evaluator's own CPU per alert per cycle, without HTTP. The real SQLite store
  * (a file on tmpfs), storeEvaluation and runEvaluationCycle over the alerts of bench:evaluate (BENCH_ALERTS,
- * default 10,000), with the render client replaced by answers held in memory as text and parsed per request as the
- * real client does (parseRenderJson), so only what the evaluator adds to its render requests is measured. The
+ * default 10,000), with the render client replaced by answers held in memory as bytes and read per request as the
+ * real client reads them (parseRenderAnswer), so only what the evaluator adds to its render requests is measured. The
  * baseline in the same run: the parse of those same answers alone. Prints the medians of cycles 2..BENCH_CYCLES
  * (default 15) and the heap after GC.
  */
@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { openStore } from '../src/server/store/open-store.js';
 import { storeEvaluation } from '../src/server/evaluator/store-evaluation.js';
 import { runEvaluationCycle } from '../src/server/evaluator/run-cycle.js';
-import { parseRenderJson } from '../src/graphite/render-client.js';
+import { parseRenderAnswer } from '../src/graphite/render-json.js';
 import type { GraphiteClient, RenderQuery } from '../src/graphite/index.js';
 import type { AlertWrite } from '../src/server/store/store.js';
 import { describeMachine, printGoal } from './lib/report.js';
@@ -62,17 +62,17 @@ try {
   const channel = await store.createChannel(account.id, { type: 'webhook', description: 'bench hook', destination: 'http://127.0.0.1:9/hook', autoResolve: false });
   for (let i = 0; i < ALERTS; i += 1) await store.createAlert(account.id, alertFor(i, channel.id));
   const now = Math.floor(Date.now() / 1000);
-  // The answers of each request (100 queries), made once and parsed at every use, as the client parses each answer.
-  const answers = new Map<number, string>();
+  // The answers of each request (100 queries), made once and read at every use, as the client reads each answer.
+  const answers = new Map<number, Buffer>();
   let parseUs = 0;
   const graphite: GraphiteClient = {
     async renderEach(queries, onResult) {
       for (let first = 0; first < queries.length; first += BATCH) {
         const batch = queries.slice(first, first + BATCH);
         let text = answers.get(first);
-        if (text === undefined) answers.set(first, (text = `[${batch.map((query) => seriesJson(query, now)).join(', ')}]`));
+        if (text === undefined) answers.set(first, (text = Buffer.from(`[${batch.map((query) => seriesJson(query, now)).join(', ')}]`)));
         const started = process.cpuUsage();
-        const series = parseRenderJson(text);
+        const series = parseRenderAnswer(text);
         parseUs += cpuUs(started);
         batch.forEach((_, k) => onResult(first + k, { ok: true, series: [series[k]!] }));
         // As answers arrive: the cycle judges between them.

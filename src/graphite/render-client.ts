@@ -1,8 +1,11 @@
 import { GlobSyntaxError, compileGraphitePattern, isBatchableTarget, type GraphiteMatcher } from '../model/graphite-target/glob.js';
-import { createAgent, getText, type TextAnswer } from './http-get.js';
+import { createAgent, getBody, type BodyAnswer } from './http-get.js';
+import { RenderAnswerError, parseRenderAnswer } from './render-json.js';
 import pLimit from 'p-limit';
 import { MATCH_LIMITS, createMatchBudget, matchWildcards, type MatchBudget } from './match-batch.js';
 import type { GraphiteFailure, RenderQuery, RenderResult, RenderSeries } from './types.js';
+
+export { PackedSeries, parseRenderJson } from './render-json.js';
 
 /** Settings of a GraphiteClient. Only baseUrl is required. */
 export interface GraphiteClientOptions {
@@ -79,9 +82,9 @@ export function createGraphiteClient(options: GraphiteClientOptions): GraphiteCl
   const headers = { accept: 'application/json', ...(authorization ? { authorization } : {}) };
   const fetchSeries = (targets: readonly string[], range: Range): Promise<RenderSeries[]> =>
     limit(async () => {
-      let answer: TextAnswer;
+      let answer: BodyAnswer;
       try {
-        answer = await getText(buildUrl(targets, range), { agent, headers, signal: AbortSignal.timeout(timeoutMs) });
+        answer = await getBody(buildUrl(targets, range), { agent, headers, signal: AbortSignal.timeout(timeoutMs) });
       } catch (error) {
         throw new RenderError(describeFetchError(error, timeoutMs));
       }
@@ -90,7 +93,13 @@ export function createGraphiteClient(options: GraphiteClientOptions): GraphiteCl
         const kind = answer.status === 400 ? 'invalid_target' : 'http';
         throw new RenderError({ kind, status: answer.status, message: `render answered HTTP ${answer.status}` });
       }
-      return parseRenderJson(answer.text);
+      try {
+        return parseRenderAnswer(answer.body);
+      } catch (error) {
+        // A malformed answer is an HTTP-level failure.
+        if (error instanceof RenderAnswerError) throw new RenderError({ kind: 'http', message: error.message });
+        throw error;
+      }
     });
 
   /** Fetches a group of batchable targets, splitting on failure until each failure is pinned to one target. */
@@ -248,26 +257,6 @@ function compilePatternOrLiteral(target: string): GraphiteMatcher {
     if (!(error instanceof GlobSyntaxError)) throw error;
     return { test: (name) => name === target };
   }
-}
-
-/** Parses and checks a render JSON answer; a malformed answer is an HTTP-level failure. */
-export function parseRenderJson(text: string): RenderSeries[] {
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch {
-    throw new RenderError({ kind: 'http', message: 'render answered something that is not JSON' });
-  }
-  if (!Array.isArray(data)) throw new RenderError({ kind: 'http', message: 'render answer is not a list of series' });
-  for (const item of data as unknown[]) {
-    const series = item as { target?: unknown; datapoints?: unknown };
-    if (typeof series?.target !== 'string' || !Array.isArray(series.datapoints)) {
-      throw new RenderError({ kind: 'http', message: 'render answer has a series without target or datapoints' });
-    }
-  }
-  // The datapoints are kept as parsed (no copy: 24 h windows make millions of points); consumers treat any value
-  // that is not a finite number as null and skip malformed pairs.
-  return data as RenderSeries[];
 }
 
 function describeFetchError(error: unknown, timeoutMs: number): GraphiteFailure {
