@@ -43,7 +43,7 @@ try {
   }
   // A tenth alerting, written as the evaluator would (without a Graphite to read here).
   for (const id of ids.filter((_, index) => index % 10 === 0)) {
-    await store.saveEvaluation(id, { status: 'alerting', currentlyTriggeredMetrics: ['bench.metric'], evalState: null });
+    await store.saveEvaluations([{ alertId: id, status: 'alerting', currentlyTriggeredMetrics: ['bench.metric'], evalState: null, history: [], deliveries: [] }]);
   }
   await store.close();
   server = await spawnServe({ db, key: server.key, discardStderr: true });

@@ -1,6 +1,6 @@
 /**
  * `npm run bench:evaluate:cpu`: the evaluator's own CPU per alert per cycle, without HTTP. The real SQLite store
- * (a file on tmpfs), storeEvaluation and runEvaluationCycle over the alerts of bench:evaluate (BENCH_ALERTS,
+ * (a file on tmpfs) and runEvaluationCycle over the alerts of bench:evaluate (BENCH_ALERTS,
  * default 10,000), with the render client replaced by answers held in memory as bytes and read per request as the
  * real client reads them (parseRenderAnswer), so only what the evaluator adds to its render requests is measured. The
  * baseline in the same run: the parse of those same answers alone. Prints the medians of cycles 2..BENCH_CYCLES
@@ -11,7 +11,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore } from '../src/server/store/open-store.js';
-import { storeEvaluation } from '../src/server/evaluator/store-evaluation.js';
 import { runEvaluationCycle } from '../src/server/evaluator/run-cycle.js';
 import { parseRenderAnswer } from '../src/graphite/render-json.js';
 import type { GraphiteClient, RenderQuery } from '../src/graphite/index.js';
@@ -82,14 +81,13 @@ try {
     render: () => Promise.reject(new Error('not used')),
     graphUrl: () => '',
   };
-  const evaluation = storeEvaluation(store);
   const cycles: number[] = [];
   const parses: number[] = [];
   const heaps: number[] = [];
   for (let cycle = 1; cycle <= CYCLES; cycle += 1) {
     parseUs = 0;
     const started = process.cpuUsage();
-    await runEvaluationCycle({ store: evaluation, graphite });
+    await runEvaluationCycle({ store, graphite });
     const totalUs = cpuUs(started);
     gc?.();
     if (cycle > 1) {

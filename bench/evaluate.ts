@@ -20,7 +20,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runEvaluationCycle, type CycleReport } from '../src/server/evaluator/run-cycle.js';
-import { storeEvaluation } from '../src/server/evaluator/store-evaluation.js';
+import { replicaLeases } from '../src/server/evaluator/round-lease.js';
 import { createGraphiteClient } from '../src/graphite/render-client.js';
 import pLimit from 'p-limit';
 import { startDeliveryWorker } from '../src/server/outbox/delivery-worker.js';
@@ -217,7 +217,7 @@ async function serveReplica(index: number, db: string, renderUrl: string) {
     // The receiver listens on 127.0.0.1, which only an opted-in install may reach.
     send: (ch, n, signal) => sendNotification(ch, n, { ...DEFAULT_NOTIFIER_SETTINGS, destinations: parseDestinationPolicy(true) }, signal),
   });
-  const evaluationStore = storeEvaluation(store, { replica, ttlMs });
+  const leases = replicaLeases(store, { replica, ttlMs });
   // The queries of the last cycle, to fetch them again bare (the 'render' command): the CPU floor of a cycle.
   let lastQueries: Parameters<typeof graphite.renderEach>[0] = [];
   const recording: typeof graphite = {
@@ -236,7 +236,7 @@ async function serveReplica(index: number, db: string, renderUrl: string) {
       process.send!({ answer: null });
     } else if (command === 'cycle') {
       const cpu = process.cpuUsage();
-      const report = await runEvaluationCycle({ store: evaluationStore, graphite: recording, onDeliveriesWritten: () => deliveries.wake() });
+      const report = await runEvaluationCycle({ store, leases, graphite: recording, onDeliveriesWritten: () => deliveries.wake() });
       const { user, system } = process.cpuUsage(cpu);
       await deliveries.idle();
       gc?.();

@@ -114,7 +114,7 @@ async function main() {
         channels.map((channel) =>
           limit(() =>
             sendWebhook(
-              { id: channel.id, type: 'webhook', description: channel.description, destination: channel.destination, auto_resolve: false },
+              { id: channel.id, type: 'webhook', description: channel.description, destination: channel.destination, autoResolve: false },
               { ...notificationFor(a), deliveryId: `bare-${a}-${channel.id}` },
               LOCAL,
               AbortSignal.timeout(10_000),
@@ -129,7 +129,7 @@ async function main() {
     await store.saveEvaluations(
       alertIds.map((alertId, a) => ({
         alertId,
-        result: { status: 'alerting', currentlyTriggeredMetrics: [], evalState: null },
+        status: 'alerting', currentlyTriggeredMetrics: [], evalState: null,
         history: [],
         deliveries: channels.map((channel) => ({ channelId: channel.id, event: 'alerting', payload: notificationFor(a), createdAt: Date.now() })),
       })),

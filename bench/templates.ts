@@ -38,7 +38,7 @@ const notifications: Notification[] = Array.from({ length: COUNT }, (_, i) => ({
 }));
 
 function channel(type: DeliveryChannel['type'], template: DeliveryChannel['template']): DeliveryChannel {
-  return { id: 'c', type, description: 'c', destination: 'k', auto_resolve: false, template };
+  return { id: 'c', type, description: 'c', destination: 'k', autoResolve: false, template };
 }
 
 function buildAll(template: DeliveryChannel['template']): void {

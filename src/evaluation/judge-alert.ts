@@ -39,8 +39,13 @@ export function listCriteria(alert: {
   alert_criteria: AlertCriteria;
   additional_criteria?: Record<string, AdditionalCriterion> | null;
 }): Criterion[] {
-  const list: Criterion[] = [{ letter: 'a', metric: alert.metric, criteria: alert.alert_criteria }];
-  for (const [letter, extra] of Object.entries(alert.additional_criteria ?? {}).sort(([x], [y]) => x.localeCompare(y))) {
+  return criteriaOf(alert.metric, alert.alert_criteria, alert.additional_criteria);
+}
+
+/** The same, from the fields themselves (the evaluator's camelCase record). */
+export function criteriaOf(metric: string, alertCriteria: AlertCriteria, additionalCriteria?: Record<string, AdditionalCriterion> | null): Criterion[] {
+  const list: Criterion[] = [{ letter: 'a', metric, criteria: alertCriteria }];
+  for (const [letter, extra] of Object.entries(additionalCriteria ?? {}).sort(([x], [y]) => x.localeCompare(y))) {
     const { metric, ...criteria } = extra;
     list.push({ letter: letter.toLowerCase(), metric, criteria });
   }

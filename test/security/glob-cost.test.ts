@@ -69,12 +69,12 @@ async function evaluateHostile(patternLength: number, nameLength: number, series
     const store = new MemoryEvaluationStore();
     for (let i = 0; i < alerts; i += 1) {
       // Each pattern distinct, all matching the one long name.
-      store.addAlert({ id: `hostile-${i}`, metric: `*{a,z${i}}${hostilePattern(patternLength - 8)}`, alert_criteria: { type: 'above', above_value: 1 } });
+      store.addAlert({ id: `hostile-${i}`, metric: `*{a,z${i}}${hostilePattern(patternLength - 8)}`, alertCriteria: { type: 'above', above_value: 1 } });
     }
     const graphite = createGraphiteClient({ baseUrl: fake.url, maxUrlLength: 1_000_000 });
     const run = await probeHealthWhile(() => runEvaluationCycle({ store, graphite, now: () => NOW * 1000 }));
     // Every alert was judged on the series its own pattern expands to, whichever way it was asked.
-    for (const alert of store.alerts.values()) expect(alert.currently_triggered_metrics, alert.id).toEqual([matchingName(nameLength)]);
+    for (const alert of store.alerts.values()) expect(alert.currentlyTriggeredMetrics, alert.id).toEqual([matchingName(nameLength)]);
     return { run, requests: fake.requests };
   } finally {
     await fake.close();

@@ -19,15 +19,15 @@ describe('Graphite pattern matching runs in linear time', () => {
     const fake = await startFakeRender(() => ({ series: [makeSeries(LONG_NAME, [5, 5], NOW, 30)] }));
     try {
       const store = new MemoryEvaluationStore();
-      store.addAlert({ id: 'hostile', metric: HOSTILE, alert_criteria: { type: 'above', above_value: 1 } });
-      store.addAlert({ id: 'long', metric: LONG_NAME, alert_criteria: { type: 'above', above_value: 1 } });
+      store.addAlert({ id: 'hostile', metric: HOSTILE, alertCriteria: { type: 'above', above_value: 1 } });
+      store.addAlert({ id: 'long', metric: LONG_NAME, alertCriteria: { type: 'above', above_value: 1 } });
       const graphite = createGraphiteClient({ baseUrl: fake.url });
       const run = await measureLag(() => runEvaluationCycle({ store, graphite, now: () => NOW * 1000 }));
       // One shared request: the hostile pattern really was matched against the long name here, not by Graphite.
       expect(fake.requests).toHaveLength(1);
       expect(fake.requests[0]!.targets.sort()).toEqual([HOSTILE, LONG_NAME].sort());
       expect(store.alerts.get('long')!.status).toBe('alerting');
-      expect(store.alerts.get('hostile')!.currently_triggered_metrics).toEqual([]);
+      expect(store.alerts.get('hostile')!.currentlyTriggeredMetrics).toEqual([]);
       expect(run.maxLagMs).toBeLessThan(500);
       expect(run.ms).toBeLessThan(1_500);
     } finally {

@@ -1,4 +1,4 @@
-import { notifiedAlertOfRecord } from '../notifiers/notified-alert.js';
+import { notifiedAlert } from '../notifiers/notified-alert.js';
 import { durationMs } from '../../model/duration.js';
 import { HttpError, invalidBody, notFound } from '../errors.js';
 import type { Notification } from '../notifiers/types.js';
@@ -38,7 +38,7 @@ export async function acknowledgeAlert(
   };
   const notification: Notification = {
     event: 'acknowledged',
-    alert: notifiedAlertOfRecord(alert),
+    alert: notifiedAlert(alert),
     triggered: alert.currentlyTriggeredMetrics.map((metric) => ({ metric, value: null })),
     conditions: [],
     graphUrl: null,

@@ -1,26 +1,55 @@
-import type { FlapGuard, OnQueryFailure } from '../../model/types.js';
-import type { Notification, NotifiedAlert } from '../notifiers/types.js';
+import type {
+  AdditionalCriterion,
+  AlertCriteria,
+  FlapGuard,
+  NotificationType,
+  OnQueryFailure,
+  OpsgeniePriority,
+  PagerdutySeverity,
+} from '../../model/types.js';
 import type { TransitionHistoryEntry } from '../../evaluation/transitions.js';
 import type { EscalationStep } from '../../evaluation/escalation.js';
+import type { EvaluationLease } from '../store/store.js';
+import type { NewDelivery } from '../store/outbox.js';
 
-/** An alert as the evaluator needs it, over all accounts: what notifications show, and its evaluation state. */
-export interface EvaluableAlert extends NotifiedAlert {
-  notification_channels: string[];
-  on_query_failure: OnQueryFailure;
-  /** Noise control: the alert's flap guard (absent or null: none). */
-  flap_guard?: FlapGuard | null;
+/**
+ * One alert as the evaluator reads it, over all accounts: the one record every backend lists (camelCase, as the
+ * store's records are). `muted` and `acknowledged` are decided by the store at the cycle's time, in one place
+ * (store/evaluation-alert.ts: isMutedAt and isAcknowledgedAt). Notifications carry the API's snake_case view of it,
+ * built in notifiers/notified-alert.ts.
+ */
+export interface EvaluationAlert {
+  id: string;
+  accountId: string;
+  name: string;
+  metric: string;
+  alertCriteria: AlertCriteria;
+  additionalCriteria: Record<string, AdditionalCriterion>;
+  expression: string;
+  /** Channel ids, in order. */
+  notificationChannels: string[];
+  notificationType: NotificationType;
+  onQueryFailure: OnQueryFailure;
+  /** Noise control: the alert's flap guard (null: none). */
+  flapGuard: FlapGuard | null;
+  info: string | null;
+  pagerdutySeverity: PagerdutySeverity | null;
+  opsgeniePriority: OpsgeniePriority | null;
   status: string;
-  currently_triggered_metrics: string[];
-  /** Muted at the time asked for: an explicit mute not yet expired, or an active scheduled mute. */
+  currentlyTriggeredMetrics: string[];
+  /** Muted at the cycle's time: an explicit mute not yet expired, or an active scheduled mute. */
   muted: boolean;
   /** Escalation steps (channel ids), ascending by after_minutes; [] without escalation. */
   escalation: EscalationStep[];
-  /** Acknowledged at the time asked for: an acknowledgement whose `until` has not passed (no reminders, no escalation). */
+  /** Acknowledged at the cycle's time: an acknowledgement whose `until` has not passed (no reminders, no escalation). */
   acknowledged: boolean;
   /** When the stored acknowledgement was made (unix seconds), held or expired; null when there is none. */
-  acknowledged_at?: number | null;
-  /** What the evaluator stored last time: the stored JSON text (a store keeps it opaque), or the state itself. */
-  eval_state: unknown;
+  acknowledgedAt: number | null;
+  /**
+   * What the evaluator stored last time: the stored JSON text (null when none). The evaluator parses it once
+   * (readEvalState) and compares its new state's text with it, without serializing the old one again.
+   */
+  evalState: string | null;
 }
 
 /**
@@ -30,12 +59,17 @@ export interface EvaluableAlert extends NotifiedAlert {
 export interface EvaluationUpdate {
   alertId: string;
   status: 'healthy' | 'alerting';
-  currently_triggered_metrics: string[];
-  eval_state: unknown;
+  currentlyTriggeredMetrics: string[];
+  /** The new state as the JSON text to store (the text the next cycle reads back as EvaluationAlert.evalState); null: none. */
+  evalState: string | null;
   /** The transition's entries, and the notifications it sent (one per channel) or held back, with why. */
   history: (TransitionHistoryEntry | NotificationRecord)[];
-  deliveries: { channelId: string; notification: Notification }[];
-  /** Removes the acknowledgement made at this time (its `until` passed); a recovery removes it in any case. */
+  /** The outbox rows of this transition, one per channel; `payload` is the Notification (notifiers/types.ts). */
+  deliveries: NewDelivery[];
+  /**
+   * Removes the acknowledgement made at this time (unix seconds; its `until` passed). A newer acknowledgement (made
+   * since the round read the alert) is kept. An update whose status is healthy removes any.
+   */
   endAcknowledgementAt?: number;
 }
 
@@ -49,10 +83,36 @@ export interface NotificationRecord {
   reason: string;
 }
 
-/** The part of the server's store the evaluator uses. */
+/**
+ * The evaluator's store: what each backend implements directly (sqlite/evaluation-rows.ts,
+ * postgres/evaluation-rows.ts). Every method works across accounts.
+ */
 export interface EvaluationStore {
-  /** Every alert of every account, with `muted` decided at `now`. */
-  listAlertsForEvaluation(now: Date): Promise<EvaluableAlert[]> | EvaluableAlert[];
-  /** Writes a cycle's updates with their outbox deliveries, in one transaction. */
-  saveEvaluations(updates: EvaluationUpdate[]): Promise<void> | void;
+  /**
+   * Renews this replica's evaluation leases and takes expired or released ones, up to its fair share of the
+   * partitions among the live replicas (and releases what it holds beyond it). A store for one node (SQLite)
+   * answers a lease on everything (tokens null).
+   */
+  acquireEvaluationLeases(replica: string, ttlMs: number): Promise<EvaluationLease>;
+  /**
+   * A heartbeat between two rounds: renews what this replica holds (without waiting for other replicas' saves),
+   * and takes expired or released partitions when it is below its fair share; it never releases any, so a round
+   * in flight keeps every partition it listed. Answers the partitions held afterwards.
+   */
+  renewEvaluationLeases(replica: string, ttlMs: number): Promise<EvaluationLease>;
+  /** Gives up this replica's leases at once (a clean shutdown), so that others take them at their next cycle. */
+  releaseEvaluationLeases(replica: string): Promise<void>;
+  /**
+   * The alerts of one round, oldest first, with `muted` and `acknowledged` decided at `now` (epoch ms): with a
+   * lease, only those of the partitions it holds; without, every alert of every account. One consistent snapshot.
+   */
+  listAlertsForEvaluation(now: number, lease?: EvaluationLease): Promise<EvaluationAlert[]>;
+  /**
+   * Writes a round's updates, their history entries and their outbox deliveries in one transaction (one disk sync
+   * for thousands of alerts): a transition is never stored without its notifications, nor notified without being
+   * stored. Updates, entries and deliveries of alerts (or channels) deleted meanwhile are dropped. With a lease the
+   * save is fenced: when a partition of it has moved to another replica since, nothing is saved and it throws
+   * LeaseLost, so two replicas never both save (and notify) a transition.
+   */
+  saveEvaluations(updates: EvaluationUpdate[], lease?: EvaluationLease): Promise<void>;
 }

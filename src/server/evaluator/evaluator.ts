@@ -2,10 +2,13 @@ import type { Logger } from 'pino';
 import { createGraphiteClient } from '../../graphite/index.js';
 import type { EvaluationStore } from './evaluation-store.js';
 import { runEvaluationCycle, type CycleReport } from './run-cycle.js';
+import type { ReplicaLeases } from './round-lease.js';
 
 /** How `alertform serve` runs the evaluator. */
 export interface EvaluatorOptions {
   store: EvaluationStore;
+  /** This replica's evaluation leases (absent: every alert, saves not fenced). */
+  leases?: ReplicaLeases;
   /** Told after a cycle wrote deliveries to the outbox (the server wakes its delivery service). */
   onDeliveriesWritten?: () => void;
   /** graphite-web root (or anything speaking its render API). */
@@ -55,6 +58,7 @@ export function startEvaluator(options: EvaluatorOptions): RunningEvaluator {
     while (running) await running.catch(() => undefined);
     running = runEvaluationCycle({
       store: options.store,
+      ...(options.leases ? { leases: options.leases } : {}),
       graphite,
       ...(options.onDeliveriesWritten ? { onDeliveriesWritten: options.onDeliveriesWritten } : {}),
       ...(options.now ? { now: options.now } : {}),

@@ -3,13 +3,16 @@ import type { Logger } from 'pino';
 import type { GraphiteClient, RenderQuery, RenderResult } from '../../graphite/index.js';
 import type { Notification } from '../notifiers/types.js';
 import { historyQueryRange, queryRangeMinutes } from '../../evaluation/criteria.js';
-import type { EvaluableAlert, EvaluationStore, EvaluationUpdate, NotificationRecord } from './evaluation-store.js';
-import { judgeAlert, judgeCriterion, listCriteria, type Criterion, type CriterionOutcome } from '../../evaluation/judge-alert.js';
+import type { EvaluationAlert, EvaluationStore, EvaluationUpdate, NotificationRecord } from './evaluation-store.js';
+import { listRound, type ReplicaLeases } from './round-lease.js';
+import { criteriaOf, judgeAlert, judgeCriterion, type Criterion, type CriterionOutcome } from '../../evaluation/judge-alert.js';
 import { advanceAlert, readEvalState, type Advance, type CycleInput } from '../../evaluation/transitions.js';
 
 /** What a cycle needs. `now` is the clock (ms), injectable for tests. */
 export interface CycleDependencies {
   store: EvaluationStore;
+  /** This replica's leases: the cycle lists and saves only the alerts of the partitions it holds. Absent: all. */
+  leases?: ReplicaLeases;
   graphite: GraphiteClient;
   /** Told after a cycle wrote deliveries to the outbox (wakes the delivery worker). */
   onDeliveriesWritten?: () => void;
@@ -41,7 +44,7 @@ export async function runEvaluationCycle(deps: CycleDependencies): Promise<Cycle
   const started = Date.now();
   const nowMs = (deps.now ?? Date.now)();
   const now = Math.floor(nowMs / 1000);
-  const alerts = await deps.store.listAlertsForEvaluation(new Date(nowMs));
+  const { alerts, lease } = await listRound(deps.store, nowMs, deps.leases);
 
   const queryIndex = new Map<string, number>();
   const queries: RenderQuery[] = [];
@@ -88,16 +91,16 @@ export async function runEvaluationCycle(deps: CycleDependencies): Promise<Cycle
         now,
         alert.expression,
       );
-      const previous = readEvalState(alert.eval_state, alert.status, alert.currently_triggered_metrics);
+      const previous = readEvalState(alert.evalState, alert.status, alert.currentlyTriggeredMetrics);
       const advance = advanceAlert(previous, input, {
         now,
-        notificationType: alert.notification_type,
+        notificationType: alert.notificationType,
         muted: alert.muted,
-        onQueryFailure: alert.on_query_failure,
+        onQueryFailure: alert.onQueryFailure,
         acknowledged: alert.acknowledged,
         escalation: alert.escalation,
-        channels: alert.notification_channels,
-        flapGuard: alert.flap_guard ?? null,
+        channels: alert.notificationChannels,
+        flapGuard: alert.flapGuard,
       });
       const ackEnd = acknowledgementEnd(alert, previous.status, advance.state.status, now);
       if (advance.state.status !== previous.status) {
@@ -107,7 +110,7 @@ export async function runEvaluationCycle(deps: CycleDependencies): Promise<Cycle
       const outgoing: { notification: Notification; channels: readonly string[] }[] = [];
       for (const { event, triggered, channels, escalation, flapping } of advance.notifications) {
         // An escalation step (and the recovery it owes) goes to its own channels, not the alert's.
-        outgoing.push({ channels: channels ?? alert.notification_channels, notification: {
+        outgoing.push({ channels: channels ?? alert.notificationChannels, notification: {
           event,
           alert: notifiedAlert(alert),
           triggered,
@@ -125,16 +128,20 @@ export async function runEvaluationCycle(deps: CycleDependencies): Promise<Cycle
       }
       const stored = JSON.stringify(advance.state);
       // Notifications always come with a state change; the check on them is a guard, not a case.
-      if (stored !== serialize(alert.eval_state) || outgoing.length > 0 || ackEnd) {
-        const alertDeliveries = outgoing.flatMap(({ notification, channels }) => channels.map((channelId) => ({ channelId, notification })));
+      if (stored !== alert.evalState || outgoing.length > 0 || ackEnd) {
+        // Retries and the maximum age run on the wall clock, whatever clock the evaluation itself was given.
+        const createdAt = Date.now();
+        const alertDeliveries = outgoing.flatMap(({ notification, channels }) =>
+          channels.map((channelId) => ({ channelId, event: notification.event, payload: notification, createdAt })),
+        );
         notifications += outgoing.length;
         deliveries += alertDeliveries.length;
         updates.push({
           alertId: alert.id,
           status: advance.state.status,
-          currently_triggered_metrics: advance.state.triggered.map((one) => one.metric),
-          eval_state: advance.state,
-          history: [...advance.history, ...notificationHistory(advance, alert.notification_channels, now), ...(ackEnd ? [ackEnd.entry] : [])],
+          currentlyTriggeredMetrics: advance.state.triggered.map((one) => one.metric),
+          evalState: stored,
+          history: [...advance.history, ...notificationHistory(advance, alert.notificationChannels, now), ...(ackEnd ? [ackEnd.entry] : [])],
           deliveries: alertDeliveries,
           ...(ackEnd?.expiredAt !== undefined ? { endAcknowledgementAt: ackEnd.expiredAt } : {}),
         });
@@ -162,7 +169,7 @@ export async function runEvaluationCycle(deps: CycleDependencies): Promise<Cycle
     }
   });
 
-  if (updates.length > 0) await deps.store.saveEvaluations(updates);
+  if (updates.length > 0) await deps.store.saveEvaluations(updates, lease);
   if (deliveries > 0) deps.onDeliveriesWritten?.();
 
   const report: CycleReport = {
@@ -179,9 +186,9 @@ export async function runEvaluationCycle(deps: CycleDependencies): Promise<Cycle
   return report;
 }
 
-function safeListCriteria(alert: EvaluableAlert, logger?: Logger): Criterion[] {
+function safeListCriteria(alert: EvaluationAlert, logger?: Logger): Criterion[] {
   try {
-    return listCriteria(alert);
+    return criteriaOf(alert.metric, alert.alertCriteria, alert.additionalCriteria);
   } catch (error) {
     logger?.error({ alert: alert.id, error: (error as Error).message }, 'alert has unreadable criteria');
     return [];
@@ -229,12 +236,12 @@ function notificationHistory(advance: Advance, alertChannels: readonly string[],
  * status), or its `until` passed (the update names the one to remove). Either way the timeline says so.
  */
 function acknowledgementEnd(
-  alert: EvaluableAlert,
+  alert: EvaluationAlert,
   before: string,
   after: string,
   now: number,
 ): { entry: NotificationRecord; expiredAt?: number } | null {
-  const at = alert.acknowledged_at ?? null;
+  const at = alert.acknowledgedAt;
   if (at === null) return null;
   const entry = (reason: string): NotificationRecord => ({ status: 'unacknowledged', value: null, metric: '', time: now, channelId: null, reason });
   if (before === 'alerting' && after === 'healthy') return { entry: entry('recovered') };
@@ -244,9 +251,4 @@ function acknowledgementEnd(
 
 function describeConditions(outcomes: CriterionOutcome[]): Notification['conditions'] {
   return outcomes.map((o) => ({ letter: o.letter, metric: o.metric, criteria: o.criteria, state: o.state, triggered: o.triggered }));
-}
-
-function serialize(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  return typeof value === 'string' ? value : JSON.stringify(value);
 }

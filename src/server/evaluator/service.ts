@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import type { BackgroundService, ServiceContext } from '../start-server.js';
 import { startEvaluator } from './evaluator.js';
-import { storeEvaluation, type StoreEvaluation } from './store-evaluation.js';
+import { replicaLeases, type ReplicaLeases } from './round-lease.js';
 import { maskPingUrl, startHeartbeat } from './heartbeat.js';
 import { parseDestinationPolicy } from '../net/destination-policy.js';
 
@@ -28,7 +28,7 @@ export function startEvaluatorService(context: ServiceContext): BackgroundServic
   const intervalSeconds = options.evalIntervalSeconds ?? 30;
   // Replicas on one PostgreSQL share the alerts through leases; on SQLite this one replica holds everything.
   const replica = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
-  const leases = storeEvaluation(store, { replica, ttlMs: intervalSeconds * 1000 * LEASE_INTERVALS });
+  const leases = replicaLeases(store, { replica, ttlMs: intervalSeconds * 1000 * LEASE_INTERVALS });
   const ping = options.heartbeatUrl
     ? startHeartbeat({
         url: options.heartbeatUrl,
@@ -41,7 +41,8 @@ export function startEvaluatorService(context: ServiceContext): BackgroundServic
       })
     : undefined;
   const evaluator = startEvaluator({
-    store: leases,
+    store,
+    leases,
     ...(context.deliveries ? { onDeliveriesWritten: () => context.deliveries!.wake() } : {}),
     graphiteUrl: options.graphiteUrl,
     intervalSeconds,
@@ -63,7 +64,7 @@ export function startEvaluatorService(context: ServiceContext): BackgroundServic
       await evaluator.stop();
       await ping?.stop();
       // After the last cycle: hand the partitions over now rather than when the lease expires (a rolling restart).
-      await store.releaseEvaluationLeases(replica).catch((error: Error) => logger.warn({ error: error.message }, 'could not release evaluation leases'));
+      await leases.release().catch((error: Error) => logger.warn({ error: error.message }, 'could not release evaluation leases'));
     },
     // Running: not stopped, and a cycle started within three intervals (a stuck loop starts none).
     readiness: () => {
@@ -80,7 +81,7 @@ export function startEvaluatorService(context: ServiceContext): BackgroundServic
  * Renews the leases every `everyMs` between cycles; when a heartbeat takes partitions (a dead or departed
  * replica's), `onGained` runs a cycle for them now. Stops on a single-node store, where leases mean nothing.
  */
-function startLeaseHeartbeat(leases: StoreEvaluation, everyMs: number, onGained: () => void, logger: Logger): { stop(): Promise<void> } {
+function startLeaseHeartbeat(leases: ReplicaLeases, everyMs: number, onGained: () => void, logger: Logger): { stop(): Promise<void> } {
   let timer: NodeJS.Timeout | undefined;
   let beating: Promise<void> = Promise.resolve();
   let stopped = false;

@@ -1,37 +1,27 @@
 import type { AlertRecord } from '../store/store.js';
 import type { NotifiedAlert } from './types.js';
 
+/** The alert fields a notification shows, as the evaluator's record (EvaluationAlert) and the store's AlertRecord hold them. */
+export type NotifiableAlert = Pick<AlertRecord, 'id' | 'name' | 'metric' | 'alertCriteria' | 'additionalCriteria' | 'expression' | 'info' | 'notificationType'> &
+  Partial<Pick<AlertRecord, 'pagerdutySeverity' | 'opsgeniePriority'>>;
+
 /**
- * The alert as a notification carries it: the expression defaulted to `a`, no missing additional criteria, and the
- * PagerDuty severity and OpsGenie priority only when set (a payload without them reads as the notifiers' defaults).
+ * The alert as a notification carries it, in the API's (snake_case) shape that webhooks and templates see: the one
+ * place that maps, for the evaluator and the acknowledgement. The expression defaulted to `a`, no missing
+ * additional criteria, and the PagerDuty severity and OpsGenie priority only when set (a payload without them reads
+ * as the notifiers' defaults).
  */
-export function notifiedAlert(alert: NotifiedAlert): NotifiedAlert {
+export function notifiedAlert(alert: NotifiableAlert): NotifiedAlert {
   return {
     id: alert.id,
     name: alert.name,
     metric: alert.metric,
-    alert_criteria: alert.alert_criteria,
-    additional_criteria: alert.additional_criteria ?? {},
+    alert_criteria: alert.alertCriteria,
+    additional_criteria: alert.additionalCriteria ?? {},
     expression: alert.expression || 'a',
     info: alert.info,
-    notification_type: alert.notification_type,
-    ...(alert.pagerduty_severity ? { pagerduty_severity: alert.pagerduty_severity } : {}),
-    ...(alert.opsgenie_priority ? { opsgenie_priority: alert.opsgenie_priority } : {}),
-  };
-}
-
-/** The same, from an alert as the store keeps it. */
-export function notifiedAlertOfRecord(alert: AlertRecord): NotifiedAlert {
-  return notifiedAlert({
-    id: alert.id,
-    name: alert.name,
-    metric: alert.metric,
-    alert_criteria: alert.alertCriteria,
-    additional_criteria: alert.additionalCriteria,
-    expression: alert.expression,
-    info: alert.info,
     notification_type: alert.notificationType,
-    pagerduty_severity: alert.pagerdutySeverity ?? null,
-    opsgenie_priority: alert.opsgeniePriority ?? null,
-  });
+    ...(alert.pagerdutySeverity ? { pagerduty_severity: alert.pagerdutySeverity } : {}),
+    ...(alert.opsgeniePriority ? { opsgenie_priority: alert.opsgeniePriority } : {}),
+  };
 }

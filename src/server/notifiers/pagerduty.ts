@@ -23,7 +23,7 @@ export function buildPagerdutyEvent(channel: DeliveryChannel, notification: Noti
   // The same dedup_key as the trigger: PagerDuty acknowledges that incident (and stops escalating it).
   if (notification.event === 'acknowledged') return { routing_key: channel.destination, event_action: 'acknowledge', dedup_key: dedupKey };
   if (notification.event === 'recovered' || notification.event === 'query_recovered') {
-    if (!channel.auto_resolve) return null;
+    if (!channel.autoResolve) return null;
     return { routing_key: channel.destination, event_action: 'resolve', dedup_key: dedupKey };
   }
   const { alert, triggered } = notification;

@@ -83,13 +83,17 @@ export interface ThrottledSummary {
   held: { alert_id: string; alert_name: string; event: string; metric: string; value: number | null; time: number }[];
 }
 
-/** The channel fields a delivery needs. `destination` is a secret: it never reaches a log or an error. */
+/**
+ * The channel fields a delivery needs, as the outbox's claim reads them (ClaimedDelivery.channel) and the notifiers
+ * take them. `destination` is a secret: it never reaches a log or an error.
+ */
 export interface DeliveryChannel {
   id: string;
   type: ChannelType;
   description: string;
   destination: string;
-  auto_resolve: boolean;
+  /** PagerDuty and VictorOps: recoveries resolve the incident (the API's auto_resolve). */
+  autoResolve: boolean;
   /** The channel's message template; null or absent: the default message. */
   template?: MessageTemplate | null;
 }

@@ -12,7 +12,7 @@ import { composeMessage } from '../../templates/message.js';
 export function buildVictoropsMessage(channel: DeliveryChannel, notification: Notification): Record<string, unknown> | null {
   const query = notification.event === 'query_failed' || notification.event === 'query_recovered';
   const recovery = notification.event === 'recovered' || notification.event === 'query_recovered';
-  if (recovery && !channel.auto_resolve) return null;
+  if (recovery && !channel.autoResolve) return null;
   const message = composeMessage(notification, channel.template, 'plain', {
     title: () => summarize(notification),
     body: () => describeText(notification),

@@ -94,16 +94,8 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
         controller.abort();
       }, attemptTimeoutMs);
     });
-    const channel: DeliveryChannel = {
-      id: delivery.channel.id,
-      type: delivery.channel.type,
-      description: delivery.channel.description,
-      destination: delivery.channel.destination,
-      auto_resolve: delivery.channel.autoResolve,
-      template: delivery.channel.template ?? null,
-    };
     try {
-      await Promise.race([options.send(channel, notification, controller.signal), expired]);
+      await Promise.race([options.send(delivery.channel, notification, controller.signal), expired]);
     } finally {
       clearTimeout(timeout);
     }

@@ -1,4 +1,5 @@
-import type { DeliveryRecord } from './outbox.js';
+import type { ChannelType, MessageTemplate } from '../../model/types.js';
+import type { ClaimedDelivery, DeliveryRecord } from './outbox.js';
 
 /** A deliveries row joined with its channel, as both stores' listing query selects it. */
 export interface DeliveryRow {
@@ -38,5 +39,42 @@ export function deliveryPage(rows: DeliveryRow[], max: number): { items: Deliver
       lastAttemptAt: row.last_attempt_at,
     })),
     nextPage: rows.length > max,
+  };
+}
+
+/** A claimed deliveries row joined with its channel, as both stores' claim selects it. */
+export interface ClaimRow {
+  id: string;
+  account_id: string;
+  alert_id: string;
+  payload: string;
+  attempts: number;
+  created_at: number;
+  channel_id: string;
+  type: string;
+  description: string;
+  destination: string;
+  /** 0/1 on SQLite, a boolean on PostgreSQL. */
+  auto_resolve: number | boolean;
+  template: string | null;
+}
+
+/** The record the delivery worker sends from: the notification and its channel as the notifiers take it. */
+export function claimedDeliveryFromRow(row: ClaimRow): ClaimedDelivery {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    alertId: row.alert_id,
+    payload: JSON.parse(row.payload) as unknown,
+    attempts: row.attempts,
+    createdAt: row.created_at,
+    channel: {
+      id: row.channel_id,
+      type: row.type as ChannelType,
+      description: row.description,
+      destination: row.destination,
+      autoResolve: row.auto_resolve === 1 || row.auto_resolve === true,
+      template: row.template ? (JSON.parse(row.template) as MessageTemplate) : null,
+    },
   };
 }

@@ -1,4 +1,4 @@
-import type { ChannelType, MessageTemplate } from '../../model/types.js';
+import type { DeliveryChannel } from '../notifiers/types.js';
 
 /**
  * The outbox's side of the Store: notifications written with the transition that caused them (saveEvaluations),
@@ -99,7 +99,7 @@ export function admitRows<T extends { account_id: string; channel_id: string; de
   return rows.filter((row) => taken.has(row));
 }
 
-/** A claimed delivery with what sending needs. `channel.destination` is a secret. */
+/** A claimed delivery with what sending needs: the record the delivery worker sends from. `channel.destination` is a secret. */
 export interface ClaimedDelivery {
   id: string;
   accountId: string;
@@ -107,7 +107,7 @@ export interface ClaimedDelivery {
   payload: unknown;
   attempts: number;
   createdAt: number;
-  channel: { id: string; type: ChannelType; description: string; destination: string; autoResolve: boolean; template?: MessageTemplate | null };
+  channel: DeliveryChannel;
 }
 
 /** held and summarized: notifications a channel's throttle held back (held_notifications), listed with the outbox's. */

@@ -12,17 +12,18 @@ import type {
 import type { EscalationStep } from '../../evaluation/escalation.js';
 import type { ChannelThrottle, FlapGuard } from '../../model/noise-control.js';
 import type { ConsoleStore } from './console-store.js';
-import type { NewDelivery, OutboxStore } from './outbox.js';
+import type { OutboxStore } from './outbox.js';
 import type { AlertSummary } from './alert-summary.js';
 import type { Acknowledgement, AckStore } from './ack-store.js';
+import type { EvaluationStore } from '../evaluator/evaluation-store.js';
 
 /**
  * The server's storage, one interface for every backend (SQLite, PostgreSQL). Every method is scoped to one account
- * except the evaluator's methods (listAlertsForEvaluation, saveEvaluation(s), appendHistory, setChannelLastError,
- * the evaluation leases), which work across accounts. Methods are async so that a networked backend can implement
- * the same interface. A method that returns without throwing has made its write durable.
+ * except the evaluator's (EvaluationStore, appendHistory, setChannelLastError) and the outbox's, which work across
+ * accounts. Methods are async so that a networked backend can implement the same interface. A method that returns
+ * without throwing has made its write durable.
  */
-export interface Store extends OutboxStore, ConsoleStore, AckStore {
+export interface Store extends EvaluationStore, OutboxStore, ConsoleStore, AckStore {
   // Accounts and API keys.
   /** A new account with its `Email me` channel (destination = email, or "" when there is none). */
   createAccount(email: string | null): Promise<AccountRecord>;
@@ -83,39 +84,9 @@ export interface Store extends OutboxStore, ConsoleStore, AckStore {
   /** Entries of the account's alerts, newest first: the public kinds only (PUBLIC_HISTORY_STATUSES). */
   searchHistory(accountId: string, query: HistoryQuery): Promise<HistoryRecord[]>;
 
-  // The evaluator's side (all accounts).
-  /**
-   * Every alert of every account, with its channels and schedules resolved, for one evaluation round; with a
-   * lease, only the alerts of the partitions it holds.
-   */
-  listAlertsForEvaluation(lease?: EvaluationLease): Promise<EvaluationAlert[]>;
-  /** Saves the result of evaluating one alert; false when the alert was deleted meanwhile. */
-  saveEvaluation(alertId: string, result: EvaluationResult): Promise<boolean>;
+  // The evaluator's side (all accounts): EvaluationStore (list by lease, fenced save, the evaluation leases).
   /** Appends history entries (their account is the alert's); entries of deleted alerts are dropped. */
   appendHistory(entries: NewHistoryEntry[]): Promise<void>;
-  /**
-   * Saves the results of one evaluation round, their history entries and their outbox deliveries in one
-   * transaction (one disk sync for thousands of alerts): a transition is never stored without its notifications,
-   * nor notified without being stored. Results, entries and deliveries of alerts (or channels) deleted meanwhile
-   * are dropped.
-   */
-  saveEvaluations(results: EvaluationBatchItem[], lease?: EvaluationLease): Promise<void>;
-  /**
-   * Renews this replica's evaluation leases and takes expired or released ones, up to its fair share of the
-   * partitions among the live replicas (and releases what it holds beyond it). A store for one node (SQLite)
-   * answers a lease on everything. With a lease, saveEvaluations is fenced: when a partition of the lease has moved
-   * to another replica since, it saves nothing and throws LeaseLost, so two replicas never both save (and notify)
-   * a transition.
-   */
-  acquireEvaluationLeases(replica: string, ttlMs: number): Promise<EvaluationLease>;
-  /**
-   * A heartbeat between two rounds: renews what this replica holds (without waiting for other replicas' saves),
-   * and takes expired or released partitions when it is below its fair share; it never releases any, so a round
-   * in flight keeps every partition it listed. Answers the partitions held afterwards.
-   */
-  renewEvaluationLeases(replica: string, ttlMs: number): Promise<EvaluationLease>;
-  /** Gives up this replica's leases at once (a clean shutdown), so that others take them at their next cycle. */
-  releaseEvaluationLeases(replica: string): Promise<void>;
   /** Records (or clears, with null) the last delivery error of a channel. */
   setChannelLastError(channelId: string, error: ChannelError | null): Promise<void>;
 
@@ -304,26 +275,6 @@ export interface NewHistoryEntry extends HistoryRecord {
   reason?: string | null;
 }
 
-export interface EvaluationResult {
-  status: string;
-  currentlyTriggeredMetrics: string[];
-  evalState: unknown;
-}
-
-/** One alert's result in a saveEvaluations batch, with the history entries of its transition. */
-export interface EvaluationBatchItem {
-  alertId: string;
-  result: EvaluationResult;
-  history: Omit<NewHistoryEntry, 'alertId'>[];
-  /** The notifications of this transition, one per channel, for the outbox. */
-  deliveries?: NewDelivery[];
-  /**
-   * Clears the alert's acknowledgement made at this time (unix seconds): one whose `until` has passed. A newer
-   * acknowledgement (made since the round read the alert) is kept. A result whose status is healthy clears any.
-   */
-  endAcknowledgementAt?: number;
-}
-
 /**
  * The evaluation partitions a replica holds. An alert's partition is a stable hash of its id (alertPartition);
  * `tokens` maps each held partition to its fencing token, which grows every time the partition changes hands.
@@ -339,17 +290,6 @@ export interface EvaluationLease {
 export function alertPartition(alertId: string, partitionCount: number): number {
   const prefix = Number.parseInt(alertId.slice(0, 8), 16);
   return Number.isNaN(prefix) ? 0 : prefix % partitionCount;
-}
-
-/**
- * One alert as the evaluator needs it: the record plus its channels and schedules, resolved. `evalState` is the
- * stored JSON text on every backend (null when none): the evaluator parses it once (readEvalState) and compares
- * its new state with that text without serializing the old one again.
- */
-export interface EvaluationAlert extends Omit<AlertRecord, 'evalState'> {
-  evalState: string | null;
-  channels: ChannelRecord[];
-  schedules: ScheduleRecord[];
 }
 
 export interface Page<T> {

@@ -1,6 +1,6 @@
 import type { ChannelThrottle } from '../../model/noise-control.js';
 import { formatWindow } from '../../model/noise-control.js';
-import type { EvaluationBatchItem } from '../store/store.js';
+import type { EvaluationUpdate, NotificationRecord } from '../evaluator/evaluation-store.js';
 import type { NewDelivery } from '../store/outbox.js';
 
 /**
@@ -40,7 +40,7 @@ export interface HeldNotification {
 
 /** A batch with its held deliveries taken out (and their history entries saying so), and what to store of them. */
 export interface ThrottledBatch {
-  items: EvaluationBatchItem[];
+  items: EvaluationUpdate[];
   held: HeldNotification[];
 }
 
@@ -72,7 +72,7 @@ export function heldReason(channel: ThrottledChannel, window: ThrottleWindow): s
 }
 
 /** The deliveries of a batch per channel, in batch order, each with its alert. */
-export function deliveriesByChannel(items: readonly EvaluationBatchItem[]): Map<string, { alertId: string; delivery: NewDelivery }[]> {
+export function deliveriesByChannel(items: readonly EvaluationUpdate[]): Map<string, { alertId: string; delivery: NewDelivery }[]> {
   const byChannel = new Map<string, { alertId: string; delivery: NewDelivery }[]>();
   for (const { alertId, deliveries } of items) {
     for (const delivery of deliveries ?? []) {
@@ -89,7 +89,7 @@ export function deliveriesByChannel(items: readonly EvaluationBatchItem[]): Map<
  * `notification_suppressed` with the reason, and each becomes a HeldNotification of its window.
  */
 export function holdDeliveries(
-  items: readonly EvaluationBatchItem[],
+  items: readonly EvaluationUpdate[],
   decisions: Map<NewDelivery, { reason: string; window: ThrottleWindow }>,
 ): ThrottledBatch {
   if (decisions.size === 0) return { items: [...items], held: [] };
@@ -101,7 +101,8 @@ export function holdDeliveries(
     for (const delivery of holding) {
       const { reason, window } = decisions.get(delivery)!;
       const index = history.findIndex((entry) => entry.status === 'notification_sent' && entry.channelId === delivery.channelId && entry.reason === delivery.event);
-      if (index >= 0) history[index] = { ...history[index]!, status: 'notification_suppressed', reason: `${delivery.event}: ${reason}` };
+      // The entry found is a NotificationRecord (its status says so).
+      if (index >= 0) history[index] = { ...(history[index] as NotificationRecord), status: 'notification_suppressed', reason: `${delivery.event}: ${reason}` };
       const first = (delivery.payload as { triggered?: { metric: string; value: number | null }[] } | null)?.triggered?.[0];
       held.push({
         alertId: item.alertId,
@@ -120,7 +121,7 @@ export function holdDeliveries(
 }
 
 /** The throttled channels a batch notifies, in id order (the order their window rows are locked in). */
-export function notifiedChannels(items: readonly EvaluationBatchItem[], channels: readonly ThrottledChannel[]): ThrottledChannel[] {
+export function notifiedChannels(items: readonly EvaluationUpdate[], channels: readonly ThrottledChannel[]): ThrottledChannel[] {
   const notified = deliveriesByChannel(items);
   return channels.filter((channel) => notified.has(channel.id)).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
@@ -130,7 +131,7 @@ export function notifiedChannels(items: readonly EvaluationBatchItem[], channels
  * its transaction): the batch without its held deliveries, and the windows to write back.
  */
 export function throttleBatch(
-  items: readonly EvaluationBatchItem[],
+  items: readonly EvaluationUpdate[],
   channels: readonly ThrottledChannel[],
   windows: ReadonlyMap<string, ThrottleWindow | null>,
 ): ThrottledBatch & { windows: Map<string, ThrottleWindow> } {

@@ -110,9 +110,11 @@ describeEachStore('GET /v2/alerts/overview/ on $name', (backend) => {
       expect(created.status).toBe(201);
       ids[name] = created.body.id;
     }
-    await server.store.saveEvaluation(ids['CPU high']!, { status: 'alerting', currentlyTriggeredMetrics: ['hosts.a.cpu'], evalState: null });
+    const evaluated = { history: [], deliveries: [] };
+    await server.store.saveEvaluations([{ alertId: ids['CPU high']!, status: 'alerting', currentlyTriggeredMetrics: ['hosts.a.cpu'], evalState: null, ...evaluated }]);
     await server.store.appendHistory([{ alertId: ids['CPU high']!, status: 'alerting', value: 5, time: tenMinutesAgo, metric: 'hosts.a.cpu' }]);
-    await server.store.saveEvaluation(ids['api errors']!, { status: 'healthy', currentlyTriggeredMetrics: [], evalState: { version: 1, status: 'healthy', triggered: [], queryFailing: true } });
+    const failing = JSON.stringify({ version: 1, status: 'healthy', triggered: [], queryFailing: true });
+    await server.store.saveEvaluations([{ alertId: ids['api errors']!, status: 'healthy', currentlyTriggeredMetrics: [], evalState: failing, ...evaluated }]);
     expect((await server.request('POST', `/v2/alerts/${ids['queue depth']}/muted/`, { duration: 60 })).status).toBe(200);
     return { server, ids };
   }

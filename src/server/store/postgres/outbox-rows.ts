@@ -9,9 +9,8 @@ import type {
   NewDelivery,
   PendingSummary,
 } from '../outbox.js';
-import type { ChannelType } from '../../../model/types.js';
 import type { Queryable } from './pg-database.js';
-import { DELIVERY_LISTING_COLUMNS, deliveryPage, type DeliveryRow } from '../delivery-rows.js';
+import { DELIVERY_LISTING_COLUMNS, claimedDeliveryFromRow, deliveryPage, type ClaimRow, type DeliveryRow } from '../delivery-rows.js';
 
 /** Migration: the outbox, as on SQLite (times epoch ms as BIGINT). */
 export const OUTBOX_MIGRATION = `
@@ -63,21 +62,6 @@ export async function insertDeliveries(tx: Queryable, items: { alertId: string; 
   );
 }
 
-interface ClaimRow {
-  id: string;
-  account_id: string;
-  alert_id: string;
-  payload: string;
-  attempts: number;
-  created_at: number;
-  channel_id: string;
-  type: string;
-  description: string;
-  destination: string;
-  auto_resolve: boolean;
-  template: string | null;
-}
-
 /**
  * The database's clock in epoch ms. A claim's expiry is set and compared on it, never on a replica's own clock:
  * a replica whose clock jumps ahead would otherwise find every other replica's claims expired and send their
@@ -107,22 +91,7 @@ export async function claimDueDeliveries(tx: Queryable, claim: DeliveryClaim): P
                c.type, c.description, c.destination, c.auto_resolve, c.template`,
     [claim.now, claim.limit, claim.worker, claim.leaseMs],
   );
-  return rows.map((row) => ({
-    id: row.id,
-    accountId: row.account_id,
-    alertId: row.alert_id,
-    payload: JSON.parse(row.payload) as unknown,
-    attempts: row.attempts,
-    createdAt: row.created_at,
-    channel: {
-      id: row.channel_id,
-      type: row.type as ChannelType,
-      description: row.description,
-      destination: row.destination,
-      autoResolve: row.auto_resolve,
-      template: row.template ? (JSON.parse(row.template) as ClaimedDelivery['channel']['template']) : null,
-    },
-  }));
+  return rows.map(claimedDeliveryFromRow);
 }
 
 /**

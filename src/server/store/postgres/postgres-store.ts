@@ -1,9 +1,7 @@
 import { createId, hashApiKey, hashesEqual } from '../../ids.js';
 import {
   DEFAULT_CHANNEL,
-  LeaseLost,
   UniqueViolation,
-  alertPartition,
   type AccountRecord,
   type AlertQuery,
   type AlertRecord,
@@ -14,10 +12,7 @@ import {
   type ChannelQuery,
   type ChannelRecord,
   type ChannelWrite,
-  type EvaluationAlert,
-  type EvaluationBatchItem,
   type EvaluationLease,
-  type EvaluationResult,
   type HistoryQuery,
   type HistoryRecord,
   type NewHistoryEntry,
@@ -31,13 +26,13 @@ import {
 } from '../store.js';
 import { withoutEscalationChannel } from '../escalation-column.js';
 import * as ackRows from './ack-rows.js';
-import { CLEAR_ACK } from '../sqlite/ack-rows.js';
 import type { AckOutcome, AckWrite } from '../ack-store.js';
 import * as throttleRows from './throttle-rows.js';
 import { listsHeld } from '../held-listing.js';
 import { ALERT_WRITE_COLUMNS, alertFromRow, alertWriteValues, type AlertRow } from '../sqlite/alert-rows.js';
 import { channelFromRow, scheduleFromRows, templateColumn, throttleText, type ChannelRow, type ScheduleRow } from '../sqlite/rows.js';
-import { acquireLeases, fencePartitions, partitionSql, releaseLeases, renewLeases } from './evaluation-leases.js';
+import { PostgresEvaluationRows } from './evaluation-rows.js';
+import type { EvaluationAlert, EvaluationUpdate } from '../../evaluator/evaluation-store.js';
 import { MIGRATIONS, migrateDatabase } from './migrations.js';
 import { PgDatabase, type PoolOptions, type Queryable } from './pg-database.js';
 import * as outbox from './outbox-rows.js';
@@ -74,7 +69,12 @@ const SCHEDULE_COLUMNS = 'id, account_id, name, start_time, duration, timezone, 
  * surfaces as StoreUnavailable.
  */
 export class PostgresStore implements Store {
-  private constructor(private readonly db: PgDatabase) {}
+  /** The evaluator's side (evaluation-rows.ts). */
+  private readonly evaluation: PostgresEvaluationRows;
+
+  private constructor(private readonly db: PgDatabase) {
+    this.evaluation = new PostgresEvaluationRows(db);
+  }
 
   /**
    * Connects to `url` (postgres://USER[:PASSWORD]@HOST:PORT/DB, or several hosts with target_session_attrs, see
@@ -451,94 +451,17 @@ export class PostgresStore implements Store {
 
   // The evaluator's side ---------------------------------------------------------------------------------------
 
-  async listAlertsForEvaluation(lease?: EvaluationLease): Promise<EvaluationAlert[]> {
-    // One snapshot for the alerts, channels and schedules of the round, as SQLite's single connection sees them.
-    return this.db.transaction(async (tx) => {
-      await tx.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
-      const partitions = lease?.tokens ? [...lease.tokens.keys()] : null;
-      const alertRows = partitions
-        ? await tx.query<LinkedAlertRow>(
-            `SELECT ${ALERT_COLUMNS} FROM alerts a WHERE ${partitionSql('$1')} = ANY($2) ORDER BY a.seq`,
-            [lease!.partitionCount, partitions],
-          )
-        : await tx.query<LinkedAlertRow>(`SELECT ${ALERT_COLUMNS} FROM alerts a ORDER BY a.seq`);
-      const channels = new Map(
-        (await tx.query<ChannelRow>(`SELECT ${CHANNEL_COLUMNS} FROM channels`)).map((row) => [row.id, channelFromRow(row)]),
-      );
-      const scheduleRows = await tx.query<ScheduleRow>(`SELECT ${SCHEDULE_COLUMNS} FROM schedules`);
-      const links = await tx.query<{ schedule_id: string; alert_id: string }>(
-        `SELECT s.schedule_id, s.alert_id FROM alert_schedules s JOIN alerts a ON a.id = s.alert_id ORDER BY a.seq`,
-      );
-      const schedules = new Map(scheduleFromRows(scheduleRows, links).map((schedule) => [schedule.id, schedule]));
-      // Plain loops and one object per alert: this runs for every alert of the replica's share every cycle.
-      const pick = <T>(ids: string[], from: Map<string, T>): T[] => {
-        const found: T[] = [];
-        for (const id of ids) {
-          const one = from.get(id);
-          if (one) found.push(one);
-        }
-        return found;
-      };
-      return alertRows.map((row): EvaluationAlert => {
-        // evalState is opaque to the store: the evaluator gets the stored text as it is and parses it once itself
-        // (readEvalState), and compares its new state with that text without serializing the old one again.
-        const evalStateText = row.eval_state;
-        row.eval_state = null;
-        const alert = alertFromRow(row, row.channel_ids, row.schedule_ids) as EvaluationAlert;
-        alert.evalState = evalStateText;
-        alert.channels = pick(row.channel_ids, channels);
-        alert.schedules = pick(row.schedule_ids, schedules);
-        return alert;
-      });
-    });
+  async listAlertsForEvaluation(now: number, lease?: EvaluationLease): Promise<EvaluationAlert[]> {
+    return this.evaluation.listAlertsForEvaluation(now, lease);
   }
 
-  async saveEvaluation(alertId: string, result: EvaluationResult): Promise<boolean> {
-    const rows = await this.db.query(
-      'UPDATE alerts SET status = $1, currently_triggered_metrics = $2, eval_state = $3 WHERE id = $4 RETURNING id',
-      [result.status, JSON.stringify(result.currentlyTriggeredMetrics), evalStateText(result.evalState), alertId],
-    );
-    return rows.length > 0;
+  async saveEvaluations(updates: EvaluationUpdate[], lease?: EvaluationLease): Promise<void> {
+    return this.evaluation.saveEvaluations(updates, lease);
   }
 
   async appendHistory(entries: NewHistoryEntry[]): Promise<void> {
     if (entries.length === 0) return;
     await insertHistory(this.db, entries);
-  }
-
-  async saveEvaluations(all: EvaluationBatchItem[], lease?: EvaluationLease): Promise<void> {
-    if (all.length === 0) return;
-    // Two statements for the whole round, whatever its size: one UPDATE from arrays, one INSERT of the history.
-    await this.db.transaction(async (tx) => {
-      let results = all;
-      if (lease?.tokens) {
-        // Fenced: a partition that moved to another replica (its token changed) is evaluated there from the state
-        // it reads, so writing (and notifying) it here would repeat it. The round is saved whole or not at all.
-        const held = await fencePartitions(tx, lease);
-        const lost = new Set(results.map((item) => alertPartition(item.alertId, lease.partitionCount)).filter((p) => !held.has(p)));
-        if (lost.size > 0) throw new LeaseLost([...lost].sort((a, b) => a - b));
-      }
-      // A throttled channel's notifications beyond its window's share are held, and their history says so.
-      results = await throttleRows.throttleEvaluations(tx, results);
-      await tx.query(
-        `UPDATE alerts SET status = r.status, currently_triggered_metrics = r.metrics, eval_state = r.eval_state
-         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS r(id, status, metrics, eval_state)
-         WHERE alerts.id = r.id`,
-        [
-          results.map((item) => item.alertId),
-          results.map((item) => item.result.status),
-          results.map((item) => JSON.stringify(item.result.currentlyTriggeredMetrics)),
-          results.map((item) => evalStateText(item.result.evalState)),
-        ],
-      );
-      await endAcknowledgements(tx, results);
-      await insertHistory(
-        tx,
-        results.flatMap(({ alertId, history }) => history.map((entry) => ({ ...entry, alertId }))),
-      );
-      // The notifications of these transitions, in the same transaction: committed together or not at all.
-      await outbox.insertDeliveries(tx, results);
-    });
   }
 
   // Acknowledgements -------------------------------------------------------------------------------------------
@@ -625,17 +548,15 @@ export class PostgresStore implements Store {
   }
 
   async acquireEvaluationLeases(replica: string, ttlMs: number): Promise<EvaluationLease> {
-    return this.db.transaction((tx) => acquireLeases(tx, replica, ttlMs));
+    return this.evaluation.acquireEvaluationLeases(replica, ttlMs);
   }
 
   async renewEvaluationLeases(replica: string, ttlMs: number): Promise<EvaluationLease> {
-    const renewed = await this.db.transaction((tx) => renewLeases(tx, replica, ttlMs));
-    // Only when something lies free and this replica is below its share does it lock the lease table to take it.
-    return renewed ?? this.db.transaction((tx) => acquireLeases(tx, replica, ttlMs, { shed: false }));
+    return this.evaluation.renewEvaluationLeases(replica, ttlMs);
   }
 
   async releaseEvaluationLeases(replica: string): Promise<void> {
-    await this.db.transaction((tx) => releaseLeases(tx, replica));
+    return this.evaluation.releaseEvaluationLeases(replica);
   }
 
   async setChannelLastError(channelId: string, error: ChannelError | null): Promise<void> {
@@ -762,10 +683,6 @@ async function insertHistory(db: Queryable, entries: NewHistoryEntry[]): Promise
   );
 }
 
-function evalStateText(evalState: unknown): string | null {
-  return evalState === undefined || evalState === null ? null : JSON.stringify(evalState);
-}
-
 function scheduleValues(schedule: ScheduleWrite): unknown[] {
   return [schedule.name, schedule.startTime, schedule.duration, schedule.timezone, JSON.stringify(schedule.repeat), schedule.anchor];
 }
@@ -777,23 +694,5 @@ async function unique<T>(field: string, value: string, write: () => Promise<T>):
   } catch (error) {
     if ((error as { code?: unknown } | null)?.code === '23505') throw new UniqueViolation(field, value);
     throw error;
-  }
-}
-
-/**
- * Inside saveEvaluations: recoveries end their alerts' acknowledgements (the next episode pages again); expired ones
- * are removed when still the ones the round read (made at endAcknowledgementAt), never newer ones.
- */
-async function endAcknowledgements(tx: Queryable, results: EvaluationBatchItem[]): Promise<void> {
-  const recovered = results.filter((item) => item.result.status === 'healthy').map((item) => item.alertId);
-  if (recovered.length > 0) {
-    await tx.query(`UPDATE alerts SET ${CLEAR_ACK} WHERE id = ANY($1) AND ack_at IS NOT NULL`, [recovered]);
-  }
-  const expired = results.filter((item) => item.result.status !== 'healthy' && item.endAcknowledgementAt !== undefined);
-  if (expired.length > 0) {
-    await tx.query(
-      `UPDATE alerts SET ${CLEAR_ACK} FROM unnest($1::text[], $2::bigint[]) AS e(id, at) WHERE alerts.id = e.id AND alerts.ack_at = e.at`,
-      [expired.map((item) => item.alertId), expired.map((item) => item.endAcknowledgementAt)],
-    );
   }
 }

@@ -2,7 +2,7 @@ import { createId } from '../../ids.js';
 import type { ChannelThrottle } from '../../../model/noise-control.js';
 import { notifiedChannels, throttleBatch, type ThrottledChannel, type ThrottleWindow } from '../../throttle/throttle-window.js';
 import { buildThrottledSummary, THROTTLED_SUMMARY_NAME, type HeldRow } from '../../throttle/summary.js';
-import type { EvaluationBatchItem } from '../store.js';
+import type { EvaluationUpdate } from '../../evaluator/evaluation-store.js';
 import type { DeliveryQuery, DeliveryRecord } from '../outbox.js';
 import { DELIVERY_LISTING_COLUMNS, deliveryPage, type DeliveryRow } from '../delivery-rows.js';
 import { HELD_LISTING_COLUMNS } from '../held-listing.js';
@@ -18,7 +18,7 @@ const KEEP_SUMMARIZED_MS = 24 * 3_600_000;
  * other in a cycle). A second replica saving for the same channel waits for the first's commit, then reads the
  * slots it took: the Nth slot is never taken twice.
  */
-export async function throttleEvaluations(tx: Queryable, items: EvaluationBatchItem[]): Promise<EvaluationBatchItem[]> {
+export async function throttleEvaluations(tx: Queryable, items: EvaluationUpdate[]): Promise<EvaluationUpdate[]> {
   const ids = [...new Set(items.flatMap((item) => (item.deliveries ?? []).map((delivery) => delivery.channelId)))];
   if (ids.length === 0) return items;
   const rows = await tx.query<{ id: string; description: string; throttle: string }>(

@@ -10,8 +10,7 @@ import type {
   NewDelivery,
   PendingSummary,
 } from '../outbox.js';
-import type { ChannelType } from '../../../model/types.js';
-import { DELIVERY_LISTING_COLUMNS, deliveryPage, type DeliveryRow } from '../delivery-rows.js';
+import { DELIVERY_LISTING_COLUMNS, claimedDeliveryFromRow, deliveryPage, type ClaimRow, type DeliveryRow } from '../delivery-rows.js';
 
 /**
  * Inserts an alert's deliveries (call inside the saveEvaluations transaction). The account comes from the alert and
@@ -26,21 +25,6 @@ export function insertDeliveries(db: Database, alertId: string, deliveries: NewD
   for (const delivery of deliveries) {
     insert.run(createId(), delivery.event, JSON.stringify(delivery.payload), delivery.createdAt, delivery.createdAt, delivery.channelId, alertId);
   }
-}
-
-interface ClaimRow {
-  id: string;
-  account_id: string;
-  alert_id: string;
-  payload: string;
-  attempts: number;
-  created_at: number;
-  channel_id: string;
-  type: string;
-  description: string;
-  destination: string;
-  auto_resolve: number;
-  template: string | null;
 }
 
 /**
@@ -83,22 +67,7 @@ export function claimDueDeliveries(db: Database, claim: DeliveryClaim): ClaimedD
     const rows = admitRows(window, claim);
     const mark = db.prepare('UPDATE deliveries SET claimed_by = ?, claim_expires_at = ? WHERE id = ?');
     for (const row of rows) mark.run(claim.worker, claim.now + claim.leaseMs, row.id);
-    return rows.map((row) => ({
-      id: row.id,
-      accountId: row.account_id,
-      alertId: row.alert_id,
-      payload: JSON.parse(row.payload) as unknown,
-      attempts: row.attempts,
-      createdAt: row.created_at,
-      channel: {
-        id: row.channel_id,
-        type: row.type as ChannelType,
-        description: row.description,
-        destination: row.destination,
-        autoResolve: row.auto_resolve === 1,
-        template: row.template ? (JSON.parse(row.template) as ClaimedDelivery['channel']['template']) : null,
-      },
-    }));
+    return rows.map(claimedDeliveryFromRow);
   })();
 }
 

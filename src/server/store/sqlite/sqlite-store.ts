@@ -14,10 +14,7 @@ import {
   type ChannelQuery,
   type ChannelRecord,
   type ChannelWrite,
-  type EvaluationAlert,
-  type EvaluationBatchItem,
   type EvaluationLease,
-  type EvaluationResult,
   type HistoryQuery,
   type HistoryRecord,
   type NewHistoryEntry,
@@ -30,6 +27,8 @@ import {
   type StoreReadiness,
 } from '../store.js';
 import { MIGRATIONS } from './migrations.js';
+import { SqliteEvaluationRows } from './evaluation-rows.js';
+import type { EvaluationAlert, EvaluationUpdate } from '../../evaluator/evaluation-store.js';
 import {
   ALERT_WRITE_COLUMNS,
   alertSearchCondition,
@@ -62,7 +61,12 @@ const json = (values: readonly (string | number)[]) => JSON.stringify(values);
 
 /** The Store on SQLite (better-sqlite3). One connection; better-sqlite3 is synchronous, so writes serialise. */
 export class SqliteStore implements Store {
-  private constructor(private readonly db: Database) {}
+  /** The evaluator's side (evaluation-rows.ts). */
+  private readonly evaluation: SqliteEvaluationRows;
+
+  private constructor(private readonly db: Database) {
+    this.evaluation = new SqliteEvaluationRows(db);
+  }
 
   /** Opens a file database (created and migrated as needed) or `:memory:`. */
   static open(path: string): SqliteStore {
@@ -476,36 +480,12 @@ export class SqliteStore implements Store {
 
   // The evaluator's side ---------------------------------------------------------------------------------------
 
-  async listAlertsForEvaluation(): Promise<EvaluationAlert[]> {
-    const rows = this.db.prepare('SELECT * FROM alerts ORDER BY seq').all() as AlertRow[];
-    // As on PostgreSQL: the evaluator gets the stored eval_state text, unparsed (EvaluationAlert.evalState).
-    const evalStates = rows.map((row) => row.eval_state);
-    for (const row of rows) row.eval_state = null;
-    const alerts = loadAlertRecords(this.db, rows);
-    const channels = new Map(
-      (this.db.prepare('SELECT * FROM channels').all() as ChannelRow[]).map((row) => [row.id, channelFromRow(row)]),
-    );
-    const scheduleRows = this.db.prepare('SELECT * FROM schedules').all() as ScheduleRow[];
-    const schedules = new Map(this.schedulesWithAlerts(scheduleRows).map((schedule) => [schedule.id, schedule]));
-    return alerts.map((alert, index) => ({
-      ...alert,
-      evalState: evalStates[index] ?? null,
-      channels: alert.notificationChannels.flatMap((id) => channels.get(id) ?? []),
-      schedules: alert.scheduledMutes.flatMap((id) => schedules.get(id) ?? []),
-    }));
+  async listAlertsForEvaluation(now: number): Promise<EvaluationAlert[]> {
+    return this.evaluation.listAlertsForEvaluation(now);
   }
 
-  async saveEvaluation(alertId: string, result: EvaluationResult): Promise<boolean> {
-    return (
-      this.db
-        .prepare('UPDATE alerts SET status = ?, currently_triggered_metrics = ?, eval_state = ? WHERE id = ?')
-        .run(
-          result.status,
-          JSON.stringify(result.currentlyTriggeredMetrics),
-          result.evalState === undefined || result.evalState === null ? null : JSON.stringify(result.evalState),
-          alertId,
-        ).changes > 0
-    );
+  async saveEvaluations(updates: EvaluationUpdate[]): Promise<void> {
+    return this.evaluation.saveEvaluations(updates);
   }
 
   async appendHistory(entries: NewHistoryEntry[]): Promise<void> {
@@ -515,25 +495,6 @@ export class SqliteStore implements Store {
     );
     this.db.transaction(() => {
       for (const entry of entries) insert.run(entry.status, entry.value, entry.time, entry.metric, entry.channelId ?? null, entry.reason ?? null, entry.alertId);
-    })();
-  }
-
-  async saveEvaluations(results: EvaluationBatchItem[]): Promise<void> {
-    const update = this.db.prepare('UPDATE alerts SET status = ?, currently_triggered_metrics = ?, eval_state = ? WHERE id = ?');
-    const insert = this.db.prepare(
-      `INSERT INTO history (account_id, alert_id, status, value, time, metric, channel_id, reason)
-       SELECT account_id, id, ?, ?, ?, ?, ?, ? FROM alerts WHERE id = ?`,
-    );
-    this.db.transaction(() => {
-      // A throttled channel's notifications beyond its window's share are held, and their history says so.
-      results = throttleRows.throttleEvaluations(this.db, results);
-      for (const { alertId, result, history, endAcknowledgementAt } of results) {
-        const evalState = result.evalState === undefined || result.evalState === null ? null : JSON.stringify(result.evalState);
-        update.run(result.status, JSON.stringify(result.currentlyTriggeredMetrics), evalState, alertId);
-        endAcknowledgement(this.db, alertId, result.status, endAcknowledgementAt);
-        for (const entry of history) insert.run(entry.status, entry.value, entry.time, entry.metric, entry.channelId ?? null, entry.reason ?? null, alertId);
-      }
-      for (const { alertId, deliveries } of results) if (deliveries?.length) outbox.insertDeliveries(this.db, alertId, deliveries);
     })();
   }
 
@@ -618,13 +579,12 @@ export class SqliteStore implements Store {
   async pruneDeliveries(deliveredBefore: number, deadBefore: number): Promise<number> {
     return outbox.pruneDeliveries(this.db, deliveredBefore, deadBefore);
   }
-  /** One node owns every alert: SQLite is a single process's file, so there is nobody to share with. */
   async acquireEvaluationLeases(replica: string): Promise<EvaluationLease> {
-    return { replica, tokens: null, partitionCount: 1 };
+    return this.evaluation.acquireEvaluationLeases(replica);
   }
 
   async renewEvaluationLeases(replica: string): Promise<EvaluationLease> {
-    return this.acquireEvaluationLeases(replica);
+    return this.evaluation.renewEvaluationLeases(replica);
   }
 
   async releaseEvaluationLeases(): Promise<void> {}
@@ -684,13 +644,4 @@ function scheduleValues(schedule: ScheduleWrite): unknown[] {
     JSON.stringify(schedule.repeat),
     schedule.anchor,
   ];
-}
-
-/**
- * Inside saveEvaluations: a recovery ends the alert's acknowledgement (the next episode pages again); an expired one
- * is removed when it is still the one the round read (made at `endAt`), never a newer one.
- */
-function endAcknowledgement(db: Database, alertId: string, status: string, endAt: number | undefined): void {
-  if (status === 'healthy') db.prepare(`UPDATE alerts SET ${ackRows.CLEAR_ACK} WHERE id = ? AND ack_at IS NOT NULL`).run(alertId);
-  else if (endAt !== undefined) db.prepare(`UPDATE alerts SET ${ackRows.CLEAR_ACK} WHERE id = ? AND ack_at = ?`).run(alertId, endAt);
 }

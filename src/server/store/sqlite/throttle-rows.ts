@@ -3,7 +3,7 @@ import { createId } from '../../ids.js';
 import type { ChannelThrottle } from '../../../model/noise-control.js';
 import { notifiedChannels, throttleBatch, type ThrottledChannel, type ThrottleWindow } from '../../throttle/throttle-window.js';
 import { buildThrottledSummary, THROTTLED_SUMMARY_NAME, type HeldRow } from '../../throttle/summary.js';
-import type { EvaluationBatchItem } from '../store.js';
+import type { EvaluationUpdate } from '../../evaluator/evaluation-store.js';
 import type { DeliveryQuery, DeliveryRecord } from '../outbox.js';
 import { DELIVERY_LISTING_COLUMNS, deliveryPage, type DeliveryRow } from '../delivery-rows.js';
 import { HELD_LISTING_COLUMNS } from '../held-listing.js';
@@ -16,7 +16,7 @@ const KEEP_SUMMARIZED_MS = 24 * 3_600_000;
  * nothing else admits or closes a window meanwhile). Returns the batch without the held deliveries; those are
  * stored in held_notifications, and their history entries say why.
  */
-export function throttleEvaluations(db: Database, items: EvaluationBatchItem[]): EvaluationBatchItem[] {
+export function throttleEvaluations(db: Database, items: EvaluationUpdate[]): EvaluationUpdate[] {
   const ids = [...new Set(items.flatMap((item) => (item.deliveries ?? []).map((delivery) => delivery.channelId)))];
   if (ids.length === 0) return items;
   const rows = db

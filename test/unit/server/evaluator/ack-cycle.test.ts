@@ -16,13 +16,13 @@ it('holds reminders while acknowledged, and when the acknowledgement expires rem
   const fake = await startFakeRender((request) => ({ series: request.targets.map((target) => makeSeries(target, [95, 95], now, 30)) }));
   closers.push(fake.close);
   const store = new MemoryEvaluationStore();
-  store.channels.set('ch1', { id: 'ch1', type: 'webhook', description: 'hook', destination: 'http://127.0.0.1:9/x', auto_resolve: false });
-  store.addAlert({ id: 'disk', metric: 'web.disk', alert_criteria: { type: 'above', above_value: 90 }, notification_channels: ['ch1'], notification_type: ['every', 5] });
+  store.channels.set('ch1', { id: 'ch1', type: 'webhook', description: 'hook', destination: 'http://127.0.0.1:9/x', autoResolve: false });
+  store.addAlert({ id: 'disk', metric: 'web.disk', alertCriteria: { type: 'above', above_value: 90 }, notificationChannels: ['ch1'], notificationType: ['every', 5] });
   const saved: EvaluationUpdate[] = [];
   const save = store.saveEvaluations.bind(store);
-  store.saveEvaluations = (updates) => {
+  store.saveEvaluations = async (updates) => {
     saved.push(...updates);
-    save(updates);
+    await save(updates);
   };
   const cycle = () => runEvaluationCycle({ store, graphite: createGraphiteClient({ baseUrl: fake.url }), now: () => now * 1000 });
 
@@ -30,7 +30,7 @@ it('holds reminders while acknowledged, and when the acknowledgement expires rem
   expect(store.outbox.map((d) => [d.notification.event, d.notification.episode])).toEqual([['alerting', T0]]);
 
   // Acknowledged at T0 + 60: ten minutes later, no reminder.
-  Object.assign(store.alerts.get('disk')!, { acknowledged: true, acknowledged_at: T0 + 60 });
+  Object.assign(store.alerts.get('disk')!, { acknowledged: true, acknowledgedAt: T0 + 60 });
   now = T0 + 600;
   await cycle();
   expect(store.outbox).toHaveLength(1);

@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { runEvaluationCycle } from '../../../../src/server/evaluator/run-cycle.js';
-import { storeEvaluation } from '../../../../src/server/evaluator/store-evaluation.js';
 import { createGraphiteClient } from '../../../../src/graphite/render-client.js';
 import { openStore } from '../../../../src/server/store/open-store.js';
 import { startDeliveryWorker } from '../../../../src/server/outbox/delivery-worker.js';
@@ -40,7 +39,7 @@ describe('the flap guard', () => {
       onQueryFailure: null,
       flapGuard: { max_changes: 3, window_minutes: 10 },
     });
-    const deps = { store: storeEvaluation(store), graphite: createGraphiteClient({ baseUrl: render.url }), now: () => clock * 1000 };
+    const deps = { store, graphite: createGraphiteClient({ baseUrl: render.url }), now: () => clock * 1000 };
     const cycleAt = async (minute: number, next: number) => {
       clock = T0 + minute * 60;
       value = next;

@@ -17,9 +17,9 @@ describe('an evaluation cycle with escalation steps', () => {
     closers.push(fake.close);
     const graphite = createGraphiteClient({ baseUrl: fake.url });
     const store = new MemoryEvaluationStore();
-    for (const id of ['own', 'lead', 'boss']) store.channels.set(id, { id, type: 'webhook', description: id, destination: 'http://127.0.0.1:9/', auto_resolve: false });
+    for (const id of ['own', 'lead', 'boss']) store.channels.set(id, { id, type: 'webhook', description: id, destination: 'http://127.0.0.1:9/', autoResolve: false });
     store.addAlert({
-      id: 'cpu', metric: 'web.cpu', alert_criteria: { type: 'above', above_value: 90 }, notification_channels: ['own'],
+      id: 'cpu', metric: 'web.cpu', alertCriteria: { type: 'above', above_value: 90 }, notificationChannels: ['own'],
       escalation: [{ after_minutes: 10, notification_channels: ['lead'] }, { after_minutes: 20, notification_channels: ['boss'] }],
     });
     const alert = store.alerts.get('cpu')!;

@@ -33,7 +33,7 @@ async function graphiteWith(values: () => Record<string, (number | null)[]>, fai
 
 function storeWithChannel() {
   const store = new MemoryEvaluationStore();
-  store.channels.set('ch1', { id: 'ch1', type: 'webhook', description: 'hook', destination: 'http://127.0.0.1:9/x', auto_resolve: false });
+  store.channels.set('ch1', { id: 'ch1', type: 'webhook', description: 'hook', destination: 'http://127.0.0.1:9/x', autoResolve: false });
   return store;
 }
 
@@ -42,7 +42,7 @@ describe('an evaluation cycle', () => {
     let data: Record<string, (number | null)[]> = { 'web.1.cpu': [10, 10], 'web.2.cpu': [95, 96], 'web.3.cpu': [97, 98] };
     const { client } = await graphiteWith(() => data);
     const store = storeWithChannel();
-    store.addAlert({ id: 'cpu', metric: 'web.*.cpu', alert_criteria: { type: 'above', above_value: 90 }, notification_channels: ['ch1'] });
+    store.addAlert({ id: 'cpu', metric: 'web.*.cpu', alertCriteria: { type: 'above', above_value: 90 }, notificationChannels: ['ch1'] });
     let woken = 0;
     const deps = { store, graphite: client, onDeliveriesWritten: () => (woken += 1), now: () => NOW * 1000 };
 
@@ -52,7 +52,7 @@ describe('an evaluation cycle', () => {
     expect(report).toMatchObject({ alerts: 1, queries: 1, failedQueries: 0, transitions: 1, notifications: 1 });
     const alert = store.alerts.get('cpu')!;
     expect(alert.status).toBe('alerting');
-    expect(alert.currently_triggered_metrics).toEqual(['web.2.cpu', 'web.3.cpu']);
+    expect(alert.currentlyTriggeredMetrics).toEqual(['web.2.cpu', 'web.3.cpu']);
     expect(store.history.get('cpu')).toEqual([
       { status: 'alerting', value: 96, metric: 'web.2.cpu', time: NOW },
       { status: 'alerting', value: 98, metric: 'web.3.cpu', time: NOW },
@@ -64,7 +64,7 @@ describe('an evaluation cycle', () => {
     data = { 'web.1.cpu': [10, 10], 'web.2.cpu': [95, 20], 'web.3.cpu': [97, 30] };
     await runEvaluationCycle(deps);
     expect(alert.status).toBe('healthy');
-    expect(alert.currently_triggered_metrics).toEqual([]);
+    expect(alert.currentlyTriggeredMetrics).toEqual([]);
     expect(store.history.get('cpu')!.slice(2)).toEqual([
       { status: 'recovered', value: 20, metric: 'web.2.cpu', time: NOW },
       { status: 'recovered', value: 30, metric: 'web.3.cpu', time: NOW },
@@ -82,23 +82,23 @@ describe('an evaluation cycle', () => {
     closers.push(fake.close);
     const store = storeWithChannel();
     const add = (id: string, extra: object) =>
-      store.addAlert({ id, metric: 'db.mem', alert_criteria: { type: 'above', above_value: 90 }, notification_channels: ['ch1'], ...extra });
+      store.addAlert({ id, metric: 'db.mem', alertCriteria: { type: 'above', above_value: 90 }, notificationChannels: ['ch1'], ...extra });
     add('mem', {});
     add('mem-again', {});
-    add('mem-and-load', { additional_criteria: { b: { type: 'above', above_value: 1, metric: 'db.load' } }, expression: 'a && b' });
-    add('disk-or-load', { metric: 'db.disk', additional_criteria: { b: { type: 'above', above_value: 1, metric: 'db.load' } }, expression: 'a || b' });
+    add('mem-and-load', { additionalCriteria: { b: { type: 'above', above_value: 1, metric: 'db.load' } }, expression: 'a && b' });
+    add('disk-or-load', { metric: 'db.disk', additionalCriteria: { b: { type: 'above', above_value: 1, metric: 'db.load' } }, expression: 'a || b' });
     const graphite = createGraphiteClient({ baseUrl: fake.url, maxTargetsPerRequest: 1 });
     const report = await runEvaluationCycle({ store, graphite, now: () => NOW * 1000 });
     expect(report).toMatchObject({ alerts: 4, queries: 3, failedQueries: 0, transitions: 4, notifications: 4 });
     for (const id of ['mem', 'mem-again', 'mem-and-load', 'disk-or-load']) expect([id, store.alerts.get(id)!.status]).toEqual([id, 'alerting']);
-    expect(store.alerts.get('mem-and-load')!.currently_triggered_metrics).toEqual(['db.mem', 'db.load']);
-    expect(store.alerts.get('disk-or-load')!.currently_triggered_metrics).toEqual(['db.load']);
+    expect(store.alerts.get('mem-and-load')!.currentlyTriggeredMetrics).toEqual(['db.mem', 'db.load']);
+    expect(store.alerts.get('disk-or-load')!.currentlyTriggeredMetrics).toEqual(['db.load']);
   });
 
   it('keeps its state across a restart: no second notification within the backoff', async () => {
     const { client } = await graphiteWith(() => ({ 'db.load': [5, 5] }));
     const store = storeWithChannel();
-    store.addAlert({ id: 'load', metric: 'db.load', alert_criteria: { type: 'above', above_value: 1 }, notification_channels: ['ch1'], notification_type: ['every', 60] });
+    store.addAlert({ id: 'load', metric: 'db.load', alertCriteria: { type: 'above', above_value: 1 }, notificationChannels: ['ch1'], notificationType: ['every', 60] });
     await runEvaluationCycle({ store, graphite: client, now: () => NOW * 1000 });
     expect(outboxOf(store).map((s) => s.notification.event)).toEqual(['alerting']);
     // A new process: a fresh client over the same stored rows.
@@ -114,9 +114,9 @@ describe('an evaluation cycle', () => {
       (target) => (target.startsWith('broken') ? { status: 500, body: 'boom' } : null),
     );
     const store = storeWithChannel();
-    store.addAlert({ id: 'a', metric: 'a.ok', alert_criteria: { type: 'above', above_value: 1 }, notification_channels: ['ch1'] });
-    store.addAlert({ id: 'b', metric: 'b.ok', alert_criteria: { type: 'above', above_value: 1 } });
-    store.addAlert({ id: 'x', metric: 'broken.metric', alert_criteria: { type: 'above', above_value: 1 }, notification_channels: ['ch1'], on_query_failure: 'notify' });
+    store.addAlert({ id: 'a', metric: 'a.ok', alertCriteria: { type: 'above', above_value: 1 }, notificationChannels: ['ch1'] });
+    store.addAlert({ id: 'b', metric: 'b.ok', alertCriteria: { type: 'above', above_value: 1 } });
+    store.addAlert({ id: 'x', metric: 'broken.metric', alertCriteria: { type: 'above', above_value: 1 }, notificationChannels: ['ch1'], onQueryFailure: 'notify' });
     const report = await runEvaluationCycle({ store, graphite: client, now: () => NOW * 1000 });
     const sent = outboxOf(store);
     expect(report.failedQueries).toBe(1);
@@ -134,17 +134,17 @@ describe('an evaluation cycle', () => {
     const store = storeWithChannel();
     const composite = {
       metric: 'app.errors',
-      alert_criteria: { type: 'above' as const, above_value: 5 },
-      additional_criteria: { b: { type: 'above' as const, above_value: 100, metric: 'app.requests' } },
+      alertCriteria: { type: 'above' as const, above_value: 5 },
+      additionalCriteria: { b: { type: 'above' as const, above_value: 100, metric: 'app.requests' } },
       expression: 'a && b',
-      notification_channels: ['ch1'],
+      notificationChannels: ['ch1'],
     };
     store.addAlert({ id: 'loud', ...composite });
     store.addAlert({ id: 'quiet', ...composite, muted: true });
     const report = await runEvaluationCycle({ store, graphite: client, now: () => NOW * 1000 });
     const sent = outboxOf(store);
     expect(report.queries).toBe(2); // the same queries of both alerts are fetched once
-    expect(store.alerts.get('loud')!.currently_triggered_metrics).toEqual(['app.errors', 'app.requests']);
+    expect(store.alerts.get('loud')!.currentlyTriggeredMetrics).toEqual(['app.errors', 'app.requests']);
     expect(store.alerts.get('quiet')!.status).toBe('alerting');
     expect(store.history.get('quiet')).toHaveLength(2);
     expect(sent.map((s) => s.notification.alert.id)).toEqual(['loud']);
@@ -154,7 +154,7 @@ describe('an evaluation cycle', () => {
   it('reads a missing criterion through a window query and a coarse 24 h query', async () => {
     const { fake, client } = await graphiteWith(() => ({ 'beat.a': [1, null] }));
     const store = storeWithChannel();
-    store.addAlert({ id: 'beat', metric: 'beat.a', alert_criteria: { type: 'missing', time_period: 5 } });
+    store.addAlert({ id: 'beat', metric: 'beat.a', alertCriteria: { type: 'missing', time_period: 5 } });
     const report = await runEvaluationCycle({ store, graphite: client, now: () => NOW * 1000 });
     expect(report.queries).toBe(2);
     expect(fake.requests.map((r) => `${r.from} ${r.maxDataPoints}`).sort()).toEqual(['-1445min 48', '-6min null']);
@@ -164,7 +164,7 @@ describe('an evaluation cycle', () => {
   it('writes nothing when nothing changed', async () => {
     const { client } = await graphiteWith(() => ({ 'q.depth': [1, 1] }));
     const store = storeWithChannel();
-    store.addAlert({ id: 'q', metric: 'q.depth', alert_criteria: { type: 'above', above_value: 10 } });
+    store.addAlert({ id: 'q', metric: 'q.depth', alertCriteria: { type: 'above', above_value: 10 } });
     const first = await runEvaluationCycle({ store, graphite: client, now: () => NOW * 1000 });
     const second = await runEvaluationCycle({ store, graphite: client, now: () => NOW * 1000 });
     expect(first.saved).toBe(1); // the initial state

@@ -11,7 +11,7 @@ import { plainNotification } from './fixtures.js';
 
 /** The second of three steps, due after 30 minutes alerting. */
 const escalated: Notification = { ...plainNotification('escalated'), escalation: { step: 2, of: 3, after_minutes: 30 } };
-const channel = (type: DeliveryChannel['type']): DeliveryChannel => ({ id: 'c', type, description: 'd', destination: 'key-or-url', auto_resolve: true });
+const channel = (type: DeliveryChannel['type']): DeliveryChannel => ({ id: 'c', type, description: 'd', destination: 'key-or-url', autoResolve: true });
 const WORDS = 'escalation step 2 of 3: alerting for 30 minutes';
 
 describe('an escalated notification', () => {

@@ -52,7 +52,7 @@ export function compositeNotification(): Notification {
 }
 
 export function channel(type: DeliveryChannel['type'], destination: string, autoResolve = false): DeliveryChannel {
-  return { id: `ch_${type}`, type, description: `${type} channel`, destination, auto_resolve: autoResolve };
+  return { id: `ch_${type}`, type, description: `${type} channel`, destination, autoResolve };
 }
 
 /** The defaults, but with private destinations allowed: these tests deliver to receivers on 127.0.0.1. */

@@ -26,7 +26,7 @@ async function setup() {
     store.saveEvaluations([
       {
         alertId: alert.id,
-        result: { status: 'alerting', currentlyTriggeredMetrics: [], evalState: null },
+        status: 'alerting', currentlyTriggeredMetrics: [], evalState: null,
         history: [],
         deliveries: channels.map((channelId) => ({ channelId, event, payload: { event, alert: { id: alert.id, name: 'cpu' } }, createdAt: Date.now() })),
       },

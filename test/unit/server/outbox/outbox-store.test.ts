@@ -45,7 +45,7 @@ async function outboxStore(open: () => Promise<Store>) {
     store.saveEvaluations([
       {
         alertId,
-        result: { status: event === 'alerting' ? 'alerting' : 'healthy', currentlyTriggeredMetrics: [], evalState: null },
+        status: event === 'alerting' ? 'alerting' : 'healthy', currentlyTriggeredMetrics: [], evalState: null,
         history: [],
         deliveries: channels.map((channelId) => ({ channelId, event, payload: { event, alert: { id: alertId } }, createdAt })),
       },

@@ -4,6 +4,7 @@ import { openStore } from '../../../../src/server/store/open-store.js';
 import type { AlertWrite, Store } from '../../../../src/server/store/store.js';
 import { startDeliveryWorker, type DeliveryWorker } from '../../../../src/server/outbox/delivery-worker.js';
 import type { Notification } from '../../../../src/server/notifiers/types.js';
+import type { EvaluationUpdate } from '../../../../src/server/evaluator/evaluation-store.js';
 import { until } from '../../../helpers/until.js';
 
 const BACKENDS = storeBackends();
@@ -62,12 +63,12 @@ async function throttledAccount(store: Store) {
 }
 
 /** What run-cycle writes for one transition: the state, a history entry per channel, a delivery per channel. */
-function transition(alertId: string, name: string, event: 'alerting' | 'recovered', channels: string[], at: number) {
+function transition(alertId: string, name: string, event: 'alerting' | 'recovered', channels: string[], at: number): EvaluationUpdate {
   const value = event === 'alerting' ? 95 : 40;
   const notification = { event, alert: { id: alertId, name }, triggered: [{ metric: `disk.${name}`, value }], time: Math.floor(at / 1000) };
   return {
     alertId,
-    result: { status: event === 'alerting' ? 'alerting' : 'healthy', currentlyTriggeredMetrics: [], evalState: null },
+    status: event === 'alerting' ? 'alerting' : 'healthy', currentlyTriggeredMetrics: [], evalState: null,
     history: channels.map((channelId) => ({ status: 'notification_sent', value, metric: `disk.${name}`, time: Math.floor(at / 1000), channelId, reason: event })),
     deliveries: channels.map((channelId) => ({ channelId, event, payload: notification, createdAt: at })),
   };

@@ -28,7 +28,7 @@ describeEachStore('acknowledgements on the $name store', (backend) => {
   });
   afterEach(() => store.close());
 
-  const goAlerting = () => store.saveEvaluations([{ alertId, result: { status: 'alerting', currentlyTriggeredMetrics: ['host.1.cpu'], evalState: null }, history: [] }]);
+  const goAlerting = () => store.saveEvaluations([{ alertId, status: 'alerting', currentlyTriggeredMetrics: ['host.1.cpu'], evalState: null, history: [], deliveries: [] }]);
   const ackDeliveries = async () =>
     (await store.listDeliveries(account, { states: ['pending'], alertId, page: 1, max: 100 })).items.filter((d) => d.event === 'acknowledged');
 
@@ -51,7 +51,7 @@ describeEachStore('acknowledgements on the $name store', (backend) => {
   it('writes a link-bound acknowledgement only while its episode is the current one, judged in the transaction', async () => {
     // The episode alerting since T (what the evaluator stored); a link of the episode that began at T - 3600 is stale.
     const episodeState = (since: number) => ({ version: 1, status: 'alerting', triggered: [], lastNotifiedAt: since, alertingNotified: true, queryFailing: false, queryFailureNotified: false, alertingSince: since });
-    await store.saveEvaluations([{ alertId, result: { status: 'alerting', currentlyTriggeredMetrics: ['host.1.cpu'], evalState: episodeState(T) }, history: [] }]);
+    await store.saveEvaluations([{ alertId, status: 'alerting', currentlyTriggeredMetrics: ['host.1.cpu'], evalState: JSON.stringify(episodeState(T)), history: [], deliveries: [] }]);
     expect(await store.acknowledgeAlert(account, alertId, { ...ackWrite('old link', T + 5, channel), episode: T - 3600 })).toEqual({ outcome: 'other_episode' });
     expect((await store.getAlert(account, alertId))!.acknowledgement).toBeNull();
     expect(await ackDeliveries()).toEqual([]);
@@ -80,15 +80,15 @@ describeEachStore('acknowledgements on the $name store', (backend) => {
     await goAlerting();
     await store.acknowledgeAlert(account, alertId, ackWrite('ann', T, channel, T + 60));
     // The round read the ack made at T - 1 (expired): a newer one (made at T) is kept.
-    await store.saveEvaluations([{ alertId, result: { status: 'alerting', currentlyTriggeredMetrics: ['host.1.cpu'], evalState: null }, history: [], endAcknowledgementAt: T - 1 }]);
+    await store.saveEvaluations([{ alertId, status: 'alerting', currentlyTriggeredMetrics: ['host.1.cpu'], evalState: null, history: [], deliveries: [], endAcknowledgementAt: T - 1 }]);
     expect((await store.getAlert(account, alertId))!.acknowledgement?.by).toBe('ann');
-    await store.saveEvaluations([{ alertId, result: { status: 'alerting', currentlyTriggeredMetrics: ['host.1.cpu'], evalState: null }, history: [], endAcknowledgementAt: T }]);
+    await store.saveEvaluations([{ alertId, status: 'alerting', currentlyTriggeredMetrics: ['host.1.cpu'], evalState: null, history: [], deliveries: [], endAcknowledgementAt: T }]);
     expect((await store.getAlert(account, alertId))!.acknowledgement).toBeNull();
 
     await store.acknowledgeAlert(account, alertId, ackWrite('bob', T + 100, channel));
-    const listed = (await store.listAlertsForEvaluation()).find((a) => a.id === alertId)!;
-    expect(listed.acknowledgement).toEqual({ by: 'bob', note: null, at: T + 100, until: null });
-    await store.saveEvaluations([{ alertId, result: { status: 'healthy', currentlyTriggeredMetrics: [], evalState: null }, history: [] }]);
+    const listed = (await store.listAlertsForEvaluation((T + 200) * 1000)).find((a) => a.id === alertId)!;
+    expect(listed).toMatchObject({ acknowledged: true, acknowledgedAt: T + 100 });
+    await store.saveEvaluations([{ alertId, status: 'healthy', currentlyTriggeredMetrics: [], evalState: null, history: [], deliveries: [] }]);
     expect((await store.getAlert(account, alertId))!.acknowledgement).toBeNull();
   });
 });

@@ -21,11 +21,12 @@ describeEachStore('the $name store for the console', (backend) => {
     await store.saveEvaluations([
       {
         alertId: id,
-        result: { status: 'alerting', currentlyTriggeredMetrics: ['host.a.cpu'], evalState: null },
+        status: 'alerting', currentlyTriggeredMetrics: ['host.a.cpu'], evalState: null,
         history: [
           { status: 'alerting', value: 95, time: 1000, metric: 'host.a.cpu' },
           { status: 'notification_sent', value: null, time: 1000, metric: 'host.a.cpu', channelId: emailMe, reason: 'alerting' },
         ],
+        deliveries: [],
       },
     ]);
     await store.appendHistory([{ alertId: id, status: 'notification_suppressed', value: null, time: 1001, metric: '', reason: 'muted' }]);
@@ -47,8 +48,8 @@ describeEachStore('the $name store for the console', (backend) => {
     const second = await store.createAlert(account, alert({ name: 'disk' }));
     const delivery = (alertId: string) => ({ channelId: emailMe, event: 'alerting', payload: { test: alertId }, createdAt: 1 });
     await store.saveEvaluations([
-      { alertId: first.id, result: { status: 'alerting', currentlyTriggeredMetrics: [], evalState: null }, history: [], deliveries: [delivery(first.id)] },
-      { alertId: second.id, result: { status: 'alerting', currentlyTriggeredMetrics: [], evalState: null }, history: [], deliveries: [delivery(second.id)] },
+      { alertId: first.id, status: 'alerting', currentlyTriggeredMetrics: [], evalState: null, history: [], deliveries: [delivery(first.id)] },
+      { alertId: second.id, status: 'alerting', currentlyTriggeredMetrics: [], evalState: null, history: [], deliveries: [delivery(second.id)] },
     ]);
     const listed = await store.listDeliveries(account, { states: ['pending'], alertId: first.id, page: 1, max: 10 });
     expect(listed.items.map((item) => item.alert.id)).toEqual([first.id]);

@@ -4,11 +4,11 @@ import { fencePartitions } from '../../../../src/server/store/postgres/evaluatio
 import { MIGRATIONS } from '../../../../src/server/store/postgres/migrations.js';
 import { isUnavailable } from '../../../../src/server/store/postgres/pg-database.js';
 import { PostgresStore } from '../../../../src/server/store/postgres/postgres-store.js';
+import type { EvaluationUpdate } from '../../../../src/server/evaluator/evaluation-store.js';
 import {
   LeaseLost,
   StoreUnavailable,
   alertPartition,
-  type EvaluationBatchItem,
   type EvaluationLease,
 } from '../../../../src/server/store/store.js';
 import { postgresAvailability, startPostgres, type Postgres } from '../../../helpers/postgres.js';
@@ -120,8 +120,8 @@ describe.skipIf(availability.skip)('evaluation leases on PostgreSQL', () => {
     return ids;
   };
   const held = (lease: EvaluationLease) => [...lease.tokens!.keys()].sort((x, y) => x - y);
-  const alerting = (alertId: string): EvaluationBatchItem => ({
-    alertId, result: { status: 'alerting', currentlyTriggeredMetrics: ['m'], evalState: null }, history: [{ status: 'alerting', value: 2, time: 1, metric: 'm' }],
+  const alerting = (alertId: string): EvaluationUpdate => ({
+    alertId, status: 'alerting', currentlyTriggeredMetrics: ['m'], evalState: null, history: [{ status: 'alerting', value: 2, time: 1, metric: 'm' }], deliveries: [],
   });
 
   it('shares the partitions fairly between live replicas, each partition held by exactly one', async () => {
@@ -163,8 +163,8 @@ describe.skipIf(availability.skip)('evaluation leases on PostgreSQL', () => {
     await store.acquireEvaluationLeases('b', 60_000);
     const a = await store.acquireEvaluationLeases('a', 60_000);
     const b = await store.acquireEvaluationLeases('b', 60_000);
-    const listedA = (await store.listAlertsForEvaluation(a)).map((alert) => alert.id);
-    const listedB = (await store.listAlertsForEvaluation(b)).map((alert) => alert.id);
+    const listedA = (await store.listAlertsForEvaluation(Date.now(), a)).map((alert) => alert.id);
+    const listedB = (await store.listAlertsForEvaluation(Date.now(), b)).map((alert) => alert.id);
     expect([...listedA, ...listedB].sort()).toEqual([...ids].sort());
     for (const id of listedA) expect(a.tokens!.has(alertPartition(id, 64))).toBe(true);
     for (const id of listedB) expect(b.tokens!.has(alertPartition(id, 64))).toBe(true);

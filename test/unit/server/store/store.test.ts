@@ -47,30 +47,39 @@ describeEachStore('the $name store', (backend) => {
     expect(created).toMatchObject({ status: 'healthy', currentlyTriggeredMetrics: [], evalState: null, mutedUntil: null });
   });
 
-  it('lists every account\'s alerts for evaluation with channels and schedules resolved', async () => {
+  it('lists every account\'s alerts for evaluation with their channel ids, muted by their schedules at the time asked', async () => {
     const schedule = await store.createSchedule(account, { name: 'w', startTime: '01:00', duration: 5, timezone: 'UTC', repeat: ['mon'], anchor: 0 });
     const hook = await store.createChannel(account, { type: 'webhook', description: 'hook', destination: 'https://x', autoResolve: false });
     await store.createAlert(account, alert({ notificationChannels: [hook.id, emailMe], scheduledMutes: [schedule.id] }));
     const other = await store.createAccount(null);
     const otherEmail = (await store.findChannelsByRefs(other.id, [DEFAULT_CHANNEL]))[0]!.id;
     await store.createAlert(other.id, alert({ name: 'theirs', notificationChannels: [otherEmail] }));
-    const listed = await store.listAlertsForEvaluation();
+    const monday = Date.parse('2026-11-23T01:02:00Z');
+    const listed = await store.listAlertsForEvaluation(monday);
     expect(listed.map((a) => [a.name, a.accountId])).toEqual([['cpu', account], ['theirs', other.id]]);
-    expect(listed[0]!.channels.map((c) => c.description)).toEqual(['hook', DEFAULT_CHANNEL]);
-    expect(listed[0]!.schedules.map((s) => s.name)).toEqual(['w']);
+    expect(listed[0]!.notificationChannels).toEqual([hook.id, emailMe]);
+    expect(listed.map((a) => a.muted)).toEqual([true, false]);
+    expect((await store.listAlertsForEvaluation(monday + 10 * 60_000)).map((a) => a.muted)).toEqual([false, false]);
+    // Muted by hand: until its end, judged at the time asked, not at the time of the read.
+    await store.setMutedUntil(other.id, { ids: [], search: null }, monday + 60_000);
+    expect((await store.listAlertsForEvaluation(monday)).map((a) => a.muted)).toEqual([true, true]);
+    expect((await store.listAlertsForEvaluation(monday + 60_000)).map((a) => a.muted)).toEqual([true, false]);
   });
 
-  it('saves an evaluation result, and says false for an alert deleted meanwhile', async () => {
+  it('saves an evaluation result, which the next round lists as the stored text, and nothing for an alert deleted meanwhile', async () => {
     const created = await store.createAlert(account, alert());
-    const saved = await store.saveEvaluation(created.id, { status: 'alerting', currentlyTriggeredMetrics: ['host.a.cpu'], evalState: { since: 5, series: { a: [1, 2] } } });
-    expect(saved).toBe(true);
+    const state = JSON.stringify({ since: 5, series: { a: [1, 2] } });
+    const result = { alertId: created.id, status: 'alerting' as const, currentlyTriggeredMetrics: ['host.a.cpu'], evalState: state, history: [], deliveries: [] };
+    await store.saveEvaluations([result]);
     expect(await store.getAlert(account, created.id)).toMatchObject({
       status: 'alerting',
       currentlyTriggeredMetrics: ['host.a.cpu'],
       evalState: { since: 5, series: { a: [1, 2] } },
     });
+    expect((await store.listAlertsForEvaluation(Date.now())).find((a) => a.id === created.id)).toMatchObject({ status: 'alerting', evalState: state });
     await store.deleteAlert(account, created.id);
-    expect(await store.saveEvaluation(created.id, { status: 'healthy', currentlyTriggeredMetrics: [], evalState: null })).toBe(false);
+    await store.saveEvaluations([{ ...result, status: 'healthy', currentlyTriggeredMetrics: [], evalState: null }]);
+    expect(await store.getAlert(account, created.id)).toBeNull();
   });
 
   it('appends history in the alert\'s account and drops entries of deleted alerts', async () => {
@@ -91,8 +100,8 @@ describeEachStore('the $name store', (backend) => {
     const gone = await store.createAlert(account, alert({ name: 'gone' }));
     await store.deleteAlert(account, gone.id);
     await store.saveEvaluations([
-      { alertId: kept.id, result: { status: 'alerting', currentlyTriggeredMetrics: ['m.1'], evalState: { k: 1 } }, history: [{ status: 'alerting', value: 3, time: 10, metric: 'm.1' }] },
-      { alertId: gone.id, result: { status: 'alerting', currentlyTriggeredMetrics: [], evalState: null }, history: [{ status: 'alerting', value: 1, time: 10, metric: 'x' }] },
+      { alertId: kept.id, status: 'alerting', currentlyTriggeredMetrics: ['m.1'], evalState: JSON.stringify({ k: 1 }), history: [{ status: 'alerting', value: 3, time: 10, metric: 'm.1' }], deliveries: [] },
+      { alertId: gone.id, status: 'alerting', currentlyTriggeredMetrics: [], evalState: null, history: [{ status: 'alerting', value: 1, time: 10, metric: 'x' }], deliveries: [] },
     ]);
     expect(await store.getAlert(account, kept.id)).toMatchObject({ status: 'alerting', evalState: { k: 1 } });
     const entries = await store.searchHistory(account, { alertIds: [], since: 0, status: null, value: null });
@@ -231,8 +240,8 @@ describeEachStore('the $name store', (backend) => {
   it('gives a lone replica a lease on every alert, and saves under it', async () => {
     const created = await store.createAlert(account, alert());
     const lease = await store.acquireEvaluationLeases('only-replica', 60_000);
-    expect((await store.listAlertsForEvaluation(lease)).map((a) => a.id)).toEqual([created.id]);
-    await store.saveEvaluations([{ alertId: created.id, result: { status: 'alerting', currentlyTriggeredMetrics: [], evalState: null }, history: [] }], lease);
+    expect((await store.listAlertsForEvaluation(Date.now(), lease)).map((a) => a.id)).toEqual([created.id]);
+    await store.saveEvaluations([{ alertId: created.id, status: 'alerting', currentlyTriggeredMetrics: [], evalState: null, history: [], deliveries: [] }], lease);
     expect((await store.getAlert(account, created.id))?.status).toBe('alerting');
   });
 
@@ -241,7 +250,7 @@ describeEachStore('the $name store', (backend) => {
     expect(readiness.schemaVersion).toBe(readiness.expectedSchemaVersion);
     const created = await store.createAlert(account, alert());
     await store.createAlert(account, alert({ name: 'other' }));
-    await store.saveEvaluation(created.id, { status: 'alerting', currentlyTriggeredMetrics: [], evalState: null });
+    await store.saveEvaluations([{ alertId: created.id, status: 'alerting', currentlyTriggeredMetrics: [], evalState: null, history: [], deliveries: [] }]);
     expect(await store.countAlertsByStatus!()).toEqual({ alerting: 1, healthy: 1 });
   });
 

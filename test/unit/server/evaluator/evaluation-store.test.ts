@@ -1,5 +1,4 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { storeEvaluation } from '../../../../src/server/evaluator/store-evaluation.js';
 import { isMutedAt } from '../../../../src/model/mute-state.js';
 import { SqliteStore } from '../../../../src/server/store/sqlite/sqlite-store.js';
 import type { AlertWrite } from '../../../../src/server/store/store.js';
@@ -36,10 +35,13 @@ describe('the evaluator over the SQLite store', () => {
     await store.saveEvaluations([
       {
         alertId: alert.id,
-        result: { status: 'alerting', currentlyTriggeredMetrics: ['web.2.cpu'], evalState: { version: 1, status: 'alerting' } },
+        status: 'alerting',
+        currentlyTriggeredMetrics: ['web.2.cpu'],
+        evalState: JSON.stringify({ version: 1, status: 'alerting' }),
         history: [{ status: 'alerting', value: 95, time: 1_700_000_000, metric: 'web.2.cpu' }],
+        deliveries: [],
       },
-      { alertId: 'gone', result: { status: 'alerting', currentlyTriggeredMetrics: [], evalState: null }, history: [{ status: 'alerting', value: 1, time: 1, metric: 'x' }] },
+      { alertId: 'gone', status: 'alerting', currentlyTriggeredMetrics: [], evalState: null, history: [{ status: 'alerting', value: 1, time: 1, metric: 'x' }], deliveries: [] },
     ]);
     const read = await store.getAlert(account.id, alert.id);
     expect(read).toMatchObject({ status: 'alerting', currentlyTriggeredMetrics: ['web.2.cpu'], evalState: { version: 1, status: 'alerting' } });
@@ -47,32 +49,35 @@ describe('the evaluator over the SQLite store', () => {
     expect(history).toEqual([{ alertId: alert.id, status: 'alerting', value: 95, time: 1_700_000_000, metric: 'web.2.cpu' }]);
   });
 
-  it('lists alerts in the evaluator\'s shape with their channels, and stores delivery errors', async () => {
+  it('lists alerts as the evaluator\'s one record with their channel ids, and writes a round\'s deliveries to the outbox', async () => {
     const { store, account, channel, alert } = await storeWithAlert();
-    const adapted = storeEvaluation(store);
-    const [listed] = await adapted.listAlertsForEvaluation(new Date());
+    const [listed] = await store.listAlertsForEvaluation(Date.now());
     expect(listed).toMatchObject({
       id: alert.id,
+      accountId: account.id,
       metric: 'web.*.cpu',
-      alert_criteria: { type: 'above', above_value: 90 },
-      notification_channels: [channel.id],
-      notification_type: ['every', 60],
+      alertCriteria: { type: 'above', above_value: 90 },
+      notificationChannels: [channel.id],
+      notificationType: ['every', 60],
       muted: false,
+      acknowledged: false,
+      acknowledgedAt: null,
       status: 'healthy',
+      evalState: null,
     });
 
     // The round's notifications land in the outbox with it, per channel; unknown channels are dropped.
     const notification = { event: 'alerting', alert: { id: alert.id, name: 'cpu' }, triggered: [], conditions: [], graphUrl: null, time: 1 };
-    await adapted.saveEvaluations([
+    await store.saveEvaluations([
       {
         alertId: alert.id,
         status: 'alerting',
-        currently_triggered_metrics: [],
-        eval_state: { version: 1 },
+        currentlyTriggeredMetrics: [],
+        evalState: JSON.stringify({ version: 1 }),
         history: [],
         deliveries: [
-          { channelId: channel.id, notification: notification as never },
-          { channelId: 'unknown', notification: notification as never },
+          { channelId: channel.id, event: 'alerting', payload: notification, createdAt: Date.now() },
+          { channelId: 'unknown', event: 'alerting', payload: notification, createdAt: Date.now() },
         ],
       },
     ]);

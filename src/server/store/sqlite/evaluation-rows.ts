@@ -1,0 +1,93 @@
+import type { Database } from 'better-sqlite3';
+import type { EvaluationAlert, EvaluationStore, EvaluationUpdate } from '../../evaluator/evaluation-store.js';
+import type { EvaluationLease } from '../store.js';
+import {
+  EVALUATION_ALERT_COLUMNS,
+  SCHEDULE_TIMING_COLUMNS,
+  evaluationAlertFromRow,
+  scheduleTimings,
+  type EvaluationAlertRow,
+  type ScheduleTimingRow,
+} from '../evaluation-alert.js';
+import { CLEAR_ACK } from './ack-rows.js';
+import { insertDeliveries } from './outbox-rows.js';
+import { throttleEvaluations } from './throttle-rows.js';
+
+/**
+ * The evaluator's store on SQLite. One node owns every alert (SQLite is one process's file, so there is nobody to
+ * share with): the lease is on everything and saves are not fenced. better-sqlite3 is synchronous, so a listing
+ * is one consistent snapshot without a transaction.
+ */
+export class SqliteEvaluationRows implements EvaluationStore {
+  constructor(private readonly db: Database) {}
+
+  async acquireEvaluationLeases(replica: string): Promise<EvaluationLease> {
+    return { replica, tokens: null, partitionCount: 1 };
+  }
+
+  async renewEvaluationLeases(replica: string): Promise<EvaluationLease> {
+    return this.acquireEvaluationLeases(replica);
+  }
+
+  async releaseEvaluationLeases(): Promise<void> {}
+
+  async listAlertsForEvaluation(now: number): Promise<EvaluationAlert[]> {
+    const rows = this.db.prepare(`SELECT ${EVALUATION_ALERT_COLUMNS} FROM alerts a ORDER BY a.seq`).all() as EvaluationAlertRow[];
+    const channels = groupLinks(
+      this.db.prepare('SELECT alert_id, channel_id AS ref FROM alert_channels ORDER BY alert_id, position').all() as Link[],
+    );
+    const scheduleLinks = groupLinks(
+      this.db.prepare('SELECT alert_id, schedule_id AS ref FROM alert_schedules ORDER BY alert_id, position').all() as Link[],
+    );
+    const timings = scheduleTimings(this.db.prepare(`SELECT ${SCHEDULE_TIMING_COLUMNS} FROM schedules`).all() as ScheduleTimingRow[]);
+    return rows.map((row) =>
+      evaluationAlertFromRow(
+        row,
+        channels.get(row.id) ?? [],
+        (scheduleLinks.get(row.id) ?? []).flatMap((id) => timings.get(id) ?? []),
+        now,
+      ),
+    );
+  }
+
+  async saveEvaluations(updates: EvaluationUpdate[]): Promise<void> {
+    const update = this.db.prepare('UPDATE alerts SET status = ?, currently_triggered_metrics = ?, eval_state = ? WHERE id = ?');
+    const insert = this.db.prepare(
+      `INSERT INTO history (account_id, alert_id, status, value, time, metric, channel_id, reason)
+       SELECT account_id, id, ?, ?, ?, ?, ?, ? FROM alerts WHERE id = ?`,
+    );
+    this.db.transaction(() => {
+      // A throttled channel's notifications beyond its window's share are held, and their history says so.
+      const saved = throttleEvaluations(this.db, updates);
+      for (const { alertId, status, currentlyTriggeredMetrics, evalState, history, endAcknowledgementAt } of saved) {
+        update.run(status, JSON.stringify(currentlyTriggeredMetrics), evalState, alertId);
+        endAcknowledgement(this.db, alertId, status, endAcknowledgementAt);
+        for (const entry of history) {
+          insert.run(entry.status, entry.value, entry.time, entry.metric, 'channelId' in entry ? entry.channelId : null, 'reason' in entry ? entry.reason : null, alertId);
+        }
+      }
+      for (const { alertId, deliveries } of saved) if (deliveries.length > 0) insertDeliveries(this.db, alertId, deliveries);
+    })();
+  }
+}
+
+type Link = { alert_id: string; ref: string };
+
+function groupLinks(rows: Link[]): Map<string, string[]> {
+  const grouped = new Map<string, string[]>();
+  for (const row of rows) {
+    const list = grouped.get(row.alert_id);
+    if (list) list.push(row.ref);
+    else grouped.set(row.alert_id, [row.ref]);
+  }
+  return grouped;
+}
+
+/**
+ * Inside saveEvaluations: a recovery ends the alert's acknowledgement (the next episode pages again); an expired one
+ * is removed when it is still the one the round read (made at `endAt`), never a newer one.
+ */
+function endAcknowledgement(db: Database, alertId: string, status: string, endAt: number | undefined): void {
+  if (status === 'healthy') db.prepare(`UPDATE alerts SET ${CLEAR_ACK} WHERE id = ? AND ack_at IS NOT NULL`).run(alertId);
+  else if (endAt !== undefined) db.prepare(`UPDATE alerts SET ${CLEAR_ACK} WHERE id = ? AND ack_at = ?`).run(alertId, endAt);
+}
