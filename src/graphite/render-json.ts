@@ -13,7 +13,7 @@ export class RenderAnswerError extends Error {}
  * the errors are exactly those of JSON.parse: the fast reader only accepts text JSON.parse reads the same way.
  */
 export function parseRenderAnswer(body: Uint8Array): RenderSeries[] {
-  const packed = new PackedReader(body).read();
+  const packed = reader.read(body);
   return packed ?? parseGeneric(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8'));
 }
 
@@ -89,52 +89,82 @@ const POWERS_OF_TEN = Array.from({ length: 23 }, (_, e) => Number(`1e${e}`));
 /** Mantissas up to this are exact doubles. */
 const MAX_EXACT = 2 ** 53;
 
-/** Points of the series being read, before they are copied out at their exact length. Grows as needed. */
-let scratch = new Float64Array(4096);
+/** Points of the answer being read, before they are copied out at their exact length. Grows as needed. */
+let scratch = new Float64Array(16_384);
 
 /**
  * One pass over an answer's bytes. Each method returns the position after what it read, or -1 where the text is
  * not of the shape it reads (the caller then gives the whole answer to JSON.parse).
  */
 class PackedReader {
-  private readonly bytes: Uint8Array;
+  private bytes: Uint8Array = EMPTY_BYTES;
   /** The same bytes as a Buffer, to decode strings from. */
-  private readonly buffer: Buffer;
-  private readonly length: number;
-  /** The number just read by readNumber. */
-  private number = 0;
+  private buffer: Buffer = EMPTY_BYTES;
+  private length = 0;
+  /** The number just read by readNumber (a double: the field's representation never changes). */
+  private number = 0.5;
   /** The string just read by readString, when asked to decode it. */
   private string = '';
 
-  constructor(bytes: Uint8Array) {
+  /** The series read so far: their names, and where their points start and end in `scratch` (in numbers). */
+  private readonly targets: string[] = [];
+  private readonly bounds: number[] = [];
+  /** Numbers written to `scratch` so far. */
+  private filled = 0;
+
+  /** The series of `bytes`, or null when they are not of the usual shape. */
+  read(bytes: Uint8Array): RenderSeries[] | null {
     this.bytes = bytes;
     this.buffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     this.length = bytes.length;
+    this.targets.length = 0;
+    this.bounds.length = 0;
+    this.filled = 0;
+    try {
+      return this.readAll();
+    } finally {
+      // Not holding on to the last answer.
+      this.bytes = EMPTY_BYTES;
+      this.buffer = EMPTY_BYTES;
+      this.targets.length = 0;
+    }
   }
 
-  read(): RenderSeries[] | null {
-    const series: RenderSeries[] = [];
+  private readAll(): RenderSeries[] | null {
     let at = this.space(0);
     if (this.bytes[at] !== OPEN_BRACKET) return null;
     at = this.space(at + 1);
-    if (this.bytes[at] === CLOSE_BRACKET) return this.space(at + 1) === this.length ? series : null;
+    if (this.bytes[at] === CLOSE_BRACKET) return this.space(at + 1) === this.length ? [] : null;
     for (;;) {
-      at = this.readSeries(at, series);
+      at = this.readSeries(at);
       if (at < 0) return null;
       at = this.space(at);
       const next = this.bytes[at];
       if (next === COMMA) at = this.space(at + 1);
-      else if (next === CLOSE_BRACKET) return this.space(at + 1) === this.length ? series : null;
+      else if (next === CLOSE_BRACKET) return this.space(at + 1) === this.length ? this.packAll() : null;
       else return null;
     }
   }
 
+  /**
+   * The series, their points in one Float64Array for the whole answer (one allocation: a typed array's memory is
+   * allocated outside the heap, and one per series cost more than the JSON.parse it replaces) seen through a view
+   * each. A series kept alive keeps its answer's points alive, as long as the cycle holds it.
+   */
+  private packAll(): RenderSeries[] {
+    const points = scratch.slice(0, this.filled);
+    const out: RenderSeries[] = [];
+    for (let i = 0; i < this.targets.length; i += 1) out.push(new PackedSeries(this.targets[i]!, points.subarray(this.bounds[2 * i]!, this.bounds[2 * i + 1]!)));
+    this.targets.length = 0;
+    return out;
+  }
+
   /** `{"target": "...", "datapoints": [...], any other fields}` */
-  private readSeries(start: number, out: RenderSeries[]): number {
+  private readSeries(start: number): number {
     const bytes = this.bytes;
     if (bytes[start] !== OPEN_BRACE) return -1;
     let target: string | undefined;
-    let packed: Float64Array | undefined;
+    let points: [number, number] | undefined;
     let at = this.space(start + 1);
     if (bytes[at] === CLOSE_BRACE) return -1;
     for (;;) {
@@ -152,9 +182,10 @@ class PackedReader {
         at = this.readString(at, true);
         target = this.string;
       } else if (key === 'datapoints') {
-        if (packed !== undefined) return -1;
+        if (points !== undefined) return -1;
+        const first = this.filled;
         at = this.readPoints(at);
-        if (at >= 0) packed = this.lastPoints;
+        points = [first, this.filled];
       } else if (key === null) {
         return -1;
       } else {
@@ -167,24 +198,19 @@ class PackedReader {
       else if (next === CLOSE_BRACE) break;
       else return -1;
     }
-    if (target === undefined || packed === undefined) return -1;
-    out.push(new PackedSeries(target, packed));
+    if (target === undefined || points === undefined) return -1;
+    this.targets.push(target);
+    this.bounds.push(points[0], points[1]);
     return at + 1;
   }
 
-  /** The points read by the last readPoints. */
-  private lastPoints: Float64Array = new Float64Array(0);
-
-  /** `[[value or null, time], ...]` into lastPoints. */
+  /** `[[value or null, time], ...]` appended to `scratch`. */
   private readPoints(start: number): number {
     const bytes = this.bytes;
     if (bytes[start] !== OPEN_BRACKET) return -1;
-    let count = 0;
+    let filled = this.filled;
     let at = this.space(start + 1);
-    if (bytes[at] === CLOSE_BRACKET) {
-      this.lastPoints = new Float64Array(0);
-      return at + 1;
-    }
+    if (bytes[at] === CLOSE_BRACKET) return at + 1;
     for (;;) {
       if (bytes[at] !== OPEN_BRACKET) return -1;
       at = this.space(at + 1);
@@ -205,21 +231,21 @@ class PackedReader {
       if (at < 0) return -1;
       at = this.space(at);
       if (bytes[at] !== CLOSE_BRACKET) return -1;
-      if (2 * count + 2 > scratch.length) {
+      if (filled + 2 > scratch.length) {
         const grown = new Float64Array(scratch.length * 2);
         grown.set(scratch);
         scratch = grown;
       }
-      scratch[2 * count] = value;
-      scratch[2 * count + 1] = this.number;
-      count += 1;
+      scratch[filled] = value;
+      scratch[filled + 1] = this.number;
+      filled += 2;
       at = this.space(at + 1);
       const next = bytes[at];
       if (next === COMMA) at = this.space(at + 1);
       else if (next === CLOSE_BRACKET) break;
       else return -1;
     }
-    this.lastPoints = scratch.slice(0, 2 * count);
+    this.filled = filled;
     return at + 1;
   }
 
@@ -370,6 +396,16 @@ class PackedReader {
     }
   }
 }
+
+const EMPTY_BYTES = Buffer.alloc(0);
+
+/**
+ * The one reader, reused. A reader made per answer showed up under `--trace-deopt` as "weak objects": its code was
+ * deoptimized after every full GC and optimized again. (The PackedSeries a cycle drops still do that to the code that
+ * reads them, once per cycle; plain object literals do not, but a literal with a lazy `datapoints` getter cost
+ * 1.7 µs per series to make. See docs/evaluator.md.)
+ */
+const reader = new PackedReader();
 
 function matches(bytes: Uint8Array, at: number, word: string): boolean {
   for (let k = 0; k < word.length; k += 1) if (bytes[at + k] !== word.charCodeAt(k)) return false;
