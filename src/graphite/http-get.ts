@@ -1,4 +1,4 @@
-import { Agent as HttpAgent, request as httpRequest, type RequestOptions } from 'node:http';
+import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 
 /** A GET's answer: its status and its body's bytes. */
@@ -14,20 +14,16 @@ export function createAgent(url: URL, sockets: number): HttpAgent {
 }
 
 /**
- * GET `path` (with its query) of `server` (urlToHttpOptions of the endpoint's URL, made once rather than a URL
- * parsed per request) and read the whole body (bytes: the render answer's reader works on them, without a string
- * of the whole answer). node:http rather than fetch: a cycle makes a thousand render requests of a hundred series
+ * GET `url` and read the whole body (bytes: the render answer's reader works on them, without a string of the whole
+ * answer). A URL string rather than options made once: request interceptors (nock, in tests) match on what
+ * http.request derives from it. node:http rather than fetch: a cycle makes a thousand render requests of a hundred series
  * each, and fetch's web streams cost about twice the CPU per answer. Fails as fetch does: a network error carries
  * its `code`, a timeout (the signal) is an AbortError.
  */
-export function getBody(
-  server: RequestOptions,
-  path: string,
-  options: { agent: HttpAgent; headers: Record<string, string>; signal: AbortSignal },
-): Promise<BodyAnswer> {
-  const send = server.protocol === 'https:' ? httpsRequest : httpRequest;
+export function getBody(url: string, options: { agent: HttpAgent; headers: Record<string, string>; signal: AbortSignal }): Promise<BodyAnswer> {
+  const send = url.startsWith('https:') ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
-    const request = send({ ...server, path, agent: options.agent, headers: options.headers, signal: options.signal }, (response) => {
+    const request = send(url, { agent: options.agent, headers: options.headers, signal: options.signal }, (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
       response.on('end', () => resolve({ status: response.statusCode ?? 0, body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks) }));

@@ -2,7 +2,6 @@ import { GlobSyntaxError, compileGraphitePattern, isBatchableTarget, type Graphi
 import { createAgent, getBody, type BodyAnswer } from './http-get.js';
 import { RenderAnswerError, parseRenderAnswer } from './render-json.js';
 import pLimit from 'p-limit';
-import { urlToHttpOptions } from 'node:url';
 import { MATCH_LIMITS, createMatchBudget, matchWildcards, type MatchBudget } from './match-batch.js';
 import type { GraphiteFailure, RenderQuery, RenderResult, RenderSeries } from './types.js';
 
@@ -80,7 +79,6 @@ export function createGraphiteClient(options: GraphiteClientOptions): GraphiteCl
     return `${renderUrl.pathname}?${params.toString()}`;
   };
   const buildUrl = (targets: readonly string[], range: Range): string => `${renderUrl.origin}${buildPath(targets, range)}`;
-  const server = urlToHttpOptions(renderUrl);
 
   const agent = createAgent(renderUrl, options.concurrency ?? 8);
   const headers = { accept: 'application/json', ...(authorization ? { authorization } : {}) };
@@ -88,7 +86,7 @@ export function createGraphiteClient(options: GraphiteClientOptions): GraphiteCl
     limit(async () => {
       let answer: BodyAnswer;
       try {
-        answer = await getBody(server, buildPath(targets, range), { agent, headers, signal: AbortSignal.timeout(timeoutMs) });
+        answer = await getBody(buildUrl(targets, range), { agent, headers, signal: AbortSignal.timeout(timeoutMs) });
       } catch (error) {
         throw new RenderError(describeFetchError(error, timeoutMs));
       }
