@@ -587,7 +587,9 @@ export class SqliteStore implements Store {
     return this.evaluation.renewEvaluationLeases(replica);
   }
 
-  async releaseEvaluationLeases(): Promise<void> {}
+  async releaseEvaluationLeases(): Promise<void> {
+    return this.evaluation.releaseEvaluationLeases();
+  }
 
   async setChannelLastError(channelId: string, error: ChannelError | null): Promise<void> {
     this.db
