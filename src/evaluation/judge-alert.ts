@@ -2,8 +2,8 @@ import type { Expression } from '../model/expression.js';
 import { evaluateExpression, parseExpression } from '../model/expression.js';
 import type { AdditionalCriterion, AlertCriteria } from '../model/types.js';
 import type { RenderSeries } from '../graphite/types.js';
-import { bucketDatapoints } from './buckets.js';
-import { judgeMissing, judgeSeries, type SeriesVerdict } from './criteria.js';
+import { judgeSeries, type SeriesVerdict } from './criteria.js';
+import { bucketSeries, judgeMissingSeries } from './packed-points.js';
 
 /** A metric that holds its criterion, with the latest breaching value (null for missing data). */
 export interface TriggeredMetric {
@@ -69,17 +69,18 @@ export function judgeCriterion(
   const latest = new Map<string, number>();
   let anyClear = false;
   let anyData = false;
-  const judge = (target: string, datapoints: RenderSeries['datapoints'], historyPoints?: RenderSeries['datapoints']) => {
+  /** `one` null: a series only in the history query; `historySeries` null: one absent from it, undefined: no history query. */
+  const judge = (target: string, one: RenderSeries | null, historySeries?: RenderSeries | null) => {
     let verdict: SeriesVerdict;
     if (criterion.criteria.type === 'missing') {
-      const judged = judgeMissing(criterion.criteria, datapoints, historyPoints, now);
+      const judged = judgeMissingSeries(criterion.criteria, one, historySeries, now);
       verdict = judged.verdict;
       if (judged.latest !== null) {
         anyData = true;
         latest.set(target, judged.latest);
       }
     } else {
-      const points = bucketDatapoints(datapoints);
+      const points = one ? bucketSeries(one) : [];
       if (points.length > 0) {
         anyData = true;
         latest.set(target, points[points.length - 1]!.value);
@@ -90,13 +91,13 @@ export function judgeCriterion(
     else if (verdict.state === 'clear') anyClear = true;
   };
   if (history) {
-    const historyByName = new Map(history.map((one) => [one.target, one.datapoints]));
-    for (const one of series) judge(one.target, one.datapoints, historyByName.get(one.target) ?? []);
+    const historyByName = new Map(history.map((one) => [one.target, one]));
+    for (const one of series) judge(one.target, one, historyByName.get(one.target) ?? null);
     // A series that has history but no longer appears in the window query is judged on an empty window.
     const inWindow = new Set(series.map((one) => one.target));
-    for (const [target, datapoints] of historyByName) if (!inWindow.has(target)) judge(target, [], datapoints);
+    for (const [target, one] of historyByName) if (!inWindow.has(target)) judge(target, null, one);
   } else {
-    for (const one of series) judge(one.target, one.datapoints);
+    for (const one of series) judge(one.target, one);
   }
   if (criterion.criteria.type === 'missing' && !anyData) {
     triggered.push({ metric: criterion.metric, value: null });

@@ -1,10 +1,10 @@
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 
-/** A GET's answer: its status and its body as text. */
-export interface TextAnswer {
+/** A GET's answer: its status and its body's bytes. */
+export interface BodyAnswer {
   status: number;
-  text: string;
+  body: Buffer;
 }
 
 /** Keep-alive connections to one render endpoint, at most `sockets` at once. */
@@ -14,17 +14,19 @@ export function createAgent(url: URL, sockets: number): HttpAgent {
 }
 
 /**
- * GET `url` and read the whole body as UTF-8. node:http rather than fetch: a cycle makes a thousand render requests
- * of a hundred series each, and fetch's web streams cost about twice the CPU per answer. Fails as fetch does: a
- * network error carries its `code`, a timeout (the signal) is an AbortError.
+ * GET `url` and read the whole body (bytes: the render answer's reader works on them, without a string of the whole
+ * answer). A URL string rather than options made once: request interceptors (nock, in tests) match on what
+ * http.request derives from it. node:http rather than fetch: a cycle makes a thousand render requests of a hundred series
+ * each, and fetch's web streams cost about twice the CPU per answer. Fails as fetch does: a network error carries
+ * its `code`, a timeout (the signal) is an AbortError.
  */
-export function getText(url: string, options: { agent: HttpAgent; headers: Record<string, string>; signal: AbortSignal }): Promise<TextAnswer> {
+export function getBody(url: string, options: { agent: HttpAgent; headers: Record<string, string>; signal: AbortSignal }): Promise<BodyAnswer> {
   const send = url.startsWith('https:') ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
     const request = send(url, { agent: options.agent, headers: options.headers, signal: options.signal }, (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks) }));
       // A connection cut mid-answer is an error here too (ECONNRESET "aborted").
       response.on('error', reject);
     });

@@ -1,8 +1,11 @@
 import { GlobSyntaxError, compileGraphitePattern, isBatchableTarget, type GraphiteMatcher } from '../model/graphite-target/glob.js';
-import { createAgent, getText, type TextAnswer } from './http-get.js';
+import { createAgent, getBody, type BodyAnswer } from './http-get.js';
+import { RenderAnswerError, parseRenderAnswer } from './render-json.js';
 import pLimit from 'p-limit';
 import { MATCH_LIMITS, createMatchBudget, matchWildcards, type MatchBudget } from './match-batch.js';
 import type { GraphiteFailure, RenderQuery, RenderResult, RenderSeries } from './types.js';
+
+export { PackedSeries, parseRenderJson } from './render-json.js';
 
 /** Settings of a GraphiteClient. Only baseUrl is required. */
 export interface GraphiteClientOptions {
@@ -65,23 +68,25 @@ export function createGraphiteClient(options: GraphiteClientOptions): GraphiteCl
   const limit = pLimit(options.concurrency ?? 8);
   const timeoutSplitBudget = options.timeoutSplitBudget ?? 16;
 
-  const buildUrl = (targets: readonly string[], range: Range): string => {
+  /** The request's path and query (the URL less the origin). */
+  const buildPath = (targets: readonly string[], range: Range): string => {
     const params = new URLSearchParams();
     for (const target of targets) params.append('target', target);
     params.set('from', `-${range.fromMinutes}min`);
     params.set('until', 'now');
     if (range.maxDataPoints) params.set('maxDataPoints', String(range.maxDataPoints));
     params.set('format', 'json');
-    return `${renderUrl.href}?${params.toString()}`;
+    return `${renderUrl.pathname}?${params.toString()}`;
   };
+  const buildUrl = (targets: readonly string[], range: Range): string => `${renderUrl.origin}${buildPath(targets, range)}`;
 
   const agent = createAgent(renderUrl, options.concurrency ?? 8);
   const headers = { accept: 'application/json', ...(authorization ? { authorization } : {}) };
   const fetchSeries = (targets: readonly string[], range: Range): Promise<RenderSeries[]> =>
     limit(async () => {
-      let answer: TextAnswer;
+      let answer: BodyAnswer;
       try {
-        answer = await getText(buildUrl(targets, range), { agent, headers, signal: AbortSignal.timeout(timeoutMs) });
+        answer = await getBody(buildUrl(targets, range), { agent, headers, signal: AbortSignal.timeout(timeoutMs) });
       } catch (error) {
         throw new RenderError(describeFetchError(error, timeoutMs));
       }
@@ -90,7 +95,13 @@ export function createGraphiteClient(options: GraphiteClientOptions): GraphiteCl
         const kind = answer.status === 400 ? 'invalid_target' : 'http';
         throw new RenderError({ kind, status: answer.status, message: `render answered HTTP ${answer.status}` });
       }
-      return parseRenderJson(answer.text);
+      try {
+        return parseRenderAnswer(answer.body);
+      } catch (error) {
+        // A malformed answer is an HTTP-level failure.
+        if (error instanceof RenderAnswerError) throw new RenderError({ kind: 'http', message: error.message });
+        throw error;
+      }
     });
 
   /** Fetches a group of batchable targets, splitting on failure until each failure is pinned to one target. */
@@ -107,12 +118,34 @@ export function createGraphiteClient(options: GraphiteClientOptions): GraphiteCl
         return;
       }
       // Exact paths are matched by name; only wildcard patterns need their regular expression. A series is kept
-      // once per target even when the answer repeats it.
-      const found = new Map<string, Map<string, RenderSeries> | null>(targets.map((target) => [target, null]));
+      // once per target even when the answer repeats it (the last one, in the first one's place).
+      const found = new Map<string, RenderSeries[] | null>();
+      for (const target of targets) found.set(target, null);
+      /** Past a few series per target, their positions by name (a wildcard can match thousands). */
+      const positions = new Map<string, Map<string, number>>();
       const add = (target: string, one: RenderSeries) => {
-        let matched = found.get(target);
-        if (!matched) found.set(target, (matched = new Map()));
-        matched.set(one.target, one);
+        const matched = found.get(target);
+        if (!matched) {
+          found.set(target, [one]);
+          return;
+        }
+        let byName = positions.get(target);
+        if (!byName) {
+          if (matched.length < 16) {
+            for (let i = 0; i < matched.length; i += 1) {
+              if (matched[i]!.target === one.target) {
+                matched[i] = one;
+                return;
+              }
+            }
+            matched.push(one);
+            return;
+          }
+          positions.set(target, (byName = new Map(matched.map((series, i) => [series.target, i]))));
+        }
+        const at = byName.get(one.target);
+        if (at === undefined) byName.set(one.target, matched.push(one) - 1);
+        else matched[at] = one;
       };
       const wildcards = targets.filter(hasWildcard).map((target) => ({ target, matcher: cachedPattern(target) }));
       for (const one of series) if (found.has(one.target)) add(one.target, one);
@@ -121,7 +154,7 @@ export function createGraphiteClient(options: GraphiteClientOptions): GraphiteCl
         for (const { target } of wildcards) found.delete(target);
         await Promise.all(wildcards.map(({ target }) => renderGroup([target], range, deliver, budget)));
       }
-      for (const [target, matched] of found) deliver(target, { ok: true, series: matched ? [...matched.values()] : [] });
+      for (const [target, matched] of found) deliver(target, { ok: true, series: matched ?? [] });
     } catch (error) {
       const failure = error instanceof RenderError ? error.failure : { kind: 'http' as const, message: String(error) };
       const overBudget = failure.kind === 'timeout' && (budget.timeouts -= 1) < 0;
@@ -157,9 +190,10 @@ export function createGraphiteClient(options: GraphiteClientOptions): GraphiteCl
   };
 
   const renderEach: GraphiteClient['renderEach'] = async (queries, onResult) => {
-    // Distinct queries by range, then by target; each remembers which of `queries` asked it.
-    const byRange = new Map<string, { range: Range; batchable: string[]; alone: string[]; asked: Map<string, number[]> }>();
-    for (const [index, query] of queries.entries()) {
+    // Distinct queries by range, then by target; each remembers which of `queries` asked it (an index, or several).
+    const byRange = new Map<string, { range: Range; batchable: string[]; alone: string[]; asked: Map<string, number | number[]> }>();
+    for (let index = 0; index < queries.length; index += 1) {
+      const query = queries[index]!;
       const key = rangeKey(query);
       let group = byRange.get(key);
       if (!group) {
@@ -167,20 +201,22 @@ export function createGraphiteClient(options: GraphiteClientOptions): GraphiteCl
         byRange.set(key, (group = { range, batchable: [], alone: [], asked: new Map() }));
       }
       const asking = group.asked.get(query.target);
-      if (asking) asking.push(index);
-      else {
-        group.asked.set(query.target, [index]);
+      if (asking === undefined) {
+        group.asked.set(query.target, index);
         (isBatchable(query.target) ? group.batchable : group.alone).push(query.target);
-      }
+      } else if (typeof asking === 'number') group.asked.set(query.target, [asking, index]);
+      else asking.push(index);
     }
     const work: Promise<void>[] = [];
     const budget = { timeouts: timeoutSplitBudget, matching: createMatchBudget() };
     for (const { range, batchable, alone, asked } of byRange.values()) {
       const deliver = (target: string, result: RenderResult) => {
         const indexes = asked.get(target);
+        if (indexes === undefined) return;
         // Told once per target: a later (duplicate) delivery finds it gone.
         asked.delete(target);
-        for (const index of indexes ?? []) onResult(index, result);
+        if (typeof indexes === 'number') onResult(indexes, result);
+        else for (const index of indexes) onResult(index, result);
       };
       for (const batch of cutBatches(batchable, range)) work.push(renderGroup(batch, range, deliver, budget));
       for (const target of alone) work.push(renderGroup([target], range, deliver, budget));
@@ -188,7 +224,9 @@ export function createGraphiteClient(options: GraphiteClientOptions): GraphiteCl
     await Promise.all(work);
     for (const { asked } of byRange.values()) {
       for (const indexes of asked.values()) {
-        for (const index of indexes) onResult(index, { ok: false, failure: { kind: 'http', message: 'no result for this target' } });
+        for (const index of typeof indexes === 'number' ? [indexes] : indexes) {
+          onResult(index, { ok: false, failure: { kind: 'http', message: 'no result for this target' } });
+        }
       }
     }
   };
@@ -248,26 +286,6 @@ function compilePatternOrLiteral(target: string): GraphiteMatcher {
     if (!(error instanceof GlobSyntaxError)) throw error;
     return { test: (name) => name === target };
   }
-}
-
-/** Parses and checks a render JSON answer; a malformed answer is an HTTP-level failure. */
-export function parseRenderJson(text: string): RenderSeries[] {
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch {
-    throw new RenderError({ kind: 'http', message: 'render answered something that is not JSON' });
-  }
-  if (!Array.isArray(data)) throw new RenderError({ kind: 'http', message: 'render answer is not a list of series' });
-  for (const item of data as unknown[]) {
-    const series = item as { target?: unknown; datapoints?: unknown };
-    if (typeof series?.target !== 'string' || !Array.isArray(series.datapoints)) {
-      throw new RenderError({ kind: 'http', message: 'render answer has a series without target or datapoints' });
-    }
-  }
-  // The datapoints are kept as parsed (no copy: 24 h windows make millions of points); consumers treat any value
-  // that is not a finite number as null and skip malformed pairs.
-  return data as RenderSeries[];
 }
 
 function describeFetchError(error: unknown, timeoutMs: number): GraphiteFailure {

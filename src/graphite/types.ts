@@ -7,6 +7,11 @@ export interface RenderSeries {
    * sent them: readers treat a value that is not a finite number as null.
    */
   datapoints: [number | null, number][];
+  /**
+   * The same points packed as value, time, value, time, ... (NaN where the value is null), when the render client's
+   * reader made them (render-json.ts): the evaluator reads these, and `datapoints` is then built only when asked.
+   */
+  readonly packed?: Float64Array;
 }
 
 /** Why a query failed: the three causes the evaluator tells apart, plus an unreachable backend. */

@@ -6,7 +6,8 @@ import { historyQueryRange, queryRangeMinutes } from '../../evaluation/criteria.
 import type { EvaluationAlert, EvaluationStore, EvaluationUpdate, NotificationRecord } from './evaluation-store.js';
 import { listRound, type ReplicaLeases } from './round-lease.js';
 import { criteriaOf, judgeAlert, judgeCriterion, type Criterion, type CriterionOutcome } from '../../evaluation/judge-alert.js';
-import { advanceAlert, readEvalState, type Advance, type CycleInput } from '../../evaluation/transitions.js';
+import { advanceAlert, type Advance, type CycleInput } from '../../evaluation/transitions.js';
+import { previousStateOf, unchangedText } from './state-text-cache.js';
 
 /** What a cycle needs. `now` is the clock (ms), injectable for tests. */
 export interface CycleDependencies {
@@ -91,7 +92,8 @@ export async function runEvaluationCycle(deps: CycleDependencies): Promise<Cycle
         now,
         alert.expression,
       );
-      const previous = readEvalState(alert.evalState, alert.status, alert.currentlyTriggeredMetrics);
+      // Parsed once per distinct stored text (state-text-cache.ts).
+      const previous = previousStateOf(alert.evalState, alert.status, alert.currentlyTriggeredMetrics);
       const advance = advanceAlert(previous, input, {
         now,
         notificationType: alert.notificationType,
@@ -126,7 +128,8 @@ export async function runEvaluationCycle(deps: CycleDependencies): Promise<Cycle
           ...(flapping ? { flapping } : {}),
         } });
       }
-      const stored = JSON.stringify(advance.state);
+      // An unchanged state (most alerts, most cycles) is told from the stored text without serializing it again.
+      const stored = unchangedText(alert.evalState, previous, advance.state) ?? JSON.stringify(advance.state);
       // Notifications always come with a state change; the check on them is a guard, not a case.
       if (stored !== alert.evalState || outgoing.length > 0 || ackEnd) {
         // Retries and the maximum age run on the wall clock, whatever clock the evaluation itself was given.

@@ -52,6 +52,27 @@ describe('the Graphite render client', () => {
     ]);
   });
 
+  it('keeps each series once per target, in the order first answered, when an answer repeats names', async () => {
+    // A wildcard matching 40 series (past the few the client compares one by one), each sent twice: the second
+    // copy wins, in the first one's place; the same for a plain path and for a query asked twice.
+    const names = Array.from({ length: 40 }, (_, i) => `web.h${i}.cpu`);
+    const fake = await startFakeRender(() => ({
+      series: [...names.map((name) => makeSeries(name, [1], NOW)), makeSeries('db.cpu', [1], NOW), ...names.map((name) => makeSeries(name, [2], NOW)), makeSeries('db.cpu', [2], NOW)],
+    }));
+    closers.push(fake.close);
+    const results = await createGraphiteClient({ baseUrl: fake.url }).render([
+      { target: 'web.*.cpu', fromMinutes: 5 },
+      { target: 'db.cpu', fromMinutes: 5 },
+      { target: 'web.*.cpu', fromMinutes: 5 },
+    ]);
+    expect(fake.requests).toHaveLength(1);
+    for (const result of [results[0]!, results[2]!]) {
+      expect(result.ok && result.series.map((one) => one.target)).toEqual(names);
+      expect(result.ok && result.series.every((one) => one.datapoints[0]![0] === 2)).toBe(true);
+    }
+    expect(results[1]!.ok && results[1]!.series.map((one) => one.datapoints)).toEqual([[[2, NOW]]]);
+  });
+
   it('sends each function query in a request of its own and separates time ranges', async () => {
     const fake = await startFakeRender((request) => ({ series: request.targets.map((t) => makeSeries(t, [1], NOW)) }));
     closers.push(fake.close);
