@@ -3,6 +3,7 @@ import type { ScheduleTiming } from '../../model/schedule-active.js';
 import type { Weekday } from '../../model/types.js';
 import { acknowledgementFromRow, isAcknowledgedAt } from './ack-store.js';
 import type { EvaluationAlert } from '../evaluator/evaluation-store.js';
+import type { AlertRow } from './row-mappers.js';
 
 /**
  * The evaluator's record from an alert row, shared by both backends (sqlite/ and postgres/evaluation-rows.ts): the
@@ -16,30 +17,13 @@ export const EVALUATION_ALERT_COLUMNS = `a.id, a.account_id, a.name, a.metric, a
   a.status, a.currently_triggered_metrics, a.muted_until, a.eval_state, a.escalation, a.ack_by, a.ack_note, a.ack_at, a.ack_until`;
 
 /** An alert row as EVALUATION_ALERT_COLUMNS selects it (JSON columns as text; BIGINTs as numbers). */
-export interface EvaluationAlertRow {
-  id: string;
-  account_id: string;
-  name: string;
-  metric: string;
-  alert_criteria: string;
-  additional_criteria: string;
-  expression: string;
-  notification_type: string;
-  info: string | null;
-  on_query_failure: string | null;
-  flap_guard: string | null;
-  pagerduty_severity: string | null;
-  opsgenie_priority: string | null;
-  status: string;
-  currently_triggered_metrics: string;
-  muted_until: number | null;
-  eval_state: string | null;
+export type EvaluationAlertRow = Omit<AlertRow, 'created_at' | 'escalation' | 'ack_by' | 'ack_note' | 'ack_at' | 'ack_until'> & {
   escalation: string | null;
   ack_by: string | null;
   ack_note: string | null;
   ack_at: number | null;
   ack_until: number | null;
-}
+};
 
 /** The schedule columns a mute needs (the schedules table, both databases). */
 export const SCHEDULE_TIMING_COLUMNS = 'id, start_time, duration, timezone, repeat_days, anchor';

@@ -28,7 +28,11 @@ export function loadAlertRecords(db: Database, rows: AlertRow[]): AlertRecord[] 
   return rows.map((row) => alertFromRow(row, channels.get(row.id) ?? [], schedules.get(row.id) ?? []));
 }
 
-function groupLinks(rows: { alert_id: string; ref: string }[]): Map<string, string[]> {
+/** A row of alert_channels or alert_schedules, its channel or schedule id as `ref`. */
+export type LinkRow = { alert_id: string; ref: string };
+
+/** Link rows, in their order, grouped by alert. */
+export function groupLinks(rows: LinkRow[]): Map<string, string[]> {
   const grouped = new Map<string, string[]>();
   for (const row of rows) {
     const list = grouped.get(row.alert_id);

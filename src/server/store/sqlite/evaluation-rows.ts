@@ -10,6 +10,7 @@ import {
   type ScheduleTimingRow,
 } from '../evaluation-alert.js';
 import { CLEAR_ACK } from '../ack-store.js';
+import { groupLinks, type LinkRow } from './alert-rows.js';
 import { appendHistory } from './history-rows.js';
 import { insertDeliveries } from './outbox-rows.js';
 import { throttleEvaluations } from './throttle-rows.js';
@@ -35,10 +36,10 @@ export class SqliteEvaluationRows implements EvaluationStore {
   async listAlertsForEvaluation(now: number): Promise<EvaluationAlert[]> {
     const rows = this.db.prepare(`SELECT ${EVALUATION_ALERT_COLUMNS} FROM alerts a ORDER BY a.seq`).all() as EvaluationAlertRow[];
     const channels = groupLinks(
-      this.db.prepare('SELECT alert_id, channel_id AS ref FROM alert_channels ORDER BY alert_id, position').all() as Link[],
+      this.db.prepare('SELECT alert_id, channel_id AS ref FROM alert_channels ORDER BY alert_id, position').all() as LinkRow[],
     );
     const scheduleLinks = groupLinks(
-      this.db.prepare('SELECT alert_id, schedule_id AS ref FROM alert_schedules ORDER BY alert_id, position').all() as Link[],
+      this.db.prepare('SELECT alert_id, schedule_id AS ref FROM alert_schedules ORDER BY alert_id, position').all() as LinkRow[],
     );
     const timings = scheduleTimings(this.db.prepare(`SELECT ${SCHEDULE_TIMING_COLUMNS} FROM schedules`).all() as ScheduleTimingRow[]);
     return rows.map((row) =>
@@ -64,18 +65,6 @@ export class SqliteEvaluationRows implements EvaluationStore {
       for (const { alertId, deliveries } of saved) if (deliveries.length > 0) insertDeliveries(this.db, alertId, deliveries);
     })();
   }
-}
-
-type Link = { alert_id: string; ref: string };
-
-function groupLinks(rows: Link[]): Map<string, string[]> {
-  const grouped = new Map<string, string[]>();
-  for (const row of rows) {
-    const list = grouped.get(row.alert_id);
-    if (list) list.push(row.ref);
-    else grouped.set(row.alert_id, [row.ref]);
-  }
-  return grouped;
 }
 
 /**
