@@ -1,5 +1,5 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { storeBackends } from '../../../helpers/store-backends.js';
+import { alertWrite, storeBackends } from '../../../helpers/store-backends.js';
 import type { AlertWrite, Store } from '../../../../src/server/store/store.js';
 import type { DeliveryOutcome } from '../../../../src/server/store/outbox.js';
 import { until } from '../../../helpers/until.js';
@@ -17,19 +17,9 @@ afterEach(async () => {
 
 const T0 = 1_800_000_000_000;
 
-function alertWrite(name: string, channels: string[]): AlertWrite {
-  return {
-    name,
-    metric: `m.${name}`,
-    alertCriteria: { type: 'above', above_value: 1 },
-    additionalCriteria: {},
-    expression: 'a',
-    notificationChannels: channels,
-    notificationType: ['state_change'],
-    scheduledMutes: [],
-    info: null,
-    onQueryFailure: null,
-  };
+/** An alert of `name` on `channels`, notified on state changes (the shared fixture otherwise). */
+function alertOn(name: string, channels: string[]): AlertWrite {
+  return alertWrite(channels[0]!, { name, metric: `m.${name}`, notificationChannels: channels, notificationType: ['state_change'] });
 }
 
 /** A store with one account, two channels and two alerts on both, and a helper writing a transition's deliveries. */
@@ -39,8 +29,8 @@ async function outboxStore(open: () => Promise<Store>) {
   const account = await store.createAccount('ops@example.com');
   const hook = await store.createChannel(account.id, { type: 'webhook', description: 'hook', destination: 'https://secret.example/hook?token=s3cret', autoResolve: false });
   const pd = await store.createChannel(account.id, { type: 'pagerduty', description: 'pd', destination: 'R0UTINGKEY', autoResolve: true, template: { title: '{{summary}}' } });
-  const a = await store.createAlert(account.id, alertWrite('a', [hook.id, pd.id]));
-  const b = await store.createAlert(account.id, alertWrite('b', [hook.id, pd.id]));
+  const a = await store.createAlert(account.id, alertOn('a', [hook.id, pd.id]));
+  const b = await store.createAlert(account.id, alertOn('b', [hook.id, pd.id]));
   const write = (alertId: string, event: string, createdAt = T0, channels = [hook.id, pd.id]) =>
     store.saveEvaluations([
       {

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { storeBackends } from '../../../helpers/store-backends.js';
+import { alertWrite, storeBackends } from '../../../helpers/store-backends.js';
 import { openStore } from '../../../../src/server/store/open-store.js';
 import type { AlertWrite, Store } from '../../../../src/server/store/store.js';
 import { startDeliveryWorker, type DeliveryWorker } from '../../../../src/server/outbox/delivery-worker.js';
@@ -20,19 +20,9 @@ afterEach(async () => {
 const T0 = Date.UTC(2026, 0, 1, 10, 0, 0);
 const MINUTE = 60_000;
 
-function alertWrite(name: string, channels: string[]): AlertWrite {
-  return {
-    name,
-    metric: `disk.${name}`,
-    alertCriteria: { type: 'above', above_value: 90 },
-    additionalCriteria: {},
-    expression: 'a',
-    notificationChannels: channels,
-    notificationType: ['state_change'],
-    scheduledMutes: [],
-    info: null,
-    onQueryFailure: null,
-  };
+/** An alert of `name` on `channels`, notified on state changes (the shared fixture otherwise). */
+function alertOn(name: string, channels: string[]): AlertWrite {
+  return alertWrite(channels[0]!, { name, metric: `disk.${name}`, notificationChannels: channels, notificationType: ['state_change'] });
 }
 
 /** Two Store objects on one database where the backend allows (two replicas' pools on PostgreSQL), else one. */
@@ -58,7 +48,7 @@ async function throttledAccount(store: Store) {
   });
   const mail = await store.createChannel(account.id, { type: 'email', description: 'mail', destination: 'ops@example.com', autoResolve: false });
   const alerts = [];
-  for (const name of ['disk-1', 'disk-2', 'disk-3', 'disk-4']) alerts.push(await store.createAlert(account.id, alertWrite(name, [hook.id, mail.id])));
+  for (const name of ['disk-1', 'disk-2', 'disk-3', 'disk-4']) alerts.push(await store.createAlert(account.id, alertOn(name, [hook.id, mail.id])));
   return { account, hook, mail, alerts };
 }
 
