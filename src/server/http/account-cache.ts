@@ -1,4 +1,5 @@
 import { hashApiKey } from '../ids.js';
+import { RecentMap } from './recent-map.js';
 import type { AccountRecord, Store } from '../store/store.js';
 
 /** Settings of an AccountCache; tests shorten them. */
@@ -34,10 +35,7 @@ export interface AccountCache {
 export function createAccountCache(store: Store, options: AccountCacheOptions = {}): AccountCache {
   const changes = store.accountChanges?.() ?? null;
   if (!changes) return { find: (key) => store.findAccountByKey(key) };
-  const maxEntries = options.maxEntries ?? 10_000;
-  const maxAgeMs = options.maxAgeMs ?? 5_000;
-  const now = options.now ?? Date.now;
-  const entries = new Map<string, { account: AccountRecord; storedAt: number }>();
+  const entries = new RecentMap<AccountRecord>(options.maxEntries ?? 10_000, options.maxAgeMs ?? 5_000, options.now);
   let seen: number | null = null;
   return {
     async find(key) {
@@ -48,15 +46,13 @@ export function createAccountCache(store: Store, options: AccountCacheOptions = 
       }
       if (version === null) return store.findAccountByKey(key);
       const hash = hashApiKey(key);
-      const entry = entries.get(hash);
-      if (entry && now() - entry.storedAt < maxAgeMs) return entry.account;
+      const cached = entries.get(hash);
+      if (cached) return cached;
       const account = await store.findAccountByKey(key);
       if (account && changes.version() === version) {
-        entries.delete(hash);
-        if (entries.size >= maxEntries) entries.delete(entries.keys().next().value!);
         // Shared by every request of the key from now on: frozen, so that no route can change another's account.
         if (account.metricPrefixes) Object.freeze(account.metricPrefixes);
-        entries.set(hash, { account: Object.freeze(account), storedAt: now() });
+        entries.set(hash, Object.freeze(account));
       }
       return account;
     },

@@ -1,4 +1,5 @@
 import type { AlertQuery, AlertRecord, Page, Store } from '../store/store.js';
+import { RecentMap } from './recent-map.js';
 
 /** Settings of an AlertReadCache; tests shorten them. */
 export interface AlertReadCacheOptions {
@@ -6,6 +7,9 @@ export interface AlertReadCacheOptions {
   maxAlerts?: number;
   /** Search pages remembered at once (oldest dropped first). Default 100 (at most 100 alerts each by default). */
   maxPages?: number;
+  /** How long an answer is trusted without asking the store again, ms. Default 5,000: a backstop (RecentMap). */
+  maxAgeMs?: number;
+  now?: () => number;
 }
 
 /** The two alert reads of the API (GET /v2/alerts/:id and a search page), as the Store answers them. */
@@ -22,13 +26,15 @@ export type AlertReads = Pick<Store, 'getAlert' | 'searchAlerts'>;
  *   and for this process's own writes on PostgreSQL; other PostgreSQL replicas' writes arrive by NOTIFY within
  *   milliseconds); a read that was in flight across a write is not kept; a store that cannot tell changes (or a
  *   PostgreSQL listener that is down) disables the cache;
- * - bounded by count; records are frozen, since every later request shares them.
+ * - bounded by count, and each answer trusted 5 s at most (a backstop for a change that was never told: a
+ *   LISTEN connection that died silently); records are frozen, since every later request shares them.
  */
 export function createAlertReadCache(store: Store, options: AlertReadCacheOptions = {}): AlertReads {
   const changes = store.accountChanges?.() ?? null;
   if (!changes) return store;
-  const alerts = new BoundedMap<string, AlertRecord | null>(options.maxAlerts ?? 10_000);
-  const pages = new BoundedMap<string, Page<AlertRecord>>(options.maxPages ?? 100);
+  const maxAgeMs = options.maxAgeMs ?? 5_000;
+  const alerts = new RecentMap<AlertRecord | null>(options.maxAlerts ?? 10_000, maxAgeMs, options.now);
+  const pages = new RecentMap<Page<AlertRecord>>(options.maxPages ?? 100, maxAgeMs, options.now);
   let seen: number | null = null;
   const current = () => {
     const version = changes.version('alerts');
@@ -61,19 +67,6 @@ export function createAlertReadCache(store: Store, options: AlertReadCacheOption
       return page;
     },
   };
-}
-
-/** A Map that forgets its oldest entry past `max` entries. */
-class BoundedMap<K, V> extends Map<K, V> {
-  constructor(private readonly max: number) {
-    super();
-  }
-
-  override set(key: K, value: V): this {
-    this.delete(key);
-    if (this.size >= this.max) this.delete(this.keys().next().value!);
-    return super.set(key, value);
-  }
 }
 
 function deepFreeze<T>(value: T): T {

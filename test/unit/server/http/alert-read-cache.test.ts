@@ -8,6 +8,7 @@ import { SqliteStore } from '../../../../src/server/store/sqlite/sqlite-store.js
 import type { AlertWrite, Store } from '../../../../src/server/store/store.js';
 import { postgresAvailability, startPostgres, type Postgres } from '../../../helpers/postgres.js';
 import { until } from '../../../helpers/until.js';
+import { alertWrite } from '../../../helpers/store-backends.js';
 
 const opened: Store[] = [];
 const dir = mkdtempSync(join(tmpdir(), 'alertform-alert-cache-'));
@@ -16,20 +17,7 @@ afterEach(async () => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const write = (name: string, channel: string): AlertWrite =>
-  ({
-    name,
-    metric: `m.${name}`,
-    alertCriteria: { type: 'above', above_value: 1, time_period: 5 },
-    additionalCriteria: {},
-    expression: 'a',
-    notificationChannels: [channel],
-    notificationType: ['every', 60],
-    scheduledMutes: [],
-    info: null,
-    onQueryFailure: null,
-    escalation: [],
-  }) as unknown as AlertWrite;
+const write = (name: string, channel: string): AlertWrite => alertWrite(channel, { name, metric: `m.${name}` });
 
 /** Two accounts with an alert each. */
 async function twoTenants(store: Store) {
@@ -56,6 +44,21 @@ describe('the alert read cache on SQLite', () => {
     opened.push(store);
     return { store, path };
   };
+
+  it('trusts an answer 5 s at most, even when a change was never told (a listener that died silently)', async () => {
+    const { store } = open();
+    const { a, alertA } = await twoTenants(store);
+    // The change feed of a store whose listener died without a word: it never moves.
+    const deaf: Store = Object.assign(Object.create(store) as Store, { accountChanges: () => ({ version: () => 1, close: async () => undefined }) });
+    let now = 1_000_000;
+    const cache = createAlertReadCache(deaf, { now: () => now });
+    expect((await cache.getAlert(a.id, alertA.id))!.info).toBeNull();
+    await store.updateAlert(a.id, alertA.id, { ...write('cpu', alertA.notificationChannels[0]!), info: 'changed' });
+    now += 4_999;
+    expect((await cache.getAlert(a.id, alertA.id))!.info).toBeNull();
+    now += 1;
+    expect((await cache.getAlert(a.id, alertA.id))!.info).toBe('changed');
+  });
 
   it("answers each account with its own alerts only, and asks the store once per question", async () => {
     const { store } = open();
