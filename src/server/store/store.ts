@@ -20,7 +20,7 @@ import type { AccountChanges } from './account-changes.js';
 
 /**
  * The server's storage, one interface for every backend (SQLite, PostgreSQL). Every method is scoped to one account
- * except the evaluator's (EvaluationStore, appendHistory, setChannelLastError) and the outbox's, which work across
+ * except the evaluator's (EvaluationStore, appendHistory) and the outbox's, which work across
  * accounts. Methods are async so that a networked backend can implement the same interface. A method that returns
  * without throwing has made its write durable.
  */
@@ -89,8 +89,6 @@ export interface Store extends EvaluationStore, OutboxStore, ConsoleStore, AckSt
   // The evaluator's side (all accounts): EvaluationStore (list by lease, fenced save, the evaluation leases).
   /** Appends history entries (their account is the alert's); entries of deleted alerts are dropped. */
   appendHistory(entries: NewHistoryEntry[]): Promise<void>;
-  /** Records (or clears, with null) the last delivery error of a channel. */
-  setChannelLastError(channelId: string, error: ChannelError | null): Promise<void>;
 
   // Operations (optional: /readyz and /metrics report "unknown" for a store without them).
   /** Whether the database answers and its schema is at this code's version; throws when it cannot be reached. */

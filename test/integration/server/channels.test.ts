@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeEachStore } from '../../helpers/store-backends.js';
+import { startPagingServer } from '../../helpers/paging-server.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
+import { until } from '../../helpers/until.js';
 
 // Both stores: the same API on SQLite and on PostgreSQL.
 describeEachStore('on $name', (backend) => {
@@ -145,13 +147,20 @@ describeEachStore('on $name', (backend) => {
       expect((await server.request('GET', `/v2/alerts/${both.body.id}`)).body.notification_channels).toEqual([keep.body.id]);
     });
 
-    it('shows the last delivery error additively once the evaluator records one', async () => {
-      const hook = await createChannel({ type: 'webhook', description: 'failing', destination: 'https://example.com/f' });
-      await server.store.setChannelLastError(hook.body.id, { time: 1700000000, message: 'HTTP 500' });
-      const read = await server.request('GET', `/v2/notifications/${hook.body.id}`);
-      expect(read.body.last_error).toEqual({ time: '1700000000', message: 'HTTP 500' });
-      await server.store.setChannelLastError(hook.body.id, null);
-      expect((await server.request('GET', `/v2/notifications/${hook.body.id}`)).body).not.toHaveProperty('last_error');
+    it('shows the last delivery error additively once a delivery fails, and drops it once one succeeds', async () => {
+      const paging = await startPagingServer({ db: await backend.createDb() });
+      try {
+        const hook = await paging.server.request('POST', '/v2/notifications/', { type: 'webhook', description: 'failing', destination: `${paging.receiverUrl}/hook` });
+        expect((await paging.server.request('GET', `/v2/notifications/${hook.body.id}`)).body).not.toHaveProperty('last_error');
+        await paging.page('failing');
+        const read = () => paging.server.request('GET', `/v2/notifications/${hook.body.id}`);
+        const failed = await until(read, (r) => r.body.last_error !== undefined);
+        expect(failed.body.last_error).toEqual({ time: expect.stringMatching(/^\d+$/), message: 'webhook answered HTTP 5xx' });
+        paging.answer(200);
+        await until(read, (r) => !('last_error' in r.body));
+      } finally {
+        await paging.close();
+      }
     });
   });
 });

@@ -1,10 +1,12 @@
 /**
  * Round trips: an object PUT back exactly as GET returned it is accepted (read-only fields such as id, status,
- * muted, currently_triggered_metrics, alerts and last_error are ignored when the id matches) and changes nothing;
+ * muted, currently_triggered_metrics, alerts, last_error and the pending-delivery counts are ignored when the id matches) and changes nothing;
  * a different id is a 400 naming the field.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startPagingServer } from '../../helpers/paging-server.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
+import { until } from '../../helpers/until.js';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -19,12 +21,12 @@ async function create(path: string, body: unknown): Promise<string> {
 }
 
 /** GET, PUT the same object back, GET again: both reads must be equal and the PUT 200. */
-async function expectRoundTrip(itemPath: string) {
-  const read = await server.request('GET', itemPath);
+async function expectRoundTrip(itemPath: string, on: TestServer = server) {
+  const read = await on.request('GET', itemPath);
   expect(read.status).toBe(200);
-  const put = await server.request('PUT', itemPath, read.body);
+  const put = await on.request('PUT', itemPath, read.body);
   expect(put.status, put.text).toBe(200);
-  const again = await server.request('GET', itemPath);
+  const again = await on.request('GET', itemPath);
   expect(again.body).toEqual(read.body);
   return read.body;
 }
@@ -70,12 +72,19 @@ describe('PUT of an object as GET returned it', () => {
 
   it('channels, including one with a last delivery error', async () => {
     const email = await create('/v2/notifications/', { type: 'email', description: 'rt-mail', destination: 'ops@example.com' });
-    const pager = await create('/v2/notifications/', { type: 'pagerduty', description: 'rt-pager', destination: 'integration-key', auto_resolve: true });
-    await server.store.setChannelLastError(pager, { time: 1_700_000_000, message: 'HTTP 500 from PagerDuty' });
     await expectRoundTrip(`/v2/notifications/${email}/`);
-    const pagerRead = await expectRoundTrip(`/v2/notifications/${pager}/`);
-    expect(pagerRead.last_error).toEqual({ time: '1700000000', message: 'HTTP 500 from PagerDuty' });
-    await expectIdMismatch(`/v2/notifications/${email}/`, pager);
+    // A channel shows last_error only after a real delivery failed: a server whose evaluator pages PagerDuty.
+    const paging = await startPagingServer();
+    try {
+      const pager = await paging.server.request('POST', '/v2/notifications/', { type: 'pagerduty', description: 'rt-pager', destination: 'integration-key', auto_resolve: true });
+      await paging.page('rt-pager');
+      await until(() => paging.server.request('GET', `/v2/notifications/${pager.body.id}/`), (r) => r.body.last_error !== undefined);
+      const pagerRead = await expectRoundTrip(`/v2/notifications/${pager.body.id}/`, paging.server);
+      expect(pagerRead.last_error).toEqual({ time: expect.stringMatching(/^\d+$/), message: expect.stringContaining('HTTP 5xx') });
+    } finally {
+      await paging.close();
+    }
+    await expectIdMismatch(`/v2/notifications/${email}/`, 'another-channel-id');
   });
 
   it('scheduled mutes, including one referenced by alerts', async () => {

@@ -10,7 +10,6 @@ import {
   type AlertSelector,
   type AlertWrite,
   type ApiKeyRecord,
-  type ChannelError,
   type ChannelQuery,
   type ChannelRecord,
   type ChannelWrite,
@@ -302,10 +301,6 @@ export class PostgresStore implements Store {
 
   async releaseEvaluationLeases(replica: string): Promise<void> {
     return this.evaluation.releaseEvaluationLeases(replica);
-  }
-
-  async setChannelLastError(channelId: string, error: ChannelError | null): Promise<void> {
-    await this.db.query('UPDATE channels SET last_error = $1 WHERE id = $2', [error === null ? null : JSON.stringify(error), channelId]);
   }
 
   // Operations -------------------------------------------------------------------------------------------------

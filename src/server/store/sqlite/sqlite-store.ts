@@ -9,7 +9,6 @@ import {
   type AlertSelector,
   type AlertWrite,
   type ApiKeyRecord,
-  type ChannelError,
   type ChannelQuery,
   type ChannelRecord,
   type ChannelWrite,
@@ -285,12 +284,6 @@ export class SqliteStore implements Store {
 
   async releaseEvaluationLeases(): Promise<void> {
     return this.evaluation.releaseEvaluationLeases();
-  }
-
-  async setChannelLastError(channelId: string, error: ChannelError | null): Promise<void> {
-    this.db
-      .prepare('UPDATE channels SET last_error = ? WHERE id = ?')
-      .run(error === null ? null : JSON.stringify(error), channelId);
   }
 
   async checkReadiness(): Promise<StoreReadiness> {

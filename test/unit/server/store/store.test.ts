@@ -108,13 +108,6 @@ describeEachStore('the $name store', (backend) => {
     expect(entries).toEqual([{ alertId: kept.id, status: 'alerting', value: 3, time: 10, metric: 'm.1' }]);
   });
 
-  it('records and clears a channel\'s last delivery error', async () => {
-    await store.setChannelLastError(emailMe, { time: 42, message: 'SMTP refused' });
-    expect((await store.getChannel(account, emailMe))?.lastError).toEqual({ time: 42, message: 'SMTP refused' });
-    await store.setChannelLastError(emailMe, null);
-    expect((await store.getChannel(account, emailMe))?.lastError).toBeNull();
-  });
-
   it('sets muted_until on a selection in one transaction, changing nothing when an id is unknown', async () => {
     const a = await store.createAlert(account, alert({ name: 'a' }));
     const result = await store.setMutedUntil(account, { ids: [a.id, 'missing'], search: null }, 123);
