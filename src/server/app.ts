@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import Koa from 'koa';
 import type { Logger } from 'pino';
 import { authenticate } from './http/authenticate.js';
+import { segmentRoutes } from './http/segment-routes.js';
 import { createAlertReadCache } from './http/alert-read-cache.js';
 import { createFailureLimiter, type FailureLimitOptions } from './http/failure-limiter.js';
 import { signedLinks } from './http/signed-links.js';
@@ -124,7 +125,8 @@ export function createApp(options: AppOptions): Koa {
   const openRoutes = open.routes();
   const consoleFiles = options.console !== false ? serveConsole() : null;
 
-  const api = new Router({ strict: false });
+  const apiOptions = { strict: false };
+  const api = new Router(apiOptions);
   // Paths without the trailing slash match with or without it. Fixed segments (history, muted) before the :id routes that would otherwise swallow them.
   registerHistoryRoutes(api, deps);
   registerOverviewRoute(api, deps);
@@ -137,7 +139,7 @@ export function createApp(options: AppOptions): Koa {
   registerScheduleRoutes(api, deps);
   registerDeliveryRoutes(api, deps);
   const requireKey = authenticate(store, failures);
-  const routes = api.routes();
+  const routes = segmentRoutes(api, apiOptions);
   // Everything under /v2 but the open endpoints needs a key, even a path that does not exist.
   const keyed = (ctx: Koa.Context, next: Koa.Next) => requireKey(ctx, () => routes(ctx as never, next));
   // One dispatch instead of a chain of routers: a /v2 request goes straight to the key check and the API's

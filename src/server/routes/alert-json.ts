@@ -32,8 +32,11 @@ export function alertJson(alert: AlertRecord, schedules: readonly ScheduleRecord
   return json;
 }
 
+/** The Content-Type Koa gives an object body (`ctx.type = 'json'`), written as is: Koa's setter looks it up each time. */
+const JSON_TYPE = 'application/json; charset=utf-8';
+
 /** Answers with JSON text already made, as Koa answers an object body (same Content-Type, same bytes). */
 export function sendJson(ctx: Context, json: string): void {
-  ctx.type = 'json';
+  ctx.set('Content-Type', JSON_TYPE);
   ctx.body = json;
 }

@@ -72,3 +72,23 @@ describe('the request log of alertform serve (written asynchronously)', () => {
     }
   });
 });
+
+describe('the API split by path segment', () => {
+  it('answers every route, HEAD as GET, paths in any case, and unknown segments with 404 after the key check', async () => {
+    const server = await spawnServe({ db: join(dir, 'segments.db') });
+    try {
+      const call = (method: string, path: string) => fetch(`${server.url}${path}`, { method, headers: { authorization: server.authorization } });
+      for (const path of ['/v2/alerts/', '/v2/alerts', '/v2/notifications/', '/v2/schedules/', '/v2/deliveries/', '/v2/alerts/history/', '/v2/alerts/overview']) {
+        expect((await call('GET', path)).status, path).toBe(200);
+      }
+      expect((await call('HEAD', '/v2/alerts/')).status).toBe(200);
+      expect((await call('GET', '/v2/ALERTS/')).status).toBe(200);
+      expect((await call('GET', '/v2/alerts/no-such-id')).status).toBe(404);
+      expect((await call('PATCH', '/v2/alerts/')).status).toBe(404);
+      expect((await call('GET', '/v2/unknown/')).status).toBe(404);
+      expect((await call('GET', '/v2/%61lerts/')).status).toBe(404);
+    } finally {
+      await server.stop();
+    }
+  });
+});

@@ -56,3 +56,28 @@ describe("an alert's JSON text, remembered per cached record", () => {
     expect(JSON.parse(first).name).toBe('cpu');
   });
 });
+
+describe('JSON text sent as is', () => {
+  it('has the Content-Type and Content-Length Koa gives the same object as a body', async () => {
+    const { default: Koa } = await import('koa');
+    const { sendJson } = await import('../../../../src/server/routes/alert-json.js');
+    const { createServer } = await import('node:http');
+    const value = { alerts: [{ id: 'a', name: 'é ü' }], next_page: false };
+    const app = new Koa();
+    app.use((ctx) => {
+      if (ctx.path === '/object') ctx.body = value;
+      else sendJson(ctx, JSON.stringify(value));
+    });
+    const server = createServer(app.callback()).listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    try {
+      const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+      const [object, text] = await Promise.all([fetch(`${base}/object`), fetch(`${base}/text`)]);
+      expect(text.headers.get('content-type')).toBe(object.headers.get('content-type'));
+      expect(text.headers.get('content-length')).toBe(object.headers.get('content-length'));
+      expect(await text.text()).toBe(await object.text());
+    } finally {
+      server.close();
+    }
+  });
+});
