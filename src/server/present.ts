@@ -10,6 +10,15 @@ export { muteState } from '../model/mute-state.js';
 
 /** The alert read object, fields in a stable order. */
 export function presentAlert(alert: AlertRecord, schedules: readonly ScheduleRecord[], now: number): AlertRead {
+  return presentAlertAs(alert, muteState(alert, schedules, now).muted, isAcknowledgedAt(alert.acknowledgement, Math.floor(now / 1000)));
+}
+
+/**
+ * The alert read object with its two per-request parts already decided: whether it is muted now, and whether its
+ * acknowledgement still holds (an expired one, its `until` passed and not yet removed by the evaluator, is shown
+ * as none).
+ */
+export function presentAlertAs(alert: AlertRecord, muted: boolean, acknowledged: boolean): AlertRead {
   return {
     id: alert.id,
     name: alert.name,
@@ -21,14 +30,13 @@ export function presentAlert(alert: AlertRecord, schedules: readonly ScheduleRec
     notification_type: alert.notificationType,
     scheduled_mutes: alert.scheduledMutes,
     currently_triggered_metrics: alert.currentlyTriggeredMetrics,
-    muted: muteState(alert, schedules, now).muted,
+    muted,
     status: alert.status,
     info: alert.info,
     on_query_failure: alert.onQueryFailure,
     // Extension: always present (an empty list when none), so a plan can tell "none" from "not supported".
     escalation: alert.escalation,
-    // An expired acknowledgement (its `until` passed, not yet removed by the evaluator) is shown as none.
-    acknowledgement: isAcknowledgedAt(alert.acknowledgement, Math.floor(now / 1000)) ? { ...alert.acknowledgement! } : null,
+    acknowledgement: acknowledged ? { ...alert.acknowledgement! } : null,
     flap_guard: alert.flapGuard ?? null,
     pagerduty_severity: alert.pagerdutySeverity ?? null,
     opsgenie_priority: alert.opsgeniePriority ?? null,

@@ -13,6 +13,7 @@ import type { FailureLimitOptions } from './http/failure-limiter.js';
 import type { Store } from './store/store.js';
 import type { RetryPolicy } from './outbox/backoff.js';
 import { ServerMetrics } from './metrics.js';
+import { flushLog } from './log-destination.js';
 
 /** Something started with the server (e.g. the evaluation loop) and stopped before the store closes. */
 export interface BackgroundService {
@@ -181,6 +182,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       });
       await store.close();
       logger.info({ url }, 'server stopped');
+      // An asynchronous log (log-destination.ts) is written out before the process may end.
+      await flushLog(logger);
     })());
   const shownHost = host.includes(':') ? `[${host}]` : host;
   const url = `http://${shownHost}:${port}`;

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { pino } from 'pino';
+import { createServerLogger } from '../../server/log-destination.js';
 import { startServer } from '../../server/index.js';
 import { parseDestinationPolicy, refuseLiteralDestination } from '../../server/net/destination-policy.js';
 import { maskPingUrl } from '../../server/evaluator/heartbeat.js';
@@ -102,7 +102,8 @@ export async function runServe(options: ServeOptions, command: Command): Promise
   if (fromArgs.length > 0) {
     process.stderr.write('warning: a key given with --api-key is visible to every user of this machine (ps); use --api-key-file or ALERTFORM_API_KEYS\n');
   }
-  const logger = pino({ level: options.logLevel }, pino.destination(2));
+  // Asynchronous (server/log-destination.ts): a slow reader of stderr must not stall requests; close() flushes it.
+  const logger = createServerLogger(options.logLevel);
   let server;
   try {
     server = await startServer({

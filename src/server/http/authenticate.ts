@@ -46,8 +46,15 @@ export function authenticate(store: Store, limiter: FailureLimiter = createFailu
   const accounts = createAccountCache(store);
   return async (ctx: Context, next: Next): Promise<void> => {
     const address = ctx.socket.remoteAddress ?? '';
-    const key = readApiKey(ctx.get('Authorization') || undefined);
-    const account = key ? await accounts.find(key) : null;
+    const header = ctx.get('Authorization');
+    // A header that just authenticated is known as is; any other is read and looked up (failures never cached).
+    const known = header ? accounts.findByHeader(header) : undefined;
+    if (known) {
+      (ctx.state as AuthState).account = known;
+      return next();
+    }
+    const key = readApiKey(header || undefined);
+    const account = key ? await accounts.find(key, header) : null;
     if (!account) {
       const wait = limiter.retryAfterSeconds(address);
       if (wait > 0) {

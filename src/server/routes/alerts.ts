@@ -12,6 +12,7 @@ import { DEFAULT_CHANNEL } from '../../model/defaults.js';
 import { READ_ONLY_FIELDS, dropReadOnlyFields } from './read-only-fields.js';
 import { accountOf, param, prefixesOf, type RouteDeps } from './route-context.js';
 import { assertBelowQuota } from '../quotas.js';
+import { alertJson, sendJson } from './alert-json.js';
 
 /** Operations 1-5 of the seed: create, search, read, update and delete alerts. */
 export function registerAlertRoutes(router: Router, deps: RouteDeps): void {
@@ -42,12 +43,14 @@ export function registerAlertRoutes(router: Router, deps: RouteDeps): void {
       search,
       ...paging,
     });
-    ctx.body = { alerts: await presentAlerts(ctx, deps, page.items), next_page: page.nextPage };
+    // The text JSON.stringify gives for { alerts, next_page }, from each alert's remembered text.
+    const alerts = await alertsJson(ctx, deps, page.items);
+    sendJson(ctx, `{"alerts":[${alerts.join(',')}],"next_page":${JSON.stringify(page.nextPage)}}`);
   });
 
   router.get('/v2/alerts/:id', async (ctx) => {
     const alert = await findAlert(ctx, deps.alertReads ?? store);
-    ctx.body = (await presentAlerts(ctx, deps, [alert]))[0];
+    sendJson(ctx, (await alertsJson(ctx, deps, [alert]))[0]!);
   });
 
   router.put('/v2/alerts/:id', async (ctx) => {
@@ -95,6 +98,15 @@ export async function presentAlerts(ctx: Context, deps: RouteDeps, alerts: Alert
   const schedules = await schedulesOf(ctx, deps.store, alerts);
   const now = deps.now();
   return alerts.map((alert) => presentAlert(alert, alert.scheduledMutes.flatMap((id) => schedules.get(id) ?? []), now));
+}
+
+/** The JSON text of presentAlerts' read objects (remembered for cached records: routes/alert-json.ts). */
+async function alertsJson(ctx: Context, deps: RouteDeps, alerts: AlertRecord[]): Promise<string[]> {
+  const schedules = await schedulesOf(ctx, deps.store, alerts);
+  const now = deps.now();
+  return alerts.map((alert) =>
+    alertJson(alert, alert.scheduledMutes.length === 0 ? [] : alert.scheduledMutes.flatMap((id) => schedules.get(id) ?? []), now),
+  );
 }
 
 /** The schedules referenced by the alerts, by id. */

@@ -26,6 +26,9 @@ async function twoTenants(store: Store) {
   return { a, b, keyA };
 }
 
+/** The Authorization header of `key` as `http://KEY@host/` sends it. */
+const basic = (key: string, password = '') => `Basic ${Buffer.from(`${key}:${password}`).toString('base64')}`;
+
 let files = 0;
 /**
  * Another connection's commits are read once per turn of the event loop (sqlite/account-changes.ts); every HTTP
@@ -101,6 +104,59 @@ describe('the API key cache on SQLite', () => {
     expect(lookups).toHaveBeenCalledTimes(5);
   });
 
+  it('knows an Authorization header only after its key authenticated, and never a failure', async () => {
+    const { store } = openSqlite();
+    const { a } = await twoTenants(store);
+    const cache = createAccountCache(store);
+    const good = basic('key-of-tenant-a-0123456789');
+    expect(cache.findByHeader(good)).toBeUndefined();
+    expect(await cache.find('key-of-tenant-a-0123456789', good)).not.toBeNull();
+    expect(cache.findByHeader(good)?.id).toBe(a.id);
+    // Another header of the same key (another password) is not known until it authenticates itself.
+    expect(cache.findByHeader(basic('key-of-tenant-a-0123456789', 'pw'))).toBeUndefined();
+    const wrong = basic('key-of-tenant-a-0123456780');
+    for (let round = 0; round < 2; round++) {
+      expect(await cache.find('key-of-tenant-a-0123456780', wrong)).toBeNull();
+      expect(cache.findByHeader(wrong)).toBeUndefined();
+    }
+  });
+
+  it('forgets a known header when its key is revoked, by this store or another process, before the next request', async () => {
+    const { store, path } = openSqlite();
+    const { keyA } = await twoTenants(store);
+    const cache = createAccountCache(store);
+    const header = basic('key-of-tenant-a-0123456789');
+    await cache.find('key-of-tenant-a-0123456789', header);
+    await store.revokeApiKey(keyA.id);
+    expect(cache.findByHeader(header)).toBeUndefined();
+
+    const b = await store.createAccount('b2@example.com');
+    const keyB = await store.addApiKey(b.id, 'key-of-tenant-b2-0123456789');
+    const headerB = basic('key-of-tenant-b2-0123456789');
+    await nextTurn();
+    expect(await cache.find('key-of-tenant-b2-0123456789', headerB)).not.toBeNull();
+    expect(cache.findByHeader(headerB)?.id).toBe(b.id);
+    await nextTurn();
+    await openSqlite(path).store.revokeApiKey(keyB.id);
+    await nextTurn();
+    expect(cache.findByHeader(headerB)).toBeUndefined();
+  });
+
+  it('trusts a known header no longer than maxAgeMs, and never remembers one longer than 512 characters', async () => {
+    const { store } = openSqlite();
+    await twoTenants(store);
+    let now = 0;
+    const cache = createAccountCache(store, { maxAgeMs: 1_000, now: () => now });
+    const header = basic('key-of-tenant-a-0123456789');
+    await cache.find('key-of-tenant-a-0123456789', header);
+    expect(cache.findByHeader(header)).toBeDefined();
+    now = 1_000;
+    expect(cache.findByHeader(header)).toBeUndefined();
+    const long = basic('key-of-tenant-a-0123456789', 'p'.repeat(600));
+    expect(await cache.find('key-of-tenant-a-0123456789', long)).not.toBeNull();
+    expect(cache.findByHeader(long)).toBeUndefined();
+  });
+
   it('hands out an account no route can change', async () => {
     const { store } = openSqlite();
     const { a } = await twoTenants(store);
@@ -143,6 +199,21 @@ describe.skipIf(availability.skip)('the API key cache on PostgreSQL', () => {
     await other.revokeApiKey(keyA.id);
     const revokedAt = Date.now();
     await until(() => cache.find('key-of-tenant-a-0123456789'), (account) => account === null, 1_000, 5);
+    expect(Date.now() - revokedAt).toBeLessThan(1_000);
+  });
+
+  it('forgets a known header within a second of its key being revoked by another replica', async () => {
+    const url = await postgres.createDatabase();
+    const replica = await openPostgres(url);
+    const { keyA } = await twoTenants(replica);
+    const cache = createAccountCache(replica);
+    await until(() => Promise.resolve(replica.accountChanges().version()), (version) => version !== null, 5_000);
+    const header = basic('key-of-tenant-a-0123456789');
+    await cache.find('key-of-tenant-a-0123456789', header);
+    expect(cache.findByHeader(header)).toBeDefined();
+    await (await openPostgres(url)).revokeApiKey(keyA.id);
+    const revokedAt = Date.now();
+    await until(() => Promise.resolve(cache.findByHeader(header)), (account) => account === undefined, 1_000, 5);
     expect(Date.now() - revokedAt).toBeLessThan(1_000);
   });
 

@@ -1,0 +1,42 @@
+import type { Context } from 'koa';
+import { muteState } from '../../model/mute-state.js';
+import { presentAlertAs } from '../present.js';
+import { isAcknowledgedAt } from '../store/ack-store.js';
+import type { AlertRecord, ScheduleRecord } from '../store/store.js';
+
+/** The JSON text of a read object, with the two per-request parts it was made with. */
+interface Remembered {
+  muted: boolean;
+  acknowledged: boolean;
+  json: string;
+}
+
+/**
+ * The JSON text of alerts' read objects, remembered per stored record. Only records shared from the read cache
+ * (http/alert-read-cache.ts: frozen, replaced rather than changed when the alert changes) are remembered, and only
+ * as long as the record itself lives (a WeakMap). The text is reused only while both parts computed per request,
+ * `muted` and whether the acknowledgement still holds, are what they were when it was made: the answer is byte for
+ * byte what JSON.stringify of a fresh read object gives. Saves a cached read building and serializing the object
+ * again (most of a search page's time once the store is not asked).
+ */
+const remembered = new WeakMap<AlertRecord, Remembered>();
+
+/** The JSON text of one alert's read object at `now`, given the schedules its muted flag depends on. */
+export function alertJson(alert: AlertRecord, schedules: readonly ScheduleRecord[], now: number): string {
+  const muted = muteState(alert, schedules, now).muted;
+  const acknowledged = isAcknowledgedAt(alert.acknowledgement, Math.floor(now / 1000));
+  const known = remembered.get(alert);
+  if (known && known.muted === muted && known.acknowledged === acknowledged) return known.json;
+  const json = JSON.stringify(presentAlertAs(alert, muted, acknowledged));
+  if (Object.isFrozen(alert)) remembered.set(alert, { muted, acknowledged, json });
+  return json;
+}
+
+/** The Content-Type Koa gives an object body (`ctx.type = 'json'`), written as is: Koa's setter looks it up each time. */
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** Answers with JSON text already made, as Koa answers an object body (same Content-Type, same bytes). */
+export function sendJson(ctx: Context, json: string): void {
+  ctx.set('Content-Type', JSON_TYPE);
+  ctx.body = json;
+}
