@@ -9,7 +9,7 @@ import { sortProblems } from './problems.js';
 import { checkDefinitionsSteps } from './rules.js';
 import { runInSlices, runToEnd, type Steps } from './slices.js';
 import { parseYamlFile, type SourceFile } from './yaml-source.js';
-import { parseOnWorker, type ParsedValues } from './yaml-worker.js';
+import { parseOnWorker, type ParsedValues, type SharedParse } from './yaml-worker.js';
 import { isDefinitionFile, isSkippedDir } from './file-rules.js';
 
 export type { SourceFile } from './yaml-source.js';
@@ -97,13 +97,27 @@ export function loadDefinitionsInSlices(files: SourceFile[], options: LoadOption
 }
 
 /** The load, pausing (`yield`) between files, documents and their stages; waiting for files parsed elsewhere. */
-function* loadSteps(files: SourceFile[], options: LoadOptions, parsing?: Promise<ParsedValues>[]): Steps<LoadResult> {
+function* loadSteps(files: SourceFile[], options: LoadOptions, parsing?: SharedParse): Steps<LoadResult> {
   const env = options.env ?? process.env;
   const definitions = emptyDefinitions();
   const problems: Problem[] = [];
 
   for (const [index, file] of files.entries()) {
-    const parsed = parsing ? ((yield parsing[index]!) as ParsedValues) : undefined;
+    let parsed: ParsedValues;
+    while (parsing) {
+      const taken = parsing.take(index);
+      if (taken.ready) {
+        parsed = taken.values;
+        break;
+      }
+      // The worker has this file: rather than wait, parse a later one here, if one is left.
+      if (parsing.helpOne()) {
+        yield;
+        continue;
+      }
+      parsed = (yield parsing.wait(index)) as ParsedValues;
+      break;
+    }
     const documents = parseYamlFile(file, problems, parsed);
     // A string can hold `${` only if the text does, or writes it with an escape (`"\x24{...}"`): a file with neither
     // has nothing to interpolate, and its parsed value is taken as it is instead of copied (unless aliases made

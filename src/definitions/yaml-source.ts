@@ -38,9 +38,8 @@ export interface ParsedDocument {
 export function parseYamlFile(file: SourceFile, problems: Problem[], parsed?: unknown[]): ParsedDocument[] {
   let values: unknown[];
   try {
-    // CORE_SCHEMA is YAML 1.2's, as yaml's default: no timestamps (an `until:` stays a string), no merge keys.
-    // (`parsed`: the same call's values, made on a worker by yaml-worker.ts.)
-    values = parsed ?? jsyaml.loadAll(file.text, undefined, { schema: jsyaml.CORE_SCHEMA, filename: file.path });
+    // `parsed`: parseYamlValues's answer, already given (yaml-worker.ts).
+    values = parsed ?? parseYamlValues(file);
   } catch {
     const documents: ParsedDocument[] = [];
     for (const { doc, at } of parseWithPositions(file, problems)) {
@@ -77,6 +76,12 @@ export function parseYamlFile(file: SourceFile, problems: Problem[], parsed?: un
         locateIn: (path, offset) => lazyLocation(file.path, () => locatorOf(index).locateIn(path, offset)),
       },
     }));
+}
+
+/** js-yaml's values of a file's documents (nulls included); throws what js-yaml throws. yaml-worker.ts's worker makes the same call. */
+export function parseYamlValues(file: SourceFile): unknown[] {
+  // CORE_SCHEMA is YAML 1.2's, as yaml's default: no timestamps (an `until:` stays a string), no merge keys.
+  return jsyaml.loadAll(file.text, undefined, { schema: jsyaml.CORE_SCHEMA, filename: file.path });
 }
 
 /** yaml's documents with positions; syntax errors become problems and their documents are dropped. */
