@@ -34,3 +34,13 @@ export function isAliasBomb(value: unknown): boolean {
   const { expanded, physical } = expandedSize(value, Number.MAX_SAFE_INTEGER / 4);
   return expanded > 3 * physical + ALIAS_ALLOWANCE;
 }
+
+/**
+ * Whether a YAML text may hold an alias: it needs an anchor (`&name`) and a `*` where a node can begin (at the
+ * start, after whitespace, or after `[`, `{`, `,` or `:`). Conservative: `*` inside a metric (`servers.*.cpu`) and
+ * `&&` in an expression are the usual text of a large repository that has no alias, and either alone answers no;
+ * `a * b` in a plain string answers yes, which only costs the walks this spares.
+ */
+export function mayHoldAlias(text: string): boolean {
+  return text.includes('&') && /(?:^|[\s[{,:])\*/.test(text);
+}

@@ -95,6 +95,13 @@ export function canonicalAdditionalCriteria(
   value: Readonly<Record<string, AlertCriteria & { metric: string }>> | undefined,
 ): CanonicalAlert['additional_criteria'] {
   if (!value) return {};
+  // Most alerts have none: no entries to list and sort.
+  let any = false;
+  for (const _key in value) {
+    any = true;
+    break;
+  }
+  if (!any) return {};
   const entries = Object.entries(value).map(([key, criterion]) => [key.toLowerCase(), criterion] as const);
   entries.sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0));
   const out: CanonicalAlert['additional_criteria'] = {};

@@ -112,8 +112,13 @@ export function computePlan(desired: Definitions, actual: ActualState, now: Date
   const unmanaged = kinds.flatMap((k) => k.unmanaged);
   const noOp = kinds.reduce((sum, k) => sum + k.noOp, 0);
 
-  const alertByKey = new Map(actual.alerts.map((read) => [adapterFor('alert').keyOf(read), read]));
-  for (const item of desired.alerts) planMute(item, alertByKey.get(item.key), actual, now, changes);
+  // Only alerts whose definitions say `muted:` are looked up (a large plan has few or none).
+  let alertByKey: Map<string, AlertRead> | undefined;
+  for (const item of desired.alerts) {
+    if (item.spec.muted === undefined) continue;
+    alertByKey ??= new Map(actual.alerts.map((read) => [adapterFor('alert').keyOf(read), read]));
+    planMute(item, alertByKey.get(item.key), actual, now, changes);
+  }
 
   refuseDeletesInUse(changes, kinds.flatMap((k) => k.remaining), problems, secretNames);
   const deletes = changes.filter((c) => c.action === 'delete').length;
@@ -122,9 +127,10 @@ export function computePlan(desired: Definitions, actual: ActualState, now: Date
     problems.push({ path: 'prune.max_deletes', message: `the plan deletes ${deletes} objects, more than max_deletes (${limit}); rerun with --allow-deletes ${deletes} if that is intended` });
   }
 
-  const alertById = new Map<string, AlertRead>(actual.alerts.map((a) => [a.id, a]));
+  let alertById: Map<string, AlertRead> | undefined;
   for (const change of changes) {
     if (change.kind !== 'alert' || change.action === 'create') continue;
+    alertById ??= new Map<string, AlertRead>(actual.alerts.map((a) => [a.id, a]));
     const read = change.remoteId ? alertById.get(change.remoteId) : undefined;
     if (read?.status === 'alerting') warnings.push(`alert "${displayKey(change)}" is alerting now; this ${change.action} touches it`);
   }
@@ -154,13 +160,24 @@ function planKind<K extends ResourceKind>(
   const adapter = adapterFor(kind);
   const reads = readsOf(actual, kind);
   const result: KindPlan<K> = { changes: [], unmanaged: [], remaining: [], uses: new Map(), noOp: 0 };
-  const byKey = new Map(reads.map((read) => [adapter.keyOf(read), read]));
-  const definedKeys = new Set(defined.map((d) => d.key));
+  // Each read by key (the last of a name wins), as its index: a defined key marks that read, so that the reads left
+  // over are told by an array rather than by a second set of 10,000 keys. When names repeat on the server, another
+  // read of a defined name is not marked: then the set of defined keys decides, as it always did.
+  const byKey = new Map<string, number>();
+  let repeatedNames = false;
+  for (let i = 0; i < reads.length; i += 1) {
+    const key = adapter.keyOf(reads[i]!);
+    if (!repeatedNames && byKey.has(key)) repeatedNames = true;
+    byKey.set(key, i);
+  }
+  const matched = new Uint8Array(reads.length);
 
   for (const item of defined) {
     const after = adapter.canonicalDesired(item.spec, context.refsFor(item));
     result.remaining.push({ kind, key: item.key, canonical: after });
-    const read = byKey.get(item.key);
+    const index = byKey.get(item.key);
+    const read = index === undefined ? undefined : reads[index]!;
+    if (index !== undefined) matched[index] = 1;
     if (!read) {
       const id = stepId(kind, item.key, 'create');
       result.changes.push({ kind, key: item.key, dependsOn: [], source: item.location, id, action: 'create', after, sensitive: sensitiveOf(item, adapter, after, context) });
@@ -182,9 +199,12 @@ function planKind<K extends ResourceKind>(
     result.uses.set(id, { after: adapter.references(after), before: adapter.references(before) });
   }
 
-  for (const read of reads) {
+  const definedKeys = repeatedNames ? new Set(defined.map((d) => d.key)) : undefined;
+  for (let i = 0; i < reads.length; i += 1) {
+    if (matched[i] === 1) continue;
+    const read = reads[i]!;
     const key = adapter.keyOf(read);
-    if (definedKeys.has(key)) continue;
+    if (definedKeys?.has(key)) continue;
     const before = adapter.canonicalActual(read, context.actualRefs);
     if (context.pruneMatchers.some((match) => match(key))) {
       const id = stepId(kind, key, 'delete');

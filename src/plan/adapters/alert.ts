@@ -17,6 +17,12 @@ import { pick, type AdapterOf } from './adapter.js';
 
 /** The values sorted, each once (sorting first puts equal ones side by side). */
 function sortedUnique(values: string[]): string[] {
+  // One or two values (most alerts' channels) need no sort of a copy.
+  if (values.length < 2) return values.slice();
+  if (values.length === 2) {
+    const [a, b] = values as [string, string];
+    return a < b ? [a, b] : b < a ? [b, a] : [a];
+  }
   const sorted = [...values].sort();
   return sorted.filter((value, i) => i === 0 || value !== sorted[i - 1]);
 }

@@ -213,4 +213,11 @@ schedules:
     delete read.additional_criteria;
     expect(computePlan(definitionsOf(ALERT), stateOf({ alerts: [read] }), NOW).changes).toEqual([]);
   });
+
+  it('neither prunes nor counts as unmanaged a second server alert of a defined name', () => {
+    const state = stateOf({ alerts: [alertRead({ id: 'a1', name: 'cpu', info: '' }), alertRead({ id: 'a2', name: 'cpu', info: '' }), alertRead({ id: 'a3', name: 'other', info: '' })] });
+    const plan = computePlan(definitionsOf(ALERT), state, NOW, { prune: { match: ['*'], max_deletes: 10 } });
+    expect(plan.changes.map((c) => `${c.action} ${c.key}`)).toEqual(['delete other']);
+    expect(plan.summary).toMatchObject({ noOp: 1, unmanaged: 0 });
+  });
 });
