@@ -45,11 +45,18 @@ export function listCriteria(alert: {
 /** The same, from the fields themselves (the evaluator's camelCase record). */
 export function criteriaOf(metric: string, alertCriteria: AlertCriteria, additionalCriteria?: Record<string, AdditionalCriterion> | null): Criterion[] {
   const list: Criterion[] = [{ letter: 'a', metric, criteria: alertCriteria }];
+  // Most alerts have one letter: no entries to list and sort for them (this runs per alert per cycle).
+  if (!hasKeys(additionalCriteria)) return list;
   for (const [letter, extra] of Object.entries(additionalCriteria ?? {}).sort(([x], [y]) => x.localeCompare(y))) {
     const { metric, ...criteria } = extra;
     list.push({ letter: letter.toLowerCase(), metric, criteria });
   }
   return list;
+}
+
+function hasKeys(record: object | null | undefined): boolean {
+  for (const _ in record) return true;
+  return false;
 }
 
 /**
