@@ -140,25 +140,33 @@ function parseCached(source: string): Expression {
  */
 export function judgeAlert(expression: string | null | undefined, outcomes: CriterionOutcome[]): AlertJudgement {
   const tree = parseCached(expression && expression.trim() !== '' ? expression : 'a');
+  // One letter (most alerts): the expression's truth is that letter's, without the two truth tables.
+  if (tree.kind === 'letter' && outcomes.length === 1 && outcomes[0]!.letter === tree.letter) {
+    const state = outcomes[0]!.state;
+    return { state, triggered: state === 'holds' ? triggeredOf(outcomes) : [], outcomes };
+  }
   const pessimistic: Record<string, boolean> = {};
   const optimistic: Record<string, boolean> = {};
   for (const outcome of outcomes) {
     pessimistic[outcome.letter] = outcome.state === 'holds';
     optimistic[outcome.letter] = outcome.state !== 'clear';
   }
-  if (evaluateExpression(tree, pessimistic)) {
-    const seen = new Set<string>();
-    const triggered: TriggeredMetric[] = [];
-    for (const outcome of outcomes) {
-      if (outcome.state !== 'holds') continue;
-      for (const one of outcome.triggered) {
-        if (!seen.has(one.metric)) {
-          seen.add(one.metric);
-          triggered.push(one);
-        }
+  if (evaluateExpression(tree, pessimistic)) return { state: 'holds', triggered: triggeredOf(outcomes), outcomes };
+  return { state: evaluateExpression(tree, optimistic) ? 'unknown' : 'clear', triggered: [], outcomes };
+}
+
+/** The series of the letters that hold, de-duplicated by metric name, in order. */
+function triggeredOf(outcomes: CriterionOutcome[]): TriggeredMetric[] {
+  const seen = new Set<string>();
+  const triggered: TriggeredMetric[] = [];
+  for (const outcome of outcomes) {
+    if (outcome.state !== 'holds') continue;
+    for (const one of outcome.triggered) {
+      if (!seen.has(one.metric)) {
+        seen.add(one.metric);
+        triggered.push(one);
       }
     }
-    return { state: 'holds', triggered, outcomes };
   }
-  return { state: evaluateExpression(tree, optimistic) ? 'unknown' : 'clear', triggered: [], outcomes };
+  return triggered;
 }
