@@ -45,11 +45,18 @@ export function listCriteria(alert: {
 /** The same, from the fields themselves (the evaluator's camelCase record). */
 export function criteriaOf(metric: string, alertCriteria: AlertCriteria, additionalCriteria?: Record<string, AdditionalCriterion> | null): Criterion[] {
   const list: Criterion[] = [{ letter: 'a', metric, criteria: alertCriteria }];
+  // Most alerts have one letter: no entries to list and sort for them (this runs per alert per cycle).
+  if (!hasKeys(additionalCriteria)) return list;
   for (const [letter, extra] of Object.entries(additionalCriteria ?? {}).sort(([x], [y]) => x.localeCompare(y))) {
     const { metric, ...criteria } = extra;
     list.push({ letter: letter.toLowerCase(), metric, criteria });
   }
   return list;
+}
+
+function hasKeys(record: object | null | undefined): boolean {
+  for (const _ in record) return true;
+  return false;
 }
 
 /**
@@ -133,25 +140,33 @@ function parseCached(source: string): Expression {
  */
 export function judgeAlert(expression: string | null | undefined, outcomes: CriterionOutcome[]): AlertJudgement {
   const tree = parseCached(expression && expression.trim() !== '' ? expression : 'a');
+  // One letter (most alerts): the expression's truth is that letter's, without the two truth tables.
+  if (tree.kind === 'letter' && outcomes.length === 1 && outcomes[0]!.letter === tree.letter) {
+    const state = outcomes[0]!.state;
+    return { state, triggered: state === 'holds' ? triggeredOf(outcomes) : [], outcomes };
+  }
   const pessimistic: Record<string, boolean> = {};
   const optimistic: Record<string, boolean> = {};
   for (const outcome of outcomes) {
     pessimistic[outcome.letter] = outcome.state === 'holds';
     optimistic[outcome.letter] = outcome.state !== 'clear';
   }
-  if (evaluateExpression(tree, pessimistic)) {
-    const seen = new Set<string>();
-    const triggered: TriggeredMetric[] = [];
-    for (const outcome of outcomes) {
-      if (outcome.state !== 'holds') continue;
-      for (const one of outcome.triggered) {
-        if (!seen.has(one.metric)) {
-          seen.add(one.metric);
-          triggered.push(one);
-        }
+  if (evaluateExpression(tree, pessimistic)) return { state: 'holds', triggered: triggeredOf(outcomes), outcomes };
+  return { state: evaluateExpression(tree, optimistic) ? 'unknown' : 'clear', triggered: [], outcomes };
+}
+
+/** The series of the letters that hold, de-duplicated by metric name, in order. */
+function triggeredOf(outcomes: CriterionOutcome[]): TriggeredMetric[] {
+  const seen = new Set<string>();
+  const triggered: TriggeredMetric[] = [];
+  for (const outcome of outcomes) {
+    if (outcome.state !== 'holds') continue;
+    for (const one of outcome.triggered) {
+      if (!seen.has(one.metric)) {
+        seen.add(one.metric);
+        triggered.push(one);
       }
     }
-    return { state: 'holds', triggered, outcomes };
   }
-  return { state: evaluateExpression(tree, optimistic) ? 'unknown' : 'clear', triggered: [], outcomes };
+  return triggered;
 }

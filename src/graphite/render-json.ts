@@ -51,6 +51,14 @@ export class PackedSeries implements RenderSeries {
   }
 }
 
+/**
+ * One series kept for the life of the process. Between two cycles no series is alive, and a full collection then
+ * drops PackedSeries' hidden class (V8 holds a class's instance shapes only through its instances); every function
+ * optimized for it (the reader, the judging) was then deoptimized once a cycle ("weak objects" in --trace-deopt)
+ * and ran unoptimized until it warmed up again. Keeping one instance keeps the shape, and that code, alive.
+ */
+export const KEPT_FOR_ITS_SHAPE = new PackedSeries('', new Float64Array(0));
+
 function parseGeneric(text: string): RenderSeries[] {
   let data: unknown;
   try {

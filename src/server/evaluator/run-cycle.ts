@@ -21,6 +21,15 @@ export interface CycleDependencies {
   logger?: Logger;
 }
 
+/** One alert of the cycle: its criteria, where their answers are in the cycle's results, and how many are still out. */
+interface Plan {
+  alert: EvaluationAlert;
+  criteria: Criterion[];
+  slots: number[];
+  historySlots: number[];
+  pending: number;
+}
+
 /** Figures of one cycle. */
 export interface CycleReport {
   alerts: number;
@@ -47,32 +56,41 @@ export async function runEvaluationCycle(deps: CycleDependencies): Promise<Cycle
   const now = Math.floor(nowMs / 1000);
   const { alerts, lease } = await listRound(deps.store, nowMs, deps.leases);
 
-  const queryIndex = new Map<string, number>();
+  // Distinct queries by range (a handful per cycle; a plain window is keyed by its minutes alone, no string built),
+  // then by target.
+  const queryIndex = new Map<number | string, Map<string, number>>();
   const queries: RenderQuery[] = [];
   /** For each query: the plans (alerts) that wait for it. */
   const waiting: number[][] = [];
-  const slotOf = (query: RenderQuery, planIndex: number): number => {
-    const key = `${query.fromMinutes}/${query.maxDataPoints ?? ''}\n${query.target}`;
-    let slot = queryIndex.get(key);
+  const slotOf = (target: string, fromMinutes: number, maxDataPoints: number | undefined, planIndex: number): number => {
+    const rangeKey = maxDataPoints === undefined ? fromMinutes : `${fromMinutes}/${maxDataPoints}`;
+    let byTarget = queryIndex.get(rangeKey);
+    if (byTarget === undefined) queryIndex.set(rangeKey, (byTarget = new Map()));
+    let slot = byTarget.get(target);
     if (slot === undefined) {
-      slot = queries.push(query) - 1;
-      queryIndex.set(key, slot);
-      waiting.push([]);
-    }
-    waiting[slot]!.push(planIndex);
+      slot = queries.push(maxDataPoints === undefined ? { target, fromMinutes } : { target, fromMinutes, maxDataPoints }) - 1;
+      byTarget.set(target, slot);
+      waiting.push([planIndex]);
+    } else waiting[slot]!.push(planIndex);
     return slot;
   };
-  const plans = alerts.map((alert, planIndex) => {
+  const plans: Plan[] = new Array(alerts.length);
+  for (let planIndex = 0; planIndex < alerts.length; planIndex += 1) {
+    const alert = alerts[planIndex]!;
     const criteria = safeListCriteria(alert, deps.logger);
-    const slots: number[] = [];
-    const historySlots: (number | null)[] = [];
-    for (const criterion of criteria) {
-      slots.push(slotOf({ target: criterion.metric, fromMinutes: queryRangeMinutes(criterion.criteria) }, planIndex));
-      const range = historyQueryRange(criterion.criteria);
-      historySlots.push(range ? slotOf({ target: criterion.metric, ...range }, planIndex) : null);
+    const slots: number[] = new Array(criteria.length);
+    /** The history query of each criterion (missing data), -1 for none. */
+    const historySlots: number[] = new Array(criteria.length);
+    let pending = criteria.length;
+    for (let i = 0; i < criteria.length; i += 1) {
+      const { metric, criteria: rule } = criteria[i]!;
+      slots[i] = slotOf(metric, queryRangeMinutes(rule), undefined, planIndex);
+      const range = historyQueryRange(rule);
+      historySlots[i] = range ? slotOf(metric, range.fromMinutes, range.maxDataPoints, planIndex) : -1;
+      if (range) pending += 1;
     }
-    return { alert, criteria, slots, historySlots, pending: slots.length + historySlots.filter((slot) => slot !== null).length };
-  });
+    plans[planIndex] = { alert, criteria, slots, historySlots, pending };
+  }
   queryIndex.clear();
 
   const updates: EvaluationUpdate[] = [];
@@ -82,16 +100,10 @@ export async function runEvaluationCycle(deps: CycleDependencies): Promise<Cycle
   const transitionsTo: Record<string, number> = {};
   let failedQueries = 0;
   /** Judges one alert whose query results are all in. */
-  const judge = ({ alert, criteria, slots, historySlots }: (typeof plans)[number]) => {
+  const judge = ({ alert, criteria, slots, historySlots }: Plan) => {
     if (criteria.length === 0) return;
     try {
-      const input = buildInput(
-        criteria,
-        slots.map((slot) => results[slot]!),
-        historySlots.map((slot) => (slot === null ? null : results[slot]!)),
-        now,
-        alert.expression,
-      );
+      const input = buildInput(criteria, results, slots, historySlots, now, alert.expression);
       // Parsed once per distinct stored text (state-text-cache.ts).
       const previous = previousStateOf(alert.evalState, alert.status, alert.currentlyTriggeredMetrics);
       const advance = advanceAlert(previous, input, {
@@ -168,7 +180,7 @@ export async function runEvaluationCycle(deps: CycleDependencies): Promise<Cycle
       if (plan.pending > 0) continue;
       judge(plan);
       for (const used of plan.slots) if ((unused[used]! -= 1) === 0) results[used] = undefined;
-      for (const used of plan.historySlots) if (used !== null && (unused[used]! -= 1) === 0) results[used] = undefined;
+      for (const used of plan.historySlots) if (used !== -1 && (unused[used]! -= 1) === 0) results[used] = undefined;
     }
   });
 
@@ -201,21 +213,27 @@ function safeListCriteria(alert: EvaluationAlert, logger?: Logger): Criterion[] 
 /** Turns the query results of an alert's criteria into the cycle input: judged, or failed queries. */
 function buildInput(
   criteria: Criterion[],
-  results: RenderResult[],
-  histories: (RenderResult | null)[],
+  results: readonly (RenderResult | undefined)[],
+  /** Each criterion's query in `results`, and its history query (-1: none). */
+  slots: readonly number[],
+  historySlots: readonly number[],
   now: number,
   expression: string,
 ): CycleInput {
-  const failures = [];
+  let failures: { metric: string; message: string }[] | undefined;
   for (let i = 0; i < criteria.length; i += 1) {
-    const failed = [results[i]!, histories[i]].find((result) => result && !result.ok);
-    if (failed && !failed.ok) failures.push({ metric: criteria[i]!.metric, message: failed.failure.message });
+    const result = results[slots[i]!]!;
+    const history = historySlots[i] === -1 ? null : results[historySlots[i]!]!;
+    const failed = !result.ok ? result : history && !history.ok ? history : null;
+    if (failed && !failed.ok) (failures ??= []).push({ metric: criteria[i]!.metric, message: failed.failure.message });
   }
-  if (failures.length > 0) return { kind: 'query_failed', failures };
-  const seriesOf = (result: RenderResult | null | undefined) => (result && result.ok ? result.series : undefined);
-  const outcomes: CriterionOutcome[] = criteria.map((criterion, i) =>
-    judgeCriterion(criterion, seriesOf(results[i]) ?? [], now, seriesOf(histories[i])),
-  );
+  if (failures) return { kind: 'query_failed', failures };
+  const outcomes: CriterionOutcome[] = new Array(criteria.length);
+  for (let i = 0; i < criteria.length; i += 1) {
+    const result = results[slots[i]!]!;
+    const history = historySlots[i] === -1 ? undefined : results[historySlots[i]!]!;
+    outcomes[i] = judgeCriterion(criteria[i]!, result.ok ? result.series : [], now, history?.ok ? history.series : undefined);
+  }
   return { kind: 'judged', judgement: judgeAlert(expression, outcomes) };
 }
 

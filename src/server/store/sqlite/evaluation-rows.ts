@@ -4,11 +4,12 @@ import type { EvaluationLease } from '../store.js';
 import {
   EVALUATION_ALERT_COLUMNS,
   SCHEDULE_TIMING_COLUMNS,
-  evaluationAlertFromRow,
+  alertIdOf,
+  evaluationAlertFromValues,
   scheduleTimings,
-  type EvaluationAlertRow,
   type ScheduleTimingRow,
 } from '../evaluation-alert.js';
+import type { ScheduleTiming } from '../../../model/schedule-active.js';
 import { CLEAR_ACK } from '../ack-store.js';
 import { groupLinks, type LinkRow } from './alert-rows.js';
 import { appendHistory } from './history-rows.js';
@@ -34,7 +35,8 @@ export class SqliteEvaluationRows implements EvaluationStore {
   async releaseEvaluationLeases(): Promise<void> {}
 
   async listAlertsForEvaluation(now: number): Promise<EvaluationAlert[]> {
-    const rows = this.db.prepare(`SELECT ${EVALUATION_ALERT_COLUMNS} FROM alerts a ORDER BY a.seq`).all() as EvaluationAlertRow[];
+    // Rows as arrays (raw): better-sqlite3 builds them at a third of the cost of objects of twenty-odd keys.
+    const rows = this.db.prepare(`SELECT ${EVALUATION_ALERT_COLUMNS} FROM alerts a ORDER BY a.seq`).raw(true).all() as unknown[][];
     const channels = groupLinks(
       this.db.prepare('SELECT alert_id, channel_id AS ref FROM alert_channels ORDER BY alert_id, position').all() as LinkRow[],
     );
@@ -42,14 +44,14 @@ export class SqliteEvaluationRows implements EvaluationStore {
       this.db.prepare('SELECT alert_id, schedule_id AS ref FROM alert_schedules ORDER BY alert_id, position').all() as LinkRow[],
     );
     const timings = scheduleTimings(this.db.prepare(`SELECT ${SCHEDULE_TIMING_COLUMNS} FROM schedules`).all() as ScheduleTimingRow[]);
-    return rows.map((row) =>
-      evaluationAlertFromRow(
-        row,
-        channels.get(row.id) ?? [],
-        (scheduleLinks.get(row.id) ?? []).flatMap((id) => timings.get(id) ?? []),
-        now,
-      ),
-    );
+    const alerts: EvaluationAlert[] = new Array(rows.length);
+    for (let i = 0; i < rows.length; i += 1) {
+      const row = rows[i]!;
+      const id = alertIdOf(row);
+      const linked = scheduleLinks.get(id);
+      alerts[i] = evaluationAlertFromValues(row, channels.get(id) ?? [], linked ? linked.flatMap((ref) => timings.get(ref) ?? []) : NO_SCHEDULES, now);
+    }
+    return alerts;
   }
 
   async saveEvaluations(updates: EvaluationUpdate[]): Promise<void> {
@@ -66,6 +68,8 @@ export class SqliteEvaluationRows implements EvaluationStore {
     })();
   }
 }
+
+const NO_SCHEDULES: readonly ScheduleTiming[] = [];
 
 /**
  * Inside saveEvaluations: a recovery ends the alert's acknowledgement (the next episode pages again); an expired one
