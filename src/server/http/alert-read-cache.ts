@@ -18,7 +18,8 @@ export type AlertReads = Pick<Store, 'getAlert' | 'searchAlerts'>;
 /**
  * The store's answers to recent alert reads, so that reading an alert or a search page again costs no query.
  * Only store records are kept, never responses: what depends on the time (`muted`, an acknowledgement's expiry)
- * and on schedules is computed per request as before. Correct between hostile tenants and across replicas:
+ * and on schedules is computed per request as before (routes/alert-json.ts reuses a record's JSON text only while
+ * those per-request parts are unchanged). Correct between hostile tenants and across replicas:
  * - an entry is keyed by account id and the exact question (alert id, or every field of the search), and holds
  *   what the store answered for that account;
  * - every write to alerts, their links or channels (their descriptions are searched), by this process or any

@@ -111,6 +111,8 @@ async function alertsJson(ctx: Context, deps: RouteDeps, alerts: AlertRecord[]):
 
 /** The schedules referenced by the alerts, by id. */
 export async function schedulesOf(ctx: Context, store: Store, alerts: AlertRecord[]): Promise<Map<string, ScheduleRecord>> {
+  // Most alerts have no scheduled mute: answer those without building the id set (a cached read's hot path).
+  if (alerts.every((alert) => alert.scheduledMutes.length === 0)) return new Map();
   const ids = [...new Set(alerts.flatMap((alert) => alert.scheduledMutes))];
   if (ids.length === 0) return new Map();
   return new Map((await store.getSchedulesByIds(accountOf(ctx), ids)).map((schedule) => [schedule.id, schedule]));
