@@ -22,9 +22,6 @@ const FIELDS = [
 /** The alert columns the evaluator reads (alias `a`), the same on both databases, in FIELDS' order. */
 export const EVALUATION_ALERT_COLUMNS = FIELDS.map((field) => `a.${field}`).join(', ');
 
-/** How many columns EVALUATION_ALERT_COLUMNS selects (an array row's links follow them). */
-export const EVALUATION_ALERT_COLUMN_COUNT = FIELDS.length;
-
 /** An alert row as EVALUATION_ALERT_COLUMNS selects it (JSON columns as text; BIGINTs as numbers). */
 export type EvaluationAlertRow = Omit<AlertRow, 'created_at' | 'escalation' | 'ack_by' | 'ack_note' | 'ack_at' | 'ack_until'> & {
   escalation: string | null;

@@ -2,8 +2,8 @@ import type { EvaluationAlert, EvaluationStore, EvaluationUpdate } from '../../e
 import { LeaseLost, alertPartition, type EvaluationLease } from '../store.js';
 import {
   EVALUATION_ALERT_COLUMNS,
-  EVALUATION_ALERT_COLUMN_COUNT,
   SCHEDULE_TIMING_COLUMNS,
+  alertIdOf,
   evaluationAlertFromValues,
   scheduleTimings,
   type ScheduleTimingRow,
@@ -15,15 +15,6 @@ import { acquireLeases, fencePartitions, partitionSql, releaseLeases, renewLease
 import { insertDeliveries } from './outbox-rows.js';
 import { throttleEvaluations } from './throttle-rows.js';
 import type { PgDatabase, Queryable } from './pg-database.js';
-
-/** An alert row with its ordered channel and schedule links as two arrays: one round trip for the round. */
-const LINKED_COLUMNS = `${EVALUATION_ALERT_COLUMNS},
-  ARRAY(SELECT channel_id FROM alert_channels WHERE alert_id = a.id ORDER BY position) AS channel_ids,
-  ARRAY(SELECT schedule_id FROM alert_schedules WHERE alert_id = a.id ORDER BY position) AS schedule_ids`;
-
-/** Where the links are in an array row: after the alert's columns. */
-const CHANNEL_IDS_AT = EVALUATION_ALERT_COLUMN_COUNT;
-const SCHEDULE_IDS_AT = EVALUATION_ALERT_COLUMN_COUNT + 1;
 
 /**
  * The evaluator's store on PostgreSQL: replicas share the alerts by partition leases (evaluation-leases.ts), list
@@ -47,32 +38,38 @@ export class PostgresEvaluationRows implements EvaluationStore {
   }
 
   async listAlertsForEvaluation(now: number, lease?: EvaluationLease): Promise<EvaluationAlert[]> {
-    // One snapshot for the alerts and schedules of the round, as SQLite's single connection sees them.
+    // One snapshot for the alerts, their links and the schedules of the round, as SQLite's single connection sees them.
     return this.db.transaction(async (tx) => {
       await tx.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
       const partitions = lease?.tokens ? [...lease.tokens.keys()] : null;
-      // Rows as arrays: cheaper for pg to build than objects of twenty-odd keys.
-      const rows = partitions
-        ? await tx.queryArrays(`SELECT ${LINKED_COLUMNS} FROM alerts a WHERE ${partitionSql('$1')} = ANY($2) ORDER BY a.seq`, [
-            lease!.partitionCount,
-            partitions,
-          ])
-        : await tx.queryArrays(`SELECT ${LINKED_COLUMNS} FROM alerts a ORDER BY a.seq`);
+      const where = partitions ? `WHERE ${partitionSql('$1')} = ANY($2)` : '';
+      const params = partitions ? [lease!.partitionCount, partitions] : [];
+      // Rows as arrays: cheaper for pg to build than objects of twenty-odd keys. The links come as rows of their own
+      // rather than an ARRAY(...) per alert: pg parses array literals slowly (about half the listing's CPU here), and
+      // PostgreSQL runs two subqueries per alert for them.
+      const rows = await tx.queryArrays(`SELECT ${EVALUATION_ALERT_COLUMNS} FROM alerts a ${where} ORDER BY a.seq`, params);
+      const channels = groupLinks(
+        await tx.queryArrays(`SELECT l.alert_id, l.channel_id FROM alert_channels l JOIN alerts a ON a.id = l.alert_id ${where} ORDER BY l.alert_id, l.position`, params),
+      );
+      const scheduleLinks = groupLinks(
+        await tx.queryArrays(`SELECT l.alert_id, l.schedule_id FROM alert_schedules l JOIN alerts a ON a.id = l.alert_id ${where} ORDER BY l.alert_id, l.position`, params),
+      );
       const timings = scheduleTimings(await tx.query<ScheduleTimingRow>(`SELECT ${SCHEDULE_TIMING_COLUMNS} FROM schedules`));
       // Plain loops: this runs for every alert of the replica's share every cycle.
       const alerts: EvaluationAlert[] = new Array(rows.length);
       for (let i = 0; i < rows.length; i += 1) {
         const row = rows[i]!;
-        const scheduleIds = row[SCHEDULE_IDS_AT] as string[];
+        const id = alertIdOf(row);
+        const scheduleIds = scheduleLinks.get(id);
         let schedules: ScheduleTiming[] = NO_SCHEDULES;
-        if (scheduleIds.length > 0) {
+        if (scheduleIds) {
           schedules = [];
-          for (const id of scheduleIds) {
-            const timing = timings.get(id);
+          for (const scheduleId of scheduleIds) {
+            const timing = timings.get(scheduleId);
             if (timing) schedules.push(timing);
           }
         }
-        alerts[i] = evaluationAlertFromValues(row, row[CHANNEL_IDS_AT] as string[], schedules, now);
+        alerts[i] = evaluationAlertFromValues(row, channels.get(id) ?? [], schedules, now);
       }
       return alerts;
     });
@@ -111,6 +108,17 @@ export class PostgresEvaluationRows implements EvaluationStore {
 }
 
 const NO_SCHEDULES: ScheduleTiming[] = [];
+
+/** Link rows (alert id, linked id), ordered by alert and position, as each alert's ids in order. */
+function groupLinks(rows: unknown[][]): Map<string, string[]> {
+  const byAlert = new Map<string, string[]>();
+  for (const [alertId, ref] of rows as [string, string][]) {
+    const ids = byAlert.get(alertId);
+    if (ids) ids.push(ref);
+    else byAlert.set(alertId, [ref]);
+  }
+  return byAlert;
+}
 
 /** The round's history entries in one INSERT; the account is the alert's, and entries of deleted alerts are dropped. */
 async function insertRoundHistory(tx: Queryable, updates: EvaluationUpdate[]): Promise<void> {
