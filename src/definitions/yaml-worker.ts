@@ -59,6 +59,8 @@ import(workerData.module).then(({ default: jsyaml }) => {
       parentPort.postMessage({ index, values: undefined });
     }
   });
+  // Every file is claimed by now, by one thread or the other, and this one's were all sent before this message.
+  parentPort.postMessage({ finished: true });
 }, () => parentPort.postMessage({ failed: true }));
 `;
 
@@ -122,12 +124,11 @@ export function parseOnWorker(files: readonly SourceFile[], minBytes = WORKER_MI
   }
   // A load that stops waiting (an error elsewhere) must not keep the process alive.
   worker.unref();
-  worker.on('message', (message: { index?: number; values?: unknown[]; failed?: boolean }) => {
+  worker.on('message', (message: { index?: number; values?: unknown[]; failed?: boolean; finished?: boolean }) => {
+    if (message.finished) return void worker.terminate();
     if (message.failed || message.index === undefined) return giveUp();
     received.add(message.index);
     arrived(message.index, message.values);
-    // Every file claimed (claims only ever leave FREE) and all the worker's arrived: it has nothing left to do.
-    if (countClaimed(claims, FREE) === 0 && received.size === countClaimed(claims, WORKER)) void worker.terminate();
   });
   worker.on('error', giveUp);
   worker.on('exit', giveUp);
@@ -168,10 +169,4 @@ export function parseOnWorker(files: readonly SourceFile[], minBytes = WORKER_MI
       return false;
     },
   };
-}
-
-function countClaimed(claims: Int32Array, by: number): number {
-  let count = 0;
-  for (let i = 0; i < claims.length; i += 1) if (Atomics.load(claims, i) === by) count += 1;
-  return count;
 }
