@@ -1,3 +1,4 @@
+import { deepFreeze } from '../deep-freeze.js';
 import { readEvalState, type EvalState } from '../../evaluation/transitions.js';
 
 /**
@@ -67,12 +68,4 @@ export function unchangedText(text: string | null, previous: EvalState, next: Ev
 function isStoredState(value: unknown): boolean {
   const state = value as Partial<EvalState> | null;
   return !!state && state.version === 1 && (state.status === 'healthy' || state.status === 'alerting') && Array.isArray(state.triggered);
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const inner of Object.values(value)) deepFreeze(inner);
-  }
-  return value;
 }

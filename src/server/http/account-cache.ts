@@ -1,5 +1,6 @@
 import { hashApiKey } from '../ids.js';
-import { RecentMap } from './recent-map.js';
+import { deepFreeze } from '../deep-freeze.js';
+import { RecentMap, emptiedOnChange } from './recent-map.js';
 import type { AccountRecord, Store } from '../store/store.js';
 
 /** Settings of an AccountCache; tests shorten them. */
@@ -61,16 +62,7 @@ export function createAccountCache(store: Store, options: AccountCacheOptions = 
   const maxAgeMs = options.maxAgeMs ?? 5_000;
   const entries = new RecentMap<AccountRecord>(maxEntries, maxAgeMs, options.now);
   const byHeader = new RecentMap<AccountRecord>(maxEntries, maxAgeMs, options.now);
-  let seen: number | null = null;
-  const current = () => {
-    const version = changes.version();
-    if (version !== seen) {
-      entries.clear();
-      byHeader.clear();
-      seen = version;
-    }
-    return version;
-  };
+  const current = emptiedOnChange(() => changes.version(), entries, byHeader);
   return {
     async find(key, header) {
       const version = current();
@@ -81,8 +73,7 @@ export function createAccountCache(store: Store, options: AccountCacheOptions = 
       const account = await store.findAccountByKey(key);
       if (account && changes.version() === version) {
         // Shared by every request of the key from now on: frozen, so that no route can change another's account.
-        if (account.metricPrefixes) Object.freeze(account.metricPrefixes);
-        entries.set(hash, Object.freeze(account));
+        entries.set(hash, deepFreeze(account));
         // Stored with the hash's entry, so that it is trusted no longer than that entry.
         if (header !== undefined && header.length <= MAX_REMEMBERED_HEADER) byHeader.set(header, account);
       }

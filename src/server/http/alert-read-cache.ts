@@ -1,5 +1,6 @@
+import { deepFreeze } from '../deep-freeze.js';
 import type { AlertQuery, AlertRecord, Page, Store } from '../store/store.js';
-import { RecentMap } from './recent-map.js';
+import { RecentMap, emptiedOnChange } from './recent-map.js';
 
 /** Settings of an AlertReadCache; tests shorten them. */
 export interface AlertReadCacheOptions {
@@ -36,16 +37,7 @@ export function createAlertReadCache(store: Store, options: AlertReadCacheOption
   const maxAgeMs = options.maxAgeMs ?? 5_000;
   const alerts = new RecentMap<AlertRecord | null>(options.maxAlerts ?? 10_000, maxAgeMs, options.now);
   const pages = new RecentMap<Page<AlertRecord>>(options.maxPages ?? 100, maxAgeMs, options.now);
-  let seen: number | null = null;
-  const current = () => {
-    const version = changes.version('alerts');
-    if (version !== seen) {
-      alerts.clear();
-      pages.clear();
-      seen = version;
-    }
-    return version;
-  };
+  const current = emptiedOnChange(() => changes.version('alerts'), alerts, pages);
   return {
     async getAlert(accountId, id) {
       const version = current();
@@ -68,12 +60,4 @@ export function createAlertReadCache(store: Store, options: AlertReadCacheOption
       return page;
     },
   };
-}
-
-function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const inner of Object.values(value)) deepFreeze(inner);
-  }
-  return value;
 }

@@ -29,3 +29,19 @@ export class RecentMap<V> {
     this.entries.clear();
   }
 }
+
+/**
+ * The caches' check of their change feed: answers `version()` (null: no feed now, cache nothing), and empties `maps`
+ * first whenever it moved since the last call, so that nothing stored before a change is answered after it.
+ */
+export function emptiedOnChange(version: () => number | null, ...maps: RecentMap<unknown>[]): () => number | null {
+  let seen: number | null = null;
+  return () => {
+    const now = version();
+    if (now !== seen) {
+      for (const map of maps) map.clear();
+      seen = now;
+    }
+    return now;
+  };
+}

@@ -1,3 +1,5 @@
+import { deepFreeze } from '../deep-freeze.js';
+
 /**
  * JSON columns of the evaluator's listing parsed once per distinct text, not once per alert per cycle: most alerts
  * share their criteria, notification type, escalation and triggered-metrics texts (`[]`), and the listing parses
@@ -23,12 +25,4 @@ export class ParsedJsonCache<T> {
     }
     return value;
   }
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const inner of Object.values(value)) deepFreeze(inner);
-  }
-  return value;
 }
