@@ -2,14 +2,12 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { describeAjvErrors, validatorFor, type FieldProblem, type SchemaName } from '../model/schemas.js';
 import { interpolateString } from './interpolate.js';
-import { mayHoldAlias } from './alias-expansion.js';
 import { emptyDefinitions, type Definitions, type Defined, type EscalationPolicyDefinition, type ResourceKind } from './definitions.js';
 import type { Problem } from './problems.js';
 import { sortProblems } from './problems.js';
 import { checkDefinitionsSteps } from './rules.js';
 import { runInSlices, runToEnd, type Steps } from './slices.js';
 import { parseYamlFile, type SourceFile } from './yaml-source.js';
-import { parseOnWorker, type ParsedValues, type SharedParse } from './yaml-worker.js';
 import { isDefinitionFile, isSkippedDir } from './file-rules.js';
 
 export type { SourceFile } from './yaml-source.js';
@@ -24,11 +22,6 @@ export interface LoadResult {
 export interface LoadOptions {
   /** Where `${VAR}` values come from (default process.env). */
   env?: Readonly<Record<string, string | undefined>>;
-  /**
-   * Parse large files on a worker thread (yaml-worker.ts): for a caller that has other work on this thread meanwhile
-   * (the plan reads the server's pages). `minBytes`: from how much YAML (default WORKER_MIN_BYTES).
-   */
-  parseOnWorker?: { minBytes?: number };
 }
 
 export { PROJECT_FILE, TEST_FILE } from './file-rules.js';
@@ -91,38 +84,21 @@ export function loadDefinitions(files: SourceFile[], options: LoadOptions = {}):
 
 /** As loadDefinitions, letting the event loop in every few milliseconds. */
 export function loadDefinitionsInSlices(files: SourceFile[], options: LoadOptions = {}): Promise<LoadResult> {
-  // Large definitions may be parsed on a worker, each file checked here as it arrives (see yaml-worker.ts).
-  const parsing = options.parseOnWorker ? parseOnWorker(files, options.parseOnWorker.minBytes) : undefined;
-  return runInSlices(loadSteps(files, options, parsing));
+  return runInSlices(loadSteps(files, options));
 }
 
-/** The load, pausing (`yield`) between files, documents and their stages; waiting for files parsed elsewhere. */
-function* loadSteps(files: SourceFile[], options: LoadOptions, parsing?: SharedParse): Steps<LoadResult> {
+/** The load, pausing (`yield`) between files, documents and their stages. */
+function* loadSteps(files: SourceFile[], options: LoadOptions): Steps<LoadResult> {
   const env = options.env ?? process.env;
   const definitions = emptyDefinitions();
   const problems: Problem[] = [];
 
-  for (const [index, file] of files.entries()) {
-    let parsed: ParsedValues;
-    while (parsing) {
-      const taken = parsing.take(index);
-      if (taken.ready) {
-        parsed = taken.values;
-        break;
-      }
-      // The worker has this file: rather than wait, parse a later one here, if one is left.
-      if (parsing.helpOne()) {
-        yield;
-        continue;
-      }
-      parsed = (yield parsing.wait(index)) as ParsedValues;
-      break;
-    }
-    const documents = parseYamlFile(file, problems, parsed);
+  for (const file of files) {
+    const documents = parseYamlFile(file, problems);
     // A string can hold `${` only if the text does, or writes it with an escape (`"\x24{...}"`): a file with neither
-    // has nothing to interpolate, and its parsed value is taken as it is instead of copied (unless aliases made
-    // objects shared, which the copy makes separate).
-    const mayInterpolate = file.text.includes('${') || file.text.includes('\\') || mayHoldAlias(file.text);
+    // has nothing to interpolate, and its parsed value is taken as it is instead of copied (unless anchors (`&`) made
+    // objects shared by aliases, which the copy makes separate).
+    const mayInterpolate = file.text.includes('${') || file.text.includes('\\') || file.text.includes('&');
     yield;
     for (const { value: raw, locator } of documents) {
       const { locate } = locator;

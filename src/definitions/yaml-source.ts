@@ -1,6 +1,6 @@
 import jsyaml from 'js-yaml';
 import { LineCounter, parseAllDocuments, isMap, isNode, isScalar, visit, type Document, type Pair, type Scalar, type YAMLMap } from 'yaml';
-import { ALIAS_ALLOWANCE, isAliasBomb, mayHoldAlias } from './alias-expansion.js';
+import { ALIAS_ALLOWANCE, isAliasBomb } from './alias-expansion.js';
 import type { Problem, SourceLocation } from './problems.js';
 
 /** A definitions file's text and the name it is reported under. */
@@ -35,11 +35,11 @@ export interface ParsedDocument {
  * position is computed only when something asks for one (a problem, a rendered change), by parsing that one file
  * again with yaml. YAML that js-yaml refuses goes to yaml at once, whose syntax errors carry their positions.
  */
-export function parseYamlFile(file: SourceFile, problems: Problem[], parsed?: unknown[]): ParsedDocument[] {
+export function parseYamlFile(file: SourceFile, problems: Problem[]): ParsedDocument[] {
   let values: unknown[];
   try {
-    // `parsed`: parseYamlValues's answer, already given (yaml-worker.ts).
-    values = parsed ?? parseYamlValues(file);
+    // CORE_SCHEMA is YAML 1.2's, as yaml's default: no timestamps (an `until:` stays a string), no merge keys.
+    values = jsyaml.loadAll(file.text, undefined, { schema: jsyaml.CORE_SCHEMA, filename: file.path });
   } catch {
     const documents: ParsedDocument[] = [];
     for (const { doc, at } of parseWithPositions(file, problems)) {
@@ -54,7 +54,7 @@ export function parseYamlFile(file: SourceFile, problems: Problem[], parsed?: un
     return documents;
   }
   // An alias needs an anchor (`&name`) in the same text, or js-yaml refuses it: without one, nothing to expand.
-  if (mayHoldAlias(file.text) && values.some(isAliasBomb)) {
+  if (file.text.includes('&') && values.some(isAliasBomb)) {
     const [first] = parseWithPositions(file, []);
     problems.push(first ? aliasBombProblem(file, first.doc, first.at) : { location: start(file.path), path: '', message: ALIAS_BOMB });
     return [];
@@ -76,12 +76,6 @@ export function parseYamlFile(file: SourceFile, problems: Problem[], parsed?: un
         locateIn: (path, offset) => lazyLocation(file.path, () => locatorOf(index).locateIn(path, offset)),
       },
     }));
-}
-
-/** js-yaml's values of a file's documents (nulls included); throws what js-yaml throws. yaml-worker.ts's worker makes the same call. */
-export function parseYamlValues(file: SourceFile): unknown[] {
-  // CORE_SCHEMA is YAML 1.2's, as yaml's default: no timestamps (an `until:` stays a string), no merge keys.
-  return jsyaml.loadAll(file.text, undefined, { schema: jsyaml.CORE_SCHEMA, filename: file.path });
 }
 
 /** yaml's documents with positions; syntax errors become problems and their documents are dropped. */

@@ -67,8 +67,7 @@ export async function planProject(options: PlanProjectOptions): Promise<ProjectP
   // The server's lists are read while the definitions load, when the server is known without them.
   const early = startEarlyRead(options.server, env);
   try {
-    // While the pages are read, large YAML is parsed on a worker, leaving this thread to the pages and the checks.
-    const loaded = await loadProject(options.dir, { env, ...(options.ref ? { ref: options.ref } : {}), ...(early ? { parseOnWorker: {} } : {}) });
+    const loaded = await loadProject(options.dir, { env, ...(options.ref ? { ref: options.ref } : {}) });
     if (loaded.problems.length > 0) return { status: 'invalid', problems: loaded.problems, loaded };
     options.beforeRead?.(loaded);
     const { client, server } = early ?? connect(options.server, loaded.config, env);
