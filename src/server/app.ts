@@ -1,9 +1,12 @@
+import type { RequestListener } from 'node:http';
 import Router from '@koa/router';
 import Koa from 'koa';
 import type { Logger } from 'pino';
 import { authenticate } from './http/authenticate.js';
 import { segmentRoutes } from './http/segment-routes.js';
 import { createAlertReadCache } from './http/alert-read-cache.js';
+import { createAccountCache } from './http/account-cache.js';
+import { cachedReads, type CachedRead } from './http/cached-read.js';
 import { createFailureLimiter, type FailureLimitOptions } from './http/failure-limiter.js';
 import { signedLinks } from './http/signed-links.js';
 import { handleErrors } from './http/handle-errors.js';
@@ -55,9 +58,24 @@ export interface AppOptions {
   console?: boolean;
 }
 
+/** The server's request handling: the Koa app, and the fast path for cached reads in front of it. */
+export interface Api {
+  app: Koa;
+  /** Answers a cached read of one alert without Koa, or leaves the request untouched (http/cached-read.ts). */
+  cachedRead: CachedRead;
+  /** What the HTTP server calls: `cachedRead`, else the Koa app. */
+  listener: RequestListener;
+}
+
 /** The Koa app of the /v2 API on a store: errors, request log, open endpoints, then auth and the routes. */
 export function createApp(options: AppOptions): Koa {
+  return createApi(options).app;
+}
+
+/** The app and, sharing its key and read caches, the fast path for cached reads. */
+export function createApi(options: AppOptions): Api {
   const { store, logger } = options;
+  const accounts = createAccountCache(store);
   // One count of failed credentials per address: wrong API keys and forged link tokens alike.
   const failures = createFailureLimiter(options.authFailures);
   const deps = {
@@ -138,7 +156,7 @@ export function createApp(options: AppOptions): Koa {
   registerChannelRoutes(api, deps);
   registerScheduleRoutes(api, deps);
   registerDeliveryRoutes(api, deps);
-  const requireKey = authenticate(store, failures);
+  const requireKey = authenticate(store, failures, accounts);
   const routes = segmentRoutes(api, apiOptions);
   // Everything under /v2 but the open endpoints needs a key, even a path that does not exist.
   const keyed = (ctx: Koa.Context, next: Koa.Next) => requireKey(ctx, () => routes(ctx as never, next));
@@ -155,7 +173,9 @@ export function createApp(options: AppOptions): Koa {
     if (OPEN_UNDER_V2.test(path)) return openRoutes(ctx as never, () => keyed(ctx, next));
     return keyed(ctx, next);
   });
-  return app;
+  const cachedRead = cachedReads({ accounts, alerts: deps.alertReads, now: deps.now, logger, ...(metrics ? { metrics } : {}) });
+  const koa = app.callback();
+  return { app, cachedRead, listener: (req, res) => void (cachedRead(req, res) || koa(req, res)) };
 }
 
 /** The /v2 paths an open route (the OpenAPI document, graph pictures, acknowledgement links) may match. */

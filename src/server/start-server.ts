@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pino, type Logger } from 'pino';
-import { createApp } from './app.js';
+import { createApi } from './app.js';
 import { startEvaluatorService } from './evaluator/service.js';
 import { startDeliveryService } from './outbox/delivery-service.js';
 import { ensureApiKeys } from './accounts.js';
@@ -124,7 +124,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const metrics = new ServerMetrics(store);
   const services: BackgroundService[] = [];
   let servicesStarted = false;
-  const app = createApp({
+  const api = createApi({
     store,
     logger,
     destinations,
@@ -153,7 +153,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       keepAliveTimeout: 5_000,
       connectionsCheckingInterval: Math.max(50, Math.min(headersTimeout, requestTimeout) / 4),
     },
-    app.callback(),
+    api.listener,
   );
   const host = options.host ?? '127.0.0.1';
   server.listen(options.port ?? 8080, host);

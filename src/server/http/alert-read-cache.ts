@@ -16,6 +16,15 @@ export interface AlertReadCacheOptions {
 /** The two alert reads of the API (GET /v2/alerts/:id and a search page), as the Store answers them. */
 export type AlertReads = Pick<Store, 'getAlert' | 'searchAlerts'>;
 
+/** The alert reads, plus a look at what is already remembered (the fast path of http/cached-read.ts). */
+export interface AlertReadCache extends AlertReads {
+  /**
+   * What getAlert would answer from memory right now without asking the store: the remembered record (null: the
+   * store said there is none), or undefined when nothing current is remembered (then only getAlert can tell).
+   */
+  peekAlert(accountId: string, id: string): AlertRecord | null | undefined;
+}
+
 /**
  * The store's answers to recent alert reads, so that reading an alert or a search page again costs no query.
  * Only store records are kept, never responses: what depends on the time (`muted`, an acknowledgement's expiry)
@@ -31,9 +40,15 @@ export type AlertReads = Pick<Store, 'getAlert' | 'searchAlerts'>;
  * - bounded by count, and each answer trusted 5 s at most (a backstop for a change that was never told: a
  *   LISTEN connection that died silently); records are frozen, since every later request shares them.
  */
-export function createAlertReadCache(store: Store, options: AlertReadCacheOptions = {}): AlertReads {
+export function createAlertReadCache(store: Store, options: AlertReadCacheOptions = {}): AlertReadCache {
   const changes = store.accountChanges?.() ?? null;
-  if (!changes) return store;
+  if (!changes) {
+    return {
+      getAlert: (accountId, id) => store.getAlert(accountId, id),
+      searchAlerts: (accountId, query) => store.searchAlerts(accountId, query),
+      peekAlert: () => undefined,
+    };
+  }
   const maxAgeMs = options.maxAgeMs ?? 5_000;
   const alerts = new RecentMap<AlertRecord | null>(options.maxAlerts ?? 10_000, maxAgeMs, options.now);
   const pages = new RecentMap<Page<AlertRecord>>(options.maxPages ?? 100, maxAgeMs, options.now);
@@ -58,6 +73,9 @@ export function createAlertReadCache(store: Store, options: AlertReadCacheOption
       const page = await store.searchAlerts(accountId, query);
       if (changes.version('alerts') === version) pages.set(key, deepFreeze(page));
       return page;
+    },
+    peekAlert(accountId, id) {
+      return current() === null ? undefined : alerts.get(`${accountId}/${id}`);
     },
   };
 }

@@ -2,7 +2,7 @@ import type { Context, Next } from 'koa';
 import { HttpError } from '../errors.js';
 import { createFailureLimiter, type FailureLimiter } from './failure-limiter.js';
 import type { AccountRecord, Store } from '../store/store.js';
-import { createAccountCache } from './account-cache.js';
+import { createAccountCache, type AccountCache } from './account-cache.js';
 
 /** The state the auth middleware leaves for the routes. */
 export interface AuthState {
@@ -42,8 +42,11 @@ export function readApiKey(header: string | undefined): string | null {
  * someone else's wrong keys. Telling a right guess from a wrong one at full speed does not help a guesser: operator
  * keys have at least 24 characters and generated keys 192 random bits. A success does not reset the count.
  */
-export function authenticate(store: Store, limiter: FailureLimiter = createFailureLimiter()) {
-  const accounts = createAccountCache(store);
+export function authenticate(
+  store: Store,
+  limiter: FailureLimiter = createFailureLimiter(),
+  accounts: AccountCache = createAccountCache(store),
+) {
   return async (ctx: Context, next: Next): Promise<void> => {
     const address = ctx.socket.remoteAddress ?? '';
     const header = ctx.get('Authorization');

@@ -33,7 +33,7 @@ export function alertJson(alert: AlertRecord, schedules: readonly ScheduleRecord
 }
 
 /** The Content-Type Koa gives an object body (`ctx.type = 'json'`), written as is: Koa's setter looks it up each time. */
-const JSON_TYPE = 'application/json; charset=utf-8';
+export const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** Answers with JSON text already made, as Koa answers an object body (same Content-Type, same bytes). */
 export function sendJson(ctx: Context, json: string): void {
