@@ -10,6 +10,7 @@ import { ensureApiKeys } from '../../../src/server/accounts.js';
 import { ServerMetrics } from '../../../src/server/metrics.js';
 import type { Store } from '../../../src/server/store/store.js';
 import { storeBackends } from '../../helpers/store-backends.js';
+import { until } from '../../helpers/until.js';
 
 /** One answer as it came off the wire, and whether the fast path (not Koa) gave it. */
 interface Answer {
@@ -80,8 +81,15 @@ async function startApi(store: Store) {
     return (JSON.parse(created.body.toString()) as { id: string }).id;
   }
 
+  /**
+   * Reads until the fast path answers. On PostgreSQL a write's own NOTIFY comes back a few ms later and empties the
+   * caches once more (as it does for the Koa path): the read after it is Koa's again, the next one cached.
+   */
+  const untilFast = (path: string, key = keys[0]!) => until(() => send('GET', path, key), (answer) => answer.fast, 5_000, 10);
+
   return {
     store,
+    untilFast,
     keys,
     send,
     createAlert,
@@ -120,7 +128,7 @@ describe.each(backends)('the cached-read fast path on $name', (backend) => {
       const path = `/v2/alerts/${id}${slash}`;
       const linesBefore = api.requestLines().length;
       const throughKoa = await api.send('GET', path);
-      const cached = await api.send('GET', path);
+      const cached = await api.untilFast(path);
       expect(throughKoa.fast).toBe(false);
       expect(cached.fast).toBe(true);
       expect(cached.status).toBe(200);
@@ -129,7 +137,8 @@ describe.each(backends)('the cached-read fast path on $name', (backend) => {
       expect(cached.headers.map((value, i) => (i % 2 === 0 ? value.toLowerCase() : value))).toContain('content-type');
       expect(cached.body.equals(throughKoa.body)).toBe(true);
       expect(JSON.parse(cached.body.toString())).toMatchObject({ id, muted: false, status: 'healthy' });
-      const [koaLine, fastLine] = api.requestLines().slice(linesBefore);
+      const lines = api.requestLines().slice(linesBefore);
+      const [koaLine, fastLine] = [lines[0], lines.at(-1)];
       expect(fastLine).toEqual({ ...koaLine, ms: fastLine!.ms });
       expect(koaLine).toMatchObject({ level: 30, msg: 'request', method: 'GET', path, status: 200 });
       expect(typeof fastLine!.ms).toBe('number');
@@ -138,7 +147,10 @@ describe.each(backends)('the cached-read fast path on $name', (backend) => {
     const counts = histogram.values.filter(
       (value) => (value as { metricName?: string }).metricName === 'alertform_http_request_duration_seconds_count' && value.labels.route === '/v2/alerts/:id',
     );
-    expect(counts).toEqual([expect.objectContaining({ labels: { method: 'GET', route: '/v2/alerts/:id', status: '200' }, value: 4 })]);
+    // Every read of one alert counted once under its route, whichever path answered it (at least 2 Koa, 2 cached).
+    const reads = api.requestLines().filter((line) => line.method === 'GET' && /^\/v2\/alerts\/[0-9a-f]{32}\/?$/.test(String(line.path)));
+    expect(reads.length).toBeGreaterThanOrEqual(4);
+    expect(counts).toEqual([expect.objectContaining({ labels: { method: 'GET', route: '/v2/alerts/:id', status: '200' }, value: reads.length })]);
   });
 
   it.skipIf(backend.skip)('shows a mute, an update and a delete to the very next read', async () => {
@@ -149,7 +161,7 @@ describe.each(backends)('the cached-read fast path on $name', (backend) => {
       return { ...answer, json: answer.status === 200 ? (JSON.parse(answer.body.toString()) as { name: string; muted: boolean }) : null };
     };
     await read();
-    expect((await read()).fast).toBe(true);
+    await api.untilFast(`/v2/alerts/${id}`);
 
     expect((await api.send('POST', `/v2/alerts/${id}/muted`, undefined, { duration: 60 })).status).toBe(200);
     const muted = await read();
@@ -159,9 +171,8 @@ describe.each(backends)('the cached-read fast path on $name', (backend) => {
 
     expect((await api.send('PUT', `/v2/alerts/${id}`, undefined, { name: 'changed' })).status).toBe(200);
     expect((await read()).json?.name).toBe('changed');
-    const again = await read();
-    expect(again.fast).toBe(true);
-    expect(again.json?.name).toBe('changed');
+    const again = await api.untilFast(`/v2/alerts/${id}`);
+    expect(JSON.parse(again.body.toString())).toMatchObject({ name: 'changed', muted: true });
 
     expect((await api.send('DELETE', `/v2/alerts/${id}`)).status).toBe(200);
     const gone = await read();
@@ -173,8 +184,7 @@ describe.each(backends)('the cached-read fast path on $name', (backend) => {
   it.skipIf(backend.skip)('refuses a revoked key at once', async () => {
     const api = (await start())!;
     const id = await api.createAlert('revoked');
-    await api.send('GET', `/v2/alerts/${id}`);
-    expect((await api.send('GET', `/v2/alerts/${id}`)).fast).toBe(true);
+    await api.untilFast(`/v2/alerts/${id}`);
     const keyRecord = await api.store.findApiKey(api.keys[0]!);
     expect(await api.store.revokeApiKey(keyRecord!.id)).toBe(true);
     const refused = await api.send('GET', `/v2/alerts/${id}`);
@@ -185,8 +195,7 @@ describe.each(backends)('the cached-read fast path on $name', (backend) => {
   it.skipIf(backend.skip)("answers another account's id through a known header as Koa does (404), never from the cache", async () => {
     const api = (await start())!;
     const id = await api.createAlert('owned by the first account');
-    await api.send('GET', `/v2/alerts/${id}`);
-    expect((await api.send('GET', `/v2/alerts/${id}`)).fast).toBe(true);
+    await api.untilFast(`/v2/alerts/${id}`);
     const other = api.keys[1]!;
     // The second account's header becomes known (a successful read), then asks for the first account's alert.
     expect((await api.send('GET', '/v2/alerts/', other)).status).toBe(200);
@@ -201,8 +210,7 @@ describe.each(backends)('the cached-read fast path on $name', (backend) => {
   it.skipIf(backend.skip)('leaves to Koa every request it is not sure of: a query, HEAD, another case, an unknown id, a scheduled mute', async () => {
     const api = (await start())!;
     const id = await api.createAlert('plain');
-    await api.send('GET', `/v2/alerts/${id}`);
-    expect((await api.send('GET', `/v2/alerts/${id}`)).fast).toBe(true);
+    await api.untilFast(`/v2/alerts/${id}`);
     for (const [method, path, status] of [
       ['GET', `/v2/alerts/${id}?x=1`, 200],
       ['HEAD', `/v2/alerts/${id}`, 200],
