@@ -7,7 +7,9 @@
  * and a PostgreSQL database in a local cluster started for the run (test/helpers/postgres.ts), request log at info.
  *
  * Each scenario runs BENCH_ROUNDS rounds of one run each, the order alternating; the ratio printed is the median of
- * the rounds' ratios (each measured back to back), the req/s and p99 those of the median run of each side.
+ * the rounds' ratios (each measured back to back), the req/s and p99 those of the median run of each side. Beside
+ * them, the CPU time each side's process spent per request (µs, from /proc, summed over the rounds) and bare Koa's
+ * CPU per request over the server's: a figure other processes on the machine disturb much less than throughput.
  *
  * Environment: BENCH_SECONDS (per run, default 5), BENCH_CONNECTIONS (default 10), BENCH_ROUNDS (default 3),
  * BENCH_LOG_LEVEL (the server's ALERTFORM_LOG_LEVEL, default info: one request log line per request),
@@ -23,6 +25,7 @@ import { postgresAvailability, startPostgres } from '../test/helpers/postgres.js
 import { spawnNodeServer, spawnServe, type ServeProcess } from '../test/helpers/server-process.js';
 import { runLoad, type LoadRequest, type LoadResult, type LoadSettings } from './lib/load-test.js';
 import { describeMachine, printGoal, printTable } from './lib/report.js';
+import { CpuPerRequest } from './lib/process-cpu.js';
 import { postSampleAlerts, sampleAlertBody } from './lib/sample-alert.js';
 
 const SEEDED = 1_000;
@@ -91,11 +94,12 @@ try {
       const bareRuns: LoadResult[] = [];
       const realRuns: LoadResult[] = [];
       const ratios: number[] = [];
+      const cpu = { bare: new CpuPerRequest(bare.pid), real: new CpuPerRequest(real.pid) };
       for (let round = 0; round < rounds; round++) {
         // Alternate which goes first, so that a drift in the machine's load favours neither.
         const [first, second] = round % 2 === 0 ? [bare, real] : [real, bare];
-        const a = await runLoad(first.url, request, settings);
-        const b = await runLoad(second.url, request, settings);
+        const a = await (first === bare ? cpu.bare : cpu.real).measure(() => runLoad(first.url, request, settings));
+        const b = await (second === bare ? cpu.bare : cpu.real).measure(() => runLoad(second.url, request, settings));
         const [bareRun, realRun] = first === bare ? [a, b] : [b, a];
         if (realRun.failures > 0 || bareRun.failures > 0) {
           throw new Error(`${storeName} ${name}: ${realRun.failures} failed requests on the server, ${bareRun.failures} on the baseline`);
@@ -118,13 +122,28 @@ try {
         b.p99Ms,
         `${Math.round(ratio * 100)}%`,
         ratios.map((value) => `${Math.round(value * 100)}%`).join(' '),
+        cpu.real.microseconds(),
+        cpu.bare.microseconds(),
+        cpu.real.ratioTo(cpu.bare),
       ]);
     }
     await real.stop();
   }
   printTable(
     'alertform serve vs bare Koa (same process layout, same autocannon settings)',
-    ['store', 'scenario', 'server req/s', 'server p99 ms', 'bare Koa req/s', 'bare Koa p99 ms', 'server / bare', 'each round'],
+    [
+      'store',
+      'scenario',
+      'server req/s',
+      'server p99 ms',
+      'bare Koa req/s',
+      'bare Koa p99 ms',
+      'server / bare',
+      'each round',
+      'server CPU µs/req',
+      'bare CPU µs/req',
+      'bare / server CPU',
+    ],
     rows,
   );
   for (const { label, ratio, goal } of goals) printGoal(label, `${Math.round(ratio * 100)}%`, ratio >= goal);
