@@ -1,5 +1,5 @@
 export { startServer, type ServerOptions, type RunningServer, type BackgroundService, type ServiceContext } from './start-server.js';
-export { createApp, type AppOptions } from './app.js';
+export { createApi, createApp, type Api, type AppOptions } from './app.js';
 export { HttpError, ERROR_CATALOGUE } from './errors.js';
 export { SqliteStore } from './store/sqlite/sqlite-store.js';
 export { PostgresStore } from './store/postgres/postgres-store.js';
