@@ -4,10 +4,12 @@ import type { DocumentLocator } from './yaml-source.js';
 
 /**
  * A resource as loaded from its document: `locate` and `locateIn` are methods of the class rather than two closures
- * made for each item (a 10,000-alert repository made 20,000 of them per load, and kept them all).
+ * made for each item (a 10,000-alert repository made 20,000 of them per load, and kept them all), and its own
+ * location is made when first read (a plan without changes or problems reads none).
  */
 export class DefinedItem<T> implements Defined<T> {
   readonly #locator: DocumentLocator;
+  #location: SourceLocation | undefined;
 
   constructor(
     readonly kind: ResourceKind,
@@ -17,9 +19,12 @@ export class DefinedItem<T> implements Defined<T> {
     readonly path: string,
     readonly sensitivePaths: string[],
     locator: DocumentLocator,
-    readonly location: SourceLocation = locator.locate(path),
   ) {
     this.#locator = locator;
+  }
+
+  get location(): SourceLocation {
+    return (this.#location ??= this.#locator.locate(this.path));
   }
 
   locate(path: string): SourceLocation {
