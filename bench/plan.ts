@@ -3,11 +3,13 @@
  * running in its own process). Seeds the database straight through the store, writes definitions that match it,
  * then prints, for a few runs: the wall time and peak memory (RSS) of the whole plan (load + validate the YAML,
  * read the server with paginated lists, compute; planProject, as the CLI does it), and the time of fetching the same
- * pages alone. Goals: at most 2.5 s, 400 MB, and 1.5x the bare fetch (issue 21). Then the anchor: the same state read Terraform-style, one GET per resource
+ * pages alone, each with its CPU (this process's, how long its event loop was active (on a loaded machine that includes waiting for a core), and the server process's, from /proc).
+ * Goals: at most 2.5 s, 400 MB, and 1.5x the bare fetch (issue 21). Then the anchor: the same state read Terraform-style, one GET per resource
  * with 10 in flight, against one list call per kind, with the request count of each. Figures only: nothing here
  * fails on a number.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -87,17 +89,46 @@ async function startServerProcess(db: string): Promise<{ url: string; child: Chi
   return { url, child };
 }
 
-/** Runs `work` while sampling RSS every 5 ms; returns its wall time and the peak RSS seen. */
-async function measure<T>(work: () => Promise<T>): Promise<{ ms: number; peakMb: number; value: T }> {
+/** CPU time of a process so far in ms, from /proc (Linux), or undefined elsewhere. */
+function processCpuMs(pid: number): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
+interface Measured<T> {
+  ms: number;
+  peakMb: number;
+  value: T;
+  /** This process's CPU (all threads), how long its event loop was active, and the server process's CPU, in ms. */
+  cpuMs: number;
+  busyMs: number;
+  serverCpuMs: number | undefined;
+}
+
+/**
+ * Runs `work` while sampling RSS every 5 ms; returns its wall time, the peak RSS seen, and the CPU spent on both
+ * sides: on a shared machine CPU times are disturbed far less than wall times.
+ */
+async function measure<T>(work: () => Promise<T>, serverPid: number): Promise<Measured<T>> {
   (globalThis as { gc?: () => void }).gc?.();
   let peak = process.memoryUsage().rss;
   const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 5);
+  const cpu = process.cpuUsage();
+  const loop = performance.eventLoopUtilization();
+  const server = processCpuMs(serverPid);
   const started = performance.now();
   const value = await work();
   const ms = performance.now() - started;
+  const { user, system } = process.cpuUsage(cpu);
+  const busyMs = performance.eventLoopUtilization(loop).active;
+  const serverAfter = processCpuMs(serverPid);
   clearInterval(timer);
   peak = Math.max(peak, process.memoryUsage().rss);
-  return { ms, peakMb: peak / 1024 / 1024, value };
+  return { ms, peakMb: peak / 1024 / 1024, value, cpuMs: (user + system) / 1000, busyMs, serverCpuMs: server === undefined || serverAfter === undefined ? undefined : serverAfter - server };
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -119,25 +150,37 @@ async function main(): Promise<void> {
     const plans: number[] = [];
     const peaks: number[] = [];
     const loads: number[] = [];
+    const cpu = { plan: [] as number[], fetch: [] as number[], load: [] as number[], planBusy: [] as number[], fetchBusy: [] as number[], planServer: [] as number[], fetchServer: [] as number[] };
     for (let run = 1; run <= RUNS; run += 1) {
-      const fetch = await measure(() => Promise.all([client.listSchedules(), client.listChannels(), client.listAlerts()]));
+      const fetch = await measure(() => Promise.all([client.listSchedules(), client.listChannels(), client.listAlerts()]), child.pid!);
       // The plan as every caller makes it (planProject: the CLI's plan and apply, the Action, the demo).
       const plan = await measure(async () => {
         const planned = await planProject({ dir: defsDir, env: {}, server: { client, printable: url } });
         if (planned.status === 'invalid') throw new Error(`bench definitions have problems: ${planned.problems[0]!.message}`);
         return planned.plan;
-      });
+      }, child.pid!);
       const result = plan.value;
       // Loading the YAML alone, for the record (in the plan it overlaps the page reads).
-      const load = await measure(() => loadProject(defsDir, { env: {} }));
+      const load = await measure(() => loadProject(defsDir, { env: {} }), child.pid!);
       const loadMs = load.ms;
       if (result.changes.length > 0 || result.summary.noOp !== ALERTS + CHANNELS) throw new Error(`expected a no-change plan, got ${JSON.stringify(result.summary)}`);
       fetches.push(fetch.ms);
       plans.push(plan.ms);
       peaks.push(plan.peakMb);
       loads.push(loadMs);
+      cpu.plan.push(plan.cpuMs);
+      cpu.fetch.push(fetch.cpuMs);
+      cpu.load.push(load.cpuMs);
+      cpu.planBusy.push(plan.busyMs);
+      cpu.fetchBusy.push(fetch.busyMs);
+      if (plan.serverCpuMs !== undefined) cpu.planServer.push(plan.serverCpuMs);
+      if (fetch.serverCpuMs !== undefined) cpu.fetchServer.push(fetch.serverCpuMs);
       console.log(
         `run ${run}: plan ${Math.round(plan.ms)} ms (loading the YAML alone ${Math.round(loadMs)} ms), peak RSS ${Math.round(plan.peakMb)} MB; bare fetch of the same pages ${Math.round(fetch.ms)} ms: ${(plan.ms / fetch.ms).toFixed(2)}x`,
+      );
+      console.log(
+        `       CPU: plan ${Math.round(plan.cpuMs)} ms (event loop active ${Math.round(plan.busyMs)} ms, server ${plan.serverCpuMs ?? '?'} ms); ` +
+          `bare fetch ${Math.round(fetch.cpuMs)} ms (event loop active ${Math.round(fetch.busyMs)} ms, server ${fetch.serverCpuMs ?? '?'} ms); load alone ${Math.round(load.cpuMs)} ms`,
       );
     }
     const planMs = median(plans);
@@ -151,6 +194,12 @@ async function main(): Promise<void> {
     // Each run's plan against the fetch just before it: under a load that swings, the steadier figure.
     console.log(`  run ratios  ${(median(plans.map((ms, i) => ms / fetches[i]!))).toFixed(2)}x median of each run's plan / fetch`);
     console.log(`  YAML load   ${Math.round(median(loads))} ms alone (in the plan, while the pages are read)`);
+    // CPU (this process, all threads): what a busy machine disturbs least. The server runs in its own process.
+    const serverOf = (values: number[]) => (values.length > 0 ? `${Math.round(median(values))} ms` : 'not read (no /proc)');
+    console.log(
+      `  CPU         plan ${Math.round(median(cpu.plan))} ms (event loop active ${Math.round(median(cpu.planBusy))} ms), bare fetch ${Math.round(median(cpu.fetch))} ms ` +
+        `(event loop active ${Math.round(median(cpu.fetchBusy))} ms), YAML load alone ${Math.round(median(cpu.load))} ms; server during plan ${serverOf(cpu.planServer)}, during fetch ${serverOf(cpu.fetchServer)}`,
+    );
 
     // The anchor: how a Terraform-style tool reads the same state, one GET per resource, 10 in flight.
     const listed = await refreshByLists(url, KEY);

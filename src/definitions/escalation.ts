@@ -40,7 +40,8 @@ export function expandEscalationPolicies(definitions: Definitions): Problem[] {
 /** Replaces the alert's policy name by the policy's steps; a problem inside them points into the policy. */
 function expandInto(alert: Defined<AlertDefinition>, policy: DefinedPolicy): void {
   alert.spec.escalation = policy.spec.steps.map((step) => ({ after: step.after, notify: [...step.notify] }));
-  const locateInAlert = alert.locate;
+  // Bound: the loader's items locate through a method of their class.
+  const locateInAlert = alert.locate.bind(alert);
   alert.locate = (path: string) => {
     const match = /^escalation\.(\d+)(.*)$/.exec(path);
     return match ? policy.locate(`steps.${match[1]}${match[2]}`) : locateInAlert(path);

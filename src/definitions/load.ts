@@ -9,6 +9,8 @@ import { checkDefinitionsSteps } from './rules.js';
 import { runInSlices, runToEnd, type Steps } from './slices.js';
 import { parseYamlFile, type SourceFile } from './yaml-source.js';
 import { isDefinitionFile, isSkippedDir } from './file-rules.js';
+import { mayHoldAlias } from './alias-expansion.js';
+import { DefinedItem } from './defined-item.js';
 
 export type { SourceFile } from './yaml-source.js';
 
@@ -96,16 +98,15 @@ function* loadSteps(files: SourceFile[], options: LoadOptions): Steps<LoadResult
   for (const file of files) {
     const documents = parseYamlFile(file, problems);
     // A string can hold `${` only if the text does, or writes it with an escape (`"\x24{...}"`): a file with neither
-    // has nothing to interpolate, and its parsed value is taken as it is instead of copied (unless anchors (`&`) made
-    // objects shared by aliases, which the copy makes separate).
-    const mayInterpolate = file.text.includes('${') || file.text.includes('\\') || file.text.includes('&');
+    // has nothing to interpolate, and its parsed value is taken as it is instead of copied (unless aliases made
+    // objects shared, which the copy makes separate; `a && b` in an expression is no alias: mayHoldAlias).
+    const mayInterpolate = file.text.includes('${') || file.text.includes('\\') || mayHoldAlias(file.text);
     yield;
     for (const { value: raw, locator } of documents) {
-      const { locate } = locator;
       const sensitive: string[] = [];
       const value = mayInterpolate
         ? interpolateValue(raw, '', env, sensitive, (path, name) =>
-            problems.push({ location: locate(path), path, message: `\${${name}} is not set and has no default (write \${${name}:-default})` }),
+            problems.push({ location: locator.locate(path), path, message: `\${${name}} is not set and has no default (write \${${name}:-default})` }),
           )
         : raw;
       yield;
@@ -115,7 +116,7 @@ function* loadSteps(files: SourceFile[], options: LoadOptions): Steps<LoadResult
       yield;
       for (const problem of schemaProblems) {
         // An unknown field is pointed at by its key: the typo is there, not in its value.
-        const location = problem.message.startsWith('unknown field') ? locator.locateKey(problem.path) : locate(problem.path);
+        const location = problem.message.startsWith('unknown field') ? locator.locateKey(problem.path) : locator.locate(problem.path);
         problems.push({ location, path: problem.path, message: problem.message });
         invalid.add(problem.path.split('.').slice(0, 2).join('.'));
       }
@@ -130,16 +131,7 @@ function* loadSteps(files: SourceFile[], options: LoadOptions): Steps<LoadResult
           if (invalid.has(prefix)) return;
           const item = spec as Record<string, unknown>;
           const key = String(kind === 'channel' ? item.description : item.name);
-          const entry: Defined<never> = {
-            kind,
-            key,
-            spec: item as never,
-            location: locate(prefix),
-            path: prefix,
-            sensitivePaths: sensitiveByItem.get(prefix) ?? [],
-            locate: (path: string) => locate(path ? `${prefix}.${path}` : prefix),
-            locateIn: (path: string, offset: number) => locator.locateIn(`${prefix}.${path}`, offset),
-          };
+          const entry = new DefinedItem<never>(kind, key, item as never, prefix, sensitiveByItem.get(prefix) ?? [], locator);
           (definitions[section as 'alerts' | 'channels' | 'schedules'] as Defined<never>[]).push(entry);
         });
       }
@@ -152,10 +144,10 @@ function* loadSteps(files: SourceFile[], options: LoadOptions): Steps<LoadResult
           (definitions.escalationPolicies ??= []).push({
             key: policy.name,
             spec: policy,
-            location: locate(prefix),
+            location: locator.locate(prefix),
             path: prefix,
             sensitivePaths: sensitiveByItem.get(prefix) ?? [],
-            locate: (path: string) => locate(path ? `${prefix}.${path}` : prefix),
+            locate: (path: string) => locator.locate(path ? `${prefix}.${path}` : prefix),
           });
         });
       }

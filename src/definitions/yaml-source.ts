@@ -1,6 +1,6 @@
 import jsyaml from 'js-yaml';
 import { LineCounter, parseAllDocuments, isMap, isNode, isScalar, visit, type Document, type Pair, type Scalar, type YAMLMap } from 'yaml';
-import { ALIAS_ALLOWANCE, isAliasBomb } from './alias-expansion.js';
+import { ALIAS_ALLOWANCE, isAliasBomb, mayHoldAlias } from './alias-expansion.js';
 import type { Problem, SourceLocation } from './problems.js';
 
 /** A definitions file's text and the name it is reported under. */
@@ -53,29 +53,16 @@ export function parseYamlFile(file: SourceFile, problems: Problem[]): ParsedDocu
     }
     return documents;
   }
-  // An alias needs an anchor (`&name`) in the same text, or js-yaml refuses it: without one, nothing to expand.
-  if (file.text.includes('&') && values.some(isAliasBomb)) {
+  // An alias needs an anchor and a `*` where a node begins, or js-yaml refuses it: without both, nothing to expand.
+  if (mayHoldAlias(file.text) && values.some(isAliasBomb)) {
     const [first] = parseWithPositions(file, []);
     problems.push(first ? aliasBombProblem(file, first.doc, first.at) : { location: start(file.path), path: '', message: ALIAS_BOMB });
     return [];
   }
-  let positioned: ReturnType<typeof parseWithPositions> | undefined;
-  const locatorOf = (index: number): DocumentLocator => {
-    const entry = (positioned ??= parseWithPositions(file, []))[index];
-    return entry
-      ? documentLocator(entry.doc, entry.at, file)
-      : { locate: () => start(file.path), locateKey: () => start(file.path), locateIn: () => start(file.path) };
-  };
-  return values
-    .filter((value) => value !== null && value !== undefined)
-    .map((value, index) => ({
-      value,
-      locator: {
-        locate: (path) => lazyLocation(file.path, () => locatorOf(index).locate(path)),
-        locateKey: (path) => lazyLocation(file.path, () => locatorOf(index).locateKey(path)),
-        locateIn: (path, offset) => lazyLocation(file.path, () => locatorOf(index).locateIn(path, offset)),
-      },
-    }));
+  const positions = new LazyPositions(file);
+  const documents: ParsedDocument[] = [];
+  for (const value of values) if (value !== null && value !== undefined) documents.push({ value, locator: new LazyLocator(positions, documents.length) });
+  return documents;
 }
 
 /** yaml's documents with positions; syntax errors become problems and their documents are dropped. */
@@ -113,17 +100,75 @@ export function aliasBombProblem(file: SourceFile, doc: Document, at: (offset: n
   return { location, path: '', message: ALIAS_BOMB };
 }
 
+/** A file's positions, found on first use by parsing it again with yaml (a valid, unrendered file never is). */
+class LazyPositions {
+  #parsed: ReturnType<typeof parseWithPositions> | undefined;
+  readonly #locators: DocumentLocator[] = [];
+
+  constructor(readonly file: SourceFile) {}
+
+  locatorOf(index: number): DocumentLocator {
+    const found = this.#locators[index];
+    if (found) return found;
+    const entry = (this.#parsed ??= parseWithPositions(this.file, []))[index];
+    const start = startOf(this.file.path);
+    const locator = entry ? documentLocator(entry.doc, entry.at, this.file) : { locate: start, locateKey: start, locateIn: start };
+    this.#locators[index] = locator;
+    return locator;
+  }
+}
+
+const startOf = (file: string) => (): SourceLocation => start(file);
+
+/** How a lazy location is found: by the node, by its key, or at an offset inside a string. */
+const enum Locate {
+  Node,
+  Key,
+  Inside,
+}
+
+/**
+ * The locator of one document parsed by js-yaml: its locations are lazy, and made of one object each with two
+ * getters (a 10,000-alert repository asks for one per item, and keeps them all).
+ */
+class LazyLocator implements DocumentLocator {
+  constructor(
+    private readonly positions: LazyPositions,
+    private readonly index: number,
+  ) {}
+
+  locate(path: string): SourceLocation {
+    return lazyLocation(this, path, Locate.Node, 0);
+  }
+
+  locateKey(path: string): SourceLocation {
+    return lazyLocation(this, path, Locate.Key, 0);
+  }
+
+  locateIn(path: string, offset: number): SourceLocation {
+    return lazyLocation(this, path, Locate.Inside, offset);
+  }
+
+  get file(): string {
+    return this.positions.file.path;
+  }
+
+  resolve(path: string, how: Locate, offset: number): SourceLocation {
+    const locator = this.positions.locatorOf(this.index);
+    return how === Locate.Node ? locator.locate(path) : how === Locate.Key ? locator.locateKey(path) : locator.locateIn(path, offset);
+  }
+}
+
 /** A location whose line and column are computed on first read (the file is known at once). */
-function lazyLocation(file: string, resolve: () => SourceLocation): SourceLocation {
+function lazyLocation(locator: LazyLocator, path: string, how: Locate, offset: number): SourceLocation {
   let resolved: SourceLocation | undefined;
-  const get = () => (resolved ??= resolve());
   return {
-    file,
+    file: locator.file,
     get line() {
-      return get().line;
+      return (resolved ??= locator.resolve(path, how, offset)).line;
     },
     get column() {
-      return get().column;
+      return (resolved ??= locator.resolve(path, how, offset)).column;
     },
   };
 }

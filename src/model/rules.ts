@@ -71,14 +71,26 @@ export function checkExpressionLetters(
 export function checkMetricPatterns(
   metric: string,
   additional: Readonly<Record<string, { metric: string }>> | undefined,
-  confine: (query: string) => string | null = () => null,
+  confine: (query: string) => string | null = unconfined,
 ): FieldProblem[] {
+  // Most alerts have one query: answered without the list of queries (this runs for every alert of every load).
+  if (additional === undefined || isEmpty(additional)) {
+    const message = confine(metric) ?? checkTargetPatterns(metric);
+    return message === null ? [] : [{ path: 'metric', message }];
+  }
   const queries = [['metric', metric] as const, ...Object.entries(additional ?? {}).map(([key, c]) => [`additional_criteria.${key}.metric`, c.metric] as const)];
   return queries.flatMap(([path, query]) => {
     // The confinement speaks first: a path outside the prefixes is the finding, whatever its wildcards.
     const message = confine(query) ?? checkTargetPatterns(query);
     return message === null ? [] : [{ path, message }];
   });
+}
+
+const unconfined = (): null => null;
+
+function isEmpty(record: object): boolean {
+  for (const key in record) if (Object.hasOwn(record, key)) return false;
+  return true;
 }
 
 /** on_query_failure other than null only where a query can fail as a query: metrics that call a function. */

@@ -171,10 +171,13 @@ function planKind<K extends ResourceKind>(
     byKey.set(key, i);
   }
   const matched = new Uint8Array(reads.length);
+  // What remains is read only to refuse deletes, and only prune deletes: without prune, the canonical forms of a
+  // no-change plan are left to die young instead of being kept (and copied by the GC) until the plan is made.
+  const keepRemaining = context.pruneMatchers.length > 0;
 
   for (const item of defined) {
     const after = adapter.canonicalDesired(item.spec, context.refsFor(item));
-    result.remaining.push({ kind, key: item.key, canonical: after });
+    if (keepRemaining) result.remaining.push({ kind, key: item.key, canonical: after });
     const index = byKey.get(item.key);
     const read = index === undefined ? undefined : reads[index]!;
     if (index !== undefined) matched[index] = 1;
@@ -205,6 +208,10 @@ function planKind<K extends ResourceKind>(
     const read = reads[i]!;
     const key = adapter.keyOf(read);
     if (definedKeys?.has(key)) continue;
+    if (!keepRemaining) {
+      if (!(kind === 'channel' && key === DEFAULT_CHANNEL)) result.unmanaged.push({ kind, key });
+      continue;
+    }
     const before = adapter.canonicalActual(read, context.actualRefs);
     if (context.pruneMatchers.some((match) => match(key))) {
       const id = stepId(kind, key, 'delete');
