@@ -218,13 +218,14 @@ async function serveReplica(index: number, db: string, renderUrl: string) {
     send: (ch, n, signal) => sendNotification(ch, n, { ...DEFAULT_NOTIFIER_SETTINGS, destinations: parseDestinationPolicy(true) }, signal),
   });
   const leases = replicaLeases(store, { replica, ttlMs });
-  // The queries of the last cycle, to fetch them again bare (the 'render' command): the CPU floor of a cycle.
-  let lastQueries: Parameters<typeof graphite.renderEach>[0] = [];
+  // The queries of the last cycle (all its pages), to fetch them again bare in one call (the 'render' command): the
+  // CPU floor of a cycle.
+  let lastQueries: Parameters<typeof graphite.renderEach>[0][number][] = [];
   const recording: typeof graphite = {
     ...graphite,
-    renderEach: (queries, onResult) => {
-      lastQueries = queries;
-      return graphite.renderEach(queries, onResult);
+    renderEach: (queries, onResult, cycle) => {
+      for (const query of queries) lastQueries.push(query);
+      return graphite.renderEach(queries, onResult, cycle);
     },
   };
   const gc = (globalThis as { gc?: () => void }).gc;
@@ -235,6 +236,7 @@ async function serveReplica(index: number, db: string, renderUrl: string) {
       await store.acquireEvaluationLeases(replica, ttlMs);
       process.send!({ answer: null });
     } else if (command === 'cycle') {
+      lastQueries = [];
       const cpu = process.cpuUsage();
       const report = await runEvaluationCycle({ store, leases, graphite: recording, onDeliveriesWritten: () => deliveries.wake() });
       const { user, system } = process.cpuUsage(cpu);
