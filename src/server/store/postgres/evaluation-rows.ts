@@ -46,11 +46,10 @@ export class PostgresEvaluationRows implements EvaluationStore {
       const inLease = partitions ? `${partitionSql('$1')} = ANY($2) AND` : '';
       const params = partitions ? [lease!.partitionCount, partitions] : [];
       const after = `$${params.length + 1}`;
-      const last = `$${params.length + 2}`;
       const pageSize = paging ? Math.max(1, paging.size) : null;
       const timings = scheduleTimings(await tx.query<ScheduleTimingRow>(`SELECT ${SCHEDULE_TIMING_COLUMNS} FROM schedules`));
-      // Keyset pages by seq (the creation order), the next page's rows asked before this page's are built: the
-      // connection reads on while the replica builds, and the evaluator renders a page while the next is read.
+      // Keyset pages by seq (the creation order), the next page's rows asked before this page's records are built:
+      // the database reads on while the replica builds, and the evaluator renders a page while the next is read.
       // Rows as arrays: cheaper for pg to build than objects of twenty-odd keys (seq rides last, for the keyset).
       const readPage = (from: number) =>
         tx.queryArrays(
@@ -59,26 +58,24 @@ export class PostgresEvaluationRows implements EvaluationStore {
         );
       // The links come as rows of their own rather than an ARRAY(...) per alert: pg parses array literals slowly
       // (about half the listing's CPU here), and PostgreSQL runs two subqueries per alert for them.
-      const readLinks = (table: 'alert_channels' | 'alert_schedules', column: string, from: number, to: number) =>
-        tx.queryArrays(
-          `SELECT l.alert_id, l.${column} FROM ${table} l JOIN alerts a ON a.id = l.alert_id
-           WHERE ${inLease} a.seq > ${after} AND a.seq <= ${last} ORDER BY l.alert_id, l.position`,
-          [...params, from, to],
-        );
+      // By the page's ids: the links' primary key (alert_id first) finds them without reading the whole table.
+      const readLinks = (table: 'alert_channels' | 'alert_schedules', column: string, ids: string[]) =>
+        tx.queryArrays(`SELECT alert_id, ${column} FROM ${table} WHERE alert_id = ANY($1::text[]) ORDER BY alert_id, position`, [ids]);
       const all: EvaluationAlert[] = [];
       let next = readPage(0);
       for (;;) {
         const rows = await next;
         if (rows.length === 0) break;
-        const from = Number(rows[0]!.at(-1)) - 1;
         const to = Number(rows.at(-1)!.at(-1));
-        const channelsRead = readLinks('alert_channels', 'channel_id', from, to);
-        const schedulesRead = readLinks('alert_schedules', 'schedule_id', from, to);
+        const ids = rows.map(alertIdOf);
+        // One statement at a time on the connection (pg queues no more than that without complaint).
+        const channels = groupLinks(await readLinks('alert_channels', 'channel_id', ids));
+        const scheduleLinks = groupLinks(await readLinks('alert_schedules', 'schedule_id', ids));
         const more = pageSize !== null && rows.length === pageSize;
         // Asked now, awaited next turn: a failure there is the transaction's, rethrown when awaited.
         next = more ? readPage(to) : Promise.resolve([]);
         next.catch(() => undefined);
-        const alerts = buildAlerts(rows, groupLinks(await channelsRead), groupLinks(await schedulesRead), timings, now);
+        const alerts = buildAlerts(rows, channels, scheduleLinks, timings, now);
         if (paging) paging.onPage(alerts);
         else for (const alert of alerts) all.push(alert);
         if (!more) {
