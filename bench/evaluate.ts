@@ -65,19 +65,24 @@ function seriesJson(target: string, fromMinutes: number, maxDataPoints: number |
 async function startRender() {
   const child = fork(fileURLToPath(import.meta.url), ['--render-server'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const urls: string[] = [];
+  /** When (epoch ms) the render endpoint received each request of `urls`. */
+  const arrivals: number[] = [];
   const url = await new Promise<string>((resolve, reject) => {
-    child.on('message', (message: { url?: string; request?: string }) => {
+    child.on('message', (message: { url?: string; request?: string; at?: number }) => {
       if (message.url) resolve(message.url);
-      if (message.request) urls.push(message.request);
+      if (message.request) {
+        urls.push(message.request);
+        arrivals.push(message.at!);
+      }
     });
     child.once('exit', (code) => reject(new Error(`render server exited ${code}`)));
   });
-  return { url, urls, close: () => child.kill() };
+  return { url, urls, arrivals, close: () => child.kill() };
 }
 
 async function serveRender() {
   const server = createServer((req, res) => {
-    process.send!({ request: req.url ?? '' });
+    process.send!({ request: req.url ?? '', at: Date.now() });
     const url = new URL(req.url ?? '/', 'http://x');
     const from = Number(/^-(\d+)min$/.exec(url.searchParams.get('from') ?? '')?.[1] ?? 10);
     const maxDataPoints = Number(url.searchParams.get('maxDataPoints')) || null;
@@ -293,6 +298,8 @@ async function main() {
     let lastUrls: string[] = [];
     for (let cycle = 1; cycle <= CYCLES; cycle += 1) {
       render.urls.length = 0;
+      render.arrivals.length = 0;
+      const startedAt = Date.now();
       const pgCpuBefore = POSTGRES ? await postgresCpuMs() : 0;
       const started = performance.now();
       const answers = await Promise.all(replicas.map((replica) => replica.send('cycle')));
@@ -314,6 +321,10 @@ async function main() {
           `  heap ${answers.map((a) => mb(a.heapUsed)).join(' + ')}  rss ${answers.map((a) => mb(a.rss)).join(' + ')}` +
           `${POSTGRES ? `  alerts per replica ${answers.map((a) => a.report.alerts).join('/')}` : ''}`,
       );
+      // Where the cycle's wall time goes outside the requests: before the first one arrived, after the last one.
+      const firstMs = Math.min(...render.arrivals) - startedAt;
+      const lastMs = Math.max(...render.arrivals) - startedAt;
+      console.log(`           first request at +${firstMs} ms, last at +${lastMs} ms (answered ${DELAY_MS} ms later), cycle ends at +${Math.round(durationMs)} ms`);
     }
     const baselineMs = await replay(render.url, lastUrls);
     // The CPU floor, measured in the same run: the replicas fetch the same render queries through the same client

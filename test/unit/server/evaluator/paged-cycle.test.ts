@@ -114,6 +114,8 @@ describeEachStore('an evaluation cycle listing in pages on %s', (backend) => {
     const asked = askedCounts(pagedRender.fake.requests);
     expect([...asked.values()].every((count) => count === 1)).toBe(true);
     expect([...asked.keys()].sort()).toEqual([...askedCounts(singleRender.fake.requests).keys()].sort());
+    // A page's partial requests wait for the next page's queries: no more requests than one page would send.
+    expect(pagedRender.fake.requests).toHaveLength(singleRender.fake.requests.length);
     const { durationMs: _paged, ...pagedFigures } = pagedReport;
     const { durationMs: _single, ...singleFigures } = singleReport;
     expect(pagedFigures).toEqual(singleFigures);
