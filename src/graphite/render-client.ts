@@ -35,6 +35,8 @@ export interface GraphiteClient {
    * The same, told as the answers arrive: `onResult(index, result)` once per query (`index` into `queries`),
    * while other requests are still in flight. The caller can use and drop each result at once instead of holding
    * all of them (a cycle of 100,000 alerts would otherwise keep every series alive until the last answer).
+   * Calls given the same `cycle` object (an evaluation cycle asking page by page) share one budget of timeout splits
+   * and matching time, as one call would.
    */
   renderEach(queries: readonly RenderQuery[], onResult: (index: number, result: RenderResult) => void, cycle?: object): Promise<void>;
   /** A graph URL of a target for people to open (no credentials in it). */
