@@ -194,3 +194,20 @@ it('judges an alert of a later page at once when the query it shares was answere
   expect(store.alerts.get('first')!.status).toBe('alerting');
   expect(store.alerts.get('second')!.status).toBe('alerting');
 });
+
+it('spends one budget of timeout splits for the whole cycle, however many pages ask Graphite', async () => {
+  const store = new MemoryEvaluationStore();
+  store.channels.set('ch1', { id: 'ch1', type: 'webhook', description: 'hook', destination: 'http://127.0.0.1:9/x', autoResolve: false });
+  // Three pages, each a whole request of distinct targets; every request times out.
+  for (let i = 0; i < 3 * RENDER_BATCH; i += 1) {
+    store.addAlert({ id: `a${i}`, metric: `slow.${i}.cpu`, alertCriteria: { type: 'above', above_value: 90 }, notificationChannels: ['ch1'] });
+  }
+  const fake = await startFakeRender(() => ({ series: [], delayMs: 1_000 }));
+  closers.push(fake.close);
+  const client = createGraphiteClient({ baseUrl: fake.url, timeoutMs: 100, timeoutSplitBudget: 2 });
+
+  const report = await runEvaluationCycle({ store, graphite: client, now: () => NOW * 1000, pageSize: RENDER_BATCH });
+  expect(report).toMatchObject({ alerts: 3 * RENDER_BATCH, failedQueries: 3 * RENDER_BATCH });
+  // Three requests, and two splits (two requests each) in all: a budget per page would have allowed six.
+  expect(fake.requests).toHaveLength(3 + 2 * 2);
+});
