@@ -43,37 +43,33 @@ export class PostgresEvaluationRows implements EvaluationStore {
     return this.db.transaction(async (tx) => {
       await tx.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
       const partitions = lease?.tokens ? [...lease.tokens.keys()] : null;
-      const inLease = partitions ? `${partitionSql('$1')} = ANY($2) AND` : '';
+      const where = partitions ? `WHERE ${partitionSql('$1')} = ANY($2)` : '';
       const params = partitions ? [lease!.partitionCount, partitions] : [];
-      const after = `$${params.length + 1}`;
-      const pageSize = paging ? Math.max(1, paging.size) : null;
       const timings = scheduleTimings(await tx.query<ScheduleTimingRow>(`SELECT ${SCHEDULE_TIMING_COLUMNS} FROM schedules`));
-      // Keyset pages by seq (the creation order), the next page's rows asked before this page's records are built:
-      // the database reads on while the replica builds, and the evaluator renders a page while the next is read.
-      // Rows as arrays: cheaper for pg to build than objects of twenty-odd keys (seq rides last, for the keyset).
-      const readPage = (from: number) =>
-        tx.queryArrays(
-          `SELECT ${EVALUATION_ALERT_COLUMNS}, a.seq FROM alerts a WHERE ${inLease} a.seq > ${after} ORDER BY a.seq${pageSize ? ` LIMIT ${pageSize}` : ''}`,
-          [...params, from],
-        );
+      // Pages from one cursor: the alerts are read in one pass (keyset queries would each plan and scan again), a
+      // page at a time, the next page asked before this page's records are built: the database reads on while the
+      // replica builds, and the evaluator renders a page while the next is read. Rows as arrays: cheaper for pg to
+      // build than objects of twenty-odd keys.
+      await tx.query(`DECLARE evaluation_alerts NO SCROLL CURSOR FOR SELECT ${EVALUATION_ALERT_COLUMNS} FROM alerts a ${where} ORDER BY a.seq`, params);
+      const pageSize = paging ? Math.max(1, Math.floor(paging.size)) : null;
+      const readPage = () => tx.queryArrays(`FETCH ${pageSize ? `FORWARD ${pageSize}` : 'ALL'} FROM evaluation_alerts`);
       // The links come as rows of their own rather than an ARRAY(...) per alert: pg parses array literals slowly
-      // (about half the listing's CPU here), and PostgreSQL runs two subqueries per alert for them.
-      // By the page's ids: the links' primary key (alert_id first) finds them without reading the whole table.
+      // (about half the listing's CPU here), and PostgreSQL runs two subqueries per alert for them. By the page's
+      // ids: the links' primary key (alert_id first) finds them without reading the whole table.
       const readLinks = (table: 'alert_channels' | 'alert_schedules', column: string, ids: string[]) =>
         tx.queryArrays(`SELECT alert_id, ${column} FROM ${table} WHERE alert_id = ANY($1::text[]) ORDER BY alert_id, position`, [ids]);
       const all: EvaluationAlert[] = [];
-      let next = readPage(0);
+      let next = readPage();
       for (;;) {
         const rows = await next;
         if (rows.length === 0) break;
-        const to = Number(rows.at(-1)!.at(-1));
         const ids = rows.map(alertIdOf);
         // One statement at a time on the connection (pg queues no more than that without complaint).
         const channels = groupLinks(await readLinks('alert_channels', 'channel_id', ids));
         const scheduleLinks = groupLinks(await readLinks('alert_schedules', 'schedule_id', ids));
         const more = pageSize !== null && rows.length === pageSize;
         // Asked now, awaited next turn: a failure there is the transaction's, rethrown when awaited.
-        next = more ? readPage(to) : Promise.resolve([]);
+        next = more ? readPage() : Promise.resolve([]);
         next.catch(() => undefined);
         const alerts = buildAlerts(rows, channels, scheduleLinks, timings, now);
         if (paging) paging.onPage(alerts);
