@@ -147,15 +147,27 @@ async function replay(base: string, urls: string[]): Promise<number> {
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
-/** CPU time (ms) used so far by this machine's `postgres` processes, from /proc (0 where there is none). */
-async function postgresCpuMs(): Promise<number> {
-  let ticks = 0;
+/**
+ * CPU time (ms) used so far by the bench's own PostgreSQL cluster (the postmaster listening on `port`), from /proc:
+ * the postmaster's, its live backends', and its exited backends' (the postmaster's reaped children). Other clusters
+ * on a shared machine are not counted.
+ */
+async function postgresCpuMs(port: number): Promise<number> {
+  const stats = new Map<string, string[]>();
+  let postmaster: string | undefined;
   for (const pid of await readdir('/proc').catch(() => [] as string[])) {
     if (!/^\d+$/.test(pid)) continue;
     const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
     if (!stat.includes('(postgres)')) continue;
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    ticks += Number(fields[11]) + Number(fields[12]);
+    stats.set(pid, stat.slice(stat.lastIndexOf(')') + 2).split(' '));
+    const cmdline = (await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')).split('\0');
+    if (` ${cmdline.join(' ')} `.includes(` -p ${port} `)) postmaster = pid;
+  }
+  let ticks = 0;
+  for (const [pid, fields] of stats) {
+    // Fields after the name: 1 is the parent; 11-12 user and system time; 13-14 those of reaped children.
+    if (pid === postmaster) ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+    else if (fields[1] === postmaster) ticks += Number(fields[11]) + Number(fields[12]);
   }
   return ticks * 10;
 }
@@ -300,10 +312,10 @@ async function main() {
       render.urls.length = 0;
       render.arrivals.length = 0;
       const startedAt = Date.now();
-      const pgCpuBefore = POSTGRES ? await postgresCpuMs() : 0;
+      const pgCpuBefore = postgres ? await postgresCpuMs(postgres.port) : 0;
       const started = performance.now();
       const answers = await Promise.all(replicas.map((replica) => replica.send('cycle')));
-      const pgCpuMs = POSTGRES ? (await postgresCpuMs()) - pgCpuBefore : 0;
+      const pgCpuMs = postgres ? (await postgresCpuMs(postgres.port)) - pgCpuBefore : 0;
       const durationMs = Math.max(...answers.map((answer) => answer.report.durationMs));
       const wallMs = performance.now() - started;
       const sum = (field: 'queries' | 'saved' | 'transitions') => answers.reduce((total, a) => total + a.report[field], 0);
