@@ -65,19 +65,24 @@ function seriesJson(target: string, fromMinutes: number, maxDataPoints: number |
 async function startRender() {
   const child = fork(fileURLToPath(import.meta.url), ['--render-server'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const urls: string[] = [];
+  /** When (epoch ms) the render endpoint received each request of `urls`. */
+  const arrivals: number[] = [];
   const url = await new Promise<string>((resolve, reject) => {
-    child.on('message', (message: { url?: string; request?: string }) => {
+    child.on('message', (message: { url?: string; request?: string; at?: number }) => {
       if (message.url) resolve(message.url);
-      if (message.request) urls.push(message.request);
+      if (message.request) {
+        urls.push(message.request);
+        arrivals.push(message.at!);
+      }
     });
     child.once('exit', (code) => reject(new Error(`render server exited ${code}`)));
   });
-  return { url, urls, close: () => child.kill() };
+  return { url, urls, arrivals, close: () => child.kill() };
 }
 
 async function serveRender() {
   const server = createServer((req, res) => {
-    process.send!({ request: req.url ?? '' });
+    process.send!({ request: req.url ?? '', at: Date.now() });
     const url = new URL(req.url ?? '/', 'http://x');
     const from = Number(/^-(\d+)min$/.exec(url.searchParams.get('from') ?? '')?.[1] ?? 10);
     const maxDataPoints = Number(url.searchParams.get('maxDataPoints')) || null;
@@ -142,15 +147,27 @@ async function replay(base: string, urls: string[]): Promise<number> {
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
-/** CPU time (ms) used so far by this machine's `postgres` processes, from /proc (0 where there is none). */
-async function postgresCpuMs(): Promise<number> {
-  let ticks = 0;
+/**
+ * CPU time (ms) used so far by the bench's own PostgreSQL cluster (the postmaster listening on `port`), from /proc:
+ * the postmaster's, its live backends', and its exited backends' (the postmaster's reaped children). Other clusters
+ * on a shared machine are not counted.
+ */
+async function postgresCpuMs(port: number): Promise<number> {
+  const stats = new Map<string, string[]>();
+  let postmaster: string | undefined;
   for (const pid of await readdir('/proc').catch(() => [] as string[])) {
     if (!/^\d+$/.test(pid)) continue;
     const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
     if (!stat.includes('(postgres)')) continue;
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    ticks += Number(fields[11]) + Number(fields[12]);
+    stats.set(pid, stat.slice(stat.lastIndexOf(')') + 2).split(' '));
+    const cmdline = (await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')).split('\0');
+    if (` ${cmdline.join(' ')} `.includes(` -p ${port} `)) postmaster = pid;
+  }
+  let ticks = 0;
+  for (const [pid, fields] of stats) {
+    // Fields after the name: 1 is the parent; 11-12 user and system time; 13-14 those of reaped children.
+    if (pid === postmaster) ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+    else if (fields[1] === postmaster) ticks += Number(fields[11]) + Number(fields[12]);
   }
   return ticks * 10;
 }
@@ -218,13 +235,14 @@ async function serveReplica(index: number, db: string, renderUrl: string) {
     send: (ch, n, signal) => sendNotification(ch, n, { ...DEFAULT_NOTIFIER_SETTINGS, destinations: parseDestinationPolicy(true) }, signal),
   });
   const leases = replicaLeases(store, { replica, ttlMs });
-  // The queries of the last cycle, to fetch them again bare (the 'render' command): the CPU floor of a cycle.
-  let lastQueries: Parameters<typeof graphite.renderEach>[0] = [];
+  // The queries of the last cycle (all its pages), to fetch them again bare in one call (the 'render' command): the
+  // CPU floor of a cycle.
+  let lastQueries: Parameters<typeof graphite.renderEach>[0][number][] = [];
   const recording: typeof graphite = {
     ...graphite,
-    renderEach: (queries, onResult) => {
-      lastQueries = queries;
-      return graphite.renderEach(queries, onResult);
+    renderEach: (queries, onResult, cycle) => {
+      for (const query of queries) lastQueries.push(query);
+      return graphite.renderEach(queries, onResult, cycle);
     },
   };
   const gc = (globalThis as { gc?: () => void }).gc;
@@ -235,6 +253,7 @@ async function serveReplica(index: number, db: string, renderUrl: string) {
       await store.acquireEvaluationLeases(replica, ttlMs);
       process.send!({ answer: null });
     } else if (command === 'cycle') {
+      lastQueries = [];
       const cpu = process.cpuUsage();
       const report = await runEvaluationCycle({ store, leases, graphite: recording, onDeliveriesWritten: () => deliveries.wake() });
       const { user, system } = process.cpuUsage(cpu);
@@ -291,10 +310,12 @@ async function main() {
     let lastUrls: string[] = [];
     for (let cycle = 1; cycle <= CYCLES; cycle += 1) {
       render.urls.length = 0;
-      const pgCpuBefore = POSTGRES ? await postgresCpuMs() : 0;
+      render.arrivals.length = 0;
+      const startedAt = Date.now();
+      const pgCpuBefore = postgres ? await postgresCpuMs(postgres.port) : 0;
       const started = performance.now();
       const answers = await Promise.all(replicas.map((replica) => replica.send('cycle')));
-      const pgCpuMs = POSTGRES ? (await postgresCpuMs()) - pgCpuBefore : 0;
+      const pgCpuMs = postgres ? (await postgresCpuMs(postgres.port)) - pgCpuBefore : 0;
       const durationMs = Math.max(...answers.map((answer) => answer.report.durationMs));
       const wallMs = performance.now() - started;
       const sum = (field: 'queries' | 'saved' | 'transitions') => answers.reduce((total, a) => total + a.report[field], 0);
@@ -312,6 +333,10 @@ async function main() {
           `  heap ${answers.map((a) => mb(a.heapUsed)).join(' + ')}  rss ${answers.map((a) => mb(a.rss)).join(' + ')}` +
           `${POSTGRES ? `  alerts per replica ${answers.map((a) => a.report.alerts).join('/')}` : ''}`,
       );
+      // Where the cycle's wall time goes outside the requests: before the first one arrived, after the last one.
+      const firstMs = Math.min(...render.arrivals) - startedAt;
+      const lastMs = Math.max(...render.arrivals) - startedAt;
+      console.log(`           first request at +${firstMs} ms, last at +${lastMs} ms (answered ${DELAY_MS} ms later), cycle ends at +${Math.round(durationMs)} ms`);
     }
     const baselineMs = await replay(render.url, lastUrls);
     // The CPU floor, measured in the same run: the replicas fetch the same render queries through the same client

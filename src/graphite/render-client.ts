@@ -35,8 +35,10 @@ export interface GraphiteClient {
    * The same, told as the answers arrive: `onResult(index, result)` once per query (`index` into `queries`),
    * while other requests are still in flight. The caller can use and drop each result at once instead of holding
    * all of them (a cycle of 100,000 alerts would otherwise keep every series alive until the last answer).
+   * Calls given the same `cycle` object (an evaluation cycle asking page by page) share one budget of timeout splits
+   * and matching time, as one call would.
    */
-  renderEach(queries: readonly RenderQuery[], onResult: (index: number, result: RenderResult) => void): Promise<void>;
+  renderEach(queries: readonly RenderQuery[], onResult: (index: number, result: RenderResult) => void, cycle?: object): Promise<void>;
   /** A graph URL of a target for people to open (no credentials in it). */
   graphUrl(target: string, fromMinutes: number): string;
 }
@@ -189,7 +191,9 @@ export function createGraphiteClient(options: GraphiteClientOptions): GraphiteCl
     return batches;
   };
 
-  const renderEach: GraphiteClient['renderEach'] = async (queries, onResult) => {
+  // Calls given the same `cycle` object (a cycle rendering page by page) share one cycle's budgets.
+  const cycleBudgets = new WeakMap<object, { timeouts: number; matching: MatchBudget }>();
+  const renderEach: GraphiteClient['renderEach'] = async (queries, onResult, cycle) => {
     // Distinct queries by range, then by target; each remembers which of `queries` asked it (an index, or several).
     const byRange = new Map<string, { range: Range; batchable: string[]; alone: string[]; asked: Map<string, number | number[]> }>();
     for (let index = 0; index < queries.length; index += 1) {
@@ -208,7 +212,8 @@ export function createGraphiteClient(options: GraphiteClientOptions): GraphiteCl
       else asking.push(index);
     }
     const work: Promise<void>[] = [];
-    const budget = { timeouts: timeoutSplitBudget, matching: createMatchBudget() };
+    const budget = (cycle && cycleBudgets.get(cycle)) || { timeouts: timeoutSplitBudget, matching: createMatchBudget() };
+    if (cycle) cycleBudgets.set(cycle, budget);
     for (const { range, batchable, alone, asked } of byRange.values()) {
       const deliver = (target: string, result: RenderResult) => {
         const indexes = asked.get(target);

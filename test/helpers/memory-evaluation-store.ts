@@ -1,4 +1,4 @@
-import type { EvaluationAlert, EvaluationStore, EvaluationUpdate, NotificationRecord } from '../../src/server/evaluator/evaluation-store.js';
+import type { EvaluationAlert, EvaluationPaging, EvaluationStore, EvaluationUpdate, NotificationRecord } from '../../src/server/evaluator/evaluation-store.js';
 import type { EvaluationLease } from '../../src/server/store/store.js';
 import type { TransitionHistoryEntry } from '../../src/evaluation/transitions.js';
 import type { DeliveryChannel, Notification } from '../../src/server/notifiers/types.js';
@@ -51,8 +51,11 @@ export class MemoryEvaluationStore implements EvaluationStore {
 
   async releaseEvaluationLeases(): Promise<void> {}
 
-  async listAlertsForEvaluation(): Promise<EvaluationAlert[]> {
-    return [...this.alerts.values()].map((alert) => ({ ...alert }));
+  async listAlertsForEvaluation(_now?: number, _lease?: EvaluationLease, paging?: EvaluationPaging): Promise<EvaluationAlert[]> {
+    const alerts = [...this.alerts.values()].map((alert) => ({ ...alert }));
+    if (!paging) return alerts;
+    for (let from = 0; from < alerts.length; from += paging.size) paging.onPage(alerts.slice(from, from + paging.size));
+    return [];
   }
 
   async saveEvaluations(updates: EvaluationUpdate[]): Promise<void> {

@@ -83,6 +83,12 @@ export interface NotificationRecord {
   reason: string;
 }
 
+/** How a paged listing hands its alerts over: `onPage` runs once per page, in order, before the next page is read. */
+export interface EvaluationPaging {
+  size: number;
+  onPage(alerts: EvaluationAlert[]): void;
+}
+
 /**
  * The evaluator's store: what each backend implements directly (sqlite/evaluation-rows.ts,
  * postgres/evaluation-rows.ts). Every method works across accounts.
@@ -105,8 +111,11 @@ export interface EvaluationStore {
   /**
    * The alerts of one round, oldest first, with `muted` and `acknowledged` decided at `now` (epoch ms): with a
    * lease, only those of the partitions it holds; without, every alert of every account. One consistent snapshot.
+   * With `paging`, the alerts come to `paging.onPage` in pages of at most `paging.size` as they are read (the same
+   * alerts in the same order and snapshot, so the evaluator renders a page while the next is read) and the answer is
+   * empty (none held).
    */
-  listAlertsForEvaluation(now: number, lease?: EvaluationLease): Promise<EvaluationAlert[]>;
+  listAlertsForEvaluation(now: number, lease?: EvaluationLease, paging?: EvaluationPaging): Promise<EvaluationAlert[]>;
   /**
    * Writes a round's updates, their history entries and their outbox deliveries in one transaction (one disk sync
    * for thousands of alerts): a transition is never stored without its notifications, nor notified without being

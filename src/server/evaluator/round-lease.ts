@@ -1,5 +1,5 @@
 import { LeaseLost, type EvaluationLease } from '../store/store.js';
-import type { EvaluationAlert, EvaluationStore } from './evaluation-store.js';
+import type { EvaluationAlert, EvaluationPaging, EvaluationStore } from './evaluation-store.js';
 
 /** Who evaluates and for how long a lease holds. */
 export interface LeaseOptions {
@@ -63,12 +63,13 @@ export function replicaLeases(store: EvaluationStore, options: LeaseOptions): Re
  * the round's save is then fenced by that lease (the one its list was read under, never a newer one a heartbeat
  * took meanwhile: a partition lost and taken back would carry a state read before), so a round that lost a
  * partition midway writes (and notifies) nothing for it. Without leases (tests, tools): every alert, not fenced.
+ * With `paging`, the alerts go to `paging.onPage` a page at a time as they are read (and `alerts` is empty).
  */
-export async function listRound(store: EvaluationStore, now: number, leases?: ReplicaLeases): Promise<Round> {
-  if (!leases) return { alerts: await store.listAlertsForEvaluation(now) };
+export async function listRound(store: EvaluationStore, now: number, leases?: ReplicaLeases, paging?: EvaluationPaging): Promise<Round> {
+  if (!leases) return { alerts: await store.listAlertsForEvaluation(now, undefined, paging) };
   const askedAt = performance.now();
   const lease = await leases.acquire();
-  const alerts = await store.listAlertsForEvaluation(now, lease);
+  const alerts = await store.listAlertsForEvaluation(now, lease, paging);
   // The database granted the lease until ttl after it received the request, which was no earlier than askedAt:
   // past askedAt + ttl on this process's monotonic clock (immune to wall-clock jumps), the partitions may be
   // another replica's already. An answer that slow (a stalled or partitioned link) is not evaluated at all.

@@ -1,6 +1,8 @@
 import { notifiedAlert } from '../notifiers/notified-alert.js';
 import type { Logger } from 'pino';
-import type { GraphiteClient, RenderQuery, RenderResult } from '../../graphite/index.js';
+import type { GraphiteClient, RenderResult } from '../../graphite/index.js';
+import type { EvaluationLease } from '../store/store.js';
+import { CycleQueries } from './cycle-queries.js';
 import type { Notification } from '../notifiers/types.js';
 import { historyQueryRange, queryRangeMinutes } from '../../evaluation/criteria.js';
 import type { EvaluationAlert, EvaluationStore, EvaluationUpdate, NotificationRecord } from './evaluation-store.js';
@@ -19,7 +21,15 @@ export interface CycleDependencies {
   onDeliveriesWritten?: () => void;
   now?: () => number;
   logger?: Logger;
+  /** Alerts per page of the listing (default PAGE_SIZE); tests use small pages. */
+  pageSize?: number;
 }
+
+/**
+ * Alerts per page: a page's requests (about 24 full ones here) keep the client's 8 slots busy for a few round trips
+ * while the next page is read, and a page is a small share of a large replica's listing.
+ */
+export const PAGE_SIZE = 2_000;
 
 /** One alert of the cycle: its criteria, where their answers are in the cycle's results, and how many are still out. */
 interface Plan {
@@ -44,54 +54,20 @@ export interface CycleReport {
 }
 
 /**
- * One evaluation cycle: read every alert, fetch each distinct query once (batched by the Graphite client), judge
- * each alert as soon as its answers are in, then write the new states, history and notifications (one outbox row
- * per channel) in one transaction. A failure of one alert (even an unexpected one) is logged and leaves the others alone. A crash
- * before the commit loses the whole cycle (the next one judges again); after it, the outbox holds every
- * notification until a delivery worker has sent it.
+ * One evaluation cycle: read the alerts a page at a time, fetch each distinct query once (batched by the Graphite
+ * client; a page's requests leave while the next page is read), judge each alert as soon as its answers are in,
+ * then write the new states, history and notifications (one outbox row per channel) in one transaction, fenced by
+ * the lease the pages were read under. A failure of one alert (even an unexpected one) is logged and leaves the
+ * others alone. A crash before the commit loses the whole cycle (the next one judges again); after it, the outbox
+ * holds every notification until a delivery worker has sent it.
  */
 export async function runEvaluationCycle(deps: CycleDependencies): Promise<CycleReport> {
   const started = Date.now();
   const nowMs = (deps.now ?? Date.now)();
   const now = Math.floor(nowMs / 1000);
-  const { alerts, lease } = await listRound(deps.store, nowMs, deps.leases);
-
-  // Distinct queries by range (a handful per cycle; a plain window is keyed by its minutes alone, no string built),
-  // then by target.
-  const queryIndex = new Map<number | string, Map<string, number>>();
-  const queries: RenderQuery[] = [];
-  /** For each query: the plans (alerts) that wait for it. */
-  const waiting: number[][] = [];
-  const slotOf = (target: string, fromMinutes: number, maxDataPoints: number | undefined, planIndex: number): number => {
-    const rangeKey = maxDataPoints === undefined ? fromMinutes : `${fromMinutes}/${maxDataPoints}`;
-    let byTarget = queryIndex.get(rangeKey);
-    if (byTarget === undefined) queryIndex.set(rangeKey, (byTarget = new Map()));
-    let slot = byTarget.get(target);
-    if (slot === undefined) {
-      slot = queries.push(maxDataPoints === undefined ? { target, fromMinutes } : { target, fromMinutes, maxDataPoints }) - 1;
-      byTarget.set(target, slot);
-      waiting.push([planIndex]);
-    } else waiting[slot]!.push(planIndex);
-    return slot;
-  };
-  const plans: Plan[] = new Array(alerts.length);
-  for (let planIndex = 0; planIndex < alerts.length; planIndex += 1) {
-    const alert = alerts[planIndex]!;
-    const criteria = safeListCriteria(alert, deps.logger);
-    const slots: number[] = new Array(criteria.length);
-    /** The history query of each criterion (missing data), -1 for none. */
-    const historySlots: number[] = new Array(criteria.length);
-    let pending = criteria.length;
-    for (let i = 0; i < criteria.length; i += 1) {
-      const { metric, criteria: rule } = criteria[i]!;
-      slots[i] = slotOf(metric, queryRangeMinutes(rule), undefined, planIndex);
-      const range = historyQueryRange(rule);
-      historySlots[i] = range ? slotOf(metric, range.fromMinutes, range.maxDataPoints, planIndex) : -1;
-      if (range) pending += 1;
-    }
-    plans[planIndex] = { alert, criteria, slots, historySlots, pending };
-  }
-  queryIndex.clear();
+  const cycle = new CycleQueries();
+  /** Each alert's plan by its index in the cycle, until it is judged. */
+  const plans: (Plan | undefined)[] = [];
 
   const updates: EvaluationUpdate[] = [];
   let notifications = 0;
@@ -103,7 +79,7 @@ export async function runEvaluationCycle(deps: CycleDependencies): Promise<Cycle
   const judge = ({ alert, criteria, slots, historySlots }: Plan) => {
     if (criteria.length === 0) return;
     try {
-      const input = buildInput(criteria, results, slots, historySlots, now, alert.expression);
+      const input = buildInput(criteria, cycle.results, slots, historySlots, now, alert.expression);
       // Parsed once per distinct stored text (state-text-cache.ts).
       const previous = previousStateOf(alert.evalState, alert.status, alert.currentlyTriggeredMetrics);
       const advance = advanceAlert(previous, input, {
@@ -166,30 +142,70 @@ export async function runEvaluationCycle(deps: CycleDependencies): Promise<Cycle
     }
   };
 
-  // Each alert is judged as soon as its last answer is in, and each answer dropped once its alerts are judged: the
-  // judging overlaps the requests still in flight, and only the answers not yet used are held in memory.
-  const results: (RenderResult | undefined)[] = new Array(queries.length);
-  /** For each query: how many of its uses by alerts are not judged yet. */
-  const unused = waiting.map((planIndexes) => planIndexes.length);
-  await deps.graphite.renderEach(queries, (slot, result) => {
+  /** Judges a plan whose answers are all in, then releases its answers (dropped once no alert needs them). */
+  const settle = (planIndex: number) => {
+    const plan = plans[planIndex]!;
+    plans[planIndex] = undefined;
+    judge(plan);
+    for (const used of plan.slots) cycle.release(used);
+    for (const used of plan.historySlots) if (used !== -1) cycle.release(used);
+  };
+  const onAnswer = (slot: number, result: RenderResult) => {
     if (!result.ok) failedQueries += 1;
-    results[slot] = result;
-    for (const planIndex of waiting[slot]!) {
+    for (const planIndex of cycle.answer(slot, result)) {
       const plan = plans[planIndex]!;
-      plan.pending -= 1;
-      if (plan.pending > 0) continue;
-      judge(plan);
-      for (const used of plan.slots) if ((unused[used]! -= 1) === 0) results[used] = undefined;
-      for (const used of plan.historySlots) if (used !== -1 && (unused[used]! -= 1) === 0) results[used] = undefined;
+      if ((plan.pending -= 1) === 0) settle(planIndex);
     }
-  });
+  };
+  // Every request of the cycle shares its client budgets (timeout splits, matching time), whatever the pages.
+  const renderCycle = {};
+  const renders: Promise<void>[] = [];
+  const ask = (all: boolean) => {
+    const slots = cycle.take(all);
+    if (slots.length === 0) return;
+    const queries = slots.map((slot) => cycle.queries[slot]!);
+    renders.push(deps.graphite.renderEach(queries, (index, result) => onAnswer(slots[index]!, result), renderCycle));
+  };
+  /** A page of alerts: plans them, judges those whose answers are all in already, and asks what is new. */
+  const onPage = (alerts: EvaluationAlert[]) => {
+    for (const alert of alerts) {
+      const planIndex = plans.length;
+      const criteria = safeListCriteria(alert, deps.logger);
+      const slots: number[] = new Array(criteria.length);
+      /** The history query of each criterion (missing data), -1 for none. */
+      const historySlots: number[] = new Array(criteria.length);
+      let pending = 0;
+      for (let i = 0; i < criteria.length; i += 1) {
+        const { metric, criteria: rule } = criteria[i]!;
+        const slot = (slots[i] = cycle.use(metric, queryRangeMinutes(rule), undefined, planIndex));
+        if (!cycle.answered(slot)) pending += 1;
+        const range = historyQueryRange(rule);
+        historySlots[i] = range ? cycle.use(metric, range.fromMinutes, range.maxDataPoints, planIndex) : -1;
+        if (range && !cycle.answered(historySlots[i]!)) pending += 1;
+      }
+      plans.push({ alert, criteria, slots, historySlots, pending });
+      if (pending === 0) settle(planIndex);
+    }
+    ask(false);
+  };
+
+  let lease: EvaluationLease | undefined;
+  try {
+    ({ lease } = await listRound(deps.store, nowMs, deps.leases, { size: deps.pageSize ?? PAGE_SIZE, onPage }));
+    cycle.endListing();
+    ask(true);
+  } finally {
+    // Even a cycle whose listing failed (its lease lost) waits for the requests it made: cycles never overlap.
+    await Promise.allSettled(renders);
+  }
+  await Promise.all(renders);
 
   if (updates.length > 0) await deps.store.saveEvaluations(updates, lease);
   if (deliveries > 0) deps.onDeliveriesWritten?.();
 
   const report: CycleReport = {
-    alerts: alerts.length,
-    queries: queries.length,
+    alerts: plans.length,
+    queries: cycle.queries.length,
     failedQueries,
     transitions,
     transitionsTo,

@@ -1,4 +1,4 @@
-import type { EvaluationAlert, EvaluationStore, EvaluationUpdate } from '../../evaluator/evaluation-store.js';
+import type { EvaluationAlert, EvaluationPaging, EvaluationStore, EvaluationUpdate } from '../../evaluator/evaluation-store.js';
 import { LeaseLost, alertPartition, type EvaluationLease } from '../store.js';
 import {
   EVALUATION_ALERT_COLUMNS,
@@ -37,41 +37,49 @@ export class PostgresEvaluationRows implements EvaluationStore {
     await this.db.transaction((tx) => releaseLeases(tx, replica));
   }
 
-  async listAlertsForEvaluation(now: number, lease?: EvaluationLease): Promise<EvaluationAlert[]> {
-    // One snapshot for the alerts, their links and the schedules of the round, as SQLite's single connection sees them.
+  async listAlertsForEvaluation(now: number, lease?: EvaluationLease, paging?: EvaluationPaging): Promise<EvaluationAlert[]> {
+    // One snapshot for the alerts, their links and the schedules of the round (every page of it), as SQLite's single
+    // connection sees them.
     return this.db.transaction(async (tx) => {
       await tx.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
       const partitions = lease?.tokens ? [...lease.tokens.keys()] : null;
       const where = partitions ? `WHERE ${partitionSql('$1')} = ANY($2)` : '';
       const params = partitions ? [lease!.partitionCount, partitions] : [];
-      // Rows as arrays: cheaper for pg to build than objects of twenty-odd keys. The links come as rows of their own
-      // rather than an ARRAY(...) per alert: pg parses array literals slowly (about half the listing's CPU here), and
-      // PostgreSQL runs two subqueries per alert for them.
-      const rows = await tx.queryArrays(`SELECT ${EVALUATION_ALERT_COLUMNS} FROM alerts a ${where} ORDER BY a.seq`, params);
-      const channels = groupLinks(
-        await tx.queryArrays(`SELECT l.alert_id, l.channel_id FROM alert_channels l JOIN alerts a ON a.id = l.alert_id ${where} ORDER BY l.alert_id, l.position`, params),
-      );
-      const scheduleLinks = groupLinks(
-        await tx.queryArrays(`SELECT l.alert_id, l.schedule_id FROM alert_schedules l JOIN alerts a ON a.id = l.alert_id ${where} ORDER BY l.alert_id, l.position`, params),
-      );
       const timings = scheduleTimings(await tx.query<ScheduleTimingRow>(`SELECT ${SCHEDULE_TIMING_COLUMNS} FROM schedules`));
-      // Plain loops: this runs for every alert of the replica's share every cycle.
-      const alerts: EvaluationAlert[] = new Array(rows.length);
-      for (let i = 0; i < rows.length; i += 1) {
-        const row = rows[i]!;
-        const id = alertIdOf(row);
-        const scheduleIds = scheduleLinks.get(id);
-        let schedules: ScheduleTiming[] = NO_SCHEDULES;
-        if (scheduleIds) {
-          schedules = [];
-          for (const scheduleId of scheduleIds) {
-            const timing = timings.get(scheduleId);
-            if (timing) schedules.push(timing);
-          }
+      // Pages from one cursor: the alerts are read in one pass (keyset queries would each plan and scan again), a
+      // page at a time, the next page asked before this page's records are built: the database reads on while the
+      // replica builds, and the evaluator renders a page while the next is read. Rows as arrays: cheaper for pg to
+      // build than objects of twenty-odd keys.
+      await tx.query(`DECLARE evaluation_alerts NO SCROLL CURSOR FOR SELECT ${EVALUATION_ALERT_COLUMNS} FROM alerts a ${where} ORDER BY a.seq`, params);
+      const pageSize = paging ? Math.max(1, Math.floor(paging.size)) : null;
+      const readPage = () => tx.queryArrays(`FETCH ${pageSize ? `FORWARD ${pageSize}` : 'ALL'} FROM evaluation_alerts`);
+      // The links come as rows of their own rather than an ARRAY(...) per alert: pg parses array literals slowly
+      // (about half the listing's CPU here), and PostgreSQL runs two subqueries per alert for them. By the page's
+      // ids: the links' primary key (alert_id first) finds them without reading the whole table.
+      const readLinks = (table: 'alert_channels' | 'alert_schedules', column: string, ids: string[]) =>
+        tx.queryArrays(`SELECT alert_id, ${column} FROM ${table} WHERE alert_id = ANY($1::text[]) ORDER BY alert_id, position`, [ids]);
+      const all: EvaluationAlert[] = [];
+      let next = readPage();
+      for (;;) {
+        const rows = await next;
+        if (rows.length === 0) break;
+        const ids = rows.map(alertIdOf);
+        // One statement at a time on the connection (pg queues no more than that without complaint).
+        const channels = groupLinks(await readLinks('alert_channels', 'channel_id', ids));
+        const scheduleLinks = groupLinks(await readLinks('alert_schedules', 'schedule_id', ids));
+        const more = pageSize !== null && rows.length === pageSize;
+        // Asked now, awaited next turn: a failure there is the transaction's, rethrown when awaited.
+        next = more ? readPage() : Promise.resolve([]);
+        next.catch(() => undefined);
+        const alerts = buildAlerts(rows, channels, scheduleLinks, timings, now);
+        if (paging) paging.onPage(alerts);
+        else for (const alert of alerts) all.push(alert);
+        if (!more) {
+          await next;
+          break;
         }
-        alerts[i] = evaluationAlertFromValues(row, channels.get(id) ?? [], schedules, now);
       }
-      return alerts;
+      return all;
     });
   }
 
@@ -108,6 +116,32 @@ export class PostgresEvaluationRows implements EvaluationStore {
 }
 
 const NO_SCHEDULES: ScheduleTiming[] = [];
+
+/** One page's evaluator records. Plain loops: this runs for every alert of the replica's share every cycle. */
+function buildAlerts(
+  rows: unknown[][],
+  channels: Map<string, string[]>,
+  scheduleLinks: Map<string, string[]>,
+  timings: Map<string, ScheduleTiming>,
+  now: number,
+): EvaluationAlert[] {
+  const alerts: EvaluationAlert[] = new Array(rows.length);
+  for (let i = 0; i < rows.length; i += 1) {
+    const row = rows[i]!;
+    const id = alertIdOf(row);
+    const scheduleIds = scheduleLinks.get(id);
+    let schedules: ScheduleTiming[] = NO_SCHEDULES;
+    if (scheduleIds) {
+      schedules = [];
+      for (const scheduleId of scheduleIds) {
+        const timing = timings.get(scheduleId);
+        if (timing) schedules.push(timing);
+      }
+    }
+    alerts[i] = evaluationAlertFromValues(row, channels.get(id) ?? [], schedules, now);
+  }
+  return alerts;
+}
 
 /** Link rows (alert id, linked id), ordered by alert and position, as each alert's ids in order. */
 function groupLinks(rows: unknown[][]): Map<string, string[]> {

@@ -30,7 +30,7 @@ import type { AckOutcome, AckWrite } from '../ack-store.js';
 import * as throttleRows from './throttle-rows.js';
 import { listsHeld } from '../held-listing.js';
 import { PostgresEvaluationRows } from './evaluation-rows.js';
-import type { EvaluationAlert, EvaluationUpdate } from '../../evaluator/evaluation-store.js';
+import type { EvaluationAlert, EvaluationPaging, EvaluationUpdate } from '../../evaluator/evaluation-store.js';
 import { MIGRATIONS, migrateDatabase } from './migrations.js';
 import { watchPostgresAccountChanges } from './account-changes.js';
 import type { AccountChanges } from '../account-changes.js';
@@ -204,8 +204,8 @@ export class PostgresStore implements Store {
 
   // The evaluator's side ---------------------------------------------------------------------------------------
 
-  async listAlertsForEvaluation(now: number, lease?: EvaluationLease): Promise<EvaluationAlert[]> {
-    return this.evaluation.listAlertsForEvaluation(now, lease);
+  async listAlertsForEvaluation(now: number, lease?: EvaluationLease, paging?: EvaluationPaging): Promise<EvaluationAlert[]> {
+    return this.evaluation.listAlertsForEvaluation(now, lease, paging);
   }
 
   async saveEvaluations(updates: EvaluationUpdate[], lease?: EvaluationLease): Promise<void> {

@@ -28,7 +28,7 @@ import { MIGRATIONS } from './migrations.js';
 import * as alertRows from './alert-rows.js';
 import * as channelRows from './channel-rows.js';
 import { SqliteEvaluationRows } from './evaluation-rows.js';
-import type { EvaluationAlert, EvaluationUpdate } from '../../evaluator/evaluation-store.js';
+import type { EvaluationAlert, EvaluationPaging, EvaluationUpdate } from '../../evaluator/evaluation-store.js';
 import * as scheduleRows from './schedule-rows.js';
 import * as historyRows from './history-rows.js';
 import type {
@@ -188,8 +188,8 @@ export class SqliteStore implements Store {
 
   // The evaluator's side ---------------------------------------------------------------------------------------
 
-  async listAlertsForEvaluation(now: number): Promise<EvaluationAlert[]> {
-    return this.evaluation.listAlertsForEvaluation(now);
+  async listAlertsForEvaluation(now: number, lease?: EvaluationLease, paging?: EvaluationPaging): Promise<EvaluationAlert[]> {
+    return this.evaluation.listAlertsForEvaluation(now, lease, paging);
   }
 
   async saveEvaluations(updates: EvaluationUpdate[]): Promise<void> {
