@@ -68,15 +68,16 @@ export function createGraphiteClient(options: GraphiteClientOptions): GraphiteCl
   const limit = pLimit(options.concurrency ?? 8);
   const timeoutSplitBudget = options.timeoutSplitBudget ?? 16;
 
-  /** The request's path and query (the URL less the origin). */
+  /**
+   * The request's path and query (the URL less the origin), exactly as URLSearchParams writes it: targets, from,
+   * until, maxDataPoints, format. Written by hand because URLSearchParams cost an object, a list and an encode
+   * call per target per request; a plain Graphite path needs no escaping at all.
+   */
   const buildPath = (targets: readonly string[], range: Range): string => {
-    const params = new URLSearchParams();
-    for (const target of targets) params.append('target', target);
-    params.set('from', `-${range.fromMinutes}min`);
-    params.set('until', 'now');
-    if (range.maxDataPoints) params.set('maxDataPoints', String(range.maxDataPoints));
-    params.set('format', 'json');
-    return `${renderUrl.pathname}?${params.toString()}`;
+    const parts = new Array<string>(targets.length + 1);
+    for (let i = 0; i < targets.length; i += 1) parts[i] = `target=${formValue(targets[i]!)}`;
+    parts[targets.length] = rangeQuery(range);
+    return `${renderUrl.pathname}?${parts.join('&')}`;
   };
   const buildUrl = (targets: readonly string[], range: Range): string => `${renderUrl.origin}${buildPath(targets, range)}`;
 
@@ -86,7 +87,7 @@ export function createGraphiteClient(options: GraphiteClientOptions): GraphiteCl
     limit(async () => {
       let answer: BodyAnswer;
       try {
-        answer = await getBody(buildUrl(targets, range), { agent, headers, signal: AbortSignal.timeout(timeoutMs) });
+        answer = await getBody(buildUrl(targets, range), { agent, headers, timeoutMs });
       } catch (error) {
         throw new RenderError(describeFetchError(error, timeoutMs));
       }
@@ -174,13 +175,15 @@ export function createGraphiteClient(options: GraphiteClientOptions): GraphiteCl
   const cutBatches = (targets: string[], range: Range): string[][] => {
     const batches: string[][] = [];
     let current: string[] = [];
-    let length = buildUrl([], range).length;
+    const empty = buildUrl([], range).length;
+    let length = empty;
     for (const target of targets) {
-      const added = `&target=${encodeURIComponent(target)}`.length;
+      // As measured before: `&target=` and the target as encodeURIComponent writes it (a plain path as it is).
+      const added = 8 + (PLAIN_VALUE.test(target) ? target.length : encodeURIComponent(target).length);
       if (current.length > 0 && (current.length >= maxTargets || length + added > maxUrlLength)) {
         batches.push(current);
         current = [];
-        length = buildUrl([], range).length;
+        length = empty;
       }
       current.push(target);
       length += added;
@@ -252,6 +255,20 @@ type Range = Pick<RenderQuery, 'fromMinutes' | 'maxDataPoints'>;
 
 function rangeKey(query: Range): string {
   return `${query.fromMinutes}/${query.maxDataPoints ?? ''}`;
+}
+
+/** `from`, `until`, `maxDataPoints` and `format`, in URLSearchParams' order and encoding. */
+function rangeQuery(range: Range): string {
+  const points = range.maxDataPoints ? `&maxDataPoints=${formValue(String(range.maxDataPoints))}` : '';
+  return `from=${formValue(`-${range.fromMinutes}min`)}&until=now${points}&format=json`;
+}
+
+/** Characters application/x-www-form-urlencoded leaves as they are. */
+const PLAIN_VALUE = /^[A-Za-z0-9*._-]*$/;
+
+/** A query value as URLSearchParams writes it (space as `+`, `~` and `'` escaped, lone surrogates as U+FFFD). */
+export function formValue(value: string): string {
+  return PLAIN_VALUE.test(value) ? value : new URLSearchParams([['', value]]).toString().slice(1);
 }
 
 const WILDCARD = /[*?[{]/;
