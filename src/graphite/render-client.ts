@@ -1,7 +1,7 @@
 import { GlobSyntaxError, compileGraphitePattern, isBatchableTarget, type GraphiteMatcher } from '../model/graphite-target/glob.js';
 import { createAgent, getBody, type BodyAnswer } from './http-get.js';
 import { RenderAnswerError, parseRenderAnswer } from './render-json.js';
-import pLimit from 'p-limit';
+import { createLimiter } from './request-limiter.js';
 import { MATCH_LIMITS, createMatchBudget, matchWildcards, type MatchBudget } from './match-batch.js';
 import type { GraphiteFailure, RenderQuery, RenderResult, RenderSeries } from './types.js';
 
@@ -65,7 +65,7 @@ export function createGraphiteClient(options: GraphiteClientOptions): GraphiteCl
   const timeoutMs = options.timeoutMs ?? 10_000;
   const maxTargets = options.maxTargetsPerRequest ?? 100;
   const maxUrlLength = options.maxUrlLength ?? 7_000;
-  const limit = pLimit(options.concurrency ?? 8);
+  const limit = createLimiter(options.concurrency ?? 8);
   const timeoutSplitBudget = options.timeoutSplitBudget ?? 16;
 
   /**
@@ -200,7 +200,9 @@ export function createGraphiteClient(options: GraphiteClientOptions): GraphiteCl
       const key = rangeKey(query);
       let group = byRange.get(key);
       if (!group) {
-        const range = { fromMinutes: query.fromMinutes, ...(query.maxDataPoints ? { maxDataPoints: query.maxDataPoints } : {}) };
+        // Both keys always (one shape): a shape made by spreading lived only while its objects did, and code
+        // optimized for it was thrown away at each full collection between cycles.
+        const range: Range = { fromMinutes: query.fromMinutes, maxDataPoints: query.maxDataPoints || undefined };
         byRange.set(key, (group = { range, batchable: [], alone: [], asked: new Map() }));
       }
       const asking = group.asked.get(query.target);
