@@ -2,10 +2,12 @@ import { GlobSyntaxError, compileGraphitePattern, isBatchableTarget, type Graphi
 import { createAgent, getBody, type BodyAnswer } from './http-get.js';
 import { RenderAnswerError, parseRenderAnswer } from './render-json.js';
 import { createLimiter } from './request-limiter.js';
-import { MATCH_LIMITS, createMatchBudget, matchWildcards, type MatchBudget } from './match-batch.js';
+import { MATCH_LIMITS, addMatch, createMatchBudget, matchWildcards, type MatchBudget, type Matches } from './match-batch.js';
+import { PLAIN_VALUE, formValue, rangeQuery } from './render-query.js';
 import type { GraphiteFailure, RenderQuery, RenderResult, RenderSeries } from './types.js';
 
 export { PackedSeries, parseRenderJson } from './render-json.js';
+export { formValue } from './render-query.js';
 
 /** Settings of a GraphiteClient. Only baseUrl is required. */
 export interface GraphiteClientOptions {
@@ -236,58 +238,11 @@ function deliver(delivery: Delivery, target: string, result: RenderResult): void
   else for (const index of indexes) delivery.onResult(index, result);
 }
 
-/** The series matched to each target of a shared request so far (null: none yet). */
-interface Matches {
-  found: Map<string, RenderSeries[] | null>;
-  /** Past a few series per target, their positions by name (a wildcard can match thousands). */
-  positions: Map<string, Map<string, number>>;
-}
-
-/** Adds `one` to what `target` matched, replacing a series of the same name. */
-function addMatch({ found, positions }: Matches, target: string, one: RenderSeries): void {
-  const matched = found.get(target);
-  if (!matched) {
-    found.set(target, [one]);
-    return;
-  }
-  let byName = positions.get(target);
-  if (!byName) {
-    if (matched.length < 16) {
-      for (let i = 0; i < matched.length; i += 1) {
-        if (matched[i]!.target === one.target) {
-          matched[i] = one;
-          return;
-        }
-      }
-      matched.push(one);
-      return;
-    }
-    positions.set(target, (byName = new Map(matched.map((series, i) => [series.target, i]))));
-  }
-  const at = byName.get(one.target);
-  if (at === undefined) byName.set(one.target, matched.push(one) - 1);
-  else matched[at] = one;
-}
-
 /** The time range (and resolution cap) a request covers; only queries with the same range share requests. */
 type Range = Pick<RenderQuery, 'fromMinutes' | 'maxDataPoints'>;
 
 function rangeKey(query: Range): string {
   return `${query.fromMinutes}/${query.maxDataPoints ?? ''}`;
-}
-
-/** `from`, `until`, `maxDataPoints` and `format`, in URLSearchParams' order and encoding. */
-function rangeQuery(range: Range): string {
-  const points = range.maxDataPoints ? `&maxDataPoints=${formValue(String(range.maxDataPoints))}` : '';
-  return `from=${formValue(`-${range.fromMinutes}min`)}&until=now${points}&format=json`;
-}
-
-/** Characters application/x-www-form-urlencoded leaves as they are. */
-const PLAIN_VALUE = /^[A-Za-z0-9*._-]*$/;
-
-/** A query value as URLSearchParams writes it (space as `+`, `~` and `'` escaped, lone surrogates as U+FFFD). */
-export function formValue(value: string): string {
-  return PLAIN_VALUE.test(value) ? value : new URLSearchParams([['', value]]).toString().slice(1);
 }
 
 const WILDCARD = /[*?[{]/;
