@@ -3,7 +3,9 @@
  * of bench:evaluate's 10,000 alerts (80 % threshold, 10 % missing with its 24 h query, 10 % composite) against its
  * render endpoint (a child process), ROUNDS times (default 10), judging nothing; prints each round's CPU (user and
  * system) per alert. No baseline of its own: compare two checkouts run one after the other (the floor that
- * bench:evaluate prints is this same work inside a replica).
+ * bench:evaluate prints is this same work inside a replica). Two full collections before each round, as a replica
+ * of bench:evaluate has between two cycles (and V8's memory reducer gives an idle server between two cycles):
+ * without them a round measured only code optimized in the rounds before, which a server does not keep.
  */
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -25,7 +27,10 @@ try {
   }
   const rounds = Number(process.env.ROUNDS ?? 10);
   const perAlert: number[] = [];
+  const gc = (globalThis as { gc?: () => void }).gc;
   for (let round = 1; round <= rounds; round += 1) {
+    gc?.();
+    gc?.();
     const started = process.cpuUsage();
     let results = 0;
     await client.renderEach(queries, () => (results += 1));

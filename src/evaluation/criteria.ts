@@ -60,19 +60,28 @@ export function breaches(criteria: AlertCriteria, value: number): boolean {
  */
 export function judgeSeries(criteria: AlertCriteria, points: readonly Point[], now: number): SeriesVerdict {
   const period = timePeriodMinutes(criteria);
+  // Loops rather than filter/every with a callback each: this runs per alert per cycle.
   if (criteria.type === 'missing') {
     const windowStart = now - (period ?? 1) * 60;
-    const inWindow = points.filter((p) => p.time > windowStart);
-    if (inWindow.length > 0) return { state: 'clear', value: inWindow[inWindow.length - 1]!.value };
+    for (let i = points.length - 1; i >= 0; i -= 1) {
+      if (points[i]!.time > windowStart) return { state: 'clear', value: points[i]!.value };
+    }
     return points.length > 0 ? { state: 'holds', value: null } : { state: 'unknown' };
   }
-  const inWindow =
-    period === null
-      ? points.slice(-1)
-      : points.filter((p) => p.time > now - period * 60);
-  if (inWindow.length === 0) return { state: 'unknown' };
-  const latest = inWindow[inWindow.length - 1]!.value;
-  return inWindow.every((p) => breaches(criteria, p.value)) ? { state: 'holds', value: latest } : { state: 'clear', value: latest };
+  // Without a period only the latest point counts; with one, the points stamped after its start.
+  const windowStart = period === null ? -Infinity : now - period * 60;
+  let inWindow = 0;
+  let latest = 0;
+  let allBreach = true;
+  for (let i = period === null ? Math.max(points.length - 1, 0) : 0; i < points.length; i += 1) {
+    const point = points[i]!;
+    if (period !== null && !(point.time > windowStart)) continue;
+    inWindow += 1;
+    latest = point.value;
+    if (allBreach && !breaches(criteria, point.value)) allBreach = false;
+  }
+  if (inWindow === 0) return { state: 'unknown' };
+  return allBreach ? { state: 'holds', value: latest } : { state: 'clear', value: latest };
 }
 
 /**

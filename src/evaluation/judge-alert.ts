@@ -72,45 +72,55 @@ export function judgeCriterion(
   /** For `missing`: the series of its 24 h history query (see historyQueryRange). */
   history?: readonly RenderSeries[],
 ): CriterionOutcome {
-  const triggered: TriggeredMetric[] = [];
-  const latest = new Map<string, number>();
-  let anyClear = false;
-  let anyData = false;
-  /** `one` null: a series only in the history query; `historySeries` null: one absent from it, undefined: no history query. */
-  const judge = (target: string, one: RenderSeries | null, historySeries?: RenderSeries | null) => {
-    let verdict: SeriesVerdict;
-    if (criterion.criteria.type === 'missing') {
-      const judged = judgeMissingSeries(criterion.criteria, one, historySeries, now);
-      verdict = judged.verdict;
-      if (judged.latest !== null) {
-        anyData = true;
-        latest.set(target, judged.latest);
-      }
-    } else {
-      const points = one ? bucketSeries(one) : [];
-      if (points.length > 0) {
-        anyData = true;
-        latest.set(target, points[points.length - 1]!.value);
-      }
-      verdict = judgeSeries(criterion.criteria, points, now);
-    }
-    if (verdict.state === 'holds') triggered.push({ metric: target, value: verdict.value });
-    else if (verdict.state === 'clear') anyClear = true;
-  };
+  const tally: Tally = { criterion, now, triggered: [], latest: new Map(), anyClear: false, anyData: false };
   if (history) {
     const historyByName = new Map(history.map((one) => [one.target, one]));
-    for (const one of series) judge(one.target, one, historyByName.get(one.target) ?? null);
+    for (const one of series) judgeOne(tally, one.target, one, historyByName.get(one.target) ?? null);
     // A series that has history but no longer appears in the window query is judged on an empty window.
     const inWindow = new Set(series.map((one) => one.target));
-    for (const [target, one] of historyByName) if (!inWindow.has(target)) judge(target, null, one);
+    for (const [target, one] of historyByName) if (!inWindow.has(target)) judgeOne(tally, target, null, one);
   } else {
-    for (const one of series) judge(one.target, one);
+    for (const one of series) judgeOne(tally, one.target, one, undefined);
   }
+  const { triggered, latest, anyClear, anyData } = tally;
   if (criterion.criteria.type === 'missing' && !anyData) {
     triggered.push({ metric: criterion.metric, value: null });
   }
   const state: Truth = triggered.length > 0 ? 'holds' : anyClear ? 'clear' : 'unknown';
   return { letter: criterion.letter, metric: criterion.metric, criteria: criterion.criteria, state, triggered, latest };
+}
+
+/** What judgeCriterion gathers over its series (an object rather than a closure made per criterion per cycle). */
+interface Tally {
+  criterion: Criterion;
+  now: number;
+  triggered: TriggeredMetric[];
+  latest: Map<string, number>;
+  anyClear: boolean;
+  anyData: boolean;
+}
+
+/** One series of a criterion. `one` null: a series only in the history query; `historySeries` null: one absent from it, undefined: no history query. */
+function judgeOne(tally: Tally, target: string, one: RenderSeries | null, historySeries: RenderSeries | null | undefined): void {
+  const { criteria } = tally.criterion;
+  let verdict: SeriesVerdict;
+  if (criteria.type === 'missing') {
+    const judged = judgeMissingSeries(criteria, one, historySeries, tally.now);
+    verdict = judged.verdict;
+    if (judged.latest !== null) {
+      tally.anyData = true;
+      tally.latest.set(target, judged.latest);
+    }
+  } else {
+    const points = one ? bucketSeries(one) : [];
+    if (points.length > 0) {
+      tally.anyData = true;
+      tally.latest.set(target, points[points.length - 1]!.value);
+    }
+    verdict = judgeSeries(criteria, points, tally.now);
+  }
+  if (verdict.state === 'holds') tally.triggered.push({ metric: target, value: verdict.value });
+  else if (verdict.state === 'clear') tally.anyClear = true;
 }
 
 /** What a whole alert came to: its truth and the metrics that make it so. */

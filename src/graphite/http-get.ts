@@ -18,19 +18,38 @@ export function createAgent(url: URL, sockets: number): HttpAgent {
  * answer). A URL string rather than options made once: request interceptors (nock, in tests) match on what
  * http.request derives from it. node:http rather than fetch: a cycle makes a thousand render requests of a hundred series
  * each, and fetch's web streams cost about twice the CPU per answer. Fails as fetch does: a network error carries
- * its `code`, a timeout (the signal) is an AbortError.
+ * its `code`; past `timeoutMs` (from the request's start to its body's end) an error named TimeoutError.
+ *
+ * The deadline is a plain timer rather than an AbortSignal.timeout: a signal per request costs a timer all the same
+ * plus the signal, its listeners and the stream hooks that watch it (addAbortSignal, end-of-stream), and that code
+ * was deoptimized at every full collection between two cycles and compiled again (see docs/benchmarks.md).
  */
-export function getBody(url: string, options: { agent: HttpAgent; headers: Record<string, string>; signal: AbortSignal }): Promise<BodyAnswer> {
+export function getBody(url: string, options: { agent: HttpAgent; headers: Record<string, string>; timeoutMs: number }): Promise<BodyAnswer> {
   const send = url.startsWith('https:') ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
-    const request = send(url, { agent: options.agent, headers: options.headers, signal: options.signal }, (response) => {
+    const request = send(url, { agent: options.agent, headers: options.headers }, (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks) }));
+      response.on('end', () => {
+        clearTimeout(timer);
+        resolve({ status: response.statusCode ?? 0, body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks) });
+      });
       // A connection cut mid-answer is an error here too (ECONNRESET "aborted").
-      response.on('error', reject);
+      response.on('error', fail);
     });
-    request.on('error', reject);
+    const fail = (error: Error) => {
+      clearTimeout(timer);
+      reject(error);
+    };
+    const timer = setTimeout(() => {
+      const error = new Error(`no answer within ${options.timeoutMs} ms`);
+      error.name = 'TimeoutError';
+      // Settled first: the destroyed request's own error comes after and changes nothing.
+      reject(error);
+      request.destroy(error);
+    }, options.timeoutMs);
+    timer.unref();
+    request.on('error', fail);
     request.end();
   });
 }

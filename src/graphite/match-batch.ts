@@ -61,3 +61,39 @@ export async function matchWildcards(
   budget.leftMs -= performance.now() - sliceStart;
   return true;
 }
+
+/** The series matched to each target of a shared request so far (null: none yet). */
+export interface Matches {
+  found: Map<string, RenderSeries[] | null>;
+  /** Past a few series per target, their positions by name (a wildcard can match thousands). */
+  positions: Map<string, Map<string, number>>;
+}
+
+/**
+ * Adds `one` to what `target` matched, replacing a series of the same name. A function rather than a closure made per
+ * request, whose optimized code would not outlive the cycle (see render-client.ts, above `deliver`).
+ */
+export function addMatch({ found, positions }: Matches, target: string, one: RenderSeries): void {
+  const matched = found.get(target);
+  if (!matched) {
+    found.set(target, [one]);
+    return;
+  }
+  let byName = positions.get(target);
+  if (!byName) {
+    if (matched.length < 16) {
+      for (let i = 0; i < matched.length; i += 1) {
+        if (matched[i]!.target === one.target) {
+          matched[i] = one;
+          return;
+        }
+      }
+      matched.push(one);
+      return;
+    }
+    positions.set(target, (byName = new Map(matched.map((series, i) => [series.target, i]))));
+  }
+  const at = byName.get(one.target);
+  if (at === undefined) byName.set(one.target, matched.push(one) - 1);
+  else matched[at] = one;
+}

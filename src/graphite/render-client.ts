@@ -1,11 +1,13 @@
 import { GlobSyntaxError, compileGraphitePattern, isBatchableTarget, type GraphiteMatcher } from '../model/graphite-target/glob.js';
 import { createAgent, getBody, type BodyAnswer } from './http-get.js';
 import { RenderAnswerError, parseRenderAnswer } from './render-json.js';
-import pLimit from 'p-limit';
-import { MATCH_LIMITS, createMatchBudget, matchWildcards, type MatchBudget } from './match-batch.js';
+import { createLimiter } from './request-limiter.js';
+import { MATCH_LIMITS, addMatch, createMatchBudget, matchWildcards, type MatchBudget, type Matches } from './match-batch.js';
+import { PLAIN_VALUE, formValue, rangeQuery } from './render-query.js';
 import type { GraphiteFailure, RenderQuery, RenderResult, RenderSeries } from './types.js';
 
 export { PackedSeries, parseRenderJson } from './render-json.js';
+export { formValue } from './render-query.js';
 
 /** Settings of a GraphiteClient. Only baseUrl is required. */
 export interface GraphiteClientOptions {
@@ -67,107 +69,78 @@ export function createGraphiteClient(options: GraphiteClientOptions): GraphiteCl
   const timeoutMs = options.timeoutMs ?? 10_000;
   const maxTargets = options.maxTargetsPerRequest ?? 100;
   const maxUrlLength = options.maxUrlLength ?? 7_000;
-  const limit = pLimit(options.concurrency ?? 8);
+  const limit = createLimiter(options.concurrency ?? 8);
   const timeoutSplitBudget = options.timeoutSplitBudget ?? 16;
 
-  /** The request's path and query (the URL less the origin). */
+  /**
+   * The request's path and query (the URL less the origin), exactly as URLSearchParams writes it: targets, from,
+   * until, maxDataPoints, format. Written by hand because URLSearchParams cost an object, a list and an encode
+   * call per target per request; a plain Graphite path needs no escaping at all.
+   */
   const buildPath = (targets: readonly string[], range: Range): string => {
-    const params = new URLSearchParams();
-    for (const target of targets) params.append('target', target);
-    params.set('from', `-${range.fromMinutes}min`);
-    params.set('until', 'now');
-    if (range.maxDataPoints) params.set('maxDataPoints', String(range.maxDataPoints));
-    params.set('format', 'json');
-    return `${renderUrl.pathname}?${params.toString()}`;
+    const parts = new Array<string>(targets.length + 1);
+    for (let i = 0; i < targets.length; i += 1) parts[i] = `target=${formValue(targets[i]!)}`;
+    parts[targets.length] = rangeQuery(range);
+    return `${renderUrl.pathname}?${parts.join('&')}`;
   };
   const buildUrl = (targets: readonly string[], range: Range): string => `${renderUrl.origin}${buildPath(targets, range)}`;
 
   const agent = createAgent(renderUrl, options.concurrency ?? 8);
   const headers = { accept: 'application/json', ...(authorization ? { authorization } : {}) };
-  const fetchSeries = (targets: readonly string[], range: Range): Promise<RenderSeries[]> =>
-    limit(async () => {
-      let answer: BodyAnswer;
-      try {
-        answer = await getBody(buildUrl(targets, range), { agent, headers, signal: AbortSignal.timeout(timeoutMs) });
-      } catch (error) {
-        throw new RenderError(describeFetchError(error, timeoutMs));
-      }
-      if (answer.status < 200 || answer.status > 299) {
-        // graphite-web answers 400 for a target it cannot parse or evaluate; other statuses are backend trouble.
-        const kind = answer.status === 400 ? 'invalid_target' : 'http';
-        throw new RenderError({ kind, status: answer.status, message: `render answered HTTP ${answer.status}` });
-      }
-      try {
-        return parseRenderAnswer(answer.body);
-      } catch (error) {
-        // A malformed answer is an HTTP-level failure.
-        if (error instanceof RenderAnswerError) throw new RenderError({ kind: 'http', message: error.message });
-        throw error;
-      }
-    });
+  /** One request, once the limiter lets it go (a function made once, not per request: see `deliver` below). */
+  const requestSeries = async (targets: readonly string[], range: Range): Promise<RenderSeries[]> => {
+    let answer: BodyAnswer;
+    try {
+      answer = await getBody(buildUrl(targets, range), { agent, headers, timeoutMs });
+    } catch (error) {
+      throw new RenderError(describeFetchError(error, timeoutMs));
+    }
+    if (answer.status < 200 || answer.status > 299) {
+      // graphite-web answers 400 for a target it cannot parse or evaluate; other statuses are backend trouble.
+      const kind = answer.status === 400 ? 'invalid_target' : 'http';
+      throw new RenderError({ kind, status: answer.status, message: `render answered HTTP ${answer.status}` });
+    }
+    try {
+      return parseRenderAnswer(answer.body);
+    } catch (error) {
+      // A malformed answer is an HTTP-level failure.
+      if (error instanceof RenderAnswerError) throw new RenderError({ kind: 'http', message: error.message });
+      throw error;
+    }
+  };
+  const fetchSeries = (targets: readonly string[], range: Range): Promise<RenderSeries[]> => limit(() => requestSeries(targets, range));
 
   /** Fetches a group of batchable targets, splitting on failure until each failure is pinned to one target. */
-  const renderGroup = async (
-    targets: string[],
-    range: Range,
-    deliver: (target: string, result: RenderResult) => void,
-    budget: { timeouts: number; matching: MatchBudget },
-  ): Promise<void> => {
+  const renderGroup = async (targets: string[], range: Range, delivery: Delivery, budget: { timeouts: number; matching: MatchBudget }): Promise<void> => {
     try {
       const series = await fetchSeries(targets, range);
       if (targets.length === 1) {
-        deliver(targets[0]!, { ok: true, series });
+        deliver(delivery, targets[0]!, { ok: true, series });
         return;
       }
       // Exact paths are matched by name; only wildcard patterns need their regular expression. A series is kept
       // once per target even when the answer repeats it (the last one, in the first one's place).
-      const found = new Map<string, RenderSeries[] | null>();
-      for (const target of targets) found.set(target, null);
-      /** Past a few series per target, their positions by name (a wildcard can match thousands). */
-      const positions = new Map<string, Map<string, number>>();
-      const add = (target: string, one: RenderSeries) => {
-        const matched = found.get(target);
-        if (!matched) {
-          found.set(target, [one]);
-          return;
-        }
-        let byName = positions.get(target);
-        if (!byName) {
-          if (matched.length < 16) {
-            for (let i = 0; i < matched.length; i += 1) {
-              if (matched[i]!.target === one.target) {
-                matched[i] = one;
-                return;
-              }
-            }
-            matched.push(one);
-            return;
-          }
-          positions.set(target, (byName = new Map(matched.map((series, i) => [series.target, i]))));
-        }
-        const at = byName.get(one.target);
-        if (at === undefined) byName.set(one.target, matched.push(one) - 1);
-        else matched[at] = one;
-      };
+      const matches: Matches = { found: new Map(), positions: new Map() };
+      for (const target of targets) matches.found.set(target, null);
       const wildcards = targets.filter(hasWildcard).map((target) => ({ target, matcher: cachedPattern(target) }));
-      for (const one of series) if (found.has(one.target)) add(one.target, one);
-      if (!(await matchWildcards(series, wildcards, add, budget.matching))) {
+      for (const one of series) if (matches.found.has(one.target)) addMatch(matches, one.target, one);
+      if (!(await matchWildcards(series, wildcards, (target, one) => addMatch(matches, target, one), budget.matching))) {
         // Too long a name or too much matching: Graphite expands each wildcard alone, nothing to match here.
-        for (const { target } of wildcards) found.delete(target);
-        await Promise.all(wildcards.map(({ target }) => renderGroup([target], range, deliver, budget)));
+        for (const { target } of wildcards) matches.found.delete(target);
+        await Promise.all(wildcards.map(({ target }) => renderGroup([target], range, delivery, budget)));
       }
-      for (const [target, matched] of found) deliver(target, { ok: true, series: matched ?? [] });
+      for (const [target, matched] of matches.found) deliver(delivery, target, { ok: true, series: matched ?? [] });
     } catch (error) {
       const failure = error instanceof RenderError ? error.failure : { kind: 'http' as const, message: String(error) };
       const overBudget = failure.kind === 'timeout' && (budget.timeouts -= 1) < 0;
       if (targets.length === 1 || failure.kind === 'unreachable' || overBudget) {
-        for (const target of targets) deliver(target, { ok: false, failure });
+        for (const target of targets) deliver(delivery, target, { ok: false, failure });
         return;
       }
       const middle = Math.ceil(targets.length / 2);
       await Promise.all([
-        renderGroup(targets.slice(0, middle), range, deliver, budget),
-        renderGroup(targets.slice(middle), range, deliver, budget),
+        renderGroup(targets.slice(0, middle), range, delivery, budget),
+        renderGroup(targets.slice(middle), range, delivery, budget),
       ]);
     }
   };
@@ -176,13 +149,15 @@ export function createGraphiteClient(options: GraphiteClientOptions): GraphiteCl
   const cutBatches = (targets: string[], range: Range): string[][] => {
     const batches: string[][] = [];
     let current: string[] = [];
-    let length = buildUrl([], range).length;
+    const empty = buildUrl([], range).length;
+    let length = empty;
     for (const target of targets) {
-      const added = `&target=${encodeURIComponent(target)}`.length;
+      // As measured before: `&target=` and the target as encodeURIComponent writes it (a plain path as it is).
+      const added = 8 + (PLAIN_VALUE.test(target) ? target.length : encodeURIComponent(target).length);
       if (current.length > 0 && (current.length >= maxTargets || length + added > maxUrlLength)) {
         batches.push(current);
         current = [];
-        length = buildUrl([], range).length;
+        length = empty;
       }
       current.push(target);
       length += added;
@@ -201,7 +176,9 @@ export function createGraphiteClient(options: GraphiteClientOptions): GraphiteCl
       const key = rangeKey(query);
       let group = byRange.get(key);
       if (!group) {
-        const range = { fromMinutes: query.fromMinutes, ...(query.maxDataPoints ? { maxDataPoints: query.maxDataPoints } : {}) };
+        // Both keys always (one shape): a shape made by spreading lived only while its objects did, and code
+        // optimized for it was thrown away at each full collection between cycles.
+        const range: Range = { fromMinutes: query.fromMinutes, maxDataPoints: query.maxDataPoints || undefined };
         byRange.set(key, (group = { range, batchable: [], alone: [], asked: new Map() }));
       }
       const asking = group.asked.get(query.target);
@@ -215,16 +192,9 @@ export function createGraphiteClient(options: GraphiteClientOptions): GraphiteCl
     const budget = (cycle && cycleBudgets.get(cycle)) || { timeouts: timeoutSplitBudget, matching: createMatchBudget() };
     if (cycle) cycleBudgets.set(cycle, budget);
     for (const { range, batchable, alone, asked } of byRange.values()) {
-      const deliver = (target: string, result: RenderResult) => {
-        const indexes = asked.get(target);
-        if (indexes === undefined) return;
-        // Told once per target: a later (duplicate) delivery finds it gone.
-        asked.delete(target);
-        if (typeof indexes === 'number') onResult(indexes, result);
-        else for (const index of indexes) onResult(index, result);
-      };
-      for (const batch of cutBatches(batchable, range)) work.push(renderGroup(batch, range, deliver, budget));
-      for (const target of alone) work.push(renderGroup([target], range, deliver, budget));
+      const delivery: Delivery = { asked, onResult };
+      for (const batch of cutBatches(batchable, range)) work.push(renderGroup(batch, range, delivery, budget));
+      for (const target of alone) work.push(renderGroup([target], range, delivery, budget));
     }
     await Promise.all(work);
     for (const { asked } of byRange.values()) {
@@ -250,6 +220,27 @@ export function createGraphiteClient(options: GraphiteClientOptions): GraphiteCl
       return `${renderUrl.href}?${params.toString()}`;
     },
   };
+}
+
+/*
+ * The per-series work below is in functions made once, not in closures made per call: optimized code of a closure
+ * lives only as long as some closure of its kind does, so closures made per cycle were compiled again every cycle
+ * after the full collection between two cycles.
+ */
+
+/** Where the results of one time range go: the indexes of the queries that asked each target, and the caller. */
+interface Delivery {
+  asked: Map<string, number | number[]>;
+  onResult: (index: number, result: RenderResult) => void;
+}
+
+/** Tells the result of `target` to every query that asked it, once (a later, duplicate delivery finds it gone). */
+function deliver(delivery: Delivery, target: string, result: RenderResult): void {
+  const indexes = delivery.asked.get(target);
+  if (indexes === undefined) return;
+  delivery.asked.delete(target);
+  if (typeof indexes === 'number') delivery.onResult(indexes, result);
+  else for (const index of indexes) delivery.onResult(index, result);
 }
 
 /** The time range (and resolution cap) a request covers; only queries with the same range share requests. */

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createGraphiteClient } from '../../../src/graphite/render-client.js';
+import { createGraphiteClient, formValue } from '../../../src/graphite/render-client.js';
 import { compileGraphitePattern, isBatchableTarget } from '../../../src/model/graphite-target/glob.js';
 import { makeSeries, startFakeRender } from '../../helpers/fake-render-server.js';
 
@@ -162,6 +162,35 @@ describe('the Graphite render client', () => {
     expect(fake.requests[0]!.authorization).toBe(`Basic ${Buffer.from('user:s3cret').toString('base64')}`);
     expect(client.graphUrl('x.*', 60)).not.toContain('s3cret');
     expect(client.graphUrl('x.*', 60)).toContain('target=x.*');
+  });
+
+  it('writes each request URL exactly as URLSearchParams would, escapes and all', async () => {
+    const seen: string[] = [];
+    const server = createServer((req, res) => {
+      seen.push(req.url ?? '');
+      res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    closers.push(() => new Promise((resolve) => server.close(() => resolve())));
+    const client = createGraphiteClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphite` });
+    const targets = ['a.b-c_d.*', "odd name~with'(signs)!", 'x.{y,z}.[0-9]', 'caf\u00e9.%41+&=#?', 'emoji.\ud83d\ude00'];
+    await client.render([...targets.map((target) => ({ target, fromMinutes: 5 })), { target: 'h.beat', fromMinutes: 1445, maxDataPoints: 48 }]);
+    const expected = (batch: string[], from: string, maxDataPoints?: string) => {
+      const params = new URLSearchParams();
+      for (const target of batch) params.append('target', target);
+      params.set('from', from);
+      params.set('until', 'now');
+      if (maxDataPoints) params.set('maxDataPoints', maxDataPoints);
+      params.set('format', 'json');
+      return `/graphite/render?${params.toString()}`;
+    };
+    const batched = targets.filter((target) => isBatchableTarget(target));
+    const alone = targets.filter((target) => !isBatchableTarget(target)).map((target) => expected([target], '-5min'));
+    expect(batched).toHaveLength(2);
+    expect(seen.sort()).toEqual([expected(batched, '-5min'), ...alone, expected(['h.beat'], '-1445min', '48')].sort());
+    for (const value of ['plain.path', 'a b', '~\'()!*', 'lone \ud800 surrogate', '']) {
+      expect(formValue(value)).toBe(new URLSearchParams([['', value]]).toString().slice(1));
+    }
   });
 
   it('keeps batches under the URL length limit', async () => {
