@@ -32,7 +32,7 @@ import type { ServerMetrics } from './metrics.js';
 import { checkReadiness, type ReadinessSource } from './readiness.js';
 import { registerOverviewRoute } from './console/overview-route.js';
 import { serveConsole } from './console/serve-console.js';
-import { loggablePath } from './graph/notification-links.js';
+import { recordRequest } from './http/request-record.js';
 import { registerScheduledMutesRoute } from './console/scheduled-mutes-route.js';
 
 export interface AppOptions {
@@ -99,12 +99,14 @@ export function createApi(options: AppOptions): Api {
     try {
       await next();
     } finally {
-      const ms = performance.now() - started;
-      // Path only (a graph link's token cut): the query may be long, and headers (with the key) are never logged.
-      logger.info({ method: ctx.method, path: loggablePath(ctx.path), status: ctx.status, ms: Math.round(ms) }, 'request');
-      // The route pattern (/v2/alerts/:id), never the path: ids would make a series per alert.
       const route = (ctx as { _matchedRoute?: string | RegExp })._matchedRoute;
-      options.metrics?.observeRequest(ctx.method, typeof route === 'string' ? route : 'unmatched', ctx.status, ms / 1000);
+      recordRequest(logger, options.metrics, {
+        method: ctx.method,
+        path: ctx.path,
+        route: typeof route === 'string' ? route : 'unmatched',
+        status: ctx.status,
+        ms: performance.now() - started,
+      });
     }
   });
   app.use(handleErrors(logger));

@@ -4,6 +4,7 @@ import type { AccountCache } from './account-cache.js';
 import type { AlertReadCache } from './alert-read-cache.js';
 import type { ServerMetrics } from '../metrics.js';
 import { JSON_TYPE, alertJson } from '../routes/alert-json.js';
+import { recordRequest } from './request-record.js';
 
 /** Answers a request itself (true) or leaves it, untouched, to the Koa app (false). */
 export type CachedRead = (req: IncomingMessage, res: ServerResponse) => boolean;
@@ -40,7 +41,7 @@ const ALERT_ROUTE = '/v2/alerts/:id';
  * - the request is a plain GET: exact lower-case path, no query string, no request body.
  * Then the answer is what the Koa route gives, made by the same function (routes/alert-json.ts): status 200,
  * the same two headers in the same order (Node adds Date, Connection and Keep-Alive to both alike), the same
- * bytes; the same request log line and the same histogram observation as app.ts's first middleware. Anything else,
+ * bytes; the same request log line and histogram observation as app.ts's first middleware (one function, request-record.ts). Anything else,
  * including an account's miss or another account's id, goes to Koa, which alone answers errors (404, 401, 429).
  */
 export function cachedReads(deps: CachedReadDeps): CachedRead {
@@ -72,9 +73,7 @@ export function cachedReads(deps: CachedReadDeps): CachedRead {
     const json = answerOf(header, id);
     if (json === undefined) return false;
     // The Koa path logs and observes once its middleware is done, just before the answer is written: so does this.
-    const ms = performance.now() - started;
-    logger.info({ method: 'GET', path: url, status: 200, ms: Math.round(ms) }, 'request');
-    metrics?.observeRequest('GET', ALERT_ROUTE, 200, ms / 1000);
+    recordRequest(logger, metrics, { method: 'GET', path: url, route: ALERT_ROUTE, status: 200, ms: performance.now() - started });
     res.writeHead(200, { 'Content-Type': JSON_TYPE, 'Content-Length': Buffer.byteLength(json) });
     res.end(json);
     return true;
