@@ -7,7 +7,9 @@ import { PLAIN_VALUE, formValue, rangeQuery } from './render-query.js';
 import type { GraphiteFailure, RenderQuery, RenderResult, RenderSeries } from './types.js';
 
 export { PackedSeries, parseRenderJson } from './render-json.js';
-export { formValue } from './render-query.js';
+
+/** Plain/wildcard targets per request when the options do not say (the evaluator cuts its pages' queries to it). */
+export const DEFAULT_TARGETS_PER_REQUEST = 100;
 
 /** Settings of a GraphiteClient. Only baseUrl is required. */
 export interface GraphiteClientOptions {
@@ -15,7 +17,7 @@ export interface GraphiteClientOptions {
   baseUrl: string;
   /** Per request. Default 10 000 ms. */
   timeoutMs?: number;
-  /** Plain/wildcard targets per request. Default 100. */
+  /** Plain/wildcard targets per request. Default DEFAULT_TARGETS_PER_REQUEST (100). */
   maxTargetsPerRequest?: number;
   /** Longest request URL a batch may build. Default 7 000 characters (proxies commonly allow 8 KiB). */
   maxUrlLength?: number;
@@ -67,7 +69,7 @@ export function createGraphiteClient(options: GraphiteClientOptions): GraphiteCl
   renderUrl.username = '';
   renderUrl.password = '';
   const timeoutMs = options.timeoutMs ?? 10_000;
-  const maxTargets = options.maxTargetsPerRequest ?? 100;
+  const maxTargets = options.maxTargetsPerRequest ?? DEFAULT_TARGETS_PER_REQUEST;
   const maxUrlLength = options.maxUrlLength ?? 7_000;
   const limit = createLimiter(options.concurrency ?? 8);
   const timeoutSplitBudget = options.timeoutSplitBudget ?? 16;

@@ -1,12 +1,13 @@
 import type { RenderQuery, RenderResult } from '../../graphite/index.js';
 import { isBatchableTarget } from '../../model/graphite-target/glob.js';
+import { DEFAULT_TARGETS_PER_REQUEST } from '../../graphite/render-client.js';
 
 /**
- * How many plain targets the Graphite client puts in one request (its default, render-client.ts): a page's batchable
- * queries are handed to it in multiples of this, the rest held for the next page, so that rendering page by page
- * sends (nearly) the same full requests as rendering the whole cycle at once.
+ * How many plain targets the Graphite client puts in one request (the server's client uses the default): a page's
+ * batchable queries are handed to it in multiples of this, the rest held for the next page, so that rendering page
+ * by page sends (nearly) the same full requests as rendering the whole cycle at once.
  */
-export const RENDER_BATCH = 100;
+export const RENDER_BATCH = DEFAULT_TARGETS_PER_REQUEST;
 
 /**
  * The distinct render queries of one cycle whose alerts arrive a page at a time: each query is asked once per

@@ -1,7 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createGraphiteClient, formValue } from '../../../src/graphite/render-client.js';
+import { createGraphiteClient } from '../../../src/graphite/render-client.js';
+import { formValue } from '../../../src/graphite/render-query.js';
 import { compileGraphitePattern, isBatchableTarget } from '../../../src/model/graphite-target/glob.js';
 import { makeSeries, startFakeRender } from '../../helpers/fake-render-server.js';
 
