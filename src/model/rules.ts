@@ -73,24 +73,21 @@ export function checkMetricPatterns(
   additional: Readonly<Record<string, { metric: string }>> | undefined,
   confine: (query: string) => string | null = unconfined,
 ): FieldProblem[] {
-  // Most alerts have one query: answered without the list of queries (this runs for every alert of every load).
-  if (additional === undefined || isEmpty(additional)) {
-    const message = confine(metric) ?? checkTargetPatterns(metric);
-    return message === null ? [] : [{ path: 'metric', message }];
+  // One loop, no list of queries built: this runs for every alert of every load, and most have one query.
+  const problems: FieldProblem[] = [];
+  checkQuery('metric', metric, confine, problems);
+  for (const key in additional) {
+    if (Object.hasOwn(additional, key)) checkQuery(`additional_criteria.${key}.metric`, additional[key]!.metric, confine, problems);
   }
-  const queries = [['metric', metric] as const, ...Object.entries(additional ?? {}).map(([key, c]) => [`additional_criteria.${key}.metric`, c.metric] as const)];
-  return queries.flatMap(([path, query]) => {
-    // The confinement speaks first: a path outside the prefixes is the finding, whatever its wildcards.
-    const message = confine(query) ?? checkTargetPatterns(query);
-    return message === null ? [] : [{ path, message }];
-  });
+  return problems;
 }
 
 const unconfined = (): null => null;
 
-function isEmpty(record: object): boolean {
-  for (const key in record) if (Object.hasOwn(record, key)) return false;
-  return true;
+function checkQuery(path: string, query: string, confine: (query: string) => string | null, problems: FieldProblem[]): void {
+  // The confinement speaks first: a path outside the prefixes is the finding, whatever its wildcards.
+  const message = confine(query) ?? checkTargetPatterns(query);
+  if (message !== null) problems.push({ path, message });
 }
 
 /** on_query_failure other than null only where a query can fail as a query: metrics that call a function. */

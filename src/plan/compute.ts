@@ -208,21 +208,17 @@ function planKind<K extends ResourceKind>(
     const read = reads[i]!;
     const key = adapter.keyOf(read);
     if (definedKeys?.has(key)) continue;
-    if (!keepRemaining) {
-      if (!(kind === 'channel' && key === DEFAULT_CHANNEL)) result.unmanaged.push({ kind, key });
-      continue;
-    }
-    const before = adapter.canonicalActual(read, context.actualRefs);
-    if (context.pruneMatchers.some((match) => match(key))) {
+    if (keepRemaining && context.pruneMatchers.some((match) => match(key))) {
+      const before = adapter.canonicalActual(read, context.actualRefs);
       const id = stepId(kind, key, 'delete');
       result.changes.push({ id, kind, key, action: 'delete', remoteId: adapter.idOf(read), before, dependsOn: [], sensitive: [...adapter.secretPaths(before), ...secretReferences(adapter.references(before), context.secretNames)] });
       result.uses.set(id, { before: adapter.references(before) });
-    } else {
-      // Every account is made with `Email me`: it is the server's, not something another team manages, so a fresh
-      // plan does not report it as an unmanaged object (it stays, and alerts may still refer to it).
-      if (!(kind === 'channel' && key === DEFAULT_CHANNEL)) result.unmanaged.push({ kind, key });
-      result.remaining.push({ kind, key, canonical: before });
+      continue;
     }
+    // Every account is made with `Email me`: it is the server's, not something another team manages, so a fresh
+    // plan does not report it as an unmanaged object (it stays, and alerts may still refer to it).
+    if (!(kind === 'channel' && key === DEFAULT_CHANNEL)) result.unmanaged.push({ kind, key });
+    if (keepRemaining) result.remaining.push({ kind, key, canonical: adapter.canonicalActual(read, context.actualRefs) });
   }
   return result;
 }
