@@ -1,8 +1,8 @@
 import { isMutedAt } from '../../model/mute-state.js';
 import type { ScheduleTiming } from '../../model/schedule-active.js';
 import type { Weekday } from '../../model/types.js';
-import { acknowledgementFromRow, isAcknowledgedAt } from './ack-store.js';
-import type { EvaluationAlert } from '../evaluator/evaluation-store.js';
+import { acknowledgementFromRow, isAcknowledgedAt, type Acknowledgement } from './ack-store.js';
+import type { EvaluationAlert, EvaluationUpdate } from '../evaluator/evaluation-store.js';
 import type { AlertRow } from './row-mappers.js';
 import { ParsedJsonCache } from './parsed-json-cache.js';
 
@@ -73,17 +73,20 @@ const parsed = {
 };
 
 /**
- * One row as an array of EVALUATION_ALERT_COLUMNS' values (in their order; the drivers build arrays at a third of
- * the cost of objects with twenty-odd keys) and its ordered links (channel ids; its schedules' timings) as the
- * evaluator's record, with `muted` and `acknowledged` decided at `now` (epoch ms). evalState stays the stored text:
- * the evaluator parses it once. The JSON columns' values are shared between alerts with the same text, frozen.
+ * What `muted` and `acknowledged` depend on besides the clock: the explicit mute, the alert's schedules' timings and
+ * its acknowledgement. The evaluator's listing cache keeps it beside each record it keeps (evaluation-listing-cache.ts)
+ * and decides both again at each cycle's time with setClockFields; null when nothing of it is set (most alerts):
+ * then neither is ever true.
  */
-export function evaluationAlertFromValues(
-  values: readonly unknown[],
-  channelIds: string[],
-  schedules: readonly ScheduleTiming[],
-  now: number,
-): EvaluationAlert {
+export interface ClockInputs {
+  mutedUntil: number | null;
+  schedules: readonly ScheduleTiming[];
+  acknowledgement: Acknowledgement | null;
+}
+
+/** The row's clock inputs (its schedules' timings given), null when there are none. */
+export function clockInputsFromValues(values: readonly unknown[], schedules: readonly ScheduleTiming[]): ClockInputs | null {
+  const mutedUntil = values[AT.muted_until] as number | null;
   // Most alerts carry no acknowledgement: no object to build for them.
   const acknowledgement = values[AT.ack_by] === null ? null : acknowledgementFromRow({
     ack_by: values[AT.ack_by] as string | null,
@@ -91,8 +94,35 @@ export function evaluationAlertFromValues(
     ack_at: values[AT.ack_at] as number | null,
     ack_until: values[AT.ack_until] as number | null,
   });
+  if (mutedUntil === null && schedules.length === 0 && acknowledgement === null) return null;
+  return { mutedUntil, schedules, acknowledgement };
+}
+
+/**
+ * Decides the record's `muted` and `acknowledged` at `now` (epoch ms): the one place that does, for a record just
+ * built and for a kept one at a later cycle (isMutedAt, isAcknowledgedAt), so SQLite, PostgreSQL and the cache
+ * cannot disagree about them.
+ */
+export function setClockFields(record: EvaluationAlert, clock: ClockInputs | null, now: number): void {
+  if (clock === null) {
+    record.muted = false;
+    record.acknowledged = false;
+    return;
+  }
+  record.muted = isMutedAt(clock, clock.schedules, now);
+  // An acknowledgement whose `until` has not passed at the cycle's time.
+  record.acknowledged = isAcknowledgedAt(clock.acknowledgement, Math.floor(now / 1000));
+}
+
+/**
+ * One row as an array of EVALUATION_ALERT_COLUMNS' values (in their order; the drivers build arrays at a third of
+ * the cost of objects with twenty-odd keys), its ordered channel ids and its clock inputs (clockInputsFromValues)
+ * as the evaluator's record, with `muted` and `acknowledged` decided at `now` (epoch ms). evalState stays the stored
+ * text: the evaluator parses it once. The JSON columns' values are shared between alerts with the same text, frozen.
+ */
+export function evaluationAlertFromValues(values: readonly unknown[], channelIds: string[], clock: ClockInputs | null, now: number): EvaluationAlert {
   const flapGuard = values[AT.flap_guard] as string | null;
-  return {
+  const record: EvaluationAlert = {
     id: values[AT.id] as string,
     accountId: values[AT.account_id] as string,
     name: values[AT.name] as string,
@@ -109,11 +139,22 @@ export function evaluationAlertFromValues(
     opsgeniePriority: values[AT.opsgenie_priority] as EvaluationAlert['opsgeniePriority'],
     status: values[AT.status] as string,
     currentlyTriggeredMetrics: parsed.triggeredMetrics.parse(values[AT.currently_triggered_metrics] as string),
-    muted: isMutedAt({ mutedUntil: values[AT.muted_until] as number | null }, schedules, now),
+    muted: false,
     escalation: parsed.escalation.parse((values[AT.escalation] as string | null) ?? '[]'),
-    // An acknowledgement whose `until` has not passed at the cycle's time.
-    acknowledged: isAcknowledgedAt(acknowledgement, Math.floor(now / 1000)),
-    acknowledgedAt: acknowledgement?.at ?? null,
+    acknowledged: false,
+    acknowledgedAt: clock?.acknowledgement?.at ?? null,
     evalState: values[AT.eval_state] as string | null,
   };
+  setClockFields(record, clock, now);
+  return record;
+}
+
+/**
+ * A kept record after its own save (the evaluator's listing cache): the same status, triggered metrics (the same
+ * shared, frozen value a listing would read from the stored text) and state text a listing would read back.
+ */
+export function applySavedEvaluation(record: EvaluationAlert, update: Pick<EvaluationUpdate, 'status' | 'currentlyTriggeredMetrics' | 'evalState'>): void {
+  record.status = update.status;
+  record.currentlyTriggeredMetrics = parsed.triggeredMetrics.parse(JSON.stringify(update.currentlyTriggeredMetrics));
+  record.evalState = update.evalState;
 }

@@ -4,6 +4,7 @@ import {
   EVALUATION_ALERT_COLUMNS,
   SCHEDULE_TIMING_COLUMNS,
   alertIdOf,
+  clockInputsFromValues,
   evaluationAlertFromValues,
   scheduleTimings,
   type ScheduleTimingRow,
@@ -15,13 +16,23 @@ import { acquireLeases, fencePartitions, partitionSql, releaseLeases, renewLease
 import { insertDeliveries } from './outbox-rows.js';
 import { throttleEvaluations } from './throttle-rows.js';
 import type { PgDatabase, Queryable } from './pg-database.js';
+import { EvaluationListingCache } from '../evaluation-listing-cache.js';
+import type { AccountChanges } from '../account-changes.js';
 
 /**
  * The evaluator's store on PostgreSQL: replicas share the alerts by partition leases (evaluation-leases.ts), list
- * the alerts of the partitions they hold, and save fenced by the lease they listed under.
+ * the alerts of the partitions they hold, and save fenced by the lease they listed under. A paged listing (the
+ * evaluator's) keeps its records between cycles and serves them again until something it reads changes
+ * (evaluation-listing-cache.ts; the `evaluation` topic, read after a barrier: postgres/account-changes.ts).
  */
 export class PostgresEvaluationRows implements EvaluationStore {
-  constructor(private readonly db: PgDatabase) {}
+  private readonly cache = new EvaluationListingCache();
+
+  /** `changes`: the store's change watcher (its `evaluation` topic), made on first use. */
+  constructor(
+    private readonly db: PgDatabase,
+    private readonly changes: () => AccountChanges,
+  ) {}
 
   async acquireEvaluationLeases(replica: string, ttlMs: number): Promise<EvaluationLease> {
     return this.db.transaction((tx) => acquireLeases(tx, replica, ttlMs));
@@ -38,6 +49,16 @@ export class PostgresEvaluationRows implements EvaluationStore {
   }
 
   async listAlertsForEvaluation(now: number, lease?: EvaluationLease, paging?: EvaluationPaging): Promise<EvaluationAlert[]> {
+    if (paging) {
+      // Read-your-writes: the version once every write committed before now has been notified (a barrier).
+      const version = await this.changes().settledVersion('evaluation');
+      if (this.cache.serves(version, lease)) {
+        await this.cache.replay(now, paging);
+        return [];
+      }
+      this.cache.begin(version, lease);
+    }
+    const cache = paging ? this.cache : null;
     // One snapshot for the alerts, their links and the schedules of the round (every page of it), as SQLite's single
     // connection sees them.
     return this.db.transaction(async (tx) => {
@@ -71,7 +92,7 @@ export class PostgresEvaluationRows implements EvaluationStore {
         // Asked now, awaited next turn: a failure there is the transaction's, rethrown when awaited.
         next = more ? readPage() : Promise.resolve([]);
         next.catch(() => undefined);
-        const alerts = buildAlerts(rows, channels, scheduleLinks, timings, now);
+        const alerts = buildAlerts(rows, channels, scheduleLinks, timings, now, cache);
         if (paging) paging.onPage(alerts);
         else for (const alert of alerts) all.push(alert);
         if (!more) {
@@ -79,40 +100,56 @@ export class PostgresEvaluationRows implements EvaluationStore {
           break;
         }
       }
+      cache?.finish();
       return all;
     });
   }
 
   async saveEvaluations(updates: EvaluationUpdate[], lease?: EvaluationLease): Promise<void> {
     if (updates.length === 0) return;
-    // A few statements for the whole round, whatever its size: one UPDATE from arrays, one INSERT of the history.
-    await this.db.transaction(async (tx) => {
-      if (lease?.tokens) {
-        // Fenced: a partition that moved to another replica (its token changed) is evaluated there from the state
-        // it reads, so writing (and notifying) it here would repeat it. The round is saved whole or not at all.
-        const held = await fencePartitions(tx, lease);
-        const lost = new Set(updates.map((update) => alertPartition(update.alertId, lease.partitionCount)).filter((p) => !held.has(p)));
-        if (lost.size > 0) throw new LeaseLost([...lost].sort((a, b) => a - b));
-      }
-      // A throttled channel's notifications beyond its window's share are held, and their history says so.
-      const saved = await throttleEvaluations(tx, updates);
-      await tx.query(
-        `UPDATE alerts SET status = r.status, currently_triggered_metrics = r.metrics, eval_state = r.eval_state
-         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS r(id, status, metrics, eval_state)
-         WHERE alerts.id = r.id`,
-        [
-          saved.map((update) => update.alertId),
-          saved.map((update) => update.status),
-          saved.map((update) => JSON.stringify(update.currentlyTriggeredMetrics)),
-          saved.map((update) => update.evalState),
-        ],
-      );
-      await endAcknowledgements(tx, saved);
-      await insertRoundHistory(tx, saved);
-      // The notifications of these transitions, in the same transaction: committed together or not at all.
-      await insertDeliveries(tx, saved);
-    });
+    let saved: EvaluationUpdate[];
+    try {
+      saved = await this.db.transaction((tx) => saveRound(tx, updates, lease));
+    } catch (error) {
+      this.cache.drop();
+      throw error;
+    }
+    this.cache.applySaved(saved);
   }
+}
+
+/**
+ * A round's save in one transaction: a few statements whatever its size (one UPDATE from arrays, one INSERT of the
+ * history). Answers the updates saved (throttled deliveries held back).
+ */
+async function saveRound(tx: Queryable, updates: EvaluationUpdate[], lease: EvaluationLease | undefined): Promise<EvaluationUpdate[]> {
+  // An evaluator's save notifies no listing cache (migration 11): the saving replica's cache applies it itself.
+  await tx.query(`SELECT set_config('alertform.writer', 'evaluator', true)`);
+  if (lease?.tokens) {
+    // Fenced: a partition that moved to another replica (its token changed) is evaluated there from the state
+    // it reads, so writing (and notifying) it here would repeat it. The round is saved whole or not at all.
+    const held = await fencePartitions(tx, lease);
+    const lost = new Set(updates.map((update) => alertPartition(update.alertId, lease.partitionCount)).filter((p) => !held.has(p)));
+    if (lost.size > 0) throw new LeaseLost([...lost].sort((a, b) => a - b));
+  }
+  // A throttled channel's notifications beyond its window's share are held, and their history says so.
+  const saved = await throttleEvaluations(tx, updates);
+  await tx.query(
+    `UPDATE alerts SET status = r.status, currently_triggered_metrics = r.metrics, eval_state = r.eval_state
+     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS r(id, status, metrics, eval_state)
+     WHERE alerts.id = r.id`,
+    [
+      saved.map((update) => update.alertId),
+      saved.map((update) => update.status),
+      saved.map((update) => JSON.stringify(update.currentlyTriggeredMetrics)),
+      saved.map((update) => update.evalState),
+    ],
+  );
+  await endAcknowledgements(tx, saved);
+  await insertRoundHistory(tx, saved);
+  // The notifications of these transitions, in the same transaction: committed together or not at all.
+  await insertDeliveries(tx, saved);
+  return saved;
 }
 
 const NO_SCHEDULES: ScheduleTiming[] = [];
@@ -124,6 +161,7 @@ function buildAlerts(
   scheduleLinks: Map<string, string[]>,
   timings: Map<string, ScheduleTiming>,
   now: number,
+  cache: EvaluationListingCache | null,
 ): EvaluationAlert[] {
   const alerts: EvaluationAlert[] = new Array(rows.length);
   for (let i = 0; i < rows.length; i += 1) {
@@ -138,7 +176,9 @@ function buildAlerts(
         if (timing) schedules.push(timing);
       }
     }
-    alerts[i] = evaluationAlertFromValues(row, channels.get(id) ?? [], schedules, now);
+    const clock = clockInputsFromValues(row, schedules);
+    const alert = (alerts[i] = evaluationAlertFromValues(row, channels.get(id) ?? [], clock, now));
+    cache?.keep(alert, clock);
   }
   return alerts;
 }

@@ -215,6 +215,29 @@ export const MIGRATIONS: readonly string[] = [
   CREATE TRIGGER channels_notify_change AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON channels
     FOR EACH STATEMENT EXECUTE FUNCTION alertform_notify_alert_change();
   `,
+  // 11: (issue 21) what the evaluator's listing reads (alerts, their links, schedules) notifies its own channel, so
+  // that a replica keeps its listing between cycles until it changes (store/evaluation-listing-cache.ts). An
+  // evaluator's save marks its transaction (alertform.writer = 'evaluator') and notifies nothing: the saving replica
+  // applies its own updates to its records, and no other replica holds those partitions under the same token.
+  // Every other UPDATE of alerts notifies, whatever its columns.
+  `
+  CREATE FUNCTION alertform_notify_evaluation_change() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    IF coalesce(current_setting('alertform.writer', true), '') <> 'evaluator' THEN
+      PERFORM pg_notify('alertform_evaluation', TG_TABLE_NAME);
+    END IF;
+    RETURN NULL;
+  END
+  $$;
+  CREATE TRIGGER alerts_notify_evaluation AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON alerts
+    FOR EACH STATEMENT EXECUTE FUNCTION alertform_notify_evaluation_change();
+  CREATE TRIGGER alert_channels_notify_evaluation AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON alert_channels
+    FOR EACH STATEMENT EXECUTE FUNCTION alertform_notify_evaluation_change();
+  CREATE TRIGGER alert_schedules_notify_evaluation AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON alert_schedules
+    FOR EACH STATEMENT EXECUTE FUNCTION alertform_notify_evaluation_change();
+  CREATE TRIGGER schedules_notify_evaluation AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON schedules
+    FOR EACH STATEMENT EXECUTE FUNCTION alertform_notify_evaluation_change();
+  `,
 ];
 
 /** Any constant, the same in every replica: serialises replicas that start together on an empty database. */

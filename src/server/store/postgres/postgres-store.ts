@@ -60,7 +60,7 @@ export class PostgresStore implements Store {
   private readonly evaluation: PostgresEvaluationRows;
 
   private constructor(private readonly db: PgDatabase) {
-    this.evaluation = new PostgresEvaluationRows(db);
+    this.evaluation = new PostgresEvaluationRows(db, () => this.accountChanges());
   }
   private changes: AccountChanges | undefined;
 

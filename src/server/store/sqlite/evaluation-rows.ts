@@ -5,6 +5,7 @@ import {
   EVALUATION_ALERT_COLUMNS,
   SCHEDULE_TIMING_COLUMNS,
   alertIdOf,
+  clockInputsFromValues,
   evaluationAlertFromValues,
   scheduleTimings,
   type ScheduleTimingRow,
@@ -15,14 +16,23 @@ import { groupLinks, type LinkRow } from './alert-rows.js';
 import { appendHistory } from './history-rows.js';
 import { insertDeliveries } from './outbox-rows.js';
 import { throttleEvaluations } from './throttle-rows.js';
+import { EvaluationListingCache } from '../evaluation-listing-cache.js';
+import type { SqliteAccountChanges } from './account-changes.js';
 
 /**
  * The evaluator's store on SQLite. One node owns every alert (SQLite is one process's file, so there is nobody to
  * share with): the lease is on everything and saves are not fenced. better-sqlite3 is synchronous, so a listing
- * is one consistent snapshot without a transaction.
+ * is one consistent snapshot without a transaction. A paged listing (the evaluator's) keeps its records between
+ * cycles and serves them again until something it reads changes (evaluation-listing-cache.ts).
  */
 export class SqliteEvaluationRows implements EvaluationStore {
-  constructor(private readonly db: Database) {}
+  private readonly cache = new EvaluationListingCache();
+
+  /** `changes`: the store's change watcher (its `evaluation` topic), made on first use. */
+  constructor(
+    private readonly db: Database,
+    private readonly changes: () => SqliteAccountChanges,
+  ) {}
 
   async acquireEvaluationLeases(replica: string): Promise<EvaluationLease> {
     return { replica, tokens: null, partitionCount: 1 };
@@ -34,7 +44,15 @@ export class SqliteEvaluationRows implements EvaluationStore {
 
   async releaseEvaluationLeases(): Promise<void> {}
 
-  async listAlertsForEvaluation(now: number, _lease?: EvaluationLease, paging?: EvaluationPaging): Promise<EvaluationAlert[]> {
+  async listAlertsForEvaluation(now: number, lease?: EvaluationLease, paging?: EvaluationPaging): Promise<EvaluationAlert[]> {
+    if (paging) {
+      const version = this.changes().version('evaluation');
+      if (this.cache.serves(version, lease)) {
+        await this.cache.replay(now, paging);
+        return [];
+      }
+      this.cache.begin(version, lease);
+    }
     // Rows as arrays (raw): better-sqlite3 builds them at a third of the cost of objects of twenty-odd keys. All
     // rows are read at once (the snapshot: the connection is the server's too, so no read transaction can stay open
     // across pages); with paging, the records are built a page at a time, yielding between pages so that the
@@ -53,7 +71,9 @@ export class SqliteEvaluationRows implements EvaluationStore {
         const row = rows[i]!;
         const id = alertIdOf(row);
         const linked = scheduleLinks.get(id);
-        alerts[i - from] = evaluationAlertFromValues(row, channels.get(id) ?? [], linked ? linked.flatMap((ref) => timings.get(ref) ?? []) : NO_SCHEDULES, now);
+        const clock = clockInputsFromValues(row, linked ? linked.flatMap((ref) => timings.get(ref) ?? []) : NO_SCHEDULES);
+        const alert = (alerts[i - from] = evaluationAlertFromValues(row, channels.get(id) ?? [], clock, now));
+        if (paging) this.cache.keep(alert, clock);
       }
       return alerts;
     };
@@ -63,12 +83,13 @@ export class SqliteEvaluationRows implements EvaluationStore {
       if (from > 0) await new Promise((resolve) => setImmediate(resolve));
       paging.onPage(build(from, Math.min(rows.length, from + size)));
     }
+    this.cache.finish();
     return [];
   }
 
   async saveEvaluations(updates: EvaluationUpdate[]): Promise<void> {
     const update = this.db.prepare('UPDATE alerts SET status = ?, currently_triggered_metrics = ?, eval_state = ? WHERE id = ?');
-    this.db.transaction(() => {
+    const save = this.db.transaction(() => {
       // A throttled channel's notifications beyond its window's share are held, and their history says so.
       const saved = throttleEvaluations(this.db, updates);
       for (const { alertId, status, currentlyTriggeredMetrics, evalState, history, endAcknowledgementAt } of saved) {
@@ -77,7 +98,17 @@ export class SqliteEvaluationRows implements EvaluationStore {
         if (history.length > 0) appendHistory(this.db, history.map((entry) => ({ ...entry, alertId })));
       }
       for (const { alertId, deliveries } of saved) if (deliveries.length > 0) insertDeliveries(this.db, alertId, deliveries);
-    })();
+      return saved;
+    });
+    let saved: EvaluationUpdate[];
+    try {
+      // The evaluator's own writes do not count as changes of its inputs: the listing cache applies them itself.
+      saved = this.changes().whileEvaluatorSaves(save);
+    } catch (error) {
+      this.cache.drop();
+      throw error;
+    }
+    this.cache.applySaved(saved);
   }
 }
 

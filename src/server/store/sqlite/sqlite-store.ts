@@ -45,8 +45,7 @@ import type { ChannelTestDelivery, TimelineRecord } from '../console-store.js';
 import * as throttleRows from './throttle-rows.js';
 import { listsHeld } from '../held-listing.js';
 import { openDatabase } from './open-database.js';
-import { watchSqliteAccountChanges } from './account-changes.js';
-import type { AccountChanges } from '../account-changes.js';
+import { watchSqliteAccountChanges, type SqliteAccountChanges } from './account-changes.js';
 import type { AlertSummary } from '../alert-summary.js';
 
 /** The Store on SQLite (better-sqlite3). One connection; better-sqlite3 is synchronous, so writes serialise. */
@@ -55,9 +54,9 @@ export class SqliteStore implements Store {
   private readonly evaluation: SqliteEvaluationRows;
 
   private constructor(private readonly db: Database) {
-    this.evaluation = new SqliteEvaluationRows(db);
+    this.evaluation = new SqliteEvaluationRows(db, () => this.accountChanges());
   }
-  private changes: AccountChanges | undefined;
+  private changes: SqliteAccountChanges | undefined;
 
   /** Opens a file database (created and migrated as needed) or `:memory:`. */
   static open(path: string): SqliteStore {
@@ -86,7 +85,7 @@ export class SqliteStore implements Store {
     accountRows.setMetricPrefixes(this.db, accountId, prefixes);
   }
 
-  accountChanges(): AccountChanges {
+  accountChanges(): SqliteAccountChanges {
     return (this.changes ??= watchSqliteAccountChanges(this.db));
   }
 

@@ -1,0 +1,231 @@
+import { afterEach, expect, it } from 'vitest';
+import { alertWrite, describeEachStore } from '../../../helpers/store-backends.js';
+import { until } from '../../../helpers/until.js';
+import { openStore } from '../../../../src/server/store/open-store.js';
+import type { AckWrite } from '../../../../src/server/store/ack-store.js';
+import type { EvaluationAlert, EvaluationUpdate } from '../../../../src/server/evaluator/evaluation-store.js';
+import type { EvaluationLease, Store } from '../../../../src/server/store/store.js';
+
+const NOW = 1_800_000_000_000;
+const WEEK = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
+
+/** A paged listing as the evaluator asks for it (pages of two): every record handed over, in order. */
+async function listPaged(store: Store, now = NOW, lease?: EvaluationLease): Promise<EvaluationAlert[]> {
+  const all: EvaluationAlert[] = [];
+  expect(await store.listAlertsForEvaluation(now, lease, { size: 2, onPage: (page) => all.push(...page) })).toEqual([]);
+  return all;
+}
+
+/** Whether two listings handed over the very same record objects (the second served from the kept listing). */
+const kept = (before: EvaluationAlert[], after: EvaluationAlert[]) => before.length === after.length && before.every((record, i) => record === after[i]);
+
+/** Lists until a listing is served from the kept one (on PostgreSQL the LISTEN connection starts first), answers it. */
+async function warm(store: Store, lease?: EvaluationLease): Promise<EvaluationAlert[]> {
+  let last = await listPaged(store, NOW, lease);
+  await until(
+    async () => {
+      const next = await listPaged(store, NOW, lease);
+      const served = kept(last, next);
+      last = next;
+      return served;
+    },
+    (served) => served,
+  );
+  return last;
+}
+
+/** An update as the evaluator saves it, without history or deliveries. */
+const update = (alertId: string, status: 'healthy' | 'alerting', metrics: string[], evalState: string | null): EvaluationUpdate => ({
+  alertId,
+  status,
+  currentlyTriggeredMetrics: metrics,
+  evalState,
+  history: [],
+  deliveries: [],
+});
+
+function ackWrite(at: number, until: number | null = null): AckWrite {
+  return {
+    acknowledgement: { by: 'ann', note: null, at, until },
+    history: { status: 'acknowledged', value: null, metric: '', time: at, channelId: null, reason: 'by ann' },
+    deliveries: [],
+  };
+}
+
+describeEachStore('the evaluator\'s kept listing on %s', (backend) => {
+  const opened: Store[] = [];
+  afterEach(async () => {
+    while (opened.length) await opened.pop()!.close();
+  });
+
+  async function setUp(store?: Store) {
+    const s = store ?? (await backend.openStore());
+    opened.push(s);
+    const account = await s.createAccount('ops@example.com');
+    const channel = await s.createChannel(account.id, { type: 'webhook', description: 'hook', destination: 'https://hooks.example/x', autoResolve: false });
+    const first = await s.createAlert(account.id, alertWrite(channel.id, { name: 'first' }));
+    const second = await s.createAlert(account.id, alertWrite(channel.id, { name: 'second', metric: 'host.*.mem' }));
+    return { store: s, account: account.id, channel: channel.id, first: first.id, second: second.id };
+  }
+
+  it('serves the same records again while nothing changes, with muted and acknowledged decided at each cycle\'s time', async () => {
+    const { store, account, first } = await setUp();
+    await store.setMutedUntil(account, { ids: [first], search: null }, NOW + 60_000);
+    const listed = await warm(store);
+    expect(listed.map((alert) => [alert.name, alert.muted])).toEqual([['first', true], ['second', false]]);
+    // A minute later the same kept records, the mute over.
+    const later = await listPaged(store, NOW + 120_000);
+    expect(kept(listed, later)).toBe(true);
+    expect(later.map((alert) => alert.muted)).toEqual([false, false]);
+    // What a listing from the store would say at that time.
+    expect(await store.listAlertsForEvaluation(NOW + 120_000)).toEqual(later);
+  });
+
+  it('applies the evaluator\'s own saves to the kept records instead of listing again', async () => {
+    const { store, first } = await setUp();
+    const listed = await warm(store);
+    await store.saveEvaluations([update(first, 'alerting', ['host.1.cpu'], '{"status":"alerting"}')]);
+    const next = await listPaged(store);
+    expect(kept(listed, next)).toBe(true);
+    expect(next[0]).toMatchObject({ status: 'alerting', currentlyTriggeredMetrics: ['host.1.cpu'], evalState: '{"status":"alerting"}' });
+    // The same values (the triggered metrics shared and frozen) as a listing from the store.
+    expect(await store.listAlertsForEvaluation(NOW)).toEqual(next);
+    expect(Object.isFrozen(next[0]!.currentlyTriggeredMetrics)).toBe(true);
+  });
+
+  it('lists again after a save that ends an acknowledgement, and after a lease with other partitions or tokens', async () => {
+    const { store, account, first } = await setUp();
+    await store.saveEvaluations([update(first, 'alerting', ['host.1.cpu'], null)]);
+    await store.acknowledgeAlert(account, first, ackWrite(NOW / 1000 - 10));
+    const listed = await warm(store);
+    expect(listed[0]).toMatchObject({ acknowledged: true, acknowledgedAt: NOW / 1000 - 10 });
+    // The recovery clears the acknowledgement in the store: the next listing reads that.
+    await store.saveEvaluations([update(first, 'healthy', [], null)]);
+    const recovered = await listPaged(store);
+    expect(kept(listed, recovered)).toBe(false);
+    expect(recovered[0]).toMatchObject({ status: 'healthy', acknowledged: false, acknowledgedAt: null });
+
+    const lease = (tokens: [number, number][]): EvaluationLease => ({ replica: 'r', tokens: new Map(tokens), partitionCount: 4 });
+    const underA = await warm(store, lease([[0, 1], [1, 1], [2, 1], [3, 1]]));
+    expect(kept(underA, await listPaged(store, NOW, lease([[3, 1], [2, 1], [1, 1], [0, 1]])))).toBe(true);
+    // A partition taken over and back (its token moved), or one partition fewer: listed again.
+    const moved = await listPaged(store, NOW, lease([[0, 1], [1, 1], [2, 1], [3, 3]]));
+    expect(kept(underA, moved)).toBe(false);
+    expect(kept(moved, await listPaged(store, NOW, lease([[0, 1], [1, 1], [2, 1]])))).toBe(false);
+  });
+
+  /** Each write the listing reads, and what the next listing must show for it. */
+  const writes: {
+    name: string;
+    write: (s: Awaited<ReturnType<typeof setUp>>) => Promise<unknown>;
+    shows: (listed: EvaluationAlert[], s: Awaited<ReturnType<typeof setUp>>) => void;
+  }[] = [
+    {
+      name: 'an alert created',
+      write: ({ store, account, channel }) => store.createAlert(account, alertWrite(channel, { name: 'third' })),
+      shows: (listed) => expect(listed.map((a) => a.name)).toEqual(['first', 'second', 'third']),
+    },
+    {
+      name: 'an alert updated',
+      write: ({ store, account, channel, first }) => store.updateAlert(account, first, alertWrite(channel, { name: 'first', alertCriteria: { type: 'above', above_value: 50 } })),
+      shows: (listed) => expect(listed[0]!.alertCriteria).toEqual({ type: 'above', above_value: 50 }),
+    },
+    {
+      name: 'an alert deleted',
+      write: ({ store, account, first }) => store.deleteAlert(account, first),
+      shows: (listed) => expect(listed.map((a) => a.name)).toEqual(['second']),
+    },
+    {
+      name: 'an alert muted',
+      write: ({ store, account, first }) => store.setMutedUntil(account, { ids: [first], search: null }, NOW + 60_000),
+      shows: (listed) => expect(listed.map((a) => a.muted)).toEqual([true, false]),
+    },
+    {
+      name: 'every alert muted in bulk, then unmuted',
+      write: async ({ store, account }) => {
+        await store.setMutedUntil(account, { ids: [], search: null }, NOW + 60_000);
+        expect((await listPaged(store)).map((a) => a.muted)).toEqual([true, true]);
+        await store.setMutedUntil(account, { ids: [], search: 'second' }, null);
+      },
+      shows: (listed) => expect(listed.map((a) => a.muted)).toEqual([true, false]),
+    },
+    {
+      name: 'an alert acknowledged, then its acknowledgement withdrawn',
+      write: async ({ store, account, first }) => {
+        await store.saveEvaluations([update(first, 'alerting', ['host.1.cpu'], null)]);
+        await store.acknowledgeAlert(account, first, ackWrite(NOW / 1000 - 5));
+        expect((await listPaged(store))[0]).toMatchObject({ acknowledged: true });
+        const entry = { status: 'unacknowledged', value: null, metric: '', time: NOW / 1000, channelId: null, reason: 'withdrawn' };
+        await store.withdrawAcknowledgement(account, first, entry);
+      },
+      shows: (listed) => expect(listed[0]).toMatchObject({ status: 'alerting', acknowledged: false, acknowledgedAt: null }),
+    },
+    {
+      name: 'a schedule created, linked to an alert, changed, then deleted',
+      write: async ({ store, account, channel, first }) => {
+        const started = new Date(NOW - 5 * 60_000);
+        const startTime = `${String(started.getUTCHours()).padStart(2, '0')}:${String(started.getUTCMinutes()).padStart(2, '0')}`;
+        const schedule = await store.createSchedule(account, { name: 'window', startTime, duration: 60, timezone: 'UTC', repeat: [...WEEK], anchor: NOW });
+        expect((await listPaged(store)).map((a) => a.muted)).toEqual([false, false]);
+        await store.updateAlert(account, first, alertWrite(channel, { name: 'first', scheduledMutes: [schedule.id] }));
+        expect((await listPaged(store)).map((a) => a.muted)).toEqual([true, false]);
+        // Over before the cycle's time: no longer muting.
+        await store.updateSchedule(account, schedule.id, { name: 'window', startTime, duration: 1, timezone: 'UTC', repeat: [...WEEK], anchor: NOW });
+        expect((await listPaged(store)).map((a) => a.muted)).toEqual([false, false]);
+        await store.updateSchedule(account, schedule.id, { name: 'window', startTime, duration: 60, timezone: 'UTC', repeat: [...WEEK], anchor: NOW });
+        expect((await listPaged(store)).map((a) => a.muted)).toEqual([true, false]);
+        await store.deleteSchedule(account, schedule.id);
+      },
+      shows: (listed) => expect(listed.map((a) => a.muted)).toEqual([false, false]),
+    },
+    {
+      name: 'a channel deleted (its links and escalation steps rewritten)',
+      write: async ({ store, account, channel, first }) => {
+        const other = await store.createChannel(account, { type: 'webhook', description: 'other', destination: 'https://hooks.example/y', autoResolve: false });
+        await store.updateAlert(account, first, alertWrite(channel, { name: 'first', notificationChannels: [channel, other.id], escalation: [{ after_minutes: 10, notification_channels: [other.id] }] }));
+        expect((await listPaged(store))[0]).toMatchObject({ notificationChannels: [channel, other.id], escalation: [{ after_minutes: 10, notification_channels: [other.id] }] });
+        await store.deleteChannel(account, other.id);
+      },
+      shows: (listed, { channel }) => expect(listed[0]).toMatchObject({ notificationChannels: [channel], escalation: [] }),
+    },
+  ];
+
+  for (const { name, write, shows } of writes) {
+    it(`lists again at the very next cycle after ${name}`, async () => {
+      const setup = await setUp();
+      const listed = await warm(setup.store);
+      await write(setup);
+      const next = await listPaged(setup.store);
+      expect(kept(listed, next)).toBe(false);
+      shows(next, setup);
+      // The very listing a store read gives at that time.
+      expect(await setup.store.listAlertsForEvaluation(NOW)).toEqual(next);
+    });
+  }
+
+  if (backend.name === 'postgres') {
+    it('sees a write committed on another connection at the very next listing (the barrier), not the evaluator\'s saves of another', async () => {
+      const url = await backend.createDb();
+      const { store, account, first, channel } = await setUp(await openStore(url));
+      const other = await openStore(url);
+      opened.push(other);
+      const listed = await warm(store);
+      // Another replica's evaluator save (its partitions: nobody else lists them under the same token) tells nobody.
+      await other.saveEvaluations([update(first, 'alerting', ['host.1.cpu'], null)]);
+      expect(kept(listed, await listPaged(store))).toBe(true);
+      // Any other write does, and the next listing sees it without waiting.
+      await other.updateAlert(account, first, alertWrite(channel, { name: 'renamed' }));
+      const next = await listPaged(store);
+      expect(next[0]).toMatchObject({ name: 'renamed', status: 'alerting' });
+    });
+
+    it('drops the kept records after a failed (fenced) save', async () => {
+      const { store, first } = await setUp();
+      const lease = await store.acquireEvaluationLeases('replica-a', 60_000);
+      const listed = await warm(store, lease);
+      const stale: EvaluationLease = { ...lease, tokens: new Map([...lease.tokens!].map(([partition, token]) => [partition, token + 1])) };
+      await expect(store.saveEvaluations([update(first, 'alerting', [], null)], stale)).rejects.toThrow();
+      expect(kept(listed, await listPaged(store, NOW, lease))).toBe(false);
+    });
+  }
+});
