@@ -1,4 +1,7 @@
 import { afterEach, expect, it } from 'vitest';
+import { makeSeries, startFakeRender } from '../../../helpers/fake-render-server.js';
+import { runEvaluationCycle } from '../../../../src/server/evaluator/run-cycle.js';
+import { createGraphiteClient } from '../../../../src/graphite/render-client.js';
 import { alertWrite, describeEachStore } from '../../../helpers/store-backends.js';
 import { until } from '../../../helpers/until.js';
 import { openStore } from '../../../../src/server/store/open-store.js';
@@ -202,6 +205,27 @@ describeEachStore('the evaluator\'s kept listing on %s', (backend) => {
       expect(await setup.store.listAlertsForEvaluation(NOW)).toEqual(next);
     });
   }
+
+  it('judges a change made between two cycles at the very next cycle, and saves nothing in a steady one', async () => {
+    const { store, account, channel, first } = await setUp();
+    const fake = await startFakeRender(async (request) => ({
+      series: request.targets.map((target) => makeSeries(target === 'host.*.cpu' ? 'host.1.cpu' : 'host.1.mem', [95, 95], NOW / 1000, 30)),
+    }));
+    try {
+      const cycle = () => runEvaluationCycle({ store, graphite: createGraphiteClient({ baseUrl: fake.url }), now: () => NOW, pageSize: 1 });
+      expect(await cycle()).toMatchObject({ alerts: 2, transitions: 2, saved: 2 });
+      await until(cycle, (report) => report.saved === 0);
+      const steady = await listPaged(store);
+      expect(steady.map((alert) => alert.status)).toEqual(['alerting', 'alerting']);
+      // The threshold raised above the data: the next cycle judges the new definition and recovers.
+      await store.updateAlert(account, first, alertWrite(channel, { name: 'first', alertCriteria: { type: 'above', above_value: 99 } }));
+      expect(await cycle()).toMatchObject({ transitions: 1, transitionsTo: { healthy: 1 }, saved: 1 });
+      expect((await store.listAlertsForEvaluation(NOW)).map((alert) => alert.status)).toEqual(['healthy', 'alerting']);
+      expect(await cycle()).toMatchObject({ transitions: 0, saved: 0 });
+    } finally {
+      await fake.close();
+    }
+  });
 
   if (backend.name === 'postgres') {
     it('sees a write committed on another connection at the very next listing (the barrier), not the evaluator\'s saves of another', async () => {
