@@ -1,4 +1,5 @@
 import { afterEach, expect, it } from 'vitest';
+import pg from 'pg';
 import { makeSeries, startFakeRender } from '../../../helpers/fake-render-server.js';
 import { runEvaluationCycle } from '../../../../src/server/evaluator/run-cycle.js';
 import { createGraphiteClient } from '../../../../src/graphite/render-client.js';
@@ -241,6 +242,24 @@ describeEachStore('the evaluator\'s kept listing on %s', (backend) => {
       await other.updateAlert(account, first, alertWrite(channel, { name: 'renamed' }));
       const next = await listPaged(store);
       expect(next[0]).toMatchObject({ name: 'renamed', status: 'alerting' });
+    });
+
+    it('lists from the store while its LISTEN connection is lost, and keeps again once it is back', async () => {
+      const url = await backend.createDb();
+      const { store } = await setUp(await openStore(url));
+      const listed = await warm(store);
+      const admin = new pg.Client({ connectionString: url });
+      await admin.connect();
+      try {
+        await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'alertform-listen' AND datname = current_database()`);
+      } finally {
+        await admin.end();
+      }
+      // Notifications sent while it was away are lost: not one listing is served from what was kept before.
+      const during = await until(() => listPaged(store), (records) => !kept(listed, records));
+      expect(during.map((alert) => alert.name)).toEqual(['first', 'second']);
+      const again = await warm(store);
+      expect(kept(listed, again)).toBe(false);
     });
 
     it('drops the kept records after a failed (fenced) save', async () => {
