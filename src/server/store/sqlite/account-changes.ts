@@ -71,6 +71,9 @@ export function watchSqliteAccountChanges(db: Database): SqliteAccountChanges {
   return {
     version,
     async settledVersion(topic) {
+      // Once a cycle: read data_version now rather than once per turn, so a commit made earlier in this very turn
+      // (by another process) counts too.
+      readThisTurn = false;
       return version(topic);
     },
     whileEvaluatorSaves(work) {

@@ -46,7 +46,7 @@ export class SqliteEvaluationRows implements EvaluationStore {
 
   async listAlertsForEvaluation(now: number, lease?: EvaluationLease, paging?: EvaluationPaging): Promise<EvaluationAlert[]> {
     if (paging) {
-      const version = this.changes().version('evaluation');
+      const version = await this.changes().settledVersion('evaluation');
       if (this.cache.serves(version, lease)) {
         await this.cache.replay(now, paging);
         return [];

@@ -1,5 +1,8 @@
 import { afterEach, expect, it } from 'vitest';
 import pg from 'pg';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { makeSeries, startFakeRender } from '../../../helpers/fake-render-server.js';
 import { runEvaluationCycle } from '../../../../src/server/evaluator/run-cycle.js';
 import { createGraphiteClient } from '../../../../src/graphite/render-client.js';
@@ -227,6 +230,27 @@ describeEachStore('the evaluator\'s kept listing on %s', (backend) => {
       await fake.close();
     }
   });
+
+  if (backend.name === 'sqlite') {
+    it('sees a commit of another process on the same file at the very next listing', async () => {
+      const dir = await mkdtemp(join(tmpdir(), 'alertform-listing-'));
+      try {
+        const file = join(dir, 'alertform.db');
+        const { store, account, first, channel } = await setUp(await openStore(file));
+        const other = await openStore(file);
+        opened.push(other);
+        const listed = await warm(store);
+        await other.updateAlert(account, first, alertWrite(channel, { name: 'renamed' }));
+        // In the same turn of the event loop: the listing reads PRAGMA data_version afresh.
+        const next = await listPaged(store);
+        expect(kept(listed, next)).toBe(false);
+        expect(next[0]).toMatchObject({ name: 'renamed' });
+      } finally {
+        while (opened.length) await opened.pop()!.close();
+        await rm(dir, { recursive: true, force: true });
+      }
+    });
+  }
 
   if (backend.name === 'postgres') {
     it('sees a write committed on another connection at the very next listing (the barrier), not the evaluator\'s saves of another', async () => {
