@@ -26,11 +26,12 @@ export class EvaluationListingCache {
   private byId: Map<string, number> | null = null;
   private version: number | null = null;
   private leaseKey: string | null = null;
-  private complete = false;
+  /** The listing being read now: only the latest one begun may be kept (two at once never mix). */
+  private filling: ListingFill | null = null;
 
   /** Whether the kept records are the store's at `version` under `lease`. */
   serves(version: number | null, lease: EvaluationLease | undefined): boolean {
-    return this.complete && version !== null && version === this.version && leaseKeyOf(lease) === this.leaseKey;
+    return version !== null && version === this.version && leaseKeyOf(lease) === this.leaseKey;
   }
 
   /** Forgets everything kept (the next listing reads the store). */
@@ -40,26 +41,26 @@ export class EvaluationListingCache {
     this.byId = null;
     this.version = null;
     this.leaseKey = null;
-    this.complete = false;
+    this.filling = null;
   }
 
-  /** Starts keeping a listing read at `version` (null: it cannot be kept) under `lease`. */
-  begin(version: number | null, lease: EvaluationLease | undefined): void {
+  /**
+   * Drops what is kept and starts keeping a listing read at `version` under `lease`; the listing hands each record
+   * to the answer's `keep`, and calls `finish` once it has been read to its end (and its snapshot closed). A version
+   * of null (changes cannot be told now) keeps nothing.
+   */
+  begin(version: number | null, lease: EvaluationLease | undefined): ListingFill {
     this.drop();
-    this.version = version;
-    this.leaseKey = version === null ? null : leaseKeyOf(lease);
-  }
-
-  /** One record of the listing begun, in the listing's order. */
-  keep(record: EvaluationAlert, clock: ClockInputs | null): void {
-    if (this.version === null) return;
-    this.records.push(record);
-    this.clocks.push(clock);
-  }
-
-  /** The listing begun was read to its end: its records may be served. */
-  finish(): void {
-    this.complete = this.version !== null;
+    const fill = new ListingFill(version === null ? null : () => {
+      if (this.filling !== fill) return;
+      this.filling = null;
+      this.records = fill.records;
+      this.clocks = fill.clocks;
+      this.version = version;
+      this.leaseKey = leaseKeyOf(lease);
+    });
+    this.filling = fill;
+    return fill;
   }
 
   /**
@@ -84,7 +85,7 @@ export class EvaluationListingCache {
    * cleared the acknowledgement columns; a relisting reads that).
    */
   applySaved(updates: readonly EvaluationUpdate[]): void {
-    if (!this.complete || updates.length === 0) return;
+    if (this.version === null || updates.length === 0) return;
     const byId = (this.byId ??= new Map(this.records.map((record, index) => [record.id, index])));
     for (const update of updates) {
       const index = byId.get(update.alertId);
@@ -96,6 +97,26 @@ export class EvaluationListingCache {
       }
       applySavedEvaluation(record, update);
     }
+  }
+}
+
+/** One listing's records as it reads them, kept once it is read to its end (EvaluationListingCache.begin). */
+export class ListingFill {
+  readonly records: EvaluationAlert[] = [];
+  readonly clocks: (ClockInputs | null)[] = [];
+
+  constructor(private readonly onFinish: (() => void) | null) {}
+
+  /** One record of the listing, in the listing's order, with its clock inputs. */
+  keep(record: EvaluationAlert, clock: ClockInputs | null): void {
+    if (this.onFinish === null) return;
+    this.records.push(record);
+    this.clocks.push(clock);
+  }
+
+  /** The listing was read to its end: its records are kept (unless a later listing began meanwhile). */
+  finish(): void {
+    this.onFinish?.();
   }
 }
 

@@ -16,7 +16,7 @@ import { acquireLeases, fencePartitions, partitionSql, releaseLeases, renewLease
 import { insertDeliveries } from './outbox-rows.js';
 import { throttleEvaluations } from './throttle-rows.js';
 import type { PgDatabase, Queryable } from './pg-database.js';
-import { EvaluationListingCache } from '../evaluation-listing-cache.js';
+import { EvaluationListingCache, type ListingFill } from '../evaluation-listing-cache.js';
 import type { AccountChanges } from '../account-changes.js';
 
 /**
@@ -49,6 +49,7 @@ export class PostgresEvaluationRows implements EvaluationStore {
   }
 
   async listAlertsForEvaluation(now: number, lease?: EvaluationLease, paging?: EvaluationPaging): Promise<EvaluationAlert[]> {
+    let fill: ListingFill | null = null;
     if (paging) {
       // Read-your-writes: the version once every write committed before now has been notified (a barrier).
       const version = await this.changes().settledVersion('evaluation');
@@ -56,12 +57,11 @@ export class PostgresEvaluationRows implements EvaluationStore {
         await this.cache.replay(now, paging);
         return [];
       }
-      this.cache.begin(version, lease);
+      fill = this.cache.begin(version, lease);
     }
-    const cache = paging ? this.cache : null;
     // One snapshot for the alerts, their links and the schedules of the round (every page of it), as SQLite's single
     // connection sees them.
-    return this.db.transaction(async (tx) => {
+    const listed = await this.db.transaction(async (tx) => {
       await tx.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
       const partitions = lease?.tokens ? [...lease.tokens.keys()] : null;
       const where = partitions ? `WHERE ${partitionSql('$1')} = ANY($2)` : '';
@@ -92,7 +92,7 @@ export class PostgresEvaluationRows implements EvaluationStore {
         // Asked now, awaited next turn: a failure there is the transaction's, rethrown when awaited.
         next = more ? readPage() : Promise.resolve([]);
         next.catch(() => undefined);
-        const alerts = buildAlerts(rows, channels, scheduleLinks, timings, now, cache);
+        const alerts = buildAlerts(rows, channels, scheduleLinks, timings, now, fill);
         if (paging) paging.onPage(alerts);
         else for (const alert of alerts) all.push(alert);
         if (!more) {
@@ -100,9 +100,11 @@ export class PostgresEvaluationRows implements EvaluationStore {
           break;
         }
       }
-      cache?.finish();
       return all;
     });
+    // Kept only once the snapshot closed without an error.
+    fill?.finish();
+    return listed;
   }
 
   async saveEvaluations(updates: EvaluationUpdate[], lease?: EvaluationLease): Promise<void> {
@@ -161,7 +163,7 @@ function buildAlerts(
   scheduleLinks: Map<string, string[]>,
   timings: Map<string, ScheduleTiming>,
   now: number,
-  cache: EvaluationListingCache | null,
+  fill: ListingFill | null,
 ): EvaluationAlert[] {
   const alerts: EvaluationAlert[] = new Array(rows.length);
   for (let i = 0; i < rows.length; i += 1) {
@@ -178,7 +180,7 @@ function buildAlerts(
     }
     const clock = clockInputsFromValues(row, schedules);
     const alert = (alerts[i] = evaluationAlertFromValues(row, channels.get(id) ?? [], clock, now));
-    cache?.keep(alert, clock);
+    fill?.keep(alert, clock);
   }
   return alerts;
 }

@@ -16,7 +16,7 @@ import { groupLinks, type LinkRow } from './alert-rows.js';
 import { appendHistory } from './history-rows.js';
 import { insertDeliveries } from './outbox-rows.js';
 import { throttleEvaluations } from './throttle-rows.js';
-import { EvaluationListingCache } from '../evaluation-listing-cache.js';
+import { EvaluationListingCache, type ListingFill } from '../evaluation-listing-cache.js';
 import type { SqliteAccountChanges } from './account-changes.js';
 
 /**
@@ -45,13 +45,14 @@ export class SqliteEvaluationRows implements EvaluationStore {
   async releaseEvaluationLeases(): Promise<void> {}
 
   async listAlertsForEvaluation(now: number, lease?: EvaluationLease, paging?: EvaluationPaging): Promise<EvaluationAlert[]> {
+    let fill: ListingFill | null = null;
     if (paging) {
       const version = await this.changes().settledVersion('evaluation');
       if (this.cache.serves(version, lease)) {
         await this.cache.replay(now, paging);
         return [];
       }
-      this.cache.begin(version, lease);
+      fill = this.cache.begin(version, lease);
     }
     // Rows as arrays (raw): better-sqlite3 builds them at a third of the cost of objects of twenty-odd keys. All
     // rows are read at once (the snapshot: the connection is the server's too, so no read transaction can stay open
@@ -73,7 +74,7 @@ export class SqliteEvaluationRows implements EvaluationStore {
         const linked = scheduleLinks.get(id);
         const clock = clockInputsFromValues(row, linked ? linked.flatMap((ref) => timings.get(ref) ?? []) : NO_SCHEDULES);
         const alert = (alerts[i - from] = evaluationAlertFromValues(row, channels.get(id) ?? [], clock, now));
-        if (paging) this.cache.keep(alert, clock);
+        fill?.keep(alert, clock);
       }
       return alerts;
     };
@@ -83,7 +84,7 @@ export class SqliteEvaluationRows implements EvaluationStore {
       if (from > 0) await new Promise((resolve) => setImmediate(resolve));
       paging.onPage(build(from, Math.min(rows.length, from + size)));
     }
-    this.cache.finish();
+    fill?.finish();
     return [];
   }
 

@@ -121,6 +121,18 @@ describeEachStore('the evaluator\'s kept listing on %s', (backend) => {
     expect(kept(moved, await listPaged(store, NOW, lease([[0, 1], [1, 1], [2, 1]])))).toBe(false);
   });
 
+  it('keeps only one of two listings read at once, never a mix of both', async () => {
+    const { store, account, channel } = await setUp();
+    for (let i = 0; i < 5; i += 1) await store.createAlert(account, alertWrite(channel, { name: `more-${i}` }));
+    await warm(store);
+    await store.createAlert(account, alertWrite(channel, { name: 'last' }));
+    const [one, two] = await Promise.all([listPaged(store), listPaged(store)]);
+    expect(one.map((alert) => alert.name)).toEqual(two.map((alert) => alert.name));
+    const next = await warm(store);
+    expect(next).toHaveLength(8);
+    expect(next).toEqual(await store.listAlertsForEvaluation(NOW));
+  });
+
   /** Each write the listing reads, and what the next listing must show for it. */
   const writes: {
     name: string;
