@@ -12,8 +12,8 @@ export { PackedSeries, parseRenderJson } from './render-json.js';
  * Plain/wildcard targets per request when the options do not say (the evaluator cuts its pages' queries to it).
  * Chosen by measurement (docs/benchmarks.md, "Render requests as POST bodies"): each request costs the client about
  * 0.4 ms of CPU here (most of it the loopback write waking the endpoint), so 200 targets a request instead of 100
- * take 1.5-3 µs per alert off a cycle; larger batches save a little more CPU, but make the bare requests so much
- * shorter that a cycle of 100,000 alerts on three replicas, CPU-bound on two cores, passes 1.5x of them.
+ * take 1.5-3 µs per alert off a cycle; larger batches save a little more CPU, but shorten the bare requests so much
+ * that a cycle of 30,000-100,000 alerts on three replicas, CPU-bound on two cores, passes 1.5x of them.
  */
 export const DEFAULT_TARGETS_PER_REQUEST = 200;
 
