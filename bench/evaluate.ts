@@ -22,6 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { runEvaluationCycle, type CycleReport } from '../src/server/evaluator/run-cycle.js';
 import { replicaLeases } from '../src/server/evaluator/round-lease.js';
 import { createGraphiteClient } from '../src/graphite/render-client.js';
+import { readRenderFields } from '../src/graphite/render-fields.js';
 import pLimit from 'p-limit';
 import { startDeliveryWorker } from '../src/server/outbox/delivery-worker.js';
 import { sendNotification } from '../src/server/notifiers/send.js';
@@ -64,30 +65,42 @@ function seriesJson(target: string, fromMinutes: number, maxDataPoints: number |
 /** Runs the fake render endpoint in a child process, so generating its answers does not slow the evaluator. */
 async function startRender() {
   const child = fork(fileURLToPath(import.meta.url), ['--render-server'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const urls: string[] = [];
-  /** When (epoch ms) the render endpoint received each request of `urls`. */
+  /** Every request the endpoint received, as sent (method, path, content type and form body), to replay them bare. */
+  const requests: RecordedRequest[] = [];
+  /** When (epoch ms) the render endpoint received each request of `requests`. */
   const arrivals: number[] = [];
   const url = await new Promise<string>((resolve, reject) => {
-    child.on('message', (message: { url?: string; request?: string; at?: number }) => {
+    child.on('message', (message: { url?: string; request?: RecordedRequest; at?: number }) => {
       if (message.url) resolve(message.url);
       if (message.request) {
-        urls.push(message.request);
+        requests.push(message.request);
         arrivals.push(message.at!);
       }
     });
     child.once('exit', (code) => reject(new Error(`render server exited ${code}`)));
   });
-  return { url, urls, arrivals, close: () => child.kill() };
+  return { url, requests, arrivals, close: () => child.kill() };
+}
+
+/** A render request as the endpoint received it. */
+interface RecordedRequest {
+  method: string;
+  path: string;
+  contentType: string | undefined;
+  body: string;
 }
 
 async function serveRender() {
-  const server = createServer((req, res) => {
-    process.send!({ request: req.url ?? '', at: Date.now() });
-    const url = new URL(req.url ?? '/', 'http://x');
-    const from = Number(/^-(\d+)min$/.exec(url.searchParams.get('from') ?? '')?.[1] ?? 10);
-    const maxDataPoints = Number(url.searchParams.get('maxDataPoints')) || null;
+  const server = createServer(async (req, res) => {
+    const at = Date.now();
+    // The client POSTs its targets as a form body; graphite-web reads them there as in the query string.
+    const { fields, body: form } = await readRenderFields(req);
+    const request: RecordedRequest = { method: req.method ?? 'GET', path: req.url ?? '/', contentType: req.headers['content-type'], body: form };
+    process.send!({ request, at });
+    const from = Number(/^-(\d+)min$/.exec(fields.get('from') ?? '')?.[1] ?? 10);
+    const maxDataPoints = Number(fields.get('maxDataPoints')) || null;
     const now = Math.floor(Date.now() / 1000);
-    const body = `[${url.searchParams
+    const body = `[${fields
       .getAll('target')
       .map((t) => seriesJson(t, from, maxDataPoints, now))
       .filter(Boolean)
@@ -137,11 +150,21 @@ function alertFor(index: number, channelId: string): AlertWrite {
   return { ...base, metric: `bench.h${index}.cpu`, alertCriteria: { type: 'above', above_value: 90, time_period: 2 } };
 }
 
-/** The baseline: the same render URLs, fetched with the same concurrency, bodies read, nothing evaluated. */
-async function replay(base: string, urls: string[]): Promise<number> {
+/**
+ * The baseline: the same render requests (method, path and form body as the cycle sent them), with the same
+ * concurrency, answers read, nothing evaluated.
+ */
+async function replay(base: string, requests: RecordedRequest[]): Promise<number> {
   const limit = pLimit(CONCURRENCY * REPLICAS);
   const started = performance.now();
-  await Promise.all(urls.map((path) => limit(async () => (await fetch(`${base}${path}`)).text())));
+  await Promise.all(
+    requests.map(({ method, path, contentType, body }) =>
+      limit(async () => {
+        const init = method === 'GET' ? {} : { method, body, headers: contentType ? { 'content-type': contentType } : undefined };
+        return (await fetch(`${base}${path}`, init)).text();
+      }),
+    ),
+  );
   return performance.now() - started;
 }
 
@@ -307,9 +330,9 @@ async function main() {
     const heaps: number[] = [];
     /** CPU of each cycle over all replicas, ms. */
     const cpus: number[] = [];
-    let lastUrls: string[] = [];
+    let lastRequests: RecordedRequest[] = [];
     for (let cycle = 1; cycle <= CYCLES; cycle += 1) {
-      render.urls.length = 0;
+      render.requests.length = 0;
       render.arrivals.length = 0;
       const startedAt = Date.now();
       const pgCpuBefore = postgres ? await postgresCpuMs(postgres.port) : 0;
@@ -322,12 +345,12 @@ async function main() {
       const heap = answers.reduce((total, a) => total + a.heapUsed, 0);
       // Request logs travel over IPC: let them arrive.
       await new Promise((resolve) => setTimeout(resolve, 100));
-      lastUrls = [...render.urls];
+      lastRequests = [...render.requests];
       times.push(durationMs);
       heaps.push(heap);
       cpus.push(answers.reduce((total, a) => total + a.cpuMs, 0));
       console.log(
-        `  cycle ${cycle}: ${(durationMs / 1000).toFixed(2)} s (wall with deliveries ${(wallMs / 1000).toFixed(2)} s)  requests ${render.urls.length}` +
+        `  cycle ${cycle}: ${(durationMs / 1000).toFixed(2)} s (wall with deliveries ${(wallMs / 1000).toFixed(2)} s)  requests ${render.requests.length}` +
           `  queries ${sum('queries')}  saved ${sum('saved')}  alerting transitions ${sum('transitions')}` +
           `  cpu ${answers.map((a) => `${(a.cpuMs / 1000).toFixed(2)} s`).join(' + ')}${POSTGRES ? ` (postgres ${(pgCpuMs / 1000).toFixed(2)} s)` : ''}` +
           `  heap ${answers.map((a) => mb(a.heapUsed)).join(' + ')}  rss ${answers.map((a) => mb(a.rss)).join(' + ')}` +
@@ -338,7 +361,7 @@ async function main() {
       const lastMs = Math.max(...render.arrivals) - startedAt;
       console.log(`           first request at +${firstMs} ms, last at +${lastMs} ms (answered ${DELAY_MS} ms later), cycle ends at +${Math.round(durationMs)} ms`);
     }
-    const baselineMs = await replay(render.url, lastUrls);
+    const baselineMs = await replay(render.url, lastRequests);
     // The CPU floor, measured in the same run: the replicas fetch the same render queries through the same client
     // (same batching, parsing and matching), judging nothing. Median of three.
     const renderCpus: number[] = [];
@@ -350,7 +373,7 @@ async function main() {
     const steadyHeaps = heaps.slice(1);
     const heapGrowth = steadyHeaps.length > 1 ? steadyHeaps.at(-1)! - steadyHeaps[0]! : 0;
     console.log(`  notifications delivered: ${receiver.count()}`);
-    console.log(`baseline (the same ${lastUrls.length} render requests, bare): ${(baselineMs / 1000).toFixed(2)} s`);
+    console.log(`baseline (the same ${lastRequests.length} render requests, bare): ${(baselineMs / 1000).toFixed(2)} s`);
     console.log(`steady cycle (median of cycles 2..${CYCLES}): ${(median / 1000).toFixed(2)} s  ratio to baseline ${(median / baselineMs).toFixed(2)}x`);
     console.log(`first cycle (writes every alert's initial state): ${(times[0]! / 1000).toFixed(2)} s`);
     console.log(`heap of all replicas after cycles 2..${CYCLES}: ${steadyHeaps.map(mb).join(', ')} (growth ${mb(heapGrowth)})`);

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readRenderFields } from '../../src/graphite/render-fields.js';
 import type { RenderSeries } from '../../src/graphite/types.js';
 
 /** A request the fake render endpoint received. */
@@ -8,6 +9,10 @@ export interface RenderRequest {
   path: string;
   /** When it arrived (epoch ms). */
   at: number;
+  /** GET or POST: graphite-web reads the fields of both the query string and a form body. */
+  method: string;
+  /** The form body as sent (empty for a GET). */
+  body: string;
   targets: string[];
   from: string | null;
   maxDataPoints: string | null;
@@ -31,14 +36,20 @@ export async function startFakeRender(
   close: () => Promise<void>;
 }> {
   const requests: RenderRequest[] = [];
-  const server: Server = createServer((req: IncomingMessage, res) => {
-    const url = new URL(req.url ?? '/', 'http://x');
+  const server: Server = createServer(async (req: IncomingMessage, res) => {
+    const at = Date.now();
+    // A client that gives up mid-body (a timeout) leaves nothing to answer.
+    const read = await readRenderFields(req).catch(() => null);
+    if (!read) return;
+    const { fields, path, body } = read;
     const request = {
-      path: url.pathname,
-      at: Date.now(),
-      targets: url.searchParams.getAll('target'),
-      from: url.searchParams.get('from'),
-      maxDataPoints: url.searchParams.get('maxDataPoints'),
+      path,
+      at,
+      method: req.method ?? 'GET',
+      body,
+      targets: fields.getAll('target'),
+      from: fields.get('from'),
+      maxDataPoints: fields.get('maxDataPoints'),
       authorization: req.headers.authorization,
     };
     requests.push(request);

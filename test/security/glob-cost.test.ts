@@ -71,7 +71,7 @@ async function evaluateHostile(patternLength: number, nameLength: number, series
       // Each pattern distinct, all matching the one long name.
       store.addAlert({ id: `hostile-${i}`, metric: `*{a,z${i}}${hostilePattern(patternLength - 8)}`, alertCriteria: { type: 'above', above_value: 1 } });
     }
-    const graphite = createGraphiteClient({ baseUrl: fake.url, maxUrlLength: 1_000_000 });
+    const graphite = createGraphiteClient({ baseUrl: fake.url, maxBodyBytes: 1_000_000 });
     const run = await probeHealthWhile(() => runEvaluationCycle({ store, graphite, now: () => NOW * 1000 }));
     // Every alert was judged on the series its own pattern expands to, whichever way it was asked.
     for (const alert of store.alerts.values()) expect(alert.currentlyTriggeredMetrics, alert.id).toEqual([matchingName(nameLength)]);

@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readRenderFields } from '../../graphite/render-fields.js';
 
 /** The example alert the demo's Graphite makes alert: web-2's disk has been over its 90% threshold for 40 minutes. */
 export const DEMO_ALERTING_METRIC = 'shop.hosts.*.disk.root.percent_used';
@@ -15,15 +16,20 @@ const STEP_SECONDS = 60;
  */
 export async function startDemoGraphite(): Promise<{ url: string; close(): Promise<void> }> {
   const server: Server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://demo');
-    if (!url.pathname.endsWith('/render')) {
+    if (!new URL(req.url ?? '/', 'http://demo').pathname.endsWith('/render')) {
       req.resume();
       res.writeHead(200, { 'content-type': 'application/json' }).end('{"result":"success"}');
       return;
     }
-    const minutes = Number(/^-(\d+)min$/.exec(url.searchParams.get('from') ?? '')?.[1] ?? 60);
-    const series = url.searchParams.getAll('target').flatMap((target) => seriesOf(target, minutes));
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(series));
+    // The render client POSTs its targets as a form body; graphite-web reads them there as in the query string.
+    readRenderFields(req).then(
+      ({ fields }) => {
+        const minutes = Number(/^-(\d+)min$/.exec(fields.get('from') ?? '')?.[1] ?? 60);
+        const series = fields.getAll('target').flatMap((target) => seriesOf(target, minutes));
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(series));
+      },
+      () => res.destroy(),
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

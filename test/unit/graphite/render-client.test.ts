@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createGraphiteClient } from '../../../src/graphite/render-client.js';
-import { formValue } from '../../../src/graphite/render-query.js';
+import { formValue, renderForm } from '../../../src/graphite/render-query.js';
 import { compileGraphitePattern, isBatchableTarget } from '../../../src/model/graphite-target/glob.js';
 import { makeSeries, startFakeRender } from '../../helpers/fake-render-server.js';
 
@@ -165,10 +165,12 @@ describe('the Graphite render client', () => {
     expect(client.graphUrl('x.*', 60)).toContain('target=x.*');
   });
 
-  it('writes each request URL exactly as URLSearchParams would, escapes and all', async () => {
-    const seen: string[] = [];
-    const server = createServer((req, res) => {
-      seen.push(req.url ?? '');
+  it('POSTs each request as a form body exactly as URLSearchParams would write it, escapes and all', async () => {
+    const seen: { method: string; url: string; type: string; length: string; body: string }[] = [];
+    const server = createServer(async (req, res) => {
+      let body = '';
+      for await (const chunk of req) body += String(chunk);
+      seen.push({ method: req.method!, url: req.url!, type: req.headers['content-type']!, length: req.headers['content-length']!, body });
       res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -183,25 +185,47 @@ describe('the Graphite render client', () => {
       params.set('until', 'now');
       if (maxDataPoints) params.set('maxDataPoints', maxDataPoints);
       params.set('format', 'json');
-      return `/graphite/render?${params.toString()}`;
+      return params.toString();
     };
     const batched = targets.filter((target) => isBatchableTarget(target));
     const alone = targets.filter((target) => !isBatchableTarget(target)).map((target) => expected([target], '-5min'));
     expect(batched).toHaveLength(2);
-    expect(seen.sort()).toEqual([expected(batched, '-5min'), ...alone, expected(['h.beat'], '-1445min', '48')].sort());
+    expect(seen.map((one) => one.body).sort()).toEqual([expected(batched, '-5min'), ...alone, expected(['h.beat'], '-1445min', '48')].sort());
+    for (const one of seen) {
+      // Nothing in the URL: the targets travel in the body, with its length (no chunked encoding).
+      expect(one).toMatchObject({ method: 'POST', url: '/graphite/render', type: 'application/x-www-form-urlencoded' });
+      expect(Number(one.length)).toBe(Buffer.byteLength(one.body));
+    }
     for (const value of ['plain.path', 'a b', '~\'()!*', 'lone \ud800 surrogate', '']) {
       expect(formValue(value)).toBe(new URLSearchParams([['', value]]).toString().slice(1));
     }
   });
 
-  it('keeps batches under the URL length limit', async () => {
+  it('keeps batches under the body size limit and the target count', async () => {
     const fake = await startFakeRender((request) => ({ series: request.targets.map((t) => makeSeries(t, [1], NOW)) }));
     closers.push(fake.close);
-    const client = createGraphiteClient({ baseUrl: fake.url, maxUrlLength: 300 });
+    const client = createGraphiteClient({ baseUrl: fake.url, maxBodyBytes: 200, maxTargetsPerRequest: 6 });
     const targets = Array.from({ length: 20 }, (_, i) => `servers.host-${i}.some.long.metric.name`);
     const results = await client.render(targets.map((target) => ({ target, fromMinutes: 5 })));
     expect(results.every((r) => r.ok && r.series.length === 1)).toBe(true);
-    expect(fake.requests.length).toBeGreaterThan(1);
+    expect(fake.requests.length).toBeGreaterThan(Math.ceil(20 / 6));
+    for (const request of fake.requests) {
+      expect(request.body.length).toBeLessThanOrEqual(200);
+      expect(request.targets.length).toBeLessThanOrEqual(6);
+    }
     expect(fake.requests.flatMap((r) => r.targets).sort()).toEqual([...targets].sort());
+  });
+
+  it('cuts the body size limit exactly: a batch ends where the next target would cross it', async () => {
+    const fake = await startFakeRender((request) => ({ series: request.targets.map((t) => makeSeries(t, [1], NOW)) }));
+    closers.push(fake.close);
+    const targets = Array.from({ length: 9 }, (_, i) => `m.t${i}`);
+    const whole = renderForm(targets, { fromMinutes: 5 }).length;
+    const client = createGraphiteClient({ baseUrl: fake.url, maxBodyBytes: whole, maxTargetsPerRequest: 100 });
+    await client.render(targets.map((target) => ({ target, fromMinutes: 5 })));
+    expect(fake.requests.map((request) => request.body.length)).toEqual([whole]);
+    const smaller = createGraphiteClient({ baseUrl: fake.url, maxBodyBytes: whole - 1, maxTargetsPerRequest: 100 });
+    await smaller.render(targets.map((target) => ({ target, fromMinutes: 5 })));
+    expect(fake.requests.slice(1).map((request) => request.targets.length)).toEqual([8, 1]);
   });
 });

@@ -1,7 +1,7 @@
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 
-/** A GET's answer: its status and its body's bytes. */
+/** A request's answer: its status and its body's bytes. */
 export interface BodyAnswer {
   status: number;
   body: Buffer;
@@ -14,20 +14,27 @@ export function createAgent(url: URL, sockets: number): HttpAgent {
 }
 
 /**
- * GET `url` and read the whole body (bytes: the render answer's reader works on them, without a string of the whole
- * answer). A URL string rather than options made once: request interceptors (nock, in tests) match on what
- * http.request derives from it. node:http rather than fetch: a cycle makes a thousand render requests of a hundred series
- * each, and fetch's web streams cost about twice the CPU per answer. Fails as fetch does: a network error carries
- * its `code`; past `timeoutMs` (from the request's start to its body's end) an error named TimeoutError.
+ * POST `form` (an application/x-www-form-urlencoded body, ASCII: every value already escaped) to `url` and read the
+ * whole answer (bytes: the render answer's reader works on them, without a string of the whole answer). The body's
+ * Content-Length is set by node:http from the one `end(form)` (no chunked encoding, which WSGI servers such as
+ * graphite-web's may not read). A URL string rather than options made once: request interceptors (nock, in tests)
+ * match on what http.request derives from it. node:http rather than fetch: a cycle makes hundreds of render
+ * requests of hundreds of series each, and fetch's web streams cost about twice the CPU per answer. Fails as fetch
+ * does: a network error carries its `code`; past `timeoutMs` (from the request's start to its body's end) an error
+ * named TimeoutError.
  *
  * The deadline is a plain timer rather than an AbortSignal.timeout: a signal per request costs a timer all the same
  * plus the signal, its listeners and the stream hooks that watch it (addAbortSignal, end-of-stream), and that code
  * was deoptimized at every full collection between two cycles and compiled again (see docs/benchmarks.md).
  */
-export function getBody(url: string, options: { agent: HttpAgent; headers: Record<string, string>; timeoutMs: number }): Promise<BodyAnswer> {
+export function postForm(
+  url: string,
+  form: string,
+  options: { agent: HttpAgent; headers: Record<string, string>; timeoutMs: number },
+): Promise<BodyAnswer> {
   const send = url.startsWith('https:') ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
-    const request = send(url, { agent: options.agent, headers: options.headers }, (response) => {
+    const request = send(url, { method: 'POST', agent: options.agent, headers: options.headers }, (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
       response.on('end', () => {
@@ -50,6 +57,6 @@ export function getBody(url: string, options: { agent: HttpAgent; headers: Recor
     }, options.timeoutMs);
     timer.unref();
     request.on('error', fail);
-    request.end();
+    request.end(form, 'latin1');
   });
 }
