@@ -57,7 +57,12 @@ describe.skipIf(availability.skip)('render requests POSTed to the real graphite-
   });
 
   it('answers a form body exactly as it answers the same fields in the query string', async () => {
-    const form = renderForm(['post.h1.load', 'post.h2*.load', 'sumSeries(post.h1.load,post.h2.load)'], { fromMinutes: 5 });
+    // An absolute range: a relative one (-5min) moves when a 10 s step passes between the two requests.
+    const form = renderForm(['post.h1.load', 'post.h2*.load', 'sumSeries(post.h1.load,post.h2.load)'], { fromMinutes: 5 }).replace(
+      /from=[^&]*&until=now/,
+      `from=${time - 300}&until=${time + 10}`,
+    );
+    expect(form).toContain(`until=${time + 10}`);
     const byGet = await fetch(`${graphite.url}/render?${form}`);
     const byPost = await fetch(`${graphite.url}/render`, {
       method: 'POST',
