@@ -1,5 +1,6 @@
 import type { EvaluationAlert, EvaluationPaging, EvaluationUpdate } from '../evaluator/evaluation-store.js';
 import type { EvaluationLease } from './store.js';
+import type { AccountChanges } from './account-changes.js';
 import { applySavedEvaluation, setClockFields, type ClockInputs } from './evaluation-alert.js';
 
 /**
@@ -28,6 +29,23 @@ export class EvaluationListingCache {
   private leaseKey: string | null = null;
   /** The listing being read now: only the latest one begun may be kept (two at once never mix). */
   private filling: ListingFill | null = null;
+
+  /**
+   * A paged listing's start, the same on both backends: when the kept records are the store's now (the `evaluation`
+   * topic's settled version, read-your-writes: on PostgreSQL after a barrier) under `lease`, hands them to
+   * `paging.onPage` and answers null (nothing to read); otherwise answers the fill of the listing to read now.
+   */
+  async serveOrBegin(
+    changes: Pick<AccountChanges, 'settledVersion'>,
+    now: number,
+    lease: EvaluationLease | undefined,
+    paging: EvaluationPaging,
+  ): Promise<ListingFill | null> {
+    const version = await changes.settledVersion('evaluation');
+    if (!this.serves(version, lease)) return this.begin(version, lease);
+    await this.replay(now, paging);
+    return null;
+  }
 
   /** Whether the kept records are the store's at `version` under `lease`. */
   serves(version: number | null, lease: EvaluationLease | undefined): boolean {

@@ -49,16 +49,9 @@ export class PostgresEvaluationRows implements EvaluationStore {
   }
 
   async listAlertsForEvaluation(now: number, lease?: EvaluationLease, paging?: EvaluationPaging): Promise<EvaluationAlert[]> {
-    let fill: ListingFill | null = null;
-    if (paging) {
-      // Read-your-writes: the version once every write committed before now has been notified (a barrier).
-      const version = await this.changes().settledVersion('evaluation');
-      if (this.cache.serves(version, lease)) {
-        await this.cache.replay(now, paging);
-        return [];
-      }
-      fill = this.cache.begin(version, lease);
-    }
+    // The evaluator's (paged) listing: the kept records when they are current, else a fill of what is read now.
+    const fill = paging ? await this.cache.serveOrBegin(this.changes(), now, lease, paging) : null;
+    if (paging && !fill) return [];
     // One snapshot for the alerts, their links and the schedules of the round (every page of it), as SQLite's single
     // connection sees them.
     const listed = await this.db.transaction(async (tx) => {

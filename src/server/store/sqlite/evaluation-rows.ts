@@ -16,7 +16,7 @@ import { groupLinks, type LinkRow } from './alert-rows.js';
 import { appendHistory } from './history-rows.js';
 import { insertDeliveries } from './outbox-rows.js';
 import { throttleEvaluations } from './throttle-rows.js';
-import { EvaluationListingCache, type ListingFill } from '../evaluation-listing-cache.js';
+import { EvaluationListingCache } from '../evaluation-listing-cache.js';
 import type { SqliteAccountChanges } from './account-changes.js';
 
 /**
@@ -45,15 +45,9 @@ export class SqliteEvaluationRows implements EvaluationStore {
   async releaseEvaluationLeases(): Promise<void> {}
 
   async listAlertsForEvaluation(now: number, lease?: EvaluationLease, paging?: EvaluationPaging): Promise<EvaluationAlert[]> {
-    let fill: ListingFill | null = null;
-    if (paging) {
-      const version = await this.changes().settledVersion('evaluation');
-      if (this.cache.serves(version, lease)) {
-        await this.cache.replay(now, paging);
-        return [];
-      }
-      fill = this.cache.begin(version, lease);
-    }
+    // The evaluator's (paged) listing: the kept records when they are current, else a fill of what is read now.
+    const fill = paging ? await this.cache.serveOrBegin(this.changes(), now, lease, paging) : null;
+    if (paging && !fill) return [];
     // Rows as arrays (raw): better-sqlite3 builds them at a third of the cost of objects of twenty-odd keys. All
     // rows are read at once (the snapshot: the connection is the server's too, so no read transaction can stay open
     // across pages); with paging, the records are built a page at a time, yielding between pages so that the
