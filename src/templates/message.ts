@@ -1,6 +1,7 @@
 import type { MessageTemplate } from '../model/types.js';
 import type { Notification } from '../server/notifiers/types.js';
 import { describeCriteria, summarize } from '../server/notifiers/describe.js';
+import { MAX_RENDER_STEPS } from './bounds.js';
 import type { TemplateView } from './fields.js';
 import { prepareView, renderTemplate, truncate, type TemplateFormat } from './render.js';
 
@@ -33,7 +34,8 @@ export function templateView(notification: Notification): TemplateView {
     event: notification.event,
     summary: summarize(notification),
     time: new Date(notification.time * 1000).toISOString().replace('.000Z', 'Z'),
-    triggered: triggered.map((one) => ({ metric: one.metric, value: valueText(one.value) })),
+    // A render visits at most MAX_RENDER_STEPS items: copying more would be work for nothing.
+    triggered: triggered.slice(0, MAX_RENDER_STEPS).map((one) => ({ metric: one.metric, value: valueText(one.value) })),
     links: { console: notification.consoleUrl ?? '', graph: notification.graphUrl ?? '', ack: notification.ackUrl ?? '' },
   };
 }
