@@ -25,6 +25,11 @@ const ESCAPES: Record<TemplateFormat, (text: string) => string> = {
   plain: (text) => text,
 };
 
+/** Text escaped for a format, as a template's values are. */
+export function escapeFor(format: TemplateFormat, text: string): string {
+  return ESCAPES[format](text);
+}
+
 /**
  * Renders a template with the view, every value escaped for the format, within a budget of work and length
  * (bounds.ts): a render that spends it ends where it stopped, with a marker saying the message was cut. A template
