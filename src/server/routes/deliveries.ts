@@ -52,10 +52,10 @@ export function registerDeliveryRoutes(router: Router, deps: RouteDeps): void {
     const channel = await deps.store.getChannel(account, param(ctx, 'id'));
     if (!channel) throw notFound('channel');
     // Judged after the channel is found: another account's channel is a 404, never a count of this one's tests.
-    const limited = testSends(account, channel.id);
-    if (limited) {
-      ctx.set('Retry-After', String(limited.retryAfterSeconds));
-      throw limited.refused;
+    const refusal = testSends(account, channel.id);
+    if (refusal) {
+      ctx.set('Retry-After', String(refusal.retryAfterSeconds));
+      throw new HttpError('rate_limited', refusal.message);
     }
     const now = deps.now();
     const delivery = await deps.store.enqueueChannelTest(account, channel.id, {

@@ -1,4 +1,3 @@
-import { HttpError } from '../errors.js';
 import { createRateWindow } from '../http/rate-window.js';
 
 /**
@@ -8,8 +7,14 @@ import { createRateWindow } from '../http/rate-window.js';
 export const TEST_SENDS_PER_CHANNEL = { limit: 5, windowMs: 10 * 60_000 };
 export const TEST_SENDS_PER_ACCOUNT = { limit: 20, windowMs: 60 * 60_000 };
 
-/** Refuses (429 with the wait) a test beyond either limit, and counts one that is let through against both. */
-export type TestSendLimit = (account: string, channel: string) => { refused: HttpError; retryAfterSeconds: number } | null;
+/** Why a test is refused, and how long to wait. */
+export interface TestSendRefusal {
+  message: string;
+  retryAfterSeconds: number;
+}
+
+/** Judges one test of an account's channel: a refusal beyond either limit, else null (and the test is counted). */
+export type TestSendLimit = (account: string, channel: string) => TestSendRefusal | null;
 
 export function createTestSendLimit(now: () => number): TestSendLimit {
   const perChannel = createRateWindow({ ...TEST_SENDS_PER_CHANNEL, now });
@@ -18,16 +23,17 @@ export function createTestSendLimit(now: () => number): TestSendLimit {
     const channelKey = `${account}\n${channel}`;
     const channelWait = perChannel.retryAfterSeconds(channelKey);
     const accountWait = perAccount.retryAfterSeconds(account);
-    if (channelWait > 0 || accountWait > 0) {
-      const [what, limit, wait] =
-        accountWait >= channelWait
-          ? ['this account', TEST_SENDS_PER_ACCOUNT, accountWait]
-          : ['this channel', TEST_SENDS_PER_CHANNEL, channelWait];
-      const message = `too many test notifications for ${what} (at most ${limit.limit} per ${limit.windowMs / 60_000} minutes); retry in ${wait} s`;
-      return { refused: new HttpError('rate_limited', message, { status: 429 }), retryAfterSeconds: wait };
+    if (channelWait === 0 && accountWait === 0) {
+      perChannel.record(channelKey);
+      perAccount.record(account);
+      return null;
     }
-    perChannel.record(channelKey);
-    perAccount.record(account);
-    return null;
+    // The longer wait is the one that holds.
+    const [what, { limit, windowMs }, wait] =
+      accountWait >= channelWait ? ['this account', TEST_SENDS_PER_ACCOUNT, accountWait] : ['this channel', TEST_SENDS_PER_CHANNEL, channelWait];
+    return {
+      message: `too many test notifications for ${what} (at most ${limit} per ${windowMs / 60_000} minutes); retry in ${wait} s`,
+      retryAfterSeconds: wait,
+    };
   };
 }
