@@ -33,7 +33,8 @@ export function renderTokens(tokens: Token[], view: object, escape: (text: strin
       text += more;
       return;
     }
-    text = cleanCut(text + more.slice(0, budget.maxChars - text.length), budget.maxChars);
+    // Cut from the whole (not from a prefix of it), so that cleanCut sees an escape the cut would split.
+    text = cleanCut(text + more, budget.maxChars);
     throw new BudgetSpent(`longer than ${budget.maxChars} characters`);
   };
   // One stack, pushed and popped around each section: no copy per list item.

@@ -104,6 +104,13 @@ describe('rendering within a budget', () => {
     expect(performance.now() - started).toBeLessThan(250);
   });
 
+  it('never ends a cut inside an escape', () => {
+    // "cpu &lt;high&gt; &amp; &quot;hot&quot;": 25 characters would end in "&q".
+    expect(renderTemplate('{{name}}', view(1), 'html', { maxChars: 25, maxSteps: 100 })).toBe(
+      'cpu &lt;high&gt; &amp; … [message cut at 23 characters by alertform: longer than 25 characters]',
+    );
+  });
+
   it('takes a smaller budget when given one', () => {
     expect(renderTemplate('{{name}}{{name}}', view(1), 'plain', { maxChars: 25, maxSteps: 100 })).toBe(
       'cpu <high> & "hot"cpu <hi… [message cut at 25 characters by alertform: longer than 25 characters]',
