@@ -154,9 +154,12 @@ export function buildConsolePaths(operation: (op: Op) => Json): Json {
           summary: 'Send a test notification to a channel through the outbox',
           id: 'channel id',
           ok: [202, 'DeliveryAnswer'],
-          errors: { 404: "no such channel, or another account's (not_found)" },
+          errors: {
+            404: "no such channel, or another account's (not_found)",
+            429: 'more than 5 tests of this channel in 10 minutes, or 20 of this account in an hour, on this server process; see Retry-After (rate_limited)',
+          },
         },
-        'Writes a delivery of event `test` (alert id "") that the delivery worker sends like any other, retries included. Every notifier marks it: "[TEST] alertform test notification: no alert is firing", and the webhook body has `test: true`.',
+        'Writes a delivery of event `test` (alert id "") that the delivery worker sends like any other, retries included. Every notifier marks it: "[TEST] alertform test notification: no alert is firing", and the webhook body has `test: true`. Through a template, the title still starts with "[TEST] " and the body with a line naming the account that asked ("[TEST] This is a test notification sent by alertform at the request of account ID. No alert is firing."), whatever the template says. Limited per channel and per account, as it sends the tenant\'s wording to the tenant\'s address through the operator\'s mail server.',
       ),
     },
   };

@@ -106,7 +106,7 @@ export interface Op {
   /** Component name of the JSON request body. */
   body?: string;
   ok: [number, string];
-  /** Statuses the operation answers besides success, 401, 429, 500 and (with a body) 400 and 413. */
+  /** Statuses the operation answers besides success, 401, 429 (its own limit may be added), 500 and (with a body) 400 and 413. */
   errors?: Record<number, string>;
   query?: QueryParam[];
   /** What the {id} path parameter names. */
@@ -132,7 +132,8 @@ function operation(op: Op): Json {
     errors[413] = 'body larger than 1 MiB (payload_too_large)';
   }
   errors[401] = 'missing or unknown API key (unauthorized)';
-  errors[429] = 'too many failed authentications from this address; see Retry-After (rate_limited)';
+  // An operation's own limit (e.g. test notifications) is said before the one every operation has.
+  errors[429] = [errors[429], 'too many failed authentications from this address; see Retry-After (rate_limited)'].filter(Boolean).join('; ');
   errors[500] = 'unexpected failure, logged by the server (internal)';
   for (const [status, why] of Object.entries(errors).sort(([a], [b]) => Number(a) - Number(b))) {
     responses[status] = {

@@ -1,5 +1,6 @@
 import Mustache from 'mustache';
 import { BoundedCache } from './bounded-cache.js';
+import { MAX_SECTION_DEPTH } from './bounds.js';
 import { classifyField, knownFieldNames, LIST_FIELDS } from './fields.js';
 
 /**
@@ -8,6 +9,8 @@ import { classifyField, knownFieldNames, LIST_FIELDS } from './fields.js';
  * condition), inverted sections `{{^field}}...{{/field}}` and comments `{{! ...}}`. Refused: unescaped output
  * (`{{{x}}}`, `{{&x}}`), partials (`{{>x}}`), changed delimiters (`{{=<% %>=}}`), and any name that is not a
  * field of fields.ts; so a template can reach nothing but the view's own strings (no prototype, no function).
+ * Also refused, to bound a render's work: a list's section inside a section over the same list (each level repeats
+ * the list once per item of the level above), and sections nested deeper than MAX_SECTION_DEPTH.
  */
 
 /** A problem of a template, at a 0-based offset in its text. */
@@ -20,15 +23,16 @@ export interface TemplateProblem {
 const CACHED_TEMPLATES = 2_000;
 
 /**
- * The one Writer that parses and renders templates, its token cache bounded (mustache's own cache never forgets).
- * Parsing is pure, so a cached parse is the parse.
+ * The one Writer that parses templates (bounded-render.ts renders them), its token cache bounded (mustache's own
+ * cache never forgets). Parsing is pure, so a cached parse is the parse.
  */
 export const templateWriter = new Mustache.Writer();
 (templateWriter as unknown as { templateCache: unknown }).templateCache = new BoundedCache<unknown>(CACHED_TEMPLATES);
 
 const checks = new BoundedCache<TemplateProblem[]>(CACHED_TEMPLATES);
 
-type Token = [type: string, value: string, start: number, end: number, children?: Token[], sectionEnd?: number];
+/** A node of mustache's parse tree: sections (`#`, `^`) carry their children. */
+export type Token = [type: string, value: string, start: number, end: number, children?: Token[], sectionEnd?: number];
 
 /** Parses and checks a template; an empty list means it renders. Results are cached per template text. */
 export function checkTemplate(text: string): TemplateProblem[] {
@@ -50,7 +54,7 @@ function checkUncached(text: string): TemplateProblem[] {
     return [syntaxProblem(text, error instanceof Error ? error.message : String(error))];
   }
   const problems: TemplateProblem[] = [];
-  checkTokens(tokens, null, problems);
+  checkTokens(tokens, { listItem: null, openLists: [], depth: 0 }, problems);
   return problems;
 }
 
@@ -83,7 +87,15 @@ function plainSyntax(message: string): string {
   return message.charAt(0).toLowerCase() + message.slice(1);
 }
 
-function checkTokens(tokens: Token[], listItem: readonly string[] | null, problems: TemplateProblem[]): void {
+/** Where a token sits: the list item whose fields are in scope, the lists repeating around it, how deep. */
+interface Scope {
+  listItem: readonly string[] | null;
+  openLists: readonly string[];
+  depth: number;
+}
+
+function checkTokens(tokens: Token[], scope: Scope, problems: TemplateProblem[]): void {
+  const { listItem } = scope;
   for (const [type, value, start, , children] of tokens) {
     if (type === 'text' || type === '!') continue;
     if (type === '&' || type === '{') {
@@ -103,9 +115,30 @@ function checkTokens(tokens: Token[], listItem: readonly string[] | null, proble
       if (kind !== 'scalar') problems.push({ offset: start, message: `"${value}" is a ${kind}: use it as a section {{#${value}}}...{{/${value}}}` });
       continue;
     }
-    // A section (#) or inverted section (^): a list's items bring their own fields into scope.
-    const inner = type === '#' && kind === 'list' ? (LIST_FIELDS[value] ?? null) : listItem;
-    checkTokens(children ?? [], inner, problems);
+    // A section (#) or inverted section (^). The two rules below stop at the first problem of a branch: one
+    // message for a tower of nested sections, not one per level.
+    const repeats = type === '#' && kind === 'list';
+    if (repeats && scope.openLists.includes(value)) {
+      problems.push({
+        offset: start,
+        message: `a {{#${value}}} section inside another {{#${value}}} repeats the list once per item of it: use the item's fields in the outer section`,
+      });
+      continue;
+    }
+    if (scope.depth >= MAX_SECTION_DEPTH) {
+      problems.push({ offset: start, message: `sections nest at most ${MAX_SECTION_DEPTH} deep` });
+      continue;
+    }
+    // A list's items bring their own fields into scope.
+    checkTokens(
+      children ?? [],
+      {
+        listItem: repeats ? (LIST_FIELDS[value] ?? null) : listItem,
+        openLists: repeats ? [...scope.openLists, value] : scope.openLists,
+        depth: scope.depth + 1,
+      },
+      problems,
+    );
   }
 }
 

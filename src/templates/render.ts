@@ -1,5 +1,6 @@
 import type { TemplateView } from './fields.js';
-import { checkTemplate, templateWriter } from './language.js';
+import { cleanCut, renderTokens, type RenderBudget } from './bounded-render.js';
+import { checkTemplate, templateWriter, type Token } from './language.js';
 
 /** How a channel's text is read: Slack mrkdwn, HTML (email's HTML part), or plain text (email text, JSON fields). */
 export type TemplateFormat = 'slack' | 'html' | 'plain';
@@ -24,15 +25,21 @@ const ESCAPES: Record<TemplateFormat, (text: string) => string> = {
   plain: (text) => text,
 };
 
+/** Text escaped for a format, as a template's values are. */
+export function escapeFor(format: TemplateFormat, text: string): string {
+  return ESCAPES[format](text);
+}
+
 /**
- * Renders a template with the view, every value escaped for the format. A template that does not pass checkTemplate
- * renders as null (the caller uses its default message): the server refuses such templates on write, so this is
- * a guard, not a path anyone should reach.
+ * Renders a template with the view, every value escaped for the format, within a budget of work and length
+ * (bounds.ts): a render that spends it ends where it stopped, with a marker saying the message was cut. A template
+ * that does not pass checkTemplate renders as null (the caller uses its default message): the server refuses such
+ * templates on write, so this only meets one stored before a rule existed.
  */
-export function renderTemplate(template: string, view: TemplateView | PreparedView, format: TemplateFormat): string | null {
+export function renderTemplate(template: string, view: TemplateView | PreparedView, format: TemplateFormat, budget?: RenderBudget): string | null {
   if (checkTemplate(template).length > 0) return null;
   const prepared = PREPARED.has(view) ? view : prepareView(view as TemplateView);
-  return templateWriter.render(template, prepared, undefined, { escape: ESCAPES[format] });
+  return renderTokens(templateWriter.parse(template) as unknown as Token[], prepared, ESCAPES[format], budget);
 }
 
 /** A view made ready to render (null prototypes), to render several parts and formats from one copy. */
@@ -63,9 +70,5 @@ function nullPrototype(value: unknown): unknown {
  */
 export function truncate(text: string, max: number): string {
   if (text.length <= max) return text;
-  let cut = text.slice(0, Math.max(0, max - 1));
-  const entity = cut.lastIndexOf('&');
-  if (entity >= 0 && entity > cut.length - 10 && !cut.slice(entity).includes(';')) cut = cut.slice(0, entity);
-  if (/[\uD800-\uDBFF]$/.test(cut)) cut = cut.slice(0, -1);
-  return `${cut}…`;
+  return `${cleanCut(text, Math.max(0, max - 1))}…`;
 }

@@ -64,6 +64,8 @@ export interface Notification {
   throttled?: ThrottledSummary;
   /** A test of the channel (POST /v2/notifications/{id}/test/): every notifier marks it as one. */
   test?: boolean;
+  /** For a test: the id of the account that asked for it, said in a line no template can remove. */
+  testRequestedBy?: string;
   /**
    * The outbox row this is sent from: the same on every retry, so receivers can drop repeats (webhook body `id`
    * and `Idempotency-Key`, email Message-ID). Absent when sending outside the outbox (tests).

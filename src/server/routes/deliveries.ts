@@ -5,6 +5,7 @@ import { buildTestNotification, TEST_NOTIFICATION_NAME } from '../notifiers/test
 import type { DeliveryState } from '../store/outbox.js';
 import { QueryReader, readPaging } from '../validation/query.js';
 import { accountOf, param, type RouteDeps } from './route-context.js';
+import { createTestSendLimit } from './test-send-limit.js';
 
 /** The states `state=` accepts; without it, the undelivered ones (pending and dead). */
 export const DELIVERY_STATES = ['pending', 'dead', 'delivered', 'held', 'summarized'] as const;
@@ -15,6 +16,7 @@ export const DELIVERY_STATES = ['pending', 'dead', 'delivered', 'held', 'summari
  * extensions: `alert_id=` to list one alert's, retrying a dead-lettered one, and a test notification for a channel.
  */
 export function registerDeliveryRoutes(router: Router, deps: RouteDeps): void {
+  const testSends = createTestSendLimit(deps.now);
   router.get('/v2/deliveries', async (ctx) => {
     const query = new QueryReader(ctx.querystring, { repeatable: ['state'], single: ['page', 'max', 'alert_id'] });
     const paging = readPaging(query);
@@ -49,12 +51,18 @@ export function registerDeliveryRoutes(router: Router, deps: RouteDeps): void {
     const account = accountOf(ctx);
     const channel = await deps.store.getChannel(account, param(ctx, 'id'));
     if (!channel) throw notFound('channel');
+    // Judged after the channel is found: another account's channel is a 404, never a count of this one's tests.
+    const refusal = testSends(account, channel.id);
+    if (refusal) {
+      ctx.set('Retry-After', String(refusal.retryAfterSeconds));
+      throw new HttpError('rate_limited', refusal.message);
+    }
     const now = deps.now();
     const delivery = await deps.store.enqueueChannelTest(account, channel.id, {
       alertId: '',
       alertName: TEST_NOTIFICATION_NAME,
       event: 'test',
-      payload: buildTestNotification(channel, now),
+      payload: buildTestNotification(channel, now, account),
       createdAt: now,
     });
     // The channel was deleted between the two reads.

@@ -46,6 +46,22 @@ describe('template problems in definitions', () => {
     expect(result.problems[0]!.message).toMatch(/^unknown field "nope"/);
   });
 
+  it('refuses a list section nested in itself in validate and plan, through the same checker as the server', () => {
+    const result = load(`channels:
+  - description: a
+    type: webhook
+    destination: https://h.example/x
+    template:
+      body: |
+        {{#triggered}}
+          {{#triggered}}{{metric}}{{/triggered}}
+        {{/triggered}}
+`);
+    expect(result.problems.map(formatProblem)).toEqual([
+      'channels.yaml:8:11  channels.0.template.body  a {{#triggered}} section inside another {{#triggered}} repeats the list once per item of it: use the item\'s fields in the outer section (template line 2, column 3)',
+    ]);
+  });
+
   it('refuses a severity or priority that is not one of the documented values', () => {
     const result = load(`alerts:
   - {name: a, metric: m, alert_criteria: {type: above, above_value: 1}, pagerduty_severity: loud, opsgenie_priority: P1}
