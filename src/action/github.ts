@@ -45,7 +45,7 @@ export async function findPlanComment(
   path: string,
   author: string,
 ): Promise<{ id: number; body: string } | undefined> {
-  return pullRequestComments(octokit, issue, issue.issueNumber, author).find((body) => isOurComment(body, path));
+  return pullRequestComments(octokit, repoOf(issue), issue.issueNumber, author).find((body) => isOurComment(body, path));
 }
 
 /** Updates our comment in place, or creates it on the first run: never a second one, never someone else's. */
@@ -56,8 +56,13 @@ export async function upsertPlanComment(
   body: string,
   author: string,
 ): Promise<{ id: number; created: boolean }> {
-  const outcome = (await upsertOurPost(pullRequestComments(octokit, issue, issue.issueNumber, author), body, path))!;
+  const outcome = (await upsertOurPost(pullRequestComments(octokit, repoOf(issue), issue.issueNumber, author), body, path))!;
   return { id: outcome.id, created: outcome.action === 'created' };
+}
+
+/** The repository of an issue (Octokit would send any other field as a query parameter). */
+function repoOf(issue: IssueRef): { owner: string; repo: string } {
+  return { owner: issue.owner, repo: issue.repo };
 }
 
 /**
