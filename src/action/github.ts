@@ -1,4 +1,6 @@
 import { Octokit } from '@octokit/rest';
+import { pullRequestComments } from '../ci/github.js';
+import { upsertOurPost } from '../ci/post.js';
 import { isOurComment } from './comment.js';
 
 /** An Octokit for github.com, or for GitHub Enterprise when the runner sets GITHUB_API_URL. */
@@ -36,28 +38,14 @@ export async function resolveCommentAuthor(octokit: Octokit, configured?: string
   }
 }
 
-/**
- * Our comment on a PR for this definitions path: the hidden marker AND written by `author` (anyone can post a
- * comment with our marker; updating theirs would publish our plan under their name, and on merge their "reviewed"
- * hash would be trusted). Paging stops at the first match.
- */
+/** Our comment on a PR for this definitions path: the hidden marker AND written by `author` (pullRequestComments). */
 export async function findPlanComment(
   octokit: Octokit,
   issue: IssueRef,
   path: string,
   author: string,
 ): Promise<{ id: number; body: string } | undefined> {
-  const pages = octokit.paginate.iterator(octokit.rest.issues.listComments, {
-    owner: issue.owner,
-    repo: issue.repo,
-    issue_number: issue.issueNumber,
-    per_page: 100,
-  });
-  for await (const page of pages) {
-    const found = page.data.find((comment) => comment.user?.login === author && isOurComment(comment.body, path));
-    if (found) return { id: found.id, body: found.body ?? '' };
-  }
-  return undefined;
+  return pullRequestComments(octokit, repoOf(issue), issue.issueNumber, author).find((body) => isOurComment(body, path));
 }
 
 /** Updates our comment in place, or creates it on the first run: never a second one, never someone else's. */
@@ -68,18 +56,13 @@ export async function upsertPlanComment(
   body: string,
   author: string,
 ): Promise<{ id: number; created: boolean }> {
-  const existing = await findPlanComment(octokit, issue, path, author);
-  if (existing) {
-    await octokit.rest.issues.updateComment({ owner: issue.owner, repo: issue.repo, comment_id: existing.id, body });
-    return { id: existing.id, created: false };
-  }
-  const created = await octokit.rest.issues.createComment({
-    owner: issue.owner,
-    repo: issue.repo,
-    issue_number: issue.issueNumber,
-    body,
-  });
-  return { id: created.data.id, created: true };
+  const outcome = (await upsertOurPost(pullRequestComments(octokit, repoOf(issue), issue.issueNumber, author), body, path))!;
+  return { id: outcome.id, created: outcome.action === 'created' };
+}
+
+/** The repository of an issue (Octokit would send any other field as a query parameter). */
+function repoOf(issue: IssueRef): { owner: string; repo: string } {
+  return { owner: issue.owner, repo: issue.repo };
 }
 
 /**

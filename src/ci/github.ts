@@ -7,15 +7,19 @@ export interface GitHubRepo {
   repo: string;
 }
 
-/** A pull request's comments (what the Action posts to, for a CI other than Actions that builds GitHub PRs). */
-export function pullRequestComments(octokit: Octokit, repo: GitHubRepo, number: number): Thread {
+/**
+ * A pull request's comments, where ours are those written by `author` (the Action's and `alertform comment github`'s
+ * one thread). Anyone can paste our marker into a comment: updating theirs would publish our plan under their name,
+ * and on merge their "reviewed" hash would be trusted. See resolveCommentAuthor for who `author` is.
+ */
+export function pullRequestComments(octokit: Octokit, repo: GitHubRepo, number: number, author: string): Thread {
   return {
     limit: GITHUB_COMMENT_LIMIT,
     describe: (id) => `pull request #${number}${id === undefined ? '' : ` (comment ${id})`}`,
     async find(isOurs) {
       const pages = octokit.paginate.iterator(octokit.rest.issues.listComments, { ...repo, issue_number: number, per_page: 100 });
       for await (const page of pages) {
-        const found = page.data.find((c) => isOurs(c.body ?? ''));
+        const found = page.data.find((c) => c.user?.login === author && isOurs(c.body ?? ''));
         if (found) return { id: found.id, body: found.body ?? '' };
       }
       return undefined;

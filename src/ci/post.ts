@@ -50,12 +50,28 @@ export function markerPathOf(body: string, file: string): string {
  */
 export async function upsertReviewNote(thread: Thread, body: string, options: { path: string; changesOnly?: boolean; whereWhole: string }): Promise<PostOutcome> {
   const text = fit(body, thread.limit, options.whereWhole);
-  const existing = await thread.find((b) => isOurComment(b, options.path));
+  const skip = options.changesOnly && saysNoChange(body);
+  const outcome = await upsertOurPost(thread, text, options.path, { createIf: !skip });
+  return outcome ?? { action: 'skipped', reason: 'the plan changes nothing' };
+}
+
+/**
+ * Ours (the marker for `path`, and whatever else the thread's `find` requires: on GitHub, our author) updated in
+ * place, else created unless `createIf` is false (then undefined). The one upsert of the Action's PR comment and of
+ * `alertform comment`; `text` must already fit the thread's limit.
+ */
+export async function upsertOurPost(
+  thread: Thread,
+  text: string,
+  path: string,
+  options: { createIf?: boolean } = {},
+): Promise<{ action: 'created' | 'updated'; id: number } | undefined> {
+  const existing = await thread.find((b) => isOurComment(b, path));
   if (existing) {
     await thread.update(existing.id, text);
     return { action: 'updated', id: existing.id };
   }
-  if (options.changesOnly && saysNoChange(body)) return { action: 'skipped', reason: 'the plan changes nothing' };
+  if (options.createIf === false) return undefined;
   return { action: 'created', id: await thread.create(text) };
 }
 

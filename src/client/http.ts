@@ -1,4 +1,5 @@
 import ky, { type KyInstance } from 'ky';
+import { AnswerTooLargeError, maxAnswerBytes, readCappedText } from './capped-answer.js';
 import { ApiResponseError, ConnectionError, isTransient } from './errors.js';
 import type { Connection } from './connection.js';
 
@@ -48,6 +49,8 @@ export interface HttpOptions {
   timeoutMs?: number;
   /** Injected fetch, for tests. */
   fetch?: typeof fetch;
+  /** The most bytes one answer may have (default: maxAnswerBytes(), 64 MiB unless ALERTFORM_MAX_ANSWER_BYTES). */
+  maxAnswerBytes?: number;
 }
 
 export interface RequestOptions {
@@ -79,12 +82,14 @@ export const defaultRetryPolicy: RetryPolicy = {
 export class HttpClient {
   readonly retry: RetryPolicy;
   private readonly ky: KyInstance;
+  private readonly maxAnswerBytes: number;
 
   constructor(
     readonly connection: Connection,
     options: HttpOptions = {},
   ) {
     this.retry = { ...defaultRetryPolicy, ...options.retry };
+    this.maxAnswerBytes = options.maxAnswerBytes ?? maxAnswerBytes();
     this.ky = ky.create({
       prefixUrl: connection.baseUrl,
       headers: { accept: 'application/json', ...(connection.authorization ? { authorization: connection.authorization } : {}) },
@@ -112,8 +117,10 @@ export class HttpClient {
     }
     let text: string;
     try {
-      text = await response.text();
+      text = await readCappedText(response, this.maxAnswerBytes, { method, url });
     } catch (error) {
+      // Too large is an answer, not a failure to get one: never retried (it would be the same answer again).
+      if (error instanceof AnswerTooLargeError) throw error;
       throw new ConnectionError(method, url, { cause: error });
     }
     let body: unknown = text;

@@ -7,21 +7,28 @@ export interface Interpolated {
   missing: string[];
 }
 
-const PATTERN = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
+/** `$${` (a literal `${`, written so by `pull`), or a reference `${VAR}` / `${VAR:-default}`. */
+const PATTERN = /\$\$\{|\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
 
 /** The names of the variables a text interpolates (`${VAR}`, `${VAR:-default}`), in order, repeats kept. */
 export function listVariableNames(text: string): string[] {
-  return [...text.matchAll(PATTERN)].map((match) => match[1]!);
+  return [...text.matchAll(PATTERN)].flatMap((match) => (match[1] === undefined ? [] : [match[1]]));
+}
+
+/** A text that interpolates to itself: every `${` written `$${` (how `pull` writes what the server holds). */
+export function escapeInterpolation(text: string): string {
+  return text.replaceAll('${', () => '$${'); // (a function: in a replacement string, `$$` means one `$`)
 }
 
 /**
- * Replaces `${VAR}` and `${VAR:-default}` from `env`. A value taken from the environment marks the whole string
+ * Replaces `${VAR}` and `${VAR:-default}` from `env`, and `$${` with a literal `${`. A value taken from the environment marks the whole string
  * sensitive; a default written in the file does not (it is already in git for anyone to read).
  */
 export function interpolateString(source: string, env: Readonly<Record<string, string | undefined>>): Interpolated {
   let sensitive = false;
   const missing: string[] = [];
-  const value = source.replace(PATTERN, (_match, name: string, fallback: string | undefined) => {
+  const value = source.replace(PATTERN, (_match, name: string | undefined, fallback: string | undefined) => {
+    if (name === undefined) return '${';
     const fromEnv = env[name];
     if (fromEnv !== undefined && fromEnv !== '') {
       sensitive = true;

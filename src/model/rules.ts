@@ -108,6 +108,20 @@ export function checkAutoResolve(type: ChannelType, autoResolve: boolean | undef
 
 const EMAIL = /^[^\s@,<>]+@[^\s@,<>]+\.[^\s@,<>]+$/;
 
+/**
+ * Whether an address's domain names a host rather than a mail domain: a domain literal (`a@[127.0.0.1]`,
+ * `a@[IPv6:::1]`), an IP address written as a domain (`a@127.0.0.1`, `a@127.0.0.0x1`: no top-level domain is
+ * numeric), or localhost (`a@localhost.`, `a@x.localhost`). The operator's SMTP relay would deliver to that host on
+ * its own network; every such domain is refused, whatever `--allow-private-destinations` says (mail has no use for
+ * them, and a name that is not a literal is the relay's to resolve).
+ */
+function namesAHost(address: string): boolean {
+  const domain = address.slice(address.lastIndexOf('@') + 1).toLowerCase().replace(/\.+$/, '');
+  if (domain.startsWith('[')) return true;
+  const last = domain.slice(domain.lastIndexOf('.') + 1);
+  return /^(?:\d+|0x[0-9a-f]*)$/.test(last) || domain === 'localhost' || domain.endsWith('.localhost');
+}
+
 /** The most recipients one email channel may have (said in the channel schema's description too). */
 export const MAX_EMAIL_RECIPIENTS = 10;
 
@@ -135,9 +149,12 @@ function destinationProblem(type: ChannelType, value: string, options: Destinati
       const addresses = value.split(',').map((part) => part.trim());
       // Each notification is one message to every recipient: an uncapped list would make the server a mailer.
       if (addresses.length > MAX_EMAIL_RECIPIENTS) return `has ${addresses.length} email addresses: at most ${MAX_EMAIL_RECIPIENTS} per channel`;
+      const show = options.show ?? ((address: string) => `"${address}"`);
       const bad = addresses.find((address) => !EMAIL.test(address));
-      if (bad === undefined) return null;
-      return `${(options.show ?? ((address) => `"${address}"`))(bad)} is not an email address (several may be given, comma separated)`;
+      if (bad !== undefined) return `${show(bad)} is not an email address (several may be given, comma separated)`;
+      const host = addresses.find(namesAHost);
+      if (host !== undefined) return `${show(host)} has an IP address or localhost as its domain: only mail domains are accepted (see docs/security.md)`;
+      return null;
     }
     case 'slack':
     case 'webhook':

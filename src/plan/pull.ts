@@ -6,6 +6,8 @@ import { defaultOnQueryFailure, type CanonicalAlert } from '../model/canonical.j
 import { DEFAULT_CHANNEL, DEFAULT_EXPRESSION, DEFAULT_NOTIFICATION_TYPE, DEFAULT_TIMEZONE } from '../model/defaults.js';
 import { deepEqual } from './diff.js';
 import { flapGuardToDefinition, throttleToDefinition } from '../model/noise-control.js';
+import { escapeInterpolation } from '../definitions/interpolate.js';
+import { escapeControls } from './render/escape.js';
 
 /** A file `pull` writes. */
 export interface PulledFile {
@@ -54,7 +56,8 @@ export function renderPulledDefinitions(actual: ActualState, schemaPath = '.aler
   const refs = { channel: (id: string) => channels.nameOf(id), schedule: (id: string) => schedules.nameOf(id) };
   const byName = <T extends { name?: string; description?: string }>(items: T[]) =>
     [...items].sort((x, y) => ((x.name ?? x.description ?? '') < (y.name ?? y.description ?? '') ? -1 : 1));
-  const dump = (value: unknown) => stringify(value, { lineWidth: 0 });
+  // Values go through the YAML library (which quotes what needs it); `${` is escaped, or plan would interpolate it.
+  const dump = (value: unknown) => stringify(escapeStrings(value), { lineWidth: 0 });
   const files: PulledFile[] = [];
   if (actual.schedules.length > 0) {
     const list = byName(actual.schedules.map((s) => scheduleAdapter.canonicalActual(s, refs))).map((s) => {
@@ -70,7 +73,7 @@ export function renderPulledDefinitions(actual: ActualState, schemaPath = '.aler
   const writable = actual.channels.filter((c) => c.destination);
   const left = actual.channels.filter((c) => !c.destination).map((c) => c.description);
   if (writable.length > 0) {
-    const note = left.length > 0 ? `\n# Left out (no destination set on the server): ${left.join(', ')}` : '';
+    const note = left.length > 0 ? `\n# Left out (no destination set on the server): ${left.map(commentText).join(', ')}` : '';
     const list = byName(writable.map((c) => channelAdapter.canonicalActual(c, refs))).map((c) => {
       const out: Record<string, unknown> = { description: c.description, type: c.type, destination: c.destination };
       if (c.auto_resolve) out.auto_resolve = true;
@@ -85,4 +88,21 @@ export function renderPulledDefinitions(actual: ActualState, schemaPath = '.aler
     files.push({ name: 'alerts.yaml', text: header(schemaPath) + dump({ alerts: list }) });
   }
   return files;
+}
+
+/** Every string value with `${` escaped (escapeInterpolation; keys are not interpolated): the file reads back as the server's text. */
+function escapeStrings(value: unknown): unknown {
+  if (typeof value === 'string') return escapeInterpolation(value);
+  if (Array.isArray(value)) return value.map(escapeStrings);
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, escapeStrings(v)]));
+  return value;
+}
+
+/**
+ * A server string inside a YAML comment: double-quoted, with backslashes, quotes and every control character (line
+ * breaks first of all) escaped, so it stays on its comment line. Written as it was, a name holding a newline
+ * would end the comment and write YAML of its choosing into the file.
+ */
+function commentText(text: string): string {
+  return `"${escapeControls(text.replace(/\\/g, '\\\\').replace(/"/g, '\\"'))}"`;
 }

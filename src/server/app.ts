@@ -33,6 +33,7 @@ import { checkReadiness, type ReadinessSource } from './readiness.js';
 import { registerOverviewRoute } from './console/overview-route.js';
 import { serveConsole } from './console/serve-console.js';
 import { recordRequest } from './http/request-record.js';
+import { signedLinkPathOf } from './http/signed-link-paths.js';
 import { registerScheduledMutesRoute } from './console/scheduled-mutes-route.js';
 
 export interface AppOptions {
@@ -172,7 +173,7 @@ export function createApi(options: AppOptions): Api {
     if (path !== '/v2' && !path.startsWith('/v2/')) {
       return openRoutes(ctx as never, consoleFiles ? () => consoleFiles(ctx, next) : next);
     }
-    if (OPEN_UNDER_V2.test(path)) return openRoutes(ctx as never, () => keyed(ctx, next));
+    if (isOpenUnderV2(path)) return openRoutes(ctx as never, () => keyed(ctx, next));
     return keyed(ctx, next);
   });
   const cachedRead = cachedReads({ accounts, alerts: deps.alertReads, now: deps.now, logger, ...(metrics ? { metrics } : {}) });
@@ -181,4 +182,6 @@ export function createApi(options: AppOptions): Api {
 }
 
 /** The /v2 paths an open route (the OpenAPI document, graph pictures, acknowledgement links) may match. */
-const OPEN_UNDER_V2 = /^\/v2\/(?:openapi\.json|graphs\/|ack-links\/)/i;
+function isOpenUnderV2(path: string): boolean {
+  return path.slice(0, 16).toLowerCase() === '/v2/openapi.json' || signedLinkPathOf(path) !== undefined;
+}

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { createGitHubClient } from '../../action/github.js';
+import { createGitHubClient, resolveCommentAuthor } from '../../action/github.js';
 import { GitLabApi, mergeRequestNotes, projectIssues } from '../../ci/gitlab.js';
 import { repositoryIssues, pullRequestComments } from '../../ci/github.js';
 import { markerPathOf, upsertDriftIssue, upsertReviewNote, type PostOutcome, type Thread } from '../../ci/post.js';
@@ -18,6 +18,7 @@ interface CommentOptions {
   mergeRequest?: string;
   repo?: string;
   pr?: string;
+  commentAuthor?: string;
 }
 
 const WHERE_WHOLE = 'The whole plan is in the job log and in the comment file the job keeps as an artifact.';
@@ -28,7 +29,7 @@ export async function runComment(host: 'gitlab' | 'github', file: string, comman
   const env = process.env;
   const body = (await readFile(file, 'utf8')).trimEnd();
   const path = markerPathOf(body, file);
-  const { thread, token } = host === 'gitlab' ? gitlabThread(opts, env) : githubThread(opts, env);
+  const { thread, token } = host === 'gitlab' ? gitlabThread(opts, env) : await githubThread(opts, env);
   const redactor = new Redactor([token]);
   let outcome: PostOutcome;
   try {
@@ -69,7 +70,7 @@ function gitlabThread(opts: CommentOptions, env: NodeJS.ProcessEnv): { thread: T
   return { thread: mergeRequestNotes(api, iid), token };
 }
 
-function githubThread(opts: CommentOptions, env: NodeJS.ProcessEnv): { thread: Thread; token: string } {
+async function githubThread(opts: CommentOptions, env: NodeJS.ProcessEnv): Promise<{ thread: Thread; token: string }> {
   const token = need(env.GITHUB_TOKEN ?? env.GH_TOKEN, 'GITHUB_TOKEN');
   const full = need(opts.repo ?? env.GITHUB_REPOSITORY, '--repo (or GITHUB_REPOSITORY)');
   const [owner, repo, ...rest] = full.split('/');
@@ -77,5 +78,7 @@ function githubThread(opts: CommentOptions, env: NodeJS.ProcessEnv): { thread: T
   const octokit = createGitHubClient(token, opts.apiUrl ? { ...env, GITHUB_API_URL: opts.apiUrl } : env);
   if (opts.issue) return { thread: repositoryIssues(octokit, { owner, repo }, opts.issue, opts.label), token };
   if (!opts.pr || !/^\d+$/.test(opts.pr)) throw new CliError('pass --pr NUMBER (the pull request), or --issue TITLE for the drift issue');
-  return { thread: pullRequestComments(octokit, { owner, repo }, Number(opts.pr)), token };
+  // The Action's thread: ours has the marker and our author (the token's login, or --comment-author for an App).
+  const author = await resolveCommentAuthor(octokit, opts.commentAuthor);
+  return { thread: pullRequestComments(octokit, { owner, repo }, Number(opts.pr), author), token };
 }

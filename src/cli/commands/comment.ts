@@ -43,6 +43,7 @@ See examples/ci/gitlab-ci.yml.`,
     .description('a pull-request comment (or, with --issue, one issue) through the GitHub API; token in env GITHUB_TOKEN')
     .option('--repo <owner/name>', 'the repository (env GITHUB_REPOSITORY)')
     .option('--pr <number>', 'the pull request number')
+    .option('--comment-author <login>', "who our comment is written as, for a GitHub App's token (`my-app[bot]`); default: the token's user, else github-actions[bot]. Only a comment with our marker and this author is updated")
     .addHelpText(
       'after',
       `

@@ -23,8 +23,8 @@ export const ACK_PAGE_CSP = [
 export interface AckPageAlert {
   name: string;
   metrics: string[];
-  /** The acknowledgement in force, if someone already answered. */
-  acknowledgedBy: string | null;
+  /** The acknowledgement in force, if someone already answered (then there is nothing left to do here). */
+  acknowledged: { by: string; at: number } | null;
 }
 
 function page(title: string, body: string): string {
@@ -41,11 +41,19 @@ function page(title: string, body: string): string {
  */
 export function renderConfirmPage(alert: AckPageAlert): string {
   const metrics = alert.metrics.slice(0, 10).map((metric) => `<li>${escapeHtml(metric)}</li>`).join('');
-  const already = alert.acknowledgedBy ? `<p class="muted">Already acknowledged by ${escapeHtml(alert.acknowledgedBy)}.</p>` : '';
+  // The first acknowledgement through a link stands (a later POST is refused 409): no form to fill in vain.
+  if (alert.acknowledged) {
+    const since = new Date(alert.acknowledged.at * 1000).toISOString();
+    return page(
+      `Acknowledged ${alert.name}`,
+      `<h1>Already acknowledged</h1>
+<p>“${escapeHtml(alert.name)}” is acknowledged by ${escapeHtml(alert.acknowledged.by)} since ${since}.</p>`,
+    );
+  }
   return page(
     `Acknowledge ${alert.name}`,
     `<h1>Acknowledge “${escapeHtml(alert.name)}”</h1>
-<p>This alert is alerting${metrics ? ':' : '.'}</p>${metrics ? `<ul>${metrics}</ul>` : ''}${already}
+<p>This alert is alerting${metrics ? ':' : '.'}</p>${metrics ? `<ul>${metrics}</ul>` : ''}
 <p class="muted">Acknowledging stops its reminders and escalations until it recovers; the channels are told who is on it.</p>
 <form method="post" action="">
 <label for="by">Your name</label><input id="by" name="by" required maxlength="200" autocomplete="name">

@@ -17,8 +17,9 @@ const FORM_LIMIT_BYTES = 16 * 1024;
 /**
  * GET and POST /v2/ack-links/{token}: the one-click acknowledgement links of notifications. Open, like the graph
  * pictures: the signed token is the only credential (one alert, one alerting episode, 24 hours). GET shows a page
- * with a form and never acknowledges; POST (the form, or JSON `{"by", "note"}`) acknowledges. Refusals are
- * 404 (not a link, or the alert is gone), 410 (expired), 409 (another episode, or not alerting any more): a page for
+ * with a form and never acknowledges; POST (the form, or JSON `{"by", "note"}`) acknowledges, once: the first
+ * acknowledgement through a link stands. Refusals are 404 (not a link, or the alert is gone), 410 (expired), 409
+ * (another episode, not alerting any more, or already acknowledged: who and since when): a page for
  * a browser, the API's JSON error for a JSON client; 429 past the address's limit of bad tokens (http/signed-links.ts).
  */
 export function registerAckLinkRoutes(router: Router, deps: { store: Store; now: () => number; verifyLink: VerifyLink }): void {
@@ -44,7 +45,7 @@ export function registerAckLinkRoutes(router: Router, deps: { store: Store; now:
     await answerAsPage(ctx, async () => {
       const { alert } = await alertOfToken(ctx);
       const ack = isAcknowledgedAt(alert.acknowledgement, Math.floor(deps.now() / 1000)) ? alert.acknowledgement : null;
-      return renderConfirmPage({ name: alert.name, metrics: alert.currentlyTriggeredMetrics, acknowledgedBy: ack?.by ?? null });
+      return renderConfirmPage({ name: alert.name, metrics: alert.currentlyTriggeredMetrics, acknowledged: ack && { by: ack.by, at: ack.at } });
     });
   });
 

@@ -26,7 +26,10 @@ export async function acknowledgeAlert(
   alert: AlertRecord,
   request: AckRequest,
   nowMs: number,
-  /** The alerting episode a one-click link names: the write happens only while it is still the current one. */
+  /**
+   * The alerting episode a one-click link names: the write happens only while it is still the current one, and an
+   * acknowledgement that holds stands (the link's answer is then 409 naming who has it).
+   */
   episode?: number | null,
 ): Promise<Acknowledgement> {
   const at = Math.floor(nowMs / 1000);
@@ -50,10 +53,11 @@ export async function acknowledgeAlert(
     history: { status: 'acknowledged', value: null, metric: '', time: at, channelId: null, reason: describeAck(acknowledgement) },
     // Due at once: the outbox's retries and maximum age run on the wall clock, as for the evaluator's deliveries.
     deliveries: alert.notificationChannels.map((channelId) => ({ channelId, event: 'acknowledged', payload: notification, createdAt: Date.now() })),
-    ...(episode !== undefined ? { episode } : {}),
+    ...(episode !== undefined ? { episode, keepHeld: true } : {}),
   });
   if (!result) throw notFound('alert');
   if (result.outcome === 'other_episode') throw otherEpisode(alert.name);
+  if (result.outcome === 'already_acknowledged') throw alreadyAcknowledged(alert.name, result.acknowledgement);
   if (result.outcome === 'not_alerting') {
     throw new HttpError('conflict', `alert is ${alert.status === 'alerting' ? 'no longer alerting' : alert.status}: only an alerting alert can be acknowledged`, {
       details: [{ path: 'status', message: 'is not alerting' }],
@@ -66,6 +70,21 @@ export async function acknowledgeAlert(
 export function otherEpisode(name: string): HttpError {
   return new HttpError('conflict', `this link is from an earlier alerting episode of "${name}"; use the link of the latest notification`, {
     status: 409,
+  });
+}
+
+/**
+ * 409: a one-click link answered after someone else (a replayed link, a second person on the same page): the first
+ * acknowledgement stands, and the answer says whose it is and since when.
+ */
+export function alreadyAcknowledged(name: string, ack: Acknowledgement): HttpError {
+  const since = new Date(ack.at * 1000).toISOString();
+  return new HttpError('conflict', `"${name}" is already acknowledged by ${ack.by} (since ${since}); that acknowledgement stands`, {
+    status: 409,
+    details: [
+      { path: 'acknowledgement.by', message: ack.by },
+      { path: 'acknowledgement.at', message: since },
+    ],
   });
 }
 

@@ -32,7 +32,7 @@ export function buildAckPaths(operation: (op: Op) => Json): Json {
       method === 'get'
         ? 'The confirmation page of a one-click acknowledgement link (never acknowledges)'
         : 'Acknowledge through a one-click link (form `by`, `note`; or JSON)',
-    description: `Open (no key): the token, signed by the server with the key of the graph links and holding the alert id, the alerting episode and an expiry 24 hours after the notification, is the only credential. Sent in alerting, reminder and escalation notifications (webhook \`ack_url\`, a link in Slack, email and PagerDuty's links) with alertform serve --public-url. ${method === 'get' ? 'A GET shows a page with a form and changes nothing (mail scanners follow links).' : 'An HTML form post answers a page; a JSON body answers JSON.'} ${EXTENSION}`,
+    description: `Open (no key): the token, signed by the server with the key of the graph links and holding the alert id, the alerting episode and an expiry 24 hours after the notification, is the only credential. Sent in alerting, reminder and escalation notifications (webhook \`ack_url\`, a link in Slack, email and PagerDuty's links) with alertform serve --public-url. ${method === 'get' ? 'A GET shows a page with a form (or, once acknowledged, who has it) and changes nothing (mail scanners follow links).' : 'An HTML form post answers a page; a JSON body answers JSON.'} ${EXTENSION}`,
     tags: ['alerts'],
     security: [],
     parameters: [{ name: 'token', in: 'path', required: true, schema: { type: 'string' }, description: 'The signed token of the link.' }],
@@ -51,7 +51,13 @@ export function buildAckPaths(operation: (op: Op) => Json): Json {
       200: { description: method === 'get' ? 'The page: the alert and a form.' : 'Acknowledged.', content: method === 'get' ? PAGE : { ...PAGE, 'application/json': { schema: { $ref: '#/components/schemas/AckLinkAnswer' } } } },
       ...(method === 'post' ? { 400: { description: 'No name, or a note too long (invalid_body).', content: { ...PAGE, ...ERROR } } } : {}),
       404: { description: 'The token does not verify, or its alert is gone (not_found).', content: { ...PAGE, ...ERROR } },
-      409: { description: 'The link is from an earlier alerting episode, or the alert is not alerting any more (conflict).', content: { ...PAGE, ...ERROR } },
+      409: {
+        description:
+          method === 'post'
+            ? 'The link is from an earlier alerting episode, the alert is not alerting any more, or it is already acknowledged (conflict): the first acknowledgement through a link stands, and the answer names it (JSON: `details` `acknowledgement.by` and `acknowledgement.at`, an ISO time).'
+            : 'The link is from an earlier alerting episode, or the alert is not alerting any more (conflict).',
+        content: { ...PAGE, ...ERROR },
+      },
       410: { description: 'The link has expired (not_found).', content: { ...PAGE, ...ERROR } },
       429: { description: 'Too many failed credentials (wrong keys, forged tokens) from this address; see Retry-After (rate_limited).', content: { ...PAGE, ...ERROR } },
     },

@@ -6,13 +6,6 @@ import { ACK_LINK_PATH, ACK_LINK_TTL_SECONDS, signAckLink } from '../ack/ack-lin
 /** Where the picture of a graph link is served (open: the token is the credential). */
 export const GRAPH_PICTURE_PATH = '/v2/graphs/';
 
-/** A request path fit for the log: a graph link's token is a credential (30 days of a tenant's graph), so it is cut. */
-export function loggablePath(path: string): string {
-  if (path.startsWith(GRAPH_PICTURE_PATH)) return `${GRAPH_PICTURE_PATH}(token)`;
-  // An acknowledgement link's token acknowledges a page: as much a credential.
-  return path.startsWith(ACK_LINK_PATH) ? `${ACK_LINK_PATH}(token)` : path;
-}
-
 /**
  * Sets a notification's links just before it is sent: with a public URL, `graphUrl` becomes a signed, expiring
  * link to the server's PNG of the alert's graph and `consoleUrl` the alert's console page; without one, both are

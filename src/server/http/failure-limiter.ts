@@ -1,6 +1,9 @@
+import { isIPv6 } from 'node:net';
+import { ipv6Words } from '../net/address-class.js';
+
 /** Settings of a FailureLimiter. */
 export interface FailureLimitOptions {
-  /** Failed authentications one address may make per window before it is refused. Default 20. */
+  /** Failed authentications one client (clientKeyOf) may make per window before it is refused. Default 20. */
   maxFailures?: number;
   /** Default 60,000 ms. */
   windowMs?: number;
@@ -9,7 +12,22 @@ export interface FailureLimitOptions {
   now?: () => number;
 }
 
-/** Counts failed authentications per client address, to slow down key guessing. */
+/**
+ * The client a failure counts against: an IPv4 address as it is, an IPv6 address by its /64 prefix. A host is
+ * usually given a whole /64 and may take any address in it (privacy addresses rotate by themselves): counted per
+ * address, one guesser would get 2^64 windows. IPv4-mapped IPv6 (`::ffff:a.b.c.d`) counts as its IPv4 address.
+ */
+export function clientKeyOf(address: string): string {
+  if (!isIPv6(address)) return address;
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped) return mapped[1]!;
+  return `${ipv6Words(address)
+    .slice(0, 4)
+    .map((word) => word.toString(16))
+    .join(':')}::/64`;
+}
+
+/** Counts failed authentications per client (clientKeyOf: an IPv4 address, an IPv6 /64), to slow down key guessing. */
 export interface FailureLimiter {
   /** Seconds the address must wait before trying again, or 0 when it may try now. */
   retryAfterSeconds(address: string): number;
@@ -37,18 +55,19 @@ export function createFailureLimiter(options: FailureLimitOptions = {}): Failure
   };
   return {
     retryAfterSeconds(address) {
-      const window = current(address);
+      const window = current(clientKeyOf(address));
       if (!window || window.failures < maxFailures) return 0;
       return Math.max(1, Math.ceil((window.start + windowMs - now()) / 1000));
     },
     recordFailure(address) {
-      const window = current(address);
+      const client = clientKeyOf(address);
+      const window = current(client);
       if (window) {
         window.failures += 1;
         return;
       }
       if (windows.size >= maxAddresses) windows.delete(windows.keys().next().value!);
-      windows.set(address, { start: now(), failures: 1 });
+      windows.set(client, { start: now(), failures: 1 });
     },
   };
 }

@@ -2,7 +2,7 @@ import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
 import { HttpError } from '../errors.js';
 import { StoreUnavailable } from '../store/store.js';
-import { loggablePath } from '../graph/notification-links.js';
+import { loggablePath } from './signed-link-paths.js';
 
 /**
  * The one place that turns failures into responses: an HttpError answers with its status and JSON body; any

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { loggablePath } from '../graph/notification-links.js';
+import { loggablePath } from './signed-link-paths.js';
 import type { ServerMetrics } from '../metrics.js';
 
 /** One answered request, as the request log and the request histogram see it. */

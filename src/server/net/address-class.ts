@@ -91,7 +91,7 @@ export function embeddedIpv4(address: string): string | null {
 }
 
 /** The eight 16-bit words of an IPv6 literal (with or without `::` and a dotted IPv4 tail). */
-function ipv6Words(address: string): number[] {
+export function ipv6Words(address: string): number[] {
   let text = address.toLowerCase().replace(/%.*$/, '');
   const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
   if (dotted) {

@@ -29,14 +29,26 @@ export interface AckWrite {
    * current one, judged inside the transaction, so an old link cannot acknowledge an episode that began meanwhile.
    */
   episode?: number | null;
+  /**
+   * True (the one-click link): an acknowledgement that holds is kept as it is (outcome `already_acknowledged`),
+   * judged inside the transaction, so that of two people answering one page the first stands and the second is
+   * told who has it. The API and the console replace it (changing a note or `until` is theirs to do).
+   */
+  keepHeld?: boolean;
 }
 
 /**
  * What writing an acknowledgement did: `acknowledged` (and whether the deliveries were written), `not_alerting`
  * (nothing written: only an alerting alert can be acknowledged), `other_episode` (nothing written: the write was
- * bound to an episode that is over), or null when the account has no such alert.
+ * bound to an episode that is over), `already_acknowledged` (nothing written: `keepHeld` and one holds), or null when the
+ * account has no such alert.
  */
-export type AckOutcome = { outcome: 'acknowledged'; notified: boolean } | { outcome: 'not_alerting' } | { outcome: 'other_episode' } | null;
+export type AckOutcome =
+  | { outcome: 'acknowledged'; notified: boolean }
+  | { outcome: 'not_alerting' }
+  | { outcome: 'other_episode' }
+  | { outcome: 'already_acknowledged'; acknowledgement: Acknowledgement }
+  | null;
 
 /** Whether the stored row's current alerting episode is the one `write` is bound to (always, when it names none). */
 export function isWrittenEpisode(write: AckWrite, row: { status: string; eval_state: unknown }): boolean {

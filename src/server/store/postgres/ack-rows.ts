@@ -1,4 +1,4 @@
-import { CLEAR_ACK, isWrittenEpisode, type AckOutcome, type AckWrite } from '../ack-store.js';
+import { acknowledgementFromRow, CLEAR_ACK, isWrittenEpisode, type AckOutcome, type AckWrite } from '../ack-store.js';
 import type { NewHistoryEntry } from '../store.js';
 import { appendHistory } from './history-rows.js';
 import { insertDeliveries } from './outbox-rows.js';
@@ -10,8 +10,15 @@ import type { PgDatabase } from './pg-database.js';
  */
 export async function acknowledgeAlert(db: PgDatabase, accountId: string, alertId: string, write: AckWrite): Promise<AckOutcome> {
   return db.transaction(async (tx): Promise<AckOutcome> => {
-    const [row] = await tx.query<{ status: string; eval_state: string | null; ack_at: number | null; ack_until: number | null }>(
-      'SELECT status, eval_state, ack_at, ack_until FROM alerts WHERE account_id = $1 AND id = $2 FOR UPDATE',
+    const [row] = await tx.query<{
+      status: string;
+      eval_state: string | null;
+      ack_by: string | null;
+      ack_note: string | null;
+      ack_at: number | null;
+      ack_until: number | null;
+    }>(
+      'SELECT status, eval_state, ack_by, ack_note, ack_at, ack_until FROM alerts WHERE account_id = $1 AND id = $2 FOR UPDATE',
       [accountId, alertId],
     );
     if (!row) return null;
@@ -19,6 +26,7 @@ export async function acknowledgeAlert(db: PgDatabase, accountId: string, alertI
     if (!isWrittenEpisode(write, row)) return { outcome: 'other_episode' };
     const { acknowledgement: ack } = write;
     const held = row.ack_at !== null && (row.ack_until === null || Number(row.ack_until) > ack.at);
+    if (held && write.keepHeld) return { outcome: 'already_acknowledged', acknowledgement: acknowledgementFromRow(row)! };
     await tx.query('UPDATE alerts SET ack_by = $1, ack_note = $2, ack_at = $3, ack_until = $4 WHERE id = $5', [
       ack.by,
       ack.note,
