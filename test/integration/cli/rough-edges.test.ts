@@ -53,4 +53,14 @@ describe('the CLI against the real server', { timeout: 180_000 }, () => {
     // No diff under the error: nothing that reads as a change to make.
     expect(planned.stdout).not.toMatch(/will perform|^\s+\+ |Plan: /m);
   });
+
+  it('plan warns that an alert without channels goes to an `Email me` without an address', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'af-rough-'));
+    writeFileSync(join(dir, 'alerts.yaml'), 'alerts:\n  - name: nobody told\n    metric: web.cpu\n    alert_criteria: {type: above, above_value: 90}\n');
+    const planned = await cli(['plan', dir]);
+    expect(planned.code).toBe(0);
+    expect(planned.stdout).toContain(
+      'warning: alert "nobody told" names no channel: the server sends it to "Email me", which has no address, so its notifications will be dead-lettered; add notification_channels',
+    );
+  });
 });
