@@ -18,3 +18,16 @@ export function parseDuration(value: string, flag: string): number {
   if (ms === undefined) throw new CliError(`${flag} must be a positive duration such as 90s, 15m or 24h, not "${value}"`);
   return ms;
 }
+
+/**
+ * Whole minutes for a flag whose bare number has always been minutes (`mute --duration 90`), in the one grammar
+ * otherwise (`2h`, `1d`, `90m`); a part of a minute counts as a whole one (a mute is never shorter than asked).
+ */
+export function parseMinutes(value: string, flag: string, max: number): number {
+  const ms = durationMs(value, { bareUnit: 'm' });
+  const minutes = ms === undefined ? undefined : Math.ceil(ms / 60_000);
+  if (minutes === undefined || minutes < 1 || minutes > max) {
+    throw new CliError(`${flag} must be a duration from 1 minute to ${max} minutes, such as 90 (minutes), 2h or 1d, not "${value}"`);
+  }
+  return minutes;
+}

@@ -69,8 +69,29 @@ export const defaultRetryPolicy: RetryPolicy = {
   backoff: (attempt) => Math.min(250 * 2 ** (attempt - 1), 8000),
   maxRetryAfterMs: 60_000,
   sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-  onRetry: (notice) => process.stderr.write(describeRetry(notice)),
+  onRetry: (notice) => announceRetry(notice, (line) => process.stderr.write(line)),
 };
+
+const announced = new Set<string>();
+
+/**
+ * Says a server is being retried once per process, server and reason, with the count, not once per retry of
+ * every request: a plan reads three lists at once, and an unreachable server used to print twelve lines. The
+ * final failure says how many retries it took (HttpClient.request).
+ */
+export function announceRetry(notice: RetryNotice, write: (line: string) => void, seen: Set<string> = announced): void {
+  const [, url = ''] = notice.request.split(' ');
+  let origin = notice.request;
+  try {
+    origin = new URL(url).origin;
+  } catch {
+    // Not a URL ('a request'): the whole text is the key.
+  }
+  const key = `${origin} ${notice.reason}`;
+  if (seen.has(key)) return;
+  seen.add(key);
+  write(`alertform: ${notice.request} ${notice.reason}; retrying (up to ${notice.retries} times per request)\n`);
+}
 
 /**
  * JSON over HTTP on ky, with our own retry loop and errors with status + body. Why not ky's own `retry` (which
@@ -146,7 +167,10 @@ export class HttpClient {
         return await this.once<T>(method, path, options);
       } catch (error) {
         // A request given up by its caller is not retried (nor announced as a retry).
-        if (!options.idempotent || !isTransient(error) || attempt >= this.retry.retries || options.signal?.aborted) throw error;
+        if (!options.idempotent || !isTransient(error) || attempt >= this.retry.retries || options.signal?.aborted) {
+          if (attempt > 0 && error instanceof Error && !options.signal?.aborted) error.message += ` (gave up after ${attempt} ${attempt === 1 ? 'retry' : 'retries'})`;
+          throw error;
+        }
         await this.waitToRetry(error, attempt + 1);
       }
     }

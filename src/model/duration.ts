@@ -15,11 +15,15 @@ const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_0
 /** The grammar as a pattern (schemas/rule-test.schema.json repeats it for `at:`). */
 export const DURATION_PATTERN = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d|w)?\s*$/;
 
-/** Milliseconds, or undefined when the text is not a duration; zero passes only with `allowZero` (an offset). */
-export function durationMs(text: string, options: { allowZero?: boolean } = {}): number | undefined {
+/**
+ * Milliseconds, or undefined when the text is not a duration; zero passes only with `allowZero` (an offset).
+ * `bareUnit` is the unit of a number written without one, for the few flags whose bare numbers always meant
+ * something else than seconds (`mute --duration 90` has always been 90 minutes, the API's unit).
+ */
+export function durationMs(text: string, options: { allowZero?: boolean; bareUnit?: 'ms' | 's' | 'm' | 'h' | 'd' | 'w' } = {}): number | undefined {
   const match = DURATION_PATTERN.exec(String(text));
   if (!match) return undefined;
-  const ms = Math.round(Number(match[1]) * UNIT_MS[match[2] ?? 's']!);
+  const ms = Math.round(Number(match[1]) * UNIT_MS[match[2] ?? options.bareUnit ?? 's']!);
   if (!Number.isFinite(ms) || ms < 0 || (ms === 0 && !options.allowZero)) return undefined;
   return ms;
 }

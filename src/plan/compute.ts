@@ -135,6 +135,8 @@ export function computePlan(desired: Definitions, actual: ActualState, now: Date
     if (read?.status === 'alerting') warnings.push(`alert "${displayKey(change)}" is alerting now; this ${change.action} touches it`);
   }
 
+  warnings.push(...unaddressedAlertWarnings(changes, desired, actual));
+
   linkDependencies(changes, uses);
   changes.sort(compareChanges);
   const previews = previewMessages(changes, desired, actual, now);
@@ -256,6 +258,20 @@ class ItemReferences implements DesiredReferences {
     this.problems.push({ location: this.item.locate(path), path: `${this.item.path}.${path}`, message: `no ${what} "${shown}" in these files or on the server` });
     return ref;
   }
+}
+
+/**
+ * Alerts created without channels go to the account's `Email me`; while that channel has no address (an account
+ * made without an email), every notification of theirs is dead-lettered at once. Said before it happens.
+ */
+function unaddressedAlertWarnings(changes: readonly PlanChange[], desired: Definitions, actual: ActualState): string[] {
+  if (desired.channels.some((channel) => channel.key === DEFAULT_CHANNEL)) return [];
+  const emailMe = actual.channels.find((channel) => channel.description === DEFAULT_CHANNEL);
+  if (!emailMe || emailMe.destination.trim() !== '') return [];
+  const bare = new Set(desired.alerts.filter((alert) => !alert.spec.notification_channels?.length).map((alert) => alert.key));
+  return changes
+    .filter((change) => change.kind === 'alert' && change.action === 'create' && bare.has(change.key))
+    .map((change) => `alert "${displayKey(change)}" names no channel: the server sends it to "${DEFAULT_CHANNEL}", which has no address, so its notifications will be dead-lettered; add notification_channels`);
 }
 
 /** Declarative mutes: `false` keeps unmuted, `{until}` keeps muted until then, absent leaves hands-on mutes alone. */

@@ -34,10 +34,23 @@ export const RESPONSE_SCHEMAS: Json = {
       details_total: { type: 'integer', description: 'How many problems there were, when more than the 100 listed.' },
     }, { required: ['code', 'message'] }),
   }),
-  Created: always({
-    id: string,
-    url: { type: 'string', description: 'Path of the new object, e.g. /v2/alerts/<id>.' },
-  }),
+  Created: always(
+    {
+      id: string,
+      url: { type: 'string', description: 'Path of the new object, e.g. /v2/alerts/<id>.' },
+    },
+    {
+      properties: {
+        id: string,
+        url: { type: 'string', description: 'Path of the new object, e.g. /v2/alerts/<id>.' },
+        warnings: {
+          type: 'array',
+          items: string,
+          description: "Additive (alert creates): what will not work as the alert stands, e.g. its only channel is an `Email me` without an address, so every notification would be dead-lettered. Absent when there is nothing to say.",
+        },
+      },
+    },
+  ),
   Deleted: always({ id: string, deleted: { type: 'boolean', const: true } }),
   ChannelDeleted: always({
     id: string,

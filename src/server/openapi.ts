@@ -7,6 +7,8 @@ import { CONSOLE_RESPONSE_SCHEMAS, buildConsolePaths } from './openapi-console.j
 import { OVERVIEW_RESPONSE_SCHEMAS, buildOverviewPaths } from './console/openapi-overview.js';
 import { ACK_RESPONSE_SCHEMAS, buildAckPaths } from './ack/openapi-ack.js';
 import { HISTORY_STATUSES } from './routes/history.js';
+import { WEBHOOK_RESPONSE_SCHEMAS, buildWebhooks } from './openapi-webhooks.js';
+import { extensionOperation } from './openapi-parts.js';
 
 type Json = Record<string, unknown>;
 
@@ -24,7 +26,7 @@ export function buildOpenApiDocument(): Json {
     const defs = (loadSchema(name).$defs ?? {}) as Record<string, unknown>;
     for (const [def, schema] of Object.entries(defs)) schemas[`${name}.${def}`] = rewriteRefs(schema, name);
   }
-  Object.assign(schemas, RESPONSE_SCHEMAS, CONSOLE_RESPONSE_SCHEMAS, OVERVIEW_RESPONSE_SCHEMAS, ACK_RESPONSE_SCHEMAS);
+  Object.assign(schemas, RESPONSE_SCHEMAS, CONSOLE_RESPONSE_SCHEMAS, OVERVIEW_RESPONSE_SCHEMAS, ACK_RESPONSE_SCHEMAS, WEBHOOK_RESPONSE_SCHEMAS);
   return {
     openapi: '3.1.0',
     info: {
@@ -54,6 +56,7 @@ export function buildOpenApiDocument(): Json {
       schemas: dropUnreferenced(makePortable(schemas)),
     },
     paths: buildPaths(),
+    webhooks: buildWebhooks(),
   };
 }
 
@@ -62,7 +65,7 @@ export function buildOpenApiDocument(): Json {
  * create and update, are left unused, and an unused component only confuses a reader (and the linters).
  */
 function dropUnreferenced(schemas: Json): Json {
-  const paths = JSON.stringify(buildPaths());
+  const paths = JSON.stringify([buildPaths(), buildWebhooks()]);
   const used = new Set<string>();
   const visit = (text: string) => {
     for (const [, name] of text.matchAll(/"#\/components\/schemas\/([^"]+)"/g)) {
@@ -277,6 +280,12 @@ function buildPaths(): Json {
         description: `Only the fields given change. ${READ_ONLY_NOTE}`,
       },
       delete: operation({ operationId: 'deleteChannel', tag: 'notifications', summary: '16. Delete a channel (removed from its alerts)', id: 'channel id', ok: [200, 'ChannelDeleted'], errors: { 404: NO_CHANNEL } }),
+    },
+    '/v2/notifications/{id}/signing-secret/': {
+      get: extensionOperation(operation)(
+        { operationId: 'getChannelSigningSecret', tag: 'notifications', summary: "The secret that signs a channel's webhook bodies", id: 'channel id', ok: [200, 'ChannelSigningSecret'], errors: { 404: NO_CHANNEL } },
+        'Derived by the server from its own key and the channel id: the same on every read and every replica, for the life of the channel (recreate the channel for a new one). Webhook bodies carry `X-Alertform-Signature: sha256=<hex HMAC-SHA256 of the exact body>` under it (see `webhooks`). Answered with Cache-Control: no-store; never logged.',
+      ),
     },
     '/v2/deliveries/': {
       get: operation({

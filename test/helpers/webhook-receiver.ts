@@ -7,6 +7,8 @@ export interface ReceivedRequest {
   path: string;
   headers: Record<string, string | string[] | undefined>;
   body: unknown;
+  /** The body's exact text (what a signature is computed over). */
+  raw: string;
 }
 
 /** How the receiver answers a request: a status, or a status with headers (e.g. Retry-After). */
@@ -34,7 +36,7 @@ export async function startWebhookReceiver(status: (request: ReceivedRequest) =>
       } catch {
         // Keep the raw text: a test asserting JSON will see it is not.
       }
-      const request = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body };
+      const request = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body, raw: text };
       const index = received.push(request) - 1;
       answered.push(null);
       const wakeAll = () => {

@@ -55,7 +55,7 @@ describe('destinations', () => {
     // The seed documents 404 for an invalid channel body; the code says what it is.
     expect(response.status).toBe(404);
     expect(response.body.error.code).toBe('invalid_body');
-    expect(response.body.error.details).toEqual([{ path: 'destination', message: `must not lead to a ${kind} (see docs/security.md)` }]);
+    expect(response.body.error.details).toEqual([{ path: 'destination', message: `must not lead to a ${kind} (see https://github.com/alertform/alertform/blob/main/docs/security.md)` }]);
   });
 
   it('classifies the SIIT, NAT64 local-use and Teredo spellings as not public', () => {

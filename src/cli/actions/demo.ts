@@ -12,6 +12,7 @@ import { applyPlan } from '../../apply/run.js';
 import { renderApplySummary, renderProgressLine } from '../../apply/progress.js';
 import { CliError } from '../errors.js';
 import { startDemoGraphite } from './demo-graphite.js';
+import { startDemoMailSink } from './demo-mail.js';
 import { failWithProblems, optionsOf, useColor, writeOut } from '../context.js';
 
 /** The package's root and its examples/, wherever the command runs from (src/ or dist/ are two levels below it). */
@@ -48,9 +49,20 @@ function demoKey(dir: string): string {
  * The demo server: it evaluates the examples every 5 s against the built-in demo Graphite (which also takes the
  * VictorOps, PagerDuty and OpsGenie notifications), so the console shows an alert alerting, its graph, history and deliveries.
  */
-async function startDemoServer(db: string, key: string, port: number, graphiteUrl: string): Promise<RunningServer> {
+async function startDemoServer(db: string, key: string, port: number, graphiteUrl: string, smtpUrl: string): Promise<RunningServer> {
   const logger = pino({ level: process.env.ALERTFORM_LOG_LEVEL ?? 'warn' }, pino.destination(2));
-  const options = { host: '127.0.0.1', db, apiKeys: [key], logger, graphiteUrl, evalIntervalSeconds: 5, notifierUrls: { victorops: graphiteUrl, pagerduty: graphiteUrl, opsgenie: graphiteUrl } };
+  const options = {
+    host: '127.0.0.1',
+    db,
+    apiKeys: [key],
+    logger,
+    graphiteUrl,
+    evalIntervalSeconds: 5,
+    notifierUrls: { victorops: graphiteUrl, pagerduty: graphiteUrl, opsgenie: graphiteUrl },
+    // The demo's email channel delivers to the built-in mail sink (demo-mail.ts) instead of dead-lettering.
+    smtpUrl,
+    smtpFrom: 'alertform-demo@localhost',
+  };
   try {
     return await startServer({ ...options, port });
   } catch (error) {
@@ -67,8 +79,10 @@ export async function runDemo(command: Command): Promise<void> {
   const key = demoKey(opts.dir);
   const db = join(opts.dir, 'alertform.db');
   const graphite = await startDemoGraphite();
-  const server = await startDemoServer(db, key, opts.port, graphite.url).catch(async (error: unknown) => {
+  const mail = await startDemoMailSink();
+  const server = await startDemoServer(db, key, opts.port, graphite.url, mail.url).catch(async (error: unknown) => {
     await graphite.close();
+    await mail.close();
     throw error;
   });
   const color = useColor(opts);
@@ -107,11 +121,17 @@ export async function runDemo(command: Command): Promise<void> {
         `  ${setting.cli} apply ${setting.shownExamples} --server ${short}\n` +
         `  ${setting.cli} pull --out /tmp/pulled --server ${short}\n`,
     );
+    // With --exit the server stops now: no console to advertise.
+    if (opts.exit) {
+      await writeOut(`\nThe demo server stops now (--exit); without --exit it keeps running, with its web console.\n`);
+      return;
+    }
     await writeOut(
       `\nOpen the web console: ${server.url}/ and sign in with the demo API key above.\n` +
-        `  The demo Graphite (built in) makes shop-host-disk-full alert: web-2's disk is over 90%.\n`,
+        `  The demo Graphite (built in) makes shop-host-disk-full alert: web-2's disk is over 90%.\n` +
+        `  Its notifications stay on this machine: VictorOps, PagerDuty and OpsGenie go to the demo Graphite, email to a\n` +
+        `  built-in mail sink (${mail.url}); Slack and webhook channels point at placeholders until you set them.\n`,
     );
-    if (opts.exit) return;
     await writeOut(`\nThe server keeps running: Ctrl-C stops it; ${setting.again} again reuses ${opts.dir}/ (delete it to start over).\n`);
     await new Promise<void>((resolve) => {
       const stop = () => {
@@ -125,5 +145,6 @@ export async function runDemo(command: Command): Promise<void> {
   } finally {
     await server.close();
     await graphite.close();
+    await mail.close();
   }
 }

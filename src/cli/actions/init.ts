@@ -3,6 +3,7 @@ import { initRepository, ScaffoldConflict } from '../../scaffold/init-repository
 import { CliError } from '../errors.js';
 import { optionsOf, writeOut } from '../context.js';
 import { writeJson } from '../json-output.js';
+import { commandName } from '../invocation.js';
 
 /** `init`: loaded lazily so other commands start fast. */
 export async function runInit(dir: string, command: Command): Promise<void> {
@@ -19,10 +20,11 @@ export async function runInit(dir: string, command: Command): Promise<void> {
     return;
   }
   const inDir = dir === '.' ? '' : ` ${dir}`;
+  const alertform = commandName();
   await writeOut(
     `Initialised a definitions repository in ${dir}:\n${written.map((path) => `  ${path}\n`).join('')}\n` +
       `Next:\n` +
-      `  alertform validate${inDir}\n` +
-      `  alertform plan${inDir} --server http://KEY@HOST:PORT     # or ALERTFORM_URL and ALERTFORM_API_KEY\n`,
+      `  ${alertform} validate${inDir}\n` +
+      `  ${alertform} plan${inDir} --server http://KEY@HOST:PORT     # or ALERTFORM_URL and ALERTFORM_API_KEY\n`,
   );
 }

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { loadProject } from '../../definitions/source.js';
 import { formatProblem } from '../../definitions/problems.js';
+import { channelReferencesOutsideFiles } from '../../definitions/outside-references.js';
 import { CliError } from '../errors.js';
 import { optionsOf } from '../options.js';
 import { writeOut } from '../write-out.js';
@@ -34,6 +35,9 @@ export async function runValidate(dir: string, command: Command): Promise<void> 
     warnings.push(...live.warnings);
     loaded.problems.push(...live.problems);
   }
+  // Offline, a channel that is not in the files may still be on the server: said where it is written, not refused.
+  const outside = loaded.problems.length === 0 ? channelReferencesOutsideFiles(loaded.definitions) : [];
+  warnings.push(...outside.map(formatProblem));
   const counts = {
     alerts: loaded.definitions.alerts.length,
     channels: loaded.definitions.channels.length,
@@ -50,5 +54,6 @@ export async function runValidate(dir: string, command: Command): Promise<void> 
     for (const problem of loaded.problems) process.stderr.write(`${formatProblem(problem)}\n`);
     throw new CliError(`${loaded.problems.length} problem(s) found`);
   }
-  await writeOut(`Valid: ${counts.alerts} alert(s), ${counts.channels} channel(s), ${counts.schedules} schedule(s) in ${counts.files} file(s).\n`);
+  const toCheck = outside.length > 0 ? `; ${outside.length} channel reference(s) not in the files, for plan to check on the server` : '';
+  await writeOut(`Valid: ${counts.alerts} alert(s), ${counts.channels} channel(s), ${counts.schedules} schedule(s) in ${counts.files} file(s)${toCheck}.\n`);
 }

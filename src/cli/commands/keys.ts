@@ -1,5 +1,6 @@
 import { Option, type Command } from 'commander';
 import { DB_OPTION_HELP, DEFAULT_DB } from '../db-option.js';
+import { docsUrl } from '../../model/docs-url.js';
 
 const DB_HELP = `the server's database: ${DB_OPTION_HELP}`;
 
@@ -13,7 +14,7 @@ export function registerKeysCommand(program: Command): void {
       `
 Keys are stored hashed (SHA-256): a key is shown once, when it is made. Safe while the server runs.
 Without --metric-prefix an account may query every metric of the server's Graphite: one Graphite is then one
-trust domain (see docs/security.md).
+trust domain (see ${docsUrl('security.md')}).
 
 Examples:
   $ alertform keys create --email ops@example.com

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { addServeOptions } from '../serve-options.js';
 import type { ServeOptions } from '../actions/serve.js';
+import { docsUrl } from '../../model/docs-url.js';
 
 /** `alertform serve`: the bundled /v2 server. Prints its URL; SIGTERM and SIGINT close it cleanly. */
 export function registerServeCommand(program: Command): void {
@@ -20,7 +21,7 @@ Every option can also come from the environment variable shown (a flag wins). Ea
 its own, with an "Email me" channel. Keys must be at least 24 characters without ":" (alertform keys create makes
 such keys); prefer --api-key-file or ALERTFORM_API_KEYS to --api-key, which the process list shows. Logs are JSON
 lines (pino) on stderr. GET /healthz, /readyz and /metrics (Prometheus) need no API key; /metrics needs the
---metrics-token (as a Bearer token) when one is set. See docs/server.md.
+--metrics-token (as a Bearer token) when one is set. See ${docsUrl('server.md')}.
 
 Examples:
   $ alertform serve --api-key-file /etc/alertform/keys
@@ -33,10 +34,10 @@ Examples:
       --smtp-url smtp://127.0.0.1:25 --smtp-from alerts@example.com
 
 With --graphite-url, every --eval-interval seconds each alert is evaluated against Graphite: status, history and
-notifications to its channels (email needs --smtp-url). See docs/evaluator.md.
+notifications to its channels (email needs --smtp-url). See ${docsUrl('evaluator.md')}.
 With --heartbeat-url (a dead man's switch: healthchecks.io, Cronitor, Dead Man's Snitch), the server GETs that URL
 after every healthy cycle (the database answered, and Graphite answered at least one query); the switch pages when
-the pings stop. The URL is a secret: prefer the environment variable. See docs/operations.md.
+the pings stop. The URL is a secret: prefer the environment variable. See ${docsUrl('operations.md')}.
   $ ALERTFORM_HEARTBEAT_URL=https://hc-ping.com/$CHECK_UUID alertform serve --api-key-file keys --graphite-url http://127.0.0.1:8000
 
 Notifications go through a durable outbox in the database: a failed one is retried with exponential backoff and
@@ -45,11 +46,11 @@ Durations: 500ms, 30s, 15m, 24h, 7d (a bare number is seconds). See them with \`
   $ alertform serve --api-key-file keys --graphite-url http://127.0.0.1:8000 --delivery-max-age 2h
 --db takes a SQLite file (one node) or a postgres://USER[:PASSWORD]@HOST:PORT/DB URL; ALERTFORM_DB keeps a
 password off the command line (PGPASSWORD works too). The schema is migrated on start. While PostgreSQL is
-unreachable the API answers 503 {"error": {"code": "unavailable"}} and recovers by itself. See docs/operations.md.
+unreachable the API answers 503 {"error": {"code": "unavailable"}} and recovers by itself. See ${docsUrl('operations.md')}.
 
 Webhook, Slack and VictorOps deliveries never reach loopback, private, link-local or metadata addresses (checked
 on the address connected to), nor follow redirects, unless --allow-private-destinations says so. See
-docs/security.md.`,
+${docsUrl('security.md')}.`,
     )
     .action(async (options: ServeOptions, command: Command) => {
       const { runServe } = await import('../actions/serve.js');

@@ -29,7 +29,11 @@ export function renderPlanText(computed: Plan, options: TextRenderOptions = {}):
   const c = new Chalk({ level: options.color ? 1 : 0 });
   const lines: string[] = [];
   for (const problem of plan.problems) lines.push(c.red(`error: ${escapeControls(formatProblem(problem))}`));
-  if (plan.problems.length > 0) lines.push('');
+  if (plan.problems.length > 0) {
+    // No diff under an error: a plan that cannot be applied must not read as one that could.
+    lines.push('', c.red(`No plan: ${plan.problems.length} error(s) above; fix them and plan again.`));
+    return `${redactorForPlan(plan).redact(lines.join('\n'))}\n`;
+  }
   if (plan.changes.length === 0) {
     lines.push(c.green('No changes. The server matches the definitions.'));
   } else {

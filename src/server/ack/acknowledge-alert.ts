@@ -1,4 +1,5 @@
 import { notifiedAlert } from '../notifiers/notified-alert.js';
+import { readEvalState } from '../../evaluation/transitions.js';
 import { durationMs } from '../../model/duration.js';
 import { HttpError, invalidBody, notFound } from '../errors.js';
 import type { Notification } from '../notifiers/types.js';
@@ -46,6 +47,7 @@ export async function acknowledgeAlert(
     conditions: [],
     graphUrl: null,
     time: at,
+    startedAt: readEvalState(alert.evalState, alert.status, alert.currentlyTriggeredMetrics).alertingSince,
     acknowledgement,
   };
   const result = await store.acknowledgeAlert(alert.accountId, alert.id, {

@@ -63,7 +63,7 @@ export function buildOverviewPaths(operation: (op: Op) => Json): Json {
           tag: 'alerts',
           summary: "Counts per state and one page of the account's alerts, filtered, searched and sorted",
           ok: [200, 'AlertOverview'],
-          errors: {},
+          errors: { 400: 'invalid query: an unknown parameter or value (invalid_query)' },
           query: [
             { name: 'state', description: 'Only alerts in these states (repeatable).', schema: STATE },
             { name: 'search', description: 'Case-insensitive substring of the name or the metric.', schema: { type: 'string' } },

@@ -111,6 +111,8 @@ export async function runEvaluationCycle(deps: CycleDependencies): Promise<Cycle
           time: now,
           // Names the episode in the acknowledgement link of alerting and reminder notifications (set at send time).
           ...(event === 'alerting' || event === 'reminder' || event === 'escalated' ? { episode: advance.state.alertingSince } : {}),
+          // The episode's start for receivers that pair a recovery with its alert (webhook started_at).
+          startedAt: event === 'recovered' ? previous.alertingSince : event === 'query_failed' ? now : advance.state.alertingSince,
           ...(input.kind === 'query_failed' ? { failure: input.failures.map((f) => `${f.metric}: ${f.message}`).join('; ') } : {}),
           ...(escalation ? { escalation } : {}),
           ...(flapping ? { flapping } : {}),

@@ -92,7 +92,8 @@ function defaultHtml(notification: Notification): string {
 
 /**
  * Sends the notification by email to the channel's address(es) through `settings.smtpUrl`. A retry of the same
- * delivery carries the same Message-ID, so mail clients show a repeat (after a lost SMTP answer) as one message.
+ * delivery carries the same Message-ID, so mail clients show a repeat (after a lost SMTP answer) as one message;
+ * every message says `Auto-Submitted: auto-generated`.
  */
 export async function sendEmail(channel: DeliveryChannel, notification: Notification, settings: NotifierSettings): Promise<void> {
   if (!settings.smtpUrl) throw new DeliveryError('email needs an SMTP server (alertform serve --smtp-url)', false);
@@ -106,6 +107,8 @@ export async function sendEmail(channel: DeliveryChannel, notification: Notifica
       text,
       html,
       ...(notification.deliveryId ? { messageId: `<${notification.deliveryId}@alertform>` } : {}),
+      // RFC 3834: machine-made mail, so vacation responders and ticket systems do not answer it.
+      headers: { 'Auto-Submitted': 'auto-generated' },
     });
   } catch (error) {
     const code = (error as { responseCode?: number }).responseCode;

@@ -5,6 +5,11 @@ import { refuseAddress, type DestinationPolicy } from '../net/destination-policy
 import { guardedLookup } from '../net/guarded-lookup.js';
 import { parseRetryAfter } from '../outbox/backoff.js';
 import { DeliveryError } from './types.js';
+import { SIGNATURE_HEADER, signBody } from './webhook-signing.js';
+import { VERSION } from '../../version.js';
+
+/** Every notifier's requests say who sends them, so a receiver's logs and firewall can tell. */
+export const USER_AGENT = `alertform/${VERSION}`;
 
 export interface PostOptions {
   headers?: Record<string, string>;
@@ -14,6 +19,8 @@ export interface PostOptions {
    * the resolved address at connect time. Absent for the operator's own endpoints (PagerDuty, OpsGenie URLs).
    */
   policy?: DestinationPolicy;
+  /** The channel's signing secret: the exact body sent is signed in the `X-Alertform-Signature` header (webhooks). */
+  signingSecret?: string;
 }
 
 /**
@@ -34,7 +41,9 @@ export async function postJson(service: string, url: string, body: unknown, opti
   let status: number;
   let retryAfter: string | undefined;
   try {
-    ({ status, retryAfter } = await send(target, JSON.stringify(body), options));
+    const payload = JSON.stringify(body);
+    const signature: Record<string, string> = options.signingSecret === undefined ? {} : { [SIGNATURE_HEADER]: signBody(options.signingSecret, payload) };
+    ({ status, retryAfter } = await send(target, payload, { ...options, headers: { ...options.headers, ...signature } }));
   } catch (error) {
     throw networkError(service, error);
   }
@@ -90,7 +99,7 @@ function send(target: URL, payload: string, options: PostOptions): Promise<{ sta
       {
         method: 'POST',
         agent: https ? pair.https : pair.http,
-        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), ...options.headers },
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), 'user-agent': USER_AGENT, ...options.headers },
         signal: options.signal,
       },
       (response: IncomingMessage) => {

@@ -50,6 +50,12 @@ export interface Notification {
    * notification: the acknowledgement link is bound to it.
    */
   episode?: number | null;
+  /**
+   * When the episode this notification is about began (unix seconds): the alerting episode of alerting, reminder,
+   * escalation, acknowledged and recovered notifications, the failure of query_failed. Null or absent: unknown
+   * (a notification written before this field, or an event with no episode). The webhook's `started_at`.
+   */
+  startedAt?: number | null;
   /** A signed, expiring one-click link that acknowledges the episode (set at send time, with --public-url); templates' `links.ack`. */
   ackUrl?: string;
   /** For `acknowledged`: who, why, when and until when. */
@@ -115,6 +121,8 @@ export interface NotifierSettings {
   timeoutMs: number;
   /** Where tenant-chosen URLs (webhook, Slack, VictorOps) may lead; default public addresses only. */
   destinations: DestinationPolicy;
+  /** Each webhook channel's signing secret (webhook-signing.ts); absent: webhook bodies go unsigned (tests). */
+  signingSecrets?: (channelId: string) => Promise<string>;
 }
 
 /** Defaults of NotifierSettings: the public endpoints, no SMTP. */

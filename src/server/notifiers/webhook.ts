@@ -1,20 +1,25 @@
 import { describeCriteria, describeText, isComposite, statusOf, summarize } from './describe.js';
 import { postJson } from './http.js';
 import type { DeliveryChannel, Notification, NotifierSettings } from './types.js';
+import type { AlertCriteria } from '../../model/types.js';
+import type { TriggeredMetric } from '../../evaluation/judge-alert.js';
+import type { NotificationEvent } from '../../evaluation/transitions.js';
 import { composeMessage } from '../../templates/message.js';
 
 /**
- * The webhook body: `{name, criteria, graph, value, metric, status, backoff_minutes, info}`, plus `expression`,
- * `conditions` and `triggered_metrics` for composite alerts (and `triggered_metrics` whenever more than one
- * series is involved, e.g. a wildcard). backoff_minutes is N of `["every", N]`, null for state_change. `id` is the
- * delivery's id, the same on every retry, so a receiver can drop a repeat after an answer that got lost. `graph` is a
- * signed, expiring link to this server's PNG of the alert's graph (null without --public-url). A channel with a
- * template adds `title` and `body` (its rendered message; plain text, encoded by JSON.stringify); without one the
- * body is exactly the Hosted Graphite shape.
+ * The webhook body: `{name, criteria, graph, value, metric, status, backoff_minutes, info}` (the Hosted Graphite
+ * shape), `expression` and `conditions` for composite alerts, and for machines `alert_id`, `event`, `started_at`,
+ * `ended_at`, `thresholds` and `triggered_metrics` (sorted by name, so the same set reads the same every time).
+ * schemas/webhook-payload.schema.json is the contract. backoff_minutes is N of `["every", N]`, null for
+ * state_change. `id` is the delivery's id, the same on every retry, so a receiver can drop a repeat after an answer
+ * that got lost; `alert_id` pairs a recovery with its alert whatever the alert is renamed to. `graph` is a signed,
+ * expiring link to this server's PNG of the alert's graph (null without --public-url). A channel with a template
+ * adds `title` and `body` (its rendered message; plain text, encoded by JSON.stringify).
  */
 export function buildWebhookPayload(notification: Notification, template?: DeliveryChannel['template']): Record<string, unknown> {
   const { alert, triggered } = notification;
   const first = triggered[0];
+  const ended = notification.event === 'recovered' || notification.event === 'query_recovered';
   const payload: Record<string, unknown> = {
     ...(notification.deliveryId ? { id: notification.deliveryId } : {}),
     name: alert.name,
@@ -25,17 +30,23 @@ export function buildWebhookPayload(notification: Notification, template?: Deliv
     status: statusOf(notification.event),
     backoff_minutes: alert.notification_type[0] === 'every' ? alert.notification_type[1] : null,
     info: alert.info,
+    // Additive, for machines (schemas/webhook-payload.schema.json): what pairs and orders notifications.
+    alert_id: alert.id || null,
+    event: webhookEvent(notification.event),
+    started_at: notification.startedAt ?? notification.episode ?? null,
+    ended_at: ended ? notification.time : null,
+    thresholds: thresholdsOf(alert.alert_criteria),
+    triggered_metrics: sortedMetrics(triggered),
   };
   if (isComposite(notification)) {
     payload.expression = alert.expression;
     payload.conditions = Object.fromEntries(
       notification.conditions.map((c) => [
         c.letter,
-        { metric: c.metric, criteria: describeCriteria(c.criteria), state: c.state, triggered_metrics: c.triggered },
+        { metric: c.metric, criteria: describeCriteria(c.criteria), state: c.state, triggered_metrics: sortedMetrics(c.triggered), thresholds: thresholdsOf(c.criteria) },
       ]),
     );
   }
-  if (isComposite(notification) || triggered.length > 1) payload.triggered_metrics = triggered;
   if (notification.test) payload.test = true;
   // Additive: an escalation step says which one (status stays `alerting`).
   if (notification.escalation) payload.escalation = notification.escalation;
@@ -55,13 +66,58 @@ export function buildWebhookPayload(notification: Notification, template?: Deliv
   return payload;
 }
 
-/** POSTs the webhook body to the channel's URL, with the delivery id as `Idempotency-Key` (stable across retries). */
+/** The webhook's `event`: the kind of notification, in the words of the payload's JSON Schema. */
+export type WebhookEvent =
+  | 'alerting'
+  | 'reminder'
+  | 'escalation'
+  | 'recovered'
+  | 'acknowledged'
+  | 'no_data'
+  | 'query_failed'
+  | 'query_recovered'
+  | 'flapping'
+  | 'grouped';
+
+/** Maps the evaluator's notification kind to the webhook's `event`; a kind named alike passes as it is. */
+export function webhookEvent(event: NotificationEvent): WebhookEvent {
+  switch (event) {
+    case 'escalated':
+      return 'escalation';
+    case 'throttled_summary':
+      // One message that groups what the channel's throttle held back.
+      return 'grouped';
+    default:
+      return event as WebhookEvent;
+  }
+}
+
+/** The criteria's thresholds as numbers (null where the criteria type has none). */
+function thresholdsOf(criteria: AlertCriteria): { above: number | null; below: number | null } {
+  return { above: criteria.above_value ?? null, below: criteria.below_value ?? null };
+}
+
+/** Triggered metrics by name (code-unit order, not locale): the same set reads the same on every notification. */
+function sortedMetrics(triggered: readonly TriggeredMetric[]): TriggeredMetric[] {
+  return [...triggered].sort((a, b) => (a.metric < b.metric ? -1 : a.metric > b.metric ? 1 : 0));
+}
+
+/**
+ * POSTs the webhook body to the channel's URL, with the delivery id as `Idempotency-Key` (stable across retries) and,
+ * when the server gives channels their signing secrets, the body's signature in `X-Alertform-Signature`.
+ */
 export async function sendWebhook(
   channel: DeliveryChannel,
   notification: Notification,
-  settings: Pick<NotifierSettings, 'destinations'>,
+  settings: Pick<NotifierSettings, 'destinations' | 'signingSecrets'>,
   signal: AbortSignal,
 ): Promise<void> {
   const headers: Record<string, string> = notification.deliveryId ? { 'idempotency-key': notification.deliveryId } : {};
-  await postJson('webhook', channel.destination, buildWebhookPayload(notification, channel.template), { headers, signal, policy: settings.destinations });
+  const signingSecret = settings.signingSecrets ? await settings.signingSecrets(channel.id) : undefined;
+  await postJson('webhook', channel.destination, buildWebhookPayload(notification, channel.template), {
+    headers,
+    signal,
+    policy: settings.destinations,
+    ...(signingSecret === undefined ? {} : { signingSecret }),
+  });
 }

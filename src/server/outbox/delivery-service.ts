@@ -2,6 +2,7 @@ import type { BackgroundService, ServiceContext } from '../start-server.js';
 import { parseDestinationPolicy } from '../net/destination-policy.js';
 import { sendNotification } from '../notifiers/send.js';
 import { DEFAULT_NOTIFIER_SETTINGS, type NotifierSettings } from '../notifiers/types.js';
+import { signingSecrets } from '../notifiers/webhook-signing.js';
 import { startDeliveryWorker } from './delivery-worker.js';
 import { createNotificationLinker } from '../graph/notification-links.js';
 
@@ -31,6 +32,7 @@ export function startDeliveryService(context: ServiceContext): DeliveryService {
     ...(options.smtpFrom ? { smtpFrom: options.smtpFrom } : {}),
     ...(options.delivery?.timeoutMs ? { timeoutMs: options.delivery.timeoutMs } : {}),
     destinations: parseDestinationPolicy(options.allowPrivateDestinations),
+    signingSecrets: signingSecrets(store),
   };
   const link = createNotificationLinker(store, options.publicUrl);
   const worker = startDeliveryWorker({

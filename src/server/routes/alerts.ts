@@ -29,7 +29,8 @@ export function registerAlertRoutes(router: Router, deps: RouteDeps): void {
     const alert = await withConflict(() => store.createAlert(account, checked.value));
     if (isManagedWrite(ctx)) await store.setManagedFromGit(account, alert.id, true);
     ctx.status = 201;
-    ctx.body = { id: alert.id, url: `/v2/alerts/${alert.id}` };
+    const warnings = await unaddressedWarnings(store, account, alert.notificationChannels);
+    ctx.body = { id: alert.id, url: `/v2/alerts/${alert.id}`, ...(warnings.length > 0 ? { warnings } : {}) };
   });
 
   router.get('/v2/alerts', async (ctx) => {
@@ -147,4 +148,17 @@ export async function withConflict<T>(write: () => Promise<T>, status?: number):
     if (error instanceof UniqueViolation) throw conflict(error.field, error.value, status);
     throw error;
   }
+}
+
+/**
+ * Additive `warnings` of a create: an alert whose every channel is an email channel without an address (an alert
+ * made without channels gets the account's `Email me`, unaddressed when the account was made without an email)
+ * would have every notification dead-lettered at once, so the answer says so while it can still be fixed.
+ */
+async function unaddressedWarnings(store: Store, account: string, channelIds: readonly string[]): Promise<string[]> {
+  if (channelIds.length === 0) return ['notification_channels: the alert has no channel and notifies nobody'];
+  const channels = await Promise.all(channelIds.map((id) => store.getChannel(account, id)));
+  if (!channels.every((channel) => channel !== null && channel.destination.trim() === '')) return [];
+  const names = channels.map((channel) => `"${channel!.description}"`).join(', ');
+  return [`notification_channels: ${names} has no address, so every notification of this alert will be dead-lettered; give the channel a destination or the alert another channel`];
 }

@@ -13,10 +13,12 @@ import { withConflict } from './alerts.js';
 import { READ_ONLY_FIELDS, dropReadOnlyFields } from './read-only-fields.js';
 import { accountOf, param, type RouteDeps } from './route-context.js';
 import { assertBelowQuota } from '../quotas.js';
+import { signingSecrets } from '../notifiers/webhook-signing.js';
 
 /** Operations 12-16 of the seed: notification channels. Statuses follow the seed's Errors table exactly. */
 export function registerChannelRoutes(router: Router, deps: RouteDeps): void {
   const { store } = deps;
+  const secrets = signingSecrets(store);
 
   router.post('/v2/notifications', async (ctx) => {
     const body = await readJsonBody(ctx.req);
@@ -80,6 +82,14 @@ export function registerChannelRoutes(router: Router, deps: RouteDeps): void {
     const updated = await withConflict(() => store.updateChannel(accountOf(ctx), stored.id, checked.value));
     if (!updated) throw notFound('channel');
     ctx.body = presentChannel(updated);
+  });
+
+  // Extension: the secret that signs this channel's webhook bodies (X-Alertform-Signature), for the receiver's
+  // configuration. Answered to the account's key only, like the destination; never logged.
+  router.get('/v2/notifications/:id/signing-secret', async (ctx) => {
+    const channel = await findChannel(ctx, store);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = { id: channel.id, signing_secret: await secrets(channel.id), header: 'X-Alertform-Signature', algorithm: 'HMAC-SHA256' };
   });
 
   router.delete('/v2/notifications/:id', async (ctx) => {

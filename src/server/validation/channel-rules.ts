@@ -1,3 +1,4 @@
+import { docsUrl } from '../../model/docs-url.js';
 import { canonicalDestination } from '../../model/canonical.js';
 import { AUTO_RESOLVE_TYPES } from '../../model/defaults.js';
 import { checkAutoResolve, checkDestination } from '../../model/rules.js';
@@ -18,7 +19,7 @@ export function checkChannelRules(body: ChannelBody, policy: DestinationPolicy =
   const refuseUrl = (url: string) => {
     // A literal address the deliveries would refuse is refused now; host names are judged at connect time.
     const refusal = refuseLiteralDestination(policy, url);
-    return refusal ? `must not lead to a ${refusal} (see docs/security.md)` : null;
+    return refusal ? `must not lead to a ${refusal} (see ${docsUrl('security.md')})` : null;
   };
   const problems: FieldProblem[] = [
     ...(keepsUnaddressedEmail(body, stored) ? [] : checkDestination(body.type, body.destination, { show: echo, refuseUrl })),

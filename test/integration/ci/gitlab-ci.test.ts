@@ -54,7 +54,7 @@ describe('the GitLab CI example', { timeout: 180_000 }, () => {
     const tsx = fileURLToPath(import.meta.resolve('tsx'));
     writeFileSync(join(bin, 'alertform'), `#!/bin/sh\nexec "${process.execPath}" --import "${tsx}" "${join(ROOT, 'src/cli/main.ts')}" "$@"\n`);
     chmodSync(join(bin, 'alertform'), 0o755);
-    writeFileSync(join(repo.dir, '.gitignore'), '.bin/\n*.md\n');
+    writeFileSync(join(repo.dir, '.gitignore'), '.bin/\n*.md\nalertform-plan.json\n');
     env = {
       PATH: `${bin}:${process.env.PATH}`,
       ALERTFORM_URL: server.url,
@@ -70,9 +70,13 @@ describe('the GitLab CI example', { timeout: 180_000 }, () => {
     repo?.cleanup();
   });
 
-  it('runs the plan only in merge request pipelines, applies on the default branch, checks drift on a schedule', () => {
+  it('plans in merge request pipelines, applies the saved plan by hand there, checks drift on a schedule', () => {
     expect(pipeline['alertform-plan'].rules[0].if).toContain('merge_request_event');
-    expect(pipeline['alertform-apply'].rules[0].if).toContain('$CI_DEFAULT_BRANCH');
+    expect(pipeline['alertform-plan'].artifacts.paths).toContain('alertform-plan.json');
+    // The reviewed plan or nothing: the plan job's artifact, by hand, and a merge waits for it.
+    expect(pipeline['alertform-apply'].rules[0]).toMatchObject({ if: expect.stringContaining('merge_request_event'), when: 'manual', allow_failure: false });
+    expect(pipeline['alertform-apply'].needs).toEqual(['alertform-plan']);
+    expect(pipeline['alertform-apply'].script).toEqual(['alertform apply alertform-plan.json']);
     expect(pipeline['alertform-apply'].resource_group).toBe('alertform-apply');
     expect(pipeline['alertform-drift'].rules[0].if).toContain('schedule');
   });
@@ -112,9 +116,26 @@ describe('the GitLab CI example', { timeout: 180_000 }, () => {
     expect(gitlab.requests.every((r) => r.token === TOKEN)).toBe(true);
   });
 
-  it('opens one drift issue while the server differs from git, updates it, and closes it once they match', async () => {
-    const applied = await runJob('alertform-apply', repo.dir, env);
+  it('applies the reviewed plan, and nothing when the server changed since it was reviewed', async () => {
+    const mr = { ...env, CI_MERGE_REQUEST_IID: '7', CI_MERGE_REQUEST_DIFF_BASE_SHA: base };
+    expect((await runJob('alertform-plan', repo.dir, mr)).code).toBe(0);
+    // Between review and apply, someone edits the server: the saved plan no longer says what apply would do.
+    const hand = await server.request('POST', '/v2/alerts', { name: 'gen-0', metric: 'hand.made', alert_criteria: { type: 'above', above_value: 1 } });
+    expect(hand.status).toBe(201);
+    const refused = await runJob('alertform-apply', repo.dir, mr);
+    expect(refused.code).toBe(1);
+    expect(refused.output).toMatch(/stale|changed/);
+    expect((await server.request('GET', '/v2/alerts/')).body.alerts.map((a: { name: string }) => a.name)).toEqual(['gen-0']);
+    expect((await server.request('DELETE', `/v2/alerts/${hand.body.id}/`)).status).toBe(200);
+
+    // Planned again and reviewed: applied as saved.
+    expect((await runJob('alertform-plan', repo.dir, mr)).code).toBe(0);
+    const applied = await runJob('alertform-apply', repo.dir, mr);
+    expect(applied.output).toContain('3 done, 0 failed');
     expect(applied.code).toBe(0);
+  });
+
+  it('opens one drift issue while the server differs from git, updates it, and closes it once they match', async () => {
     // In step: the drift job passes and opens nothing.
     const clean = await runJob('alertform-drift', repo.dir, env);
     expect(clean.code).toBe(0);
@@ -137,8 +158,10 @@ describe('the GitLab CI example', { timeout: 180_000 }, () => {
     expect(again.output).toContain('Updated issue #1');
     expect(gitlab.issues).toHaveLength(1);
 
-    // Applied again: in step, and the issue closes with the clean plan as its text.
-    expect((await runJob('alertform-apply', repo.dir, env)).code).toBe(0);
+    // Planned and applied again (the merge request's two jobs): in step, and the issue closes with the clean plan as its text.
+    const mr = { ...env, CI_MERGE_REQUEST_IID: '7', CI_MERGE_REQUEST_DIFF_BASE_SHA: base };
+    expect((await runJob('alertform-plan', repo.dir, mr)).code).toBe(0);
+    expect((await runJob('alertform-apply', repo.dir, mr)).code).toBe(0);
     const fixed = await runJob('alertform-drift', repo.dir, env);
     expect(fixed.code).toBe(0);
     expect(fixed.output).toContain('Closed issue #1');

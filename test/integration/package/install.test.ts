@@ -91,6 +91,8 @@ describe('the npm package, installed into an empty directory', () => {
     // The README's commands, with a free port instead of 8080 (tests run side by side).
     const init = await run(['init']);
     expect(init.code, init.stderr).toBe(0);
+    // A local install puts no alertform on PATH: the next steps say npx.
+    expect(init.stdout).toContain('\n  npx alertform validate\n');
     const validate = await run(['validate']);
     expect(validate.code, validate.stderr).toBe(0);
     expect(validate.stdout).toContain('Valid: 1 alert(s), 1 channel(s)');

@@ -84,10 +84,10 @@ describe('the CLI against the real server', { timeout: 240_000 }, () => {
     expect(unmuted.stdout).toBe('Unmuted 2 alert(s).\n');
     expect((await server.request('GET', `/v2/alerts/${ids[0]}/muted/`)).body.muted).toBe(false);
     const none = await cli(['mute', '--duration', '5']);
-    expect(none.stderr).toContain('say which alerts: --id ID (repeatable), --search TEXT, or --all');
+    expect(none.stderr).toContain('say which alerts: their names, --id ID (repeatable), --search TEXT, or --all');
     expect(none.code).toBe(1);
     const tooLong = await cli(['mute', '--all', '--duration', '525601']);
-    expect(tooLong.stderr).toContain('--duration must be from 1 to 525600 minutes');
+    expect(tooLong.stderr).toContain('--duration must be a duration from 1 minute to 525600 minutes');
     expect(tooLong.code).toBe(1);
   });
 

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startDemoGraphite } from '../../../src/cli/actions/demo-graphite.js';
+import { startDemoMailSink } from '../../../src/cli/actions/demo-mail.js';
 import { runCli } from '../../helpers/run-cli.js';
 import { startTestServer } from '../../helpers/server.js';
 import { until } from '../../helpers/until.js';
@@ -18,13 +19,34 @@ describe('the demo (npm run demo)', { timeout: 180_000 }, () => {
     expect(first.code).toBe(0);
     // From the clone's root, the hints use the clone's own paths.
     expect(first.stdout).toMatch(/^  \.\/bin\/alertform plan examples --server http:\/\/demo-\w+@127\.0\.0\.1:\d+$/m);
-    // The console's address, without the key (it is typed into the sign-in form, never put in a URL).
-    expect(first.stdout).toMatch(/^Open the web console: http:\/\/127\.0\.0\.1:\d+\/ and sign in with the demo API key above\.$/m);
+    // --exit stops the server: it advertises no console it has just stopped.
+    expect(first.stdout).not.toContain('Open the web console');
+    expect(first.stdout).toContain('The demo server stops now (--exit); without --exit it keeps running, with its web console.');
 
     const again = await runCli(['demo', '--port', '0', '--exit', '--dir', dir], { timeoutMs: 150_000 });
     expect(again.stdout.split('== 2.')[0]).toContain('No changes.');
     expect(again.stdout.match(/demo API key: (\S+)/)![1]).toBe(first.stdout.match(/demo API key: (\S+)/)![1]);
     expect(again.code).toBe(0);
+  });
+});
+
+describe('the demo mail sink (built into npm run demo)', () => {
+  it("takes the demo's email notifications: the email channel delivers instead of dead-lettering", async () => {
+    const mail = await startDemoMailSink();
+    const graphite = await startDemoGraphite();
+    const server = await startTestServer({ graphiteUrl: graphite.url, evalIntervalSeconds: 0.3, smtpUrl: mail.url, smtpFrom: 'alertform-demo@localhost' });
+    try {
+      const email = await server.request('POST', '/v2/notifications/', { type: 'email', description: 'shop-ops-email', destination: 'shop-ops@example.com' });
+      const alert = { name: 'disk', metric: 'shop.hosts.*.disk.root.percent_used', alert_criteria: { type: 'above', above_value: 90, time_period: 15 }, notification_channels: [email.body.id] };
+      expect((await server.request('POST', '/v2/alerts/', alert)).status).toBe(201);
+      const delivered = await until(() => server.request('GET', '/v2/deliveries/?state=delivered&state=dead'), (response) => response.body.deliveries.length === 1);
+      expect(delivered.body.deliveries[0]).toMatchObject({ state: 'delivered', channel: { type: 'email' }, event: 'alerting' });
+      expect(mail.received()).toBe(1);
+    } finally {
+      await server.close();
+      await graphite.close();
+      await mail.close();
+    }
   });
 });
 

@@ -37,7 +37,19 @@ describeEachStore('on $name', (backend) => {
     it('answers 201 with the id and the url /v2/alerts/<id>', async () => {
       const response = await create(alertBody());
       expect(response.status).toBe(201);
-      expect(response.body).toEqual({ id: expect.stringMatching(/^[0-9a-f]{32}$/), url: `/v2/alerts/${response.body.id}` });
+      // No channels given: the alert goes to this account's `Email me`, which has no address, and the answer says so.
+      expect(response.body).toEqual({
+        id: expect.stringMatching(/^[0-9a-f]{32}$/),
+        url: `/v2/alerts/${response.body.id}`,
+        warnings: ['notification_channels: "Email me" has no address, so every notification of this alert will be dead-lettered; give the channel a destination or the alert another channel'],
+      });
+    });
+
+    it('answers no warnings for an alert whose channel has an address', async () => {
+      await server.request('POST', '/v2/notifications/', { type: 'email', description: 'ops mail', destination: 'ops@example.com' });
+      const response = await create(alertBody({ name: 'addressed', notification_channels: ['ops mail'] }));
+      expect(response.status).toBe(201);
+      expect(response.body).toEqual({ id: response.body.id, url: `/v2/alerts/${response.body.id}` });
     });
 
     it('fills the documented defaults: Email me, every 60, expression a, healthy, not muted', async () => {

@@ -100,9 +100,9 @@ describe('the document', () => {
 
   it('has an operationId everywhere, no $ref with siblings, typed nullables, and every status the server answers', () => {
     const operations = Object.values(doc.paths).flatMap((item: any) => Object.values(item)) as any[];
-    // The open ones and the API's, /v2/deliveries/ (alertform's outbox listing) included, the console's 7, its overview and scheduled mutes.
-    expect(operations).toHaveLength(39);
-    expect(new Set(operations.map((op) => op.operationId)).size).toBe(39);
+    // The open ones and the API's, /v2/deliveries/ (alertform's outbox listing) included, the console's 7, its overview and scheduled mutes, and the channel signing secret.
+    expect(operations).toHaveLength(40);
+    expect(new Set(operations.map((op) => op.operationId)).size).toBe(40);
     const walk = (value: unknown, at: string): void => {
       if (Array.isArray(value)) return value.forEach((v, i) => walk(v, `${at}/${i}`));
       if (value === null || typeof value !== 'object') return;
@@ -140,6 +140,8 @@ describe('the document', () => {
     await check('DELETE', '/v2/alerts/muted/', '/v2/alerts/muted/', {});
     await check('GET', '/v2/notifications/', '/v2/notifications/');
     await check('POST', '/v2/notifications/', '/v2/notifications/', []);
+    const hook = await check('POST', '/v2/notifications/', '/v2/notifications/', { type: 'webhook', description: 'live hook', destination: 'https://hooks.example.com/live' });
+    await check('GET', `/v2/notifications/${hook.id}/signing-secret/`, '/v2/notifications/{id}/signing-secret/');
     await check('POST', '/v2/schedules/', '/v2/schedules/', { name: 'live', start_time: '01:00', duration: 5 });
     await check('GET', '/v2/schedules/?max=1', '/v2/schedules/');
     await check('GET', '/v2/alerts/history/', '/v2/alerts/history/');

@@ -25,6 +25,8 @@ export function plainNotification(event: NotificationEvent = 'alerting'): Notifi
     graphUrl: 'https://alertform.example/v2/graphs/eyJhIjoiYWxfMTIzIn0.c2ln.png',
     consoleUrl: 'https://alertform.example/alerts/al_123',
     time: TIME,
+    // The alerting episode began five minutes before (the evaluator's alertingSince).
+    startedAt: TIME - 300,
   };
 }
 

@@ -6,7 +6,7 @@ import { closeEmailTransports } from '../../../../src/server/notifiers/email.js'
 import { sendNotification } from '../../../../src/server/notifiers/send.js';
 import type { DeliveryChannel, Notification } from '../../../../src/server/notifiers/types.js';
 import { startWebhookReceiver } from '../../../helpers/webhook-receiver.js';
-import { channel, plainNotification, settings } from './fixtures.js';
+import { TIME, channel, plainNotification, settings } from './fixtures.js';
 
 /** An alert name with everything that could break a format: markup, mrkdwn, an ampersand and quotes. */
 const NASTY = '<script>x</script> *CPU* & "hot"';
@@ -164,6 +164,12 @@ describe('templated messages', () => {
       info: 'Check the runbook: https://runbooks.example/cpu',
       console_url: 'https://alertform.example/alerts/al_123',
       ack_url: 'https://alertform.example/ack/t0k',
+      alert_id: 'al_123',
+      event: 'alerting',
+      started_at: TIME - 300,
+      ended_at: null,
+      thresholds: { above: 90, below: null },
+      triggered_metrics: [{ metric: 'web.2.cpu', value: 95.5 }],
       title: 'Ack: https://alertform.example/ack/t0k',
       // The body was not templated: the default text.
       body: expect.stringContaining(`[ALERTING] ${NASTY}: web.2.cpu = 95.5`),

@@ -4,7 +4,17 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { buildEmail, closeEmailTransports, escapeHtml } from '../../../../src/server/notifiers/email.js';
 import { sendNotification } from '../../../../src/server/notifiers/send.js';
 import { startWebhookReceiver } from '../../../helpers/webhook-receiver.js';
-import { channel, compositeNotification, plainNotification, settings } from './fixtures.js';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { webhookEvent } from '../../../../src/server/notifiers/webhook.js';
+import { signingSecrets } from '../../../../src/server/notifiers/webhook-signing.js';
+import type { NotificationEvent } from '../../../../src/evaluation/transitions.js';
+import { VERSION } from '../../../../src/version.js';
+import { TIME, channel, compositeNotification, plainNotification, settings } from './fixtures.js';
+
+const webhookSchema = JSON.parse(readFileSync(new URL('../../../../schemas/webhook-payload.schema.json', import.meta.url), 'utf8')) as { properties: Record<string, unknown> };
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -33,7 +43,90 @@ describe('webhook', () => {
       backoff_minutes: 30,
       info: 'Check the runbook: https://runbooks.example/cpu',
       console_url: 'https://alertform.example/alerts/al_123',
+      alert_id: 'al_123',
+      event: 'alerting',
+      started_at: TIME - 300,
+      ended_at: null,
+      thresholds: { above: 90, below: null },
+      triggered_metrics: [{ metric: 'web.2.cpu', value: 95.5 }],
     });
+    expect(request.headers['user-agent']).toBe(`alertform/${VERSION}`);
+  });
+
+  it('pairs a recovery with its alert: the same alert_id and started_at, ended_at set', async () => {
+    const receiver = await startWebhookReceiver();
+    closers.push(receiver.close);
+    await sendNotification(channel('webhook', receiver.url), { ...plainNotification('alerting'), deliveryId: 'd-1' }, settings(), signal());
+    const recovery = { ...plainNotification('recovered'), time: TIME + 600, deliveryId: 'd-2' };
+    await sendNotification(channel('webhook', receiver.url), recovery, settings(), signal());
+    const [alerting, recovered] = [(await receiver.next()).body, (await receiver.next()).body] as Record<string, unknown>[];
+    expect(recovered).toMatchObject({ alert_id: alerting!.alert_id, event: 'recovered', started_at: alerting!.started_at, ended_at: TIME + 600 });
+    expect(recovered!.id).not.toBe(alerting!.id);
+  });
+
+  it('names each kind of notification as the schema does', () => {
+    const events: [NotificationEvent, string][] = [
+      ['alerting', 'alerting'],
+      ['reminder', 'reminder'],
+      ['escalated', 'escalation'],
+      ['recovered', 'recovered'],
+      ['acknowledged', 'acknowledged'],
+      ['query_failed', 'query_failed'],
+      ['query_recovered', 'query_recovered'],
+      ['flapping', 'flapping'],
+      ['throttled_summary', 'grouped'],
+    ];
+    const schemaEvents = (webhookSchema.properties.event as { enum: string[] }).enum;
+    for (const [kind, event] of events) {
+      expect(webhookEvent(kind)).toBe(event);
+      expect(schemaEvents).toContain(event);
+    }
+    expect(schemaEvents).toEqual(expect.arrayContaining(['no_data', 'grouped']));
+  });
+
+  it('signs the exact body with the channel secret: the documented check passes, a changed byte fails', async () => {
+    const receiver = await startWebhookReceiver();
+    closers.push(receiver.close);
+    const secrets = signingSecrets({ getServerSecret: async () => 'c2VydmVyLWtleS1mb3ItdGVzdHMtMzItYnl0ZXMtbG9uZw' });
+    await sendNotification(channel('webhook', receiver.url), compositeNotification(), settings({ signingSecrets: secrets }), signal());
+    const request = await receiver.next();
+    const secret = await secrets('ch_webhook');
+    // The verification in docs/server.md, as a receiver writes it.
+    const verify = (body: string, header: string) => {
+      const expected = `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
+      return header.length === expected.length && timingSafeEqual(Buffer.from(header), Buffer.from(expected));
+    };
+    const header = request.headers['x-alertform-signature'] as string;
+    expect(header).toMatch(/^sha256=[0-9a-f]{64}$/);
+    expect(verify(request.raw, header)).toBe(true);
+    expect(verify(request.raw.replace('95.5', '95.6'), header)).toBe(false);
+    // Another channel has another secret, and the secret never travels in the request.
+    expect(await secrets('ch_other')).not.toBe(secret);
+    expect(JSON.stringify(request.headers) + request.raw).not.toContain(secret);
+  });
+
+  it('sends bodies the published JSON Schema accepts, plain, composite, templated and tests alike', async () => {
+    const receiver = await startWebhookReceiver();
+    closers.push(receiver.close);
+    const ajv = new Ajv2020({ strict: true, allErrors: true });
+    (addFormats as unknown as (instance: Ajv2020) => void)(ajv);
+    const validate = ajv.compile(webhookSchema);
+    const notifications = [
+      { ...plainNotification(), deliveryId: 'd-1' },
+      compositeNotification(),
+      plainNotification('recovered'),
+      { ...plainNotification('escalated'), escalation: { step: 1, of: 2, after_minutes: 30 } },
+      { ...plainNotification('throttled_summary'), throttled: { channel: 'ops', max_notifications: 1, window_minutes: 10, window_start: TIME, window_end: TIME + 600, held_count: 0, held: [] } },
+      { ...plainNotification('acknowledged'), acknowledgement: { by: 'ann', note: null, at: TIME, until: null } },
+      { ...plainNotification('query_failed'), failure: 'boom', startedAt: TIME },
+    ];
+    for (const notification of notifications) {
+      await sendNotification({ ...channel('webhook', receiver.url), template: { title: 't', body: 'b' } as never }, notification, settings(), signal());
+      const { body } = await receiver.next();
+      expect({ event: notification.event, valid: validate(body), errors: validate.errors }).toEqual({ event: notification.event, valid: true, errors: null });
+      // Every field sent is published: a new one must be added to the schema too.
+      expect(Object.keys(body as object).filter((key) => !(key in webhookSchema.properties))).toEqual([]);
+    }
   });
 
   it('adds expression, conditions and triggered_metrics for composite alerts', async () => {
@@ -124,6 +217,8 @@ describe('email', () => {
     const [message] = messages;
     // The same delivery retried carries the same Message-ID: mail clients show one message.
     expect(message!.raw).toMatch(/^Message-ID: <d-42@alertform>\r$/m);
+    // Machine-made mail: vacation responders and ticket systems leave it unanswered (RFC 3834).
+    expect(message!.raw).toMatch(/^Auto-Submitted: auto-generated\r$/m);
     expect(message!.from).toBe('alerts@example.com');
     expect(message!.to).toEqual(['ops@example.com', 'oncall@example.com']);
     expect(decodeSubject(message!.raw)).toBe('[ALERTING] CPU "hot" <web> & co: web.2.cpu = 95.5 (above 90 for 5 minutes)');
