@@ -90,6 +90,12 @@ export const SERVE_OPTIONS: readonly ServeOptionSpec[] = [
   { flags: '--max-alerts-per-account <n>', env: 'ALERTFORM_MAX_ALERTS_PER_ACCOUNT', description: 'alerts one account may hold (403 quota_exceeded beyond)', default: String(DEFAULT_QUOTAS.alerts) },
   { flags: '--max-channels-per-account <n>', env: 'ALERTFORM_MAX_CHANNELS_PER_ACCOUNT', description: 'notification channels one account may hold', default: String(DEFAULT_QUOTAS.channels) },
   { flags: '--max-schedules-per-account <n>', env: 'ALERTFORM_MAX_SCHEDULES_PER_ACCOUNT', description: 'scheduled mutes one account may hold', default: String(DEFAULT_QUOTAS.schedules) },
+  {
+    flags: '--max-pending-deliveries-per-account <n>',
+    env: 'ALERTFORM_MAX_PENDING_DELIVERIES_PER_ACCOUNT',
+    description: 'deliveries one account may have waiting in the outbox; past it new ones are refused (history and /metrics say so)',
+    default: String(DEFAULT_QUOTAS.pendingDeliveries),
+  },
 ];
 
 /** Adds the table's options to a command: a flag wins over its environment variable, which wins over the default. */

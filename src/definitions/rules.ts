@@ -5,6 +5,7 @@ import { checkChannelTemplate } from '../templates/check-template.js';
 import type { AlertDefinition, Definitions, Defined } from './definitions.js';
 import type { Problem, SourceLocation } from './problems.js';
 import { expandEscalationPolicies } from './escalation.js';
+import { checkChannelCount } from '../model/escalation-rules.js';
 import { runToEnd, type Steps } from './slices.js';
 
 /**
@@ -89,6 +90,9 @@ function checkAlert(alert: Defined<AlertDefinition>): Problem[] {
   for (const [key, criterion] of Object.entries(additional)) append(found, checkCriteriaBounds(criterion, `additional_criteria.${key}`));
   append(found, checkOnQueryFailure(spec.on_query_failure, spec.metric, additional));
   append(found, checkWindow(spec.flap_guard?.window, 'flap_guard.window'));
+  // After expandEscalationPolicies: a policy's steps count for every alert that names it.
+  const steps = Array.isArray(spec.escalation) ? spec.escalation.map((step) => step.notify) : [];
+  append(found, checkChannelCount(spec.notification_channels ?? [], steps));
   return found.length === 0 ? [] : locate(alert, found);
 }
 

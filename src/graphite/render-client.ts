@@ -1,6 +1,7 @@
 import { GlobSyntaxError, compileGraphitePattern, isBatchableTarget, type GraphiteMatcher } from '../model/graphite-target/glob.js';
 import { createAgent, postForm, type BodyAnswer } from './http-post.js';
-import { RenderAnswerError, parseRenderAnswer } from './render-json.js';
+import { RenderAnswerError } from './render-json.js';
+import { parseRenderAnswerInSlices } from './render-json-slices.js';
 import { createLimiter } from './request-limiter.js';
 import { MATCH_LIMITS, addMatch, createMatchBudget, matchWildcards, type MatchBudget, type Matches } from './match-batch.js';
 import { renderForm, targetFieldBytes } from './render-query.js';
@@ -114,7 +115,8 @@ export function createGraphiteClient(options: GraphiteClientOptions): GraphiteCl
       throw new RenderError({ kind, status: answer.status, message: `render answered HTTP ${answer.status}` });
     }
     try {
-      return parseRenderAnswer(answer.body);
+      // A large answer (a backtest's week of a wildcard) is read in slices, so other requests are not held meanwhile.
+      return await parseRenderAnswerInSlices(answer.body);
     } catch (error) {
       // A malformed answer is an HTTP-level failure.
       if (error instanceof RenderAnswerError) throw new RenderError({ kind: 'http', message: error.message });

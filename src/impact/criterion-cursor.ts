@@ -113,6 +113,14 @@ interface BucketedColumns {
 const bucketed = new WeakMap<RenderSeries, BucketedColumns>();
 
 /**
+ * Indexes a series for the cursors ahead of time (a server's replay does it one series at a time, between turns of
+ * the event loop): createCriterionCursor then finds it done.
+ */
+export function prepareSeries(series: RenderSeries): void {
+  bucketedOf(series);
+}
+
+/**
  * A series at the evaluation resolution, as two columns. Data of 30 s or coarser is what bucketDatapoints keeps
  * as it is (its non-null points), so it is copied straight into typed arrays: a week of points makes no objects.
  */

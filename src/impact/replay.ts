@@ -3,7 +3,7 @@ import { BUCKET_SECONDS } from '../evaluation/buckets.js';
 import { judgeAlert, listCriteria, type CriterionOutcome } from '../evaluation/judge-alert.js';
 import { advanceAlert, initialEvalState, type NotificationEvent } from '../evaluation/transitions.js';
 import type { AdditionalCriterion, AlertCriteria, ChannelType, NotificationType } from '../model/types.js';
-import { createCriterionCursor, seriesStep } from './criterion-cursor.js';
+import { createCriterionCursor, prepareSeries, seriesStep, type CriterionCursor } from './criterion-cursor.js';
 
 /** What a replay needs of an alert: the rule and how it notifies (channels by name). */
 export interface ReplayableAlert {
@@ -59,12 +59,40 @@ export interface ReplayResult {
  * window (plus look-back) returned. Each step is evaluated as at its last second, once its data is complete.
  */
 export function replayAlert(alert: ReplayableAlert, series: ReadonlyMap<string, readonly RenderSeries[]>, options: ReplayOptions): ReplayResult {
+  const run = replaySlices(alert, series, options);
+  let next = run.next();
+  while (!next.done) next = run.next();
+  return next.value;
+}
+
+/** Steps replayed between two turns of the event loop by replayAlertInSlices (a few ms of work each). */
+const STEPS_PER_SLICE = 2_000;
+
+/**
+ * The same replay for a server: the event loop is given back (setImmediate) after each series is indexed and
+ * after every STEPS_PER_SLICE steps, so a week of a wide wildcard never holds other requests for the
+ * whole replay. The result is replayAlert's.
+ */
+export async function replayAlertInSlices(alert: ReplayableAlert, series: ReadonlyMap<string, readonly RenderSeries[]>, options: ReplayOptions): Promise<ReplayResult> {
+  const run = replaySlices(alert, series, options);
+  for (let next = run.next(); ; next = run.next()) {
+    if (next.done) return next.value;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+/** The replay, yielding where a server may let other work run. */
+function* replaySlices(alert: ReplayableAlert, series: ReadonlyMap<string, readonly RenderSeries[]>, options: ReplayOptions): Generator<void, ReplayResult> {
   const criteria = listCriteria(alert);
-  const cursors = criteria.map((criterion) => createCriterionCursor(criterion, series.get(criterion.metric) ?? []));
   let step = BUCKET_SECONDS;
   for (const criterion of criteria) {
-    for (const one of series.get(criterion.metric) ?? []) step = Math.max(step, seriesStep(one) ?? BUCKET_SECONDS);
+    for (const one of series.get(criterion.metric) ?? []) {
+      step = Math.max(step, seriesStep(one) ?? BUCKET_SECONDS);
+      if (criterion.criteria.type !== 'missing') prepareSeries(one);
+      yield;
+    }
   }
+  const cursors: CriterionCursor[] = criteria.map((criterion) => createCriterionCursor(criterion, series.get(criterion.metric) ?? []));
   const notifications: Record<string, number> = Object.fromEntries(alert.notification_channels.map((name) => [name, 0]));
   const sends = (event: NotificationEvent, channel: string): boolean => {
     const info = options.channels?.get(channel);
@@ -78,7 +106,12 @@ export function replayAlert(alert: ReplayableAlert, series: ReadonlyMap<string, 
   const first = Math.floor(options.start / step) * step + step;
   // One array for every step: judgeAlert and advanceAlert read the outcomes and keep none of them.
   const outcomes: CriterionOutcome[] = new Array(cursors.length);
+  let slice = 0;
   for (let stepStart = first; stepStart + step - 1 <= options.end; stepStart += step) {
+    if (++slice === STEPS_PER_SLICE) {
+      slice = 0;
+      yield;
+    }
     const at = stepStart + step - 1;
     lastAt = at;
     let anyHolds = false;

@@ -25,3 +25,27 @@ export function checkEscalationOrder(
   });
   return problems;
 }
+
+/**
+ * The most channels one alert may notify: its notification_channels and every escalation step's, each channel
+ * counted once. One transition or acknowledgement makes one delivery per channel, so this bounds what one change
+ * can send (an alert on 997 channels turned each acknowledgement into 997 webhooks). The JSON Schemas say it of
+ * each list (maxItems); this says it of them together.
+ */
+export const MAX_ALERT_CHANNELS = 20;
+
+/** The channel cap, given the channels (ids or names) of the alert and of each escalation step. */
+export function checkChannelCount(channels: readonly string[], steps: readonly (readonly string[])[]): FieldProblem[] {
+  const own = new Set(channels);
+  if (own.size > MAX_ALERT_CHANNELS) {
+    return [{ path: 'notification_channels', message: `names ${own.size} channels: an alert notifies at most ${MAX_ALERT_CHANNELS}` }];
+  }
+  const all = new Set([...own, ...steps.flat()]);
+  if (all.size <= MAX_ALERT_CHANNELS) return [];
+  return [
+    {
+      path: 'escalation',
+      message: `names ${all.size} channels with notification_channels: an alert notifies at most ${MAX_ALERT_CHANNELS}, its escalation steps' included`,
+    },
+  ];
+}

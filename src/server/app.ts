@@ -20,6 +20,7 @@ import { registerAlertConsoleRoutes } from './routes/alert-console.js';
 import { registerGraphPictureRoute } from './routes/graph-picture.js';
 import { createGraphiteClient } from '../graphite/index.js';
 import { createBacktestClient } from '../impact/fetch-window.js';
+import { AckChangeLimiter } from './http/ack-change-limiter.js';
 import { registerChannelRoutes } from './routes/channels.js';
 import { registerDeliveryRoutes } from './routes/deliveries.js';
 import { registerHistoryRoutes } from './routes/history.js';
@@ -89,6 +90,7 @@ export function createApi(options: AppOptions): Api {
     graphite: options.graphiteUrl ? createGraphiteClient({ baseUrl: options.graphiteUrl, timeoutMs: 10_000 }) : null,
     backtestGraphite: options.graphiteUrl ? createBacktestClient(options.graphiteUrl) : null,
     alertReads: createAlertReadCache(store),
+    ackChanges: new AckChangeLimiter(options.now ?? Date.now),
   };
   const app = new Koa();
   app.proxy = false;

@@ -38,11 +38,12 @@ export class HttpError extends Error {
   constructor(
     readonly code: ApiErrorCode,
     message?: string,
-    options: { status?: number; details?: FieldProblem[]; cause?: unknown } = {},
+    options: { status?: number; details?: FieldProblem[]; cause?: unknown; retryAfterSeconds?: number } = {},
   ) {
     super(capText(message ?? ERROR_CATALOGUE[code].message, 4 * MAX_ECHO_CHARS), { cause: options.cause });
     this.name = 'HttpError';
     this.status = options.status ?? ERROR_CATALOGUE[code].status;
+    this.retryAfterSeconds = options.retryAfterSeconds;
     // Bounded whatever the caller passed: the first MAX_DETAILS problems, each cut short, and the true count.
     const details = options.details;
     this.detailsTotal = details?.length ?? 0;
@@ -52,6 +53,8 @@ export class HttpError extends Error {
     }));
   }
   readonly details: FieldProblem[] | undefined;
+  /** When to try again (the Retry-After header), for a limit that frees itself. */
+  readonly retryAfterSeconds: number | undefined;
   /** How many problems there were, listed or not. */
   readonly detailsTotal: number;
 

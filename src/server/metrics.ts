@@ -100,6 +100,16 @@ export class ServerMetrics {
         for (const [status, count] of Object.entries(counts)) alerts.set({ status }, count);
       },
     });
+    const refused = new Counter({
+      name: 'alertform_deliveries_refused_total',
+      help: 'New deliveries refused since the process started, by reason: account_pending_limit (the account had --max-pending-deliveries-per-account waiting); each says so in its alert history',
+      labelNames: ['reason'],
+      registers,
+      collect: () => {
+        refused.reset();
+        for (const [reason, count] of store.pendingBound?.refused ?? []) refused.inc({ reason }, count);
+      },
+    });
     const pending = new Gauge({
       name: 'alertform_deliveries_pending',
       help: 'Notification deliveries waiting in the outbox, by channel type',

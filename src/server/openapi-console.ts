@@ -37,6 +37,7 @@ export const CONSOLE_RESPONSE_SCHEMAS: Json = {
     episodes: { type: 'array', items: always({ from: unixSeconds, until: nullable('integer', 'Null: still alerting at the end of the window.') }) },
     notifications: { type: 'array', items: always({ channel_id: { type: 'string' }, count: { type: 'integer', minimum: 0 } }) },
     error: nullable('string', 'Why there are no figures: no Graphite, a failed query, a query outside the metric prefixes.'),
+    note: nullable('string', 'Why the figures are partial: a criterion matched more than 50 series and only the first 50 were replayed (`alert_criteria: replayed 50 of 200 series`).'),
   }),
   AlertDefinition: always({
     yaml: { type: 'string', description: 'alerts.yaml as alertform pull writes it, with this alert only.' },
@@ -98,10 +99,14 @@ export function buildConsolePaths(operation: (op: Op) => Json): Json {
           summary: 'What the current definition would have done over the window',
           id: 'alert id',
           ok: [200, 'AlertBacktest'],
-          errors: { 400: 'invalid window (invalid_query)', 404: NO_ALERT },
+          errors: {
+            400: 'invalid window (invalid_query)',
+            404: NO_ALERT,
+            429: 'the account already runs 2 backtests, its limit; see Retry-After (rate_limited)',
+          },
           query: [{ name: 'window', description: 'A duration from 1h to 14d, as plan --impact spells it (default 7d).', schema: { type: 'string', default: '7d' } }],
         },
-        "The same code as `alertform plan --impact` (src/impact): one render per query over the window plus its look-back, then the evaluator's judging, backoff and scheduled mutes replayed step by step.",
+        "The same code as `alertform plan --impact` (src/impact): one render per query over the window plus its look-back, then the evaluator's judging, backoff and scheduled mutes replayed step by step. Bounded: at most 50 series per criterion are replayed (`note` says when more matched), and an account runs at most 2 backtests at a time on each server process.",
       ),
     },
     '/v2/alerts/{id}/definition/': {

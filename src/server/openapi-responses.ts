@@ -81,7 +81,7 @@ export const RESPONSE_SCHEMAS: Json = {
     alert_criteria: ref('alert.criteria'),
     additional_criteria: ref('alert.additionalCriteria'),
     expression: { type: 'string', description: 'Canonical form, letters lower case; `a` for a plain alert.' },
-    notification_channels: { ...stringList, description: 'Channel ids (names given on write are resolved).' },
+    notification_channels: { ...stringList, maxItems: 20, description: "Channel ids (names given on write are resolved). At most 20 distinct channels with the escalation steps' channels." },
     notification_type: ref('NotificationTypeRead'),
     scheduled_mutes: { ...stringList, description: 'Ids of scheduled mutes.' },
     currently_triggered_metrics: { ...stringList, description: 'Series that hold now (read-only).' },

@@ -1,22 +1,25 @@
 import { HttpError } from './errors.js';
 import type { Store } from './store/store.js';
+import { DEFAULT_MAX_PENDING_DELIVERIES } from './store/pending-bound.js';
 
 /** How many alerts, channels and schedules one account may hold (`serve --max-alerts-per-account` etc.). */
 export interface Quotas {
   alerts: number;
   channels: number;
   schedules: number;
+  /** Deliveries waiting in the outbox (`--max-pending-deliveries-per-account`): past it new ones are refused. */
+  pendingDeliveries: number;
 }
 
 /** Room for any real team; a bound on what one key can make the server store and evaluate. */
-export const DEFAULT_QUOTAS: Quotas = { alerts: 10_000, channels: 1_000, schedules: 1_000 };
+export const DEFAULT_QUOTAS: Quotas = { alerts: 10_000, channels: 1_000, schedules: 1_000, pendingDeliveries: DEFAULT_MAX_PENDING_DELIVERIES };
 
 /**
  * Refuses a create when the account already holds `limit` resources of the kind: 403 quota_exceeded. Asks the
  * store for the item at position `limit` (a page of one), which every backend answers with its own search, so
  * no count method is needed. Concurrent creates may pass the check together and overshoot by a few.
  */
-export async function assertBelowQuota(store: Store, accountId: string, kind: keyof Quotas, limit: number): Promise<void> {
+export async function assertBelowQuota(store: Store, accountId: string, kind: 'alerts' | 'channels' | 'schedules', limit: number): Promise<void> {
   const page = { page: limit, max: 1 };
   const found =
     kind === 'alerts'

@@ -90,7 +90,7 @@ export interface ServerOptions {
    * installs; cloud metadata stays refused), or a list of CIDRs and host names. Default: public addresses only.
    */
   allowPrivateDestinations?: boolean | string[];
-  /** Per-account limits of alerts, channels and schedules; default 10,000 / 1,000 / 1,000. */
+  /** Per-account limits of alerts, channels, schedules and pending deliveries; default 10,000 / 1,000 / 1,000 / 10,000. */
   quotas?: Partial<Quotas>;
   /** How failed authentications are slowed; default 20 per address per minute, then 429 with Retry-After. */
   authFailures?: FailureLimitOptions;
@@ -121,6 +121,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     await store.close();
     throw error;
   }
+  if (store.pendingBound && options.quotas?.pendingDeliveries !== undefined) store.pendingBound.limit = options.quotas.pendingDeliveries;
   const metrics = new ServerMetrics(store);
   const services: BackgroundService[] = [];
   let servicesStarted = false;

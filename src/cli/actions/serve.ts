@@ -36,6 +36,7 @@ export interface ServeOptions {
   maxAlertsPerAccount: string;
   maxChannelsPerAccount: string;
   maxSchedulesPerAccount: string;
+  maxPendingDeliveriesPerAccount: string;
 }
 
 /** `serve`: loaded lazily, so that the other commands never load the server, its drivers and the evaluator. */
@@ -89,6 +90,7 @@ export async function runServe(options: ServeOptions, command: Command): Promise
     alerts: positiveCount('--max-alerts-per-account', options.maxAlertsPerAccount),
     channels: positiveCount('--max-channels-per-account', options.maxChannelsPerAccount),
     schedules: positiveCount('--max-schedules-per-account', options.maxSchedulesPerAccount),
+    pendingDeliveries: positiveCount('--max-pending-deliveries-per-account', options.maxPendingDeliveriesPerAccount),
   };
   const notifierUrls: Record<string, string> = {};
   if (options.pagerdutyUrl) notifierUrls.pagerduty = options.pagerdutyUrl;

@@ -7,6 +7,7 @@ import { readBodyText } from '../http/read-json-body.js';
 import { isAcknowledgedAt } from '../store/ack-store.js';
 import type { AlertRecord, Store } from '../store/store.js';
 import { checkSchema } from '../validation/check-schema.js';
+import type { AckChangeLimiter } from '../http/ack-change-limiter.js';
 import { acknowledgeAlert, otherEpisode, type AckRequest } from './acknowledge-alert.js';
 import { ACK_LINK_PATH, verifyAckLink } from './ack-links.js';
 import { ACK_PAGE_CSP, renderConfirmPage, renderDonePage, renderProblemPage } from './ack-link-page.js';
@@ -22,7 +23,7 @@ const FORM_LIMIT_BYTES = 16 * 1024;
  * (another episode, not alerting any more, or already acknowledged: who and since when): a page for
  * a browser, the API's JSON error for a JSON client; 429 past the address's limit of bad tokens (http/signed-links.ts).
  */
-export function registerAckLinkRoutes(router: Router, deps: { store: Store; now: () => number; verifyLink: VerifyLink }): void {
+export function registerAckLinkRoutes(router: Router, deps: { store: Store; now: () => number; verifyLink: VerifyLink; ackChanges?: AckChangeLimiter }): void {
   /** The alert the token names, in its episode; throws the refusal otherwise. */
   const alertOfToken = async (ctx: Context): Promise<{ alert: AlertRecord; episode: number | null }> => {
     const token = (ctx as unknown as { params: { token: string } }).params.token;
@@ -54,6 +55,7 @@ export function registerAckLinkRoutes(router: Router, deps: { store: Store; now:
     const act = async () => {
       const { alert, episode } = await alertOfToken(ctx);
       const request = await readAckForm(ctx, json);
+      deps.ackChanges?.take(alert.id);
       // The episode is checked again inside the write's transaction: the alert may recover and alert anew meanwhile.
       const ack = await acknowledgeAlert(deps.store, alert, request, deps.now(), episode);
       return { alert, ack };

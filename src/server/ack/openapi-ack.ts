@@ -59,7 +59,7 @@ export function buildAckPaths(operation: (op: Op) => Json): Json {
         content: { ...PAGE, ...ERROR },
       },
       410: { description: 'The link has expired (not_found).', content: { ...PAGE, ...ERROR } },
-      429: { description: 'Too many failed credentials (wrong keys, forged tokens) from this address; see Retry-After (rate_limited).', content: { ...PAGE, ...ERROR } },
+      429: { description: "Too many failed credentials (wrong keys, forged tokens) from this address, or the alert's acknowledgement changed 10 times in the last 10 minutes; see Retry-After (rate_limited).", content: { ...PAGE, ...ERROR } },
     },
   });
   return {
@@ -72,7 +72,7 @@ export function buildAckPaths(operation: (op: Op) => Json): Json {
           id: 'alert id',
           body: 'alert.ack',
           ok: [200, 'AlertRead'],
-          errors: { 400: 'invalid body, or an until in the past or more than 30 days away (invalid_body)', 404: "no such alert, or another account's (not_found)", 409: 'the alert is not alerting (conflict)' },
+          errors: { 400: 'invalid body, or an until in the past or more than 30 days away (invalid_body)', 404: "no such alert, or another account's (not_found)", 409: 'the alert is not alerting (conflict)', 429: "the alert's acknowledgement changed 10 times in the last 10 minutes (acknowledged or withdrawn, by any means); see Retry-After (rate_limited)" },
         },
         'No reminders or escalations until it recovers, `until` passes or it is withdrawn. The first acknowledgement of an episode tells every channel of the alert through the outbox: PagerDuty `acknowledge` (same dedup_key), OpsGenie acknowledge by alias, VictorOps ACKNOWLEDGEMENT (same entity_id), a short "acknowledged by" message elsewhere; acknowledging again changes the note or end and tells nobody. History: `acknowledged` with the author.',
       ),
@@ -84,7 +84,7 @@ export function buildAckPaths(operation: (op: Op) => Json): Json {
           id: 'alert id',
           ok: [200, 'AlertRead'],
           query: [{ name: 'by', description: 'Who withdraws it (for the history).' }],
-          errors: { 404: "no such alert, or another account's (not_found)", 409: 'the alert is not acknowledged (conflict)' },
+          errors: { 404: "no such alert, or another account's (not_found)", 409: 'the alert is not acknowledged (conflict)', 429: "the alert's acknowledgement changed 10 times in the last 10 minutes; see Retry-After (rate_limited)" },
         },
         'Reminders and escalations resume. History: `unacknowledged`, reason `withdrawn by ...` (an acknowledgement that ends by itself is `expired` or `recovered`).',
       ),

@@ -1,10 +1,12 @@
 import type { GraphiteClient } from '../../graphite/index.js';
 import { seriesOf } from '../../impact/compute-impact.js';
+import { listCriteria } from '../../evaluation/judge-alert.js';
 import { fetchWindowSeries, listTargetUses } from '../../impact/fetch-window.js';
-import { replayAlert, type ChannelInfo, type ReplayableAlert } from '../../impact/replay.js';
+import { replayAlertInSlices, type ChannelInfo, type ReplayableAlert } from '../../impact/replay.js';
 import { isScheduleActive } from '../../model/schedule-active.js';
 import type { AlertRecord, ChannelRecord, ScheduleRecord } from '../store/store.js';
 import { checkMetricPrefixes } from '../validation/metric-prefixes.js';
+import { MAX_SERIES } from './read-graph.js';
 
 /** What the current definition of an alert would have done over the window (times unix seconds). */
 export interface AlertBacktest {
@@ -17,6 +19,8 @@ export interface AlertBacktest {
   notifications: { channel_id: string; count: number }[];
   /** Why there are no figures (no Graphite, a failed query, a query outside the metric prefixes). */
   error: string | null;
+  /** Why the figures are partial: a criterion matched more than MAX_SERIES series and only the first were replayed. */
+  note: string | null;
 }
 
 export interface BacktestSources {
@@ -43,6 +47,7 @@ export async function backtestAlert(alert: AlertRecord, windowSeconds: number, s
     episodes: [],
     notifications: [],
     error,
+    note: null,
   });
   const replayable: ReplayableAlert = {
     metric: alert.metric,
@@ -60,10 +65,21 @@ export async function backtestAlert(alert: AlertRecord, windowSeconds: number, s
   const results = await fetchWindowSeries(sources.graphite, listTargetUses(replayable), windowSeconds);
   const series = seriesOf(replayable, results);
   if (typeof series === 'string') return empty(series);
+  const notes: string[] = [];
+  for (const [index, { letter, metric }] of listCriteria(replayable).entries()) {
+    const name = index === 0 ? 'alert_criteria' : letter;
+    const all = series.get(metric)!;
+    // The graph's cap: a wildcard over a fleet would otherwise make every backtest index and judge thousands of
+    // series over the whole window (seconds of CPU per request).
+    if (all.length > MAX_SERIES) {
+      notes.push(`${name}: replayed ${MAX_SERIES} of ${all.length} series`);
+      series.set(metric, all.slice(0, MAX_SERIES));
+    }
+  }
   const end = Math.floor(sources.now / 1000);
   const channels = new Map<string, ChannelInfo>(sources.channels.map((c) => [c.id, { type: c.type, auto_resolve: c.autoResolve }]));
   const schedules = sources.schedules.filter((s) => alert.scheduledMutes.includes(s.id));
-  const replayed = replayAlert(replayable, series, {
+  const replayed = await replayAlertInSlices(replayable, series, {
     start: end - windowSeconds,
     end,
     channels,
@@ -77,5 +93,6 @@ export async function backtestAlert(alert: AlertRecord, windowSeconds: number, s
     episodes: replayed.episodes.map((e) => ({ from: e.start, until: e.end })),
     notifications: Object.entries(replayed.notifications).map(([channel_id, count]) => ({ channel_id, count })),
     error: null,
+    note: notes.length > 0 ? notes.join('; ') : null,
   };
 }

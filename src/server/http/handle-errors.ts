@@ -26,6 +26,7 @@ export function handleErrors(logger: Logger) {
       if (error.status === 401 && !ctx.response.get('WWW-Authenticate')) ctx.set('WWW-Authenticate', 'Basic realm="alertform"');
       if (error.status === 413) ctx.set('Connection', 'close');
       if (error.code === 'unavailable') ctx.set('Retry-After', String(RETRY_AFTER_SECONDS));
+      if (error.retryAfterSeconds !== undefined) ctx.set('Retry-After', String(Math.max(1, Math.ceil(error.retryAfterSeconds))));
     }
   };
 }

@@ -12,6 +12,7 @@ export function registerAckRoutes(router: Router, deps: RouteDeps): void {
   router.post('/v2/alerts/:id/ack', async (ctx) => {
     const alert = await findAlert(ctx, deps.store);
     const body = await readValidBody<AckRequest>(ctx, 'alert', 'ack');
+    deps.ackChanges?.take(alert.id);
     const acknowledgement = await acknowledgeAlert(deps.store, alert, body, deps.now());
     ctx.body = (await presentAlerts(ctx, deps, [{ ...alert, acknowledgement }]))[0];
   });
@@ -20,6 +21,7 @@ export function registerAckRoutes(router: Router, deps: RouteDeps): void {
     const alert = await findAlert(ctx, deps.store);
     // Who withdraws, when the client says (the CLI and the console do): the history names them.
     const by = new URLSearchParams(ctx.querystring).get('by')?.trim().slice(0, 200) || null;
+    deps.ackChanges?.take(alert.id);
     await withdrawAcknowledgement(deps.store, alert, by, deps.now());
     ctx.body = (await presentAlerts(ctx, deps, [{ ...alert, acknowledgement: null }]))[0];
   });

@@ -1,6 +1,7 @@
 import type Router from '@koa/router';
 import { GRAPH_RANGES, readAlertGraph, type GraphRange } from '../graph/read-graph.js';
 import { backtestAlert } from '../graph/backtest-alert.js';
+import { BacktestSlots } from '../graph/backtest-slots.js';
 import { parseDuration } from '../../impact/duration.js';
 import { QueryReader } from '../validation/query.js';
 import { findAlert, presentAlerts } from './alerts.js';
@@ -17,6 +18,7 @@ export const MAX_TIMELINE_ENTRIES = 1000;
  */
 export function registerAlertConsoleRoutes(router: Router, deps: RouteDeps): void {
   const { store } = deps;
+  const backtests = new BacktestSlots();
 
   router.get('/v2/alerts/:id/graph', async (ctx) => {
     const query = new QueryReader(ctx.querystring, { single: ['range'] });
@@ -32,11 +34,13 @@ export function registerAlertConsoleRoutes(router: Router, deps: RouteDeps): voi
     query.assertValid();
     const alert = await findAlert(ctx, store);
     const account = accountOf(ctx);
-    const [channels, schedules] = await Promise.all([
-      store.findChannelsByRefs(account, alert.notificationChannels),
-      store.getSchedulesByIds(account, alert.scheduledMutes),
-    ]);
-    ctx.body = await backtestAlert(alert, windowSeconds, { graphite: deps.backtestGraphite, channels, schedules, prefixes: prefixesOf(ctx), now: deps.now() });
+    ctx.body = await backtests.run(account, async () => {
+      const [channels, schedules] = await Promise.all([
+        store.findChannelsByRefs(account, alert.notificationChannels),
+        store.getSchedulesByIds(account, alert.scheduledMutes),
+      ]);
+      return backtestAlert(alert, windowSeconds, { graphite: deps.backtestGraphite, channels, schedules, prefixes: prefixesOf(ctx), now: deps.now() });
+    });
   });
 
   router.get('/v2/alerts/:id/definition', async (ctx) => {

@@ -1,3 +1,4 @@
+import type { PendingDeliveryBound } from './pending-bound.js';
 import type {
   AdditionalCriterion,
   AlertCriteria,
@@ -25,6 +26,8 @@ import type { AccountChanges } from './account-changes.js';
  * without throwing has made its write durable.
  */
 export interface Store extends EvaluationStore, OutboxStore, ConsoleStore, AckStore {
+  /** Each account's bound on pending deliveries, applied where deliveries are written (both backends have one). */
+  readonly pendingBound?: PendingDeliveryBound;
   // Accounts and API keys.
   /** A new account with its `Email me` channel (destination = email, or "" when there is none). */
   createAccount(email: string | null): Promise<AccountRecord>;

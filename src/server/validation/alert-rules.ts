@@ -11,7 +11,7 @@ import { echo } from '../errors.js';
 import { checkMetricPrefixes } from './metric-prefixes.js';
 import type { FieldProblem } from '../../model/schemas.js';
 import type { AlertBody, EscalationStepBody } from '../../model/types.js';
-import { checkEscalationOrder } from '../../model/escalation-rules.js';
+import { checkChannelCount, checkEscalationOrder } from '../../model/escalation-rules.js';
 import type { AlertRecord, AlertWrite } from '../store/store.js';
 
 /** How the alert rules find the account's channels and schedules (the store, in the server). */
@@ -49,6 +49,8 @@ export async function checkAlertRules(
   const notificationChannels = await resolveChannels(body.notification_channels, lookup, problems);
   const scheduledMutes = await checkSchedules(body.scheduled_mutes ?? [], lookup, problems);
   const escalation = await resolveEscalation(body.escalation ?? [], lookup, problems);
+  // Counted by id: two names of one channel are one channel.
+  problems.push(...checkChannelCount(notificationChannels, escalation.map((step) => step.notification_channels)));
 
   if (problems.length > 0) return { ok: false, problems };
   return {

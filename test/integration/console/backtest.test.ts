@@ -38,7 +38,7 @@ describe('the backtest of an alert', () => {
     const response = await server.request('GET', `/v2/alerts/${id}/backtest/?window=24h`);
     expect(response.status).toBe(200);
     const body = response.body;
-    expect(body).toMatchObject({ window_seconds: 86_400, fired: 2, error: null });
+    expect(body).toMatchObject({ window_seconds: 86_400, fired: 2, error: null, note: null });
     expect(body.episodes).toHaveLength(2);
     expect(body.longest_episode_seconds).toBeGreaterThanOrEqual(1140);
     expect(body.longest_episode_seconds).toBeLessThanOrEqual(1260);
@@ -68,6 +68,7 @@ describe('the backtest of an alert', () => {
       episodes: [],
       notifications: [],
       error: 'this server reads no Graphite (alertform serve --graphite-url)',
+      note: null,
     });
   });
 });

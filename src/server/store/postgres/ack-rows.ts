@@ -1,14 +1,15 @@
 import { acknowledgementFromRow, CLEAR_ACK, isWrittenEpisode, type AckOutcome, type AckWrite } from '../ack-store.js';
 import type { NewHistoryEntry } from '../store.js';
 import { appendHistory } from './history-rows.js';
-import { insertDeliveries } from './outbox-rows.js';
+import { countPendingDeliveries, insertDeliveries } from './outbox-rows.js';
+import { refusedAckEntry, type PendingDeliveryBound } from '../pending-bound.js';
 import type { PgDatabase } from './pg-database.js';
 
 /**
  * AckStore.acknowledgeAlert on PostgreSQL: the row is locked (FOR UPDATE) while its status is judged, so a round
  * that saves a recovery meanwhile waits, and then clears this acknowledgement as it should.
  */
-export async function acknowledgeAlert(db: PgDatabase, accountId: string, alertId: string, write: AckWrite): Promise<AckOutcome> {
+export async function acknowledgeAlert(db: PgDatabase, accountId: string, alertId: string, write: AckWrite, bound: PendingDeliveryBound): Promise<AckOutcome> {
   return db.transaction(async (tx): Promise<AckOutcome> => {
     const [row] = await tx.query<{
       status: string;
@@ -36,7 +37,12 @@ export async function acknowledgeAlert(db: PgDatabase, accountId: string, alertI
     ]);
     await appendHistory(tx, [{ ...write.history, alertId }]);
     const notify = !held && write.deliveries.length > 0;
-    if (notify) await insertDeliveries(tx, [{ alertId, deliveries: write.deliveries }]);
+    if (notify) {
+      const fits = bound.admit(await countPendingDeliveries(tx, accountId), write.deliveries.length);
+      await insertDeliveries(tx, [{ alertId, deliveries: write.deliveries.slice(0, fits) }]);
+      const refused = refusedAckEntry(write, fits, bound);
+      if (refused) await appendHistory(tx, [{ ...refused, alertId }]);
+    }
     return { outcome: 'acknowledged', notified: notify };
   });
 }

@@ -13,7 +13,8 @@ import type { ScheduleTiming } from '../../../model/schedule-active.js';
 import { CLEAR_ACK } from '../ack-store.js';
 import { appendHistory } from './history-rows.js';
 import { acquireLeases, fencePartitions, partitionSql, releaseLeases, renewLeases } from './evaluation-leases.js';
-import { insertDeliveries } from './outbox-rows.js';
+import { boundRoundDeliveries, insertDeliveries } from './outbox-rows.js';
+import type { PendingDeliveryBound } from '../pending-bound.js';
 import { throttleEvaluations } from './throttle-rows.js';
 import type { PgDatabase, Queryable } from './pg-database.js';
 import { EvaluationListingCache, type ListingFill } from '../evaluation-listing-cache.js';
@@ -32,6 +33,7 @@ export class PostgresEvaluationRows implements EvaluationStore {
   constructor(
     private readonly db: PgDatabase,
     private readonly changes: () => AccountChanges,
+    private readonly pendingBound: PendingDeliveryBound,
   ) {}
 
   async acquireEvaluationLeases(replica: string, ttlMs: number): Promise<EvaluationLease> {
@@ -104,7 +106,7 @@ export class PostgresEvaluationRows implements EvaluationStore {
     if (updates.length === 0) return;
     let saved: EvaluationUpdate[];
     try {
-      saved = await this.db.transaction((tx) => saveRound(tx, updates, lease));
+      saved = await this.db.transaction((tx) => saveRound(tx, updates, lease, this.pendingBound));
     } catch (error) {
       this.cache.drop();
       throw error;
@@ -117,7 +119,12 @@ export class PostgresEvaluationRows implements EvaluationStore {
  * A round's save in one transaction: a few statements whatever its size (one UPDATE from arrays, one INSERT of the
  * history). Answers the updates saved (throttled deliveries held back).
  */
-async function saveRound(tx: Queryable, updates: EvaluationUpdate[], lease: EvaluationLease | undefined): Promise<EvaluationUpdate[]> {
+async function saveRound(
+  tx: Queryable,
+  updates: EvaluationUpdate[],
+  lease: EvaluationLease | undefined,
+  pendingBound: PendingDeliveryBound,
+): Promise<EvaluationUpdate[]> {
   // An evaluator's save notifies no listing cache (migration 11): the saving replica's cache applies it itself.
   await tx.query(`SELECT set_config('alertform.writer', 'evaluator', true)`);
   if (lease?.tokens) {
@@ -128,7 +135,8 @@ async function saveRound(tx: Queryable, updates: EvaluationUpdate[], lease: Eval
     if (lost.size > 0) throw new LeaseLost([...lost].sort((a, b) => a - b));
   }
   // A throttled channel's notifications beyond its window's share are held, and their history says so.
-  const saved = await throttleEvaluations(tx, updates);
+  // Past an account's bound on pending deliveries, its new ones are refused, and their history says so.
+  const saved = await boundRoundDeliveries(tx, await throttleEvaluations(tx, updates), pendingBound);
   await tx.query(
     `UPDATE alerts SET status = r.status, currently_triggered_metrics = r.metrics, eval_state = r.eval_state
      FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS r(id, status, metrics, eval_state)

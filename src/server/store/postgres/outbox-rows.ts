@@ -10,6 +10,8 @@ import type {
   PendingSummary,
 } from '../outbox.js';
 import type { Queryable } from './pg-database.js';
+import type { EvaluationUpdate } from '../../evaluator/evaluation-store.js';
+import type { PendingDeliveryBound } from '../pending-bound.js';
 import { DELIVERY_LISTING_COLUMNS, claimedDeliveryFromRow, deliveryPage, type ClaimRow, type DeliveryRow } from '../delivery-rows.js';
 
 /** Migration: the outbox, as on SQLite (times epoch ms as BIGINT). */
@@ -60,6 +62,32 @@ export async function insertDeliveries(tx: Queryable, items: { alertId: string; 
       rows.map((row) => row.createdAt),
     ],
   );
+}
+
+/**
+ * A round's updates within each account's bound on pending deliveries (pending-bound.ts); call inside the
+ * saveEvaluations transaction, before insertDeliveries. Reads nothing when the round notifies nobody.
+ */
+export async function boundRoundDeliveries(tx: Queryable, items: EvaluationUpdate[], bound: PendingDeliveryBound): Promise<EvaluationUpdate[]> {
+  const alertIds = items.filter((item) => item.deliveries.length > 0).map((item) => item.alertId);
+  if (alertIds.length === 0) return items;
+  const owners = await tx.query<{ id: string; account_id: string }>('SELECT id, account_id FROM alerts WHERE id = ANY($1::text[])', [alertIds]);
+  const accounts = [...new Set(owners.map((owner) => owner.account_id))];
+  const counts = await tx.query<{ account_id: string; count: string }>(
+    `SELECT account_id, COUNT(*) AS count FROM deliveries WHERE state = 'pending' AND account_id = ANY($1::text[]) GROUP BY account_id`,
+    [accounts],
+  );
+  return bound.applyToRound(
+    items,
+    new Map(owners.map((owner) => [owner.id, owner.account_id])),
+    new Map(counts.map((row) => [row.account_id, Number(row.count)])),
+  );
+}
+
+/** The account's pending deliveries (inside a writing transaction, for the bound). */
+export async function countPendingDeliveries(tx: Queryable, accountId: string): Promise<number> {
+  const [row] = await tx.query<{ count: string }>(`SELECT COUNT(*) AS count FROM deliveries WHERE account_id = $1 AND state = 'pending'`, [accountId]);
+  return Number(row?.count ?? 0);
 }
 
 /**

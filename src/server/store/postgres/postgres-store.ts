@@ -30,6 +30,7 @@ import type { AckOutcome, AckWrite } from '../ack-store.js';
 import * as throttleRows from './throttle-rows.js';
 import { listsHeld } from '../held-listing.js';
 import { PostgresEvaluationRows } from './evaluation-rows.js';
+import { PendingDeliveryBound } from '../pending-bound.js';
 import type { EvaluationAlert, EvaluationPaging, EvaluationUpdate } from '../../evaluator/evaluation-store.js';
 import { MIGRATIONS, migrateDatabase } from './migrations.js';
 import { watchPostgresAccountChanges } from './account-changes.js';
@@ -58,9 +59,11 @@ import type {
 export class PostgresStore implements Store {
   /** The evaluator's side (evaluation-rows.ts). */
   private readonly evaluation: PostgresEvaluationRows;
+  /** Each account's bound on pending deliveries (the server sets its limit). */
+  readonly pendingBound = new PendingDeliveryBound();
 
   private constructor(private readonly db: PgDatabase) {
-    this.evaluation = new PostgresEvaluationRows(db, () => this.accountChanges());
+    this.evaluation = new PostgresEvaluationRows(db, () => this.accountChanges(), this.pendingBound);
   }
   private changes: AccountChanges | undefined;
 
@@ -219,7 +222,7 @@ export class PostgresStore implements Store {
   // Acknowledgements -------------------------------------------------------------------------------------------
 
   async acknowledgeAlert(accountId: string, alertId: string, write: AckWrite): Promise<AckOutcome> {
-    return ackRows.acknowledgeAlert(this.db, accountId, alertId, write);
+    return ackRows.acknowledgeAlert(this.db, accountId, alertId, write, this.pendingBound);
   }
 
   async withdrawAcknowledgement(accountId: string, alertId: string, history: Omit<NewHistoryEntry, 'alertId'>) {

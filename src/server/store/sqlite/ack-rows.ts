@@ -2,10 +2,11 @@ import type { Database } from 'better-sqlite3';
 import { acknowledgementFromRow, CLEAR_ACK, isWrittenEpisode, type AckOutcome, type AckWrite } from '../ack-store.js';
 import type { NewHistoryEntry } from '../store.js';
 import { appendHistory } from './history-rows.js';
-import { insertDeliveries } from './outbox-rows.js';
+import { countPendingDeliveries, insertDeliveries } from './outbox-rows.js';
+import { refusedAckEntry, type PendingDeliveryBound } from '../pending-bound.js';
 
 /** AckStore.acknowledgeAlert on SQLite: one transaction (one writer, so the status read cannot go stale). */
-export function acknowledgeAlert(db: Database, accountId: string, alertId: string, write: AckWrite): AckOutcome {
+export function acknowledgeAlert(db: Database, accountId: string, alertId: string, write: AckWrite, bound: PendingDeliveryBound): AckOutcome {
   return db.transaction((): AckOutcome => {
     const row = db
       .prepare('SELECT status, eval_state, ack_by, ack_note, ack_at, ack_until FROM alerts WHERE account_id = ? AND id = ?')
@@ -20,8 +21,14 @@ export function acknowledgeAlert(db: Database, accountId: string, alertId: strin
     if (held && write.keepHeld) return { outcome: 'already_acknowledged', acknowledgement: acknowledgementFromRow(row)! };
     db.prepare('UPDATE alerts SET ack_by = ?, ack_note = ?, ack_at = ?, ack_until = ? WHERE id = ?').run(ack.by, ack.note, ack.at, ack.until, alertId);
     appendHistory(db, [{ ...write.history, alertId }]);
-    if (!held && write.deliveries.length > 0) insertDeliveries(db, alertId, write.deliveries);
-    return { outcome: 'acknowledged', notified: !held && write.deliveries.length > 0 };
+    const notify = !held && write.deliveries.length > 0;
+    if (notify) {
+      const fits = bound.admit(countPendingDeliveries(db, accountId), write.deliveries.length);
+      insertDeliveries(db, alertId, write.deliveries.slice(0, fits));
+      const refused = refusedAckEntry(write, fits, bound);
+      if (refused) appendHistory(db, [{ ...refused, alertId }]);
+    }
+    return { outcome: 'acknowledged', notified: notify };
   })();
 }
 

@@ -14,7 +14,8 @@ import type { ScheduleTiming } from '../../../model/schedule-active.js';
 import { CLEAR_ACK } from '../ack-store.js';
 import { groupLinks, type LinkRow } from './alert-rows.js';
 import { appendHistory } from './history-rows.js';
-import { insertDeliveries } from './outbox-rows.js';
+import { boundRoundDeliveries, insertDeliveries } from './outbox-rows.js';
+import type { PendingDeliveryBound } from '../pending-bound.js';
 import { throttleEvaluations } from './throttle-rows.js';
 import { EvaluationListingCache } from '../evaluation-listing-cache.js';
 import type { SqliteAccountChanges } from './account-changes.js';
@@ -32,6 +33,7 @@ export class SqliteEvaluationRows implements EvaluationStore {
   constructor(
     private readonly db: Database,
     private readonly changes: () => SqliteAccountChanges,
+    private readonly pendingBound: PendingDeliveryBound,
   ) {}
 
   async acquireEvaluationLeases(replica: string): Promise<EvaluationLease> {
@@ -86,7 +88,7 @@ export class SqliteEvaluationRows implements EvaluationStore {
     const update = this.db.prepare('UPDATE alerts SET status = ?, currently_triggered_metrics = ?, eval_state = ? WHERE id = ?');
     const save = this.db.transaction(() => {
       // A throttled channel's notifications beyond its window's share are held, and their history says so.
-      const saved = throttleEvaluations(this.db, updates);
+      const saved = boundRoundDeliveries(this.db, throttleEvaluations(this.db, updates), this.pendingBound);
       for (const { alertId, status, currentlyTriggeredMetrics, evalState, history, endAcknowledgementAt } of saved) {
         update.run(status, JSON.stringify(currentlyTriggeredMetrics), evalState, alertId);
         endAcknowledgement(this.db, alertId, status, endAcknowledgementAt);

@@ -10,6 +10,8 @@ import type {
   NewDelivery,
   PendingSummary,
 } from '../outbox.js';
+import type { EvaluationUpdate } from '../../evaluator/evaluation-store.js';
+import type { PendingDeliveryBound } from '../pending-bound.js';
 import { DELIVERY_LISTING_COLUMNS, claimedDeliveryFromRow, deliveryPage, type ClaimRow, type DeliveryRow } from '../delivery-rows.js';
 
 /**
@@ -25,6 +27,33 @@ export function insertDeliveries(db: Database, alertId: string, deliveries: NewD
   for (const delivery of deliveries) {
     insert.run(createId(), delivery.event, JSON.stringify(delivery.payload), delivery.createdAt, delivery.createdAt, delivery.channelId, alertId);
   }
+}
+
+/**
+ * A round's updates within each account's bound on pending deliveries (pending-bound.ts); call inside the
+ * saveEvaluations transaction, before insertDeliveries. Reads nothing when the round notifies nobody.
+ */
+export function boundRoundDeliveries(db: Database, items: EvaluationUpdate[], bound: PendingDeliveryBound): EvaluationUpdate[] {
+  const alertIds = items.filter((item) => item.deliveries.length > 0).map((item) => item.alertId);
+  if (alertIds.length === 0) return items;
+  const owners = db.prepare('SELECT id, account_id FROM alerts WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(alertIds)) as {
+    id: string;
+    account_id: string;
+  }[];
+  const accounts = [...new Set(owners.map((owner) => owner.account_id))];
+  const counts = db
+    .prepare(`SELECT account_id, COUNT(*) AS count FROM deliveries WHERE state = 'pending' AND account_id IN (SELECT value FROM json_each(?)) GROUP BY account_id`)
+    .all(JSON.stringify(accounts)) as { account_id: string; count: number }[];
+  return bound.applyToRound(
+    items,
+    new Map(owners.map((owner) => [owner.id, owner.account_id])),
+    new Map(counts.map((row) => [row.account_id, row.count])),
+  );
+}
+
+/** The account's pending deliveries (inside a writing transaction, for the bound). */
+export function countPendingDeliveries(db: Database, accountId: string): number {
+  return (db.prepare(`SELECT COUNT(*) AS count FROM deliveries WHERE account_id = ? AND state = 'pending'`).get(accountId) as { count: number }).count;
 }
 
 /**

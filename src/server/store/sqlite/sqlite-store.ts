@@ -28,6 +28,7 @@ import { MIGRATIONS } from './migrations.js';
 import * as alertRows from './alert-rows.js';
 import * as channelRows from './channel-rows.js';
 import { SqliteEvaluationRows } from './evaluation-rows.js';
+import { PendingDeliveryBound } from '../pending-bound.js';
 import type { EvaluationAlert, EvaluationPaging, EvaluationUpdate } from '../../evaluator/evaluation-store.js';
 import * as scheduleRows from './schedule-rows.js';
 import * as historyRows from './history-rows.js';
@@ -52,9 +53,11 @@ import type { AlertSummary } from '../alert-summary.js';
 export class SqliteStore implements Store {
   /** The evaluator's side (evaluation-rows.ts). */
   private readonly evaluation: SqliteEvaluationRows;
+  /** Each account's bound on pending deliveries (the server sets its limit). */
+  readonly pendingBound = new PendingDeliveryBound();
 
   private constructor(private readonly db: Database) {
-    this.evaluation = new SqliteEvaluationRows(db, () => this.accountChanges());
+    this.evaluation = new SqliteEvaluationRows(db, () => this.accountChanges(), this.pendingBound);
   }
   private changes: SqliteAccountChanges | undefined;
 
@@ -202,7 +205,7 @@ export class SqliteStore implements Store {
   // Acknowledgements -------------------------------------------------------------------------------------------
 
   async acknowledgeAlert(accountId: string, alertId: string, write: AckWrite): Promise<AckOutcome> {
-    return ackRows.acknowledgeAlert(this.db, accountId, alertId, write);
+    return ackRows.acknowledgeAlert(this.db, accountId, alertId, write, this.pendingBound);
   }
 
   async withdrawAcknowledgement(accountId: string, alertId: string, history: Omit<NewHistoryEntry, 'alertId'>) {
