@@ -162,7 +162,12 @@ function backoffAllows(state: EvalState, context: AdvanceContext): boolean {
  *   notifies when the channels were told about the alerting episode, whatever the backoff.
  * - A query failure changes no status; its first cycle records `query_failed` per failed query and notifies when
  *   on_query_failure is `notify`; once the queries work again, `query_recovered` closes what was opened.
- * - Muted: the state and history move on as usual, nothing is sent.
+ * - Muted: the state and history move on as usual, nothing is sent, except resolves (below).
+ * - A resolve is never lost: once an alerting notification went out for an episode, its recovery goes to every
+ *   channel that was told (the alert's and the escalated ones), muted, acknowledged or not; so does the
+ *   `query_recovered` of a notified query failure. The flap guard does not hold them back (flap-guard.ts), nor does a
+ *   channel's throttle (throttle/throttle-window.ts). A person who muted an alert mid-incident still has an open
+ *   PagerDuty incident or a red Slack thread that only the resolve closes.
  * - Escalation (escalation.ts): while alerting, each step whose `after` has passed since the episode began goes to
  *   its own channels once (`channels` on the notification); a recovery also goes to the channels escalated to.
  * - Acknowledged: no reminders (nor a held-back alerting notice); the recovery is sent as usual.
@@ -192,8 +197,8 @@ export function advanceAlert(previous: EvalState, input: CycleInput, context: Ad
 
   if (previous.queryFailing) {
     state.queryFailing = false;
-    if (previous.queryFailureNotified && !muted) notifications.push({ event: 'query_recovered', triggered: [] });
-    else if (previous.queryFailureNotified) suppressed.push({ event: 'query_recovered', triggered: [], reason: 'muted' });
+    // A resolve: whoever was told about the failure is told it is over, muted or not.
+    if (previous.queryFailureNotified) notifications.push({ event: 'query_recovered', triggered: [] });
     state.queryFailureNotified = false;
   }
 
@@ -229,13 +234,11 @@ export function advanceAlert(previous: EvalState, input: CycleInput, context: Ad
     state.triggered = [];
     state.alertingSince = null;
     for (const one of recovered) history.push({ status: 'recovered', value: one.value, metric: one.metric, time: now });
-    if (!muted && previous.alertingNotified) notifications.push({ event: 'recovered', triggered: recovered });
-    else {
-      const reason = muted ? 'muted' : 'no alerting notification was sent for this episode';
-      suppressed.push({ event: 'recovered', triggered: recovered, reason });
-    }
+    // A resolve is owed to whoever was told about the episode, whatever happened since (mute, acknowledgement).
+    if (previous.alertingNotified) notifications.push({ event: 'recovered', triggered: recovered });
+    else suppressed.push({ event: 'recovered', triggered: recovered, reason: 'no alerting notification was sent for this episode' });
     state.alertingNotified = false;
-    const escalated = escalationRecovery(previous.escalation ?? NO_ESCALATION, context.channels ?? [], recovered, !muted);
+    const escalated = escalationRecovery(previous.escalation ?? NO_ESCALATION, context.channels ?? [], recovered, true);
     state.escalation = escalated.memory;
     notifications.push(...escalated.notifications);
   }
