@@ -134,6 +134,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     logger,
     destinations,
     ...(options.graphiteUrl ? { graphiteUrl: options.graphiteUrl } : {}),
+    ...(options.settleDelaySeconds !== undefined ? { settleDelaySeconds: options.settleDelaySeconds } : {}),
     ...(options.quotas ? { quotas: options.quotas } : {}),
     ...(options.authFailures ? { authFailures: options.authFailures } : {}),
     metrics,
