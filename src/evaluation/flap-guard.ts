@@ -57,6 +57,8 @@ export function guardFlapping(previous: EvalState, advance: Advance, guard: Flap
     // As before this cycle's (held) sending: a held reminder leaves the episode told, and its resolve owed.
     state.alertingNotified = previous.status === 'alerting' && previous.alertingNotified;
     state.lastNotifiedAt = previous.lastNotifiedAt;
+    if (previous.status === 'alerting' && previous.pagedChannels) state.pagedChannels = previous.pagedChannels;
+    else delete state.pagedChannels;
   }
 
   if (startsFlapping) {

@@ -8,7 +8,7 @@ import { startWebhookReceiver, type ReceivedRequest } from '../../helpers/webhoo
 /**
  * An alert whose alerting notification went out gets its recovery on the channel that got the alerting, whatever
  * happened in between: a mute, an acknowledgement, a throttle whose window is full, a flap guard that trips on the
- * recovery itself. Each path on a running server, on both stores, with real deliveries to a local receiver.
+ * recovery itself, the channel taken off the alert. Each path on a running server, on both stores, with real deliveries to a local receiver.
  */
 describeEachStore('a resolve is never lost on $name', (backend) => {
   let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
@@ -79,6 +79,18 @@ describeEachStore('a resolve is never lost on $name', (backend) => {
     const held = await server.request('GET', '/v2/deliveries/?state=held');
     expect((held.body.deliveries as { alert: { name: string } }[]).filter((d) => d.alert.name === 'resolve.throttled')).toEqual([]);
     expect(statusesAt('resolve.throttled')).toEqual(['alerting', 'recovered']);
+  });
+
+  it('sends the recovery to a channel taken off the alert during the episode: it was told, it is owed the resolve', async () => {
+    const id = await alertOn('resolve.moved');
+    const other = await server.request('POST', '/v2/notifications/', { type: 'webhook', description: 'resolve.moved.next', destination: `${receiver.url}/resolve.moved.next` });
+    expect(other.status).toBe(201);
+    await page('resolve.moved');
+    expect((await server.request('PUT', `/v2/alerts/${id}/`, { notification_channels: ['resolve.moved.next'] })).status).toBe(200);
+    values['resolve.moved'] = 1;
+    await receiver.waitFor(event('resolve.moved', 'recovered'), 15_000);
+    await receiver.waitFor(event('resolve.moved.next', 'recovered'), 15_000);
+    expect(statusesAt('resolve.moved')).toEqual(['alerting', 'recovered']);
   });
 
   it('sends the recovery even when that very change makes the flap guard trip', async () => {

@@ -178,6 +178,15 @@ describe('suppressed notifications', () => {
       expect(recovered.notifications.map((n) => n.event), JSON.stringify(circumstances)).toEqual(['recovered']);
       expect(recovered.suppressed).toEqual([]);
     }
+    // A channel removed from the alert during the episode was told: it gets the resolve too (and only once).
+    const paged = advance(initialEvalState(), holds(), { channels: ['a', 'b'] });
+    expect(paged.state.pagedChannels).toEqual(['a', 'b']);
+    const reminded = advance(paged.state, holds(), { channels: ['b', 'c'], now: T0 + 3600 });
+    expect(reminded.notifications.map((n) => n.event)).toEqual(['reminder']);
+    expect(reminded.state.pagedChannels).toEqual(['a', 'b', 'c']);
+    const resolved = advance(reminded.state, clear(), { channels: ['c'], muted: true });
+    expect(resolved.notifications.map((n) => [n.event, n.channels])).toEqual([['recovered', undefined], ['recovered', ['a', 'b']]]);
+    expect(resolved.state.pagedChannels).toBeUndefined();
     const failing = advance(initialEvalState(), failed, { onQueryFailure: 'notify' });
     expect(advance(failing.state, clear(), { muted: true }).notifications.map((n) => n.event)).toEqual(['query_recovered']);
   });
