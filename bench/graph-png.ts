@@ -22,6 +22,7 @@ function graphOf(seriesCount: number, seconds: number, step: number): AlertGraph
     until,
     criteria: [{ name: 'alert_criteria', metric: 'web.*.cpu', type: 'above', thresholds: [90], series }],
     alerting: [{ from: until - 3600, until: null }],
+    settle_seconds: 60,
     error: null,
   };
 }

@@ -10,9 +10,11 @@ import { formatTime, formatValue } from './format.js';
 const COLORS = ['#0a58ca', '#8250df', '#1a7f37', '#bc4c00', '#bf3989', '#57606a'];
 const THRESHOLD = '#a40e26';
 const SHADE = 'rgba(164, 14, 38, 0.13)';
+/** The settle delay's band: data there may still be arriving, so the evaluator has not judged it yet. */
+const UNSETTLED = 'rgba(87, 96, 106, 0.16)';
 
 /**
- * @typedef {{ from: number, until: number, criteria: any[], alerting: { from: number, until: number | null }[] }} Graph
+ * @typedef {{ from: number, until: number, criteria: any[], alerting: { from: number, until: number | null }[], settle_seconds?: number }} Graph
  */
 
 /**
@@ -63,6 +65,19 @@ export function drawGraph(container, graph) {
                 const right = u.valToPos(Math.min(period.until ?? graph.until, graph.until), 'x', true);
                 if (right > left) ctx.fillRect(left, u.bbox.top, right - left, u.bbox.height);
               }
+              const settle = graph.settle_seconds ?? 0;
+              if (settle > 0) {
+                // The 30 s bucket that reaches into the delay is not judged either: the band starts at its start.
+                const cutoff = Math.floor((graph.until - settle) / 30) * 30;
+                const left = u.valToPos(Math.max(cutoff, graph.from), 'x', true);
+                const right = u.valToPos(graph.until, 'x', true);
+                ctx.fillStyle = UNSETTLED;
+                if (right > left) ctx.fillRect(left, u.bbox.top, right - left, u.bbox.height);
+                ctx.fillStyle = '#57606a';
+                ctx.font = `${Math.round(11 * devicePixelRatio)}px system-ui, sans-serif`;
+                ctx.textAlign = 'right';
+                ctx.fillText('not yet judged', right - 4 * devicePixelRatio, u.bbox.top + 14 * devicePixelRatio);
+              }
               ctx.restore();
             },
           ],
@@ -106,5 +121,7 @@ function describe(criterion, graph) {
   const periods = graph.alerting.length
     ? `Alerting ${graph.alerting.map((p) => `${formatTime(p.from)} – ${p.until ? formatTime(p.until) : 'now'}`).join(', ')} (shaded).`
     : 'Not alerting in this range.';
-  return `${latest || 'No series.'} Threshold ${criterion.thresholds.map(formatValue).join(', ')} (dashed). ${periods}`;
+  const settle = graph.settle_seconds ?? 0;
+  const unsettled = settle > 0 ? ` The last ${settle} s, where points may still be arriving, are not judged yet (grey band).` : '';
+  return `${latest || 'No series.'} Threshold ${criterion.thresholds.map(formatValue).join(', ')} (dashed). ${periods}${unsettled}`;
 }

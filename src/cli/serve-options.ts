@@ -41,6 +41,12 @@ export const SERVE_OPTIONS: readonly ServeOptionSpec[] = [
       "a dead man's switch (healthchecks.io, Cronitor, Dead Man's Snitch): GET this URL after every healthy evaluation cycle; a secret, never logged (prefer the environment variable)",
   },
   { flags: '--eval-interval <seconds>', env: 'ALERTFORM_EVAL_INTERVAL', description: 'seconds between evaluation cycles', default: '30' },
+  {
+    flags: '--settle-delay <duration>',
+    env: 'ALERTFORM_SETTLE_DELAY',
+    description: 'judge only data older than this (points still arriving can neither trigger nor resolve); an alert\'s settle_seconds overrides it; 0 judges the newest points as they are',
+    default: '60s',
+  },
   { flags: '--smtp-url <url>', env: 'ALERTFORM_SMTP_URL', description: 'SMTP server for email channels, e.g. smtp://user:pass@mail.example:587' },
   { flags: '--smtp-from <address>', env: 'ALERTFORM_SMTP_FROM', description: 'From address of notification emails (default alertform@localhost)' },
   { flags: '--pagerduty-url <url>', env: 'ALERTFORM_PAGERDUTY_URL', description: 'PagerDuty Events API base URL (default https://events.pagerduty.com)' },

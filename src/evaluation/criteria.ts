@@ -73,15 +73,34 @@ export function judgeSeries(criteria: AlertCriteria, points: readonly Point[], n
   let inWindow = 0;
   let latest = 0;
   let allBreach = true;
+  let worst = 0;
+  let worstExcess = -Infinity;
   for (let i = period === null ? Math.max(points.length - 1, 0) : 0; i < points.length; i += 1) {
     const point = points[i]!;
     if (period !== null && !(point.time > windowStart)) continue;
     inWindow += 1;
-    latest = point.value;
+    latest = point.last;
     if (allBreach && !breaches(criteria, point.value)) allBreach = false;
+    if (allBreach) {
+      const extreme = worstOf(criteria, point);
+      if (extreme.excess > worstExcess) ({ value: worst, excess: worstExcess } = extreme);
+    }
   }
   if (inWindow === 0) return { state: 'unknown' };
-  return allBreach ? { state: 'holds', value: latest } : { state: 'clear', value: latest };
+  // The value a breach is recorded with is the window's worst one Graphite returned, never a bucket's mean (a spike
+  // to 500 in a bucket with 50 is 500, not 275).
+  return allBreach ? { state: 'holds', value: worst } : { state: 'clear', value: latest };
+}
+
+/** A point's value furthest beyond the criterion's threshold, and by how much (its high for above, low for below). */
+function worstOf(criteria: AlertCriteria, point: Point): { value: number; excess: number } {
+  const above = criteria.above_value;
+  const below = criteria.below_value;
+  if (criteria.type === 'above') return { value: point.high, excess: point.high - (above ?? 0) };
+  if (criteria.type === 'below') return { value: point.low, excess: (below ?? 0) - point.low };
+  const high = above === undefined || above === null ? -Infinity : point.high - above;
+  const low = below === undefined || below === null ? -Infinity : below - point.low;
+  return high >= low ? { value: point.high, excess: high } : { value: point.low, excess: low };
 }
 
 /**

@@ -8,16 +8,18 @@ import type { Advance, EvalState, NotificationEvent } from './transitions.js';
  *
  * - the change that makes more than `max_changes` changes within the window sends ONE `flapping` notification
  *   (how many changes in how many minutes) instead of its alerting or recovered one;
- * - while flapping, alerting, reminder and recovered notifications are suppressed (history: notification_suppressed,
- *   "flapping: ..."); query failures are not state changes and still notify;
+ * - while flapping, alerting and reminder notifications are suppressed (history: notification_suppressed,
+ *   "flapping: ..."); query failures are not state changes and still notify. A recovery is never held: the
+ *   transition emits one only when channels were told about the episode, and that resolve is owed to them (an open
+ *   PagerDuty incident must close even if the alert flaps afterwards);
  * - once no change has happened for a whole window, ONE notification of its current state: `alerting` (with the
  *   metrics breaching now) or `recovered`, and the alert notifies as usual again.
  *
  * Muted: the same bookkeeping, nothing sent (suppressed as `muted`).
  */
 
-/** The events the guard holds back while an alert flaps. */
-const PAUSED: ReadonlySet<NotificationEvent> = new Set(['alerting', 'reminder', 'recovered']);
+/** The events the guard holds back while an alert flaps (never a recovery: see above). */
+const PAUSED: ReadonlySet<NotificationEvent> = new Set(['alerting', 'reminder']);
 
 /** The flap guard's part of EvalState (older stored states have neither: read as none and not flapping). */
 export interface FlapState {
@@ -48,12 +50,15 @@ export function guardFlapping(previous: EvalState, advance: Advance, guard: Flap
   const reason = `flapping: more than ${guard.max_changes} state changes in ${guard.window_minutes} minutes; notifications resume once it is stable for ${guard.window_minutes} minutes`;
   const paused = advance.notifications.filter((one) => PAUSED.has(one.event));
   result.notifications = advance.notifications.filter((one) => !PAUSED.has(one.event));
-  // What the transition held back itself (a recovery of an episode nobody was told about) is held for flapping too.
+  // What the transition held back itself (an alerting notice in the backoff) is held for flapping too.
   const alreadyHeld = advance.suppressed.map((one) => (PAUSED.has(one.event) && one.reason !== 'muted' ? { ...one, reason } : one));
   result.suppressed = [...alreadyHeld, ...paused.map((one) => ({ event: one.event, triggered: one.triggered, reason }))];
   if (paused.length > 0) {
-    state.alertingNotified = false;
+    // As before this cycle's (held) sending: a held reminder leaves the episode told, and its resolve owed.
+    state.alertingNotified = previous.status === 'alerting' && previous.alertingNotified;
     state.lastNotifiedAt = previous.lastNotifiedAt;
+    if (previous.status === 'alerting' && previous.pagedChannels) state.pagedChannels = previous.pagedChannels;
+    else delete state.pagedChannels;
   }
 
   if (startsFlapping) {

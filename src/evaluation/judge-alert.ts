@@ -4,6 +4,7 @@ import type { AdditionalCriterion, AlertCriteria } from '../model/types.js';
 import type { RenderSeries } from '../graphite/types.js';
 import { judgeSeries, type SeriesVerdict } from './criteria.js';
 import { bucketSeries, judgeMissingSeries } from './packed-points.js';
+import { settledPoints } from './buckets.js';
 
 /** A metric that holds its criterion, with the latest breaching value (null for missing data). */
 export interface TriggeredMetric {
@@ -27,7 +28,7 @@ export interface CriterionOutcome extends Criterion {
   /** The series that hold, in the order Graphite returned them. */
   triggered: TriggeredMetric[];
   /**
-   * The latest value of every series with data (used for recovery values). A Map: an object keyed by metric names
+   * The latest value Graphite returned for every series with judged data (used for recovery values). A Map: an object keyed by metric names
    * would give every alert's outcome a hidden class of its own.
    */
   latest: ReadonlyMap<string, number>;
@@ -71,8 +72,14 @@ export function judgeCriterion(
   now: number,
   /** For `missing`: the series of its 24 h history query (see historyQueryRange). */
   history?: readonly RenderSeries[],
+  /**
+   * The settle delay (seconds): only data older than `now - settleSeconds` is judged, and a bucket that reaches past
+   * that cutoff not at all, because points may still be arriving for it. 0: the newest points as they are.
+   */
+  settleSeconds = 0,
 ): CriterionOutcome {
-  const tally: Tally = { criterion, now, triggered: [], latest: new Map(), anyClear: false, anyData: false };
+  const judgedAt = now - settleSeconds;
+  const tally: Tally = { criterion, now: judgedAt, settled: settleSeconds > 0, triggered: [], latest: new Map(), anyClear: false, anyData: false };
   if (history) {
     const historyByName = new Map(history.map((one) => [one.target, one]));
     for (const one of series) judgeOne(tally, one.target, one, historyByName.get(one.target) ?? null);
@@ -93,7 +100,10 @@ export function judgeCriterion(
 /** What judgeCriterion gathers over its series (an object rather than a closure made per criterion per cycle). */
 interface Tally {
   criterion: Criterion;
+  /** The instant judged: the cycle's time less the settle delay. */
   now: number;
+  /** Whether buckets reaching past `now` are left out (a settle delay is set). */
+  settled: boolean;
   triggered: TriggeredMetric[];
   latest: Map<string, number>;
   anyClear: boolean;
@@ -112,10 +122,11 @@ function judgeOne(tally: Tally, target: string, one: RenderSeries | null, histor
       tally.latest.set(target, judged.latest);
     }
   } else {
-    const points = one ? bucketSeries(one) : [];
+    const bucketed = one ? bucketSeries(one) : [];
+    const points = tally.settled ? settledPoints(bucketed, tally.now) : bucketed;
     if (points.length > 0) {
       tally.anyData = true;
-      tally.latest.set(target, points[points.length - 1]!.value);
+      tally.latest.set(target, points[points.length - 1]!.last);
     }
     verdict = judgeSeries(criteria, points, tally.now);
   }

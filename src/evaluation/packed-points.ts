@@ -1,6 +1,6 @@
 import type { AlertCriteria } from '../model/types.js';
 import type { RenderSeries } from '../graphite/types.js';
-import { BUCKET_SECONDS, bucketDatapoints, type Point } from './buckets.js';
+import { BUCKET_SECONDS, BucketSum, bucketDatapoints, singlePoint, type Point } from './buckets.js';
 import { judgeMissing, timePeriodMinutes, type SeriesVerdict } from './criteria.js';
 
 /*
@@ -25,29 +25,25 @@ export function bucketSeries(series: RenderSeries): Point[] {
   if (step >= BUCKET_SECONDS) {
     for (let i = 0; i < count; i += 1) {
       const value = packed[2 * i]!;
-      if (Number.isFinite(value)) points.push({ time: packed[2 * i + 1]!, value, step });
+      if (Number.isFinite(value)) points.push(singlePoint(packed[2 * i + 1]!, value, step));
     }
     return points;
   }
   let bucketTime = -Infinity;
-  let sum = 0;
-  let n = 0;
+  const bucket = new BucketSum();
   for (let i = 0; i < count; i += 1) {
     const value = packed[2 * i]!;
     if (!Number.isFinite(value)) continue;
-    const bucket = Math.floor(packed[2 * i + 1]! / BUCKET_SECONDS) * BUCKET_SECONDS;
+    const start = Math.floor(packed[2 * i + 1]! / BUCKET_SECONDS) * BUCKET_SECONDS;
     // Out of order: the general path, rare enough to read the pairs.
-    if (bucket < bucketTime) return bucketDatapoints(series.datapoints);
-    if (bucket !== bucketTime) {
-      if (n > 0) points.push({ time: bucketTime, value: sum / n, step: BUCKET_SECONDS });
-      bucketTime = bucket;
-      sum = 0;
-      n = 0;
+    if (start < bucketTime) return bucketDatapoints(series.datapoints);
+    if (start !== bucketTime) {
+      if (bucket.count > 0) points.push(bucket.take(bucketTime));
+      bucketTime = start;
     }
-    sum += value;
-    n += 1;
+    bucket.add(value);
   }
-  if (n > 0) points.push({ time: bucketTime, value: sum / n, step: BUCKET_SECONDS });
+  if (bucket.count > 0) points.push(bucket.take(bucketTime));
   return points;
 }
 

@@ -17,6 +17,11 @@ export interface EvalState {
   lastNotifiedAt: number | null;
   /** Whether channels were told about the current alerting episode (recoveries are sent only then). */
   alertingNotified: boolean;
+  /**
+   * The alert's own channels (ids) told about the current episode by an alerting or reminder notification: one removed
+   * from the alert since still gets the resolve. Absent while healthy, and for states stored before it existed.
+   */
+  pagedChannels?: string[];
   /** Whether the alert's queries failed in the last cycle. */
   queryFailing: boolean;
   /** Whether channels were told about the current query failure. */
@@ -143,6 +148,14 @@ function safeParse(text: string): unknown {
   }
 }
 
+/** Adds the alert's own channels to those told about the episode (an alerting or reminder notification went out). */
+function notePaged(state: EvalState, previous: EvalState, context: AdvanceContext): void {
+  if (!context.channels) return;
+  const told = previous.status === 'alerting' ? (previous.pagedChannels ?? []) : [];
+  const added = context.channels.filter((id) => !told.includes(id));
+  if (added.length > 0 || previous.status !== 'alerting') state.pagedChannels = [...told, ...added];
+}
+
 /** Whether the backoff of `["every", N]` lets an alerting notification go out now. */
 function backoffAllows(state: EvalState, context: AdvanceContext): boolean {
   if (context.notificationType[0] !== 'every') return true;
@@ -162,7 +175,12 @@ function backoffAllows(state: EvalState, context: AdvanceContext): boolean {
  *   notifies when the channels were told about the alerting episode, whatever the backoff.
  * - A query failure changes no status; its first cycle records `query_failed` per failed query and notifies when
  *   on_query_failure is `notify`; once the queries work again, `query_recovered` closes what was opened.
- * - Muted: the state and history move on as usual, nothing is sent.
+ * - Muted: the state and history move on as usual, nothing is sent, except resolves (below).
+ * - A resolve is never lost: once an alerting notification went out for an episode, its recovery goes to every
+ *   channel that was told (the alert's and the escalated ones), muted, acknowledged or not; so does the
+ *   `query_recovered` of a notified query failure. The flap guard does not hold them back (flap-guard.ts), nor does a
+ *   channel's throttle (throttle/throttle-window.ts). A person who muted an alert mid-incident still has an open
+ *   PagerDuty incident or a red Slack thread that only the resolve closes.
  * - Escalation (escalation.ts): while alerting, each step whose `after` has passed since the episode began goes to
  *   its own channels once (`channels` on the notification); a recovery also goes to the channels escalated to.
  * - Acknowledged: no reminders (nor a held-back alerting notice); the recovery is sent as usual.
@@ -192,8 +210,8 @@ export function advanceAlert(previous: EvalState, input: CycleInput, context: Ad
 
   if (previous.queryFailing) {
     state.queryFailing = false;
-    if (previous.queryFailureNotified && !muted) notifications.push({ event: 'query_recovered', triggered: [] });
-    else if (previous.queryFailureNotified) suppressed.push({ event: 'query_recovered', triggered: [], reason: 'muted' });
+    // A resolve: whoever was told about the failure is told it is over, muted or not.
+    if (previous.queryFailureNotified) notifications.push({ event: 'query_recovered', triggered: [] });
     state.queryFailureNotified = false;
   }
 
@@ -208,6 +226,7 @@ export function advanceAlert(previous: EvalState, input: CycleInput, context: Ad
       notifications.push({ event: 'alerting', triggered: judgement.triggered });
       state.alertingNotified = true;
       state.lastNotifiedAt = now;
+      notePaged(state, previous, context);
     } else {
       const backoff = `backoff: an alerting notification went out less than ${context.notificationType[1]} minutes ago`;
       suppressed.push({ event: 'alerting', triggered: judgement.triggered, reason: muted ? 'muted' : backoff });
@@ -220,6 +239,7 @@ export function advanceAlert(previous: EvalState, input: CycleInput, context: Ad
       notifications.push({ event: previous.alertingNotified ? 'reminder' : 'alerting', triggered: judgement.triggered });
       state.alertingNotified = true;
       state.lastNotifiedAt = now;
+      notePaged(state, previous, context);
     }
   } else if (previous.status === 'alerting' && judgement.state === 'clear') {
     // The last criterion with data for a metric wins, as when the letters' values were merged in order.
@@ -229,13 +249,16 @@ export function advanceAlert(previous: EvalState, input: CycleInput, context: Ad
     state.triggered = [];
     state.alertingSince = null;
     for (const one of recovered) history.push({ status: 'recovered', value: one.value, metric: one.metric, time: now });
-    if (!muted && previous.alertingNotified) notifications.push({ event: 'recovered', triggered: recovered });
-    else {
-      const reason = muted ? 'muted' : 'no alerting notification was sent for this episode';
-      suppressed.push({ event: 'recovered', triggered: recovered, reason });
-    }
+    // A resolve is owed to whoever was told about the episode, whatever happened since (mute, acknowledgement), and
+    // to the channels told that the alert no longer names.
+    const ownChannels = context.channels ?? [];
+    const removed = previous.alertingNotified ? (previous.pagedChannels ?? []).filter((id) => !ownChannels.includes(id)) : [];
+    if (previous.alertingNotified) notifications.push({ event: 'recovered', triggered: recovered });
+    else suppressed.push({ event: 'recovered', triggered: recovered, reason: 'no alerting notification was sent for this episode' });
+    if (removed.length > 0) notifications.push({ event: 'recovered', triggered: recovered, channels: removed });
     state.alertingNotified = false;
-    const escalated = escalationRecovery(previous.escalation ?? NO_ESCALATION, context.channels ?? [], recovered, !muted);
+    delete state.pagedChannels;
+    const escalated = escalationRecovery(previous.escalation ?? NO_ESCALATION, [...ownChannels, ...removed], recovered, true);
     state.escalation = escalated.memory;
     notifications.push(...escalated.notifications);
   }

@@ -49,6 +49,8 @@ export interface CanonicalAlert {
   /** Extensions: null is the notifiers' default. */
   pagerduty_severity: PagerdutySeverity | null;
   opsgenie_priority: OpsgeniePriority | null;
+  /** Extension: absent when null (the server's settle delay), so plans of alerts without one read as before. */
+  settle_seconds?: number;
 }
 
 /** One escalation step in canonical form: minutes, channel names sorted and unique. */

@@ -14,6 +14,17 @@ export const DEFAULT_NOTIFICATION_TYPE: Readonly<NotificationType> = ['every', 6
 /** The expression of an alert without additional criteria: its own criteria, letter a. */
 export const DEFAULT_EXPRESSION = 'a';
 
+/**
+ * The server's settle delay (`serve --settle-delay`), seconds: only data older than this is judged. A minute covers
+ * the usual ways a point reaches carbon late (collectd, Telegraf, StatsD flush every 10 s, with jitter; carbon-relay
+ * and aggregator buffers; minutely cron collectors that report at staggered seconds of their minute) at the cost of a
+ * minute of detection latency. See docs/evaluator.md.
+ */
+export const DEFAULT_SETTLE_SECONDS = 60;
+
+/** The largest settle delay an alert may ask for (an hour: beyond it an alert would judge the past). */
+export const MAX_SETTLE_SECONDS = 3600;
+
 /** The timezone of a schedule that names none. */
 export const DEFAULT_TIMEZONE = 'UTC';
 

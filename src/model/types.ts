@@ -60,6 +60,8 @@ export interface AlertBody {
   pagerduty_severity?: PagerdutySeverity | null;
   /** Extension (alertform): left out of a create body when null. */
   opsgenie_priority?: OpsgeniePriority | null;
+  /** Extension (alertform): the alert's settle delay in seconds; null: the server's. Left out of a create body when null. */
+  settle_seconds?: number | null;
 }
 
 /** One escalation step of the API (an alertform extension): channels by id (or, on write, description). */
@@ -95,6 +97,8 @@ export interface AlertRead {
   /** Extension: absent from servers that do not have it (the hosted service). */
   pagerduty_severity?: PagerdutySeverity | null;
   opsgenie_priority?: OpsgeniePriority | null;
+  /** Extension: the alert's settle delay (seconds), null for the server's; absent from the hosted service. */
+  settle_seconds?: number | null;
 }
 
 /** An alert's acknowledgement as the API shows it: times in unix seconds; until null = until it recovers. */

@@ -34,6 +34,7 @@ function alertDefinition(a: CanonicalAlert): Record<string, unknown> {
   if (a.flap_guard) out.flap_guard = flapGuardToDefinition(a.flap_guard);
   if (a.pagerduty_severity !== null) out.pagerduty_severity = a.pagerduty_severity;
   if (a.opsgenie_priority !== null) out.opsgenie_priority = a.opsgenie_priority;
+  if (a.settle_seconds !== undefined) out.settle_seconds = a.settle_seconds;
   return out;
 }
 

@@ -1,4 +1,5 @@
 import type { RequestListener } from 'node:http';
+import { DEFAULT_SETTLE_SECONDS } from '../model/defaults.js';
 import Router from '@koa/router';
 import Koa from 'koa';
 import type { Logger } from 'pino';
@@ -46,6 +47,8 @@ export interface AppOptions {
   destinations?: DestinationPolicy;
   /** The Graphite the console's graphs read (the evaluator's); without it graphs say there is none. */
   graphiteUrl?: string;
+  /** The evaluator's settle delay (seconds), which graphs show as "not yet judged"; default DEFAULT_SETTLE_SECONDS. */
+  settleDelaySeconds?: number;
   /** Per-account limits; default DEFAULT_QUOTAS. */
   quotas?: Partial<Quotas>;
   /** How failed authentications (wrong API keys, forged link tokens) are slowed (default: 20 per address per minute, then 429). */
@@ -89,6 +92,7 @@ export function createApi(options: AppOptions): Api {
     // The evaluator's limits: a graph reads no more than a cycle would, and times out as a cycle does.
     graphite: options.graphiteUrl ? createGraphiteClient({ baseUrl: options.graphiteUrl, timeoutMs: 10_000 }) : null,
     backtestGraphite: options.graphiteUrl ? createBacktestClient(options.graphiteUrl) : null,
+    settleSeconds: options.settleDelaySeconds ?? DEFAULT_SETTLE_SECONDS,
     alertReads: createAlertReadCache(store),
     ackChanges: new AckChangeLimiter(options.now ?? Date.now),
   };

@@ -27,6 +27,11 @@ export const CONSOLE_RESPONSE_SCHEMAS: Json = {
       }),
     },
     alerting: { type: 'array', items: always({ from: unixSeconds, until: nullable('integer', 'Null while still alerting.') }) },
+    settle_seconds: {
+      type: 'integer',
+      minimum: 0,
+      description: "The alert's settle delay in effect (its settle_seconds, or the server's --settle-delay): data of the last this many seconds (and the 30 s bucket reaching into them) is not judged yet. The console shades it.",
+    },
     error: nullable('string', 'Why series are missing: no Graphite configured, a failed query, a query outside the account’s metric prefixes, series cut to 50.'),
   }),
   AlertBacktest: always({

@@ -109,6 +109,14 @@ export const RESPONSE_SCHEMAS: Json = {
       enum: [null, 'P1', 'P2', 'P3', 'P4', 'P5'],
       description: "Extension (alertform): this alert's OpsGenie priority; null is the default (P1; query failures P3).",
     },
+    settle_seconds: {
+      type: ['integer', 'null'],
+      minimum: 0,
+      maximum: 3600,
+      description:
+        "Extension (alertform): this alert's settle delay in seconds; null is the server's (`serve --settle-delay`, default 60). " +
+        'Only data older than now minus the delay is judged, and a 30 s bucket reaching past that cutoff not at all: points that may still be arriving (a late collector, half the series of an aggregate) can neither trigger nor resolve. 0 judges the newest points as they are.',
+    },
     acknowledgement: ACKNOWLEDGEMENT_SCHEMA,
     flap_guard: { ...ref('alert.flapGuard'), description: 'alertform extension (noise control): the flap guard, null when none. The hosted service does not return it.' },
   }),
@@ -131,7 +139,13 @@ export const RESPONSE_SCHEMAS: Json = {
   BulkUnmuteResult: always({ ids: { ...stringList, description: 'The alerts unmuted.' } }),
   HistoryEntry: always({
     status: { type: 'string', enum: [...HISTORY_STATUSES], description: 'query_failed is additive (not in the seed).' },
-    value: { type: ['number', 'null'], description: 'null for missing-data alerts and query failures.' },
+    value: {
+      type: ['number', 'null'],
+      description:
+        'A value Graphite returned, never a bucket mean: for `alerting`, the worst point of the window that decided it (the highest for above, ' +
+        'the lowest for below, the furthest beyond its bound for outside_bounds); for `recovered`, the series\' latest judged point. ' +
+        'null for missing-data alerts and query failures.',
+    },
     time: { type: 'string', pattern: '^[0-9]+$', description: 'Unix seconds, as a string.' },
     metric: string,
   }),

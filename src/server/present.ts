@@ -40,6 +40,7 @@ export function presentAlertAs(alert: AlertRecord, muted: boolean, acknowledged:
     flap_guard: alert.flapGuard ?? null,
     pagerduty_severity: alert.pagerdutySeverity ?? null,
     opsgenie_priority: alert.opsgeniePriority ?? null,
+    settle_seconds: alert.settleSeconds ?? null,
   };
 }
 

@@ -67,6 +67,11 @@ export interface ServerOptions {
   publicUrl?: string;
   evalIntervalSeconds?: number;
   /**
+   * The settle delay, seconds (`--settle-delay`): the evaluator judges only data older than now minus it, for alerts
+   * whose settle_seconds is null. Default DEFAULT_SETTLE_SECONDS (60).
+   */
+  settleDelaySeconds?: number;
+  /**
    * A dead man's switch's ping URL (`--heartbeat-url`): GET after every healthy evaluation cycle (see
    * evaluator/heartbeat.ts). A secret: never logged. Reached under allowPrivateDestinations, as webhooks are.
    */
@@ -130,6 +135,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     logger,
     destinations,
     ...(options.graphiteUrl ? { graphiteUrl: options.graphiteUrl } : {}),
+    ...(options.settleDelaySeconds !== undefined ? { settleDelaySeconds: options.settleDelaySeconds } : {}),
     ...(options.quotas ? { quotas: options.quotas } : {}),
     ...(options.authFailures ? { authFailures: options.authFailures } : {}),
     metrics,

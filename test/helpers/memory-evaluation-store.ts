@@ -30,6 +30,7 @@ export class MemoryEvaluationStore implements EvaluationStore {
       info: null,
       pagerdutySeverity: null,
       opsgeniePriority: null,
+      settleSeconds: null,
       status: 'healthy',
       currentlyTriggeredMetrics: [],
       muted: false,

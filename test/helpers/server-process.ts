@@ -125,7 +125,8 @@ export async function spawnServe(options: {
   const key = options.key ?? randomBytes(24).toString('base64url');
   const started = await spawnNodeServer(
     MAIN,
-    ['serve', '--host', '127.0.0.1', '--port', '0', '--db', options.db, '--api-key', key, ...(options.extraArgs ?? [])],
+    // Tests write the points they judge, complete: no settle delay unless extraArgs asks for one (the last wins).
+    ['serve', '--host', '127.0.0.1', '--port', '0', '--db', options.db, '--api-key', key, '--settle-delay', '0', ...(options.extraArgs ?? [])],
     { env: { ALERTFORM_LOG_LEVEL: options.logLevel ?? 'warn', ...options.env }, discardStderr: options.discardStderr ?? false },
   );
   return { ...started, key, authorization: `Basic ${Buffer.from(`${key}:`).toString('base64')}` };

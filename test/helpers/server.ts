@@ -49,6 +49,8 @@ export async function startTestServer(
   const { keys: _keys, ...rest } = options;
   const running = await startServer({
     logger: pino({ level: process.env.ALERTFORM_TEST_LOG ?? 'silent' }),
+    // Tests write the points they judge, complete: no settle delay unless a test asks for one.
+    settleDelaySeconds: 0,
     ...rest,
     host: '127.0.0.1',
     port: 0,

@@ -58,6 +58,8 @@ async function startDemoServer(db: string, key: string, port: number, graphiteUr
     logger,
     graphiteUrl,
     evalIntervalSeconds: 5,
+    // The demo's Graphite makes every point at once, complete: nothing arrives late, so nothing to wait for.
+    settleDelaySeconds: 0,
     notifierUrls: { victorops: graphiteUrl, pagerduty: graphiteUrl, opsgenie: graphiteUrl },
     // The demo's email channel delivers to the built-in mail sink (demo-mail.ts) instead of dead-lettering.
     smtpUrl,

@@ -8,6 +8,7 @@ import { CliError } from '../errors.js';
 import { parseDuration } from '../parse.js';
 import { durationMs } from '../../model/duration.js';
 import { isHttpUrl } from '../../model/url.js';
+import { MAX_SETTLE_SECONDS } from '../../model/defaults.js';
 
 export interface ServeOptions {
   host: string;
@@ -22,6 +23,7 @@ export interface ServeOptions {
   publicUrl?: string;
   heartbeatUrl?: string;
   evalInterval: string;
+  settleDelay: string;
   smtpUrl?: string;
   smtpFrom?: string;
   pagerdutyUrl?: string;
@@ -47,6 +49,10 @@ export async function runServe(options: ServeOptions, command: Command): Promise
   const evalInterval = (durationMs(options.evalInterval) ?? Number(options.evalInterval) * 1_000) / 1_000;
   if (!Number.isFinite(evalInterval) || evalInterval <= 0) {
     throw new CliError(`--eval-interval must be a positive number of seconds, not "${options.evalInterval}"`);
+  }
+  const settleDelayMs = durationMs(options.settleDelay, { allowZero: true });
+  if (settleDelayMs === undefined || settleDelayMs % 1000 !== 0 || settleDelayMs > MAX_SETTLE_SECONDS * 1000) {
+    throw new CliError(`--settle-delay must be whole seconds from 0 to 1h, such as 60s or 2m, not "${options.settleDelay}"`);
   }
   for (const [flag, value] of [
     ['--graphite-url', options.graphiteUrl],
@@ -114,7 +120,7 @@ export async function runServe(options: ServeOptions, command: Command): Promise
       db: options.db,
       apiKeys,
       logger,
-      ...(options.graphiteUrl ? { graphiteUrl: options.graphiteUrl, evalIntervalSeconds: evalInterval } : {}),
+      ...(options.graphiteUrl ? { graphiteUrl: options.graphiteUrl, evalIntervalSeconds: evalInterval, settleDelaySeconds: settleDelayMs / 1000 } : {}),
       ...(options.heartbeatUrl ? { heartbeatUrl: options.heartbeatUrl } : {}),
       ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
       ...(options.smtpUrl ? { smtpUrl: options.smtpUrl } : {}),

@@ -35,6 +35,8 @@ export interface EvaluationAlert {
   info: string | null;
   pagerdutySeverity: PagerdutySeverity | null;
   opsgeniePriority: OpsgeniePriority | null;
+  /** The alert's settle delay in seconds; null: the server's. */
+  settleSeconds: number | null;
   status: string;
   currentlyTriggeredMetrics: string[];
   /** Muted at the cycle's time: an explicit mute not yet expired, or an active scheduled mute. */

@@ -15,6 +15,8 @@ export interface EvaluatorOptions {
   graphiteUrl: string;
   /** Seconds between the starts of two cycles. Default 30. */
   intervalSeconds?: number;
+  /** The server's settle delay in seconds, for alerts without their own (run-cycle.ts). Default 0. */
+  settleSeconds?: number;
   /** Render request timeout. Default 10 000 ms. */
   graphiteTimeoutMs?: number;
   logger?: Logger;
@@ -60,6 +62,7 @@ export function startEvaluator(options: EvaluatorOptions): RunningEvaluator {
       store: options.store,
       ...(options.leases ? { leases: options.leases } : {}),
       graphite,
+      ...(options.settleSeconds !== undefined ? { settleSeconds: options.settleSeconds } : {}),
       ...(options.onDeliveriesWritten ? { onDeliveriesWritten: options.onDeliveriesWritten } : {}),
       ...(options.now ? { now: options.now } : {}),
       ...(logger ? { logger } : {}),

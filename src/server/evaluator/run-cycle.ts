@@ -23,6 +23,8 @@ export interface CycleDependencies {
   logger?: Logger;
   /** Alerts per page of the listing (default PAGE_SIZE); tests use small pages. */
   pageSize?: number;
+  /** The server's settle delay in seconds (`--settle-delay`), for alerts whose settle_seconds is null; default 0. */
+  settleSeconds?: number;
 }
 
 /**
@@ -34,6 +36,8 @@ export const PAGE_SIZE = 2_000;
 /** One alert of the cycle: its criteria, where their answers are in the cycle's results, and how many are still out. */
 interface Plan {
   alert: EvaluationAlert;
+  /** The alert's settle delay: its own, or the server's. */
+  settleSeconds: number;
   criteria: Criterion[];
   slots: number[];
   historySlots: number[];
@@ -76,10 +80,10 @@ export async function runEvaluationCycle(deps: CycleDependencies): Promise<Cycle
   const transitionsTo: Record<string, number> = {};
   let failedQueries = 0;
   /** Judges one alert whose query results are all in. */
-  const judge = ({ alert, criteria, slots, historySlots }: Plan) => {
+  const judge = ({ alert, settleSeconds, criteria, slots, historySlots }: Plan) => {
     if (criteria.length === 0) return;
     try {
-      const input = buildInput(criteria, cycle.results, slots, historySlots, now, alert.expression);
+      const input = buildInput(criteria, cycle.results, slots, historySlots, now, settleSeconds, alert.expression);
       // Parsed once per distinct stored text (state-text-cache.ts).
       const previous = previousStateOf(alert.evalState, alert.status, alert.currentlyTriggeredMetrics);
       const advance = advanceAlert(previous, input, {
@@ -173,19 +177,22 @@ export async function runEvaluationCycle(deps: CycleDependencies): Promise<Cycle
     for (const alert of alerts) {
       const planIndex = plans.length;
       const criteria = safeListCriteria(alert, deps.logger);
+      const settleSeconds = alert.settleSeconds ?? deps.settleSeconds ?? 0;
+      // The window ends settleSeconds ago: fetch that much more (whole minutes, as ranges are asked).
+      const settleMinutes = Math.ceil(settleSeconds / 60);
       const slots: number[] = new Array(criteria.length);
       /** The history query of each criterion (missing data), -1 for none. */
       const historySlots: number[] = new Array(criteria.length);
       let pending = 0;
       for (let i = 0; i < criteria.length; i += 1) {
         const { metric, criteria: rule } = criteria[i]!;
-        const slot = (slots[i] = cycle.use(metric, queryRangeMinutes(rule), undefined, planIndex));
+        const slot = (slots[i] = cycle.use(metric, queryRangeMinutes(rule) + settleMinutes, undefined, planIndex));
         if (!cycle.answered(slot)) pending += 1;
         const range = historyQueryRange(rule);
-        historySlots[i] = range ? cycle.use(metric, range.fromMinutes, range.maxDataPoints, planIndex) : -1;
+        historySlots[i] = range ? cycle.use(metric, range.fromMinutes + settleMinutes, range.maxDataPoints, planIndex) : -1;
         if (range && !cycle.answered(historySlots[i]!)) pending += 1;
       }
-      plans.push({ alert, criteria, slots, historySlots, pending });
+      plans.push({ alert, settleSeconds, criteria, slots, historySlots, pending });
       if (pending === 0) settle(planIndex);
     }
     ask(false);
@@ -236,6 +243,7 @@ function buildInput(
   slots: readonly number[],
   historySlots: readonly number[],
   now: number,
+  settleSeconds: number,
   expression: string,
 ): CycleInput {
   let failures: { metric: string; message: string }[] | undefined;
@@ -250,7 +258,7 @@ function buildInput(
   for (let i = 0; i < criteria.length; i += 1) {
     const result = results[slots[i]!]!;
     const history = historySlots[i] === -1 ? undefined : results[historySlots[i]!]!;
-    outcomes[i] = judgeCriterion(criteria[i]!, result.ok ? result.series : [], now, history?.ok ? history.series : undefined);
+    outcomes[i] = judgeCriterion(criteria[i]!, result.ok ? result.series : [], now, history?.ok ? history.series : undefined, settleSeconds);
   }
   return { kind: 'judged', judgement: judgeAlert(expression, outcomes) };
 }

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { DEFAULT_SETTLE_SECONDS } from '../../model/defaults.js';
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import type { BackgroundService, ServiceContext } from '../start-server.js';
@@ -46,6 +47,7 @@ export function startEvaluatorService(context: ServiceContext): BackgroundServic
     ...(context.deliveries ? { onDeliveriesWritten: () => context.deliveries!.wake() } : {}),
     graphiteUrl: options.graphiteUrl,
     intervalSeconds,
+    settleSeconds: options.settleDelaySeconds ?? DEFAULT_SETTLE_SECONDS,
     logger: logger.child({ component: 'evaluator' }),
     ...(options.now ? { now: options.now } : {}),
     onCycle: (report, lagMs) => {

@@ -30,6 +30,8 @@ export interface AlertGraph {
   criteria: GraphCriterion[];
   /** Alerting periods from the alert's history; `until` null while still alerting. */
   alerting: { from: number; until: number | null }[];
+  /** The alert's settle delay in effect (its own, or the server's): the last this many seconds are not judged yet. */
+  settle_seconds: number;
   /** Why some or all series are missing (no Graphite, a failed query, a query outside the account's prefixes). */
   error: string | null;
 }
@@ -42,6 +44,8 @@ export interface GraphSources {
   prefixes: readonly string[];
   /** Epoch ms. */
   now: number;
+  /** The server's settle delay (seconds), for an alert without its own; default 0. */
+  settleSeconds?: number;
 }
 
 /**
@@ -91,7 +95,8 @@ export async function readAlertGraph(
   const alerting = (await readAlertingPeriods(alert, from, sources.store))
     .filter((period) => period.from <= until)
     .map((period) => (period.until === null || period.until > until ? { from: period.from, until: until < now ? until : period.until } : period));
-  return { from, until, criteria, alerting, error: errors.length > 0 ? errors.join('; ') : null };
+  const settleSeconds = alert.settleSeconds ?? sources.settleSeconds ?? 0;
+  return { from, until, criteria, alerting, settle_seconds: settleSeconds, error: errors.length > 0 ? errors.join('; ') : null };
 }
 
 function describe(metric: string, rule: AlertCriteria): Omit<GraphCriterion, 'name'> {

@@ -25,7 +25,7 @@ export function registerAlertConsoleRoutes(router: Router, deps: RouteDeps): voi
     const range = (query.oneOf('range', Object.keys(GRAPH_RANGES)) ?? '6h') as GraphRange;
     query.assertValid();
     const alert = await findAlert(ctx, store);
-    ctx.body = await readAlertGraph(alert, GRAPH_RANGES[range], { graphite: deps.graphite, store, prefixes: prefixesOf(ctx), now: deps.now() });
+    ctx.body = await readAlertGraph(alert, GRAPH_RANGES[range], { graphite: deps.graphite, store, prefixes: prefixesOf(ctx), now: deps.now(), settleSeconds: deps.settleSeconds });
   });
 
   router.get('/v2/alerts/:id/backtest', async (ctx) => {

@@ -27,6 +27,8 @@ export interface RouteDeps {
   ackChanges?: AckChangeLimiter;
   /** The backtest's render client (plan --impact's settings: longer timeouts, smaller batches); null without a Graphite. */
   backtestGraphite: GraphiteClient | null;
+  /** The server's settle delay (seconds), for alerts whose settle_seconds is null. */
+  settleSeconds: number;
 }
 
 /** The account of an authenticated request. */

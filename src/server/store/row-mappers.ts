@@ -69,6 +69,8 @@ export interface AlertRow {
   flap_guard: string | null;
   pagerduty_severity: string | null;
   opsgenie_priority: string | null;
+  /** Seconds, or null: the server's settle delay. */
+  settle_seconds: number | null;
   status: string;
   currently_triggered_metrics: string;
   muted_until: number | null;
@@ -100,6 +102,7 @@ export function alertFromRow(row: AlertRow, channels: string[], schedules: strin
     flapGuard: row.flap_guard ? (JSON.parse(row.flap_guard) as AlertRecord['flapGuard']) : null,
     pagerdutySeverity: row.pagerduty_severity as AlertRecord['pagerdutySeverity'],
     opsgeniePriority: row.opsgenie_priority as AlertRecord['opsgeniePriority'],
+    settleSeconds: row.settle_seconds === null || row.settle_seconds === undefined ? null : Number(row.settle_seconds),
     status: row.status,
     currentlyTriggeredMetrics: JSON.parse(row.currently_triggered_metrics) as string[],
     mutedUntil: row.muted_until,
@@ -124,6 +127,7 @@ export const ALERT_WRITE_COLUMNS = [
   'flap_guard',
   'pagerduty_severity',
   'opsgenie_priority',
+  'settle_seconds',
 ] as const;
 
 /** The column values of an alert write, in the order of ALERT_WRITE_COLUMNS. */
@@ -141,6 +145,7 @@ export function alertWriteValues(alert: AlertWrite): unknown[] {
     alert.flapGuard ? JSON.stringify(alert.flapGuard) : null,
     alert.pagerdutySeverity ?? null,
     alert.opsgeniePriority ?? null,
+    alert.settleSeconds ?? null,
   ];
 }
 

@@ -152,6 +152,8 @@ export interface AlertWrite {
   /** Extensions (message templates): null or absent, the notifiers' defaults. */
   pagerdutySeverity?: PagerdutySeverity | null;
   opsgeniePriority?: OpsgeniePriority | null;
+  /** Extension: the alert's settle delay in seconds; null or absent: the server's (--settle-delay). */
+  settleSeconds?: number | null;
 }
 
 /** An alert as stored: what was written plus the evaluator's state. */

@@ -71,11 +71,18 @@ export function heldReason(channel: ThrottledChannel, window: ThrottleWindow): s
   return `throttled: channel ${channel.description} sent ${channel.throttle.max_notifications} in the last ${formatWindow(channel.throttle.window_minutes)}; in the summary at ${at} UTC`;
 }
 
-/** The deliveries of a batch per channel, in batch order, each with its alert. */
+/**
+ * Resolves pass every throttle and take no slot of its window: a channel that was told an alert is alerting is
+ * always told it recovered (or that its failing query works again), or it would show an incident open for ever.
+ */
+const RESOLVES: ReadonlySet<string> = new Set(['recovered', 'query_recovered']);
+
+/** The deliveries of a batch a throttle counts, per channel, in batch order, each with its alert (resolves are not). */
 export function deliveriesByChannel(items: readonly EvaluationUpdate[]): Map<string, { alertId: string; delivery: NewDelivery }[]> {
   const byChannel = new Map<string, { alertId: string; delivery: NewDelivery }[]>();
   for (const { alertId, deliveries } of items) {
     for (const delivery of deliveries ?? []) {
+      if (RESOLVES.has(delivery.event)) continue;
       const list = byChannel.get(delivery.channelId);
       if (list) list.push({ alertId, delivery });
       else byChannel.set(delivery.channelId, [{ alertId, delivery }]);

@@ -71,6 +71,7 @@ export async function checkAlertRules(
       flapGuard: body.flap_guard ?? null,
       pagerdutySeverity: body.pagerduty_severity ?? null,
       opsgeniePriority: body.opsgenie_priority ?? null,
+      settleSeconds: body.settle_seconds ?? null,
     },
   };
 }
@@ -94,6 +95,7 @@ export function mergeAlertUpdate(stored: AlertRecord, patch: Partial<AlertBody>)
     flap_guard: 'flap_guard' in patch ? patch.flap_guard : (stored.flapGuard ?? null),
     pagerduty_severity: 'pagerduty_severity' in patch ? patch.pagerduty_severity : (stored.pagerdutySeverity ?? null),
     opsgenie_priority: 'opsgenie_priority' in patch ? patch.opsgenie_priority : (stored.opsgeniePriority ?? null),
+    settle_seconds: 'settle_seconds' in patch ? patch.settle_seconds : (stored.settleSeconds ?? null),
   };
   if ('on_query_failure' in patch) {
     merged.on_query_failure = patch.on_query_failure;

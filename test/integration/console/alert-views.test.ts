@@ -65,6 +65,15 @@ describe('the graph of an alert', () => {
     expect(render.requests.some((r) => r.from === '-1440min' && r.maxDataPoints === '720')).toBe(true);
   });
 
+  it('tells the settle delay in effect, the server’s or the alert’s own, which the console shades as not yet judged', async () => {
+    const render = await renderWith(() => null);
+    const s = await server({ graphiteUrl: render.url, evalIntervalSeconds: 3600, settleDelaySeconds: 45 });
+    const byServer = await createAlert(s);
+    const own = await createAlert(s, { name: 'own delay', settle_seconds: 0 });
+    expect((await s.request('GET', `/v2/alerts/${byServer}/graph/`)).body.settle_seconds).toBe(45);
+    expect((await s.request('GET', `/v2/alerts/${own}/graph/`)).body.settle_seconds).toBe(0);
+  });
+
   it('refuses an unknown range with a JSON 400 and another account’s alert with 404', async () => {
     const render = await renderWith(() => null);
     const s = await server({ graphiteUrl: render.url, evalIntervalSeconds: 3600 });

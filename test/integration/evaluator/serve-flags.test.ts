@@ -21,6 +21,11 @@ describe('alertform serve with evaluation', () => {
     const age = await runCli(['serve', '--db', ':memory:', '--delivery-max-age', 'a day']);
     expect(age.code).toBe(1);
     expect(age.stderr).toContain('--delivery-max-age must be a positive duration such as 90s, 15m or 24h, not "a day"');
+    for (const settle of ['soon', '1.5s', '2h']) {
+      const bad = await runCli(['serve', '--db', ':memory:', '--settle-delay', settle]);
+      expect(bad.code, settle).toBe(1);
+      expect(bad.stderr).toContain(`--settle-delay must be whole seconds from 0 to 1h, such as 60s or 2m, not "${settle}"`);
+    }
   }, 90_000);
 
   it('starts with --delivery-max-age 1w, weeks being a unit of every duration flag', async () => {

@@ -29,7 +29,7 @@ async function seedRichAccount(s: TestServer): Promise<void> {
   await post('/v2/notifications/', { type: 'victorops', description: 'vo', destination: 'https://alert.victorops.com/x', auto_resolve: true });
   await post('/v2/notifications/', { type: 'opsgenie', description: 'og', destination: 'og-key' });
   await post('/v2/notifications/', { type: 'email', description: 'mails', destination: 'a@example.com,b@example.com' });
-  await post('/v2/alerts/', { name: 'plain', metric: 'a.b', alert_criteria: { type: 'above', above_value: 1.5 } });
+  await post('/v2/alerts/', { name: 'plain', metric: 'a.b', alert_criteria: { type: 'above', above_value: 1.5 }, settle_seconds: 0 });
   await post('/v2/alerts/', { name: 'below', metric: 'a.*.c', alert_criteria: { type: 'below', below_value: -3, time_period: 7 }, notification_type: 'state_change', notification_channels: ['slack', 'hook'] });
   await post('/v2/alerts/', { name: 'band', metric: 'x', alert_criteria: { type: 'outside_bounds', above_value: 10, below_value: 2, time_period: '' }, notification_type: ['every', 5], scheduled_mutes: [night] });
   await post('/v2/alerts/', {
@@ -40,6 +40,8 @@ async function seedRichAccount(s: TestServer): Promise<void> {
     info: 'multi\nline "info" with: colons',
     pagerduty_severity: 'warning',
     opsgenie_priority: 'P2',
+    // An extension: its own settle delay (0, falsy, must survive the round trip too: see `plain`).
+    settle_seconds: 90,
   });
   await post('/v2/alerts/', { name: 'fn-ignore', metric: 'sumSeries(a.*)', alert_criteria: { type: 'above', above_value: 0 }, on_query_failure: 'ignore' });
   await post('/v2/alerts/', { name: 'fn-default', metric: 'avg(a.*)', alert_criteria: { type: 'above', above_value: 0 } });
@@ -74,6 +76,9 @@ describe('pull', { timeout: 120_000 }, () => {
     expect(plan.problems).toEqual([]);
     expect(plan.changes).toEqual([]);
     expect(plan.summary).toMatchObject({ noOp: 15, unmanaged: 0 });
+    const alerts = readFileSync(join(out, 'alerts.yaml'), 'utf8');
+    expect(alerts).toMatch(/settle_seconds: 90\n/);
+    expect(alerts).toMatch(/settle_seconds: 0\n/);
     const validate = await runCli(['validate', out]);
     expect(validate.code).toBe(0);
   });

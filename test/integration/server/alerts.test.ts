@@ -76,13 +76,25 @@ describeEachStore('on $name', (backend) => {
         flap_guard: null,
         pagerduty_severity: null,
         opsgenie_priority: null,
+        settle_seconds: null,
       });
       // The hosted API's fields in its order, then alertform's extensions.
       expect(Object.keys(read.body)).toEqual([
         'id', 'name', 'metric', 'alert_criteria', 'additional_criteria', 'expression', 'notification_channels',
         'notification_type', 'scheduled_mutes', 'currently_triggered_metrics', 'muted', 'status', 'info',
         'on_query_failure', 'escalation', 'acknowledgement', 'flap_guard', 'pagerduty_severity', 'opsgenie_priority',
+        'settle_seconds',
       ]);
+    });
+
+    it('keeps settle_seconds (a whole number of seconds up to an hour, or null) and refuses anything else with 400', async () => {
+      const made = await create(alertBody({ name: 'settled', settle_seconds: 120 }));
+      expect(made.status).toBe(201);
+      expect((await server.request('GET', `/v2/alerts/${made.body.id}/`)).body.settle_seconds).toBe(120);
+      const cleared = await server.request('PUT', `/v2/alerts/${made.body.id}/`, { settle_seconds: null });
+      expect(cleared.status, cleared.text).toBe(200);
+      expect((await server.request('GET', `/v2/alerts/${made.body.id}/`)).body.settle_seconds).toBeNull();
+      for (const bad of [-1, 1.5, 3601, '60s']) expect(await problemsOf(alertBody({ name: `bad-${bad}`, settle_seconds: bad }))).toEqual(['settle_seconds']);
     });
 
     it('answers 409 conflict for a second alert of the same name, and accepts a name differing only in case', async () => {

@@ -22,15 +22,15 @@ describe('30 s buckets', () => {
       [10, NOW + 30],
     ]);
     expect(buckets).toEqual([
-      { time: NOW, value: 2, step: 30 },
-      { time: NOW + 30, value: 10, step: 30 },
+      { time: NOW, value: 2, step: 30, high: 3, low: 1, last: 3 },
+      { time: NOW + 30, value: 10, step: 30, high: 10, low: 10, last: 10 },
     ]);
   });
 
   it('keeps coarser data as it is and drops null points', () => {
     expect(bucketDatapoints([[5, 1_700_000_040], [null, 1_700_000_100], [7, 1_700_000_160]])).toEqual([
-      { time: 1_700_000_040, value: 5, step: 60 },
-      { time: 1_700_000_160, value: 7, step: 60 },
+      { time: 1_700_000_040, value: 5, step: 60, high: 5, low: 5, last: 5 },
+      { time: 1_700_000_160, value: 7, step: 60, high: 7, low: 7, last: 7 },
     ]);
   });
 
@@ -39,9 +39,9 @@ describe('30 s buckets', () => {
     const shuffled = [ordered[3]!, ordered[4]!, ordered[0]!, ordered[1]!, ordered[2]!, ordered[6]!, ordered[5]!];
     expect(bucketDatapoints(shuffled)).toEqual(bucketDatapoints(ordered));
     expect(bucketDatapoints(ordered)).toEqual([
-      { time: NOW, value: 2, step: 30 },
-      { time: NOW + 30, value: 7, step: 30 },
-      { time: NOW + 60, value: 7, step: 30 },
+      { time: NOW, value: 2, step: 30, high: 3, low: 1, last: 3 },
+      { time: NOW + 30, value: 7, step: 30, high: 10, low: 4, last: 4 },
+      { time: NOW + 60, value: 7, step: 30, high: 7, low: 7, last: 7 },
     ]);
   });
 
@@ -70,10 +70,24 @@ describe('criteria on one series', () => {
   });
 
   it('below and outside_bounds judge every point of the window', () => {
-    expect(judgeSeries({ type: 'below', below_value: 5, time_period: 1 }, points([1, 2, 3, 4, 1, 2]), NOW)).toEqual({ state: 'holds', value: 2 });
+    expect(judgeSeries({ type: 'below', below_value: 5, time_period: 1 }, points([1, 2, 3, 4, 1, 2]), NOW)).toEqual({ state: 'holds', value: 1 });
     const bounds: AlertCriteria = { type: 'outside_bounds', below_value: 10, above_value: 20, time_period: 1 };
     expect(judgeSeries(bounds, points([1, 1, 1, 30, 30, 30]), NOW)).toEqual({ state: 'holds', value: 30 });
     expect(judgeSeries(bounds, points([1, 1, 1, 15, 15, 15]), NOW)).toEqual({ state: 'clear', value: 15 });
+  });
+
+  it('records a breach with the worst value Graphite returned in the window, never a bucket mean', () => {
+    // 10 s data: a spike to 500 beside 50 is a bucket of mean 275; what Graphite held, and what is recorded, is 500.
+    const spike = bucketDatapoints([[50, NOW], [500, NOW + 10], [null, NOW + 20]]);
+    expect(spike[0]!.value).toBe(275);
+    expect(judgeSeries(above(100), spike, NOW + 29)).toEqual({ state: 'holds', value: 500 });
+    const dips = bucketDatapoints([[4, NOW - 30], [1, NOW - 20], [3, NOW], [2, NOW + 10]]);
+    expect(judgeSeries({ type: 'below', below_value: 5, time_period: 1 }, dips, NOW + 29)).toEqual({ state: 'holds', value: 1 });
+    const bounds: AlertCriteria = { type: 'outside_bounds', below_value: 10, above_value: 20 };
+    // A bucket of mean 9.7: 2 is 8 below the lower bound, 24 is 4 above the upper one; 2 is the worst.
+    expect(judgeSeries(bounds, bucketDatapoints([[2, NOW], [3, NOW + 10], [24, NOW + 20]]), NOW + 29)).toEqual({ state: 'holds', value: 2 });
+    // A clear series reports its latest value as returned, not a mean.
+    expect(judgeSeries(above(100), bucketDatapoints([[10, NOW], [30, NOW + 10]]), NOW + 29)).toEqual({ state: 'clear', value: 30 });
   });
 
   it('never triggers nor resolves on nulls: a window of nulls says nothing', () => {

@@ -84,11 +84,12 @@ describe('escalation steps', () => {
     expect(cycles[3]!.sent).toEqual(['escalated>lead#1']);
   });
 
-  it('hold a due step while muted, and send no escalated recovery when the recovery itself is muted', () => {
+  it('hold a due step while muted, and still send the recovery to every channel told, escalated ones too, when muted', () => {
     const cycles = run([[0, holds], [15, holds, { muted: true }], [20, holds], [21, clear, { muted: true }]]);
     expect(cycles[1]!.held).toEqual(['escalated: step 1 (after 15 minutes) held back: muted']);
     expect(cycles[2]!.sent).toEqual(['escalated>lead#1']);
-    expect(cycles[3]!.sent).toEqual([]);
+    // A resolve is never lost: the alert's channel and the lead were paged, both are told it is over.
+    expect(cycles[3]!.sent).toEqual(['recovered', 'recovered>lead']);
   });
 
   it('keep the clock through cycles without data, and survive a round trip of the stored state', () => {

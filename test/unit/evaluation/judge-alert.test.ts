@@ -56,6 +56,36 @@ describe('wildcards', () => {
   });
 });
 
+describe('the settle delay', () => {
+  const sum = { letter: 'a', metric: 'sumSeries(x.*)', criteria: { type: 'above' as const, above_value: 95, time_period: 1 } };
+  // 10 s data: four complete minutes of 100, then a newest bucket that holds the early collectors' share only (75).
+  const start = 1_700_000_100 - 300; // a bucket start
+  const datapoints: [number | null, number][] = [];
+  for (let t = start; t < start + 270; t += 10) datapoints.push([100, t]);
+  datapoints.push([75, start + 270], [null, start + 280]);
+  const series = [{ target: 'sumSeries(x.*)', datapoints }];
+
+  it('judges without a delay the half-filled newest bucket, and recovers on it', () => {
+    expect(judgeCriterion(sum, series, start + 285).state).toBe('clear');
+  });
+
+  it('leaves out every bucket that reaches past now - delay, so late points cannot resolve anything', () => {
+    const outcome = judgeCriterion(sum, series, start + 285, undefined, 10);
+    expect(outcome.state).toBe('holds');
+    expect(outcome.triggered).toEqual([{ metric: 'sumSeries(x.*)', value: 100 }]);
+    expect(outcome.latest.get('sumSeries(x.*)')).toBe(100);
+    // A bucket that ends exactly at the cutoff is complete and judged.
+    expect(judgeCriterion(sum, series, start + 300 + 10, undefined, 10).state).toBe('clear');
+  });
+
+  it('shifts the window of missing back by the delay', () => {
+    const missing = { letter: 'a', metric: 'x.beat', criteria: { type: 'missing' as const, time_period: 1 } };
+    const beat = [{ target: 'x.beat', datapoints: [[1, start] as [number, number], [null, start + 60] as [null, number]] }];
+    expect(judgeCriterion(missing, beat, start + 90).state).toBe('holds');
+    expect(judgeCriterion(missing, beat, start + 90, undefined, 60).state).toBe('clear');
+  });
+});
+
 function outcome(letter: string, state: CriterionOutcome['state'], metric = `${letter}.m`): CriterionOutcome {
   return {
     letter,

@@ -162,12 +162,33 @@ describe('suppressed notifications', () => {
   const advance = (state: EvalState, input: CycleInput, extra: Partial<AdvanceContext> = {}) =>
     advanceAlert(state, input, { now: T0, notificationType: ['every', 30], muted: false, onQueryFailure: null, acknowledged: false, ...extra });
 
-  it('lists an alerting notification held back by a mute, then the recovery held back for the same reason', () => {
+  it('lists an alerting notification held back by a mute, then the recovery nobody is owed', () => {
     const alerting = advance(initialEvalState(), holds(), { muted: true });
     expect(alerting.notifications).toEqual([]);
     expect(alerting.suppressed).toEqual([{ event: 'alerting', triggered: [{ metric: 'web.1.cpu', value: 95 }], reason: 'muted' }]);
     const recovered = advance(alerting.state, clear(), { muted: true });
-    expect(recovered.suppressed.map((s) => [s.event, s.reason])).toEqual([['recovered', 'muted']]);
+    expect(recovered.suppressed.map((s) => [s.event, s.reason])).toEqual([['recovered', 'no alerting notification was sent for this episode']]);
+  });
+
+  it('never loses a resolve: a recovery (and a query recovery) goes out when channels were told, muted or acknowledged', () => {
+    const told = advance(initialEvalState(), holds());
+    expect(told.notifications.map((n) => n.event)).toEqual(['alerting']);
+    for (const circumstances of [{ muted: true }, { acknowledged: true }, { muted: true, acknowledged: true }]) {
+      const recovered = advance(told.state, clear(), circumstances);
+      expect(recovered.notifications.map((n) => n.event), JSON.stringify(circumstances)).toEqual(['recovered']);
+      expect(recovered.suppressed).toEqual([]);
+    }
+    // A channel removed from the alert during the episode was told: it gets the resolve too (and only once).
+    const paged = advance(initialEvalState(), holds(), { channels: ['a', 'b'] });
+    expect(paged.state.pagedChannels).toEqual(['a', 'b']);
+    const reminded = advance(paged.state, holds(), { channels: ['b', 'c'], now: T0 + 3600 });
+    expect(reminded.notifications.map((n) => n.event)).toEqual(['reminder']);
+    expect(reminded.state.pagedChannels).toEqual(['a', 'b', 'c']);
+    const resolved = advance(reminded.state, clear(), { channels: ['c'], muted: true });
+    expect(resolved.notifications.map((n) => [n.event, n.channels])).toEqual([['recovered', undefined], ['recovered', ['a', 'b']]]);
+    expect(resolved.state.pagedChannels).toBeUndefined();
+    const failing = advance(initialEvalState(), failed, { onQueryFailure: 'notify' });
+    expect(advance(failing.state, clear(), { muted: true }).notifications.map((n) => n.event)).toEqual(['query_recovered']);
   });
 
   it('lists an alerting notification held back by the backoff with its minutes', () => {

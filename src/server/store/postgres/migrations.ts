@@ -238,6 +238,10 @@ export const MIGRATIONS: readonly string[] = [
   CREATE TRIGGER schedules_notify_evaluation AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON schedules
     FOR EACH STATEMENT EXECUTE FUNCTION alertform_notify_evaluation_change();
   `,
+  // 12: an alert's settle delay in seconds (NULL: the server's --settle-delay), as on SQLite.
+  `
+  ALTER TABLE alerts ADD COLUMN settle_seconds INTEGER;
+  `,
 ];
 
 /** Any constant, the same in every replica: serialises replicas that start together on an empty database. */

@@ -198,6 +198,10 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE alerts ADD COLUMN pagerduty_severity TEXT;
   ALTER TABLE alerts ADD COLUMN opsgenie_priority TEXT;
   `,
+  // 10: an alert's settle delay in seconds (NULL: the server's --settle-delay).
+  `
+  ALTER TABLE alerts ADD COLUMN settle_seconds INTEGER;
+  `,
 ];
 
 /** Brings the database to the newest schema version; refuses a database newer than this code. */

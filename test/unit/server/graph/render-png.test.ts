@@ -7,7 +7,7 @@ const from = 1_700_000_000;
 const until = from + 7 * 86_400;
 
 function graphOf(series: AlertGraph['criteria'][number]['series'], thresholds = [90]): AlertGraph {
-  return { from, until, criteria: [{ name: 'alert_criteria', metric: 'm', type: 'above', thresholds, series }], alerting: [], error: null };
+  return { from, until, criteria: [{ name: 'alert_criteria', metric: 'm', type: 'above', thresholds, series }], alerting: [], settle_seconds: 60, error: null };
 }
 
 describe('the graph picture', () => {

@@ -81,14 +81,13 @@ describe.each(BACKENDS)('a channel throttle on $name', (backend) => {
     await replica.saveEvaluations([transition(a1!.id, 'disk-1', 'recovered', channels, T0 + 30 * MINUTE)]);
 
     const pending = await store.listDeliveries(account.id, { states: ['pending'], page: 1, max: 100 });
-    // The unthrottled channel gets all five; the throttled one its first two.
+    // The unthrottled channel gets all five; the throttled one its first two, and the resolve (never held, no slot).
     expect(pending.items.filter((d) => d.channel.id === mail.id)).toHaveLength(5);
-    expect(pending.items.filter((d) => d.channel.id === hook.id).map((d) => `${d.alert.name}:${d.event}`)).toEqual(['disk-1:alerting', 'disk-2:alerting']);
+    expect(pending.items.filter((d) => d.channel.id === hook.id).map((d) => `${d.alert.name}:${d.event}`)).toEqual(['disk-1:alerting', 'disk-2:alerting', 'disk-1:recovered']);
     const held = await store.listDeliveries(account.id, { states: ['held'], page: 1, max: 100 });
     expect(held.items.map((d) => [d.alert.name, d.event, d.state, d.channel.description, d.nextAttemptAt])).toEqual([
       ['disk-3', 'alerting', 'held', 'ops hook', T0 + 60 * MINUTE],
       ['disk-4', 'alerting', 'held', 'ops hook', T0 + 60 * MINUTE],
-      ['disk-1', 'recovered', 'held', 'ops hook', T0 + 60 * MINUTE],
     ]);
     const timeline = await store.listTimeline(account.id, a3!.id, 0, 50);
     expect(timeline.filter((entry) => entry.channel?.id === hook.id).map((entry) => [entry.kind, entry.reason])).toEqual([
@@ -103,13 +102,13 @@ describe.each(BACKENDS)('a channel throttle on $name', (backend) => {
       startDeliveryWorker({ store: one, now: () => clock, pollMs: 20, send: async (channel, notification) => void sent.push({ channel: channel.description, notification }) }),
     );
     cleanups.push(async () => void (await Promise.all(workers.map((worker) => worker.stop(100)))));
-    await until(async () => sent.length, (count) => count >= 8);
+    await until(async () => sent.length, (count) => count >= 9);
     await Promise.all(workers.map((worker) => worker.idle()));
     // Both workers also close windows by hand at once: still one summary.
     expect((await Promise.all([store.closeThrottleWindows(clock), replica.closeThrottleWindows(clock)])).reduce((a, b) => a + b)).toBe(0);
 
     const toHook = sent.filter((one) => one.channel === 'ops hook').map((one) => one.notification);
-    expect(toHook.map((n) => n.event).sort()).toEqual(['alerting', 'alerting', 'throttled_summary']);
+    expect(toHook.map((n) => n.event).sort()).toEqual(['alerting', 'alerting', 'recovered', 'throttled_summary']);
     expect(sent.filter((one) => one.channel === 'mail')).toHaveLength(5);
     const summary = toHook.find((n) => n.event === 'throttled_summary')!;
     expect(summary.throttled).toEqual({
@@ -118,26 +117,25 @@ describe.each(BACKENDS)('a channel throttle on $name', (backend) => {
       window_minutes: 60,
       window_start: T0 / 1000,
       window_end: T0 / 1000 + 3600,
-      held_count: 3,
+      held_count: 2,
       held: [
         { alert_id: a3!.id, alert_name: 'disk-3', event: 'alerting', metric: 'disk.disk-3', value: 95, time: T0 / 1000 + 600 },
         { alert_id: a4!.id, alert_name: 'disk-4', event: 'alerting', metric: 'disk.disk-4', value: 95, time: T0 / 1000 + 1200 },
-        { alert_id: a1!.id, alert_name: 'disk-1', event: 'recovered', metric: 'disk.disk-1', value: 40, time: T0 / 1000 + 1800 },
       ],
     });
     const summarized = await store.listDeliveries(account.id, { states: ['summarized', 'held'], page: 1, max: 100 });
-    expect(summarized.items.map((d) => d.state)).toEqual(['summarized', 'summarized', 'summarized']);
+    expect(summarized.items.map((d) => d.state)).toEqual(['summarized', 'summarized']);
     const delivered = await store.listDeliveries(account.id, { states: ['delivered'], page: 1, max: 100 });
     expect(delivered.items.filter((d) => d.event === 'throttled_summary').map((d) => [d.alert.name, d.channel.description])).toEqual([
       ['throttled notifications', 'ops hook'],
     ]);
 
     // The next notification opens a new window, and goes out.
-    await store.saveEvaluations([transition(a2!.id, 'disk-2', 'recovered', channels, T0 + 61 * MINUTE)]);
+    await store.saveEvaluations([transition(a3!.id, 'disk-3', 'alerting', channels, T0 + 61 * MINUTE)]);
     const next = await store.listDeliveries(account.id, { states: ['pending', 'held'], page: 1, max: 100 });
     expect(next.items.map((d) => `${d.channel.description}:${d.alert.name}:${d.event}:${d.state}`).sort()).toEqual([
-      'mail:disk-2:recovered:pending',
-      'ops hook:disk-2:recovered:pending',
+      'mail:disk-3:alerting:pending',
+      'ops hook:disk-3:alerting:pending',
     ]);
   });
 
@@ -151,8 +149,10 @@ describe.each(BACKENDS)('a channel throttle on $name', (backend) => {
     await Promise.all(saves);
     const pending = await store.listDeliveries(account.id, { states: ['pending'], page: 1, max: 100 });
     const held = await store.listDeliveries(account.id, { states: ['held'], page: 1, max: 100 });
-    expect([pending.items.length, held.items.length]).toEqual([2, 10]);
-    // Four windows' closers at once make one summary of all ten.
+    // Eight alerting notifications compete for two slots; the four resolves pass without taking one.
+    expect([pending.items.length, held.items.length]).toEqual([6, 6]);
+    expect(held.items.every((d) => d.event === 'alerting')).toBe(true);
+    // Four windows' closers at once make one summary of all six.
     const made = await Promise.all([store, replica, store, replica].map((one) => one.closeThrottleWindows(T0 + 60 * MINUTE + 20)));
     expect(made.reduce((a, b) => a + b)).toBe(1);
     const summaries = await store.listDeliveries(account.id, { states: ['pending'], page: 1, max: 100 });
