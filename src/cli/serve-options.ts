@@ -41,6 +41,13 @@ export const SERVE_OPTIONS: readonly ServeOptionSpec[] = [
       "a dead man's switch (healthchecks.io, Cronitor, Dead Man's Snitch): GET this URL after every healthy evaluation cycle; a secret, never logged (prefer the environment variable)",
   },
   { flags: '--eval-interval <seconds>', env: 'ALERTFORM_EVAL_INTERVAL', description: 'seconds between evaluation cycles', default: '30' },
+  {
+    flags: '--on-no-data <policy>',
+    env: 'ALERTFORM_ON_NO_DATA',
+    description: "what no data does for alerts whose on_no_data is not set: ignore (shown as no_data, nobody told), notify, or alerting",
+    default: 'ignore',
+    choices: ['ignore', 'notify', 'alerting'],
+  },
   { flags: '--smtp-url <url>', env: 'ALERTFORM_SMTP_URL', description: 'SMTP server for email channels, e.g. smtp://user:pass@mail.example:587' },
   { flags: '--smtp-from <address>', env: 'ALERTFORM_SMTP_FROM', description: 'From address of notification emails (default alertform@localhost)' },
   { flags: '--pagerduty-url <url>', env: 'ALERTFORM_PAGERDUTY_URL', description: 'PagerDuty Events API base URL (default https://events.pagerduty.com)' },

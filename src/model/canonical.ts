@@ -8,6 +8,7 @@ import type {
   MessageTemplate,
   NotificationType,
   NotificationTypeInput,
+  OnNoData,
   OnQueryFailure,
   OpsgeniePriority,
   PagerdutySeverity,
@@ -49,6 +50,8 @@ export interface CanonicalAlert {
   /** Extensions: null is the notifiers' default. */
   pagerduty_severity: PagerdutySeverity | null;
   opsgenie_priority: OpsgeniePriority | null;
+  /** Extension: null is the server's default policy. */
+  on_no_data: OnNoData;
 }
 
 /** One escalation step in canonical form: minutes, channel names sorted and unique. */

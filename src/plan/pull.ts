@@ -32,6 +32,7 @@ function alertDefinition(a: CanonicalAlert): Record<string, unknown> {
   if (a.flap_guard) out.flap_guard = flapGuardToDefinition(a.flap_guard);
   if (a.pagerduty_severity !== null) out.pagerduty_severity = a.pagerduty_severity;
   if (a.opsgenie_priority !== null) out.opsgenie_priority = a.opsgenie_priority;
+  if (a.on_no_data !== null) out.on_no_data = a.on_no_data;
   return out;
 }
 

@@ -30,6 +30,7 @@ export class MemoryEvaluationStore implements EvaluationStore {
       info: null,
       pagerdutySeverity: null,
       opsgeniePriority: null,
+      onNoData: null,
       status: 'healthy',
       currentlyTriggeredMetrics: [],
       muted: false,

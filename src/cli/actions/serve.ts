@@ -22,6 +22,7 @@ export interface ServeOptions {
   publicUrl?: string;
   heartbeatUrl?: string;
   evalInterval: string;
+  onNoData?: 'ignore' | 'notify' | 'alerting';
   smtpUrl?: string;
   smtpFrom?: string;
   pagerdutyUrl?: string;
@@ -113,6 +114,7 @@ export async function runServe(options: ServeOptions, command: Command): Promise
       apiKeys,
       logger,
       ...(options.graphiteUrl ? { graphiteUrl: options.graphiteUrl, evalIntervalSeconds: evalInterval } : {}),
+      ...(options.onNoData ? { onNoData: options.onNoData } : {}),
       ...(options.heartbeatUrl ? { heartbeatUrl: options.heartbeatUrl } : {}),
       ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
       ...(options.smtpUrl ? { smtpUrl: options.smtpUrl } : {}),

@@ -57,6 +57,7 @@ export const alertAdapter: AdapterOf<'alert'> = {
       flapGuardFromDefinition(spec.flap_guard),
       spec.pagerduty_severity ?? null,
       spec.opsgenie_priority ?? null,
+      spec.on_no_data ?? null,
     );
   },
   canonicalActual(read, refs) {
@@ -81,6 +82,7 @@ export const alertAdapter: AdapterOf<'alert'> = {
       read.flap_guard,
       read.pagerduty_severity ?? null,
       read.opsgenie_priority ?? null,
+      read.on_no_data ?? null,
     );
   },
   unknownFields(read) {
@@ -96,6 +98,7 @@ export const alertAdapter: AdapterOf<'alert'> = {
     // alertform extensions: the hosted service does not return them.
     if (read.pagerduty_severity === undefined) unknown.push('pagerduty_severity');
     if (read.opsgenie_priority === undefined) unknown.push('opsgenie_priority');
+    if (read.on_no_data === undefined) unknown.push('on_no_data');
     return unknown;
   },
   references: (c) => [
@@ -141,16 +144,17 @@ function alertBody(c: CanonicalAlert, ids: IdRegistry, full: boolean): AlertBody
   // Extensions: left out of a create when unset, so the body is exactly the Hosted Graphite one.
   if (full || c.pagerduty_severity !== null) body.pagerduty_severity = c.pagerduty_severity;
   if (full || c.opsgenie_priority !== null) body.opsgenie_priority = c.opsgenie_priority;
+  if (full || c.on_no_data !== null) body.on_no_data = c.on_no_data;
   return body;
 }
 
 /** The fields of a canonical alert before its extensions. */
-type CanonicalFields = Omit<CanonicalAlert, 'escalation' | 'flap_guard' | 'pagerduty_severity' | 'opsgenie_priority'>;
+type CanonicalFields = Omit<CanonicalAlert, 'escalation' | 'flap_guard' | 'pagerduty_severity' | 'opsgenie_priority' | 'on_no_data'>;
 
 /**
  * The alert with its extensions added in place, in the order plans print them: escalation only when there are steps
  * (an alert without escalation has no such field to compare), flap_guard only when set (absent and null mean the
- * same: no guard), then the severity and priority. Assigned rather than spread: this runs for every alert of a plan.
+ * same: no guard), then the severity, the priority and the no-data policy. Assigned rather than spread: this runs for every alert of a plan.
  */
 function withExtensions(
   alert: CanonicalFields,
@@ -158,11 +162,13 @@ function withExtensions(
   guard: FlapGuard | null | undefined,
   pagerdutySeverity: CanonicalAlert['pagerduty_severity'],
   opsgeniePriority: CanonicalAlert['opsgenie_priority'],
+  onNoData: CanonicalAlert['on_no_data'],
 ): CanonicalAlert {
   const full = alert as CanonicalAlert;
   if (steps.length > 0) full.escalation = steps;
   if (guard) full.flap_guard = { max_changes: guard.max_changes, window_minutes: guard.window_minutes };
   full.pagerduty_severity = pagerdutySeverity;
   full.opsgenie_priority = opsgeniePriority;
+  full.on_no_data = onNoData;
   return full;
 }

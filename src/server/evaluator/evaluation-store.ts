@@ -3,6 +3,7 @@ import type {
   AlertCriteria,
   FlapGuard,
   NotificationType,
+  OnNoData,
   OnQueryFailure,
   OpsgeniePriority,
   PagerdutySeverity,
@@ -35,6 +36,8 @@ export interface EvaluationAlert {
   info: string | null;
   pagerdutySeverity: PagerdutySeverity | null;
   opsgeniePriority: OpsgeniePriority | null;
+  /** What no data does for this alert; null: the server's default (the cycle's `defaultOnNoData`). */
+  onNoData: OnNoData;
   status: string;
   currentlyTriggeredMetrics: string[];
   /** Muted at the cycle's time: an explicit mute not yet expired, or an active scheduled mute. */

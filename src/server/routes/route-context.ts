@@ -9,6 +9,7 @@ import type { DestinationPolicy } from '../net/destination-policy.js';
 import type { Quotas } from '../quotas.js';
 import type { GraphiteClient } from '../../graphite/index.js';
 import { checkSchema } from '../validation/check-schema.js';
+import type { EvaluationHealth } from '../evaluator/evaluation-health.js';
 
 /** What every route module gets: the store and the clock (tests move the clock to expire mutes). */
 export interface RouteDeps {
@@ -22,6 +23,8 @@ export interface RouteDeps {
   graphite: GraphiteClient | null;
   /** The API's reads of alerts, through the read cache (http/alert-read-cache.ts); the store itself when absent. */
   alertReads?: AlertReads;
+  /** Whether anything evaluates this server's alerts now (their `state`: evaluator/evaluation-health.ts). */
+  evaluation: Pick<EvaluationHealth, 'evaluating' | 'evaluatingKnown'>;
   /** The backtest's render client (plan --impact's settings: longer timeouts, smaller batches); null without a Graphite. */
   backtestGraphite: GraphiteClient | null;
 }

@@ -69,6 +69,7 @@ export interface AlertRow {
   flap_guard: string | null;
   pagerduty_severity: string | null;
   opsgenie_priority: string | null;
+  on_no_data: string | null;
   status: string;
   currently_triggered_metrics: string;
   muted_until: number | null;
@@ -100,6 +101,7 @@ export function alertFromRow(row: AlertRow, channels: string[], schedules: strin
     flapGuard: row.flap_guard ? (JSON.parse(row.flap_guard) as AlertRecord['flapGuard']) : null,
     pagerdutySeverity: row.pagerduty_severity as AlertRecord['pagerdutySeverity'],
     opsgeniePriority: row.opsgenie_priority as AlertRecord['opsgeniePriority'],
+    onNoData: (row.on_no_data ?? null) as AlertRecord['onNoData'],
     status: row.status,
     currentlyTriggeredMetrics: JSON.parse(row.currently_triggered_metrics) as string[],
     mutedUntil: row.muted_until,
@@ -124,6 +126,7 @@ export const ALERT_WRITE_COLUMNS = [
   'flap_guard',
   'pagerduty_severity',
   'opsgenie_priority',
+  'on_no_data',
 ] as const;
 
 /** The column values of an alert write, in the order of ALERT_WRITE_COLUMNS. */
@@ -141,6 +144,7 @@ export function alertWriteValues(alert: AlertWrite): unknown[] {
     alert.flapGuard ? JSON.stringify(alert.flapGuard) : null,
     alert.pagerdutySeverity ?? null,
     alert.opsgeniePriority ?? null,
+    alert.onNoData ?? null,
   ];
 }
 

@@ -69,6 +69,7 @@ export async function checkAlertRules(
       flapGuard: body.flap_guard ?? null,
       pagerdutySeverity: body.pagerduty_severity ?? null,
       opsgeniePriority: body.opsgenie_priority ?? null,
+      onNoData: body.on_no_data ?? null,
     },
   };
 }
@@ -92,6 +93,7 @@ export function mergeAlertUpdate(stored: AlertRecord, patch: Partial<AlertBody>)
     flap_guard: 'flap_guard' in patch ? patch.flap_guard : (stored.flapGuard ?? null),
     pagerduty_severity: 'pagerduty_severity' in patch ? patch.pagerduty_severity : (stored.pagerdutySeverity ?? null),
     opsgenie_priority: 'opsgenie_priority' in patch ? patch.opsgenie_priority : (stored.opsgeniePriority ?? null),
+    on_no_data: 'on_no_data' in patch ? patch.on_no_data : (stored.onNoData ?? null),
   };
   if ('on_query_failure' in patch) {
     merged.on_query_failure = patch.on_query_failure;

@@ -238,6 +238,10 @@ export const MIGRATIONS: readonly string[] = [
   CREATE TRIGGER schedules_notify_evaluation AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON schedules
     FOR EACH STATEMENT EXECUTE FUNCTION alertform_notify_evaluation_change();
   `,
+  // 12: what an alert does when its queries answer no data (ignore, notify, alerting); NULL is the server's default.
+  `
+  ALTER TABLE alerts ADD COLUMN on_no_data TEXT;
+  `,
 ];
 
 /** Any constant, the same in every replica: serialises replicas that start together on an empty database. */

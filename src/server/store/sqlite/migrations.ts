@@ -198,6 +198,10 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE alerts ADD COLUMN pagerduty_severity TEXT;
   ALTER TABLE alerts ADD COLUMN opsgenie_priority TEXT;
   `,
+  // 10: what an alert does when its queries answer no data (ignore, notify, alerting); NULL is the server's default.
+  `
+  ALTER TABLE alerts ADD COLUMN on_no_data TEXT;
+  `,
 ];
 
 /** Brings the database to the newest schema version; refuses a database newer than this code. */
