@@ -70,6 +70,8 @@ export interface ServerOptions {
    */
   publicUrl?: string;
   evalIntervalSeconds?: number;
+  /** Evaluation health as this server reports it (tests, embedders); default: made from graphiteUrl and the store. */
+  evaluation?: EvaluationHealth;
   /** What no data does for an alert whose on_no_data is null (`--on-no-data`); default ignore. */
   onNoData?: NoDataPolicy;
   /**
@@ -127,7 +129,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     await store.close();
     throw error;
   }
-  const evaluation = new EvaluationHealth({
+  const evaluation = options.evaluation ?? new EvaluationHealth({
     evaluating: Boolean(options.graphiteUrl),
     ...(options.evalIntervalSeconds ? { intervalSeconds: options.evalIntervalSeconds } : {}),
     logger: logger.child({ component: 'evaluation-health' }),
