@@ -302,6 +302,7 @@ const KIND_WORDS = {
   alerting: 'Alerting',
   recovered: 'Recovered',
   query_failed: 'Query failed',
+  no_data: 'No data',
   muted: 'Muted',
   unmuted: 'Unmuted',
   notification_sent: 'Notification sent',

@@ -33,8 +33,6 @@ export function presentAlertAs(alert: AlertRecord, muted: boolean, acknowledged:
     currently_triggered_metrics: alert.currentlyTriggeredMetrics,
     muted,
     status: alert.status,
-    // Extension (read-only): the one state (model/alert-state.ts) beside the documented status.
-    state: alertStateOf(stateFactsOf(alert.status, alert.evalState), evaluating),
     info: alert.info,
     on_query_failure: alert.onQueryFailure,
     // Extension: always present (an empty list when none), so a plan can tell "none" from "not supported".
@@ -44,6 +42,8 @@ export function presentAlertAs(alert: AlertRecord, muted: boolean, acknowledged:
     pagerduty_severity: alert.pagerdutySeverity ?? null,
     opsgenie_priority: alert.opsgeniePriority ?? null,
     on_no_data: alert.onNoData ?? null,
+    // Extension (read-only): the one state (model/alert-state.ts) beside the documented status.
+    state: alertStateOf(stateFactsOf(alert.status, alert.evalState), evaluating),
   };
 }
 

@@ -64,12 +64,16 @@ describeEachStore('on $name', (backend) => {
         flap_guard: null,
         pagerduty_severity: null,
         opsgenie_priority: null,
+        on_no_data: null,
+        // Nothing evaluates this test server: what it stores is nobody's judgement.
+        state: 'not_evaluated',
       });
       // The hosted API's fields in its order, then alertform's extensions.
       expect(Object.keys(read.body)).toEqual([
         'id', 'name', 'metric', 'alert_criteria', 'additional_criteria', 'expression', 'notification_channels',
         'notification_type', 'scheduled_mutes', 'currently_triggered_metrics', 'muted', 'status', 'info',
         'on_query_failure', 'escalation', 'acknowledgement', 'flap_guard', 'pagerduty_severity', 'opsgenie_priority',
+        'on_no_data', 'state',
       ]);
     });
 
