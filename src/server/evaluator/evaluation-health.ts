@@ -6,7 +6,7 @@ import type { CycleReport } from './run-cycle.js';
  * for the one alert state (model/alert-state.ts: an alert nobody evaluates reads `not_evaluated`):
  * - `not_evaluating`: this process has no evaluator (no --graphite-url);
  * - `starting`: its first cycle has not ended yet;
- * - `stalled`: no cycle ended within three intervals (a stuck loop, a store that does not answer);
+ * - `stalled`: no cycle ended within three intervals, and at least 10 s (a stuck loop, a store that does not answer);
  * - `cycle_failed`: the last cycle failed (the store did not list or save);
  * - `graphite_failing`: the last cycle had queries and every one failed (Graphite down or unreachable);
  * - `queries_failing`: some of the last cycle's queries failed (those alerts read `query_failing`); still healthy;
@@ -78,7 +78,8 @@ export class EvaluationHealth {
   condition(): EvaluationCondition {
     if (!this.options.evaluating) return 'not_evaluating';
     const since = this.now() - (this.lastEndedAt ?? this.startedAt);
-    if (since > 3 * this.intervalMs) return this.change('stalled', { secondsSinceLastCycle: Math.round(since / 1000) });
+    // At least 10 s: a busy machine may let a short test interval pass without a cycle, which is no stall.
+    if (since > Math.max(3 * this.intervalMs, 10_000)) return this.change('stalled', { secondsSinceLastCycle: Math.round(since / 1000) });
     return this.lastCondition;
   }
 
