@@ -6,6 +6,13 @@
  */
 import { ApiError, api } from './api.js';
 import { badge, h, link, replace } from './dom.js';
+
+/** What a state that cannot be judged means, said beside its badge. */
+const STATE_HINTS = /** @type {Record<string, string>} */ ({
+  no_data: 'its queries answer no data (no series, or only nulls in the window it judges)',
+  query_failing: 'its queries fail: its truth cannot be known until Graphite answers',
+  not_evaluated: 'nothing evaluates it (a server without --graphite-url, or not judged yet)',
+});
 import { formatAgo, formatDuration, formatTime, formatValue } from './format.js';
 import { drawGraph } from './graph.js';
 import { muteControls } from './mute-controls.js';
@@ -84,11 +91,13 @@ export function renderAlertPage(main, [id]) {
       once(head, alert, () => {
         replace(heading, alert.name);
         document.title = `${alert.name} · alertform`;
-        const state = alert.muted ? 'muted' : alert.status === 'alerting' ? 'alerting' : 'healthy';
+        // The server's one state (alertform serve); a server without it, by its status.
+        const state = alert.state ?? (alert.status === 'alerting' ? 'alerting' : 'healthy');
         replace(
           head,
           badge(state),
-          alert.muted && alert.status === 'alerting' ? h('span', { class: 'hint' }, '(alerting while muted)') : null,
+          alert.muted ? badge('muted') : null,
+          STATE_HINTS[state] ? h('span', { class: 'hint', 'data-key': 'state-hint' }, STATE_HINTS[state]) : null,
           alert.acknowledgement ? h('span', { class: 'hint ack-badge' }, `acknowledged by ${alert.acknowledgement.by}`) : null,
           h(
             'dl',
@@ -293,6 +302,7 @@ const KIND_WORDS = {
   alerting: 'Alerting',
   recovered: 'Recovered',
   query_failed: 'Query failed',
+  no_data: 'No data',
   muted: 'Muted',
   unmuted: 'Unmuted',
   notification_sent: 'Notification sent',

@@ -70,5 +70,5 @@ export function link(href, ...children) {
  * @param {string} state
  */
 export function badge(state) {
-  return h('span', { class: `badge badge-${state.replace(/[^a-z_]/g, '')}` }, state.replace('_', ' '));
+  return h('span', { class: `badge badge-${state.replace(/[^a-z_]/g, '')}` }, state.replaceAll('_', ' '));
 }

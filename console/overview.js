@@ -14,8 +14,10 @@ const STATES = [
   ['', 'All', 'total'],
   ['alerting', 'Alerting', 'alerting'],
   ['query_failing', 'Query failing', 'query_failing'],
-  ['muted', 'Muted', 'muted'],
+  ['no_data', 'No data', 'no_data'],
+  ['not_evaluated', 'Not evaluated', 'not_evaluated'],
   ['healthy', 'Healthy', 'healthy'],
+  ['muted', 'Muted', 'muted'],
 ];
 const SORTS = [
   ['state', 'State (alerting first)'],
@@ -152,7 +154,7 @@ export function renderOverview(main) {
     const name = link(`/alerts/${encodeURIComponent(alert.id)}`, alert.name);
     name.dataset.key = `alert-${alert.id}`;
     const since =
-      alert.state === 'muted' && alert.muted_until
+      alert.muted && alert.muted_until
         ? h('span', { title: formatTime(alert.muted_until) }, `until ${formatTime(alert.muted_until)}`)
         : alert.since
           ? h('time', { datetime: new Date(alert.since * 1000).toISOString(), title: formatTime(alert.since) }, formatAgo(alert.since))
@@ -165,7 +167,7 @@ export function renderOverview(main) {
         'td',
         {},
         badge(alert.state),
-        alert.state === 'muted' && alert.status === 'alerting' ? h('span', { class: 'hint' }, ' (alerting)') : null,
+        alert.muted ? badge('muted') : null,
         alert.acknowledgement ? h('div', { class: 'hint ack-badge' }, `acknowledged by ${alert.acknowledgement.by}`) : null,
       ),
       h('td', {}, since),

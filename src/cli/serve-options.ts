@@ -47,6 +47,13 @@ export const SERVE_OPTIONS: readonly ServeOptionSpec[] = [
     description: 'judge only data older than this (points still arriving can neither trigger nor resolve); an alert\'s settle_seconds overrides it; 0 judges the newest points as they are',
     default: '60s',
   },
+  {
+    flags: '--on-no-data <policy>',
+    env: 'ALERTFORM_ON_NO_DATA',
+    description: "what no data does for alerts whose on_no_data is not set: ignore (shown as no_data, nobody told), notify, or alerting",
+    default: 'ignore',
+    choices: ['ignore', 'notify', 'alerting'],
+  },
   { flags: '--smtp-url <url>', env: 'ALERTFORM_SMTP_URL', description: 'SMTP server for email channels, e.g. smtp://user:pass@mail.example:587' },
   { flags: '--smtp-from <address>', env: 'ALERTFORM_SMTP_FROM', description: 'From address of notification emails (default alertform@localhost)' },
   { flags: '--pagerduty-url <url>', env: 'ALERTFORM_PAGERDUTY_URL', description: 'PagerDuty Events API base URL (default https://events.pagerduty.com)' },

@@ -36,6 +36,10 @@ export interface EvalState {
   /** The flap guard's memory (flap-guard.ts): times of recent state changes, and whether it is flapping. */
   recentChanges?: number[];
   flapping?: boolean;
+  /** Whether the last judged cycle found no data to judge (no-data.ts); absent: false. */
+  noData?: boolean;
+  /** Whether channels were told about the current no-data episode (a `no_data` notification went out). */
+  noDataNotified?: boolean;
 }
 
 /** The notification kinds a cycle can emit for an alert. */
@@ -45,6 +49,9 @@ export type NotificationEvent =
   | 'recovered'
   | 'query_failed'
   | 'query_recovered'
+  /** The alert's queries answer no data (on_no_data notify, no-data.ts); `no_data_recovered` when data returns. */
+  | 'no_data'
+  | 'no_data_recovered'
   /** An escalation step (escalation.ts): the alert has been alerting, unacknowledged, for the step's minutes. */
   | 'escalated'
   /** Someone acknowledged the episode (written by POST /v2/alerts/{id}/ack/, not by a cycle). */
@@ -56,7 +63,7 @@ export type NotificationEvent =
 
 /** A history entry of a transition, `time` in unix seconds (stored as the store's HistoryRecord, with its alert id). */
 export interface TransitionHistoryEntry {
-  status: 'alerting' | 'recovered' | 'query_failed';
+  status: 'alerting' | 'recovered' | 'query_failed' | 'no_data';
   value: number | null;
   metric: string;
   time: number;

@@ -8,6 +8,7 @@ import type {
   MessageTemplate,
   NotificationType,
   NotificationTypeInput,
+  OnNoData,
   OnQueryFailure,
   OpsgeniePriority,
   PagerdutySeverity,
@@ -51,6 +52,8 @@ export interface CanonicalAlert {
   opsgenie_priority: OpsgeniePriority | null;
   /** Extension: absent when null (the server's settle delay), so plans of alerts without one read as before. */
   settle_seconds?: number;
+  /** Extension: null is the server's default policy. */
+  on_no_data: OnNoData;
 }
 
 /** One escalation step in canonical form: minutes, channel names sorted and unique. */

@@ -34,6 +34,21 @@ export const PAGERDUTY_SEVERITIES: readonly PagerdutySeverity[] = ['critical', '
 export type OpsgeniePriority = 'P1' | 'P2' | 'P3' | 'P4' | 'P5';
 export const OPSGENIE_PRIORITIES: readonly OpsgeniePriority[] = ['P1', 'P2', 'P3', 'P4', 'P5'];
 
+/**
+ * Extension: what the server does when an alert's queries answer no data (no series, or only nulls where it judges):
+ * ignore (shown as no_data, nobody told), notify (a no_data notification, and one when data returns), or alerting
+ * (treated as alerting). null: the server's default.
+ */
+export type OnNoData = 'ignore' | 'notify' | 'alerting' | null;
+export const ON_NO_DATA_POLICIES = ['ignore', 'notify', 'alerting'] as const;
+
+/**
+ * Extension (read-only): what the server knows about an alert now, the one answer every surface gives (API read,
+ * console, `status`, /metrics). The documented `status` keeps healthy | alerting.
+ */
+export type AlertState = 'healthy' | 'alerting' | 'no_data' | 'query_failing' | 'not_evaluated';
+export const ALERT_STATES: readonly AlertState[] = ['alerting', 'query_failing', 'no_data', 'not_evaluated', 'healthy'];
+
 /** Extension: a channel's message template (src/templates); an omitted part keeps the default wording. */
 export interface MessageTemplate {
   title?: string;
@@ -62,6 +77,8 @@ export interface AlertBody {
   opsgenie_priority?: OpsgeniePriority | null;
   /** Extension (alertform): the alert's settle delay in seconds; null: the server's. Left out of a create body when null. */
   settle_seconds?: number | null;
+  /** Extension (alertform): left out of a create body when null (the server's default). */
+  on_no_data?: OnNoData;
 }
 
 /** One escalation step of the API (an alertform extension): channels by id (or, on write, description). */
@@ -99,6 +116,10 @@ export interface AlertRead {
   opsgenie_priority?: OpsgeniePriority | null;
   /** Extension: the alert's settle delay (seconds), null for the server's; absent from the hosted service. */
   settle_seconds?: number | null;
+  /** Extension: absent from servers that do not have it (the hosted service). */
+  on_no_data?: OnNoData;
+  /** Extension (read-only): the alert's state now (alertform's server); absent from the hosted service. */
+  state?: AlertState;
 }
 
 /** An alert's acknowledgement as the API shows it: times in unix seconds; until null = until it recovers. */

@@ -7,7 +7,7 @@ import type { ActualState } from './state.js';
  * unused); the hosted service never does.
  */
 export const EXTENSION_FIELDS = {
-  alert: ['escalation', 'flap_guard', 'pagerduty_severity', 'opsgenie_priority', 'settle_seconds'],
+  alert: ['escalation', 'flap_guard', 'pagerduty_severity', 'opsgenie_priority', 'settle_seconds', 'on_no_data'],
   channel: ['throttle', 'template'],
 } as const;
 

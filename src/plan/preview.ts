@@ -27,6 +27,7 @@ const SAMPLE_ALERT: CanonicalAlert = {
   on_query_failure: null,
   pagerduty_severity: null,
   opsgenie_priority: null,
+  on_no_data: null,
 };
 
 /** A value that meets the criteria (past the threshold), or null for `missing`. */

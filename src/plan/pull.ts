@@ -35,6 +35,7 @@ function alertDefinition(a: CanonicalAlert): Record<string, unknown> {
   if (a.pagerduty_severity !== null) out.pagerduty_severity = a.pagerduty_severity;
   if (a.opsgenie_priority !== null) out.opsgenie_priority = a.opsgenie_priority;
   if (a.settle_seconds !== undefined) out.settle_seconds = a.settle_seconds;
+  if (a.on_no_data !== null) out.on_no_data = a.on_no_data;
   return out;
 }
 

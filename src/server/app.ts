@@ -32,6 +32,7 @@ import { PUBLIC_ONLY, type DestinationPolicy } from './net/destination-policy.js
 import { DEFAULT_QUOTAS, type Quotas } from './quotas.js';
 import type { ServerMetrics } from './metrics.js';
 import { checkReadiness, type ReadinessSource } from './readiness.js';
+import { EvaluationHealth } from './evaluator/evaluation-health.js';
 import { registerOverviewRoute } from './console/overview-route.js';
 import { serveConsole } from './console/serve-console.js';
 import { recordRequest } from './http/request-record.js';
@@ -59,6 +60,8 @@ export interface AppOptions {
   metricsToken?: string;
   /** The background services' part of /readyz (the store is always checked). */
   readiness?: ReadinessSource;
+  /** Whether evaluation works (GET /healthz/evaluation, the alerts' `state`); default: nothing evaluates. */
+  evaluation?: EvaluationHealth;
   /** Serve the web console at / (default true). */
   console?: boolean;
 }
@@ -95,6 +98,7 @@ export function createApi(options: AppOptions): Api {
     settleSeconds: options.settleDelaySeconds ?? DEFAULT_SETTLE_SECONDS,
     alertReads: createAlertReadCache(store),
     ackChanges: new AckChangeLimiter(options.now ?? Date.now),
+    evaluation: options.evaluation ?? new EvaluationHealth({ evaluating: false }),
   };
   const app = new Koa();
   app.proxy = false;
@@ -125,6 +129,12 @@ export function createApi(options: AppOptions): Api {
   open.get('/readyz', async (ctx) => {
     const report = await checkReadiness(store, options.readiness);
     ctx.status = report.status === 'ready' ? 200 : 503;
+    ctx.body = report;
+  });
+  // Evaluation health, apart from readiness: a replica whose Graphite is down still serves the API and the console.
+  open.get('/healthz/evaluation', (ctx) => {
+    const report = deps.evaluation.report();
+    ctx.status = report.healthy ? 200 : 503;
     ctx.body = report;
   });
   const metrics = options.metrics;
@@ -182,7 +192,7 @@ export function createApi(options: AppOptions): Api {
     if (isOpenUnderV2(path)) return openRoutes(ctx as never, () => keyed(ctx, next));
     return keyed(ctx, next);
   });
-  const cachedRead = cachedReads({ accounts, alerts: deps.alertReads, now: deps.now, logger, ...(metrics ? { metrics } : {}) });
+  const cachedRead = cachedReads({ accounts, alerts: deps.alertReads, now: deps.now, logger, evaluation: deps.evaluation, ...(metrics ? { metrics } : {}) });
   const koa = app.callback();
   return { app, cachedRead, listener: (req, res) => void (cachedRead(req, res) || koa(req, res)) };
 }

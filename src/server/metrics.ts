@@ -1,6 +1,9 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Store } from './store/store.js';
 import { VERSION } from '../version.js';
+import { alertStateOf } from '../model/alert-state.js';
+import { ALERT_STATES } from '../model/types.js';
+import type { EvaluationHealth } from './evaluator/evaluation-health.js';
 
 /** Deliveries by channel type, as /metrics shows them, counted in the outbox. */
 export interface DeliveryCounts {
@@ -28,7 +31,7 @@ export class ServerMetrics {
   private readonly unhealthyCycles: Counter<'reason'>;
   private deliverySource: (() => DeliveryCounts | Promise<DeliveryCounts>) | undefined;
 
-  constructor(store: Store) {
+  constructor(store: Store, evaluation?: EvaluationHealth) {
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry });
     this.requests = new Histogram({
@@ -108,6 +111,27 @@ export class ServerMetrics {
       collect: () => {
         refused.reset();
         for (const [reason, count] of store.pendingBound?.refused ?? []) refused.inc({ reason }, count);
+      },
+    });
+    const states = new Gauge({
+      name: 'alertform_alerts_by_state',
+      help: 'Alerts by state (healthy, alerting, no_data, query_failing, not_evaluated), over all accounts: the state the API, the console and `alertform status` show',
+      labelNames: ['state'],
+      registers,
+      collect: async () => {
+        const groups = (await store.countAlertStateFacts?.()) ?? [];
+        const evaluating = (await evaluation?.evaluating()) ?? false;
+        const counts: Record<string, number> = Object.fromEntries(ALERT_STATES.map((state) => [state, 0]));
+        for (const { facts, count } of groups) counts[alertStateOf(facts, evaluating)]! += count;
+        for (const [state, count] of Object.entries(counts)) states.set({ state }, count);
+      },
+    });
+    const healthy = new Gauge({
+      name: 'alertform_evaluation_healthy',
+      help: "1 when this process's evaluation works (cycles end, Graphite answers), 0 otherwise; the condition is in GET /healthz/evaluation",
+      registers,
+      collect: () => {
+        healthy.set(evaluation?.report().healthy ? 1 : 0);
       },
     });
     const pending = new Gauge({

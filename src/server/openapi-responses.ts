@@ -3,7 +3,7 @@ import { MAX_MUTE_MINUTES } from '../model/defaults.js';
 import { CHANNEL_TYPES, WEEKDAYS } from '../model/types.js';
 import { ERROR_CATALOGUE } from './errors.js';
 import { HISTORY_STATUSES } from './routes/history.js';
-import { always, type Json } from './openapi-parts.js';
+import { always, type Json, nullable } from './openapi-parts.js';
 
 /** A $ref to a component schema. */
 export const ref = (name: string): Json => ({ $ref: `#/components/schemas/${name}` });
@@ -87,6 +87,14 @@ export const RESPONSE_SCHEMAS: Json = {
     currently_triggered_metrics: { ...stringList, description: 'Series that hold now (read-only).' },
     muted: { type: 'boolean', description: 'Muted by hand or by an active scheduled mute (read-only).' },
     status: { type: 'string', enum: ['healthy', 'alerting'], description: 'Set by the evaluator (read-only).' },
+    state: {
+      type: 'string',
+      enum: ['healthy', 'alerting', 'no_data', 'query_failing', 'not_evaluated'],
+      description:
+        "alertform extension (read-only): what the server knows about the alert now, the same answer as the console, `alertform status` and /metrics. " +
+        'not_evaluated: nothing evaluates it (no --graphite-url) or it was never judged; query_failing: its queries failed at the last cycle; ' +
+        'no_data: its queries answered no data to judge; otherwise alerting or healthy as `status` says.',
+    },
     info: { type: ['string', 'null'] },
     on_query_failure: {
       type: ['string', 'null'],
@@ -116,6 +124,11 @@ export const RESPONSE_SCHEMAS: Json = {
       description:
         "Extension (alertform): this alert's settle delay in seconds; null is the server's (`serve --settle-delay`, default 60). " +
         'Only data older than now minus the delay is judged, and a 30 s bucket reaching past that cutoff not at all: points that may still be arriving (a late collector, half the series of an aggregate) can neither trigger nor resolve. 0 judges the newest points as they are.',
+    },
+    on_no_data: {
+      type: ['string', 'null'],
+      enum: [null, 'ignore', 'notify', 'alerting'],
+      description: "Extension (alertform): what no data does for this alert (ignore, notify, alerting); null is the server's default (--on-no-data).",
     },
     acknowledgement: ACKNOWLEDGEMENT_SCHEMA,
     flap_guard: { ...ref('alert.flapGuard'), description: 'alertform extension (noise control): the flap guard, null when none. The hosted service does not return it.' },
@@ -217,6 +230,12 @@ export const RESPONSE_SCHEMAS: Json = {
     },
   }),
   Health: always({ status: { type: 'string', const: 'ok' } }),
+  EvaluationHealth: always({
+    status: { type: 'string', enum: ['healthy', 'queries_failing', 'graphite_failing', 'cycle_failed', 'stalled', 'starting', 'not_evaluating'] },
+    healthy: { type: 'boolean', description: 'healthy or queries_failing (some alerts read query_failing; evaluation still works).' },
+    last_cycle: nullable('object', "This process's last evaluation cycle that ended: ended_at (unix seconds), alerts, queries, failed_queries."),
+    detail: { type: 'string' },
+  }),
   Readiness: always({
     status: { type: 'string', enum: ['ready', 'not ready'] },
     checks: {

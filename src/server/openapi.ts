@@ -195,6 +195,11 @@ function buildPaths(): Json {
         503: { description: 'Not ready: the checks say which failed.', content: { 'application/json': { schema: ref('Readiness') } } },
       }),
     },
+    '/healthz/evaluation': {
+      get: openOperation('getEvaluationHealth', "Evaluation health: this process's cycles end and Graphite answers (no key; not readiness: a load balancer watches /readyz)", ref('EvaluationHealth'), {
+        503: { description: 'Evaluation does not work: the status says why.', content: { 'application/json': { schema: ref('EvaluationHealth') } } },
+      }),
+    },
     '/metrics': {
       get: {
         ...openOperation('getMetrics', 'Prometheus metrics (no API key; the metrics token as a Bearer token when serve has --metrics-token)', { type: 'string' }),

@@ -1,5 +1,6 @@
 import type { AlertRead, ChannelRead, DeliveryRead, MuteStatus, ScheduleRead } from '../model/types.js';
 import { muteState } from '../model/mute-state.js';
+import { alertStateOf, stateFactsOf } from '../model/alert-state.js';
 import { isAcknowledgedAt } from './store/ack-store.js';
 import type { AlertRecord, ChannelRecord, ScheduleRecord } from './store/store.js';
 import type { DeliveryRecord, PendingSummary } from './store/outbox.js';
@@ -9,16 +10,16 @@ const MINUTE = 60_000;
 export { muteState } from '../model/mute-state.js';
 
 /** The alert read object, fields in a stable order. */
-export function presentAlert(alert: AlertRecord, schedules: readonly ScheduleRecord[], now: number): AlertRead {
-  return presentAlertAs(alert, muteState(alert, schedules, now).muted, isAcknowledgedAt(alert.acknowledgement, Math.floor(now / 1000)));
+export function presentAlert(alert: AlertRecord, schedules: readonly ScheduleRecord[], now: number, evaluating: boolean): AlertRead {
+  return presentAlertAs(alert, muteState(alert, schedules, now).muted, isAcknowledgedAt(alert.acknowledgement, Math.floor(now / 1000)), evaluating);
 }
 
 /**
- * The alert read object with its two per-request parts already decided: whether it is muted now, and whether its
+ * The alert read object with its per-request parts already decided: whether it is muted now, whether its
  * acknowledgement still holds (an expired one, its `until` passed and not yet removed by the evaluator, is shown
- * as none).
+ * as none), and whether anything evaluates the server's alerts (its `state`).
  */
-export function presentAlertAs(alert: AlertRecord, muted: boolean, acknowledged: boolean): AlertRead {
+export function presentAlertAs(alert: AlertRecord, muted: boolean, acknowledged: boolean, evaluating: boolean): AlertRead {
   return {
     id: alert.id,
     name: alert.name,
@@ -41,6 +42,9 @@ export function presentAlertAs(alert: AlertRecord, muted: boolean, acknowledged:
     pagerduty_severity: alert.pagerdutySeverity ?? null,
     opsgenie_priority: alert.opsgeniePriority ?? null,
     settle_seconds: alert.settleSeconds ?? null,
+    on_no_data: alert.onNoData ?? null,
+    // Extension (read-only): the one state (model/alert-state.ts) beside the documented status.
+    state: alertStateOf(stateFactsOf(alert.status, alert.evalState), evaluating),
   };
 }
 

@@ -14,6 +14,8 @@ import type { Store } from './store/store.js';
 import type { RetryPolicy } from './outbox/backoff.js';
 import { ServerMetrics } from './metrics.js';
 import { flushLog } from './log-destination.js';
+import { EvaluationHealth } from './evaluator/evaluation-health.js';
+import type { NoDataPolicy } from '../evaluation/no-data.js';
 
 /** Something started with the server (e.g. the evaluation loop) and stopped before the store closes. */
 export interface BackgroundService {
@@ -37,6 +39,8 @@ export interface ServiceContext {
   metrics?: ServerMetrics;
   /** The server's delivery service, to wake after writing deliveries to the outbox. */
   deliveries?: { wake(): void };
+  /** Told about each evaluation cycle (GET /healthz/evaluation, the alerts' `not_evaluated`). */
+  evaluation?: EvaluationHealth;
 }
 
 export interface ServerOptions {
@@ -66,6 +70,10 @@ export interface ServerOptions {
    */
   publicUrl?: string;
   evalIntervalSeconds?: number;
+  /** Evaluation health as this server reports it (tests, embedders); default: made from graphiteUrl and the store. */
+  evaluation?: EvaluationHealth;
+  /** What no data does for an alert whose on_no_data is null (`--on-no-data`); default ignore. */
+  onNoData?: NoDataPolicy;
   /**
    * The settle delay, seconds (`--settle-delay`): the evaluator judges only data older than now minus it, for alerts
    * whose settle_seconds is null. Default DEFAULT_SETTLE_SECONDS (60).
@@ -127,7 +135,13 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     throw error;
   }
   if (store.pendingBound && options.quotas?.pendingDeliveries !== undefined) store.pendingBound.limit = options.quotas.pendingDeliveries;
-  const metrics = new ServerMetrics(store);
+  const evaluation = options.evaluation ?? new EvaluationHealth({
+    evaluating: Boolean(options.graphiteUrl),
+    ...(options.evalIntervalSeconds ? { intervalSeconds: options.evalIntervalSeconds } : {}),
+    logger: logger.child({ component: 'evaluation-health' }),
+    ...(store.countLiveEvaluators ? { liveEvaluators: () => store.countLiveEvaluators!() } : {}),
+  });
+  const metrics = new ServerMetrics(store, evaluation);
   const services: BackgroundService[] = [];
   let servicesStarted = false;
   const api = createApi({
@@ -139,6 +153,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     ...(options.quotas ? { quotas: options.quotas } : {}),
     ...(options.authFailures ? { authFailures: options.authFailures } : {}),
     metrics,
+    evaluation,
     ...(options.metricsToken ? { metricsToken: options.metricsToken } : {}),
     // Until every service has started, /readyz says so: a load balancer must not send traffic to a half-started server.
     readiness: () =>
@@ -176,7 +191,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const deliveries = startDeliveryService({ store, logger, options, metrics });
   services.push(deliveries);
   const starters = [...(options.graphiteUrl ? [startEvaluatorService] : []), ...(options.services ?? [])];
-  for (const start of starters) services.push(await start({ store, logger, options, metrics, deliveries }));
+  for (const start of starters) services.push(await start({ store, logger, options, metrics, deliveries, evaluation }));
   servicesStarted = true;
 
   let closing: Promise<void> | undefined;

@@ -22,12 +22,19 @@ describe.skipIf(availability.skip)('the web console in Chromium', () => {
   let context: BrowserContext;
   let page: Page;
   let cpuValue = 1;
+  /** Graphite refuses every query (graphite-web down). */
+  let graphiteDown = false;
   let alertId = '';
   const cspViolations: string[] = [];
   const dialogs: string[] = [];
 
   beforeAll(async () => {
-    render = await startFakeRender((request) => ({ series: request.targets.map((target) => seriesFor(target, request.from, cpuValue)) }));
+    render = await startFakeRender((request) =>
+      graphiteDown
+        ? { status: 500, body: 'graphite-web is down' }
+        : // `gone.*` matches no series: a renamed metric.
+          { series: request.targets.filter((target) => !target.startsWith('gone')).map((target) => seriesFor(target, request.from, cpuValue)) },
+    );
     // /broken always fails: its notifications are dead-lettered after 2 s of retries.
     receiver = await startWebhookReceiver((request) => (request.path === '/broken' ? 500 : 200));
     server = await startTestServer({
@@ -277,6 +284,31 @@ describe.skipIf(availability.skip)('the web console in Chromium', () => {
     expect(await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
     await screenshot(page, 'alert-narrow');
     await page.setViewportSize({ width: 1280, height: 900 });
+  });
+
+  it('shows no data and query failing as what they are, in the overview and on the alert page', async () => {
+    const created = await server.request('POST', '/v2/alerts/', { name: 'Renamed metric', metric: 'gone.cpu', alert_criteria: { type: 'above', above_value: 80 } });
+    expect(created.status).toBe(201);
+    await page.goto(server.url);
+    const row = page.locator('tr', { hasText: 'Renamed metric' });
+    await expectText(row, 'no data', 20_000);
+    await expectText(page.locator('.count-no_data'), '1');
+    await screenshot(page, 'overview-no-data');
+    await row.getByRole('link', { name: 'Renamed metric' }).click();
+    await expectText(page.locator('[data-key="state-hint"]'), 'no data');
+    await screenshot(page, 'alert-no-data');
+
+    graphiteDown = true;
+    try {
+      await page.goto(server.url);
+      await expectText(page.locator('.count-query_failing'), '3', 20_000);
+      await expectText(page.locator('.count-alerting'), '0');
+      await expectText(page.locator('tr', { hasText: 'CPU high' }), 'query failing');
+      await screenshot(page, 'overview-query-failing');
+      expect(await axeViolations(page)).toEqual([]);
+    } finally {
+      graphiteDown = false;
+    }
   });
 
   it("shows a second account none of the first account's alerts", async () => {

@@ -31,6 +31,7 @@ export class MemoryEvaluationStore implements EvaluationStore {
       pagerdutySeverity: null,
       opsgeniePriority: null,
       settleSeconds: null,
+      onNoData: null,
       status: 'healthy',
       currentlyTriggeredMetrics: [],
       muted: false,

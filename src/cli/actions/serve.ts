@@ -24,6 +24,7 @@ export interface ServeOptions {
   heartbeatUrl?: string;
   evalInterval: string;
   settleDelay: string;
+  onNoData?: 'ignore' | 'notify' | 'alerting';
   smtpUrl?: string;
   smtpFrom?: string;
   pagerdutyUrl?: string;
@@ -121,6 +122,7 @@ export async function runServe(options: ServeOptions, command: Command): Promise
       apiKeys,
       logger,
       ...(options.graphiteUrl ? { graphiteUrl: options.graphiteUrl, evalIntervalSeconds: evalInterval, settleDelaySeconds: settleDelayMs / 1000 } : {}),
+      ...(options.onNoData ? { onNoData: options.onNoData } : {}),
       ...(options.heartbeatUrl ? { heartbeatUrl: options.heartbeatUrl } : {}),
       ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
       ...(options.smtpUrl ? { smtpUrl: options.smtpUrl } : {}),

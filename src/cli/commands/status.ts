@@ -1,24 +1,38 @@
 import type { Command } from 'commander';
-import type { AlertRead } from '../../model/types.js';
+import type { AlertRead, AlertState } from '../../model/types.js';
 import type { GlobalOptions } from '../program.js';
 import { CliError } from '../errors.js';
 import { writeJson } from '../json-output.js';
 
-/** Exit codes of `status`: a script (cron, CI, a monitoring check) tells "alerting" from "could not tell". */
-export const STATUS_EXIT = { nothingAlerting: 0, alerting: 1, failed: 2 } as const;
+/**
+ * Exit codes of `status`: a script (cron, CI, a monitoring check) tells "alerting" from "cannot know" from "could not
+ * read the server". 3 (unknown): nothing is alerting, but some alert's state cannot be known (its queries fail, it
+ * has no data, or nothing evaluates it), so "nothing is alerting" would not be the truth.
+ */
+export const STATUS_EXIT = { nothingAlerting: 0, alerting: 1, failed: 2, unknown: 3 } as const;
 
-/** `alertform status`: what is alerting now, exit 1 when anything is. */
+/** The states that leave an alert's truth unknown, with the word `status` prints for each. */
+const UNKNOWN: Partial<Record<AlertState, string>> = { query_failing: 'QUERY FAILING', no_data: 'NO DATA', not_evaluated: 'NOT EVALUATED' };
+
+/** `alertform status`: what is alerting now, exit 1 when anything is, 3 when some state cannot be known. */
 export function registerStatusCommand(program: Command): void {
   program
     .command('status')
-    .description('show the alerts that are alerting now (exit 0: none, 1: some, 2: the server could not be read)')
+    .description('show the alerts that are alerting now (exit 0: none, 1: some, 2: the server could not be read, 3: some cannot be known)')
     .addHelpText(
       'after',
       `
-Reads every alert of the account from the server (any /v2 server: alertform serve or Hosted Graphite). Muted alerts
+Reads every alert of the account from the server (any /v2 server: alertform serve or Hosted Graphite). Each alert's
+state is the one the server's API, console and /metrics give (alertform serve's "state": healthy, alerting,
+no_data, query_failing, not_evaluated); a server without it (Hosted Graphite) is read by its "status". Muted alerts
 that are alerting are listed (and counted) with "muted".
 
-Exit codes: 0 nothing is alerting, 1 something is, 2 the server could not be read (the message says why).
+Exit codes:
+  0  nothing is alerting, and every alert was judged on data
+  1  something is alerting
+  2  the server could not be read (the message says why)
+  3  nothing is alerting, but some alert cannot be known: its queries fail, it has no data, or nothing evaluates it
+     (a server without --graphite-url); those alerts are listed
 
 Examples:
   $ alertform status
@@ -35,32 +49,55 @@ Examples:
       } catch (error) {
         throw new CliError((error as Error).message, STATUS_EXIT.failed, { cause: error });
       }
-      const alerting = alerts.filter((alert) => alert.status === 'alerting');
+      const alerting = alerts.filter((alert) => stateOf(alert) === 'alerting');
+      const unknown = alerts.filter((alert) => UNKNOWN[stateOf(alert)] !== undefined);
       if (opts.json) {
+        const brief = (alert: AlertRead) => ({
+          id: alert.id,
+          name: alert.name,
+          metric: alert.metric,
+          state: stateOf(alert),
+          currently_triggered_metrics: alert.currently_triggered_metrics,
+          muted: alert.muted,
+        });
         await writeJson({
           total: alerts.length,
           alertingCount: alerting.length,
-          alerting: alerting.map((alert) => ({
-            id: alert.id,
-            name: alert.name,
-            metric: alert.metric,
-            currently_triggered_metrics: alert.currently_triggered_metrics,
-            muted: alert.muted,
-          })),
+          unknownCount: unknown.length,
+          alerting: alerting.map(brief),
+          unknown: unknown.map(brief),
         });
-      } else await writeOut(formatStatus(alerts.length, alerting));
-      // A result, not a failure: exit 1 without a message (as plan --detailed-exitcode exits 2 with changes).
+      } else await writeOut(formatStatus(alerts.length, alerting, unknown));
+      // A result, not a failure: exit without a message (as plan --detailed-exitcode exits 2 with changes).
       if (alerting.length > 0) throw new CliError('', STATUS_EXIT.alerting);
+      if (unknown.length > 0) throw new CliError('', STATUS_EXIT.unknown);
     });
 }
 
-/** A headline, then one line per alerting alert: name, muted, the metrics that hold it (at most five named). */
-export function formatStatus(total: number, alerting: readonly AlertRead[]): string {
-  if (alerting.length === 0) return `nothing is alerting (${total} alert${total === 1 ? '' : 's'})\n`;
+/** The alert's state: alertform serve says it; from another server (Hosted Graphite), its documented status. */
+export function stateOf(alert: AlertRead): AlertState {
+  if (alert.state) return alert.state;
+  return alert.status === 'alerting' ? 'alerting' : 'healthy';
+}
+
+/**
+ * A line per alerting alert (name, muted, the metrics that hold it, at most five named), then one per alert that
+ * cannot be known (its state in capitals), then the headline.
+ */
+export function formatStatus(total: number, alerting: readonly AlertRead[], unknown: readonly AlertRead[] = []): string {
+  const of = `${total} alert${total === 1 ? '' : 's'}`;
   const lines = alerting.map((alert) => {
     const metrics = alert.currently_triggered_metrics;
     const shown = metrics.slice(0, 5).join(', ') + (metrics.length > 5 ? ` and ${metrics.length - 5} more` : '');
     return `ALERTING  ${alert.name}${alert.muted ? '  (muted)' : ''}${shown ? `  ${shown}` : ''}`;
   });
-  return `${lines.join('\n')}\n${alerting.length} of ${total} alert${total === 1 ? '' : 's'} alerting\n`;
+  for (const alert of unknown) lines.push(`${UNKNOWN[stateOf(alert)]}  ${alert.name}${alert.muted ? '  (muted)' : ''}`);
+  const headline =
+    alerting.length > 0
+      ? `${alerting.length} of ${of} alerting`
+      : unknown.length > 0
+        ? `nothing is known to be alerting, but ${unknown.length} of ${of} cannot be known`
+        : `nothing is alerting (${of})`;
+  if (unknown.length > 0 && alerting.length > 0) return `${lines.join('\n')}\n${headline}; ${unknown.length} cannot be known\n`;
+  return `${lines.length ? `${lines.join('\n')}\n` : ''}${headline}\n`;
 }

@@ -58,6 +58,7 @@ export const alertAdapter: AdapterOf<'alert'> = {
       spec.pagerduty_severity ?? null,
       spec.opsgenie_priority ?? null,
       spec.settle_seconds ?? null,
+      spec.on_no_data ?? null,
     );
   },
   canonicalActual(read, refs) {
@@ -83,6 +84,7 @@ export const alertAdapter: AdapterOf<'alert'> = {
       read.pagerduty_severity ?? null,
       read.opsgenie_priority ?? null,
       read.settle_seconds ?? null,
+      read.on_no_data ?? null,
     );
   },
   unknownFields(read) {
@@ -99,6 +101,7 @@ export const alertAdapter: AdapterOf<'alert'> = {
     if (read.pagerduty_severity === undefined) unknown.push('pagerduty_severity');
     if (read.opsgenie_priority === undefined) unknown.push('opsgenie_priority');
     if (read.settle_seconds === undefined) unknown.push('settle_seconds');
+    if (read.on_no_data === undefined) unknown.push('on_no_data');
     return unknown;
   },
   references: (c) => [
@@ -145,16 +148,17 @@ function alertBody(c: CanonicalAlert, ids: IdRegistry, full: boolean): AlertBody
   if (full || c.pagerduty_severity !== null) body.pagerduty_severity = c.pagerduty_severity;
   if (full || c.opsgenie_priority !== null) body.opsgenie_priority = c.opsgenie_priority;
   if (full || c.settle_seconds !== undefined) body.settle_seconds = c.settle_seconds ?? null;
+  if (full || c.on_no_data !== null) body.on_no_data = c.on_no_data;
   return body;
 }
 
 /** The fields of a canonical alert before its extensions. */
-type CanonicalFields = Omit<CanonicalAlert, 'escalation' | 'flap_guard' | 'pagerduty_severity' | 'opsgenie_priority' | 'settle_seconds'>;
+type CanonicalFields = Omit<CanonicalAlert, 'escalation' | 'flap_guard' | 'pagerduty_severity' | 'opsgenie_priority' | 'settle_seconds' | 'on_no_data'>;
 
 /**
  * The alert with its extensions added in place, in the order plans print them: escalation only when there are steps
  * (an alert without escalation has no such field to compare), flap_guard only when set (absent and null mean the
- * same: no guard), then the severity and priority, and settle_seconds only when set (null is the server's delay). Assigned rather than spread: this runs for every alert of a plan.
+ * same: no guard), then the severity, the priority, settle_seconds only when set (null is the server's delay) and the no-data policy. Assigned rather than spread: this runs for every alert of a plan.
  */
 function withExtensions(
   alert: CanonicalFields,
@@ -163,6 +167,7 @@ function withExtensions(
   pagerdutySeverity: CanonicalAlert['pagerduty_severity'],
   opsgeniePriority: CanonicalAlert['opsgenie_priority'],
   settleSeconds: number | null,
+  onNoData: CanonicalAlert['on_no_data'],
 ): CanonicalAlert {
   const full = alert as CanonicalAlert;
   if (steps.length > 0) full.escalation = steps;
@@ -170,5 +175,6 @@ function withExtensions(
   full.pagerduty_severity = pagerdutySeverity;
   full.opsgenie_priority = opsgeniePriority;
   if (settleSeconds !== null) full.settle_seconds = settleSeconds;
+  full.on_no_data = onNoData;
   return full;
 }

@@ -1,10 +1,15 @@
 import { muteState } from '../present.js';
+import { alertStateOf, stateFactsOf } from '../../model/alert-state.js';
+import { ALERT_STATES, type AlertState } from '../../model/types.js';
 import type { AlertSummary } from '../store/alert-summary.js';
 import type { AlertRecord, HistoryRecord, ScheduleRecord } from '../store/store.js';
 
-/** What the console shows as an alert's state: one word, the most pressing first. */
-export const OVERVIEW_STATES = ['alerting', 'query_failing', 'muted', 'healthy'] as const;
-export type OverviewState = (typeof OVERVIEW_STATES)[number];
+/**
+ * What the overview filters on: the alert's state (model/alert-state.ts, the one every surface gives, most pressing
+ * first), or `muted`, which is not a state but a flag beside it (a muted alerting alert is still alerting).
+ */
+export const OVERVIEW_STATES = [...ALERT_STATES, 'muted'] as const;
+export type OverviewState = AlertState;
 
 /** The sort keys of the overview; `-key` sorts descending. */
 export const OVERVIEW_SORTS = ['name', 'metric', 'state'] as const;
@@ -12,28 +17,27 @@ export const OVERVIEW_SORTS = ['name', 'metric', 'state'] as const;
 /** One alert reduced to what the overview filters and sorts on. */
 export interface OverviewItem {
   alert: AlertSummary;
-  state: OverviewState;
+  state: AlertState;
   muted: boolean;
   /** Epoch ms until which it is muted (by hand or by an active schedule); null when not muted. */
   mutedUntil: number | null;
   queryFailing: boolean;
 }
 
-/**
- * The console's state of an alert. A mute hides the rest (an alerting alert that is muted pages nobody), so muted
- * comes before query failing and healthy; alerting stays visible as `status` in the row.
- */
-export function classifyAlert(alert: AlertSummary, schedules: readonly ScheduleRecord[], now: number): OverviewItem {
+/** The console's row of an alert: its one state, and whether it is muted. `evaluating`: whether anything evaluates. */
+export function classifyAlert(alert: AlertSummary, schedules: readonly ScheduleRecord[], now: number, evaluating: boolean): OverviewItem {
   const mute = muteState(alert, schedules, now);
-  const queryFailing = alert.queryFailing;
-  const state: OverviewState = mute.muted ? 'muted' : queryFailing ? 'query_failing' : alert.status === 'alerting' ? 'alerting' : 'healthy';
-  return { alert, state, muted: mute.muted, mutedUntil: mute.until, queryFailing };
+  const state = alertStateOf(alert, evaluating);
+  return { alert, state, muted: mute.muted, mutedUntil: mute.until, queryFailing: state === 'query_failing' };
 }
 
 /** How many alerts are in each state, and in all. */
-export function countStates(items: readonly OverviewItem[]): Record<OverviewState | 'total', number> {
-  const counts = { total: items.length, alerting: 0, query_failing: 0, muted: 0, healthy: 0 };
-  for (const item of items) counts[item.state] += 1;
+export function countStates(items: readonly OverviewItem[]): Record<(typeof OVERVIEW_STATES)[number] | 'total', number> {
+  const counts = { total: items.length, alerting: 0, query_failing: 0, no_data: 0, not_evaluated: 0, healthy: 0, muted: 0 };
+  for (const item of items) {
+    counts[item.state] += 1;
+    if (item.muted) counts.muted += 1;
+  }
   return counts;
 }
 
@@ -42,7 +46,7 @@ export function filterItems(items: readonly OverviewItem[], states: readonly str
   const needle = search?.toLowerCase() ?? null;
   return items.filter(
     (item) =>
-      (states.length === 0 || states.includes(item.state)) &&
+      (states.length === 0 || states.includes(item.state) || (item.muted && states.includes('muted'))) &&
       (needle === null || item.alert.name.toLowerCase().includes(needle) || item.alert.metric.toLowerCase().includes(needle)),
   );
 }
@@ -59,19 +63,20 @@ export function sortItems(items: OverviewItem[], sort: string): OverviewItem[] {
     key === 'metric'
       ? (a: OverviewItem, b: OverviewItem) => COLLATOR.compare(a.alert.metric, b.alert.metric) || byName(a, b)
       : key === 'state'
-        ? (a: OverviewItem, b: OverviewItem) => OVERVIEW_STATES.indexOf(a.state) - OVERVIEW_STATES.indexOf(b.state) || byName(a, b)
+        ? (a: OverviewItem, b: OverviewItem) => ALERT_STATES.indexOf(a.state) - ALERT_STATES.indexOf(b.state) || byName(a, b)
         : byName;
   return items.sort(descending ? (a, b) => compare(b, a) : compare);
 }
 
 /**
- * Since when an alert has been in its current evaluator condition, from its history (newest first): alerting
- * since the first alerting entry after the last recovery, query failing since the first failure after the last
- * judged entry, healthy since the last recovery. null when the history does not say (never changed, or older than
- * the history read); no "since" is stored, so the console derives it here.
+ * Since when an alert has been in its current state, from its history (newest first): alerting since the first
+ * alerting entry after the last recovery, query failing (no data) since the first failure (no-data entry) after the
+ * last other entry, healthy since the last recovery. null when the history does not say (never changed, older than
+ * the history read, or not evaluated); no "since" is stored, so the console derives it here.
  */
 export function sinceOf(item: OverviewItem, history: readonly HistoryRecord[]): number | null {
-  const condition = item.queryFailing ? 'query_failed' : item.alert.status === 'alerting' ? 'alerting' : 'recovered';
+  if (item.state === 'not_evaluated') return null;
+  const condition = item.state === 'query_failing' ? 'query_failed' : item.state === 'no_data' ? 'no_data' : item.state === 'alerting' ? 'alerting' : 'recovered';
   if (condition === 'recovered') return history.find((entry) => entry.status === 'recovered')?.time ?? null;
   let since: number | null = null;
   for (const entry of history) {
@@ -87,9 +92,8 @@ export function summarizeAlert(alert: AlertRecord): AlertSummary {
     id: alert.id,
     name: alert.name,
     metric: alert.metric,
-    status: alert.status,
     mutedUntil: alert.mutedUntil,
-    queryFailing: (alert.evalState as { queryFailing?: unknown } | null)?.queryFailing === true,
+    ...stateFactsOf(alert.status, alert.evalState),
     scheduledMutes: alert.scheduledMutes,
   };
 }

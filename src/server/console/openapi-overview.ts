@@ -9,7 +9,7 @@ const STATE = { type: 'string', enum: [...OVERVIEW_STATES] };
 export const OVERVIEW_RESPONSE_SCHEMAS: Json = {
   AlertOverview: always({
     counts: always(Object.fromEntries(['total', ...OVERVIEW_STATES].map((key) => [key, { type: 'integer', minimum: 0 }])), {
-      description: "How many of the account's alerts are in each state (all of them, whatever the filter).",
+      description: "How many of the account's alerts are in each state (all of them, whatever the filter); `muted` counts the muted ones, whatever their state.",
     }),
     matching: { type: 'integer', minimum: 0, description: 'How many alerts match state and search.' },
     page: { type: 'integer', minimum: 1 },
@@ -21,7 +21,11 @@ export const OVERVIEW_RESPONSE_SCHEMAS: Json = {
         id: { type: 'string' },
         name: { type: 'string' },
         metric: { type: 'string' },
-        state: { ...STATE, description: 'muted before query_failing before alerting before healthy: a muted alert pages nobody.' },
+        state: {
+          type: 'string',
+          enum: ['alerting', 'query_failing', 'no_data', 'not_evaluated', 'healthy'],
+          description: "The alert's state, the same as its read object's `state` (muted is the `muted` flag beside it).",
+        },
         status: { type: 'string', description: "The evaluator's status (alerting or healthy), muted or not." },
         muted: { type: 'boolean' },
         muted_until: nullable('integer', 'Unix seconds: the end of the hand mute or of the active scheduled mute, whichever is later.'),

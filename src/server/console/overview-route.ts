@@ -35,7 +35,8 @@ export function registerOverviewRoute(router: Router, deps: RouteDeps): void {
       ? await deps.store.listAlertSummaries(account)
       : (await deps.store.searchAlerts(account, { names: [], ids: [], search: null, page: 1, max: ALL })).items.map(summarizeAlert);
     const schedules = await loadSchedules(deps.store, account, alerts);
-    const items = alerts.map((alert) => classifyAlert(alert, alert.scheduledMutes.flatMap((id) => schedules.get(id) ?? []), now));
+    const evaluating = await deps.evaluation.evaluating();
+    const items = alerts.map((alert) => classifyAlert(alert, alert.scheduledMutes.flatMap((id) => schedules.get(id) ?? []), now, evaluating));
     const matching = sortItems(filterItems(items, states, search), sort);
     const rows = matching.slice((page - 1) * max, page * max);
 

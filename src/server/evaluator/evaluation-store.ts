@@ -3,6 +3,7 @@ import type {
   AlertCriteria,
   FlapGuard,
   NotificationType,
+  OnNoData,
   OnQueryFailure,
   OpsgeniePriority,
   PagerdutySeverity,
@@ -37,6 +38,8 @@ export interface EvaluationAlert {
   opsgeniePriority: OpsgeniePriority | null;
   /** The alert's settle delay in seconds; null: the server's. */
   settleSeconds: number | null;
+  /** What no data does for this alert; null: the server's default (the cycle's `defaultOnNoData`). */
+  onNoData: OnNoData;
   status: string;
   currentlyTriggeredMetrics: string[];
   /** Muted at the cycle's time: an explicit mute not yet expired, or an active scheduled mute. */

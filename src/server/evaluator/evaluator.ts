@@ -3,6 +3,7 @@ import { createGraphiteClient } from '../../graphite/index.js';
 import type { EvaluationStore } from './evaluation-store.js';
 import { runEvaluationCycle, type CycleReport } from './run-cycle.js';
 import type { ReplicaLeases } from './round-lease.js';
+import type { NoDataPolicy } from '../../evaluation/no-data.js';
 
 /** How `alertform serve` runs the evaluator. */
 export interface EvaluatorOptions {
@@ -24,6 +25,8 @@ export interface EvaluatorOptions {
   now?: () => number;
   /** Told after each scheduled cycle: its report, and how late it started after it was due (ms). */
   onCycle?: (report: CycleReport, lagMs: number) => void;
+  /** What no data does for an alert whose on_no_data is null; default ignore. */
+  defaultOnNoData?: NoDataPolicy;
   /** Told after each scheduled cycle that failed (the store did not answer or did not save). */
   onCycleFailed?: (error: Error) => void;
 }
@@ -66,6 +69,7 @@ export function startEvaluator(options: EvaluatorOptions): RunningEvaluator {
       ...(options.onDeliveriesWritten ? { onDeliveriesWritten: options.onDeliveriesWritten } : {}),
       ...(options.now ? { now: options.now } : {}),
       ...(logger ? { logger } : {}),
+      ...(options.defaultOnNoData ? { defaultOnNoData: options.defaultOnNoData } : {}),
     });
     try {
       const report = await running;

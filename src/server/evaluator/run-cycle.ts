@@ -8,7 +8,8 @@ import { historyQueryRange, queryRangeMinutes } from '../../evaluation/criteria.
 import type { EvaluationAlert, EvaluationStore, EvaluationUpdate, NotificationRecord } from './evaluation-store.js';
 import { listRound, type ReplicaLeases } from './round-lease.js';
 import { criteriaOf, judgeAlert, judgeCriterion, type Criterion, type CriterionOutcome } from '../../evaluation/judge-alert.js';
-import { advanceAlert, type Advance, type CycleInput } from '../../evaluation/transitions.js';
+import type { Advance, CycleInput } from '../../evaluation/transitions.js';
+import { advanceWithNoData, type NoDataPolicy } from '../../evaluation/no-data.js';
 import { previousStateOf, unchangedText } from './state-text-cache.js';
 
 /** What a cycle needs. `now` is the clock (ms), injectable for tests. */
@@ -25,6 +26,8 @@ export interface CycleDependencies {
   pageSize?: number;
   /** The server's settle delay in seconds (`--settle-delay`), for alerts whose settle_seconds is null; default 0. */
   settleSeconds?: number;
+  /** What no data does for an alert whose on_no_data is null (serve --on-no-data); default ignore. */
+  defaultOnNoData?: NoDataPolicy;
 }
 
 /**
@@ -86,7 +89,7 @@ export async function runEvaluationCycle(deps: CycleDependencies): Promise<Cycle
       const input = buildInput(criteria, cycle.results, slots, historySlots, now, settleSeconds, alert.expression);
       // Parsed once per distinct stored text (state-text-cache.ts).
       const previous = previousStateOf(alert.evalState, alert.status, alert.currentlyTriggeredMetrics);
-      const advance = advanceAlert(previous, input, {
+      const advance = advanceWithNoData(previous, input, {
         now,
         notificationType: alert.notificationType,
         muted: alert.muted,
@@ -95,7 +98,7 @@ export async function runEvaluationCycle(deps: CycleDependencies): Promise<Cycle
         escalation: alert.escalation,
         channels: alert.notificationChannels,
         flapGuard: alert.flapGuard,
-      });
+      }, alert.onNoData ?? deps.defaultOnNoData ?? 'ignore');
       const ackEnd = acknowledgementEnd(alert, previous.status, advance.state.status, now);
       if (advance.state.status !== previous.status) {
         transitions += 1;

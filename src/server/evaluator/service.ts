@@ -50,11 +50,16 @@ export function startEvaluatorService(context: ServiceContext): BackgroundServic
     settleSeconds: options.settleDelaySeconds ?? DEFAULT_SETTLE_SECONDS,
     logger: logger.child({ component: 'evaluator' }),
     ...(options.now ? { now: options.now } : {}),
+    ...(options.onNoData ? { defaultOnNoData: options.onNoData } : {}),
     onCycle: (report, lagMs) => {
       context.metrics?.observeCycle(report.durationMs / 1000, lagMs / 1000, report.failedQueries, report.transitionsTo);
+      context.evaluation?.afterCycle(report);
       ping?.afterCycle(report);
     },
-    onCycleFailed: () => ping?.afterFailedCycle(),
+    onCycleFailed: (error) => {
+      context.evaluation?.afterFailedCycle(error);
+      ping?.afterFailedCycle();
+    },
   });
   const intervalMs = intervalSeconds * 1000;
   const heartbeat = startLeaseHeartbeat(leases, intervalMs / HEARTBEATS_PER_INTERVAL, () => evaluator.runSoon(), logger);

@@ -5,6 +5,7 @@ import type { AlertReadCache } from './alert-read-cache.js';
 import type { ServerMetrics } from '../metrics.js';
 import { JSON_TYPE, alertJson } from '../routes/alert-json.js';
 import { recordRequest } from './request-record.js';
+import type { EvaluationHealth } from '../evaluator/evaluation-health.js';
 
 /** Answers a request itself (true) or leaves it, untouched, to the Koa app (false). */
 export type CachedRead = (req: IncomingMessage, res: ServerResponse) => boolean;
@@ -16,6 +17,8 @@ export interface CachedReadDeps {
   alerts: Pick<AlertReadCache, 'peekAlert'>;
   /** The app's clock (muted and acknowledged depend on it). */
   now: () => number;
+  /** Whether anything evaluates the alerts (their `state`), when known without waiting. */
+  evaluation: Pick<EvaluationHealth, 'evaluatingKnown'>;
   logger: Logger;
   metrics?: ServerMetrics;
 }
@@ -45,7 +48,7 @@ const ALERT_ROUTE = '/v2/alerts/:id';
  * including an account's miss or another account's id, goes to Koa, which alone answers errors (404, 401, 429).
  */
 export function cachedReads(deps: CachedReadDeps): CachedRead {
-  const { accounts, alerts, now, logger, metrics } = deps;
+  const { accounts, alerts, now, logger, metrics, evaluation } = deps;
   /** The JSON text Koa's route would answer, or undefined: not all of it is in memory (or making it failed). */
   function answerOf(header: string, id: string): string | undefined {
     try {
@@ -53,7 +56,9 @@ export function cachedReads(deps: CachedReadDeps): CachedRead {
       if (!account) return undefined;
       const alert = alerts.peekAlert(account.id, id);
       if (!alert || alert.scheduledMutes.length > 0) return undefined;
-      return alertJson(alert, [], now());
+      const evaluating = evaluation.evaluatingKnown();
+      if (evaluating === undefined) return undefined;
+      return alertJson(alert, [], now(), evaluating);
     } catch {
       // Nothing is written yet: Koa's route meets the same failure and handle-errors answers and logs it, as for any read.
       return undefined;

@@ -29,6 +29,8 @@ const HEADLINES: Record<NotificationEvent, string> = {
   recovered: 'RECOVERED',
   query_failed: 'QUERY FAILED',
   query_recovered: 'QUERY WORKS AGAIN',
+  no_data: 'NO DATA',
+  no_data_recovered: 'DATA AGAIN',
   escalated: 'ESCALATED',
   acknowledged: 'ACKNOWLEDGED',
   flapping: 'FLAPPING',
@@ -75,7 +77,7 @@ export function summarize(notification: Notification): string {
   const first = triggered[0];
   const more = triggered.length > 1 ? ` and ${triggered.length - 1} more` : '';
   const what = first ? `: ${first.metric}${first.value === null ? '' : ` = ${first.value}`}${more}` : '';
-  const criteria = event === 'query_failed' || event === 'query_recovered' ? '' : ` (${describeCriteria(alert.alert_criteria)})`;
+  const criteria = event === 'query_failed' || event === 'query_recovered' || event === 'no_data_recovered' ? '' : ` (${describeCriteria(alert.alert_criteria)})`;
   if (notification.test) return `[TEST] ${alert.name}: no alert is firing`;
   if (event === 'acknowledged') return `[${HEADLINES[event]}] ${alert.name}: ${describeAcknowledgement(notification)}`;
   const noise = noiseSummary(notification);

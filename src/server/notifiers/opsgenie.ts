@@ -5,12 +5,13 @@ import { composeMessage } from '../../templates/message.js';
 import { MESSAGE_LIMITS } from '../../templates/limits.js';
 
 /** Priority by event; the rest take the alert's opsgenie_priority, else P1. A throttle summary (its own alert, per channel and window) is P5. */
-const PRIORITY: Partial<Record<Notification['event'], string>> = { query_failed: 'P3', flapping: 'P3', throttled_summary: 'P5' };
+const PRIORITY: Partial<Record<Notification['event'], string>> = { query_failed: 'P3', no_data: 'P3', flapping: 'P3', throttled_summary: 'P5' };
 
 /** One OpsGenie alert per alertform alert (and one for its query failures), found again by alias. */
 export function opsgenieAlias(notification: Notification): string {
   const query = notification.event === 'query_failed' || notification.event === 'query_recovered';
-  return `alertform-${notification.alert.id}${query ? '-query' : ''}`;
+  const noData = notification.event === 'no_data' || notification.event === 'no_data_recovered';
+  return `alertform-${notification.alert.id}${query ? '-query' : noData ? '-no-data' : ''}`;
 }
 
 /**
@@ -71,7 +72,7 @@ export async function sendOpsgenie(
     await postJson('opsgenie', url.href, buildOpsgenieAcknowledge(notification), { headers, signal });
     return;
   }
-  if (notification.event === 'recovered' || notification.event === 'query_recovered') {
+  if (notification.event === 'recovered' || notification.event === 'query_recovered' || notification.event === 'no_data_recovered') {
     const url = new URL(joinUrl(settings.opsgenieUrl, `/v2/alerts/${encodeURIComponent(opsgenieAlias(notification))}/close`));
     url.searchParams.set('identifierType', 'alias');
     await postJson('opsgenie', url.href, { source: 'alertform', note: summarize(notification) }, { headers, signal });

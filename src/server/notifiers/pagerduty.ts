@@ -5,12 +5,13 @@ import { composeMessage } from '../../templates/message.js';
 import { MESSAGE_LIMITS } from '../../templates/limits.js';
 
 /** Severity by event; the rest are critical. A throttle summary (its own incident, per channel and window) is info. */
-const SEVERITY: Partial<Record<Notification['event'], string>> = { query_failed: 'error', flapping: 'warning', throttled_summary: 'info' };
+const SEVERITY: Partial<Record<Notification['event'], string>> = { query_failed: 'error', no_data: 'warning', flapping: 'warning', throttled_summary: 'info' };
 
-/** One PagerDuty incident per alert (and a separate one for its query failures). */
+/** One PagerDuty incident per alert (and separate ones for its query failures and its lack of data). */
 export function pagerdutyDedupKey(notification: Notification): string {
   const query = notification.event === 'query_failed' || notification.event === 'query_recovered';
-  return `alertform-${notification.alert.id}${query ? '-query' : ''}`;
+  const noData = notification.event === 'no_data' || notification.event === 'no_data_recovered';
+  return `alertform-${notification.alert.id}${query ? '-query' : noData ? '-no-data' : ''}`;
 }
 
 /**
@@ -22,7 +23,7 @@ export function buildPagerdutyEvent(channel: DeliveryChannel, notification: Noti
   const dedupKey = pagerdutyDedupKey(notification);
   // The same dedup_key as the trigger: PagerDuty acknowledges that incident (and stops escalating it).
   if (notification.event === 'acknowledged') return { routing_key: channel.destination, event_action: 'acknowledge', dedup_key: dedupKey };
-  if (notification.event === 'recovered' || notification.event === 'query_recovered') {
+  if (notification.event === 'recovered' || notification.event === 'query_recovered' || notification.event === 'no_data_recovered') {
     if (!channel.autoResolve) return null;
     return { routing_key: channel.destination, event_action: 'resolve', dedup_key: dedupKey };
   }

@@ -11,6 +11,8 @@ const COLORS = {
   recovered: '#2eb886',
   query_failed: '#daa038',
   query_recovered: '#2eb886',
+  no_data: '#daa038',
+  no_data_recovered: '#2eb886',
   flapping: '#daa038',
   throttled_summary: '#439fe0',
 };

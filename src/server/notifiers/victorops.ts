@@ -11,7 +11,8 @@ import { composeMessage } from '../../templates/message.js';
  */
 export function buildVictoropsMessage(channel: DeliveryChannel, notification: Notification): Record<string, unknown> | null {
   const query = notification.event === 'query_failed' || notification.event === 'query_recovered';
-  const recovery = notification.event === 'recovered' || notification.event === 'query_recovered';
+  const noData = notification.event === 'no_data' || notification.event === 'no_data_recovered';
+  const recovery = notification.event === 'recovered' || notification.event === 'query_recovered' || notification.event === 'no_data_recovered';
   if (recovery && !channel.autoResolve) return null;
   const message = composeMessage(notification, channel.template, 'plain', {
     title: () => summarize(notification),
@@ -33,7 +34,7 @@ export function buildVictoropsMessage(channel: DeliveryChannel, notification: No
   return {
     // A throttle summary is information (its own entity, per channel and window), not an incident.
     message_type: recovery ? 'RECOVERY' : notification.event === 'throttled_summary' ? 'INFO' : 'CRITICAL',
-    entity_id: `alertform-${notification.alert.id}${query ? '-query' : ''}`,
+    entity_id: `alertform-${notification.alert.id}${query ? '-query' : noData ? '-no-data' : ''}`,
     entity_display_name: message.title,
     state_message: message.body,
     state_start_time: notification.time,

@@ -4,10 +4,11 @@ import { presentAlertAs } from '../present.js';
 import { isAcknowledgedAt } from '../store/ack-store.js';
 import type { AlertRecord, ScheduleRecord } from '../store/store.js';
 
-/** The JSON text of a read object, with the two per-request parts it was made with. */
+/** The JSON text of a read object, with the per-request parts it was made with. */
 interface Remembered {
   muted: boolean;
   acknowledged: boolean;
+  evaluating: boolean;
   json: string;
 }
 
@@ -22,13 +23,13 @@ interface Remembered {
 const remembered = new WeakMap<AlertRecord, Remembered>();
 
 /** The JSON text of one alert's read object at `now`, given the schedules its muted flag depends on. */
-export function alertJson(alert: AlertRecord, schedules: readonly ScheduleRecord[], now: number): string {
+export function alertJson(alert: AlertRecord, schedules: readonly ScheduleRecord[], now: number, evaluating: boolean): string {
   const muted = muteState(alert, schedules, now).muted;
   const acknowledged = isAcknowledgedAt(alert.acknowledgement, Math.floor(now / 1000));
   const known = remembered.get(alert);
-  if (known && known.muted === muted && known.acknowledged === acknowledged) return known.json;
-  const json = JSON.stringify(presentAlertAs(alert, muted, acknowledged));
-  if (Object.isFrozen(alert)) remembered.set(alert, { muted, acknowledged, json });
+  if (known && known.muted === muted && known.acknowledged === acknowledged && known.evaluating === evaluating) return known.json;
+  const json = JSON.stringify(presentAlertAs(alert, muted, acknowledged, evaluating));
+  if (Object.isFrozen(alert)) remembered.set(alert, { muted, acknowledged, evaluating, json });
   return json;
 }
 

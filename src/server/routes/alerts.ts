@@ -98,15 +98,17 @@ export async function findAlert(ctx: Context, store: Pick<Store, 'getAlert'>): P
 export async function presentAlerts(ctx: Context, deps: RouteDeps, alerts: AlertRecord[]) {
   const schedules = await schedulesOf(ctx, deps.store, alerts);
   const now = deps.now();
-  return alerts.map((alert) => presentAlert(alert, alert.scheduledMutes.flatMap((id) => schedules.get(id) ?? []), now));
+  const evaluating = await deps.evaluation.evaluating();
+  return alerts.map((alert) => presentAlert(alert, alert.scheduledMutes.flatMap((id) => schedules.get(id) ?? []), now, evaluating));
 }
 
 /** The JSON text of presentAlerts' read objects (remembered for cached records: routes/alert-json.ts). */
 async function alertsJson(ctx: Context, deps: RouteDeps, alerts: AlertRecord[]): Promise<string[]> {
   const schedules = await schedulesOf(ctx, deps.store, alerts);
   const now = deps.now();
+  const evaluating = deps.evaluation.evaluatingKnown() ?? (await deps.evaluation.evaluating());
   return alerts.map((alert) =>
-    alertJson(alert, alert.scheduledMutes.length === 0 ? [] : alert.scheduledMutes.flatMap((id) => schedules.get(id) ?? []), now),
+    alertJson(alert, alert.scheduledMutes.length === 0 ? [] : alert.scheduledMutes.flatMap((id) => schedules.get(id) ?? []), now, evaluating),
   );
 }
 

@@ -5,7 +5,7 @@ import { QueryReader } from '../validation/query.js';
 import { accountOf, type RouteDeps } from './route-context.js';
 
 /** The history filters' status values: the seed's two, plus our additive query_failed. */
-export const HISTORY_STATUSES = ['alerting', 'recovered', 'query_failed'] as const;
+export const HISTORY_STATUSES = ['alerting', 'recovered', 'query_failed', 'no_data'] as const;
 
 /** Operation 11: alert history, keyed by alert id, newest first; only alerts with entries appear. */
 export function registerHistoryRoutes(router: Router, deps: RouteDeps): void {

@@ -10,6 +10,7 @@ import type { Quotas } from '../quotas.js';
 import type { GraphiteClient } from '../../graphite/index.js';
 import { checkSchema } from '../validation/check-schema.js';
 import type { AckChangeLimiter } from '../http/ack-change-limiter.js';
+import type { EvaluationHealth } from '../evaluator/evaluation-health.js';
 
 /** What every route module gets: the store and the clock (tests move the clock to expire mutes). */
 export interface RouteDeps {
@@ -25,6 +26,8 @@ export interface RouteDeps {
   alertReads?: AlertReads;
   /** Counts each alert's acknowledgement changes (429 beyond MAX_ACK_CHANGES); none: not limited. */
   ackChanges?: AckChangeLimiter;
+  /** Whether anything evaluates this server's alerts now (their `state`: evaluator/evaluation-health.ts). */
+  evaluation: Pick<EvaluationHealth, 'evaluating' | 'evaluatingKnown'>;
   /** The backtest's render client (plan --impact's settings: longer timeouts, smaller batches); null without a Graphite. */
   backtestGraphite: GraphiteClient | null;
   /** The server's settle delay (seconds), for alerts whose settle_seconds is null. */

@@ -39,7 +39,7 @@ export interface ConsoleStore {
 }
 
 /** The kinds of history entries the public /v2/alerts/history/ shows; the others are the console's. */
-export const PUBLIC_HISTORY_STATUSES = ['alerting', 'recovered', 'query_failed'] as const;
+export const PUBLIC_HISTORY_STATUSES = ['alerting', 'recovered', 'query_failed', 'no_data'] as const;
 
 /** One entry of an alert's timeline. */
 export interface TimelineRecord {

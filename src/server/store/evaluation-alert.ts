@@ -16,6 +16,7 @@ import { ParsedJsonCache } from './parsed-json-cache.js';
 const FIELDS = [
   'id', 'account_id', 'name', 'metric', 'alert_criteria', 'additional_criteria', 'expression', 'notification_type',
   'info', 'on_query_failure', 'flap_guard', 'pagerduty_severity', 'opsgenie_priority', 'settle_seconds', 'status',
+  'info', 'on_query_failure', 'flap_guard', 'pagerduty_severity', 'opsgenie_priority', 'on_no_data', 'status',
   'currently_triggered_metrics', 'muted_until', 'eval_state', 'escalation', 'ack_by', 'ack_note', 'ack_at', 'ack_until',
 ] as const satisfies readonly (keyof EvaluationAlertRow)[];
 
@@ -138,6 +139,7 @@ export function evaluationAlertFromValues(values: readonly unknown[], channelIds
     pagerdutySeverity: values[AT.pagerduty_severity] as EvaluationAlert['pagerdutySeverity'],
     opsgeniePriority: values[AT.opsgenie_priority] as EvaluationAlert['opsgeniePriority'],
     settleSeconds: values[AT.settle_seconds] === null || values[AT.settle_seconds] === undefined ? null : Number(values[AT.settle_seconds]),
+    onNoData: (values[AT.on_no_data] ?? null) as EvaluationAlert['onNoData'],
     status: values[AT.status] as string,
     currentlyTriggeredMetrics: parsed.triggeredMetrics.parse(values[AT.currently_triggered_metrics] as string),
     muted: false,

@@ -71,6 +71,7 @@ export interface AlertRow {
   opsgenie_priority: string | null;
   /** Seconds, or null: the server's settle delay. */
   settle_seconds: number | null;
+  on_no_data: string | null;
   status: string;
   currently_triggered_metrics: string;
   muted_until: number | null;
@@ -103,6 +104,7 @@ export function alertFromRow(row: AlertRow, channels: string[], schedules: strin
     pagerdutySeverity: row.pagerduty_severity as AlertRecord['pagerdutySeverity'],
     opsgeniePriority: row.opsgenie_priority as AlertRecord['opsgeniePriority'],
     settleSeconds: row.settle_seconds === null || row.settle_seconds === undefined ? null : Number(row.settle_seconds),
+    onNoData: (row.on_no_data ?? null) as AlertRecord['onNoData'],
     status: row.status,
     currentlyTriggeredMetrics: JSON.parse(row.currently_triggered_metrics) as string[],
     mutedUntil: row.muted_until,
@@ -128,6 +130,7 @@ export const ALERT_WRITE_COLUMNS = [
   'pagerduty_severity',
   'opsgenie_priority',
   'settle_seconds',
+  'on_no_data',
 ] as const;
 
 /** The column values of an alert write, in the order of ALERT_WRITE_COLUMNS. */
@@ -146,6 +149,7 @@ export function alertWriteValues(alert: AlertWrite): unknown[] {
     alert.pagerdutySeverity ?? null,
     alert.opsgeniePriority ?? null,
     alert.settleSeconds ?? null,
+    alert.onNoData ?? null,
   ];
 }
 

@@ -8,13 +8,14 @@ import type {
   OnQueryFailure,
   OpsgeniePriority,
   PagerdutySeverity,
+  OnNoData,
   Weekday,
 } from '../../model/types.js';
 import type { EscalationStep } from '../../evaluation/escalation.js';
 import type { ChannelThrottle, FlapGuard } from '../../model/noise-control.js';
 import type { ConsoleStore } from './console-store.js';
 import type { OutboxStore } from './outbox.js';
-import type { AlertSummary } from './alert-summary.js';
+import type { AlertSummary, StateFactsGroup } from './alert-summary.js';
 import type { Acknowledgement, AckStore } from './ack-store.js';
 import type { EvaluationStore } from '../evaluator/evaluation-store.js';
 import type { AccountChanges } from './account-changes.js';
@@ -98,6 +99,13 @@ export interface Store extends EvaluationStore, OutboxStore, ConsoleStore, AckSt
   checkReadiness?(): Promise<StoreReadiness>;
   /** How many alerts have each status, over all accounts. */
   countAlertsByStatus?(): Promise<Record<string, number>>;
+  /** The alerts of all accounts grouped by what their state depends on (model/alert-state.ts), for /metrics. */
+  countAlertStateFacts?(): Promise<StateFactsGroup[]>;
+  /**
+   * How many replicas evaluate now (their evaluation heartbeat has not expired), for a replica without an evaluator
+   * of its own to tell whether anything evaluates its alerts. Absent on a single-node store.
+   */
+  countLiveEvaluators?(): Promise<number>;
   /** Every alert of the account, reduced to what the console's overview filters and sorts on; oldest first. */
   listAlertSummaries?(accountId: string): Promise<AlertSummary[]>;
 
@@ -154,6 +162,8 @@ export interface AlertWrite {
   opsgeniePriority?: OpsgeniePriority | null;
   /** Extension: the alert's settle delay in seconds; null or absent: the server's (--settle-delay). */
   settleSeconds?: number | null;
+  /** Extension: what no data does; null or absent: the server's default (--on-no-data). */
+  onNoData?: OnNoData;
 }
 
 /** An alert as stored: what was written plus the evaluator's state. */

@@ -72,6 +72,7 @@ export async function checkAlertRules(
       pagerdutySeverity: body.pagerduty_severity ?? null,
       opsgeniePriority: body.opsgenie_priority ?? null,
       settleSeconds: body.settle_seconds ?? null,
+      onNoData: body.on_no_data ?? null,
     },
   };
 }
@@ -96,6 +97,7 @@ export function mergeAlertUpdate(stored: AlertRecord, patch: Partial<AlertBody>)
     pagerduty_severity: 'pagerduty_severity' in patch ? patch.pagerduty_severity : (stored.pagerdutySeverity ?? null),
     opsgenie_priority: 'opsgenie_priority' in patch ? patch.opsgenie_priority : (stored.opsgeniePriority ?? null),
     settle_seconds: 'settle_seconds' in patch ? patch.settle_seconds : (stored.settleSeconds ?? null),
+    on_no_data: 'on_no_data' in patch ? patch.on_no_data : (stored.onNoData ?? null),
   };
   if ('on_query_failure' in patch) {
     merged.on_query_failure = patch.on_query_failure;

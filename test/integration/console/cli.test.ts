@@ -41,7 +41,9 @@ describe('alertform status', { timeout: 120_000 }, () => {
       formatVersion: 1,
       total: 2,
       alertingCount: 1,
-      alerting: [{ id: expect.any(String), name: 'Hot CPU', metric: 'hot.cpu', currently_triggered_metrics: ['hot.cpu'], muted: false }],
+      unknownCount: 0,
+      alerting: [{ id: expect.any(String), name: 'Hot CPU', metric: 'hot.cpu', state: 'alerting', currently_triggered_metrics: ['hot.cpu'], muted: false }],
+      unknown: [],
     });
   });
 
@@ -57,7 +59,8 @@ describe('alertform status', { timeout: 120_000 }, () => {
   it('has --help with examples and the exit codes', async () => {
     const help = await runCli(['status', '--help']);
     expect(help.code).toBe(0);
-    expect(help.stdout).toContain('Exit codes: 0 nothing is alerting, 1 something is, 2 the server could not be read');
+    expect(help.stdout).toContain('1  something is alerting');
+    expect(help.stdout).toContain('3  nothing is alerting, but some alert cannot be known');
     expect(help.stdout).toContain('$ alertform status --json');
   });
 });

@@ -30,6 +30,7 @@ async function seedRichAccount(s: TestServer): Promise<void> {
   await post('/v2/notifications/', { type: 'opsgenie', description: 'og', destination: 'og-key' });
   await post('/v2/notifications/', { type: 'email', description: 'mails', destination: 'a@example.com,b@example.com' });
   await post('/v2/alerts/', { name: 'plain', metric: 'a.b', alert_criteria: { type: 'above', above_value: 1.5 }, settle_seconds: 0 });
+  await post('/v2/alerts/', { name: 'plain', metric: 'a.b', alert_criteria: { type: 'above', above_value: 1.5 }, on_no_data: 'notify' });
   await post('/v2/alerts/', { name: 'below', metric: 'a.*.c', alert_criteria: { type: 'below', below_value: -3, time_period: 7 }, notification_type: 'state_change', notification_channels: ['slack', 'hook'] });
   await post('/v2/alerts/', { name: 'band', metric: 'x', alert_criteria: { type: 'outside_bounds', above_value: 10, below_value: 2, time_period: '' }, notification_type: ['every', 5], scheduled_mutes: [night] });
   await post('/v2/alerts/', {
@@ -43,7 +44,7 @@ async function seedRichAccount(s: TestServer): Promise<void> {
     // An extension: its own settle delay (0, falsy, must survive the round trip too: see `plain`).
     settle_seconds: 90,
   });
-  await post('/v2/alerts/', { name: 'fn-ignore', metric: 'sumSeries(a.*)', alert_criteria: { type: 'above', above_value: 0 }, on_query_failure: 'ignore' });
+  await post('/v2/alerts/', { name: 'fn-ignore', metric: 'sumSeries(a.*)', alert_criteria: { type: 'above', above_value: 0 }, on_query_failure: 'ignore', on_no_data: 'alerting' });
   await post('/v2/alerts/', { name: 'fn-default', metric: 'avg(a.*)', alert_criteria: { type: 'above', above_value: 0 } });
   await post('/v2/alerts/', {
     name: 'composite',
@@ -67,7 +68,10 @@ describe('pull', { timeout: 120_000 }, () => {
     const result = await runCli(['pull', '--out', out, '--server', server.authUrl]);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
-    expect(readFileSync(join(out, 'alerts.yaml'), 'utf8')).toMatch(/^# yaml-language-server: \$schema=.*schemas\/definitions\.schema\.json\n/);
+    const alertsYaml = readFileSync(join(out, 'alerts.yaml'), 'utf8');
+    expect(alertsYaml).toMatch(/^# yaml-language-server: \$schema=.*schemas\/definitions\.schema\.json\n/);
+    // The no-data policy round-trips where it is set, and only there (null is the server's default).
+    expect(alertsYaml.match(/on_no_data: \w+/g)).toEqual(['on_no_data: alerting', 'on_no_data: notify']);
     const { plan, loaded } = await planDir(out, fastClient(server.authUrl), {});
     expect(loaded.definitions.alerts).toHaveLength(7);
     // `Email me` has no destination on a test account: pull leaves it out, and alerts still name it.

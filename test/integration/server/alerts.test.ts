@@ -77,6 +77,9 @@ describeEachStore('on $name', (backend) => {
         pagerduty_severity: null,
         opsgenie_priority: null,
         settle_seconds: null,
+        on_no_data: null,
+        // Nothing evaluates this test server: what it stores is nobody's judgement.
+        state: 'not_evaluated',
       });
       // The hosted API's fields in its order, then alertform's extensions.
       expect(Object.keys(read.body)).toEqual([
@@ -84,6 +87,7 @@ describeEachStore('on $name', (backend) => {
         'notification_type', 'scheduled_mutes', 'currently_triggered_metrics', 'muted', 'status', 'info',
         'on_query_failure', 'escalation', 'acknowledgement', 'flap_guard', 'pagerduty_severity', 'opsgenie_priority',
         'settle_seconds',
+        'on_no_data', 'state',
       ]);
     });
 

@@ -1,4 +1,5 @@
 import { mkdtempSync } from 'node:fs';
+import { EvaluationHealth } from '../../../src/server/evaluator/evaluation-health.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
@@ -98,7 +99,9 @@ describe('alertform serve and the console', () => {
 describeEachStore('GET /v2/alerts/overview/ on $name', (backend) => {
   const tenMinutesAgo = Math.floor(Date.now() / 1000) - 600;
   async function withAlerts() {
-    const server = await start({ keys: ['overview-key-a-0123456789abc', 'overview-key-b-0123456789abc'], db: await backend.createDb() });
+    // A server that evaluates (its evaluator's states are written below by hand): otherwise every alert is not_evaluated.
+    const evaluation = new EvaluationHealth({ evaluating: true });
+    const server = await start({ keys: ['overview-key-a-0123456789abc', 'overview-key-b-0123456789abc'], db: await backend.createDb(), evaluation });
     const ids: Record<string, string> = {};
     for (const [name, metric] of [
       ['disk full', 'hosts.a.disk'],
@@ -111,9 +114,13 @@ describeEachStore('GET /v2/alerts/overview/ on $name', (backend) => {
       ids[name] = created.body.id;
     }
     const evaluated = { history: [], deliveries: [] };
-    await server.store.saveEvaluations([{ alertId: ids['CPU high']!, status: 'alerting', currentlyTriggeredMetrics: ['hosts.a.cpu'], evalState: null, ...evaluated }]);
+    const state = (status: string, more: object = {}) => JSON.stringify({ version: 1, status, triggered: [], ...more });
+    for (const name of ['disk full', 'queue depth']) {
+      await server.store.saveEvaluations([{ alertId: ids[name]!, status: 'healthy', currentlyTriggeredMetrics: [], evalState: state('healthy'), ...evaluated }]);
+    }
+    await server.store.saveEvaluations([{ alertId: ids['CPU high']!, status: 'alerting', currentlyTriggeredMetrics: ['hosts.a.cpu'], evalState: state('alerting'), ...evaluated }]);
     await server.store.appendHistory([{ alertId: ids['CPU high']!, status: 'alerting', value: 5, time: tenMinutesAgo, metric: 'hosts.a.cpu' }]);
-    const failing = JSON.stringify({ version: 1, status: 'healthy', triggered: [], queryFailing: true });
+    const failing = state('healthy', { queryFailing: true });
     await server.store.saveEvaluations([{ alertId: ids['api errors']!, status: 'healthy', currentlyTriggeredMetrics: [], evalState: failing, ...evaluated }]);
     expect((await server.request('POST', `/v2/alerts/${ids['queue depth']}/muted/`, { duration: 60 })).status).toBe(200);
     return { server, ids };
@@ -123,16 +130,17 @@ describeEachStore('GET /v2/alerts/overview/ on $name', (backend) => {
     const { server, ids } = await withAlerts();
     const response = await server.request('GET', '/v2/alerts/overview/');
     expect(response.status).toBe(200);
-    expect(response.body.counts).toEqual({ total: 4, alerting: 1, query_failing: 1, muted: 1, healthy: 1 });
-    expect(response.body.alerts.map((a: any) => [a.name, a.state])).toEqual([
-      ['CPU high', 'alerting'],
-      ['api errors', 'query_failing'],
-      ['queue depth', 'muted'],
-      ['disk full', 'healthy'],
+    // One state per alert (muted is a flag beside it, counted apart).
+    expect(response.body.counts).toEqual({ total: 4, alerting: 1, query_failing: 1, no_data: 0, not_evaluated: 0, healthy: 2, muted: 1 });
+    expect(response.body.alerts.map((a: any) => [a.name, a.state, a.muted])).toEqual([
+      ['CPU high', 'alerting', false],
+      ['api errors', 'query_failing', false],
+      ['disk full', 'healthy', false],
+      ['queue depth', 'healthy', true],
     ]);
     const cpu = response.body.alerts[0];
     expect(cpu).toMatchObject({ id: ids['CPU high'], since: tenMinutesAgo, currently_triggered_metrics: ['hosts.a.cpu'], channels: [{ type: 'email', description: 'Email me' }] });
-    expect(response.body.alerts[2].muted_until).toBeGreaterThan(Date.now() / 1000 + 3500);
+    expect(response.body.alerts[3].muted_until).toBeGreaterThan(Date.now() / 1000 + 3500);
   });
 
   it('filters by state, searches name and metric, sorts and pages', async () => {

@@ -24,6 +24,7 @@ function alertNamed(name: string, above: number): CanonicalAlert {
     on_query_failure: 'notify',
     pagerduty_severity: null,
     opsgenie_priority: null,
+    on_no_data: null,
   };
 }
 

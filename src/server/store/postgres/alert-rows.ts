@@ -1,7 +1,7 @@
 import { createId } from '../../ids.js';
 import type { AlertQuery, AlertRecord, AlertSelector, AlertWrite, Page, SelectResult } from '../store.js';
 import { ALERT_WRITE_COLUMNS, alertFromRow, alertWriteValues, type AlertRow } from '../row-mappers.js';
-import { POSTGRES_SUMMARY_SQL, toAlertSummaries, type AlertSummary, type AlertSummaryRow } from '../alert-summary.js';
+import { POSTGRES_SUMMARY_SQL, toAlertSummaries, toStateFactsGroups, type AlertSummary, type AlertSummaryRow, type StateFactsGroup } from '../alert-summary.js';
 import type { PgDatabase, Queryable } from './pg-database.js';
 import { SqlBuilder, unique } from './sql.js';
 
@@ -9,6 +9,8 @@ import { SqlBuilder, unique } from './sql.js';
 export const ALERT_COLUMNS = `a.id, a.account_id, a.name, a.metric, a.alert_criteria, a.additional_criteria, a.expression,
   a.notification_type, a.info, a.on_query_failure, a.flap_guard, a.pagerduty_severity, a.opsgenie_priority, a.settle_seconds,
   a.status, a.currently_triggered_metrics, a.muted_until, a.eval_state, a.created_at, a.escalation, a.ack_by, a.ack_note, a.ack_at,
+  a.notification_type, a.info, a.on_query_failure, a.flap_guard, a.pagerduty_severity, a.opsgenie_priority, a.on_no_data, a.status,
+  a.currently_triggered_metrics, a.muted_until, a.eval_state, a.created_at, a.escalation, a.ack_by, a.ack_note, a.ack_at,
   a.ack_until,
   ARRAY(SELECT channel_id FROM alert_channels WHERE alert_id = a.id ORDER BY position) AS channel_ids,
   ARRAY(SELECT schedule_id FROM alert_schedules WHERE alert_id = a.id ORDER BY position) AS schedule_ids`;
@@ -163,6 +165,10 @@ export async function listAlertSummaries(db: PgDatabase, accountId: string): Pro
     db.query<{ alert_id: string; schedule_id: string }>(POSTGRES_SUMMARY_SQL.links, [accountId]),
   ]);
   return toAlertSummaries(rows, links);
+}
+
+export async function countAlertStateFacts(db: PgDatabase): Promise<StateFactsGroup[]> {
+  return toStateFactsGroups(await db.query<AlertSummaryRow & { count: number }>(POSTGRES_SUMMARY_SQL.stateFacts));
 }
 
 export async function countAlertsByStatus(db: PgDatabase): Promise<Record<string, number>> {

@@ -242,6 +242,10 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE alerts ADD COLUMN settle_seconds INTEGER;
   `,
+  // 13: what an alert does when its queries answer no data (ignore, notify, alerting); NULL is the server's default.
+  `
+  ALTER TABLE alerts ADD COLUMN on_no_data TEXT;
+  `,
 ];
 
 /** Any constant, the same in every replica: serialises replicas that start together on an empty database. */

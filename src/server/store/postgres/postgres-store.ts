@@ -37,7 +37,7 @@ import { watchPostgresAccountChanges } from './account-changes.js';
 import type { AccountChanges } from '../account-changes.js';
 import { PgDatabase, type PoolOptions } from './pg-database.js';
 import * as outbox from './outbox-rows.js';
-import type { AlertSummary } from '../alert-summary.js';
+import type { AlertSummary, StateFactsGroup } from '../alert-summary.js';
 import * as consoleRows from './console-rows.js';
 import type { ChannelTestDelivery, TimelineRecord } from '../console-store.js';
 import type {
@@ -316,6 +316,15 @@ export class PostgresStore implements Store {
 
   async listAlertSummaries(accountId: string): Promise<AlertSummary[]> {
     return alertRows.listAlertSummaries(this.db, accountId);
+  }
+
+  async countAlertStateFacts(): Promise<StateFactsGroup[]> {
+    return alertRows.countAlertStateFacts(this.db);
+  }
+
+  async countLiveEvaluators(): Promise<number> {
+    const rows = await this.db.query<{ live: number }>('SELECT count(*)::int AS live FROM evaluation_replicas WHERE seen_until > now()');
+    return rows[0]?.live ?? 0;
   }
 
   async countAlertsByStatus(): Promise<Record<string, number>> {

@@ -2,7 +2,7 @@ import type { Database } from 'better-sqlite3';
 import { createId } from '../../ids.js';
 import type { AlertQuery, AlertRecord, AlertSelector, AlertWrite, Page, SelectResult } from '../store.js';
 import { ALERT_WRITE_COLUMNS, alertFromRow, alertWriteValues, type AlertRow } from '../row-mappers.js';
-import { SQLITE_SUMMARY_SQL, toAlertSummaries, type AlertSummary, type AlertSummaryRow } from '../alert-summary.js';
+import { SQLITE_SUMMARY_SQL, toAlertSummaries, toStateFactsGroups, type AlertSummary, type AlertSummaryRow, type StateFactsGroup } from '../alert-summary.js';
 import { json, unique } from './sql.js';
 
 /** Turns rows into records, loading their channel and schedule links in two queries for the whole batch. */
@@ -185,6 +185,10 @@ export function listAlertSummaries(db: Database, accountId: string): AlertSummar
   const rows = db.prepare(SQLITE_SUMMARY_SQL.alerts).all(accountId) as AlertSummaryRow[];
   const links = db.prepare(SQLITE_SUMMARY_SQL.links).all(accountId) as { alert_id: string; schedule_id: string }[];
   return toAlertSummaries(rows, links);
+}
+
+export function countAlertStateFacts(db: Database): StateFactsGroup[] {
+  return toStateFactsGroups(db.prepare(SQLITE_SUMMARY_SQL.stateFacts).all() as (AlertSummaryRow & { count: number })[]);
 }
 
 export function countAlertsByStatus(db: Database): Record<string, number> {

@@ -202,6 +202,10 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE alerts ADD COLUMN settle_seconds INTEGER;
   `,
+  // 11: what an alert does when its queries answer no data (ignore, notify, alerting); NULL is the server's default.
+  `
+  ALTER TABLE alerts ADD COLUMN on_no_data TEXT;
+  `,
 ];
 
 /** Brings the database to the newest schema version; refuses a database newer than this code. */

@@ -47,7 +47,7 @@ import * as throttleRows from './throttle-rows.js';
 import { listsHeld } from '../held-listing.js';
 import { openDatabase } from './open-database.js';
 import { watchSqliteAccountChanges, type SqliteAccountChanges } from './account-changes.js';
-import type { AlertSummary } from '../alert-summary.js';
+import type { AlertSummary, StateFactsGroup } from '../alert-summary.js';
 
 /** The Store on SQLite (better-sqlite3). One connection; better-sqlite3 is synchronous, so writes serialise. */
 export class SqliteStore implements Store {
@@ -297,6 +297,10 @@ export class SqliteStore implements Store {
 
   async listAlertSummaries(accountId: string): Promise<AlertSummary[]> {
     return alertRows.listAlertSummaries(this.db, accountId);
+  }
+
+  async countAlertStateFacts(): Promise<StateFactsGroup[]> {
+    return alertRows.countAlertStateFacts(this.db);
   }
 
   async countAlertsByStatus(): Promise<Record<string, number>> {

@@ -16,6 +16,7 @@ async function serve(deps: Partial<CachedReadDeps>) {
     accounts: { findByHeader: () => undefined },
     alerts: { peekAlert: () => undefined },
     now: Date.now,
+    evaluation: { evaluatingKnown: () => true },
     logger: pino({ level: 'silent' }),
     ...deps,
   });

@@ -34,25 +34,32 @@ describe("an alert's JSON text, remembered per cached record", () => {
   it('is byte for byte what JSON.stringify of a fresh read object gives, before and after an acknowledgement expires', async () => {
     const alert = await storedAlert({ acknowledgement: { by: 'ana', note: 'looking', at: T / 1000 - 60, until: T / 1000 + 60 } });
     for (const now of [T, T + 1_000, T + 59_999, T + 60_000, T + 120_000, T]) {
-      expect(alertJson(alert, [], now)).toBe(JSON.stringify(presentAlert(alert, [], now)));
+      expect(alertJson(alert, [], now, true)).toBe(JSON.stringify(presentAlert(alert, [], now, true)));
     }
-    expect(JSON.parse(alertJson(alert, [], T)).acknowledgement).toMatchObject({ by: 'ana' });
-    expect(JSON.parse(alertJson(alert, [], T + 60_000)).acknowledgement).toBeNull();
+    expect(JSON.parse(alertJson(alert, [], T, true)).acknowledgement).toMatchObject({ by: 'ana' });
+    expect(JSON.parse(alertJson(alert, [], T + 60_000, true)).acknowledgement).toBeNull();
   });
 
   it('says muted while a mute by hand holds and not after, from the same remembered record', async () => {
     const alert = await storedAlert({ mutedUntil: T + 30_000 });
-    expect(JSON.parse(alertJson(alert, [], T)).muted).toBe(true);
-    expect(JSON.parse(alertJson(alert, [], T + 30_000)).muted).toBe(false);
-    expect(JSON.parse(alertJson(alert, [], T)).muted).toBe(true);
-    for (const now of [T, T + 30_000]) expect(alertJson(alert, [], now)).toBe(JSON.stringify(presentAlert(alert, [], now)));
+    expect(JSON.parse(alertJson(alert, [], T, true)).muted).toBe(true);
+    expect(JSON.parse(alertJson(alert, [], T + 30_000, true)).muted).toBe(false);
+    expect(JSON.parse(alertJson(alert, [], T, true)).muted).toBe(true);
+    for (const now of [T, T + 30_000]) expect(alertJson(alert, [], now, true)).toBe(JSON.stringify(presentAlert(alert, [], now, true)));
+  });
+
+  it("says the alert's state for whether anything evaluates, from the same remembered record", async () => {
+    const alert = await storedAlert({ evalState: { version: 1, status: 'healthy', triggered: [] } });
+    expect(JSON.parse(alertJson(alert, [], T, true)).state).toBe('healthy');
+    expect(JSON.parse(alertJson(alert, [], T, false)).state).toBe('not_evaluated');
+    expect(JSON.parse(alertJson(alert, [], T, true)).state).toBe('healthy');
   });
 
   it('serializes a record that is not frozen (a write\'s answer) afresh each time', async () => {
     const alert = { ...(await storedAlert()) } as AlertRecord;
-    const first = alertJson(alert, [], T);
+    const first = alertJson(alert, [], T, true);
     (alert as { name: string }).name = 'renamed';
-    expect(JSON.parse(alertJson(alert, [], T)).name).toBe('renamed');
+    expect(JSON.parse(alertJson(alert, [], T, true)).name).toBe('renamed');
     expect(JSON.parse(first).name).toBe('cpu');
   });
 });

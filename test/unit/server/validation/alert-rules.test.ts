@@ -27,7 +27,7 @@ describe('the alert rules', () => {
       value: {
         name: 'x', metric: 'm', alertCriteria: { type: 'above', above_value: 1 }, additionalCriteria: {}, expression: 'a',
         notificationChannels: ['email-me'], notificationType: ['state_change'], scheduledMutes: [], info: null, onQueryFailure: null, flapGuard: null,
-        pagerdutySeverity: null, opsgeniePriority: null, settleSeconds: null,
+        pagerdutySeverity: null, opsgeniePriority: null, settleSeconds: null, onNoData: null,
       },
     });
   });
