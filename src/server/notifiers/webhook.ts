@@ -19,7 +19,7 @@ import { composeMessage } from '../../templates/message.js';
 export function buildWebhookPayload(notification: Notification, template?: DeliveryChannel['template']): Record<string, unknown> {
   const { alert, triggered } = notification;
   const first = triggered[0];
-  const ended = notification.event === 'recovered' || notification.event === 'query_recovered';
+  const ended = notification.event === 'recovered' || notification.event === 'query_recovered' || notification.event === 'no_data_recovered';
   const payload: Record<string, unknown> = {
     ...(notification.deliveryId ? { id: notification.deliveryId } : {}),
     name: alert.name,
@@ -74,22 +74,33 @@ export type WebhookEvent =
   | 'recovered'
   | 'acknowledged'
   | 'no_data'
+  | 'no_data_recovered'
   | 'query_failed'
   | 'query_recovered'
   | 'flapping'
   | 'grouped';
 
-/** Maps the evaluator's notification kind to the webhook's `event`; a kind named alike passes as it is. */
+/**
+ * The evaluator's notification kind as the webhook's `event`: a table, so a new kind fails typecheck until it is
+ * named here (and in the payload's JSON Schema).
+ */
+const WEBHOOK_EVENTS: Record<NotificationEvent, WebhookEvent> = {
+  alerting: 'alerting',
+  reminder: 'reminder',
+  escalated: 'escalation',
+  recovered: 'recovered',
+  acknowledged: 'acknowledged',
+  no_data: 'no_data',
+  no_data_recovered: 'no_data_recovered',
+  query_failed: 'query_failed',
+  query_recovered: 'query_recovered',
+  flapping: 'flapping',
+  // One message that groups what the channel's throttle held back.
+  throttled_summary: 'grouped',
+};
+
 export function webhookEvent(event: NotificationEvent): WebhookEvent {
-  switch (event) {
-    case 'escalated':
-      return 'escalation';
-    case 'throttled_summary':
-      // One message that groups what the channel's throttle held back.
-      return 'grouped';
-    default:
-      return event as WebhookEvent;
-  }
+  return WEBHOOK_EVENTS[event];
 }
 
 /** The criteria's thresholds as numbers (null where the criteria type has none). */
