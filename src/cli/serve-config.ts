@@ -6,7 +6,7 @@ import { interpolateString } from '../definitions/interpolate.js';
 import { formatProblem, sortProblems, type Problem, type SourceLocation } from '../definitions/problems.js';
 import { describeAjvErrors, validatorFor } from '../model/schemas.js';
 import { CliError } from './errors.js';
-import { SERVE_OPTIONS, attributeName, configKey, type ServeOptionSpec } from './serve-options.js';
+import { SERVE_OPTIONS, attributeName, configKey } from './serve-options.js';
 
 /** What a config file sets: commander attribute → value (as the flag would give it), and the keys it lists. */
 export interface ServeConfig {
@@ -75,7 +75,7 @@ export function readServeConfig(path: string, env: Readonly<Record<string, strin
     }
     if (value === undefined) continue;
     if (key === 'api_key_file') value = resolve(base, String(value));
-    values.set(attributeName(spec), asFlagValue(spec, value));
+    values.set(attributeName(spec), asFlagValue(value));
   }
   if (problems.length > 0) fail(problems);
   return { values, apiKeys: (settings.api_keys as string[] | undefined) ?? [] };
@@ -103,7 +103,7 @@ function plainly(message: string): string {
 }
 
 /** The value as commander holds it from a flag: text, except booleans (`console`, `allow_private_destinations`). */
-function asFlagValue(spec: ServeOptionSpec, value: unknown): string | boolean {
+function asFlagValue(value: unknown): string | boolean {
   if (Array.isArray(value)) return value.join(',');
   if (typeof value === 'boolean') return value;
   return String(value);
