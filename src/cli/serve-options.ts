@@ -13,21 +13,42 @@ export interface ServeOptionSpec {
   description: string;
   default?: string;
   choices?: readonly string[];
+  /**
+   * A secret, or a value that may carry one (a URL with a password): `serve --print-config` masks it, and a config
+   * file may give it as `KEY_file: PATH` (the file's content, as Docker and systemd credentials provide).
+   */
+  secret?: 'url' | 'token';
 }
 
 /** pino's levels, and `silent` for no logs. */
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
+/** Readable lines for a person (`pretty`), JSON lines for a machine (`json`), or whichever suits stderr (`auto`). */
+export const LOG_FORMATS = ['auto', 'pretty', 'json'] as const;
+
 export const SERVE_OPTIONS: readonly ServeOptionSpec[] = [
+  {
+    flags: '--config <file>',
+    env: 'ALERTFORM_CONFIG',
+    description: 'read settings from this YAML file (every option below as a key); flags and variables override it',
+  },
   { flags: '--host <host>', env: 'ALERTFORM_HOST', description: 'address to listen on', default: '127.0.0.1' },
   { flags: '--port <port>', env: 'ALERTFORM_PORT', description: 'port to listen on (0 picks a free one)', default: '8080' },
-  { flags: '--db <path-or-url>', env: 'ALERTFORM_DB', description: `database: ${DB_OPTION_HELP}`, default: DEFAULT_DB },
+  { flags: '--db <path-or-url>', env: 'ALERTFORM_DB', description: `database: ${DB_OPTION_HELP}`, default: DEFAULT_DB, secret: 'url' },
   { flags: '--no-console', env: 'ALERTFORM_NO_CONSOLE', description: 'do not serve the web console at / (the API stays)' },
-  { flags: '--log-level <level>', env: 'ALERTFORM_LOG_LEVEL', description: 'log level of the JSON logs on stderr', default: 'info', choices: LOG_LEVELS },
+  { flags: '--log-level <level>', env: 'ALERTFORM_LOG_LEVEL', description: 'log level of the logs on stderr', default: 'info', choices: LOG_LEVELS },
+  {
+    flags: '--log-format <format>',
+    env: 'ALERTFORM_LOG_FORMAT',
+    description: 'logs on stderr as readable lines (pretty) or JSON lines (json); auto: pretty on a terminal, else JSON',
+    default: 'auto',
+    choices: LOG_FORMATS,
+  },
   {
     flags: '--graphite-url <url>',
     env: 'ALERTFORM_GRAPHITE_URL',
     description: 'evaluate alerts against this Graphite render API (graphite-web root); no evaluation without it',
+    secret: 'url',
   },
   {
     flags: '--public-url <url>',
@@ -39,6 +60,7 @@ export const SERVE_OPTIONS: readonly ServeOptionSpec[] = [
     env: 'ALERTFORM_HEARTBEAT_URL',
     description:
       "a dead man's switch (healthchecks.io, Cronitor, Dead Man's Snitch): GET this URL after every healthy evaluation cycle; a secret, never logged (prefer the environment variable)",
+    secret: 'url',
   },
   { flags: '--eval-interval <seconds>', env: 'ALERTFORM_EVAL_INTERVAL', description: 'seconds between evaluation cycles', default: '30' },
   {
@@ -54,7 +76,7 @@ export const SERVE_OPTIONS: readonly ServeOptionSpec[] = [
     default: 'ignore',
     choices: ['ignore', 'notify', 'alerting'],
   },
-  { flags: '--smtp-url <url>', env: 'ALERTFORM_SMTP_URL', description: 'SMTP server for email channels, e.g. smtp://user:pass@mail.example:587' },
+  { flags: '--smtp-url <url>', env: 'ALERTFORM_SMTP_URL', description: 'SMTP server for email channels, e.g. smtp://user:pass@mail.example:587', secret: 'url' },
   { flags: '--smtp-from <address>', env: 'ALERTFORM_SMTP_FROM', description: 'From address of notification emails (default alertform@localhost)' },
   { flags: '--pagerduty-url <url>', env: 'ALERTFORM_PAGERDUTY_URL', description: 'PagerDuty Events API base URL (default https://events.pagerduty.com)' },
   {
@@ -91,6 +113,7 @@ export const SERVE_OPTIONS: readonly ServeOptionSpec[] = [
     flags: '--metrics-token <token>',
     env: 'ALERTFORM_METRICS_TOKEN',
     description: 'require this bearer token on GET /metrics, whose figures span every account (prefer the environment variable: argv is visible in ps)',
+    secret: 'token',
   },
   { flags: '--api-key-file <path>', env: 'ALERTFORM_API_KEY_FILE', description: 'make sure the keys in this file exist, one per line (# comments)' },
   {
@@ -110,6 +133,22 @@ export const SERVE_OPTIONS: readonly ServeOptionSpec[] = [
     default: String(DEFAULT_QUOTAS.pendingDeliveries),
   },
 ];
+
+/** The config file's key of an option: its long flag in snake_case, `console` for `--no-console`. */
+export function configKey(spec: ServeOptionSpec): string {
+  return longFlag(spec).replace(/^--(no-)?/, '').replaceAll('-', '_');
+}
+
+/** The commander attribute an option's value is stored under: `graphiteUrl`, `console`. */
+export function attributeName(spec: ServeOptionSpec): string {
+  return longFlag(spec)
+    .replace(/^--(no-)?/, '')
+    .replace(/-([a-z])/g, (_match, letter: string) => letter.toUpperCase());
+}
+
+function longFlag(spec: ServeOptionSpec): string {
+  return spec.flags.split(' ')[0]!;
+}
 
 /** Adds the table's options to a command: a flag wins over its environment variable, which wins over the default. */
 export function addServeOptions(command: Command, specs: readonly ServeOptionSpec[] = SERVE_OPTIONS): Command {

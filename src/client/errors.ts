@@ -30,8 +30,12 @@ export class ConnectionError extends AlertformError {
     readonly url: string,
     options?: { cause?: unknown },
   ) {
-    const cause = options?.cause;
-    const detail = cause instanceof Error ? (cause.cause instanceof Error ? cause.cause.message : cause.message) : String(cause);
+    // The innermost cause says what happened: ky's NetworkError wraps fetch's "fetch failed", which wraps the
+    // socket's error (ECONNREFUSED; an AggregateError of two refused addresses has only its code to say).
+    const chain: unknown[] = [];
+    for (let cause = options?.cause; cause !== undefined && cause !== null && !chain.includes(cause); cause = (cause as { cause?: unknown }).cause) chain.push(cause);
+    const said = chain.reverse().map((cause) => (cause instanceof Error ? cause.message || (cause as NodeJS.ErrnoException).code : undefined)).find(Boolean);
+    const detail = said ?? String(options?.cause);
     super('connection_failed', `${method} ${url} got no answer: ${detail}`, options);
   }
 }

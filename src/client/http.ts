@@ -112,7 +112,7 @@ export class HttpClient {
     this.retry = { ...defaultRetryPolicy, ...options.retry };
     this.maxAnswerBytes = options.maxAnswerBytes ?? maxAnswerBytes();
     this.ky = ky.create({
-      prefixUrl: connection.baseUrl,
+      prefix: connection.baseUrl,
       headers: { accept: 'application/json', ...(connection.authorization ? { authorization: connection.authorization } : {}) },
       retry: 0,
       throwHttpErrors: false,

@@ -1,4 +1,9 @@
+import { isatty } from 'node:tty';
 import { pino, type Logger } from 'pino';
+import { prettyLogLine } from './log-pretty.js';
+
+/** `auto`: readable lines when the log goes to a terminal (a person), JSON lines otherwise (journald, a collector). */
+export type LogFormat = 'auto' | 'pretty' | 'json';
 
 /**
  * Log lines waiting for a slow reader of the log (a stalled pipe) before new ones are dropped: 16 MB, about
@@ -20,7 +25,8 @@ const CHUNK = 16 * 1024;
 const FLUSH_TIMEOUT_MS = 5_000;
 
 /**
- * The server's logger: pino's JSON lines on file descriptor `fd` (stderr by default), written asynchronously.
+ * The server's logger: pino's JSON lines on file descriptor `fd` (stderr by default), written asynchronously, or
+ * the same lines made readable (log-pretty.ts) with `format` pretty, or auto on a terminal.
  * Lines logged within 10 ms are written together by one asynchronous write (pino's SonicBoom, sync: false): under
  * load one write carries the lines of many requests, and a slow reader of the log never stalls a request (measured:
  * a write per line, synchronous or not, was 5% of a cached read's CPU). What a crash can lose is bounded:
@@ -31,7 +37,11 @@ const FLUSH_TIMEOUT_MS = 5_000;
  *   in flight.
  * What is logged is unchanged (the same lines, the same redaction).
  */
-export function createServerLogger(level: string, fd = 2): Logger {
+export function createServerLogger(level: string, options: { format?: LogFormat; fd?: number } = {}): Logger {
+  const fd = options.fd ?? 2;
+  const terminal = isatty(fd);
+  const pretty = options.format === 'pretty' || (options.format === 'auto' && terminal);
+  const color = pretty && terminal && process.env.NO_COLOR === undefined;
   // minLength 1 rather than 0: the same writes, and flush() then waits for them to finish (with 0 it returns at once).
   const destination = pino.destination({ dest: fd, sync: false, minLength: 1, maxLength: MAX_WAITING_BYTES });
   // Lines waiting for the next write, in chunks of at most CHUNK characters: SonicBoom writes one chunk per system
@@ -57,7 +67,8 @@ export function createServerLogger(level: string, fd = 2): Logger {
     }
   });
   const stream = {
-    write(line: string) {
+    write(json: string) {
+      const line = pretty ? prettyLogLine(json, color) : json;
       if (chunk.length + line.length > CHUNK && chunk !== '') {
         waiting.push(chunk);
         chunk = '';

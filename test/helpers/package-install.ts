@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -52,21 +52,6 @@ export async function packTarball(dir: string): Promise<string> {
   if (result.code !== 0) throw new Error(`npm pack failed (${result.code}): ${result.stderr}`);
   const [info] = JSON.parse(result.stdout.slice(result.stdout.indexOf('['))) as [{ filename: string }];
   return join(dir, info.filename);
-}
-
-/**
- * A prebuilt better-sqlite3 binary for `npm install`, as GitHub releases would serve it, made from the one this
- * repository's install built: without it every install of the package in a test compiles SQLite (minutes on two
- * cores). Returns the env that points prebuild-install at it (npm_config_better_sqlite3_local_prebuilds).
- */
-export async function writeSqlitePrebuild(dir: string): Promise<NodeJS.ProcessEnv> {
-  await mkdir(dir, { recursive: true });
-  const pkgDir = join(ROOT, 'node_modules', 'better-sqlite3');
-  const { version } = JSON.parse(await readFile(join(pkgDir, 'package.json'), 'utf8')) as { version: string };
-  const name = `better-sqlite3-v${version}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`;
-  const result = await runCommand('tar', ['-czf', join(dir, name), 'build/Release/better_sqlite3.node'], { cwd: pkgDir });
-  if (result.code !== 0) throw new Error(`tar failed: ${result.stderr}`);
-  return { npm_config_better_sqlite3_local_prebuilds: dir };
 }
 
 /** A long-running command (a server): resolves once it printed an http:// URL on stdout. */

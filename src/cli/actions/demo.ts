@@ -3,7 +3,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
-import { pino } from 'pino';
+import { createServerLogger, type LogFormat } from '../../server/log-destination.js';
 import { startServer, type RunningServer } from '../../server/index.js';
 import { AlertformClient } from '../../client/api.js';
 import { planProject, type ProjectPlan } from '../../plan/plan-project.js';
@@ -50,7 +50,9 @@ function demoKey(dir: string): string {
  * VictorOps, PagerDuty and OpsGenie notifications), so the console shows an alert alerting, its graph, history and deliveries.
  */
 async function startDemoServer(db: string, key: string, port: number, graphiteUrl: string, smtpUrl: string): Promise<RunningServer> {
-  const logger = pino({ level: process.env.ALERTFORM_LOG_LEVEL ?? 'warn' }, pino.destination(2));
+  // Readable lines on a terminal, as `serve` writes them (ALERTFORM_LOG_FORMAT=json for JSON lines).
+  const format = (process.env.ALERTFORM_LOG_FORMAT ?? 'auto') as LogFormat;
+  const logger = createServerLogger(process.env.ALERTFORM_LOG_LEVEL ?? 'warn', { format });
   const options = {
     host: '127.0.0.1',
     db,

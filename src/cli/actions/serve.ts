@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { createServerLogger } from '../../server/log-destination.js';
+import { createServerLogger, type LogFormat } from '../../server/log-destination.js';
 import { startServer } from '../../server/index.js';
 import { parseDestinationPolicy, refuseLiteralDestination } from '../../server/net/destination-policy.js';
 import { maskPingUrl } from '../../server/evaluator/heartbeat.js';
@@ -9,12 +9,18 @@ import { parseDuration } from '../parse.js';
 import { durationMs } from '../../model/duration.js';
 import { isHttpUrl } from '../../model/url.js';
 import { MAX_SETTLE_SECONDS } from '../../model/defaults.js';
+import { applyServeConfig, readServeConfig } from '../serve-config.js';
+import { describeServeSettings } from '../serve-print-config.js';
 
 export interface ServeOptions {
+  config?: string;
+  /** Print the merged settings (secrets masked) and exit. */
+  printConfig?: boolean;
   host: string;
   port: string;
   db: string;
   logLevel: string;
+  logFormat: LogFormat;
   /** false with --no-console. */
   console: boolean;
   apiKey: string[];
@@ -43,7 +49,11 @@ export interface ServeOptions {
 }
 
 /** `serve`: loaded lazily, so that the other commands never load the server, its drivers and the evaluator. */
-export async function runServe(options: ServeOptions, command: Command): Promise<void> {
+export async function runServe(flags: ServeOptions, command: Command): Promise<void> {
+  // The file fills what neither a flag nor a variable set (serve-config.ts); its keys add to the others.
+  const config = flags.config !== undefined ? readServeConfig(flags.config) : undefined;
+  if (config) applyServeConfig(command, config);
+  const options = config ? (command.opts() as ServeOptions) : flags;
   const port = Number(options.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`--port must be 0..65535, not "${options.port}"`);
   // The one duration grammar (`30s`, `2m`, a bare number of seconds); Number() too, which this flag always took.
@@ -106,13 +116,17 @@ export async function runServe(options: ServeOptions, command: Command): Promise
   const fromEnv = (process.env.ALERTFORM_API_KEYS ?? '').split(',').map((key) => key.trim()).filter(Boolean);
   const fromArgs = [...repeatedOption(command, '--api-key'), ...(options.apiKey ?? [])];
   const fromFiles = options.apiKeyFile ? readKeyFile(options.apiKeyFile) : [];
-  const apiKeys = [...fromArgs, ...fromFiles, ...fromEnv];
+  const apiKeys = [...fromArgs, ...fromFiles, ...fromEnv, ...(config?.apiKeys ?? [])];
   apiKeys.forEach(assertStrongKey);
   if (fromArgs.length > 0) {
     process.stderr.write('warning: a key given with --api-key is visible to every user of this machine (ps); use --api-key-file or ALERTFORM_API_KEYS\n');
   }
+  if (options.printConfig) {
+    process.stdout.write(describeServeSettings(command, { fromArgs: fromArgs.length, fromFiles: fromFiles.length, fromEnv: fromEnv.length, fromConfig: config?.apiKeys.length ?? 0 }));
+    return;
+  }
   // Asynchronous (server/log-destination.ts): a slow reader of stderr must not stall requests; close() flushes it.
-  const logger = createServerLogger(options.logLevel);
+  const logger = createServerLogger(options.logLevel, { format: options.logFormat });
   let server;
   try {
     server = await startServer({

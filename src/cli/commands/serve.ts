@@ -14,17 +14,22 @@ export function registerServeCommand(program: Command): void {
       'make sure this API key exists (repeatable; visible in the process list: prefer --api-key-file or env ALERTFORM_API_KEYS, comma separated)',
       (value: string, previous: string[] = []) => [...previous, value],
     )
+    .option('--print-config', 'print the settings merged from flags, variables, --config and defaults (secrets masked), and exit')
     .addHelpText(
       'after',
       `
-Every option can also come from the environment variable shown (a flag wins). Each new key gets an account of
-its own, with an "Email me" channel. Keys must be at least 24 characters without ":" (alertform keys create makes
-such keys); prefer --api-key-file or ALERTFORM_API_KEYS to --api-key, which the process list shows. Logs are JSON
-lines (pino) on stderr. GET /healthz, /readyz and /metrics (Prometheus) need no API key; /metrics needs the
+Every option can also come from the environment variable shown, or from a YAML file given with --config (each
+option as a snake_case key: graphite_url, eval_interval, console: false; \${VAR} in values; a secret as
+KEY_file: PATH); a flag wins over its variable, which wins over the file. --print-config shows the result.
+Each new key gets an account of its own, with an "Email me" channel. Keys must be at least 24 characters without
+":" (alertform keys create makes such keys); prefer --api-key-file or ALERTFORM_API_KEYS to --api-key, which the
+process list shows. Logs go to stderr: readable lines on a terminal, JSON lines (pino) otherwise (--log-format).
+GET /healthz, /readyz and /metrics (Prometheus) need no API key; /metrics needs the
 --metrics-token (as a Bearer token) when one is set. See ${docsUrl('server.md')}.
 
 Examples:
   $ alertform serve --api-key-file /etc/alertform/keys
+  $ alertform serve --config /etc/alertform/alertform.yaml --print-config
   $ ALERTFORM_API_KEYS=$KEY1,$KEY2 ALERTFORM_HOST=0.0.0.0 ALERTFORM_DB=/var/lib/alertform/alertform.db alertform serve
   $ ALERTFORM_DB=postgres://alertform@db.internal:5432/alertform alertform serve --api-key-file keys
   $ curl http://$KEY1@127.0.0.1:8080/v2/alerts/

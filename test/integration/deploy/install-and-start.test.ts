@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { packTarball, runCommand, startUntilUrl, userEnv, writeSqlitePrebuild, type StartedProcess } from '../../helpers/package-install.js';
+import { packTarball, runCommand, startUntilUrl, userEnv, type StartedProcess } from '../../helpers/package-install.js';
 import { hasCommand, systemPart } from '../../helpers/system.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -31,12 +31,12 @@ describe.skipIf(availability.skip)('deploy/: install and start as a non-root use
     const tarball = await packTarball(join(work, 'package'));
     // What the image's COPY brings in: the scripts, beside nothing else of the repository.
     await mkdir(join(work, 'deploy'));
-    for (const script of ['install.sh', 'start.sh', 'healthcheck.sh']) await copyFile(join(ROOT, 'deploy', script), join(work, 'deploy', script));
+    for (const script of ['install.sh', 'start.sh', 'healthcheck.sh', 'alertform.yaml']) await copyFile(join(ROOT, 'deploy', script), join(work, 'deploy', script));
     // nobody cannot read root's npm cache: a copy of it keeps the install offline-first (the registry stays reachable).
     const cache = join(work, 'npm-cache');
     await cp(join(process.env.HOME ?? '/root', '.npm', '_cacache'), join(cache, '_cacache'), { recursive: true }).catch(() => undefined);
     env = {
-      ...userEnv(await writeSqlitePrebuild(join(work, 'prebuilds'))),
+      ...userEnv(),
       HOME: join(work, 'home'),
       npm_config_cache: cache,
       npm_config_prefer_offline: 'true',
@@ -55,10 +55,29 @@ describe.skipIf(availability.skip)('deploy/: install and start as a non-root use
     if (work) await rm(work, { recursive: true, force: true });
   });
 
-  it('installs into the prefix, owned by the non-root user, with start.sh and healthcheck.sh', async () => {
+  it('installs into the prefix, owned by the non-root user, with start.sh, healthcheck.sh and the settings template', async () => {
     expect((await stat(join(prefix, 'node_modules', 'alertform', 'package.json'))).uid).toBe(NOBODY);
     expect((await stat(join(prefix, 'start.sh'))).mode & 0o111).toBeTruthy();
     expect((await stat(join(prefix, 'healthcheck.sh'))).mode & 0o111).toBeTruthy();
+    expect(await readFile(join(prefix, 'alertform.yaml'), 'utf8')).toBe(await readFile(join(ROOT, 'deploy', 'alertform.yaml'), 'utf8'));
+  });
+
+  it('reads the settings file the image and the unit name (ALERTFORM_CONFIG), a variable overriding one of its keys', async () => {
+    const dockerfile = await readFile(join(ROOT, 'deploy', 'Dockerfile'), 'utf8');
+    expect(dockerfile).toMatch(/ALERTFORM_CONFIG=\/opt\/alertform\/alertform\.yaml/);
+    const unit = await readFile(join(ROOT, 'deploy', 'alertform.service'), 'utf8');
+    expect(unit).toMatch(/^Environment=ALERTFORM_CONFIG=\/etc\/alertform\/alertform\.yaml /m);
+    const saved = env;
+    env = { ...env, ALERTFORM_CONFIG: join(prefix, 'alertform.yaml'), ALERTFORM_HOST: '0.0.0.0' };
+    try {
+      const printed = await runCommand('runuser', asNobody([join(prefix, 'start.sh'), '--print-config']), { cwd: work, env });
+      expect(printed.code, printed.stderr).toBe(0);
+      expect(printed.stdout).toContain('host: 0.0.0.0  # ALERTFORM_HOST');
+      expect(printed.stdout).toContain('db: /var/lib/alertform/alertform.db  # config file');
+      expect(printed.stdout).toContain('log_format: json  # config file');
+    } finally {
+      env = saved;
+    }
   });
 
   it('starts from the environment alone, is ready, passes the HEALTHCHECK, writes its database as nobody, stops on SIGTERM', async () => {

@@ -4,7 +4,7 @@ import { parse } from 'yaml';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { packTarball, runCommand, startUntilUrl, userEnv, writeSqlitePrebuild, type StartedProcess } from '../../helpers/package-install.js';
+import { packTarball, runCommand, startUntilUrl, userEnv, type StartedProcess } from '../../helpers/package-install.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -27,7 +27,7 @@ describe('the npm package, installed into an empty directory', () => {
   beforeAll(async () => {
     work = await mkdtemp(join(tmpdir(), 'alertform-package-'));
     tarball = await packTarball(join(work, 'pack'));
-    env = userEnv(await writeSqlitePrebuild(join(work, 'prebuilds')));
+    env = userEnv();
     app = join(work, 'app');
     await mkdir(app);
     const install = await runCommand('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball], { cwd: app, env, timeoutMs: 600_000 });
