@@ -1,5 +1,6 @@
 import { isIPv6 } from 'node:net';
 import { ipv6Words } from '../net/address-class.js';
+import { createRateWindow } from './rate-window.js';
 
 /** Settings of a FailureLimiter. */
 export interface FailureLimitOptions {
@@ -35,39 +36,19 @@ export interface FailureLimiter {
 }
 
 /**
- * A fixed window per address: after `maxFailures` 401s within `windowMs`, the address's requests with a wrong key
- * (or none) are refused (429) until the window ends; `authenticate` lets a right key through whatever the count.
- * Memory stays bounded: the map is insertion-ordered, so the oldest windows are dropped first.
+ * A fixed window per client (rate-window.ts): after `maxFailures` 401s within `windowMs`, the client's requests with
+ * a wrong key (or none) are refused (429) until the window ends; `authenticate` lets a right key through whatever
+ * the count.
  */
 export function createFailureLimiter(options: FailureLimitOptions = {}): FailureLimiter {
-  const maxFailures = options.maxFailures ?? 20;
-  const windowMs = options.windowMs ?? 60_000;
-  const maxAddresses = options.maxAddresses ?? 10_000;
-  const now = options.now ?? Date.now;
-  const windows = new Map<string, { start: number; failures: number }>();
-  const current = (address: string) => {
-    const window = windows.get(address);
-    if (window && now() - window.start >= windowMs) {
-      windows.delete(address);
-      return undefined;
-    }
-    return window;
-  };
+  const window = createRateWindow({
+    limit: options.maxFailures ?? 20,
+    windowMs: options.windowMs ?? 60_000,
+    maxKeys: options.maxAddresses ?? 10_000,
+    ...(options.now ? { now: options.now } : {}),
+  });
   return {
-    retryAfterSeconds(address) {
-      const window = current(clientKeyOf(address));
-      if (!window || window.failures < maxFailures) return 0;
-      return Math.max(1, Math.ceil((window.start + windowMs - now()) / 1000));
-    },
-    recordFailure(address) {
-      const client = clientKeyOf(address);
-      const window = current(client);
-      if (window) {
-        window.failures += 1;
-        return;
-      }
-      if (windows.size >= maxAddresses) windows.delete(windows.keys().next().value!);
-      windows.set(client, { start: now(), failures: 1 });
-    },
+    retryAfterSeconds: (address) => window.retryAfterSeconds(clientKeyOf(address)),
+    recordFailure: (address) => window.record(clientKeyOf(address)),
   };
 }
