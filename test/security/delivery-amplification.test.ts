@@ -109,7 +109,7 @@ describe('acknowledgement changes of one alert', () => {
     const refused = await server.request('POST', `/v2/alerts/${id}/ack/`, { by: 'loop' }, { key: HOSTILE_KEY });
     expect(refused.status).toBe(429);
     expect(refused.body.error.code).toBe('rate_limited');
-    expect(refused.body.error.message).toMatch(/changed 10 times in the last 10 minutes/);
+    expect(refused.body.error.message).toMatch(/changed 10 times in 10 minutes/);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     // The 5 acknowledgements sent 15 deliveries (5 x 3 channels) and the refused one none.
     const deliveries = await server.request('GET', `/v2/deliveries/?alert_id=${id}&state=pending&state=delivered&state=dead&max=100`, undefined, { key: HOSTILE_KEY });
