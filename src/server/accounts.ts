@@ -13,6 +13,12 @@ export async function ensureApiKeys(store: Store, keys: string[], logger?: Logge
       continue;
     }
     const account = await store.createAccount(null);
-    await store.addApiKey(account.id, key);
+    try {
+      await store.addApiKey(account.id, key);
+    } catch (error) {
+      // Replicas started together with the same keys race here: the first key written wins, and the account made
+      // here is left without a key (unreachable). Only a key that is still missing is a failure to start.
+      if (!(await store.findApiKey(key))) throw error;
+    }
   }
 }

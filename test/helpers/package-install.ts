@@ -1,7 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdir } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { copyFile, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { until } from './until.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -45,13 +49,69 @@ export function runCommand(
   });
 }
 
-/** `npm pack` of this repository (prepack and prepare build dist/) into `dir`; returns the tarball's path. */
+/** What the package is built from: a change to any of these makes a new tarball. */
+const PACKAGE_INPUTS = ['src', 'bin', 'console', 'schemas', 'examples', 'scripts', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'README.md', 'LICENSE'];
+
+function hashOfPackageInputs(): string {
+  const hash = createHash('sha256');
+  for (const input of PACKAGE_INPUTS) {
+    const path = join(ROOT, input);
+    if (!existsSync(path)) continue;
+    const files = statSync(path).isDirectory() ? readdirSync(path, { recursive: true, encoding: 'utf8' }).map((name) => join(input, name)).sort() : [input];
+    for (const file of files) {
+      if (!statSync(join(ROOT, file)).isFile()) continue;
+      hash.update(file).update('\0').update(readFileSync(join(ROOT, file))).update('\0');
+    }
+  }
+  return hash.digest('hex').slice(0, 16);
+}
+
+const isAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
+/**
+ * `npm pack` of this repository (prepack and prepare build dist/), copied into `dir`; returns the copy's path.
+ * One pack per state of the sources, shared by every test file that installs the package: each pack compiles
+ * dist/ afresh (a minute of CPU here), and two packs at once would empty and rebuild the same dist/ under each
+ * other. The tarball is kept in the temp dir under a hash of PACKAGE_INPUTS; whoever takes the lock packs, the
+ * others wait for its tarball (or take over if its process died).
+ */
 export async function packTarball(dir: string): Promise<string> {
+  const cache = join(tmpdir(), `alertform-pack-${hashOfPackageInputs()}`);
+  const lock = join(cache, 'lock');
+  const made = join(cache, 'tarball'); // the tarball's name, written once it is complete
+  await mkdir(cache, { recursive: true });
+  for (;;) {
+    if (existsSync(made)) break;
+    try {
+      await writeFile(lock, String(process.pid), { flag: 'wx' });
+    } catch {
+      // Another process is packing: wait for its tarball, or take its place if it died.
+      const owner = Number(readFileSync(lock, 'utf8') || 0);
+      await until(async () => existsSync(made) || (owner > 0 && !isAlive(owner)), (over) => over, 600_000, 200);
+      if (!existsSync(made)) await rm(lock, { force: true });
+      continue;
+    }
+    try {
+      const result = await runCommand('npm', ['pack', '--json', '--pack-destination', cache], { cwd: ROOT, env: userEnv(), timeoutMs: 300_000 });
+      if (result.code !== 0) throw new Error(`npm pack failed (${result.code}): ${result.stderr}`);
+      const [info] = JSON.parse(result.stdout.slice(result.stdout.indexOf('['))) as [{ filename: string }];
+      await writeFile(`${made}.tmp`, info.filename);
+      await rename(`${made}.tmp`, made);
+    } finally {
+      await rm(lock, { force: true });
+    }
+  }
+  const filename = readFileSync(made, 'utf8');
   await mkdir(dir, { recursive: true });
-  const result = await runCommand('npm', ['pack', '--json', '--pack-destination', dir], { cwd: ROOT, env: userEnv(), timeoutMs: 300_000 });
-  if (result.code !== 0) throw new Error(`npm pack failed (${result.code}): ${result.stderr}`);
-  const [info] = JSON.parse(result.stdout.slice(result.stdout.indexOf('['))) as [{ filename: string }];
-  return join(dir, info.filename);
+  await copyFile(join(cache, filename), join(dir, filename));
+  return join(dir, filename);
 }
 
 /** A long-running command (a server): resolves once it printed an http:// URL on stdout. */

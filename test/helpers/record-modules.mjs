@@ -1,5 +1,5 @@
 // `node --import ./record-modules.mjs ...`: appends the URL of every module the process resolves to the file named
-// by ALERTFORM_RECORD_MODULES, one a line (test/unit/cli/cold-start.test.ts reads which modules a command loaded).
+// by ALERTFORM_RECORD_MODULES, one a line (test/integration/cli/cold-start.test.ts reads which modules a command loaded).
 import { register } from 'node:module';
 
 register(

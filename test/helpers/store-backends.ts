@@ -1,7 +1,10 @@
 import { afterAll, describe, it } from 'vitest';
 import { openStore } from '../../src/server/store/open-store.js';
-import type { AlertWrite, Store } from '../../src/server/store/store.js';
+import type { Store } from '../../src/server/store/store.js';
 import { postgresAvailability, startPostgres, type Postgres } from './postgres.js';
+
+// The alert the store suites write; kept apart so that unit tests can use it without the PostgreSQL helper.
+export { alertWrite } from './alert-write.js';
 
 /**
  * One storage backend for the parametrised suites (describe.each over storeBackends()): every store test and the
@@ -65,21 +68,4 @@ export function describeEachStore(title: string, body: (backend: StoreBackend) =
     afterAll(() => backend.dispose());
     body(backend);
   });
-}
-
-/** An alert as the Store's suites write it: `cpu` above 90 on `host.*.cpu`, notifying `channelId`, unless overridden. */
-export function alertWrite(channelId: string, overrides: Partial<AlertWrite> = {}): AlertWrite {
-  return {
-    name: 'cpu',
-    metric: 'host.*.cpu',
-    alertCriteria: { type: 'above', above_value: 90 },
-    additionalCriteria: {},
-    expression: 'a',
-    notificationChannels: [channelId],
-    notificationType: ['every', 60],
-    scheduledMutes: [],
-    info: null,
-    onQueryFailure: null,
-    ...overrides,
-  };
 }

@@ -37,12 +37,11 @@ async function startReplicas(postgres: Postgres, count: number) {
   closers.push(renderProxy.close);
   const receiver = await startWebhookReceiver();
   closers.push(receiver.close);
-  const dbProxies: TcpFaultProxy[] = [];
-  const servers: ServeProcess[] = [];
-  for (let index = 0; index < count; index += 1) {
+  // The replicas start side by side, as a deployment's do, rather than one after the other (several replicas
+  // migrating an empty database at once is covered by the store's own tests).
+  const replicas = await Promise.all(Array.from({ length: count }, async (_, index) => {
     const proxy = await startTcpFaultProxy(postgres.port);
     closers.push(proxy.close);
-    dbProxies.push(proxy);
     // A statement unanswered for 3 s gives its connection up (the default is 30 s; the test is shorter).
     const db = `postgres://postgres@${proxy.address}/${dbName}?query_timeout=3000`;
     const server = await spawnServe({
@@ -52,9 +51,11 @@ async function startReplicas(postgres: Postgres, count: number) {
         '--delivery-timeout', '2s', '--delivery-first-retry', '100ms', '--delivery-max-retry-delay', '500ms',
       ],
     });
-    servers.push(server);
     closers.push(() => server.kill());
-  }
+    return { proxy, server };
+  }));
+  const dbProxies: TcpFaultProxy[] = replicas.map((replica) => replica.proxy);
+  const servers: ServeProcess[] = replicas.map((replica) => replica.server);
   /** Partitions held per live replica, as the lease table says (read directly, not through a proxy). */
   const liveOwners = async () => {
     const client = new pg.Client({ connectionString: dbUrl });

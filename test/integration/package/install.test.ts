@@ -109,7 +109,7 @@ describe('the npm package, installed into an empty directory', () => {
     const again = await run(['plan', '--server', target, '--detailed-exitcode']);
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toContain('No changes.');
-  });
+  }, 120_000); // six cold starts of the installed CLI and a server: more than the default 30 s on a loaded machine
 
   it('runs the demo with hints that work in this directory (no ./bin/alertform, no ./examples here)', async () => {
     const demo = await run(['demo', '--port', '0', '--exit'], 180_000);
@@ -121,7 +121,7 @@ describe('the npm package, installed into an empty directory', () => {
     // The hinted directory is there, and the hinted command shape runs from here.
     const validate = await runCommand('npx', ['alertform', 'validate', hint![2]!], { cwd: app, env });
     expect(validate.code, validate.stderr).toBe(0);
-  });
+  }, 180_000);
 
   it('without the optional SQLite driver: validate still runs, serve says in one line what to install', async () => {
     const driver = join(app, 'node_modules', 'better-sqlite3');

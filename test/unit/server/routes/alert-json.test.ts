@@ -3,7 +3,7 @@ import { alertJson } from '../../../../src/server/routes/alert-json.js';
 import { presentAlert } from '../../../../src/server/present.js';
 import { SqliteStore } from '../../../../src/server/store/sqlite/sqlite-store.js';
 import type { AlertRecord, Store } from '../../../../src/server/store/store.js';
-import { alertWrite } from '../../../helpers/store-backends.js';
+import { alertWrite } from '../../../helpers/alert-write.js';
 
 const opened: Store[] = [];
 afterEach(async () => {

@@ -2,7 +2,7 @@ import nock from 'nock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { formatMarker, GITHUB_COMMENT_LIMIT, parseMarker } from '../../../src/action/comment.js';
 import type { InvalidRun, PlannedRun, Reconciler } from '../../../src/action/port.js';
-import { fakeRun, type ChangeSpec } from './fake-plan.js';
+import { fakeRun, type ChangeSpec } from '../../unit/action/fake-plan.js';
 import { runAction } from '../../../src/action/run.js';
 import { createRunnerFiles, pullRequestEvent, runInProcess } from '../../helpers/action-run.js';
 import { createGitRepo, type TempGitRepo } from '../../helpers/git-repo.js';

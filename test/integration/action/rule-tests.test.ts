@@ -1,7 +1,7 @@
 import nock from 'nock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PlannedRun, Reconciler } from '../../../src/action/port.js';
-import { fakeRun } from './fake-plan.js';
+import { fakeRun } from '../../unit/action/fake-plan.js';
 import { runAction } from '../../../src/action/run.js';
 import { createRunnerFiles, pullRequestEvent, runInProcess } from '../../helpers/action-run.js';
 import { createGitRepo, type TempGitRepo } from '../../helpers/git-repo.js';
