@@ -1,6 +1,5 @@
 import { HttpError } from './errors.js';
 import type { Store } from './store/store.js';
-import { DEFAULT_MAX_PENDING_DELIVERIES } from './store/pending-bound.js';
 
 /** How many alerts, channels and schedules one account may hold (`serve --max-alerts-per-account` etc.). */
 export interface Quotas {
@@ -12,7 +11,7 @@ export interface Quotas {
 }
 
 /** Room for any real team; a bound on what one key can make the server store and evaluate. */
-export const DEFAULT_QUOTAS: Quotas = { alerts: 10_000, channels: 1_000, schedules: 1_000, pendingDeliveries: DEFAULT_MAX_PENDING_DELIVERIES };
+export const DEFAULT_QUOTAS: Quotas = { alerts: 10_000, channels: 1_000, schedules: 1_000, pendingDeliveries: 10_000 };
 
 /**
  * Refuses a create when the account already holds `limit` resources of the kind: 403 quota_exceeded. Asks the

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { MAX_ALERT_CHANNELS } from '../../src/model/escalation-rules.js';
 import { makeSeries, startFakeRender } from '../helpers/fake-render-server.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { startWebhookReceiver } from '../helpers/webhook-receiver.js';
@@ -29,6 +30,7 @@ async function startTenants() {
   return { server, values };
 }
 
+/** Alerts on `metric` notifying `hooks`, as many alerts as the per-alert channel cap (MAX_ALERT_CHANNELS) makes them. */
 async function alertOn(server: TestServer, key: string, metric: string, hooks: string[]) {
   const names: string[] = [];
   for (const [i, destination] of hooks.entries()) {
@@ -36,13 +38,21 @@ async function alertOn(server: TestServer, key: string, metric: string, hooks: s
     expect(created.status).toBe(201);
     names.push(`hook ${i}`);
   }
-  const alert = await server.request(
-    'POST',
-    '/v2/alerts/',
-    { name: metric, metric, alert_criteria: { type: 'above', above_value: 1 }, notification_channels: names, notification_type: ['state_change'] },
-    { key },
-  );
-  expect(alert.status).toBe(201);
+  for (let first = 0; first < names.length; first += MAX_ALERT_CHANNELS) {
+    const alert = await server.request(
+      'POST',
+      '/v2/alerts/',
+      {
+        name: `${metric} ${first / MAX_ALERT_CHANNELS}`,
+        metric,
+        alert_criteria: { type: 'above', above_value: 1 },
+        notification_channels: names.slice(first, first + MAX_ALERT_CHANNELS),
+        notification_type: ['state_change'],
+      },
+      { key },
+    );
+    expect(alert.status).toBe(201);
+  }
 }
 
 describe("one tenant's hanging webhooks do not delay another tenant's page", () => {

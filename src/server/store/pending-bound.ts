@@ -3,8 +3,11 @@ import type { NewDelivery } from './outbox.js';
 import type { AckWrite } from './ack-store.js';
 import type { NewHistoryEntry } from './store.js';
 
-/** Deliveries one account may have pending in the outbox by default (`serve --max-pending-deliveries-per-account`). */
-export const DEFAULT_MAX_PENDING_DELIVERIES = 10_000;
+/**
+ * Deliveries one account may have pending in the outbox until `serve --max-pending-deliveries-per-account` sets it
+ * (the default is DEFAULT_QUOTAS' in quotas.ts, which the CLI reads without loading the store).
+ */
+const DEFAULT_MAX_PENDING_DELIVERIES = 10_000;
 
 /** The reason /metrics counts refused deliveries under (alertform_deliveries_refused_total{reason}). */
 export const OUTBOX_FULL = 'account_pending_limit';

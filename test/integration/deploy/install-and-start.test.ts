@@ -35,8 +35,16 @@ describe.skipIf(availability.skip)('deploy/: install and start as a non-root use
     // nobody cannot read root's npm cache: a copy of it keeps the install offline-first (the registry stays reachable).
     const cache = join(work, 'npm-cache');
     await cp(join(process.env.HOME ?? '/root', '.npm', '_cacache'), join(cache, '_cacache'), { recursive: true }).catch(() => undefined);
+    // The Node running these tests (a supported line) may live where nobody cannot reach it (scripts/use-node.sh keeps
+    // it under root's home): a copy of it, first on nobody's PATH, runs the install and the server on the same line.
+    const nodeDir = join(work, 'node-bin');
+    await mkdir(nodeDir);
+    await copyFile(process.execPath, join(nodeDir, 'node'));
+    await chmod(join(nodeDir, 'node'), 0o755);
+    const user = userEnv();
     env = {
-      ...userEnv(),
+      ...user,
+      PATH: `${nodeDir}:${user.PATH ?? ''}`,
       HOME: join(work, 'home'),
       npm_config_cache: cache,
       npm_config_prefer_offline: 'true',

@@ -115,6 +115,13 @@ describe.skipIf(availability.skip)('evaluation against a real Graphite', () => {
       status: 'alerting',
       backoff_minutes: null,
       info: 'Runbook: restart the <web> tier',
+      // For machines: the alert's own id, the kind of event, the episode's times, thresholds, every series.
+      alert_id: alertId,
+      event: 'alerting',
+      started_at: expect.any(Number),
+      ended_at: null,
+      thresholds: { above: 90, below: null },
+      triggered_metrics: [{ metric: 'it.web.1.cpu', value: 97 }],
     });
     expect(hook.headers['idempotency-key']).toMatch(/^[0-9a-f]{32}$/);
 

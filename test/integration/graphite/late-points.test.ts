@@ -61,8 +61,13 @@ describe.skipIf(availability.skip)(`late points on a real Graphite (${availabili
   }
 
   const statusOf = async (id: string) => (await server.request('GET', `/v2/alerts/${id}/`)).body.status as string;
+  // The transitions (alerting, recovered): before the first settled bucket an alert may also record that it has no
+  // data yet (`no_data`), which is true and pages nobody (on_no_data: ignore).
   const historyOf = async (id: string) =>
-    ((await server.request('GET', `/v2/alerts/history/?id=${id}`)).body[id] ?? []).map((e: { status: string; value: number | null }) => [e.status, e.value]).reverse();
+    ((await server.request('GET', `/v2/alerts/history/?id=${id}`)).body[id] ?? [])
+      .filter((e: { status: string }) => e.status === 'alerting' || e.status === 'recovered')
+      .map((e: { status: string; value: number | null }) => [e.status, e.value])
+      .reverse();
   const pagesOf = (name: string) =>
     receiver.received.filter((r) => r.path === '/pager' && (r.body as { name?: string }).name === name).map((r) => (r.body as { status: string }).status);
 
@@ -126,10 +131,11 @@ describe.skipIf(availability.skip)(`late points on a real Graphite (${availabili
     // The history value is one Graphite returned: 100 for the sum, 120 (the worst point) for each series, not a mean.
     expect((await historyOf(settledSum))[0]).toEqual(['alerting', 100]);
     expect((await historyOf(settledEach)).map(([, value]: [string, number]) => value)).toEqual([120, 120, 120]);
-    // The eager ones were fooled, as a server without the delay is: alerting, recovered, alerting.
-    expect(pagesOf('eager sum')).toEqual(['alerting', 'recovered', 'alerting']);
-    expect(pagesOf('eager each')).toEqual(['alerting', 'recovered', 'alerting']);
-    expect((await historyOf(eagerSum)).map(([status, value]: [string, number]) => `${status} ${value}`)).toEqual(['alerting 100', 'recovered 50', 'alerting 100']);
+    // The eager ones were fooled, as a server without the delay is: alerting, recovered, alerting (and on a slow
+    // machine the on-time writes that follow, landing a few seconds apart too, may fool them once more).
+    expect(pagesOf('eager sum').slice(0, 3)).toEqual(['alerting', 'recovered', 'alerting']);
+    expect(pagesOf('eager each').slice(0, 3)).toEqual(['alerting', 'recovered', 'alerting']);
+    expect((await historyOf(eagerSum)).slice(0, 3).map(([status, value]: [string, number]) => `${status} ${value}`)).toEqual(['alerting 100', 'recovered 50', 'alerting 100']);
   }, 180_000);
 
   it('still catches a real breach within the interval plus the delay of its bucket being complete', async () => {

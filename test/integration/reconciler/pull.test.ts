@@ -29,8 +29,7 @@ async function seedRichAccount(s: TestServer): Promise<void> {
   await post('/v2/notifications/', { type: 'victorops', description: 'vo', destination: 'https://alert.victorops.com/x', auto_resolve: true });
   await post('/v2/notifications/', { type: 'opsgenie', description: 'og', destination: 'og-key' });
   await post('/v2/notifications/', { type: 'email', description: 'mails', destination: 'a@example.com,b@example.com' });
-  await post('/v2/alerts/', { name: 'plain', metric: 'a.b', alert_criteria: { type: 'above', above_value: 1.5 }, settle_seconds: 0 });
-  await post('/v2/alerts/', { name: 'plain', metric: 'a.b', alert_criteria: { type: 'above', above_value: 1.5 }, on_no_data: 'notify' });
+  await post('/v2/alerts/', { name: 'plain', metric: 'a.b', alert_criteria: { type: 'above', above_value: 1.5 }, settle_seconds: 0, on_no_data: 'notify' });
   await post('/v2/alerts/', { name: 'below', metric: 'a.*.c', alert_criteria: { type: 'below', below_value: -3, time_period: 7 }, notification_type: 'state_change', notification_channels: ['slack', 'hook'] });
   await post('/v2/alerts/', { name: 'band', metric: 'x', alert_criteria: { type: 'outside_bounds', above_value: 10, below_value: 2, time_period: '' }, notification_type: ['every', 5], scheduled_mutes: [night] });
   await post('/v2/alerts/', {

@@ -114,8 +114,8 @@ describe('open endpoints', () => {
     // the console's extensions (graph, timeline, backtest, definition, graph picture, delivery retry, channel test),
     // and the console's overview and scheduled mutes.
     // The four of acknowledgements (issue 22): ack, withdraw, and the one-click link's GET and POST.
-    // And the channel signing secret of webhook bodies.
-    expect(operations.length).toBe(4 + 22 + 7 + 2 + 4 + 1);
+    // And the channel signing secret of webhook bodies, and /healthz/evaluation.
+    expect(operations.length).toBe(4 + 22 + 7 + 2 + 4 + 1 + 1);
     expect(doc.webhooks.notification.post.requestBody.content["application/json"].schema).toEqual({ $ref: "#/components/schemas/WebhookPayload" });
     expect(doc.components.schemas['alert.criteria'].properties.above_value.type).toBe('number');
     // Every $ref points at a schema that exists in the document.
