@@ -315,6 +315,15 @@ describe.skipIf(availability.skip)('the web console in Chromium', () => {
     }
   });
 
+  it('shades the settle delay on the graph: the newest seconds are not judged yet', async () => {
+    const created = await server.request('POST', '/v2/alerts/', { name: 'Settled CPU', metric: 'web.cpu', alert_criteria: { type: 'above', above_value: 80 }, settle_seconds: 300 });
+    expect(created.status).toBe(201);
+    await page.goto(`${server.url}/alerts/${created.body.id}`);
+    await page.locator('#graph canvas').first().waitFor();
+    await expectText(page.locator('#graph figcaption'), 'The last 300 s, where points may still be arriving, are not judged yet');
+    await screenshot(page, 'alert-settle');
+  });
+
   it("shows a second account none of the first account's alerts", async () => {
     const other = await browser.newContext();
     try {
