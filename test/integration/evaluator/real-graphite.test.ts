@@ -131,7 +131,7 @@ describe.skipIf(availability.skip)('evaluation against a real Graphite', () => {
     expect(history.status).toBe(200);
     // A cycle that ran before the points landed may have judged the alert without data: a `no_data` entry, true,
     // and paging nobody (on_no_data: ignore). The transitions are what this test is about.
-    const transitions = (entries: { status: string }[]) => entries.filter((entry) => entry.status !== 'no_data');
+    const transitions = (entries: { status: string; value: number | null }[]) => entries.filter((entry) => entry.status !== 'no_data');
     expect(transitions(history.body[alertId])).toEqual([{ status: 'alerting', value: 97, time: expect.stringMatching(/^\d+$/), metric: 'it.web.1.cpu' }]);
 
     const slack = await receiver.waitFor(byPath('/slack'));
@@ -154,7 +154,7 @@ describe.skipIf(availability.skip)('evaluation against a real Graphite', () => {
     const healthy = await until(() => server.request('GET', `/v2/alerts/${alertId}/`), (r) => r.body.status === 'healthy');
     expect(healthy.body.currently_triggered_metrics).toEqual([]);
     const after = await server.request('GET', `/v2/alerts/history/?id=${alertId}`);
-    expect(transitions(after.body[alertId]).map((e) => [e.status, (e as { value: number | null }).value])).toEqual([
+    expect(transitions(after.body[alertId]).map((e) => [e.status, e.value])).toEqual([
       ['recovered', 20],
       ['alerting', 97],
     ]);
