@@ -60,10 +60,14 @@ export async function runCrud(baseUrl: string, key: string): Promise<CrudLog> {
   const channelUpdate: UpdateChannel = { ...channelRead, destination: 'https://hooks.example.com/b' };
   const channel = await call<ChannelRead>('PUT', `/v2/notifications/${channelId}/`, 200, channelUpdate);
 
-  const newSchedule: CreateSchedule = { name: 'codegen weekend', start_time: '00:00', duration: 1440, timezone: 'UTC+2', repeat: ['sat', 'sun'] };
+  // Starts six hours from now and lasts at most twelve, so whatever the day it never covers now and the mute
+  // status below reads only the manual mute.
+  const sixHoursOn = new Date(Date.now() + 6 * 3_600_000 + 2 * 3_600_000);
+  const startTime = `${String(sixHoursOn.getUTCHours()).padStart(2, '0')}:${String(sixHoursOn.getUTCMinutes()).padStart(2, '0')}`;
+  const newSchedule: CreateSchedule = { name: 'codegen weekend', start_time: startTime, duration: 720, timezone: 'UTC+2', repeat: ['sat', 'sun'] };
   const scheduleId = (await call<Created>('POST', '/v2/schedules/', 201, newSchedule)).id;
   const scheduleRead = await call<ScheduleRead>('GET', `/v2/schedules/${scheduleId}/`, 200);
-  const scheduleUpdate: UpdateSchedule = { ...scheduleRead, duration: 720 };
+  const scheduleUpdate: UpdateSchedule = { ...scheduleRead, duration: 360 };
   await call<ScheduleRead>('PUT', `/v2/schedules/${scheduleId}/`, 200, scheduleUpdate);
   const schedules = await call<SchedulePage>('GET', '/v2/schedules/?repeat=sat', 200);
 
