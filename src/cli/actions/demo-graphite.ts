@@ -10,9 +10,9 @@ const STEP_SECONDS = 60;
 /**
  * A stand-in for graphite-web's render API on 127.0.0.1 (port 0), so that `alertform demo` evaluates something
  * real without a Graphite: the disks of two hosts, where web-2 has been filling up (above 90% for the last 40
- * minutes) and web-1 is fine. Every other target has no series (so no other example alert fires; `missing`
- * needs earlier data to fire). It also answers the VictorOps notifications of the demo (any other path, 200), so the
- * demo's notifications leave no machine.
+ * minutes) and web-1 is fine. Every other metric of the example definitions has steady healthy values, so the demo's
+ * console shows one alert alerting and the rest healthy (a target it does not know has no series: no data). It also
+ * answers the VictorOps notifications of the demo (any other path, 200), so the demo's notifications leave no machine.
  */
 export async function startDemoGraphite(): Promise<{ url: string; close(): Promise<void> }> {
   const server: Server = createServer((req, res) => {
@@ -43,12 +43,35 @@ export async function startDemoGraphite(): Promise<{ url: string; close(): Promi
   };
 }
 
-/** The series of a target: the disks, steady heartbeats and index ages (so the `missing` alerts hold), else none. */
+/**
+ * Healthy values of the example definitions' other metrics (examples/*.yaml), each well inside its alert's
+ * thresholds. A `shop.hosts.*` target gives one series per host; a function target (Graphite would compute it)
+ * gives one series named as the target.
+ */
+const HEALTHY: Record<string, number> = {
+  'shop.hosts.*.heartbeat': 1,
+  'shop.hosts.*.memory.available_mb': 2048,
+  'shop.hosts.*.memory.swap_used_percent': 3,
+  'shop.search.index.last_build_age': 420,
+  'sumSeries(shop.api.*.http.status.5xx)': 3,
+  'shop.api.latency.p99': 240,
+  'shop.api.requests.rate': 850,
+  'shop.checkout.errors.rate': 0.4,
+  'shop.checkout.latency.p95': 420,
+  'shop.checkout.requests.rate': 60,
+  'asPercent(shop.checkout.completed.count, shop.checkout.started.count)': 82,
+  'shop.payments.gateway.timeouts': 0,
+  'shop.queue.orders.depth': 1200,
+  'divideSeries(shop.cache.hits, sumSeries(shop.cache.hits, shop.cache.misses))': 0.93,
+};
+
+/** The series of a target: the disks, the healthy example metrics, else none. */
 function seriesOf(target: string, minutes: number) {
   if (target === DEMO_ALERTING_METRIC) return diskSeries(minutes);
-  if (target === 'shop.hosts.*.heartbeat') return HOSTS.map((host) => steady(`shop.hosts.${host}.heartbeat`, minutes, 1));
-  if (target === 'shop.search.index.last_build_age') return [steady(target, minutes, 420)];
-  return [];
+  const value = HEALTHY[target];
+  if (value === undefined) return [];
+  if (!target.startsWith('shop.hosts.*.')) return [steady(target, minutes, value)];
+  return HOSTS.map((host) => steady(target.replace('*', host), minutes, value));
 }
 
 function steady(target: string, minutes: number, value: number) {

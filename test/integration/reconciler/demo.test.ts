@@ -1,6 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { startDemoGraphite } from '../../../src/cli/actions/demo-graphite.js';
 import { startDemoMailSink } from '../../../src/cli/actions/demo-mail.js';
@@ -51,27 +52,28 @@ describe('the demo mail sink (built into npm run demo)', () => {
 });
 
 describe('the demo Graphite (built into npm run demo)', () => {
-  it('makes exactly one example alert alert: shop-host-disk-full on web-2', async () => {
+  it('makes exactly one example alert alert (shop-host-disk-full on web-2) and reads every other one healthy', async () => {
     const graphite = await startDemoGraphite();
     const server = await startTestServer({ graphiteUrl: graphite.url, evalIntervalSeconds: 0.3, notifierUrls: { victorops: graphite.url } });
     try {
-      const victorops = await server.request('POST', '/v2/notifications/', { type: 'victorops', description: 'ops', destination: 'https://alert.victorops.com/integrations/generic/1/alert/k/r' });
-      const alerts = [
-        { name: 'disk', metric: 'shop.hosts.*.disk.root.percent_used', alert_criteria: { type: 'above', above_value: 90, time_period: 15 }, notification_channels: [victorops.body.id] },
-        { name: 'heartbeat', metric: 'shop.hosts.*.heartbeat', alert_criteria: { type: 'missing', time_period: 10 } },
-        { name: 'other', metric: 'shop.queue.orders.depth', alert_criteria: { type: 'above', above_value: 10 } },
-      ];
-      for (const alert of alerts) expect((await server.request('POST', '/v2/alerts/', alert)).status).toBe(201);
+      const examples = fileURLToPath(new URL('../../../examples/', import.meta.url));
+      const applied = await runCli(['apply', examples, '--auto-approve'], { env: { ALERTFORM_URL: server.url, ALERTFORM_API_KEY: server.key, ALERTFORM_GRAPHITE_URL: undefined }, timeoutMs: 120_000 });
+      expect(applied.code, applied.stderr).toBe(0);
+      const unknown = await server.request('POST', '/v2/alerts/', { name: 'other', metric: 'not.a.demo.metric', alert_criteria: { type: 'above', above_value: 10 } });
+      expect(unknown.status).toBe(201);
       const overview = await until(
         () => server.request('GET', '/v2/alerts/overview/'),
-        (response) => response.body.counts.alerting > 0,
+        (response) => response.body.counts.alerting > 0 && response.body.counts.not_evaluated === 0,
       );
-      // One cycle judges every alert: the heartbeats healthy in the same one, and `other`, whose metric the demo
-      // Graphite does not have, as no data (never as healthy).
-      expect(overview.body.counts).toMatchObject({ alerting: 1, healthy: 1, no_data: 1 });
-      expect(overview.body.alerts[0]).toMatchObject({ name: 'disk', currently_triggered_metrics: ['shop.hosts.web-2.disk.root.percent_used'] });
+      // Every example alert is judged on data: one alerting, the rest healthy; only the metric the demo Graphite does
+      // not have reads no data (never healthy).
+      const states = Object.fromEntries(overview.body.alerts.map((alert: { name: string; state: string }) => [alert.name, alert.state]));
+      const notHealthy = Object.entries(states).filter(([, state]) => state !== 'healthy').sort();
+      expect(notHealthy).toEqual([['other', 'no_data'], ['shop-host-disk-full', 'alerting']]);
+      expect(Object.keys(states)).toHaveLength(13);
+      expect(overview.body.alerts.find((alert: { name: string }) => alert.name === 'shop-host-disk-full')).toMatchObject({ currently_triggered_metrics: ['shop.hosts.web-2.disk.root.percent_used'] });
       // Its VictorOps notification was answered by the demo Graphite itself.
-      await until(() => server.request('GET', '/v2/deliveries/?state=delivered'), (response) => response.body.deliveries.length === 1);
+      await until(() => server.request('GET', '/v2/deliveries/?state=delivered'), (response) => response.body.deliveries.some((d: { channel: { type: string } }) => d.channel.type === 'victorops'));
     } finally {
       await server.close();
       await graphite.close();
