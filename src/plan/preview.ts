@@ -5,8 +5,8 @@ import { Redactor } from '../redact/redactor.js';
 import { secretValuesOfDefinitions } from '../redact/plan.js';
 import { describeText, summarize } from '../server/notifiers/describe.js';
 import type { Notification } from '../server/notifiers/types.js';
-import { MESSAGE_LIMITS } from '../templates/limits.js';
-import { composeMessage } from '../templates/message.js';
+import { MESSAGE_LIMITS } from '../notifications/templates/limits.js';
+import { composeMessage } from '../notifications/templates/message.js';
 import type { ActualState } from './state.js';
 import type { MessagePreview, PlanChange } from './types.js';
 

@@ -1,7 +1,7 @@
 import { describeAcknowledgement, describeText, summarize } from './describe.js';
 import { postJson } from './http.js';
 import type { DeliveryChannel, Notification, NotifierSettings } from './types.js';
-import { composeMessage } from '../../templates/message.js';
+import { composeMessage } from '../../notifications/templates/message.js';
 
 /**
  * The VictorOps (Splunk On-Call) REST endpoint body: CRITICAL for alerting, reminders and query failures,

@@ -4,7 +4,7 @@ import type { DeliveryChannel, Notification, NotifierSettings } from './types.js
 import type { AlertCriteria } from '../../model/types.js';
 import type { TriggeredMetric } from '../../evaluation/judge-alert.js';
 import type { NotificationEvent } from '../../evaluation/transitions.js';
-import { composeMessage } from '../../templates/message.js';
+import { composeMessage } from '../../notifications/templates/message.js';
 
 /**
  * The webhook body: `{name, criteria, graph, value, metric, status, backoff_minutes, info}` (the Hosted Graphite
