@@ -17,7 +17,7 @@ import type { NewDelivery } from '../store/outbox.js';
  * One alert as the evaluator reads it, over all accounts: the one record every backend lists (camelCase, as the
  * store's records are). `muted` and `acknowledged` are decided by the store at the cycle's time, in one place
  * (store/evaluation-alert.ts: isMutedAt and isAcknowledgedAt). Notifications carry the API's snake_case view of it,
- * built in notifiers/notified-alert.ts.
+ * built in src/notifications/notified-alert.ts.
  */
 export interface EvaluationAlert {
   id: string;
@@ -69,7 +69,7 @@ export interface EvaluationUpdate {
   evalState: string | null;
   /** The transition's entries, and the notifications it sent (one per channel) or held back, with why. */
   history: (TransitionHistoryEntry | NotificationRecord)[];
-  /** The outbox rows of this transition, one per channel; `payload` is the Notification (notifiers/types.ts). */
+  /** The outbox rows of this transition, one per channel; `payload` is the Notification (src/notifications/types.ts). */
   deliveries: NewDelivery[];
   /**
    * Removes the acknowledgement made at this time (unix seconds; its `until` passed). A newer acknowledgement (made

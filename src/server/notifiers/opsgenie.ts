@@ -1,6 +1,7 @@
-import { describeAcknowledgement, describeCriteria, describeText, summarize } from './describe.js';
+import { describeAcknowledgement, describeCriteria, describeText, summarize } from '../../notifications/describe.js';
 import { joinUrl, postJson } from './http.js';
-import type { DeliveryChannel, Notification, NotifierSettings } from './types.js';
+import type { DeliveryChannel, Notification } from '../../notifications/types.js';
+import type { NotifierSettings } from './delivery.js';
 import { composeMessage } from '../../notifications/templates/message.js';
 import { MESSAGE_LIMITS } from '../../notifications/templates/limits.js';
 
