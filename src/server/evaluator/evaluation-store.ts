@@ -10,6 +10,7 @@ import type {
 } from '../../model/types.js';
 import type { TransitionHistoryEntry } from '../../evaluation/transitions.js';
 import type { EscalationStep } from '../../evaluation/escalation.js';
+import type { StoredEvalState } from '../../evaluation/stored-state.js';
 import type { EvaluationLease } from '../store/store.js';
 import type { NewDelivery } from '../store/outbox.js';
 
@@ -52,9 +53,9 @@ export interface EvaluationAlert {
   acknowledgedAt: number | null;
   /**
    * What the evaluator stored last time: the stored JSON text (null when none). The evaluator parses it once
-   * (readEvalState) and compares its new state's text with it, without serializing the old one again.
+   * (parseEvalState) and compares its new state's text with it, without serializing the old one again.
    */
-  evalState: string | null;
+  evalState: StoredEvalState | null;
 }
 
 /**
@@ -66,7 +67,7 @@ export interface EvaluationUpdate {
   status: 'healthy' | 'alerting';
   currentlyTriggeredMetrics: string[];
   /** The new state as the JSON text to store (the text the next cycle reads back as EvaluationAlert.evalState); null: none. */
-  evalState: string | null;
+  evalState: StoredEvalState | null;
   /** The transition's entries, and the notifications it sent (one per channel) or held back, with why. */
   history: (TransitionHistoryEntry | NotificationRecord)[];
   /** The outbox rows of this transition, one per channel; `payload` is the Notification (src/notifications/types.ts). */

@@ -11,6 +11,7 @@ import { criteriaOf, judgeAlert, judgeCriterion, type Criterion, type CriterionO
 import type { Advance, CycleInput } from '../../evaluation/transitions.js';
 import { advanceWithNoData, type NoDataPolicy } from '../../evaluation/no-data.js';
 import { previousStateOf, unchangedText } from './state-text-cache.js';
+import { serializeEvalState } from '../../evaluation/stored-state.js';
 
 /** What a cycle needs. `now` is the clock (ms), injectable for tests. */
 export interface CycleDependencies {
@@ -126,7 +127,7 @@ export async function runEvaluationCycle(deps: CycleDependencies): Promise<Cycle
         } });
       }
       // An unchanged state (most alerts, most cycles) is told from the stored text without serializing it again.
-      const stored = unchangedText(alert.evalState, previous, advance.state) ?? JSON.stringify(advance.state);
+      const stored = unchangedText(alert.evalState, previous, advance.state) ?? serializeEvalState(advance.state);
       // Notifications always come with a state change; the check on them is a guard, not a case.
       if (stored !== alert.evalState || outgoing.length > 0 || ackEnd) {
         // Retries and the maximum age run on the wall clock, whatever clock the evaluation itself was given.
