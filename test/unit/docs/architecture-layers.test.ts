@@ -35,11 +35,8 @@ function allFiles(): string[] {
   return filesUnder('.').map((file) => file.replace(/^\.\//, ''));
 }
 
-/**
- * The CLI actions that start or open the server (serve, keys, backup, demo), each loaded only when its command
- * runs, and serve's option table, which shows the server's default quotas in `--help`.
- */
-const SERVER_ENTRY_POINTS = ['cli/actions/serve.ts', 'cli/actions/keys.ts', 'cli/actions/demo.ts', 'cli/commands/backup.ts', 'cli/serve-options.ts'];
+/** The CLI actions that start or open the server (serve, keys, backup, demo), each loaded only when its command runs. */
+const SERVER_ENTRY_POINTS = ['cli/actions/serve.ts', 'cli/actions/keys.ts', 'cli/actions/demo.ts', 'cli/commands/backup.ts'];
 
 /**
  * The store's imports of the evaluator still to move: the evaluator's narrow store interface and its records
