@@ -27,7 +27,7 @@ import pLimit from 'p-limit';
 import { startDeliveryWorker } from '../src/server/outbox/delivery-worker.js';
 import { sendNotification } from '../src/server/notifiers/send.js';
 import { parseDestinationPolicy } from '../src/server/net/destination-policy.js';
-import { DEFAULT_NOTIFIER_SETTINGS } from '../src/server/notifiers/types.js';
+import { DEFAULT_NOTIFIER_SETTINGS } from '../src/server/notifiers/delivery.js';
 import { openStore } from '../src/server/store/open-store.js';
 import type { AlertWrite } from '../src/server/store/store.js';
 import { describeMachine, printGoal } from './lib/report.js';

@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import pLimit from 'p-limit';
 import { parseDestinationPolicy } from '../src/server/net/destination-policy.js';
 import { sendWebhook } from '../src/server/notifiers/webhook.js';
-import type { Notification } from '../src/server/notifiers/types.js';
+import type { Notification } from '../src/notifications/types.js';
 import { startDeliveryWorker } from '../src/server/outbox/delivery-worker.js';
 import { SqliteStore } from '../src/server/store/sqlite/sqlite-store.js';
 import type { ChannelRecord } from '../src/server/store/store.js';

@@ -9,7 +9,7 @@
 import { buildEmail } from '../src/server/notifiers/email.js';
 import { buildPagerdutyEvent } from '../src/server/notifiers/pagerduty.js';
 import { buildSlackPayload } from '../src/server/notifiers/slack.js';
-import type { DeliveryChannel, Notification } from '../src/server/notifiers/types.js';
+import type { DeliveryChannel, Notification } from '../src/notifications/types.js';
 
 const COUNT = Number(process.env.BENCH_NOTIFICATIONS ?? 10_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);

@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
 import { DB_OPTION_HELP, DEFAULT_DB } from './db-option.js';
-import { DEFAULT_QUOTAS } from '../server/quotas.js';
+import { DEFAULT_QUOTAS } from '../model/defaults.js';
 
 /**
  * One option of `alertform serve`: its flag, the environment variable that sets it when the flag is absent, and

@@ -1,7 +1,7 @@
 import { checkAutoResolve, checkCriteriaBounds, checkDestination, checkExpressionLetters, checkMetricPatterns, checkOnQueryFailure } from '../model/rules.js';
 import type { FieldProblem } from '../model/schemas.js';
 import { checkWindow } from '../model/noise-control.js';
-import { checkChannelTemplate } from '../templates/check-template.js';
+import { checkChannelTemplate } from '../notifications/templates/check-template.js';
 import type { AlertDefinition, Definitions, Defined } from './definitions.js';
 import type { Problem, SourceLocation } from './problems.js';
 import { expandEscalationPolicies } from './escalation.js';

@@ -1,7 +1,7 @@
 import type { Expression } from '../model/expression.js';
 import { evaluateExpression, parseExpression } from '../model/expression.js';
 import type { AdditionalCriterion, AlertCriteria } from '../model/types.js';
-import type { RenderSeries } from '../graphite/types.js';
+import type { RenderSeries } from './render-series.js';
 import { judgeSeries, type SeriesVerdict } from './criteria.js';
 import { bucketSeries, judgeMissingSeries } from './packed-points.js';
 import { settledPoints } from './buckets.js';

@@ -1,5 +1,5 @@
 import type { AlertCriteria } from '../model/types.js';
-import type { RenderSeries } from '../graphite/types.js';
+import type { RenderSeries } from './render-series.js';
 import { BUCKET_SECONDS, BucketSum, bucketDatapoints, singlePoint, type Point } from './buckets.js';
 import { judgeMissing, timePeriodMinutes, type SeriesVerdict } from './criteria.js';
 

@@ -5,8 +5,9 @@ import type { FlapGuard } from '../model/noise-control.js';
 import { guardFlapping } from './flap-guard.js';
 
 /**
- * Everything the evaluator remembers about one alert between cycles. Stored as the alert's opaque eval_state,
- * so that a restart neither re-notifies an alert that was already notified nor forgets a backoff.
+ * Everything the evaluator remembers about one alert between cycles. Stored as the alert's eval_state
+ * text (stored-state.ts), so that a restart neither re-notifies an alert that was already notified nor forgets a
+ * backoff.
  */
 export interface EvalState {
   version: 1;
@@ -135,24 +136,6 @@ export function initialEvalState(status = 'healthy', triggeredMetrics: readonly 
     recentChanges: [],
     flapping: false,
   };
-}
-
-/** Reads a stored eval_state, falling back to the alert's stored status when it is absent or from elsewhere. */
-export function readEvalState(raw: unknown, status: string, triggeredMetrics: readonly string[]): EvalState {
-  const value = typeof raw === 'string' ? safeParse(raw) : raw;
-  const state = value as Partial<EvalState> | null;
-  if (!state || state.version !== 1 || (state.status !== 'healthy' && state.status !== 'alerting') || !Array.isArray(state.triggered)) {
-    return initialEvalState(status, triggeredMetrics);
-  }
-  return { ...initialEvalState(), ...state } as EvalState;
-}
-
-function safeParse(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return null;
-  }
 }
 
 /** Adds the alert's own channels to those told about the episode (an alerting or reminder notification went out). */

@@ -1,18 +1,7 @@
-/** One series of a Graphite render answer (`format=json`). */
-export interface RenderSeries {
-  /** The series name Graphite reports: the expanded path for plain and wildcard targets, or the function text. */
-  target: string;
-  /**
-   * `[value, unix seconds]` pairs, oldest first; a value is null where the series has no data. Kept as Graphite
-   * sent them: readers treat a value that is not a finite number as null.
-   */
-  datapoints: [number | null, number][];
-  /**
-   * The same points packed as value, time, value, time, ... (NaN where the value is null), when the render client's
-   * reader made them (render-json.ts): the evaluator reads these, and `datapoints` is then built only when asked.
-   */
-  readonly packed?: Float64Array;
-}
+import type { RenderSeries } from '../evaluation/render-series.js';
+
+// The series shape lives with the evaluator that judges it (evaluation/ imports nothing of this client).
+export type { RenderSeries };
 
 /** Why a query failed: the three causes the evaluator tells apart, plus an unreachable backend. */
 export type GraphiteFailureKind = 'http' | 'invalid_target' | 'timeout' | 'unreachable';

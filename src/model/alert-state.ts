@@ -28,9 +28,14 @@ export function alertStateOf(facts: StateFacts, evaluating: boolean): AlertState
   return facts.status === 'alerting' ? 'alerting' : 'healthy';
 }
 
-/** The facts of a stored alert: its status and its evaluator state (parsed JSON, JSON text, or null when none). */
-export function stateFactsOf(status: string, evalState: unknown): StateFacts {
-  const state = typeof evalState === 'string' ? safeParse(evalState) : evalState;
+/**
+ * The facts of a stored alert: its status and its evaluator state as stored (the JSON text, null when none). It reads
+ * the text itself rather than through evaluation/'s parseEvalState: model/ sits below evaluation/, and any stored
+ * state counts as evaluated, even one the evaluator would not take back (the SQL summaries in
+ * server/store/alert-summary.ts read the same two flags the same way).
+ */
+export function stateFactsOf(status: string, evalState: string | null): StateFacts {
+  const state = evalState === null ? null : safeParse(evalState);
   const memory = state && typeof state === 'object' ? (state as { queryFailing?: unknown; noData?: unknown }) : null;
   return { status, evaluated: memory !== null, queryFailing: memory?.queryFailing === true, noData: memory?.noData === true };
 }

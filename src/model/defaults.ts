@@ -33,3 +33,15 @@ export const MAX_MUTE_MINUTES = 525_600;
 
 /** The channel types whose incidents can resolve by themselves; auto_resolve means something only for them. */
 export const AUTO_RESOLVE_TYPES: readonly ChannelType[] = ['pagerduty', 'victorops'];
+
+/** How many alerts, channels and schedules one account may hold on the server (`serve --max-alerts-per-account` etc.). */
+export interface Quotas {
+  alerts: number;
+  channels: number;
+  schedules: number;
+  /** Deliveries waiting in the outbox (`--max-pending-deliveries-per-account`): past it new ones are refused. */
+  pendingDeliveries: number;
+}
+
+/** Room for any real team; a bound on what one key can make the server store and evaluate. */
+export const DEFAULT_QUOTAS: Quotas = { alerts: 10_000, channels: 1_000, schedules: 1_000, pendingDeliveries: 10_000 };

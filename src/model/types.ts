@@ -49,7 +49,7 @@ export const ON_NO_DATA_POLICIES = ['ignore', 'notify', 'alerting'] as const;
 export type AlertState = 'healthy' | 'alerting' | 'no_data' | 'query_failing' | 'not_evaluated';
 export const ALERT_STATES: readonly AlertState[] = ['alerting', 'query_failing', 'no_data', 'not_evaluated', 'healthy'];
 
-/** Extension: a channel's message template (src/templates); an omitted part keeps the default wording. */
+/** Extension: a channel's message template (src/notifications/templates); an omitted part keeps the default wording. */
 export interface MessageTemplate {
   title?: string;
   body?: string;

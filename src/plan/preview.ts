@@ -3,10 +3,10 @@ import { canonicalTemplate, type CanonicalAlert, type CanonicalCriteria } from '
 import type { ChannelType, MessageTemplate } from '../model/types.js';
 import { Redactor } from '../redact/redactor.js';
 import { secretValuesOfDefinitions } from '../redact/plan.js';
-import { describeText, summarize } from '../server/notifiers/describe.js';
-import type { Notification } from '../server/notifiers/types.js';
-import { MESSAGE_LIMITS } from '../templates/limits.js';
-import { composeMessage } from '../templates/message.js';
+import { describeText, summarize } from '../notifications/describe.js';
+import type { Notification } from '../notifications/types.js';
+import { MESSAGE_LIMITS } from '../notifications/templates/limits.js';
+import { composeMessage } from '../notifications/templates/message.js';
 import type { ActualState } from './state.js';
 import type { MessagePreview, PlanChange } from './types.js';
 

@@ -1,17 +1,9 @@
 import { HttpError } from './errors.js';
 import type { Store } from './store/store.js';
 
-/** How many alerts, channels and schedules one account may hold (`serve --max-alerts-per-account` etc.). */
-export interface Quotas {
-  alerts: number;
-  channels: number;
-  schedules: number;
-  /** Deliveries waiting in the outbox (`--max-pending-deliveries-per-account`): past it new ones are refused. */
-  pendingDeliveries: number;
-}
-
-/** Room for any real team; a bound on what one key can make the server store and evaluate. */
-export const DEFAULT_QUOTAS: Quotas = { alerts: 10_000, channels: 1_000, schedules: 1_000, pendingDeliveries: 10_000 };
+// The quotas and their defaults are in model/defaults.ts: serve's option table shows them in --help without
+// loading the server.
+export { DEFAULT_QUOTAS, type Quotas } from '../model/defaults.js';
 
 /**
  * Refuses a create when the account already holds `limit` resources of the kind: 403 quota_exceeded. Asks the

@@ -1,7 +1,7 @@
 import type { EvaluationAlert, EvaluationPaging, EvaluationStore, EvaluationUpdate, NotificationRecord } from '../../src/server/evaluator/evaluation-store.js';
 import type { EvaluationLease } from '../../src/server/store/store.js';
 import type { TransitionHistoryEntry } from '../../src/evaluation/transitions.js';
-import type { DeliveryChannel, Notification } from '../../src/server/notifiers/types.js';
+import type { DeliveryChannel, Notification } from '../../src/notifications/types.js';
 
 /**
  * An EvaluationStore in memory, for unit tests of the cycle and for the bench (which measures the evaluator, not

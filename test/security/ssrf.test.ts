@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { classifyAddress } from '../../src/server/net/address-class.js';
 import { PUBLIC_ONLY, parseDestinationPolicy } from '../../src/server/net/destination-policy.js';
 import { sendNotification } from '../../src/server/notifiers/send.js';
-import { DEFAULT_NOTIFIER_SETTINGS, type NotifierSettings } from '../../src/server/notifiers/types.js';
+import { DEFAULT_NOTIFIER_SETTINGS, type NotifierSettings } from '../../src/server/notifiers/delivery.js';
 import { makeSeries, startFakeRender } from '../helpers/fake-render-server.js';
 import { runCli } from '../helpers/run-cli.js';
 import { spawnNodeServer } from '../helpers/server-process.js';

@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MAX_RENDERED_CHARS } from '../../src/templates/bounds.js';
+import { MAX_RENDERED_CHARS } from '../../src/notifications/templates/bounds.js';
 import { makeSeries, startFakeRender } from '../helpers/fake-render-server.js';
 import { spawnServe, type ServeProcess } from '../helpers/server-process.js';
 import { until } from '../helpers/until.js';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { classifyAddress } from '../../src/server/net/address-class.js';
 import { PUBLIC_ONLY } from '../../src/server/net/destination-policy.js';
 import { sendNotification } from '../../src/server/notifiers/send.js';
-import { DEFAULT_NOTIFIER_SETTINGS } from '../../src/server/notifiers/types.js';
+import { DEFAULT_NOTIFIER_SETTINGS } from '../../src/server/notifiers/delivery.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { startWebhookReceiver } from '../helpers/webhook-receiver.js';
 import { channel, plainNotification } from '../unit/server/notifiers/fixtures.js';

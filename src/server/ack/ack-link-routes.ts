@@ -1,6 +1,6 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import { readEvalState } from '../../evaluation/transitions.js';
+import { parseEvalState } from '../../evaluation/stored-state.js';
 import { HttpError, invalidBody, notFound } from '../errors.js';
 import type { VerifyLink } from '../http/signed-links.js';
 import { readBodyText } from '../http/read-json-body.js';
@@ -34,7 +34,7 @@ export function registerAckLinkRoutes(router: Router, deps: { store: Store; now:
     const owner = await deps.store.findAlertOwner(claims.alertId);
     const alert = owner && (await deps.store.getAlert(owner.accountId, claims.alertId));
     if (!alert) throw notFound('alert');
-    const episode = readEvalState(alert.evalState, alert.status, alert.currentlyTriggeredMetrics).alertingSince;
+    const episode = parseEvalState(alert.evalState, alert.status, alert.currentlyTriggeredMetrics).alertingSince;
     if (alert.status !== 'alerting') {
       throw new HttpError('conflict', `"${alert.name}" is not alerting any more: there is nothing to acknowledge`, { status: 409 });
     }

@@ -1,8 +1,8 @@
-import { notifiedAlert } from '../notifiers/notified-alert.js';
-import { readEvalState } from '../../evaluation/transitions.js';
+import { notifiedAlert } from '../../notifications/notified-alert.js';
+import { parseEvalState } from '../../evaluation/stored-state.js';
 import { durationMs } from '../../model/duration.js';
 import { HttpError, invalidBody, notFound } from '../errors.js';
-import type { Notification } from '../notifiers/types.js';
+import type { Notification } from '../../notifications/types.js';
 import type { Acknowledgement } from '../store/ack-store.js';
 import type { AlertRecord, Store } from '../store/store.js';
 
@@ -47,7 +47,7 @@ export async function acknowledgeAlert(
     conditions: [],
     graphUrl: null,
     time: at,
-    startedAt: readEvalState(alert.evalState, alert.status, alert.currentlyTriggeredMetrics).alertingSince,
+    startedAt: parseEvalState(alert.evalState, alert.status, alert.currentlyTriggeredMetrics).alertingSince,
     acknowledgement,
   };
   const result = await store.acknowledgeAlert(alert.accountId, alert.id, {

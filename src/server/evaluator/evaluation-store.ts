@@ -10,6 +10,7 @@ import type {
 } from '../../model/types.js';
 import type { TransitionHistoryEntry } from '../../evaluation/transitions.js';
 import type { EscalationStep } from '../../evaluation/escalation.js';
+import type { StoredEvalState } from '../../evaluation/stored-state.js';
 import type { EvaluationLease } from '../store/store.js';
 import type { NewDelivery } from '../store/outbox.js';
 
@@ -17,7 +18,7 @@ import type { NewDelivery } from '../store/outbox.js';
  * One alert as the evaluator reads it, over all accounts: the one record every backend lists (camelCase, as the
  * store's records are). `muted` and `acknowledged` are decided by the store at the cycle's time, in one place
  * (store/evaluation-alert.ts: isMutedAt and isAcknowledgedAt). Notifications carry the API's snake_case view of it,
- * built in notifiers/notified-alert.ts.
+ * built in src/notifications/notified-alert.ts.
  */
 export interface EvaluationAlert {
   id: string;
@@ -52,9 +53,9 @@ export interface EvaluationAlert {
   acknowledgedAt: number | null;
   /**
    * What the evaluator stored last time: the stored JSON text (null when none). The evaluator parses it once
-   * (readEvalState) and compares its new state's text with it, without serializing the old one again.
+   * (parseEvalState) and compares its new state's text with it, without serializing the old one again.
    */
-  evalState: string | null;
+  evalState: StoredEvalState | null;
 }
 
 /**
@@ -66,10 +67,10 @@ export interface EvaluationUpdate {
   status: 'healthy' | 'alerting';
   currentlyTriggeredMetrics: string[];
   /** The new state as the JSON text to store (the text the next cycle reads back as EvaluationAlert.evalState); null: none. */
-  evalState: string | null;
+  evalState: StoredEvalState | null;
   /** The transition's entries, and the notifications it sent (one per channel) or held back, with why. */
   history: (TransitionHistoryEntry | NotificationRecord)[];
-  /** The outbox rows of this transition, one per channel; `payload` is the Notification (notifiers/types.ts). */
+  /** The outbox rows of this transition, one per channel; `payload` is the Notification (src/notifications/types.ts). */
   deliveries: NewDelivery[];
   /**
    * Removes the acknowledgement made at this time (unix seconds; its `until` passed). A newer acknowledgement (made

@@ -1,9 +1,9 @@
-import { notifiedAlert } from '../notifiers/notified-alert.js';
+import { notifiedAlert } from '../../notifications/notified-alert.js';
 import type { Logger } from 'pino';
 import type { GraphiteClient, RenderResult } from '../../graphite/index.js';
 import type { EvaluationLease } from '../store/store.js';
 import { CycleQueries } from './cycle-queries.js';
-import type { Notification } from '../notifiers/types.js';
+import type { Notification } from '../../notifications/types.js';
 import { historyQueryRange, queryRangeMinutes } from '../../evaluation/criteria.js';
 import type { EvaluationAlert, EvaluationStore, EvaluationUpdate, NotificationRecord } from './evaluation-store.js';
 import { listRound, type ReplicaLeases } from './round-lease.js';
@@ -11,6 +11,7 @@ import { criteriaOf, judgeAlert, judgeCriterion, type Criterion, type CriterionO
 import type { Advance, CycleInput } from '../../evaluation/transitions.js';
 import { advanceWithNoData, type NoDataPolicy } from '../../evaluation/no-data.js';
 import { previousStateOf, unchangedText } from './state-text-cache.js';
+import { serializeEvalState } from '../../evaluation/stored-state.js';
 
 /** What a cycle needs. `now` is the clock (ms), injectable for tests. */
 export interface CycleDependencies {
@@ -126,7 +127,7 @@ export async function runEvaluationCycle(deps: CycleDependencies): Promise<Cycle
         } });
       }
       // An unchanged state (most alerts, most cycles) is told from the stored text without serializing it again.
-      const stored = unchangedText(alert.evalState, previous, advance.state) ?? JSON.stringify(advance.state);
+      const stored = unchangedText(alert.evalState, previous, advance.state) ?? serializeEvalState(advance.state);
       // Notifications always come with a state change; the check on them is a guard, not a case.
       if (stored !== alert.evalState || outgoing.length > 0 || ackEnd) {
         // Retries and the maximum age run on the wall clock, whatever clock the evaluation itself was given.

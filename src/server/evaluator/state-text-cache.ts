@@ -1,5 +1,6 @@
 import { deepFreeze } from '../deep-freeze.js';
-import { readEvalState, type EvalState } from '../../evaluation/transitions.js';
+import { parseEvalState, serializeEvalState, storedEvalState, type StoredEvalState } from '../../evaluation/stored-state.js';
+import type { EvalState } from '../../evaluation/transitions.js';
 
 /**
  * The parsed previous states of a cycle, by their stored text, and whether a new state is that same text without
@@ -17,7 +18,7 @@ const MAX_TEXTS = 8_192;
 
 interface Entry {
   state: EvalState;
-  /** Whether JSON.stringify(state) gives the text back (undefined: not checked yet). */
+  /** Whether serializeEvalState(state) gives the text back (undefined: not checked yet). */
   roundTrips?: boolean;
   /** The state's own keys in order (JSON.stringify writes them in this order). */
   keys: string[];
@@ -25,20 +26,14 @@ interface Entry {
 
 const entries = new Map<string, Entry>();
 
-/** readEvalState(text, status, triggeredMetrics), parsed once per distinct text while it stays cached. */
-export function previousStateOf(text: string | null, status: string, triggeredMetrics: readonly string[]): EvalState {
-  if (text === null) return readEvalState(null, status, triggeredMetrics);
+/** parseEvalState(text, status, triggeredMetrics), parsed once per distinct text while it stays cached. */
+export function previousStateOf(text: StoredEvalState | null, status: string, triggeredMetrics: readonly string[]): EvalState {
+  if (text === null) return parseEvalState(null, status, triggeredMetrics);
   const cached = entries.get(text);
   if (cached) return cached.state;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    parsed = null;
-  }
-  const state = readEvalState(parsed, status, triggeredMetrics);
-  // A text readEvalState does not accept falls back on the alert's status: not a function of the text, not cached.
-  if (!isStoredState(parsed)) return state;
+  const state = storedEvalState(text);
+  // A text the evaluator does not take falls back on the alert's status: not a function of the text, not cached.
+  if (state === null) return parseEvalState(null, status, triggeredMetrics);
   if (entries.size >= MAX_TEXTS) entries.clear();
   entries.set(text, { state: deepFreeze(state), keys: Object.keys(state) });
   return state;
@@ -48,7 +43,7 @@ export function previousStateOf(text: string | null, status: string, triggeredMe
  * The stored text when `next` is known to serialize to it (the same own keys in the same order, each value the
  * same (===) as in `previous`, which came from that text and serializes back to it); undefined: serialize and compare.
  */
-export function unchangedText(text: string | null, previous: EvalState, next: EvalState): string | undefined {
+export function unchangedText(text: StoredEvalState | null, previous: EvalState, next: EvalState): string | undefined {
   if (text === null) return undefined;
   const entry = entries.get(text);
   if (!entry || entry.state !== previous) return undefined;
@@ -60,12 +55,6 @@ export function unchangedText(text: string | null, previous: EvalState, next: Ev
     const key = keys[i]!;
     if (key !== entry.keys[i] || after[key] !== before[key]) return undefined;
   }
-  entry.roundTrips ??= JSON.stringify(previous) === text;
+  entry.roundTrips ??= serializeEvalState(previous) === text;
   return entry.roundTrips ? text : undefined;
-}
-
-/** The check readEvalState makes before it takes a stored state as it is. */
-function isStoredState(value: unknown): boolean {
-  const state = value as Partial<EvalState> | null;
-  return !!state && state.version === 1 && (state.status === 'healthy' || state.status === 'alerting') && Array.isArray(state.triggered);
 }

@@ -1,4 +1,4 @@
-import type { Notification } from '../notifiers/types.js';
+import type { Notification } from '../../notifications/types.js';
 import type { Store } from '../store/store.js';
 import { GRAPH_LINK_TTL_SECONDS, GraphLinkSigner } from './graph-links.js';
 import { ACK_LINK_PATH, ACK_LINK_TTL_SECONDS, signAckLink } from '../ack/ack-links.js';

@@ -1,9 +1,10 @@
 import type { Transporter } from 'nodemailer';
-import { describeAcknowledgement, describeHeld, describeCriteria, isComposite, statusOf, summarize, describeText } from './describe.js';
+import { describeAcknowledgement, describeHeld, describeCriteria, isComposite, statusOf, summarize, describeText } from '../../notifications/describe.js';
 import { networkError } from './http.js';
-import { DeliveryError, type DeliveryChannel, type Notification, type NotifierSettings } from './types.js';
-import { composeMessage } from '../../templates/message.js';
-import { escapeHtml } from '../../templates/render.js';
+import { type DeliveryChannel, type Notification } from '../../notifications/types.js';
+import { DeliveryError, type NotifierSettings } from './delivery.js';
+import { composeMessage } from '../../notifications/templates/message.js';
+import { escapeHtml } from '../../notifications/templates/render.js';
 
 export { escapeHtml };
 

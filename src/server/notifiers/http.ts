@@ -4,7 +4,7 @@ import { isIP } from 'node:net';
 import { refuseAddress, type DestinationPolicy } from '../net/destination-policy.js';
 import { guardedLookup } from '../net/guarded-lookup.js';
 import { parseRetryAfter } from '../outbox/backoff.js';
-import { DeliveryError } from './types.js';
+import { DeliveryError } from './delivery.js';
 import { SIGNATURE_HEADER, signBody } from './webhook-signing.js';
 import { VERSION } from '../../version.js';
 

@@ -1,8 +1,9 @@
-import { describeAcknowledgement, describeCriteria, describeText, summarize } from './describe.js';
+import { describeAcknowledgement, describeCriteria, describeText, summarize } from '../../notifications/describe.js';
 import { joinUrl, postJson } from './http.js';
-import type { DeliveryChannel, Notification, NotifierSettings } from './types.js';
-import { composeMessage } from '../../templates/message.js';
-import { MESSAGE_LIMITS } from '../../templates/limits.js';
+import type { DeliveryChannel, Notification } from '../../notifications/types.js';
+import type { NotifierSettings } from './delivery.js';
+import { composeMessage } from '../../notifications/templates/message.js';
+import { MESSAGE_LIMITS } from '../../notifications/templates/limits.js';
 
 /** Priority by event; the rest take the alert's opsgenie_priority, else P1. A throttle summary (its own alert, per channel and window) is P5. */
 const PRIORITY: Partial<Record<Notification['event'], string>> = { query_failed: 'P3', no_data: 'P3', flapping: 'P3', throttled_summary: 'P5' };

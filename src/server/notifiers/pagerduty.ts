@@ -1,8 +1,9 @@
-import { describeCriteria, summarize } from './describe.js';
+import { describeCriteria, summarize } from '../../notifications/describe.js';
 import { joinUrl, postJson } from './http.js';
-import type { DeliveryChannel, Notification, NotifierSettings } from './types.js';
-import { composeMessage } from '../../templates/message.js';
-import { MESSAGE_LIMITS } from '../../templates/limits.js';
+import type { DeliveryChannel, Notification } from '../../notifications/types.js';
+import type { NotifierSettings } from './delivery.js';
+import { composeMessage } from '../../notifications/templates/message.js';
+import { MESSAGE_LIMITS } from '../../notifications/templates/limits.js';
 
 /** Severity by event; the rest are critical. A throttle summary (its own incident, per channel and window) is info. */
 const SEVERITY: Partial<Record<Notification['event'], string>> = { query_failed: 'error', no_data: 'warning', flapping: 'warning', throttled_summary: 'info' };

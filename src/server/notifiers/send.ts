@@ -2,7 +2,8 @@ import { sendEmail } from './email.js';
 import { sendOpsgenie } from './opsgenie.js';
 import { sendPagerduty } from './pagerduty.js';
 import { sendSlack } from './slack.js';
-import type { DeliveryChannel, Notification, NotifierSettings } from './types.js';
+import type { DeliveryChannel, Notification } from '../../notifications/types.js';
+import type { NotifierSettings } from './delivery.js';
 import { sendVictorops } from './victorops.js';
 import { sendWebhook } from './webhook.js';
 

@@ -1,9 +1,10 @@
-import { describeHeld, describeCriteria, statusOf, summarize } from './describe.js';
+import { describeHeld, describeCriteria, statusOf, summarize } from '../../notifications/describe.js';
 import { postJson } from './http.js';
-import type { DeliveryChannel, Notification, NotifierSettings } from './types.js';
-import { composeMessage } from '../../templates/message.js';
-import { escapeSlack } from '../../templates/render.js';
-import { MESSAGE_LIMITS } from '../../templates/limits.js';
+import type { DeliveryChannel, Notification } from '../../notifications/types.js';
+import type { NotifierSettings } from './delivery.js';
+import { composeMessage } from '../../notifications/templates/message.js';
+import { escapeSlack } from '../../notifications/templates/render.js';
+import { MESSAGE_LIMITS } from '../../notifications/templates/limits.js';
 
 const COLORS = {
   acknowledged: '#439fe0',

@@ -1,7 +1,8 @@
-import { describeAcknowledgement, describeText, summarize } from './describe.js';
+import { describeAcknowledgement, describeText, summarize } from '../../notifications/describe.js';
 import { postJson } from './http.js';
-import type { DeliveryChannel, Notification, NotifierSettings } from './types.js';
-import { composeMessage } from '../../templates/message.js';
+import type { DeliveryChannel, Notification } from '../../notifications/types.js';
+import type { NotifierSettings } from './delivery.js';
+import { composeMessage } from '../../notifications/templates/message.js';
 
 /**
  * The VictorOps (Splunk On-Call) REST endpoint body: CRITICAL for alerting, reminders and query failures,

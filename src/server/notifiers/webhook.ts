@@ -1,10 +1,11 @@
-import { describeCriteria, describeText, isComposite, statusOf, summarize } from './describe.js';
+import { describeCriteria, describeText, isComposite, statusOf, summarize } from '../../notifications/describe.js';
 import { postJson } from './http.js';
-import type { DeliveryChannel, Notification, NotifierSettings } from './types.js';
+import type { DeliveryChannel, Notification } from '../../notifications/types.js';
+import type { NotifierSettings } from './delivery.js';
 import type { AlertCriteria } from '../../model/types.js';
 import type { TriggeredMetric } from '../../evaluation/judge-alert.js';
 import type { NotificationEvent } from '../../evaluation/transitions.js';
-import { composeMessage } from '../../templates/message.js';
+import { composeMessage } from '../../notifications/templates/message.js';
 
 /**
  * The webhook body: `{name, criteria, graph, value, metric, status, backoff_minutes, info}` (the Hosted Graphite

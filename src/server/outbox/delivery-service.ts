@@ -1,7 +1,7 @@
 import type { BackgroundService, ServiceContext } from '../start-server.js';
 import { parseDestinationPolicy } from '../net/destination-policy.js';
 import { sendNotification } from '../notifiers/send.js';
-import { DEFAULT_NOTIFIER_SETTINGS, type NotifierSettings } from '../notifiers/types.js';
+import { DEFAULT_NOTIFIER_SETTINGS, type NotifierSettings } from '../notifiers/delivery.js';
 import { signingSecrets } from '../notifiers/webhook-signing.js';
 import { startDeliveryWorker } from './delivery-worker.js';
 import { createNotificationLinker } from '../graph/notification-links.js';

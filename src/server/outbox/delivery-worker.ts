@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { ClaimedDelivery, DeliveryOutcome, OutboxStore } from '../store/outbox.js';
-import { DeliveryError, type DeliveryChannel, type Notification } from '../notifiers/types.js';
+import { type DeliveryChannel, type Notification } from '../../notifications/types.js';
+import { DeliveryError } from '../notifiers/delivery.js';
 import { DEFAULT_RETRY_POLICY, decideRetry, type RetryPolicy } from './backoff.js';
 import { FairShare, defaultFairShare, type FairShareLimits } from './fair-share.js';
 import { createOutcomeRecorder } from './outcome-recorder.js';

@@ -1,7 +1,7 @@
 import type Router from '@koa/router';
 import { HttpError, echo, notFound } from '../errors.js';
 import { presentDelivery } from '../present.js';
-import { buildTestNotification, TEST_NOTIFICATION_NAME } from '../notifiers/test-notification.js';
+import { buildTestNotification, TEST_NOTIFICATION_NAME } from '../../notifications/test-notification.js';
 import type { DeliveryState } from '../store/outbox.js';
 import { QueryReader, readPaging } from '../validation/query.js';
 import { accountOf, param, type RouteDeps } from './route-context.js';

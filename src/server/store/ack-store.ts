@@ -1,4 +1,4 @@
-import { readEvalState } from '../../evaluation/transitions.js';
+import { parseEvalState, type StoredEvalState } from '../../evaluation/stored-state.js';
 import type { NewDelivery } from './outbox.js';
 import type { NewHistoryEntry } from './store.js';
 
@@ -51,8 +51,8 @@ export type AckOutcome =
   | null;
 
 /** Whether the stored row's current alerting episode is the one `write` is bound to (always, when it names none). */
-export function isWrittenEpisode(write: AckWrite, row: { status: string; eval_state: unknown }): boolean {
-  return write.episode === undefined || readEvalState(row.eval_state, row.status, []).alertingSince === write.episode;
+export function isWrittenEpisode(write: AckWrite, row: { status: string; eval_state: StoredEvalState | null }): boolean {
+  return write.episode === undefined || parseEvalState(row.eval_state, row.status, []).alertingSince === write.episode;
 }
 
 /** The store's part for acknowledgements (issue 22). Account-scoped like the rest of the Store. */

@@ -1,4 +1,4 @@
-import type { DeliveryChannel } from '../notifiers/types.js';
+import type { DeliveryChannel } from '../../notifications/types.js';
 
 /**
  * The outbox's side of the Store: notifications written with the transition that caused them (saveEvaluations),

@@ -108,7 +108,7 @@ export function alertFromRow(row: AlertRow, channels: string[], schedules: strin
     status: row.status,
     currentlyTriggeredMetrics: JSON.parse(row.currently_triggered_metrics) as string[],
     mutedUntil: row.muted_until,
-    evalState: row.eval_state === null ? null : (JSON.parse(row.eval_state) as unknown),
+    evalState: row.eval_state,
     createdAt: row.created_at,
     escalation: JSON.parse(row.escalation ?? '[]') as AlertRecord['escalation'],
     acknowledgement: acknowledgementFromRow(row),

@@ -12,6 +12,7 @@ import type {
   Weekday,
 } from '../../model/types.js';
 import type { EscalationStep } from '../../evaluation/escalation.js';
+import type { StoredEvalState } from '../../evaluation/stored-state.js';
 import type { ChannelThrottle, FlapGuard } from '../../model/noise-control.js';
 import type { ConsoleStore } from './console-store.js';
 import type { OutboxStore } from './outbox.js';
@@ -176,8 +177,8 @@ export interface AlertRecord extends AlertWrite {
   currentlyTriggeredMetrics: string[];
   /** Epoch ms until which the alert is muted by hand; null when not. Expiry is judged on read. */
   mutedUntil: number | null;
-  /** The evaluator's opaque per-alert state (JSON); null until it saves one. */
-  evalState: unknown;
+  /** The evaluator's per-alert state as stored (its JSON text, evaluation/stored-state.ts); null until it saves one. */
+  evalState: StoredEvalState | null;
   createdAt: string;
   /** Who acknowledged the current alerting episode (POST /v2/alerts/{id}/ack/); null when nobody did. */
   acknowledgement: Acknowledgement | null;

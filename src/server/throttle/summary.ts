@@ -1,5 +1,5 @@
 import type { ChannelThrottle } from '../../model/noise-control.js';
-import type { Notification, ThrottledSummary } from '../notifiers/types.js';
+import type { Notification, ThrottledSummary } from '../../notifications/types.js';
 
 /** How many held notifications a summary lists by name; the rest are counted. */
 export const THROTTLED_LIST_LIMIT = 50;

@@ -8,7 +8,7 @@ import type { FieldProblem } from '../../model/schemas.js';
 import type { ChannelBody } from '../../model/types.js';
 import type { ChannelRecord, ChannelWrite } from '../store/store.js';
 import type { RuleResult } from './alert-rules.js';
-import { checkChannelTemplate } from '../../templates/check-template.js';
+import { checkChannelTemplate } from '../../notifications/templates/check-template.js';
 
 /**
  * The semantic rules of a channel body that already passed the JSON Schema: the destination suits the type,

@@ -32,7 +32,7 @@ async function modulesLoadedBy(args: string[]): Promise<string[]> {
  */
 const HEAVY = [/\/src\/server\//, /\/src\/agent\//, /node_modules\/(pg|better-sqlite3|koa|ky|simple-git|pino|nodemailer|@inquirer)\//];
 /** Constants the help texts show, in modules that import nothing heavy themselves. */
-const HELP_CONSTANTS = ['/src/agent/agent-definition.ts', '/src/agent/carbon.ts', '/src/server/quotas.ts', '/src/server/errors.ts'];
+const HELP_CONSTANTS = ['/src/agent/agent-definition.ts', '/src/agent/carbon.ts'];
 const heavy = (loaded: string[]) =>
   loaded.filter((url) => HEAVY.some((pattern) => pattern.test(url)) && !HELP_CONSTANTS.some((path) => url.endsWith(path)));
 

@@ -9,12 +9,21 @@ import { describe, expect, it } from 'vitest';
 
 const SRC = fileURLToPath(new URL('../../../src/', import.meta.url));
 
-/** A rule: the files it covers (paths under src/) may import only from the listed folders of src/. */
+/**
+ * A rule: the files it covers (paths under src/) may import only from the `allowed` folders of src/, or nothing from
+ * the `forbidden` ones. A folder ends with `/`; anything else names one file.
+ */
 interface LayerRule {
   name: string;
   files: string[];
-  allowed: string[];
+  allowed?: string[];
+  forbidden?: string[];
+  /** Imports known to break the rule, as `file -> imported`, each to move; the rule fails on any other. */
+  pending?: readonly string[];
 }
+
+const matches = (paths: string[], imported: string): boolean =>
+  paths.some((path) => (path.endsWith('/') ? imported.startsWith(path) : imported === path));
 
 function filesUnder(folder: string): string[] {
   return readdirSync(join(SRC, folder), { recursive: true, encoding: 'utf8' })
@@ -22,11 +31,66 @@ function filesUnder(folder: string): string[] {
     .map((file) => join(folder, file).split('\\').join('/'));
 }
 
+function allFiles(): string[] {
+  return filesUnder('.').map((file) => file.replace(/^\.\//, ''));
+}
+
+/** The CLI actions that start or open the server (serve, keys, backup, demo), each loaded only when its command runs. */
+const SERVER_ENTRY_POINTS = ['cli/actions/serve.ts', 'cli/actions/keys.ts', 'cli/actions/demo.ts', 'cli/commands/backup.ts'];
+
+/**
+ * The store's imports of the evaluator still to move: the evaluator's narrow store interface and its records
+ * (EvaluationStore, EvaluationAlert, EvaluationUpdate, EvaluationPaging, NotificationRecord) are declared in
+ * server/evaluator/evaluation-store.ts and implemented by the store; they become the store's `evaluation`
+ * concern. Remove each line when its import is gone.
+ */
+const STORE_IMPORTS_OF_THE_EVALUATOR_TO_MOVE = [
+  'server/store/evaluation-alert.ts -> server/evaluator/evaluation-store.ts',
+  'server/store/evaluation-listing-cache.ts -> server/evaluator/evaluation-store.ts',
+  'server/store/pending-bound.ts -> server/evaluator/evaluation-store.ts',
+  'server/store/postgres/evaluation-rows.ts -> server/evaluator/evaluation-store.ts',
+  'server/store/postgres/outbox-rows.ts -> server/evaluator/evaluation-store.ts',
+  'server/store/postgres/postgres-store.ts -> server/evaluator/evaluation-store.ts',
+  'server/store/postgres/throttle-rows.ts -> server/evaluator/evaluation-store.ts',
+  'server/store/sqlite/evaluation-rows.ts -> server/evaluator/evaluation-store.ts',
+  'server/store/sqlite/outbox-rows.ts -> server/evaluator/evaluation-store.ts',
+  'server/store/sqlite/sqlite-store.ts -> server/evaluator/evaluation-store.ts',
+  'server/store/sqlite/throttle-rows.ts -> server/evaluator/evaluation-store.ts',
+  'server/store/store.ts -> server/evaluator/evaluation-store.ts',
+] as const;
+
+/** The notification's `acknowledgement` record still comes from the store; it moves down to model/. */
+const NOTIFICATION_IMPORTS_OF_THE_STORE_TO_MOVE = ['notifications/types.ts -> server/store/ack-store.ts'] as const;
+
 const RULES: LayerRule[] = [
   { name: 'model/ imports nothing above it', files: filesUnder('model'), allowed: ['model/'] },
   // The plan's types sit on the definitions they are computed from and on the model; the backtest (impact/) is
   // carried beside a Plan, never inside it.
   { name: 'plan/types.ts is a leaf', files: ['plan/types.ts'], allowed: ['model/', 'definitions/definitions.ts', 'definitions/problems.ts'] },
+  {
+    name: 'nothing outside server/ imports it but the CLI actions that start it',
+    files: allFiles().filter((file) => !file.startsWith('server/') && !SERVER_ENTRY_POINTS.includes(file)),
+    forbidden: ['server/'],
+    pending: NOTIFICATION_IMPORTS_OF_THE_STORE_TO_MOVE,
+  },
+  // What the planner's previews and the server's notifiers share sits below both: the notification, its wording,
+  // its templates.
+  {
+    name: 'notifications/ stands on model/ and evaluation/ only',
+    files: filesUnder('notifications'),
+    allowed: ['notifications/', 'model/', 'evaluation/'],
+    pending: NOTIFICATION_IMPORTS_OF_THE_STORE_TO_MOVE,
+  },
+  // The store keeps rows; deciding and sending are the evaluator's and the notifiers' (they use the store, not the
+  // other way round).
+  {
+    name: 'server/store/ imports nothing of the evaluator or the notifiers',
+    files: filesUnder('server/store'),
+    forbidden: ['server/evaluator/', 'server/notifiers/'],
+    pending: STORE_IMPORTS_OF_THE_EVALUATOR_TO_MOVE,
+  },
+  // The evaluator's pure core judges series, whoever fetched them (the CLI's rule tests and backtests too).
+  { name: 'evaluation/ imports nothing of graphite/', files: filesUnder('evaluation'), forbidden: ['graphite/'] },
 ];
 
 /** The src/-relative files a source imports (packages and node: builtins are not layers and are left out). */
@@ -38,12 +102,12 @@ function importedSourceFiles(file: string, text: string): string[] {
     .map((specifier) => relative(SRC, resolve(dirname(join(SRC, file)), specifier)).split('\\').join('/').replace(/\.js$/, '.ts'));
 }
 
-/** Every import of the rule's files that leaves its allowed folders, as `file -> imported`. */
+/** Every import of the rule's files that leaves its allowed folders or enters a forbidden one, as `file -> imported`. */
 function violations(rule: LayerRule, read: (file: string) => string = (file) => readFileSync(join(SRC, file), 'utf8')): string[] {
+  const breaks = (imported: string): boolean =>
+    (rule.allowed !== undefined && !matches(rule.allowed, imported)) || (rule.forbidden !== undefined && matches(rule.forbidden, imported));
   return rule.files.flatMap((file) =>
-    importedSourceFiles(file, read(file))
-      .filter((imported) => !rule.allowed.some((allowed) => (allowed.endsWith('/') ? imported.startsWith(allowed) : imported === allowed)))
-      .map((imported) => `${file} -> ${imported}`),
+    [...new Set(importedSourceFiles(file, read(file)))].filter(breaks).map((imported) => `${file} -> ${imported}`),
   );
 }
 
@@ -51,7 +115,11 @@ describe('the layers of docs/architecture.md', () => {
   for (const rule of RULES) {
     it(`${rule.name}`, () => {
       expect(rule.files.length).toBeGreaterThan(0);
-      expect(violations(rule)).toEqual([]);
+      const pending = rule.pending ?? [];
+      const found = violations(rule);
+      expect(found.filter((line) => !pending.includes(line))).toEqual([]);
+      // A pending import that is gone comes off its list, so the list never hides a new one.
+      expect(pending.filter((line) => rule.files.includes(line.slice(0, line.indexOf(' -> '))) && !found.includes(line))).toEqual([]);
     });
   }
 
@@ -65,5 +133,11 @@ describe('the layers of docs/architecture.md', () => {
     ].join('\n');
     const rule = { name: 'probe', files: ['model/probe.ts'], allowed: ['model/'] };
     expect(violations(rule, () => text)).toEqual(['model/probe.ts -> plan/types.ts', 'model/probe.ts -> graphite/target.ts', 'model/probe.ts -> server/app.ts']);
+  });
+
+  it('sees an import into a forbidden folder and lets the rest pass', () => {
+    const text = ["import type { EvaluationStore } from '../evaluator/evaluation-store.js';", "import { rows } from './rows.js';"].join('\n');
+    const rule = { name: 'probe', files: ['server/store/probe.ts'], forbidden: ['server/evaluator/'] };
+    expect(violations(rule, () => text)).toEqual(['server/store/probe.ts -> server/evaluator/evaluation-store.ts']);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AlertJudgement } from '../../../src/evaluation/judge-alert.js';
-import { advanceAlert, initialEvalState, readEvalState, type AdvanceContext, type CycleInput, type EvalState } from '../../../src/evaluation/transitions.js';
+import { parseEvalState } from '../../../src/evaluation/stored-state.js';
+import { advanceAlert, initialEvalState, type AdvanceContext, type CycleInput, type EvalState } from '../../../src/evaluation/transitions.js';
 import type { EscalationStep } from '../../../src/evaluation/escalation.js';
 
 const T0 = 1_700_000_000;
@@ -94,7 +95,7 @@ describe('escalation steps', () => {
 
   it('keep the clock through cycles without data, and survive a round trip of the stored state', () => {
     const [first, second] = run([[0, holds], [10, unknown]]);
-    const restored = readEvalState(JSON.stringify(second!.state), 'alerting', ['web.cpu']);
+    const restored = parseEvalState(JSON.stringify(second!.state), 'alerting', ['web.cpu']);
     expect(restored.escalation?.alertingSince).toBe(first!.state.escalation?.alertingSince);
     const [after] = run([[15, holds]], STEPS, restored);
     expect(after!.sent).toEqual(['escalated>lead#1']);
@@ -103,7 +104,7 @@ describe('escalation steps', () => {
   it('start the clock at the first cycle for an alerting state stored before escalation existed, rather than escalating at once', () => {
     const old = { ...initialEvalState('alerting', ['web.cpu']) } as EvalState;
     delete old.escalation;
-    const cycles = run([[100, holds], [114, holds], [115, holds]], STEPS, readEvalState(JSON.stringify(old), 'alerting', ['web.cpu']));
+    const cycles = run([[100, holds], [114, holds], [115, holds]], STEPS, parseEvalState(JSON.stringify(old), 'alerting', ['web.cpu']));
     expect(cycles.map((c) => c.sent)).toEqual([[], [], ['escalated>lead#1']]);
   });
 

@@ -4,6 +4,7 @@ import { initialEvalState, type AdvanceContext, type CycleInput, type EvalState 
 import { judgeAlert, judgeCriterion } from '../../../src/evaluation/judge-alert.js';
 import { makeSeries } from '../../helpers/fake-render-server.js';
 import { alertStateOf, stateFactsOf } from '../../../src/model/alert-state.js';
+import { serializeEvalState } from '../../../src/evaluation/stored-state.js';
 
 const NOW = 1_800_000_000;
 const context = (change: Partial<AdvanceContext> = {}): AdvanceContext => ({
@@ -20,7 +21,7 @@ const judged = (values: (number | null)[] | null): CycleInput => ({
   kind: 'judged',
   judgement: judgeAlert('a', [judgeCriterion(criterion, values ? [makeSeries('web.1.cpu', values, NOW - 30, 30)] : [], NOW)]),
 });
-const stateOf = (state: EvalState) => alertStateOf(stateFactsOf(state.status, state), true);
+const stateOf = (state: EvalState) => alertStateOf(stateFactsOf(state.status, serializeEvalState(state)), true);
 
 describe('no data', () => {
   it('is no series, or only nulls in the judged window; either reads no_data, not healthy', () => {

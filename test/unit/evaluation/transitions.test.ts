@@ -3,11 +3,11 @@ import type { AlertJudgement } from '../../../src/evaluation/judge-alert.js';
 import {
   advanceAlert,
   initialEvalState,
-  readEvalState,
   type AdvanceContext,
   type CycleInput,
   type EvalState,
 } from '../../../src/evaluation/transitions.js';
+import { parseEvalState, serializeEvalState } from '../../../src/evaluation/stored-state.js';
 import type { NotificationType } from '../../../src/model/types.js';
 
 const T0 = 1_700_000_000;
@@ -148,13 +148,13 @@ describe('stored state', () => {
     const [, second] = timeline([[0, holds()], [1, holds()]], ['every', 60]);
     expect(second!.status).toBe('alerting');
     const state = advanceAlert(initialEvalState(), holds(), { now: T0, notificationType: ['every', 60], muted: false, onQueryFailure: null, acknowledged: false }).state;
-    const restored = readEvalState(JSON.stringify(state), 'healthy', []);
+    const restored = parseEvalState(serializeEvalState(state), 'healthy', []);
     expect(restored).toEqual(state);
     // After a restart within the backoff, no duplicate notification.
     const after = advanceAlert(restored, holds(), { now: T0 + 30, notificationType: ['every', 60], muted: false, onQueryFailure: null, acknowledged: false });
     expect(after.notifications).toEqual([]);
-    expect(readEvalState('not json', 'alerting', ['m'])).toMatchObject({ status: 'alerting', triggered: [{ metric: 'm', value: null }] });
-    expect(readEvalState(null, 'healthy', [])).toEqual(initialEvalState());
+    expect(parseEvalState('not json', 'alerting', ['m'])).toMatchObject({ status: 'alerting', triggered: [{ metric: 'm', value: null }] });
+    expect(parseEvalState(null, 'healthy', [])).toEqual(initialEvalState());
   });
 });
 

@@ -44,7 +44,7 @@ describe('the evaluator over the SQLite store', () => {
       { alertId: 'gone', status: 'alerting', currentlyTriggeredMetrics: [], evalState: null, history: [{ status: 'alerting', value: 1, time: 1, metric: 'x' }], deliveries: [] },
     ]);
     const read = await store.getAlert(account.id, alert.id);
-    expect(read).toMatchObject({ status: 'alerting', currentlyTriggeredMetrics: ['web.2.cpu'], evalState: { version: 1, status: 'alerting' } });
+    expect(read).toMatchObject({ status: 'alerting', currentlyTriggeredMetrics: ['web.2.cpu'], evalState: JSON.stringify({ version: 1, status: 'alerting' }) });
     const history = await store.searchHistory(account.id, { alertIds: [], since: 0, status: null, value: null });
     expect(history).toEqual([{ alertId: alert.id, status: 'alerting', value: 95, time: 1_700_000_000, metric: 'web.2.cpu' }]);
   });

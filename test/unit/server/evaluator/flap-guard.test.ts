@@ -3,7 +3,7 @@ import { runEvaluationCycle } from '../../../../src/server/evaluator/run-cycle.j
 import { createGraphiteClient } from '../../../../src/graphite/render-client.js';
 import { openStore } from '../../../../src/server/store/open-store.js';
 import { startDeliveryWorker } from '../../../../src/server/outbox/delivery-worker.js';
-import type { Notification } from '../../../../src/server/notifiers/types.js';
+import type { Notification } from '../../../../src/notifications/types.js';
 import { advanceAlert, initialEvalState, type AdvanceContext } from '../../../../src/evaluation/transitions.js';
 import { makeSeries, startFakeRender } from '../../../helpers/fake-render-server.js';
 import { until } from '../../../helpers/until.js';

@@ -4,7 +4,7 @@ import { sendNotification } from '../../../../src/server/notifiers/send.js';
 import { buildSlackPayload } from '../../../../src/server/notifiers/slack.js';
 import { buildWebhookPayload } from '../../../../src/server/notifiers/webhook.js';
 import { buildEmail } from '../../../../src/server/notifiers/email.js';
-import type { Notification } from '../../../../src/server/notifiers/types.js';
+import type { Notification } from '../../../../src/notifications/types.js';
 import { channel, plainNotification, settings, TIME } from './fixtures.js';
 
 beforeAll(() => nock.disableNetConnect());

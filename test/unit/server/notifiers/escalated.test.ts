@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { summarize } from '../../../../src/server/notifiers/describe.js';
+import { summarize } from '../../../../src/notifications/describe.js';
 import { buildEmail } from '../../../../src/server/notifiers/email.js';
 import { buildOpsgenieCreate } from '../../../../src/server/notifiers/opsgenie.js';
 import { buildPagerdutyEvent } from '../../../../src/server/notifiers/pagerduty.js';
 import { buildSlackPayload } from '../../../../src/server/notifiers/slack.js';
 import { buildVictoropsMessage } from '../../../../src/server/notifiers/victorops.js';
 import { buildWebhookPayload } from '../../../../src/server/notifiers/webhook.js';
-import type { DeliveryChannel, Notification } from '../../../../src/server/notifiers/types.js';
+import type { DeliveryChannel, Notification } from '../../../../src/notifications/types.js';
 import { plainNotification } from './fixtures.js';
 
 /** The second of three steps, due after 30 minutes alerting. */

@@ -1,7 +1,8 @@
 import type { NotificationEvent } from '../../../../src/evaluation/transitions.js';
-import type { DeliveryChannel, Notification, NotifierSettings } from '../../../../src/server/notifiers/types.js';
+import type { DeliveryChannel, Notification } from '../../../../src/notifications/types.js';
+import type { NotifierSettings } from '../../../../src/server/notifiers/delivery.js';
 import { parseDestinationPolicy } from '../../../../src/server/net/destination-policy.js';
-import { DEFAULT_NOTIFIER_SETTINGS } from '../../../../src/server/notifiers/types.js';
+import { DEFAULT_NOTIFIER_SETTINGS } from '../../../../src/server/notifiers/delivery.js';
 
 export const TIME = 1_700_000_000;
 

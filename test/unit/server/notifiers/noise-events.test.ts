@@ -6,7 +6,7 @@ import { buildSlackPayload } from '../../../../src/server/notifiers/slack.js';
 import { buildVictoropsMessage } from '../../../../src/server/notifiers/victorops.js';
 import { buildWebhookPayload } from '../../../../src/server/notifiers/webhook.js';
 import { buildThrottledSummary } from '../../../../src/server/throttle/summary.js';
-import type { Notification } from '../../../../src/server/notifiers/types.js';
+import type { Notification } from '../../../../src/notifications/types.js';
 import { channel, plainNotification } from './fixtures.js';
 
 const FLAPPING_LINE = '[FLAPPING] CPU "hot" <web> & co: changed state 5 times in 10 minutes; notifications paused until it is stable for 10 minutes';

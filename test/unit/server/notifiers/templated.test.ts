@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { closeEmailTransports } from '../../../../src/server/notifiers/email.js';
 import { sendNotification } from '../../../../src/server/notifiers/send.js';
-import type { DeliveryChannel, Notification } from '../../../../src/server/notifiers/types.js';
+import type { DeliveryChannel, Notification } from '../../../../src/notifications/types.js';
 import { startWebhookReceiver } from '../../../helpers/webhook-receiver.js';
 import { TIME, channel, plainNotification, settings } from './fixtures.js';
 

@@ -3,7 +3,7 @@ import { buildEmail } from '../../../../src/server/notifiers/email.js';
 import { buildOpsgenieCreate } from '../../../../src/server/notifiers/opsgenie.js';
 import { buildPagerdutyEvent } from '../../../../src/server/notifiers/pagerduty.js';
 import { buildSlackPayload } from '../../../../src/server/notifiers/slack.js';
-import { buildTestNotification } from '../../../../src/server/notifiers/test-notification.js';
+import { buildTestNotification } from '../../../../src/notifications/test-notification.js';
 import { buildWebhookPayload } from '../../../../src/server/notifiers/webhook.js';
 import { channel } from './fixtures.js';
 

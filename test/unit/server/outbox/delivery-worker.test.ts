@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import { Writable } from 'node:stream';
 import { startDeliveryWorker, type DeliveryWorker } from '../../../../src/server/outbox/delivery-worker.js';
-import { DeliveryError, type DeliveryChannel, type Notification } from '../../../../src/server/notifiers/types.js';
+import { type DeliveryChannel, type Notification } from '../../../../src/notifications/types.js';
+import { DeliveryError } from '../../../../src/server/notifiers/delivery.js';
 import { SqliteStore } from '../../../../src/server/store/sqlite/sqlite-store.js';
 import { until } from '../../../helpers/until.js';
 

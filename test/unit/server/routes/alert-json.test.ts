@@ -49,7 +49,7 @@ describe("an alert's JSON text, remembered per cached record", () => {
   });
 
   it("says the alert's state for whether anything evaluates, from the same remembered record", async () => {
-    const alert = await storedAlert({ evalState: { version: 1, status: 'healthy', triggered: [] } });
+    const alert = await storedAlert({ evalState: JSON.stringify({ version: 1, status: 'healthy', triggered: [] }) });
     expect(JSON.parse(alertJson(alert, [], T, true)).state).toBe('healthy');
     expect(JSON.parse(alertJson(alert, [], T, false)).state).toBe('not_evaluated');
     expect(JSON.parse(alertJson(alert, [], T, true)).state).toBe('healthy');

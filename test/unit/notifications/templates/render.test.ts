@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { TemplateView } from '../../../src/templates/fields.js';
-import { renderTemplate, truncate } from '../../../src/templates/render.js';
+import type { TemplateView } from '../../../../src/notifications/templates/fields.js';
+import { renderTemplate, truncate } from '../../../../src/notifications/templates/render.js';
 
 const NASTY = '<script>alert(1)</script> *bold* & "quoted"';
 
@@ -75,7 +75,7 @@ describe('truncate', () => {
 
 describe('the template cache', () => {
   it('keeps at most its limit, dropping the least recently used', async () => {
-    const { BoundedCache } = await import('../../../src/templates/bounded-cache.js');
+    const { BoundedCache } = await import('../../../../src/notifications/templates/bounded-cache.js');
     const cache = new BoundedCache<number>(2);
     cache.set('a', 1);
     cache.set('b', 2);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkTemplate, lineColumnOf } from '../../../src/templates/language.js';
+import { checkTemplate, lineColumnOf } from '../../../../src/notifications/templates/language.js';
 
 describe('the template language', () => {
   it('accepts every documented field, list sections, conditions, inverted sections and comments', () => {

@@ -1,5 +1,5 @@
-import type { AlertCriteria } from '../../model/types.js';
-import type { NotificationEvent } from '../../evaluation/transitions.js';
+import type { AlertCriteria } from '../model/types.js';
+import type { NotificationEvent } from '../evaluation/transitions.js';
 import type { Notification } from './types.js';
 
 /** The criteria in words: `above 90 for 5 minutes`, `outside 10..90`, `missing for 10 minutes`. */

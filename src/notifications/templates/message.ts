@@ -1,7 +1,7 @@
-import type { MessageTemplate } from '../model/types.js';
-import type { Notification } from '../server/notifiers/types.js';
-import { describeCriteria, summarize } from '../server/notifiers/describe.js';
-import { TEST_TITLE_PREFIX, testNotice } from '../server/notifiers/test-notification.js';
+import type { MessageTemplate } from '../../model/types.js';
+import type { Notification } from '../types.js';
+import { describeCriteria, summarize } from '../describe.js';
+import { TEST_TITLE_PREFIX, testNotice } from '../test-notification.js';
 import { MAX_RENDER_STEPS } from './bounds.js';
 import type { TemplateView } from './fields.js';
 import { escapeFor, prepareView, renderTemplate, truncate, type TemplateFormat } from './render.js';

@@ -1,9 +1,22 @@
-import type { AlertRecord } from '../store/store.js';
+import type { AdditionalCriterion, AlertCriteria, NotificationType, OpsgeniePriority, PagerdutySeverity } from '../model/types.js';
 import type { NotifiedAlert } from './types.js';
 
-/** The alert fields a notification shows, as the evaluator's record (EvaluationAlert) and the store's AlertRecord hold them. */
-export type NotifiableAlert = Pick<AlertRecord, 'id' | 'name' | 'metric' | 'alertCriteria' | 'additionalCriteria' | 'expression' | 'info' | 'notificationType'> &
-  Partial<Pick<AlertRecord, 'pagerdutySeverity' | 'opsgeniePriority'>>;
+/**
+ * The alert fields a notification shows, in the server's camelCase records (the evaluator's EvaluationAlert, the
+ * store's AlertRecord), written out here so this layer needs nothing of the server.
+ */
+export interface NotifiableAlert {
+  id: string;
+  name: string;
+  metric: string;
+  alertCriteria: AlertCriteria;
+  additionalCriteria: Record<string, AdditionalCriterion>;
+  expression: string;
+  info: string | null;
+  notificationType: NotificationType;
+  pagerdutySeverity?: PagerdutySeverity | null;
+  opsgeniePriority?: OpsgeniePriority | null;
+}
 
 /**
  * The alert as a notification carries it, in the API's (snake_case) shape that webhooks and templates see: the one

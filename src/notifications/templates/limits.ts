@@ -1,4 +1,4 @@
-import type { ChannelType } from '../model/types.js';
+import type { ChannelType } from '../../model/types.js';
 import type { MessageLimits } from './message.js';
 
 /**

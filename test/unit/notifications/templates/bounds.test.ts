@@ -1,10 +1,10 @@
 import Mustache from 'mustache';
 import { describe, expect, it } from 'vitest';
-import { MAX_RENDER_STEPS, MAX_RENDERED_CHARS, MAX_SECTION_DEPTH } from '../../../src/templates/bounds.js';
-import { checkChannelTemplate } from '../../../src/templates/check-template.js';
-import type { TemplateView } from '../../../src/templates/fields.js';
-import { checkTemplate } from '../../../src/templates/language.js';
-import { escapeHtml, renderTemplate } from '../../../src/templates/render.js';
+import { MAX_RENDER_STEPS, MAX_RENDERED_CHARS, MAX_SECTION_DEPTH } from '../../../../src/notifications/templates/bounds.js';
+import { checkChannelTemplate } from '../../../../src/notifications/templates/check-template.js';
+import type { TemplateView } from '../../../../src/notifications/templates/fields.js';
+import { checkTemplate } from '../../../../src/notifications/templates/language.js';
+import { escapeHtml, renderTemplate } from '../../../../src/notifications/templates/render.js';
 
 function view(series: number, metric = (i: number) => `web.${i}.cpu`): TemplateView {
   const triggered = Array.from({ length: series }, (_, i) => ({ metric: metric(i), value: String(90 + i) }));

@@ -1,9 +1,9 @@
-import { PUBLIC_ONLY, type DestinationPolicy } from '../net/destination-policy.js';
-import type { AdditionalCriterion, AlertCriteria, ChannelType, MessageTemplate, NotificationType, OpsgeniePriority, PagerdutySeverity } from '../../model/types.js';
-import type { Truth, TriggeredMetric } from '../../evaluation/judge-alert.js';
-import type { NotificationEvent } from '../../evaluation/transitions.js';
-import type { EscalationNote } from '../../evaluation/escalation.js';
-import type { Acknowledgement } from '../store/ack-store.js';
+import type { AdditionalCriterion, AlertCriteria, ChannelType, MessageTemplate, NotificationType, OpsgeniePriority, PagerdutySeverity } from '../model/types.js';
+import type { Truth, TriggeredMetric } from '../evaluation/judge-alert.js';
+import type { NotificationEvent } from '../evaluation/transitions.js';
+import type { EscalationNote } from '../evaluation/escalation.js';
+// Acknowledgement moves down to model/; until it does, the layer test lists this one import of the server.
+import type { Acknowledgement } from '../server/store/ack-store.js';
 
 /** The alert fields notifications show. */
 export interface NotifiedAlert {
@@ -104,48 +104,4 @@ export interface DeliveryChannel {
   autoResolve: boolean;
   /** The channel's message template; null or absent: the default message. */
   template?: MessageTemplate | null;
-}
-
-/** Where third-party services live (configurable for tests and regions) and how to reach SMTP. */
-export interface NotifierSettings {
-  /** Default https://events.pagerduty.com (Events API v2 lives at /v2/enqueue). */
-  pagerdutyUrl: string;
-  /** Default https://api.opsgenie.com (EU: https://api.eu.opsgenie.com). */
-  opsgenieUrl: string;
-  /** When set, replaces the scheme, host and port of VictorOps destination URLs. */
-  victoropsUrl: string | null;
-  /** smtp:// or smtps:// URL of the mail server; email channels fail without it. */
-  smtpUrl: string | null;
-  smtpFrom: string;
-  /** Per delivery attempt. */
-  timeoutMs: number;
-  /** Where tenant-chosen URLs (webhook, Slack, VictorOps) may lead; default public addresses only. */
-  destinations: DestinationPolicy;
-  /** Each webhook channel's signing secret (webhook-signing.ts); absent: webhook bodies go unsigned (tests). */
-  signingSecrets?: (channelId: string) => Promise<string>;
-}
-
-/** Defaults of NotifierSettings: the public endpoints, no SMTP. */
-export const DEFAULT_NOTIFIER_SETTINGS: NotifierSettings = {
-  pagerdutyUrl: 'https://events.pagerduty.com',
-  opsgenieUrl: 'https://api.opsgenie.com',
-  victoropsUrl: null,
-  smtpUrl: null,
-  smtpFrom: 'alertform@localhost',
-  timeoutMs: 10_000,
-  destinations: PUBLIC_ONLY,
-};
-
-/** A failed delivery. Its message is safe to log and to show on the channel (no destination, no key). */
-export class DeliveryError extends Error {
-  constructor(
-    message: string,
-    /** Whether trying again may help (network trouble, 5xx, 429), as opposed to a rejected request. */
-    readonly retryable: boolean,
-    /** The wait the service asked for (its Retry-After), in ms; null when it said nothing. */
-    readonly retryAfterMs: number | null = null,
-  ) {
-    super(message);
-    this.name = 'DeliveryError';
-  }
 }

@@ -1,5 +1,5 @@
-import type { FieldProblem } from '../model/schemas.js';
-import type { MessageTemplate } from '../model/types.js';
+import type { FieldProblem } from '../../model/schemas.js';
+import type { MessageTemplate } from '../../model/types.js';
 import { checkTemplate, lineColumnOf } from './language.js';
 
 /** A template problem with the part it is in and where inside that part's text. */
