@@ -3,7 +3,7 @@ import type { ActualState } from '../plan/state.js';
 import type { Plan } from '../plan/types.js';
 import type { ImpactOutcome } from './types.js';
 import { computePlanImpact } from './compute-impact.js';
-import { parseDuration } from './duration.js';
+import { parseDurationSeconds } from './duration.js';
 import { createBacktestClient } from './fetch-window.js';
 
 /** The default backtest window. */
@@ -23,7 +23,7 @@ export async function backtestPlan(
 ): Promise<ImpactOutcome> {
   return computePlanImpact(plan, {
     graphite: createBacktestClient(context.graphiteUrl),
-    windowSeconds: parseDuration(context.window ?? DEFAULT_IMPACT_WINDOW),
+    windowSeconds: parseDurationSeconds(context.window ?? DEFAULT_IMPACT_WINDOW),
     now: context.now ?? new Date(),
     definitions: context.definitions,
     server: context.actual,

@@ -8,7 +8,7 @@ import { createSavedPlan } from '../../plan/saved.js';
 import { secretValuesOfDefinitions } from '../../redact/index.js';
 import { CliError } from '../errors.js';
 import { backtestPlan, DEFAULT_IMPACT_WINDOW, resolveGraphiteUrl } from '../../impact/backtest-plan.js';
-import { parseDuration } from '../../impact/duration.js';
+import { parseDurationSeconds } from '../../impact/duration.js';
 import { failWithProblems, optionsOf, serverRequestOf, useColor, writeOut } from '../context.js';
 import type { GlobalOptions } from '../program.js';
 import { writeJsonText } from '../json-output.js';
@@ -125,7 +125,7 @@ async function planWith(dir: string, opts: PlanOptions & GlobalOptions) {
       graphiteUrl = resolveGraphiteUrl(opts.graphiteUrl, loaded.config, process.env);
       if (opts.impact && !graphiteUrl) throw new CliError('--impact needs a Graphite: pass --graphite-url URL, set ALERTFORM_GRAPHITE_URL, or write `graphite:` in alertform.yaml');
       try {
-        parseDuration(opts.impactWindow ?? DEFAULT_IMPACT_WINDOW);
+        parseDurationSeconds(opts.impactWindow ?? DEFAULT_IMPACT_WINDOW);
       } catch (error) {
         throw new CliError(`--impact-window: ${(error as Error).message}`);
       }
