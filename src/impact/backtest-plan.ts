@@ -5,6 +5,7 @@ import type { ImpactOutcome } from './types.js';
 import { computePlanImpact } from './compute-impact.js';
 import { parseDurationSeconds } from './duration.js';
 import { createBacktestClient } from './fetch-window.js';
+import type { ReadReporter } from '../progress/reads.js';
 
 /** The default backtest window. */
 export const DEFAULT_IMPACT_WINDOW = '7d';
@@ -19,7 +20,7 @@ export { resolveGraphiteUrl } from './graphite-url.js';
  */
 export async function backtestPlan(
   plan: Plan,
-  context: { graphiteUrl: string; window?: string; maxSeries?: number; definitions: Definitions; actual: ActualState; now?: Date },
+  context: { graphiteUrl: string; window?: string; maxSeries?: number; definitions: Definitions; actual: ActualState; now?: Date; reportRead?: ReadReporter },
 ): Promise<ImpactOutcome> {
   return computePlanImpact(plan, {
     graphite: createBacktestClient(context.graphiteUrl),
@@ -28,5 +29,6 @@ export async function backtestPlan(
     definitions: context.definitions,
     server: context.actual,
     ...(context.maxSeries !== undefined ? { maxSeries: context.maxSeries } : {}),
+    ...(context.reportRead ? { reportRead: context.reportRead } : {}),
   });
 }
