@@ -13,7 +13,7 @@ const NAME_KEY = 'alertform.ackName';
 /**
  * @param {string} alertId
  * @param {(message: string) => void} onChanged called after an acknowledgement or a withdrawal, with what happened
- * @returns {{ element: HTMLElement, update: (alert: { status: string, acknowledgement?: any }) => void }}
+ * @returns {{ element: HTMLElement, update: (alert: import('./api-types').Schema<'AlertRead'>) => void }}
  */
 export function ackControls(alertId, onChanged) {
   const status = h('p', { class: 'ack-status' });
@@ -35,10 +35,10 @@ export function ackControls(alertId, onChanged) {
       return;
     }
     localStorage.setItem(NAME_KEY, who);
-    const path = `/v2/alerts/${encodeURIComponent(alertId)}/ack/`;
+    const params = { id: alertId };
     try {
-      if (method === 'POST') await api(path, { method, body: { by: who, ...(note.value.trim() ? { note: note.value.trim() } : {}) } });
-      else await api(`${path}?by=${encodeURIComponent(who)}`, { method });
+      if (method === 'POST') await api('/v2/alerts/{id}/ack/', { method: 'post', params, body: { by: who, ...(note.value.trim() ? { note: note.value.trim() } : {}) } });
+      else await api('/v2/alerts/{id}/ack/', { method: 'delete', params, query: { by: who } });
       note.value = '';
       onChanged(method === 'POST' ? `Acknowledged as ${who}.` : 'Acknowledgement withdrawn.');
     } catch (caught) {

@@ -18,8 +18,8 @@ import { drawGraph } from './graph.js';
 import { muteControls } from './mute-controls.js';
 import { ackControls } from './ack-controls.js';
 import { deliveryTable } from './deliveries.js';
+import { poll } from './poll.js';
 
-const POLL_MS = 5000;
 const RANGES = ['6h', '24h', '7d'];
 
 /**
@@ -28,7 +28,7 @@ const RANGES = ['6h', '24h', '7d'];
  * @returns {() => void}
  */
 export function renderAlertPage(main, [id]) {
-  const base = `/v2/alerts/${encodeURIComponent(/** @type {string} */ (id))}`;
+  const params = { id: /** @type {string} */ (id) };
   const heading = h('h1', { tabindex: '-1' }, 'Alert');
   const head = h('div', { class: 'alert-head' });
   const managed = h('div');
@@ -64,12 +64,11 @@ export function renderAlertPage(main, [id]) {
     section('Definition', definition),
   );
 
-  let stopped = false;
+  // State, timeline and deliveries; the graph, backtest and definition load once.
+  const loop = poll(refresh);
   let range = '6h';
   /** @type {(() => void) | undefined} */
   let destroyGraph;
-  /** @type {ReturnType<typeof setTimeout> | undefined} */
-  let timer;
   const drawn = new Map();
 
   /**
@@ -87,7 +86,7 @@ export function renderAlertPage(main, [id]) {
 
   async function loadAlert() {
     try {
-      const [alert, muted] = await Promise.all([api(`${base}/`), api(`${base}/muted/`)]);
+      const [alert, muted] = await Promise.all([api('/v2/alerts/{id}/', { params }), api('/v2/alerts/{id}/muted/', { params })]);
       once(head, alert, () => {
         replace(heading, alert.name);
         document.title = `${alert.name} · alertform`;
@@ -115,7 +114,7 @@ export function renderAlertPage(main, [id]) {
       return true;
     } catch (caught) {
       if (caught instanceof ApiError && caught.status === 404) {
-        stopped = true;
+        loop.stop();
         replace(main, h('h1', { tabindex: '-1' }, 'Alert not found'), h('p', {}, 'No alert with this id in your account.'), h('p', {}, link('/', 'All alerts')));
         return false;
       }
@@ -125,7 +124,7 @@ export function renderAlertPage(main, [id]) {
   }
 
   async function loadScheduled() {
-    const body = await optional(`${base}/scheduled-mutes/`);
+    const body = await optional('/v2/alerts/{id}/scheduled-mutes/', { params });
     once(scheduled, body, () => {
       if (!body) return replace(scheduled, h('p', { class: 'hint' }, 'Not available on this server.'));
       if (body.scheduled_mutes.length === 0) return replace(scheduled, h('p', { class: 'hint' }, 'None.'));
@@ -134,7 +133,7 @@ export function renderAlertPage(main, [id]) {
         h(
           'ul',
           { class: 'plain' },
-          body.scheduled_mutes.map((/** @type {any} */ s) =>
+          body.scheduled_mutes.map((s) =>
             h(
               'li',
               {},
@@ -150,8 +149,8 @@ export function renderAlertPage(main, [id]) {
 
   async function loadGraph() {
     replace(ranges, RANGES.map((r) => h('button', { type: 'button', 'aria-pressed': String(r === range), onclick: () => setRange(r) }, r === '6h' ? '6 h' : r === '24h' ? '24 h' : '7 d')));
-    const body = await optional(`${base}/graph/?range=${range}`);
-    if (stopped) return;
+    const body = await optional('/v2/alerts/{id}/graph/', { params, query: { range } });
+    if (loop.stopped) return;
     destroyGraph?.();
     destroyGraph = undefined;
     if (!body) return replace(graphs, h('p', { class: 'hint' }, 'Graphs are not available on this server.'));
@@ -174,18 +173,18 @@ export function renderAlertPage(main, [id]) {
     try {
       await load();
     } catch (caught) {
-      if (stopped) return;
+      if (loop.stopped) return;
       drawn.delete(target);
       replace(target, h('p', { class: 'error' }, `Could not load this part: ${/** @type {Error} */ (caught).message}`));
     }
   }
 
   async function loadBacktest() {
-    const body = await optional(`${base}/backtest/?window=7d`);
+    const body = await optional('/v2/alerts/{id}/backtest/', { params, query: { window: '7d' } });
     if (!body) return replace(backtest, h('p', { class: 'hint' }, 'Not available on this server.'));
     if (body.error) return replace(backtest, h('p', { class: 'error' }, `Backtest failed: ${body.error}`));
     const days = Math.round(body.window_seconds / 86_400);
-    const names = await channelNames(body.notifications.map((/** @type {any} */ n) => n.channel_id));
+    const names = await channelNames(body.notifications.map((n) => n.channel_id));
     replace(
       backtest,
       h('p', { class: 'backtest-summary' }, `The current definition would have fired ${body.fired} time${body.fired === 1 ? '' : 's'} in the last ${days} days.`),
@@ -197,20 +196,20 @@ export function renderAlertPage(main, [id]) {
         h('dt', {}, 'Longest episode'),
         h('dd', {}, formatDuration(body.longest_episode_seconds)),
         h('dt', {}, 'Notifications'),
-        h('dd', {}, body.notifications.length ? body.notifications.map((/** @type {any} */ n) => `${n.count} to ${names.get(n.channel_id) ?? n.channel_id}`).join(', ') : 'none'),
+        h('dd', {}, body.notifications.length ? body.notifications.map((n) => `${n.count} to ${names.get(n.channel_id) ?? n.channel_id}`).join(', ') : 'none'),
       ),
     );
   }
 
   async function loadTimeline() {
-    const body = await optional(`${base}/timeline/?days=7`);
-    /** @type {any[]} */
+    const body = await optional('/v2/alerts/{id}/timeline/', { params, query: { days: 7 } });
+    /** @type {import('./api-types').Schema<'AlertTimeline'>['entries']} */
     let entries;
     if (body) entries = body.entries;
     else {
       // A server without the timeline: its public history (no suppressed notifications there).
-      const history = await optional(`/v2/alerts/history/?id=${encodeURIComponent(/** @type {string} */ (id))}&days=7`);
-      entries = (history?.[/** @type {string} */ (id)] ?? []).map((/** @type {any} */ e) => ({ time: Number(e.time), kind: e.status, metric: e.metric, value: e.value, channel: null, reason: null }));
+      const history = await optional('/v2/alerts/history/', { query: { id: params.id, days: 7 } });
+      entries = (history?.[/** @type {string} */ (id)] ?? []).map((e) => ({ time: Number(e.time), kind: e.status, metric: e.metric, value: e.value, channel: null, reason: null }));
     }
     once(timeline, entries, () => {
       if (entries.length === 0) return replace(timeline, h('p', { class: 'hint' }, 'Nothing in the last 7 days.'));
@@ -219,7 +218,7 @@ export function renderAlertPage(main, [id]) {
   }
 
   async function loadDeliveries() {
-    const body = await optional(`/v2/deliveries/?alert_id=${encodeURIComponent(/** @type {string} */ (id))}&state=pending&state=dead&state=delivered`);
+    const body = await optional('/v2/deliveries/', { query: { alert_id: params.id, state: ['pending', 'dead', 'delivered'] } });
     once(deliveries, body, () => {
       if (!body) return replace(deliveries, h('p', { class: 'hint' }, 'Not available on this server.'));
       replace(deliveries, deliveryTable(body.deliveries, () => void loadDeliveries(), false));
@@ -227,7 +226,7 @@ export function renderAlertPage(main, [id]) {
   }
 
   async function loadDefinition() {
-    const body = await optional(`${base}/definition/`);
+    const body = await optional('/v2/alerts/{id}/definition/', { params });
     if (!body) return replace(definition, h('p', { class: 'hint' }, 'Not available on this server.'));
     replace(definition, h('pre', { class: 'yaml', tabindex: '0', 'aria-label': 'Definition in YAML' }, body.yaml));
     replace(
@@ -239,26 +238,20 @@ export function renderAlertPage(main, [id]) {
   }
 
   async function refresh() {
-    if (!(await loadAlert()) || stopped) return;
+    if (!(await loadAlert()) || loop.stopped) return;
     await Promise.all([guard(scheduled, loadScheduled), guard(timeline, loadTimeline), guard(deliveries, loadDeliveries)]);
-  }
-
-  async function poll() {
-    await refresh();
-    if (!stopped) timer = setTimeout(poll, POLL_MS);
   }
 
   void (async () => {
     if (!(await loadAlert())) return;
-    void poll();
+    void loop.run();
     void guard(graphs, loadGraph);
     void guard(backtest, loadBacktest);
     void guard(definition, loadDefinition);
   })();
 
   return () => {
-    stopped = true;
-    clearTimeout(timer);
+    loop.stop();
     destroyGraph?.();
   };
 }
@@ -280,18 +273,20 @@ function section(title, ...children) {
  */
 async function channelNames(ids) {
   if (ids.length === 0) return new Map();
-  const query = ids.map((id) => `id=${encodeURIComponent(id)}`).join('&');
-  const body = await api(`/v2/notifications/?${query}&max=100`);
-  return new Map(body.notifications.map((/** @type {any} */ c) => [c.id, c.description]));
+  const body = await api('/v2/notifications/', { query: { id: ids, max: 100 } });
+  return new Map(body.notifications.map((c) => [c.id, c.description]));
 }
 
 /**
  * The body of an endpoint that this server may not have (404: null); other failures throw.
- * @param {string} path
+ * @template {import('./api-types').ApiPath} P
+ * @param {P} path
+ * @param {import('./api-types').ApiOptions<P, 'get'>} options
+ * @returns {Promise<import('./api-types').ApiAnswer<P> | null>}
  */
-async function optional(path) {
+async function optional(path, options) {
   try {
-    return await api(path);
+    return await api(path, options);
   } catch (caught) {
     if (caught instanceof ApiError && caught.status === 404 && caught.message.startsWith('no endpoint')) return null;
     throw caught;
@@ -311,7 +306,7 @@ const KIND_WORDS = {
   unacknowledged: 'Acknowledgement ended',
 };
 
-/** @param {any} entry */
+/** @param {import('./api-types').Schema<'AlertTimeline'>['entries'][number]} entry */
 function timelineEntry(entry) {
   return h(
     'li',

@@ -3,8 +3,7 @@
 import { api } from './api.js';
 import { h, replace } from './dom.js';
 import { formatDuration, formatTime } from './format.js';
-
-const POLL_MS = 5000;
+import { poll } from './poll.js';
 
 /**
  * @param {HTMLElement} main
@@ -14,33 +13,29 @@ export function renderChannels(main) {
   const body = h('div');
   const announce = h('p', { role: 'status', class: 'hint' });
   replace(main, h('h1', { tabindex: '-1' }, 'Channels'), announce, body);
-  let stopped = false;
   let last = '';
-  /** @type {ReturnType<typeof setTimeout> | undefined} */
-  let timer;
+  const loop = poll(load);
 
   async function load() {
-    clearTimeout(timer);
     try {
-      /** @type {any[]} */
+      /** @type {import('./api-types').Schema<'ChannelRead'>[]} */
       const channels = [];
       for (let page = 1; page <= 10; page += 1) {
-        const answer = await api(`/v2/notifications/?page=${page}&max=100`);
+        const answer = await api('/v2/notifications/', { query: { page, max: 100 } });
         channels.push(...answer.notifications);
         if (!answer.next_page) break;
       }
       const text = JSON.stringify(channels);
-      if (!stopped && text !== last) {
+      if (!loop.stopped && text !== last) {
         last = text;
         draw(channels);
       }
     } catch (caught) {
-      if (!stopped) replace(body, h('p', { class: 'error' }, `Could not load the channels: ${/** @type {Error} */ (caught).message}`));
+      if (!loop.stopped) replace(body, h('p', { class: 'error' }, `Could not load the channels: ${/** @type {Error} */ (caught).message}`));
     }
-    if (!stopped) timer = setTimeout(load, POLL_MS);
   }
 
-  /** @param {any[]} channels */
+  /** @param {import('./api-types').Schema<'ChannelRead'>[]} channels */
   function draw(channels) {
     const focused = document.activeElement instanceof HTMLElement ? document.activeElement.dataset.key : undefined;
     replace(
@@ -62,7 +57,7 @@ export function renderChannels(main) {
                 h('th', { scope: 'row' }, c.description),
                 h('td', {}, c.type),
                 h('td', {}, c.last_error ? h('span', { class: 'error' }, `Last error ${formatTime(c.last_error.time)}: ${c.last_error.message}`) : 'OK'),
-                h('td', {}, c.pending_deliveries ? `${c.pending_deliveries} waiting, oldest ${formatDuration(c.oldest_pending_seconds)}` : 'none'),
+                h('td', {}, c.pending_deliveries ? `${c.pending_deliveries} waiting, oldest ${formatDuration(/** @type {number} */ (c.oldest_pending_seconds))}` : 'none'),
                 h(
                   'td',
                   {},
@@ -74,7 +69,7 @@ export function renderChannels(main) {
                       'aria-label': `Send a test notification to ${c.description}`,
                       onclick: async () => {
                         try {
-                          await api(`/v2/notifications/${encodeURIComponent(c.id)}/test/`, { method: 'POST' });
+                          await api('/v2/notifications/{id}/test/', { method: 'post', params: { id: c.id } });
                           replace(announce, `A test notification to ${c.description} is on its way; see Deliveries.`);
                         } catch (caught) {
                           replace(announce, `Could not send a test to ${c.description}: ${/** @type {Error} */ (caught).message}`);
@@ -93,9 +88,6 @@ export function renderChannels(main) {
     if (focused) /** @type {HTMLElement | null} */ (body.querySelector(`[data-key="${CSS.escape(focused)}"]`))?.focus();
   }
 
-  void load();
-  return () => {
-    stopped = true;
-    clearTimeout(timer);
-  };
+  void loop.run();
+  return loop.stop;
 }

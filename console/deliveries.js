@@ -3,8 +3,8 @@
 import { ApiError, api } from './api.js';
 import { badge, h, link, replace } from './dom.js';
 import { formatAgo, formatTime } from './format.js';
+import { poll } from './poll.js';
 
-const POLL_MS = 5000;
 const FILTERS = [
   ['dead', 'Dead-lettered'],
   ['pending', 'Pending'],
@@ -15,7 +15,7 @@ const FILTERS = [
 
 /**
  * A table of deliveries; `onRetried` runs after a successful retry.
- * @param {any[]} deliveries
+ * @param {import('./api-types').Schema<'DeliveryRead'>[]} deliveries
  * @param {() => void} onRetried
  * @param {boolean} showAlert whether to show the alert's name (the page of all deliveries)
  */
@@ -65,7 +65,7 @@ export function deliveryTable(deliveries, onRetried, showAlert) {
                         const button = /** @type {HTMLButtonElement} */ (event.currentTarget);
                         button.disabled = true;
                         try {
-                          await api(`/v2/deliveries/${encodeURIComponent(d.id)}/retry/`, { method: 'POST' });
+                          await api('/v2/deliveries/{id}/retry/', { method: 'post', params: { id: d.id } });
                           onRetried();
                         } catch (caught) {
                           button.disabled = false;
@@ -93,36 +93,29 @@ export function renderDeliveries(main) {
   const filters = h('div', { class: 'ranges', role: 'group', 'aria-label': 'Show deliveries' });
   const body = h('div');
   replace(main, h('h1', { tabindex: '-1' }, 'Deliveries'), h('p', { class: 'hint' }, 'Notifications in the outbox: dead-lettered ones can be sent again.'), filters, body);
-  let stopped = false;
   let last = '';
-  /** @type {ReturnType<typeof setTimeout> | undefined} */
-  let timer;
+  const loop = poll(load);
 
   async function load() {
-    clearTimeout(timer);
     replace(filters, FILTERS.map(([value, label]) => h('button', { type: 'button', 'aria-pressed': String(value === state), onclick: () => setState(/** @type {string} */ (value)) }, label)));
     try {
-      const answer = await api(`/v2/deliveries/?state=${state}&max=100`);
+      const answer = await api('/v2/deliveries/', { query: { state, max: 100 } });
       const text = JSON.stringify(answer);
-      if (!stopped && text !== last) {
+      if (!loop.stopped && text !== last) {
         last = text;
-        replace(body, deliveryTable(answer.deliveries, () => void load(), true));
+        replace(body, deliveryTable(answer.deliveries, () => void loop.run(), true));
       }
     } catch (caught) {
-      if (!stopped) replace(body, h('p', { class: 'error' }, caught instanceof ApiError ? caught.message : String(caught)));
+      if (!loop.stopped) replace(body, h('p', { class: 'error' }, caught instanceof ApiError ? caught.message : String(caught)));
     }
-    if (!stopped) timer = setTimeout(load, POLL_MS);
   }
   /** @param {string} next */
   function setState(next) {
     state = next;
     last = '';
     history.replaceState(null, '', `/deliveries?state=${next}`);
-    void load();
+    void loop.run();
   }
-  void load();
-  return () => {
-    stopped = true;
-    clearTimeout(timer);
-  };
+  void loop.run();
+  return loop.stop;
 }

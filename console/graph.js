@@ -14,7 +14,8 @@ const SHADE = 'rgba(164, 14, 38, 0.13)';
 const UNSETTLED = 'rgba(87, 96, 106, 0.16)';
 
 /**
- * @typedef {{ from: number, until: number, criteria: any[], alerting: { from: number, until: number | null }[], settle_seconds?: number }} Graph
+ * @typedef {import('./api-types').Schema<'AlertGraph'>} Graph
+ * @typedef {Graph['criteria'][number]} Criterion
  */
 
 /**
@@ -36,7 +37,8 @@ export function drawGraph(container, graph) {
       chart,
     );
     container.appendChild(figure);
-    const tables = criterion.series.map((/** @type {any} */ s) => [s.points.map((/** @type {any[]} */ p) => p[0]), s.points.map((/** @type {any[]} */ p) => p[1])]);
+    // uPlot's types want typed arrays; it reads plain ones with nulls for gaps alike.
+    const tables = /** @type {any[]} */ (criterion.series.map((s) => [s.points.map((p) => p[0]), s.points.map((p) => p[1])]));
     /** @type {any[]} */
     let data = tables.length ? uPlot.join(tables) : [[graph.from, graph.until]];
     const xs = data[0].length ? data[0] : [graph.from, graph.until];
@@ -50,7 +52,7 @@ export function drawGraph(container, graph) {
         scales: { x: { time: true, range: () => [graph.from, graph.until] } },
         series: [
           { label: 'time' },
-          ...criterion.series.map((/** @type {any} */ s, /** @type {number} */ i) => ({ label: s.target, stroke: COLORS[i % COLORS.length], width: 1.5, spanGaps: false })),
+          ...criterion.series.map((s, i) => ({ label: s.target, stroke: COLORS[i % COLORS.length], width: 1.5, spanGaps: false })),
           ...criterion.thresholds.map((/** @type {number} */ t) => ({ label: `threshold ${formatValue(t)}`, stroke: THRESHOLD, width: 1.5, dash: [6, 4], points: { show: false } })),
         ],
         axes: [{}, { size: 60 }],
@@ -108,13 +110,13 @@ function chartWidth(container) {
 
 /**
  * The chart in words, for everyone who cannot see it.
- * @param {any} criterion
+ * @param {Criterion} criterion
  * @param {Graph} graph
  */
 function describe(criterion, graph) {
   const latest = criterion.series
-    .map((/** @type {any} */ s) => {
-      const last = [...s.points].reverse().find((/** @type {any[]} */ p) => p[1] !== null);
+    .map((s) => {
+      const last = [...s.points].reverse().find((p) => p[1] !== null);
       return last ? `${s.target} latest ${formatValue(last[1])}` : `${s.target} no data`;
     })
     .join('; ');

@@ -20,7 +20,7 @@ const UNITS = [
 /**
  * @param {string} alertId
  * @param {(message: string) => void} onChanged called after a mute or unmute, with what happened
- * @returns {{ element: HTMLElement, update: (status: { muted: boolean, duration: number }) => void }}
+ * @returns {{ element: HTMLElement, update: (status: import('./api-types').Schema<'MuteStatus'>) => void }}
  */
 export function muteControls(alertId, onChanged) {
   const status = h('p', { class: 'mute-status' });
@@ -36,7 +36,9 @@ export function muteControls(alertId, onChanged) {
   async function run(method, minutes) {
     replace(error);
     try {
-      await api(`/v2/alerts/${encodeURIComponent(alertId)}/muted/`, { method, body: method === 'POST' ? { duration: minutes } : undefined });
+      const params = { id: alertId };
+      if (method === 'POST') await api('/v2/alerts/{id}/muted/', { method: 'post', params, body: { duration: /** @type {number} */ (minutes) } });
+      else await api('/v2/alerts/{id}/muted/', { method: 'delete', params });
       onChanged(method === 'POST' ? `Muted for ${formatDuration(/** @type {number} */ (minutes) * 60)}.` : 'Unmuted.');
     } catch (caught) {
       replace(error, `Could not ${method === 'POST' ? 'mute' : 'unmute'}: ${/** @type {Error} */ (caught).message}`);

@@ -7,8 +7,8 @@
 import { api } from './api.js';
 import { badge, h, link, replace } from './dom.js';
 import { formatAgo, formatTime } from './format.js';
+import { poll, POLL_MS } from './poll.js';
 
-const POLL_MS = 5000;
 const PAGE_SIZE = 50;
 const STATES = [
   ['', 'All', 'total'],
@@ -64,34 +64,21 @@ export function renderOverview(main) {
   );
 
   let last = '';
-  let stopped = false;
-  /** @type {ReturnType<typeof setTimeout> | undefined} */
-  let timer;
+  const loop = poll(load);
   let searchTimer = /** @type {ReturnType<typeof setTimeout> | undefined} */ (undefined);
 
-  function query() {
-    const q = new URLSearchParams();
-    if (view.state) q.set('state', view.state);
-    if (view.search) q.set('search', view.search);
-    q.set('sort', view.sort);
-    q.set('page', String(view.page));
-    q.set('max', String(PAGE_SIZE));
-    return q;
-  }
-
   async function load() {
-    clearTimeout(timer);
-    const q = query();
     // The filter lives in the address (not a secret), so a reload or a shared link shows the same list.
-    const shown = new URLSearchParams(q);
-    shown.delete('max');
-    if (shown.get('sort') === 'state') shown.delete('sort');
-    if (shown.get('page') === '1') shown.delete('page');
+    const shown = new URLSearchParams();
+    if (view.state) shown.set('state', view.state);
+    if (view.search) shown.set('search', view.search);
+    if (view.sort !== 'state') shown.set('sort', view.sort);
+    if (view.page !== 1) shown.set('page', String(view.page));
     const search = shown.toString();
     if (location.search !== (search ? `?${search}` : '')) history.replaceState(null, '', `/${search ? `?${search}` : ''}`);
     try {
-      const body = await api(`/v2/alerts/overview/?${q}`);
-      if (stopped) return;
+      const body = await api('/v2/alerts/overview/', { query: { state: view.state, search: view.search, sort: view.sort, page: view.page, max: PAGE_SIZE } });
+      if (loop.stopped) return;
       replace(error);
       const text = JSON.stringify(body);
       if (text !== last) {
@@ -100,13 +87,12 @@ export function renderOverview(main) {
       }
       replace(updated, `Updated ${new Date().toLocaleTimeString()}; refreshes every ${POLL_MS / 1000} s.`);
     } catch (caught) {
-      if (stopped) return;
+      if (loop.stopped) return;
       replace(error, `Could not load the alerts: ${/** @type {Error} */ (caught).message}`);
     }
-    if (!stopped) timer = setTimeout(load, POLL_MS);
   }
 
-  /** @param {any} body */
+  /** @param {import('./api-types').Schema<'AlertOverview'>} body */
   function draw(body) {
     const focused = document.activeElement instanceof HTMLElement ? document.activeElement.dataset.key : undefined;
     replace(
@@ -115,7 +101,7 @@ export function renderOverview(main) {
         h(
           'button',
           { type: 'button', class: `count count-${key}`, 'aria-pressed': String(view.state === state), 'data-key': `count-${key}`, onclick: () => setState(state ?? '') },
-          h('span', { class: 'count-number' }, body.counts[/** @type {string} */ (key)] ?? 0),
+          h('span', { class: 'count-number' }, body.counts[/** @type {keyof typeof body.counts} */ (key)] ?? 0),
           h('span', { class: 'count-label' }, label),
         ),
       ),
@@ -149,7 +135,7 @@ export function renderOverview(main) {
     if (focused) /** @type {HTMLElement | null} */ (main.querySelector(`[data-key="${CSS.escape(focused)}"]`))?.focus();
   }
 
-  /** @param {any} alert */
+  /** @param {import('./api-types').Schema<'AlertOverview'>['alerts'][number]} alert */
   function row(alert) {
     const name = link(`/alerts/${encodeURIComponent(alert.id)}`, alert.name);
     name.dataset.key = `alert-${alert.id}`;
@@ -172,7 +158,7 @@ export function renderOverview(main) {
       ),
       h('td', {}, since),
       h('td', {}, alert.currently_triggered_metrics.length ? h('ul', { class: 'plain' }, alert.currently_triggered_metrics.map((/** @type {string} */ m) => h('li', {}, m))) : '—'),
-      h('td', {}, alert.channels.length ? h('ul', { class: 'plain' }, alert.channels.map((/** @type {any} */ c) => h('li', {}, `${c.description} (${c.type})`))) : '—'),
+      h('td', {}, alert.channels.length ? h('ul', { class: 'plain' }, alert.channels.map((c) => h('li', {}, `${c.description} (${c.type})`))) : '—'),
     );
   }
 
@@ -180,31 +166,30 @@ export function renderOverview(main) {
   function setState(state) {
     view.state = state;
     view.page = 1;
-    void load();
+    void loop.run();
   }
   /** @param {number} page */
   function setPage(page) {
     view.page = Math.max(1, page);
-    void load();
+    void loop.run();
   }
   searchInput.addEventListener('input', () => {
     clearTimeout(searchTimer);
     searchTimer = setTimeout(() => {
       view.search = searchInput.value.trim();
       view.page = 1;
-      void load();
+      void loop.run();
     }, 250);
   });
   sortSelect.addEventListener('change', () => {
     view.sort = sortSelect.value;
     view.page = 1;
-    void load();
+    void loop.run();
   });
 
-  void load();
+  void loop.run();
   return () => {
-    stopped = true;
-    clearTimeout(timer);
+    loop.stop();
     clearTimeout(searchTimer);
   };
 }

@@ -30,7 +30,7 @@ export function renderSignIn(main, onSignedIn) {
     button.disabled = true;
     replace(error);
     try {
-      await api('/v2/alerts/overview/?max=1', { key });
+      await api('/v2/alerts/overview/', { query: { max: 1 }, key });
       storeKey(key);
       input.value = '';
       onSignedIn();

@@ -13,7 +13,7 @@ export function collect(value: string, previous: string[]): string[] {
 }
 
 /** A duration in ms in the one grammar (src/model/duration.ts: `500ms`, `30s`, `15m`, `24h`, `7d`, `1w`, bare seconds). */
-export function parseDuration(value: string, flag: string): number {
+export function parseDurationMs(value: string, flag: string): number {
   const ms = durationMs(value);
   if (ms === undefined) throw new CliError(`${flag} must be a positive duration such as 90s, 15m or 24h, not "${value}"`);
   return ms;

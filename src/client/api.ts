@@ -1,4 +1,4 @@
-import { reportRead } from '../progress/reads.js';
+import type { ReadReporter } from '../progress/reads.js';
 import type {
   AlertBody,
   AlertRead,
@@ -48,6 +48,8 @@ export const PAGE_SIZE = 100;
 export interface ClientOptions extends HttpOptions {
   server: string;
   apiKey?: string;
+  /** Told after each page of a list (the CLI's status line on a terminal). */
+  reportRead?: ReadReporter;
 }
 
 /**
@@ -56,9 +58,11 @@ export interface ClientOptions extends HttpOptions {
  */
 export class AlertformClient {
   readonly http: HttpClient;
+  private readonly reportRead: ReadReporter | undefined;
 
   constructor(options: ClientOptions) {
     this.http = new HttpClient(parseServerUrl(options.server, options.apiKey), options);
+    this.reportRead = options.reportRead;
   }
 
   /** Every item of a list, page by page (100 a page). `next_page` may be a boolean or the next page's number. */
@@ -75,7 +79,7 @@ export class AlertformClient {
       const body = await this.http.request<Record<string, unknown>>('GET', path, { searchParams: params, idempotent: true, ...(signal ? { signal } : {}) });
       const pageItems = (body[field] ?? (legacyField ? body[legacyField] : undefined) ?? []) as T[];
       items.push(...pageItems);
-      reportRead({ kind: 'list', list, items: items.length });
+      this.reportRead?.({ kind: 'list', list, items: items.length });
       const next = body.next_page;
       if (pageItems.length === 0 || next === false || next === null || next === undefined || next === 0) return items;
       page = typeof next === 'number' ? next : typeof next === 'string' && /^\d+$/.test(next) ? Number(next) : page + 1;

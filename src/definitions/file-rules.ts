@@ -1,6 +1,7 @@
 /**
  * Which files of a definitions directory are read, in one place for every reader: the work tree walk
- * (definitions and rule tests), a git revision's listing (`--ref`) and the Action's search for `${VAR}` names.
+ * (definitions and rule tests), a git revision's listing (`--ref`), the Action's search for `${VAR}` names and
+ * the editor settings `init` writes (as globs).
  */
 
 /** Project config is not a definitions document. */
@@ -16,8 +17,10 @@ export const YAML_FILE = /\.ya?ml$/;
  * Directories never entered: dot-directories (.git, .github), node_modules, and the CI files' directories: a copy of
  * .github/workflows kept as `workflows/`, GitLab CI includes kept in `ci/`.
  */
+const SKIPPED_DIR_NAMES = ['node_modules', 'workflows', 'ci'];
+
 export function isSkippedDir(name: string): boolean {
-  return name.startsWith('.') || name === 'node_modules' || name === 'workflows' || name === 'ci';
+  return name.startsWith('.') || SKIPPED_DIR_NAMES.includes(name);
 }
 
 /** Dot-files are never definitions: `.gitlab-ci.yml`, `.pre-commit-config.yaml`, `.yamllint.yml`... */
@@ -45,3 +48,14 @@ export function isDefinitionFile(relativePath: string): boolean {
 export function isRuleTestFile(relativePath: string): boolean {
   return TEST_FILE.test(relativePath) && !isUnderSkippedDir(relativePath);
 }
+
+/** The skipped directories as exclusion globs. */
+const SKIPPED_DIR_GLOBS = ['!**/.*/**', ...SKIPPED_DIR_NAMES.map((name) => `!**/${name}/**`)];
+
+/**
+ * The same rules as globs relative to the repository root, for editors that know no predicates (VS Code's
+ * `yaml.schemas`, written by `init`): a file matches when a plain glob matches it and no `!` glob does.
+ * test/unit/definitions/file-rules.test.ts holds them to the predicates above.
+ */
+export const DEFINITION_FILE_GLOBS = ['**/*.yaml', '**/*.yml', `!${PROJECT_FILE}`, '!**/*.test.yaml', '!**/*.test.yml', '!**/.*', ...SKIPPED_DIR_GLOBS];
+export const RULE_TEST_FILE_GLOBS = ['**/*.test.yaml', '**/*.test.yml', ...SKIPPED_DIR_GLOBS];

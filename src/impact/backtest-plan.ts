@@ -3,8 +3,9 @@ import type { ActualState } from '../plan/state.js';
 import type { Plan } from '../plan/types.js';
 import type { ImpactOutcome } from './types.js';
 import { computePlanImpact } from './compute-impact.js';
-import { parseDuration } from './duration.js';
+import { parseDurationSeconds } from './duration.js';
 import { createBacktestClient } from './fetch-window.js';
+import type { ReadReporter } from '../progress/reads.js';
 
 /** The default backtest window. */
 export const DEFAULT_IMPACT_WINDOW = '7d';
@@ -19,14 +20,15 @@ export { resolveGraphiteUrl } from './graphite-url.js';
  */
 export async function backtestPlan(
   plan: Plan,
-  context: { graphiteUrl: string; window?: string; maxSeries?: number; definitions: Definitions; actual: ActualState; now?: Date },
+  context: { graphiteUrl: string; window?: string; maxSeries?: number; definitions: Definitions; actual: ActualState; now?: Date; reportRead?: ReadReporter },
 ): Promise<ImpactOutcome> {
   return computePlanImpact(plan, {
     graphite: createBacktestClient(context.graphiteUrl),
-    windowSeconds: parseDuration(context.window ?? DEFAULT_IMPACT_WINDOW),
+    windowSeconds: parseDurationSeconds(context.window ?? DEFAULT_IMPACT_WINDOW),
     now: context.now ?? new Date(),
     definitions: context.definitions,
     server: context.actual,
     ...(context.maxSeries !== undefined ? { maxSeries: context.maxSeries } : {}),
+    ...(context.reportRead ? { reportRead: context.reportRead } : {}),
   });
 }

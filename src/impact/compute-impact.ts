@@ -12,6 +12,7 @@ import { fetchWindowSeries, listTargetUses } from './fetch-window.js';
 import { checkQueryResult, DEFAULT_MAX_SERIES } from './live-checks.js';
 import { replayAlert, type ChannelInfo, type ReplayableAlert, type ReplayResult } from './replay.js';
 import type { AlertImpact, ImpactFigures, ImpactOutcome, PlanImpact } from './types.js';
+import type { ReadReporter } from '../progress/reads.js';
 
 export type { ImpactOutcome } from './types.js';
 
@@ -24,6 +25,8 @@ export interface ImpactContext {
   /** The server's schedules and channels (the current versions of updated alerts use them). */
   server: { schedules: readonly ScheduleRead[]; channels: readonly ChannelRead[] };
   maxSeries?: number;
+  /** Told after each render answer. */
+  reportRead?: ReadReporter;
 }
 
 
@@ -41,7 +44,7 @@ export async function computePlanImpact(plan: Plan, context: ImpactContext): Pro
       : [],
   );
   const uses = changed.flatMap(({ after, before }) => [...listTargetUses(after), ...(before ? listTargetUses(before) : [])]);
-  const results = await fetchWindowSeries(context.graphite, uses, context.windowSeconds);
+  const results = await fetchWindowSeries(context.graphite, uses, context.windowSeconds, context.reportRead);
   const { warnings, problems } = checkResults(
     changed.map(({ after }) => after),
     results,

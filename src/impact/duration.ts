@@ -4,7 +4,7 @@ import { DURATION_PATTERN, durationMs } from '../model/duration.js';
  * A backtest window in whole seconds, in the one duration grammar (src/model/duration.ts): `7d`, `36h`, `90m`,
  * `2w`, `90` (seconds). Throws with the offending text, so a flag or an input can say what it did not understand.
  */
-export function parseDuration(text: string): number {
+export function parseDurationSeconds(text: string): number {
   if (!DURATION_PATTERN.test(String(text))) throw new Error(`"${text}" is not a duration: write a number and a unit, e.g. 30s, 15m, 12h, 7d`);
   const ms = durationMs(text);
   if (ms === undefined || ms < 1_000) throw new Error(`"${text}" is not a positive duration`);

@@ -1,4 +1,4 @@
-import { reportRead } from '../progress/reads.js';
+import type { ReadReporter } from '../progress/reads.js';
 import { createGraphiteClient, type GraphiteClient, type RenderResult } from '../graphite/index.js';
 import { historyQueryRange, queryRangeMinutes } from '../evaluation/criteria.js';
 import { listCriteria } from '../evaluation/judge-alert.js';
@@ -28,9 +28,15 @@ export function createBacktestClient(baseUrl: string): GraphiteClient {
 
 /**
  * Reads every distinct target once, over the whole window plus the longest look-back any of its uses needs: one
- * render request per target at most (plain paths and wildcards share requests), never one per step.
+ * render request per target at most (plain paths and wildcards share requests), never one per step. `reportRead`
+ * is told after each answer.
  */
-export async function fetchWindowSeries(client: GraphiteClient, uses: readonly TargetUse[], windowSeconds: number): Promise<Map<string, RenderResult>> {
+export async function fetchWindowSeries(
+  client: GraphiteClient,
+  uses: readonly TargetUse[],
+  windowSeconds: number,
+  reportRead?: ReadReporter,
+): Promise<Map<string, RenderResult>> {
   const lookback = new Map<string, number>();
   for (const use of uses) lookback.set(use.target, Math.max(lookback.get(use.target) ?? 0, use.lookbackMinutes));
   const targets = [...lookback.keys()];
@@ -41,7 +47,7 @@ export async function fetchWindowSeries(client: GraphiteClient, uses: readonly T
     targets.map((target) => ({ target, fromMinutes: windowMinutes + lookback.get(target)! })),
     (index, result) => {
       results[index] = result;
-      reportRead({ kind: 'series', done: ++done, total: targets.length });
+      reportRead?.({ kind: 'series', done: ++done, total: targets.length });
     },
   );
   return new Map(targets.map((target, i) => [target, results[i]!]));

@@ -3,6 +3,7 @@ import { parseServerUrl, redactUrl } from '../client/connection.js';
 import { resolveServer } from '../client/resolve-server.js';
 import type { ServerRequest } from './plan-project.js';
 import { readLists, type ServerLists } from './state.js';
+import type { ReadReporter } from '../progress/reads.js';
 
 /** The server a plan talks to, known before its definitions load, and the reading of its lists already under way. */
 export interface EarlyRead {
@@ -25,7 +26,7 @@ export interface EarlyRead {
  * the plan then reads again the ordinary way, with the same retries, notices and errors as without it. Invalid
  * definitions stop it, so they are reported exactly as before, with nothing left running.
  */
-export function startEarlyRead(request: ServerRequest, env: NodeJS.ProcessEnv): EarlyRead | undefined {
+export function startEarlyRead(request: ServerRequest, env: NodeJS.ProcessEnv, reportRead?: ReadReporter): EarlyRead | undefined {
   let client: AlertformClient;
   let reader: AlertformClient;
   let server: string;
@@ -42,8 +43,9 @@ export function startEarlyRead(request: ServerRequest, env: NodeJS.ProcessEnv): 
       // A bad URL is reported after the definitions loaded, where it always was.
       return undefined;
     }
-    client = new AlertformClient(resolved);
-    reader = new AlertformClient({ ...resolved, retry: { retries: 0 } });
+    const reporting = reportRead ? { reportRead } : {};
+    client = new AlertformClient({ ...resolved, ...reporting });
+    reader = new AlertformClient({ ...resolved, ...reporting, retry: { retries: 0 } });
     server = redactUrl(parseServerUrl(resolved.server, resolved.apiKey).baseUrl);
   }
   const controller = new AbortController();

@@ -10,6 +10,7 @@ import { startEarlyRead } from './early-read.js';
 import { planAgainstServer } from './make-plan.js';
 import type { ActualState } from './state.js';
 import type { Plan } from './types.js';
+import type { ReadReporter } from '../progress/reads.js';
 
 /** Which server a plan is computed against. */
 export type ServerRequest =
@@ -42,6 +43,8 @@ export interface PlanProjectOptions {
    * lists may be being read already; a check that throws stops that read, and nothing of it is reported.)
    */
   beforeRead?: (loaded: LoadedProject) => void;
+  /** Told after each page the clients made here read (a client given by the caller reports as it was made to). */
+  reportRead?: ReadReporter;
 }
 
 /** A plan of a project: definitions that do not load give their problems; otherwise the plan and what it read. */
@@ -65,12 +68,12 @@ export type ProjectPlan =
 export async function planProject(options: PlanProjectOptions): Promise<ProjectPlan> {
   const env = options.env ?? process.env;
   // The server's lists are read while the definitions load, when the server is known without them.
-  const early = startEarlyRead(options.server, env);
+  const early = startEarlyRead(options.server, env, options.reportRead);
   try {
     const loaded = await loadProject(options.dir, { env, ...(options.ref ? { ref: options.ref } : {}) });
     if (loaded.problems.length > 0) return { status: 'invalid', problems: loaded.problems, loaded };
     options.beforeRead?.(loaded);
-    const { client, server } = early ?? connect(options.server, loaded.config, env);
+    const { client, server } = early ?? connect(options.server, loaded.config, env, options.reportRead);
     const prune = resolvePrune(options.prune, loaded.config);
     const lists = await early?.lists;
     const { plan, actual } = await planAgainstServer(loaded.definitions, client, {
@@ -85,7 +88,7 @@ export async function planProject(options: PlanProjectOptions): Promise<ProjectP
   }
 }
 
-function connect(request: ServerRequest, config: ProjectConfig, env: NodeJS.ProcessEnv): { client: AlertformClient; server: string } {
+function connect(request: ServerRequest, config: ProjectConfig, env: NodeJS.ProcessEnv, reportRead?: ReadReporter): { client: AlertformClient; server: string } {
   if ('client' in request) return { client: request.client, server: request.printable };
   const resolved: ResolvedServer = resolveServer({
     env,
@@ -93,7 +96,7 @@ function connect(request: ServerRequest, config: ProjectConfig, env: NodeJS.Proc
     ...(request.given ? { given: request.given } : {}),
     ...(request.trustProjectServer && config.server ? { projectServer: config.server } : {}),
   });
-  return { client: new AlertformClient(resolved), server: redactUrl(parseServerUrl(resolved.server, resolved.apiKey).baseUrl) };
+  return { client: new AlertformClient({ ...resolved, ...(reportRead ? { reportRead } : {}) }), server: redactUrl(parseServerUrl(resolved.server, resolved.apiKey).baseUrl) };
 }
 
 /**

@@ -1,6 +1,7 @@
 import { access, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { DEFINITION_FILE_GLOBS, PROJECT_FILE, RULE_TEST_FILE_GLOBS } from '../definitions/file-rules.js';
 import { copySchemas, schemaLine, shippedSchemaFiles, SCHEMA_COPY_DIR } from './schema-copy.js';
 
 /** The workflow shipped in examples/workflows, two levels above this file in src/ and in dist/. */
@@ -25,8 +26,8 @@ export async function scaffoldFiles(root: string): Promise<ScaffoldFile[]> {
   const line = (path: string, name: 'project' | 'definitions') => schemaLine(join(root, path), root, name);
   return [
     {
-      path: 'alertform.yaml',
-      text: `${line('alertform.yaml', 'project')}
+      path: PROJECT_FILE,
+      text: `${line(PROJECT_FILE, 'project')}
 # Settings of this definitions repository. The API key never goes here: use ALERTFORM_API_KEY.
 server: http://127.0.0.1:8080
 # Deletes happen only for server objects that match a glob here and that no file defines:
@@ -66,9 +67,9 @@ alerts:
       text: `${JSON.stringify(
         {
           'yaml.schemas': {
-            [`./${SCHEMA_COPY_DIR}/project.schema.json`]: ['alertform.yaml'],
-            [`./${SCHEMA_COPY_DIR}/definitions.schema.json`]: ['**/*.yaml', '!alertform.yaml', '!.github/**', '!**/*.test.yaml'],
-            [`./${SCHEMA_COPY_DIR}/rule-test.schema.json`]: ['**/*.test.yaml'],
+            [`./${SCHEMA_COPY_DIR}/project.schema.json`]: [PROJECT_FILE],
+            [`./${SCHEMA_COPY_DIR}/definitions.schema.json`]: DEFINITION_FILE_GLOBS,
+            [`./${SCHEMA_COPY_DIR}/rule-test.schema.json`]: RULE_TEST_FILE_GLOBS,
           },
         },
         null,

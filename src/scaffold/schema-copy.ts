@@ -1,5 +1,6 @@
 import { copyFile, mkdir, stat } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
+import { PROJECT_FILE } from '../definitions/file-rules.js';
 import { SCHEMAS_DIR, SCHEMA_NAMES, type SchemaName } from '../model/schemas.js';
 
 /**
@@ -42,7 +43,7 @@ export function schemaPathFrom(fromDir: string, root: string, name: SchemaName):
 export async function findRepositoryRoot(dir: string): Promise<string> {
   const start = resolve(dir);
   for (let current = start; ; current = dirname(current)) {
-    for (const marker of ['.alertform', 'alertform.yaml', '.git']) {
+    for (const marker of ['.alertform', PROJECT_FILE, '.git']) {
       if (await exists(join(current, marker))) return current;
     }
     if (dirname(current) === current) return start;

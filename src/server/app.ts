@@ -13,7 +13,7 @@ import { signedLinks } from './http/signed-links.js';
 import { handleErrors } from './http/handle-errors.js';
 import { HttpError } from './errors.js';
 import { hashApiKey, hashesEqual } from './ids.js';
-import { buildOpenApiDocument } from './openapi.js';
+import { buildOpenApiDocument } from './openapi/document.js';
 import { registerAlertRoutes } from './routes/alerts.js';
 import { registerAckRoutes } from './routes/acknowledgements.js';
 import { registerAckLinkRoutes } from './ack/ack-link-routes.js';

@@ -27,13 +27,14 @@ export async function runApply(target: string, command: Command): Promise<void> 
   const saved = isPlanFile ? parseSavedPlan(await readFile(target, 'utf8')) : undefined;
   const dir = saved ? saved.definitions.dir : target;
   const ref = saved?.definitions.ref;
-  const stopProgress = showReadProgress();
+  const progress = showReadProgress();
   const planned = await planProject({
     dir,
     server: serverRequestOf(opts),
+    reportRead: progress.report,
     ...(ref ? { ref } : {}),
     ...(opts.allowDeletes !== undefined ? { allowDeletes: opts.allowDeletes } : {}),
-  }).finally(stopProgress);
+  }).finally(progress.stop);
   if (planned.status === 'invalid') failWithProblems(planned.problems);
   const { plan, actual, client } = planned;
   if (saved) refuseStale(saved, findStaleness(saved, actual, secretValuesOfDefinitions(planned.loaded.definitions)), fingerprintPlan(plan));

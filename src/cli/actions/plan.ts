@@ -8,11 +8,12 @@ import { createSavedPlan } from '../../plan/saved.js';
 import { secretValuesOfDefinitions } from '../../redact/index.js';
 import { CliError } from '../errors.js';
 import { backtestPlan, DEFAULT_IMPACT_WINDOW, resolveGraphiteUrl } from '../../impact/backtest-plan.js';
-import { parseDuration } from '../../impact/duration.js';
+import { parseDurationSeconds } from '../../impact/duration.js';
 import { failWithProblems, optionsOf, serverRequestOf, useColor, writeOut } from '../context.js';
 import type { GlobalOptions } from '../program.js';
 import { writeJsonText } from '../json-output.js';
 import { showReadProgress } from '../terminal-progress.js';
+import type { ReadReporter } from '../../progress/reads.js';
 import { Redactor, secretsInUrl } from '../../redact/index.js';
 
 interface PlanOptions {
@@ -48,17 +49,17 @@ export async function runPlan(dir: string, command: Command): Promise<void> {
     if (format === 'markdown') await writeOut(`${redactor.redact(body)}\n`);
   };
   // A status line on stderr while the server and Graphite are read, on a terminal only.
-  const stopProgress = showReadProgress();
+  const progress = showReadProgress();
   let result;
   try {
-    result = await planWith(dir, opts);
+    result = await planWith(dir, opts, progress.report);
   } catch (error) {
-    stopProgress();
+    progress.stop();
     if (comments && !(error instanceof CliError)) await emitComment(comments.composeCliErrorComment(dir, redactor.redact((error as Error).message ?? String(error))));
     throw error;
   }
   if (result.status === 'invalid') {
-    stopProgress();
+    progress.stop();
     if (comments) await emitComment(comments.composeCliInvalidComment(dir, result.problems));
     failWithProblems(result.problems);
   }
@@ -72,9 +73,10 @@ export async function runPlan(dir: string, command: Command): Promise<void> {
       definitions: result.loaded.definitions,
       actual,
       ...(opts.maxSeries !== undefined ? { maxSeries: opts.maxSeries } : {}),
-    }).finally(stopProgress);
+      reportRead: progress.report,
+    }).finally(progress.stop);
   }
-  stopProgress();
+  progress.stop();
   for (const secret of secretValuesOfDefinitions(result.loaded.definitions)) redactor.add(secret);
   const problems = [...plan.problems, ...(impact?.problems ?? [])];
   if (comments) {
@@ -114,18 +116,19 @@ export async function runPlan(dir: string, command: Command): Promise<void> {
 }
 
 /** Plans the project; the flags are checked once the definitions loaded, before the server is asked anything. */
-async function planWith(dir: string, opts: PlanOptions & GlobalOptions) {
+async function planWith(dir: string, opts: PlanOptions & GlobalOptions, reportRead: ReadReporter) {
   let graphiteUrl: string | undefined;
   const result = await planProject({
     dir,
     server: serverRequestOf(opts),
+    reportRead,
     ...(opts.ref ? { ref: opts.ref } : {}),
     ...(opts.allowDeletes !== undefined ? { allowDeletes: opts.allowDeletes } : {}),
     beforeRead: (loaded) => {
       graphiteUrl = resolveGraphiteUrl(opts.graphiteUrl, loaded.config, process.env);
       if (opts.impact && !graphiteUrl) throw new CliError('--impact needs a Graphite: pass --graphite-url URL, set ALERTFORM_GRAPHITE_URL, or write `graphite:` in alertform.yaml');
       try {
-        parseDuration(opts.impactWindow ?? DEFAULT_IMPACT_WINDOW);
+        parseDurationSeconds(opts.impactWindow ?? DEFAULT_IMPACT_WINDOW);
       } catch (error) {
         throw new CliError(`--impact-window: ${(error as Error).message}`);
       }

@@ -5,7 +5,7 @@ import { startServer } from '../../server/index.js';
 import { parseDestinationPolicy, refuseLiteralDestination } from '../../server/net/destination-policy.js';
 import { maskPingUrl } from '../../server/evaluator/heartbeat.js';
 import { CliError } from '../errors.js';
-import { parseDuration } from '../parse.js';
+import { parseDurationMs } from '../parse.js';
 import { durationMs } from '../../model/duration.js';
 import { isHttpUrl } from '../../model/url.js';
 import { MAX_SETTLE_SECONDS } from '../../model/defaults.js';
@@ -79,11 +79,11 @@ export async function runServe(flags: ServeOptions, command: Command): Promise<v
     throw new CliError('--smtp-url must be an smtp:// or smtps:// URL');
   }
   const retry = {
-    maxAgeMs: parseDuration(options.deliveryMaxAge, '--delivery-max-age'),
-    firstDelayMs: parseDuration(options.deliveryFirstRetry, '--delivery-first-retry'),
-    maxDelayMs: parseDuration(options.deliveryMaxRetryDelay, '--delivery-max-retry-delay'),
+    maxAgeMs: parseDurationMs(options.deliveryMaxAge, '--delivery-max-age'),
+    firstDelayMs: parseDurationMs(options.deliveryFirstRetry, '--delivery-first-retry'),
+    maxDelayMs: parseDurationMs(options.deliveryMaxRetryDelay, '--delivery-max-retry-delay'),
   };
-  const deliveryTimeoutMs = parseDuration(options.deliveryTimeout, '--delivery-timeout');
+  const deliveryTimeoutMs = parseDurationMs(options.deliveryTimeout, '--delivery-timeout');
   // From the environment the flag without a list is spelled "true".
   const allowPrivateDestinations =
     options.allowPrivateDestinations === 'true'

@@ -16,14 +16,14 @@ export async function runValidate(dir: string, command: Command): Promise<void> 
   const warnings: string[] = [];
   if (graphiteUrl && loaded.problems.length === 0) {
     // The live checks and their HTTP client are loaded only when there is a Graphite to ask.
-    const [{ checkDefinitionsLive }, { parseDuration }, { createBacktestClient }] = await Promise.all([
+    const [{ checkDefinitionsLive }, { parseDurationSeconds }, { createBacktestClient }] = await Promise.all([
       import('../../impact/compute-impact.js'),
       import('../../impact/duration.js'),
       import('../../impact/fetch-window.js'),
     ]);
     let windowSeconds: number;
     try {
-      windowSeconds = parseDuration(opts.window ?? '7d');
+      windowSeconds = parseDurationSeconds(opts.window ?? '7d');
     } catch (error) {
       throw new CliError(`--window: ${(error as Error).message}`);
     }

@@ -62,6 +62,7 @@ export const CONSOLE_FILES = [
   'ack-controls.js',
   'channels.js',
   'deliveries.js',
+  'poll.js',
 ];
 
 /**

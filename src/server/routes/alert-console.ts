@@ -2,7 +2,7 @@ import type Router from '@koa/router';
 import { GRAPH_RANGES, readAlertGraph, type GraphRange } from '../graph/read-graph.js';
 import { backtestAlert } from '../graph/backtest-alert.js';
 import { BacktestSlots } from '../graph/backtest-slots.js';
-import { parseDuration } from '../../impact/duration.js';
+import { parseDurationSeconds } from '../../impact/duration.js';
 import { QueryReader } from '../validation/query.js';
 import { findAlert, presentAlerts } from './alerts.js';
 import { renderPulledDefinitions } from '../../plan/pull.js';
@@ -89,7 +89,7 @@ export const MAX_BACKTEST_SECONDS = 14 * 86_400;
 function readWindow(query: QueryReader): number {
   const text = query.text('window') ?? '7d';
   try {
-    const seconds = parseDuration(text);
+    const seconds = parseDurationSeconds(text);
     if (seconds >= 3600 && seconds <= MAX_BACKTEST_SECONDS) return seconds;
   } catch {
     // Said below, in the same words as a value out of range.

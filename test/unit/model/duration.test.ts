@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { durationMs } from '../../../src/model/duration.js';
-import { parseDuration as parseWindow } from '../../../src/impact/duration.js';
-import { parseDuration as parseFlag } from '../../../src/cli/parse.js';
+import { parseDurationSeconds } from '../../../src/impact/duration.js';
+import { parseDurationMs } from '../../../src/cli/parse.js';
 import { parseOffset } from '../../../src/rule-tests/read-rule-tests.js';
 
 describe('the one duration grammar', () => {
@@ -18,14 +18,14 @@ describe('the one duration grammar', () => {
 
   it('is the grammar of the backtest window, the serve flags and the rule tests alike', () => {
     // Before: the window refused a bare number and 500ms, the delivery flags refused weeks.
-    expect(parseWindow('90')).toBe(90);
-    expect(parseWindow('2w')).toBe(1_209_600);
-    expect(parseFlag('1w', '--delivery-max-age')).toBe(604_800_000);
-    expect(parseFlag('90', '--delivery-timeout')).toBe(90_000);
+    expect(parseDurationSeconds('90')).toBe(90);
+    expect(parseDurationSeconds('2w')).toBe(1_209_600);
+    expect(parseDurationMs('1w', '--delivery-max-age')).toBe(604_800_000);
+    expect(parseDurationMs('90', '--delivery-timeout')).toBe(90_000);
     expect(parseOffset('90')).toBe(90);
     expect(parseOffset('0m')).toBe(0);
-    expect(() => parseWindow('7x')).toThrow('"7x" is not a duration');
-    expect(() => parseWindow('500ms')).toThrow('"500ms" is not a positive duration');
-    expect(() => parseFlag('a day', '--delivery-max-age')).toThrow('--delivery-max-age must be a positive duration such as 90s, 15m or 24h, not "a day"');
+    expect(() => parseDurationSeconds('7x')).toThrow('"7x" is not a duration');
+    expect(() => parseDurationSeconds('500ms')).toThrow('"500ms" is not a positive duration');
+    expect(() => parseDurationMs('a day', '--delivery-max-age')).toThrow('--delivery-max-age must be a positive duration such as 90s, 15m or 24h, not "a day"');
   });
 });

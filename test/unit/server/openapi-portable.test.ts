@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { makePortable } from '../../../src/server/openapi-portable.js';
+import { makePortable } from '../../../src/server/openapi/portable.js';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 

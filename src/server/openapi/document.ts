@@ -1,14 +1,14 @@
-import { loadSchema, type SchemaName } from '../model/schemas.js';
-import { CHANNEL_TYPES, WEEKDAYS } from '../model/types.js';
-import { makePortable } from './openapi-portable.js';
-import { RESPONSE_SCHEMAS, ref } from './openapi-responses.js';
-import { DELIVERY_STATES } from './routes/deliveries.js';
-import { CONSOLE_RESPONSE_SCHEMAS, buildConsolePaths } from './openapi-console.js';
-import { OVERVIEW_RESPONSE_SCHEMAS, buildOverviewPaths } from './console/openapi-overview.js';
-import { ACK_RESPONSE_SCHEMAS, buildAckPaths } from './ack/openapi-ack.js';
-import { HISTORY_STATUSES } from './routes/history.js';
-import { WEBHOOK_RESPONSE_SCHEMAS, buildWebhooks } from './openapi-webhooks.js';
-import { extensionOperation } from './openapi-parts.js';
+import { loadSchema, type SchemaName } from '../../model/schemas.js';
+import { CHANNEL_TYPES, WEEKDAYS } from '../../model/types.js';
+import { makePortable } from './portable.js';
+import { RESPONSE_SCHEMAS, ref } from './responses.js';
+import { DELIVERY_STATES } from '../routes/deliveries.js';
+import { CONSOLE_RESPONSE_SCHEMAS, buildConsolePaths } from './console.js';
+import { OVERVIEW_RESPONSE_SCHEMAS, buildOverviewPaths } from './console-overview.js';
+import { ACK_RESPONSE_SCHEMAS, buildAckPaths } from './ack.js';
+import { HISTORY_STATUSES } from '../routes/history.js';
+import { WEBHOOK_RESPONSE_SCHEMAS, buildWebhooks } from './webhooks.js';
+import { extensionOperation } from './parts.js';
 
 type Json = Record<string, unknown>;
 
@@ -17,8 +17,8 @@ const API_SCHEMAS: readonly SchemaName[] = ['alert', 'channel', 'schedule'];
 /**
  * The OpenAPI 3.1 document of the /v2 API, built from the same JSON Schemas the server validates with: every
  * `$defs` entry of schemas/{alert,channel,schedule}.schema.json becomes `components.schemas.<doc>.<def>`, with
- * its $refs rewritten to match; the response shapes come from openapi-responses.ts. Everything is then made
- * portable (openapi-portable.ts) so that code generators and validators read it as the server means it.
+ * its $refs rewritten to match; the response shapes come from responses.ts. Everything is then made
+ * portable (portable.ts) so that code generators and validators read it as the server means it.
  */
 export function buildOpenApiDocument(): Json {
   const schemas: Json = {};

@@ -1,8 +1,8 @@
-import type { Op } from '../openapi.js';
-import { OVERVIEW_SORTS, OVERVIEW_STATES } from './alert-overview.js';
-import { ACKNOWLEDGEMENT_SCHEMA } from '../ack/openapi-ack.js';
+import type { Op } from './document.js';
+import { OVERVIEW_SORTS, OVERVIEW_STATES } from '../console/alert-overview.js';
+import { ACKNOWLEDGEMENT_SCHEMA } from './ack.js';
+import { always, extensionOperation, nullable, unixSeconds, type Json } from './parts.js';
 
-import { always, extensionOperation, nullable, unixSeconds, type Json } from '../openapi-parts.js';
 const STATE = { type: 'string', enum: [...OVERVIEW_STATES] };
 
 /** The response shapes of the console's overview and scheduled-mutes endpoints. */

@@ -1,4 +1,4 @@
-import type { Op } from './openapi.js';
+import type { Op } from './document.js';
 
 /** A JSON Schema or OpenAPI fragment. */
 export type Json = Record<string, unknown>;

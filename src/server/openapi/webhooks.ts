@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { SCHEMAS_DIR } from '../model/schemas.js';
-import { always, type Json } from './openapi-parts.js';
-import { ref } from './openapi-responses.js';
+import { SCHEMAS_DIR } from '../../model/schemas.js';
+import { always, type Json } from './parts.js';
+import { ref } from './responses.js';
 
 /** The component name of the webhook body; its `$defs` become `WebhookPayload.<def>`. */
 const PAYLOAD = 'WebhookPayload';

@@ -1,5 +1,5 @@
-import type { Op } from '../openapi.js';
-import { always, EXTENSION, extensionOperation, nullable, unixSeconds, type Json } from '../openapi-parts.js';
+import type { Op } from './document.js';
+import { always, EXTENSION, extensionOperation, nullable, unixSeconds, type Json } from './parts.js';
 
 const ERROR = { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } };
 const PAGE = { 'text/html': { schema: { type: 'string' } } };

@@ -1,6 +1,6 @@
-import type { Op } from './openapi.js';
+import type { Op } from './document.js';
 
-import { always, EXTENSION, extensionOperation, nullable, unixSeconds, type Json } from './openapi-parts.js';
+import { always, EXTENSION, extensionOperation, nullable, unixSeconds, type Json } from './parts.js';
 
 const NO_ALERT = "no such alert, or another account's (not_found)";
 

@@ -1,9 +1,9 @@
-import { ACKNOWLEDGEMENT_SCHEMA } from './ack/openapi-ack.js';
-import { MAX_MUTE_MINUTES } from '../model/defaults.js';
-import { CHANNEL_TYPES, WEEKDAYS } from '../model/types.js';
-import { ERROR_CATALOGUE } from './errors.js';
-import { HISTORY_STATUSES } from './routes/history.js';
-import { always, type Json, nullable } from './openapi-parts.js';
+import { ACKNOWLEDGEMENT_SCHEMA } from './ack.js';
+import { MAX_MUTE_MINUTES } from '../../model/defaults.js';
+import { CHANNEL_TYPES, WEEKDAYS } from '../../model/types.js';
+import { ERROR_CATALOGUE } from '../errors.js';
+import { HISTORY_STATUSES } from '../routes/history.js';
+import { always, type Json, nullable } from './parts.js';
 
 /** A $ref to a component schema. */
 export const ref = (name: string): Json => ({ $ref: `#/components/schemas/${name}` });
