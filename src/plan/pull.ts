@@ -55,7 +55,8 @@ export function renderPulledDefinitions(actual: ActualState, schemaPath = '.aler
   const alertAdapter = adapterFor('alert');
   const channels = new NameIndex([], actual.channels.map((c) => ({ id: channelAdapter.idOf(c), key: channelAdapter.keyOf(c) })));
   const schedules = new NameIndex([], actual.schedules.map((s) => ({ id: scheduleAdapter.idOf(s), key: scheduleAdapter.keyOf(s) })));
-  const refs = { channel: (id: string) => channels.nameOf(id), schedule: (id: string) => schedules.nameOf(id) };
+  const alerts = new NameIndex([], actual.alerts.map((a) => ({ id: alertAdapter.idOf(a), key: alertAdapter.keyOf(a) })));
+  const refs = { channel: (id: string) => channels.nameOf(id), schedule: (id: string) => schedules.nameOf(id), alert: (id: string) => alerts.nameOf(id) };
   const byName = <T extends { name?: string; description?: string }>(items: T[]) =>
     [...items].sort((x, y) => ((x.name ?? x.description ?? '') < (y.name ?? y.description ?? '') ? -1 : 1));
   // Values go through the YAML library (which quotes what needs it); `${` is escaped, or plan would interpolate it.

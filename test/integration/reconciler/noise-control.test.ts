@@ -90,7 +90,7 @@ describe('throttle and flap_guard in definitions', { timeout: 120_000 }, () => {
     };
     expect(alertAdapter.unknownFields(hostedAlert)).toContain('flap_guard');
     // A create body without a guard is exactly the hosted API's.
-    const body = alertAdapter.createBody(alertAdapter.canonicalActual(hostedAlert, { channel: (id) => id, schedule: (id) => id }), new Map() as never);
+    const body = alertAdapter.createBody(alertAdapter.canonicalActual(hostedAlert, { channel: (id) => id, schedule: (id) => id, alert: (id) => id }), new Map() as never);
     expect(body).not.toHaveProperty('flap_guard');
   });
 

@@ -16,7 +16,7 @@ describe('the adapter registry', () => {
 
   it('knows what an alert refers to, and that channels and schedules refer to nothing', () => {
     const actual = stateOf({ alerts: [alertRead({ id: 'a1', name: 'cpu', scheduled_mutes: ['s1'] })] });
-    const refs = { channel: (id: string) => `channel ${id}`, schedule: (id: string) => `schedule ${id}` };
+    const refs = { channel: (id: string) => `channel ${id}`, schedule: (id: string) => `schedule ${id}`, alert: (id: string) => `alert ${id}` };
     const alert = adapterFor('alert').canonicalActual(actual.alerts[0]!, refs);
     expect(adapterFor('alert').references(alert)).toEqual([
       { kind: 'channel', path: 'notification_channels', names: ['channel ch-email'] },
