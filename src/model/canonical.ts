@@ -133,7 +133,9 @@ export function canonicalDependsOn(items: readonly (string | DependsOnItem)[] | 
     }
     return dependency;
   });
-  return out.sort((x, y) => (x.alert < y.alert ? -1 : x.alert > y.alert ? 1 : 0));
+  // A total order (a parent may be named twice, with and without nodes), so either side's order compares equal.
+  const key = (d: CanonicalDependency) => `${d.alert}\u0000${d.nodes?.join('.') ?? ''}\u0000${d.parent_nodes?.join('.') ?? ''}`;
+  return out.sort((x, y) => (key(x) < key(y) ? -1 : key(x) > key(y) ? 1 : 0));
 }
 
 /** group_by with its defaults filled; null and absent mean none (undefined). */
