@@ -34,6 +34,9 @@ function windowBody(c: CanonicalMaintenanceWindow, ids: IdRegistry, full: boolea
   return body;
 }
 
+/** A window's timing fields: when one changes, all three are sent, so that the form left behind is cleared. */
+const TIMING = ['starts_at', 'start_time', 'repeat'];
+
 /** Maintenance windows (/v2/maintenance_windows/, an alertform extension), identified by name. */
 export const maintenanceWindowAdapter: AdapterOf<'maintenance window'> = {
   kind: 'maintenance window',
@@ -46,7 +49,7 @@ export const maintenanceWindowAdapter: AdapterOf<'maintenance window'> = {
   references: (c) => (c.match.channels ? [{ kind: 'channel', path: 'match.channels', names: c.match.channels }] : []),
   secretPaths: () => [],
   createBody: (c, ids) => windowBody(c, ids, false),
-  updateBody: (c, ids, fields) => pick(windowBody(c, ids, true), fields.includes('starts_at') || fields.includes('start_time') || fields.includes('repeat') ? [...new Set([...fields, 'starts_at', 'start_time', 'repeat'])] : fields),
+  updateBody: (c, ids, fields) => pick(windowBody(c, ids, true), fields.some((field) => TIMING.includes(field)) ? [...new Set([...fields, ...TIMING])] : fields),
   create: (client, body) => client.createMaintenanceWindow(body),
   update: (client, id, body) => client.updateMaintenanceWindow(id, body),
   remove: (client, id) => client.deleteMaintenanceWindow(id),
