@@ -8,7 +8,7 @@ describe('alertform validate', { timeout: 120_000 }, () => {
   it('accepts the examples', async () => {
     const result = await runCli(['validate', 'examples']);
     expect(result.stderr).toBe('');
-    expect(result.stdout).toMatch(/^Valid: 12 alert\(s\), 6 channel\(s\), 1 schedule\(s\) in 5 file\(s\)\.$/m);
+    expect(result.stdout).toMatch(/^Valid: 12 alert\(s\), 6 channel\(s\), 1 schedule\(s\), 1 maintenance window\(s\) in 6 file\(s\)\.$/m);
     expect(result.code).toBe(0);
   });
 
