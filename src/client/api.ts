@@ -7,6 +7,8 @@ import type {
   CreatedResponse,
   DeliveryRead,
   HistoryEntry,
+  MaintenanceWindowBody,
+  MaintenanceWindowRead,
   MuteStatus,
   ScheduleBody,
   ScheduleRead,
@@ -40,6 +42,7 @@ const LISTS = {
   // The public docs' key; alertform servers before 0.2 answered `schedules`, read as a fallback.
   schedules: { path: 'v2/schedules/', field: 'scheduled_mutes', legacyField: 'schedules' },
   deliveries: { path: 'v2/deliveries/', field: 'deliveries' },
+  maintenanceWindows: { path: 'v2/maintenance_windows/', field: 'maintenance_windows' },
 } as const;
 
 export const PAGE_SIZE = 100;
@@ -111,6 +114,16 @@ export class AlertformClient {
     }
   }
 
+  /** Maintenance windows (an alertform extension); `undefined` when the server has no /v2/maintenance_windows/. */
+  async listMaintenanceWindows(signal?: AbortSignal): Promise<MaintenanceWindowRead[] | undefined> {
+    try {
+      return await this.listAll<MaintenanceWindowRead>('maintenanceWindows', undefined, signal);
+    } catch (error) {
+      if (error instanceof ApiResponseError && error.status === 404) return undefined;
+      throw error;
+    }
+  }
+
   /** alertform's own timeline of one alert (GET /v2/alerts/{id}/timeline/), newest first. */
   getAlertTimeline(id: string, days: number): Promise<{ entries: TimelineEntry[] }> {
     return this.http.request('GET', `v2/alerts/${encodeURIComponent(id)}/timeline/`, { searchParams: new URLSearchParams({ days: String(days) }), idempotent: true });
@@ -140,6 +153,12 @@ export class AlertformClient {
     return found.find((s) => s.name === name)?.id;
   }
 
+  /** The window of this exact name: `?search=` narrows the list, the name decides. */
+  async findMaintenanceWindowId(name: string): Promise<string | undefined> {
+    const found = await this.listAll<MaintenanceWindowRead>('maintenanceWindows', new URLSearchParams({ search: name }));
+    return found.find((w) => w.name === name)?.id;
+  }
+
   /** Alert writes carry MANAGED_FROM_GIT_HEADER: they come from definitions (apply is their only caller). */
   createAlert(body: AlertBody): Promise<string> {
     return this.createOnce('v2/alerts/', body, () => this.findAlertId(body.name), MANAGED_FROM_GIT);
@@ -151,6 +170,18 @@ export class AlertformClient {
 
   createSchedule(body: ScheduleBody): Promise<string> {
     return this.createOnce('v2/schedules/', body, () => this.findScheduleId(body.name));
+  }
+
+  createMaintenanceWindow(body: MaintenanceWindowBody): Promise<string> {
+    return this.createOnce('v2/maintenance_windows/', body, () => this.findMaintenanceWindowId(body.name));
+  }
+
+  updateMaintenanceWindow(id: string, body: Partial<MaintenanceWindowBody>): Promise<unknown> {
+    return this.http.request('PUT', `v2/maintenance_windows/${encodeURIComponent(id)}/`, { json: body, idempotent: true });
+  }
+
+  deleteMaintenanceWindow(id: string): Promise<void> {
+    return this.deleteOnce(`v2/maintenance_windows/${encodeURIComponent(id)}/`);
   }
 
   updateAlert(id: string, body: Partial<AlertBody>): Promise<unknown> {

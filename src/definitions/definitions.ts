@@ -1,6 +1,7 @@
 import type { AlertBody, ChannelBody, ScheduleBody } from '../model/types.js';
 import type { SourceLocation } from './problems.js';
-import type { FlapGuardDefinition, ThrottleDefinition } from '../model/noise-control.js';
+import type { DependsOnDefinition, FlapGuardDefinition, ThrottleDefinition } from '../model/noise-control.js';
+import type { MaintenanceWindowBody } from '../model/maintenance-window.js';
 
 /** `muted` in a definition: absent leaves manual mutes alone, false keeps unmuted, {until} keeps muted until then. */
 export type MutedDefinition = false | { until: string };
@@ -22,10 +23,12 @@ export interface EscalationPolicyDefinition {
  * steps or a policy's name (replaced by the policy's steps when the definitions load); `flap_guard` with its
  * `window:` in the duration grammar.
  */
-export interface AlertDefinition extends Omit<AlertBody, 'escalation' | 'flap_guard'> {
+export interface AlertDefinition extends Omit<AlertBody, 'escalation' | 'flap_guard' | 'depends_on'> {
   muted?: MutedDefinition;
   escalation?: string | EscalationStepDefinition[];
   flap_guard?: FlapGuardDefinition | null;
+  /** Parents by name (or id); a bare name is short for `{alert: name}`. */
+  depends_on?: DependsOnDefinition[] | null;
 }
 
 /** A channel as written in a definitions file: the API's fields, `throttle` with its `window:` in the duration grammar. */
@@ -33,11 +36,13 @@ export interface ChannelDefinition extends Omit<ChannelBody, 'throttle'> {
   throttle?: ThrottleDefinition | null;
 }
 export type ScheduleDefinition = ScheduleBody;
+/** A maintenance window as written: the API's fields, channels in `match.channels` by name (or id). */
+export type MaintenanceWindowDefinition = MaintenanceWindowBody;
 
-export type ResourceKind = 'schedule' | 'channel' | 'alert';
+export type ResourceKind = 'schedule' | 'channel' | 'alert' | 'maintenance window';
 
-/** Kinds in the order they are created; deletes run in the reverse order. */
-export const RESOURCE_KINDS: readonly ResourceKind[] = ['schedule', 'channel', 'alert'];
+/** Kinds in the order they are created; deletes run in the reverse order. A window names channels only, but reads best last. */
+export const RESOURCE_KINDS: readonly ResourceKind[] = ['schedule', 'channel', 'alert', 'maintenance window'];
 
 /** One resource defined in a file, with where it was written and which of its fields are secret. */
 export interface Defined<T> {
@@ -61,6 +66,8 @@ export interface Definitions {
   schedules: Defined<ScheduleDefinition>[];
   channels: Defined<ChannelDefinition>[];
   alerts: Defined<AlertDefinition>[];
+  /** `maintenance_windows:` (absent in definitions made before them: read as none). */
+  maintenanceWindows?: Defined<MaintenanceWindowDefinition>[];
   /** `escalation_policies:` (not a resource of the server: expanded into the alerts that name them). */
   escalationPolicies?: DefinedPolicy[];
 }
@@ -69,5 +76,5 @@ export interface Definitions {
 export type DefinedPolicy = Omit<Defined<EscalationPolicyDefinition>, 'kind'>;
 
 export function emptyDefinitions(): Definitions {
-  return { schedules: [], channels: [], alerts: [], escalationPolicies: [] };
+  return { schedules: [], channels: [], alerts: [], maintenanceWindows: [], escalationPolicies: [] };
 }

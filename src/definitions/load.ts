@@ -74,7 +74,13 @@ function displayPath(path: string): string {
   return rel.startsWith('..') ? path : rel;
 }
 
-const SECTIONS: Record<string, ResourceKind> = { alerts: 'alert', channels: 'channel', schedules: 'schedule' };
+/** Each section of a document: its kind, and the list of Definitions it goes into. */
+const SECTIONS: Record<string, [ResourceKind, 'alerts' | 'channels' | 'schedules' | 'maintenanceWindows']> = {
+  alerts: ['alert', 'alerts'],
+  channels: ['channel', 'channels'],
+  schedules: ['schedule', 'schedules'],
+  maintenance_windows: ['maintenance window', 'maintenanceWindows'],
+};
 
 /**
  * Loads definitions from file texts: YAML with positions, `${VAR}` interpolation, schema validation, then the
@@ -123,7 +129,7 @@ function* loadSteps(files: SourceFile[], options: LoadOptions): Steps<LoadResult
       if (!value || typeof value !== 'object' || Array.isArray(value)) continue;
       const document = value as Record<string, unknown>;
       const sensitiveByItem = groupByItem(sensitive);
-      for (const [section, kind] of Object.entries(SECTIONS)) {
+      for (const [section, [kind, into]] of Object.entries(SECTIONS)) {
         const list = document[section];
         if (!Array.isArray(list) || invalid.has(section)) continue;
         list.forEach((spec, index) => {
@@ -132,7 +138,7 @@ function* loadSteps(files: SourceFile[], options: LoadOptions): Steps<LoadResult
           const item = spec as Record<string, unknown>;
           const key = String(kind === 'channel' ? item.description : item.name);
           const entry = new DefinedItem<never>(kind, key, item as never, prefix, sensitiveByItem.get(prefix) ?? [], locator);
-          (definitions[section as 'alerts' | 'channels' | 'schedules'] as Defined<never>[]).push(entry);
+          ((definitions[into] ??= []) as Defined<never>[]).push(entry);
         });
       }
       const policies = document.escalation_policies;
@@ -180,6 +186,7 @@ const ITEM_SCHEMAS: Record<string, [SchemaName, string]> = {
   alerts: ['definitions', 'alert'],
   channels: ['definitions', 'channel'],
   schedules: ['schedule', 'create'],
+  maintenance_windows: ['maintenance-window', 'create'],
   escalation_policies: ['definitions', 'escalationPolicy'],
 };
 

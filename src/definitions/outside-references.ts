@@ -21,5 +21,13 @@ export function channelReferencesOutsideFiles(definitions: Definitions): Problem
     const steps = Array.isArray(alert.spec.escalation) ? alert.spec.escalation : [];
     steps.forEach((step, i) => (step.notify ?? []).forEach((ref, j) => check(ref, `escalation.${i}.notify.${j}`)));
   }
+  for (const window of definitions.maintenanceWindows ?? []) {
+    (window.spec.match.channels ?? []).forEach((ref, i) => {
+      if (described.has(ref)) return;
+      const path = `match.channels.${i}`;
+      const shown = window.sensitivePaths.includes(path) ? SENSITIVE : ref;
+      found.push({ location: window.locate(path), path: `${window.path}.${path}`, message: `channel "${shown}" is not in these files: plan checks that the server has it` });
+    });
+  }
   return found;
 }

@@ -1,12 +1,15 @@
 import { checkAutoResolve, checkCriteriaBounds, checkDestination, checkExpressionLetters, checkMetricPatterns, checkOnQueryFailure } from '../model/rules.js';
 import type { FieldProblem } from '../model/schemas.js';
-import { checkWindow } from '../model/noise-control.js';
+import { checkDependsOnNodes, checkWindow } from '../model/noise-control.js';
+import { checkWindowRules } from '../model/maintenance-window.js';
+import { findDependencyCycle } from '../evaluation/dependencies.js';
 import { checkChannelTemplate } from '../notifications/templates/check-template.js';
 import type { AlertDefinition, Definitions, Defined } from './definitions.js';
 import type { Problem, SourceLocation } from './problems.js';
 import { expandEscalationPolicies } from './escalation.js';
 import { checkChannelCount } from '../model/escalation-rules.js';
 import { runToEnd, type Steps } from './slices.js';
+import { SENSITIVE } from '../redact/placeholder.js';
 
 /**
  * The rules a schema cannot say: duplicates across files (naming both places), composite expressions and their
@@ -25,6 +28,9 @@ export function* checkDefinitionsSteps(definitions: Definitions): Steps<Problem[
   problems.push(...checkDuplicates(definitions.channels, 'channel description'));
   problems.push(...checkDuplicates(definitions.schedules, 'schedule name'));
   problems.push(...checkDuplicates(definitions.escalationPolicies ?? [], 'escalation policy name'));
+  problems.push(...checkDuplicates(definitions.maintenanceWindows ?? [], 'maintenance window name'));
+  problems.push(...checkDependencies(definitions.alerts));
+  for (const window of definitions.maintenanceWindows ?? []) problems.push(...locate(window, checkWindowRules(window.spec)));
   problems.push(...expandEscalationPolicies(definitions));
   for (const alert of definitions.alerts) {
     problems.push(...checkAlert(alert));
@@ -93,9 +99,45 @@ function checkAlert(alert: Defined<AlertDefinition>): Problem[] {
   // After expandEscalationPolicies: a policy's steps count for every alert that names it.
   const steps = Array.isArray(spec.escalation) ? spec.escalation.map((step) => step.notify) : [];
   append(found, checkChannelCount(spec.notification_channels ?? [], steps));
+  append(found, checkDependsOnNodes(spec.depends_on));
   return found.length === 0 ? [] : locate(alert, found);
 }
 
 function append(to: FieldProblem[], problems: readonly FieldProblem[]): void {
   for (const problem of problems) to.push(problem);
+}
+
+/** The parent a depends_on item names, and the path of that name inside the alert. */
+function parentsOf(alert: Defined<AlertDefinition>): { parent: string; path: string }[] {
+  return (alert.spec.depends_on ?? []).map((item, i) => (typeof item === 'string' ? { parent: item, path: `depends_on.${i}` } : { parent: item.alert, path: `depends_on.${i}.alert` }));
+}
+
+/**
+ * depends_on names alerts of these files (a parent the files do not define could be deleted under its children, and
+ * a cycle through it could not be seen), and makes no cycle: an alert on one would be held for as long as any
+ * alert of the cycle alerts, itself included.
+ */
+function checkDependencies(alerts: readonly Defined<AlertDefinition>[]): Problem[] {
+  const problems: Problem[] = [];
+  const defined = new Set(alerts.map((alert) => alert.key));
+  const edges: { child: string; parent: string }[] = [];
+  const placeOf = new Map<string, { alert: Defined<AlertDefinition>; path: string }>();
+  for (const alert of alerts) {
+    for (const { parent, path } of parentsOf(alert)) {
+      if (!defined.has(parent)) {
+        const shown = alert.sensitivePaths.includes(path) ? SENSITIVE : parent;
+        problems.push(at(alert, path, `no alert "${shown}" in these files: depends_on names alerts defined here`));
+        continue;
+      }
+      edges.push({ child: alert.key, parent });
+      placeOf.set(`${alert.key}\u0000${parent}`, { alert, path });
+    }
+  }
+  const cycle = findDependencyCycle(edges);
+  if (cycle) {
+    const first = placeOf.get(`${cycle[0]}\u0000${cycle[1]}`)!;
+    const text = cycle.length === 2 ? `alert "${cycle[0]}" depends on itself` : `depends_on makes a cycle: ${cycle.map((name) => `"${name}"`).join(' → ')}`;
+    problems.push(at(first.alert, first.path, `${text}; an alert on a cycle would be held for as long as any alert of it alerts`));
+  }
+  return problems;
 }

@@ -10,7 +10,11 @@ import { buildChart } from './chart-data.js';
 import { describeDuration } from './duration.js';
 import { fetchWindowSeries, listTargetUses } from './fetch-window.js';
 import { checkQueryResult, DEFAULT_MAX_SERIES } from './live-checks.js';
-import { replayAlert, type ChannelInfo, type ReplayableAlert, type ReplayResult } from './replay.js';
+import { isSentTo, replayAlert, type ChannelInfo, type ReplayableAlert, type ReplayResult } from './replay.js';
+import { countMessages, timelineRecorder, type AlertTimeline } from './noise-replay.js';
+import { canonicalGroupBy, type CanonicalGroupBy } from '../model/canonical.js';
+import { adapterFor } from '../plan/adapters/registry.js';
+import type { DependencyEdge } from '../evaluation/dependencies.js';
 import type { AlertImpact, ImpactFigures, ImpactOutcome, PlanImpact } from './types.js';
 import type { ReadReporter } from '../progress/reads.js';
 
@@ -43,7 +47,11 @@ export async function computePlanImpact(plan: Plan, context: ImpactContext): Pro
       ? [{ action: change.action, after: change.after as CanonicalAlert, before: change.action === 'update' ? (change.before as CanonicalAlert) : undefined }]
       : [],
   );
-  const uses = changed.flatMap(({ after, before }) => [...listTargetUses(after), ...(before ? listTargetUses(before) : [])]);
+  const noise = noiseScope(plan, changed.map(({ after }) => after), context.definitions);
+  const uses = [
+    ...changed.flatMap(({ after, before }) => [...listTargetUses(after), ...(before ? listTargetUses(before) : [])]),
+    ...[...(noise?.extra.values() ?? [])].flatMap((alert) => listTargetUses(alert)),
+  ];
   const results = await fetchWindowSeries(context.graphite, uses, context.windowSeconds, context.reportRead);
   const { warnings, problems } = checkResults(
     changed.map(({ after }) => after),
@@ -59,13 +67,21 @@ export async function computePlanImpact(plan: Plan, context: ImpactContext): Pro
   const alerts: AlertImpact[] = [];
   const skipped: PlanImpact['skipped'] = [];
   let coarsest = 30;
+  const timelines = new Map<string, AlertTimeline>();
+  /** The replay's onStep that records the alert's timeline, when noise control is counted. */
+  const recorder = (alert: CanonicalAlert) => {
+    if (!noise) return {};
+    const { timeline, onStep } = timelineRecorder((event) => alert.notification_channels.filter((channel) => isSentTo(event, afterChannels.get(channel))));
+    timelines.set(alert.name, timeline);
+    return { onStep };
+  };
   for (const { action, after, before } of changed) {
     const series = seriesOf(after, results);
     if (typeof series === 'string') {
       skipped.push({ name: after.name, reason: series });
       continue;
     }
-    const replayed = replayAlert(after, series, { start, end, channels: afterChannels, mutedAt: mutedBy(after.scheduled_mutes, afterSchedules) });
+    const replayed = replayAlert(after, series, { start, end, channels: afterChannels, mutedAt: mutedBy(after.scheduled_mutes, afterSchedules), ...recorder(after) });
     coarsest = Math.max(coarsest, replayed.stepSeconds);
     const impact: AlertImpact = {
       name: after.name,
@@ -83,8 +99,25 @@ export async function computePlanImpact(plan: Plan, context: ImpactContext): Pro
     }
     alerts.push(impact);
   }
+  let noiseCount: PlanImpact['noise'];
+  if (noise) {
+    for (const alert of noise.extra.values()) {
+      const series = seriesOf(alert, results);
+      if (typeof series !== 'string') replayAlert(alert, series, { start, end, channels: afterChannels, mutedAt: mutedBy(alert.scheduled_mutes, afterSchedules), ...recorder(alert) });
+    }
+    const counted = new Map([...timelines].filter(([name]) => noise.counted.has(name)));
+    noiseCount = countMessages({ counted, replayed: timelines, dependsOn: noise.dependsOn, groupBy: noise.groupBy });
+  }
   return {
-    impact: { window_seconds: context.windowSeconds, from: new Date(start * 1000).toISOString(), until: new Date(end * 1000).toISOString(), step_seconds: coarsest, alerts, skipped },
+    impact: {
+      window_seconds: context.windowSeconds,
+      from: new Date(start * 1000).toISOString(),
+      until: new Date(end * 1000).toISOString(),
+      step_seconds: coarsest,
+      alerts,
+      skipped,
+      ...(noiseCount ? { noise: noiseCount } : {}),
+    },
     warnings,
     problems,
   };
@@ -174,4 +207,64 @@ function mutedBy(names: readonly string[], schedules: ReadonlyMap<string, Schedu
   const timings = names.map((name) => schedules.get(name)).filter((s): s is ScheduleTiming => s !== undefined);
   if (timings.length === 0) return undefined;
   return (at) => timings.some((timing) => isScheduleActive(timing, at * 1000));
+}
+
+/** What the noise count replays: alerts counted (by name), alerts replayed only for it, parents and groupings. */
+interface NoiseScope {
+  counted: Set<string>;
+  /** Desired alerts the plan does not change: notifying a channel whose grouping changes (counted), or parents. */
+  extra: Map<string, CanonicalAlert>;
+  dependsOn: Map<string, DependencyEdge[]>;
+  groupBy: Map<string, CanonicalGroupBy>;
+}
+
+/**
+ * The noise count's scope, or undefined when there is nothing to count: no changed alert depends on another or
+ * notifies a grouping channel, and no channel's grouping changes. Counted are the changed alerts and the alerts of a
+ * channel whose grouping the plan creates or changes; their parents are replayed too, to know when they alert.
+ */
+function noiseScope(plan: Plan, changed: readonly CanonicalAlert[], definitions: Definitions): NoiseScope | undefined {
+  const groupBy = new Map<string, CanonicalGroupBy>();
+  for (const channel of definitions.channels) {
+    const grouping = canonicalGroupBy(channel.spec.group_by);
+    if (grouping) groupBy.set(channel.key, grouping);
+  }
+  const regrouped = new Set(
+    plan.changes.filter((c) => c.kind === 'channel' && (c.action === 'create' || c.action === 'update') && (c.action === 'create' ? c.after.group_by : c.diffs.some((d) => d.path.startsWith('group_by')))).map((c) => c.key),
+  );
+  const desired = new Map<string, CanonicalAlert>();
+  const canonical = (name: string): CanonicalAlert | undefined => {
+    if (desired.has(name)) return desired.get(name);
+    const item = definitions.alerts.find((a) => a.key === name);
+    // References stay as written: the replay needs channel names, and the plan resolved them already.
+    const alert = item ? adapterFor('alert').canonicalDesired(item.spec, { channel: (ref) => ref, schedule: (ref) => ref, alert: (ref) => ref }) : undefined;
+    if (alert) desired.set(name, alert);
+    return alert;
+  };
+  const counted = new Set(changed.map((a) => a.name));
+  const extra = new Map<string, CanonicalAlert>();
+  if (regrouped.size > 0) {
+    for (const item of definitions.alerts) {
+      if (counted.has(item.key)) continue;
+      const alert = canonical(item.key);
+      if (alert?.notification_channels.some((channel) => regrouped.has(channel))) {
+        counted.add(item.key);
+        extra.set(item.key, alert);
+      }
+    }
+  }
+  const all = [...changed, ...extra.values()];
+  const relevant = all.some((a) => a.depends_on || a.notification_channels.some((channel) => groupBy.has(channel)));
+  if (!relevant) return undefined;
+  const dependsOn = new Map<string, DependencyEdge[]>();
+  for (const alert of all) {
+    if (!alert.depends_on) continue;
+    dependsOn.set(alert.name, alert.depends_on.map((d) => ({ alertId: d.alert, ...(d.nodes ? { nodes: d.nodes } : {}), ...(d.parent_nodes ? { parentNodes: d.parent_nodes } : {}) })));
+    for (const { alert: parent } of alert.depends_on) {
+      if (counted.has(parent) || extra.has(parent)) continue;
+      const found = canonical(parent);
+      if (found) extra.set(parent, found);
+    }
+  }
+  return { counted, extra, dependsOn, groupBy };
 }

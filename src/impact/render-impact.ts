@@ -14,6 +14,13 @@ export function renderImpactSummary(impact: PlanImpact): string {
   return `${firing.length} alert${firing.length === 1 ? '' : 's'} would have fired ${times} time${times === 1 ? '' : 's'} in ${window}`;
 }
 
+/** `Noise control: would have sent 3 messages instead of 140 (20 held by dependencies).` */
+export function renderNoiseLine(noise: NonNullable<PlanImpact['noise']>): string {
+  const messages = (n: number) => `${n} message${n === 1 ? '' : 's'}`;
+  const held = noise.held > 0 ? ` (${noise.held} held by dependencies)` : '';
+  return `Noise control: would have sent ${messages(noise.with)} instead of ${noise.without}${held}.`;
+}
+
 /** How the window was replayed, saying so when the data was coarser than the evaluator's 30 s. */
 function describeReplay(impact: PlanImpact): string {
   const every = impact.step_seconds > 30 ? `every ${impact.step_seconds} s (the data's resolution over this window)` : 'every 30 s, as the server evaluates';
@@ -47,6 +54,7 @@ export function renderImpactText(impact: PlanImpact): string[] {
   }
   for (const s of impact.skipped) lines.push(`  ${escapeControls(s.name)}: not backtested (${escapeControls(s.reason)})`);
   lines.push(`${renderImpactSummary(impact)}.`);
+  if (impact.noise) lines.push(renderNoiseLine(impact.noise));
   return lines;
 }
 
@@ -58,6 +66,7 @@ function code(text: string): string {
 /** The backtest for a PR comment or job summary: the summary, a table, and a chart per changed alert. */
 export function renderImpactMarkdown(impact: PlanImpact): string[] {
   const out = [`#### Backtest: ${renderImpactSummary(impact)}`, '', `_${describeReplay(impact)}._`, ''];
+  if (impact.noise) out.push(`**${renderNoiseLine(impact.noise)}**`, '');
   if (impact.alerts.length > 0) {
     out.push('| Alert | Fired | Alerting (min) | Longest (min) | Notifications |', '|---|---:|---:|---:|---|');
     for (const a of impact.alerts) {
@@ -118,5 +127,6 @@ export function toJsonImpact(impact: PlanImpact): Record<string, unknown> {
     ...impact,
     alerts: impact.alerts.map(({ chart: _chart, ...rest }: AlertImpact) => rest),
     summary: renderImpactSummary(impact),
+    ...(impact.noise ? { noise: { ...impact.noise, summary: renderNoiseLine(impact.noise) } } : {}),
   };
 }

@@ -94,11 +94,7 @@ function* replaySlices(alert: ReplayableAlert, series: ReadonlyMap<string, reado
   }
   const cursors: CriterionCursor[] = criteria.map((criterion) => createCriterionCursor(criterion, series.get(criterion.metric) ?? []));
   const notifications: Record<string, number> = Object.fromEntries(alert.notification_channels.map((name) => [name, 0]));
-  const sends = (event: NotificationEvent, channel: string): boolean => {
-    const info = options.channels?.get(channel);
-    if (event !== 'recovered' || !info) return true;
-    return !((info.type === 'pagerduty' || info.type === 'victorops') && !info.auto_resolve);
-  };
+  const sends = (event: NotificationEvent, channel: string): boolean => isSentTo(event, options.channels?.get(channel));
   const episodes: Episode[] = [];
   let state = initialEvalState();
   let alertingSteps = 0;
@@ -152,6 +148,12 @@ function* replaySlices(alert: ReplayableAlert, series: ReadonlyMap<string, reado
     notifications,
     episodes,
   };
+}
+
+/** Whether a channel is sent an event: PagerDuty and VictorOps resolve only with auto_resolve; an unknown channel gets everything. */
+export function isSentTo(event: NotificationEvent, info: ChannelInfo | undefined): boolean {
+  if (event !== 'recovered' || !info) return true;
+  return !((info.type === 'pagerduty' || info.type === 'victorops') && !info.auto_resolve);
 }
 
 function round1(value: number): number {

@@ -50,6 +50,11 @@ export interface PlanImpact {
   step_seconds: number;
   alerts: AlertImpact[];
   skipped: SkippedImpact[];
+  /**
+   * Messages the replayed alerts would have sent without and with noise control (dependencies and grouping by
+   * path): present when a changed alert depends on another or notifies a grouping channel.
+   */
+  noise?: { without: number; with: number; held: number };
 }
 
 /**

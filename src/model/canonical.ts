@@ -1,6 +1,7 @@
 import { callsFunction } from './graphite-target/target.js';
 import { DEFAULT_NOTIFICATION_TYPE } from './defaults.js';
-import type { ChannelThrottle, FlapGuard } from './noise-control.js';
+import { GROUP_BY_DEFAULTS, type ChannelThrottle, type DependsOnItem, type FlapGuard } from './noise-control.js';
+import type { WindowMatch } from './maintenance-window.js';
 import type {
   AlertCriteria,
   ChannelType,
@@ -54,6 +55,22 @@ export interface CanonicalAlert {
   settle_seconds?: number;
   /** Extension: null is the server's default policy. */
   on_no_data: OnNoData;
+  /** Extension (noise control): parents by name, sorted; absent when there are none. */
+  depends_on?: CanonicalDependency[];
+}
+
+/** One parent in canonical form: by name; `parent_nodes` only when it differs from `nodes` (its default). */
+export interface CanonicalDependency {
+  alert: string;
+  nodes?: number[];
+  parent_nodes?: number[];
+}
+
+/** A channel's group_by with its defaults filled. */
+export interface CanonicalGroupBy {
+  nodes: number[];
+  wait_seconds: number;
+  interval_seconds: number;
 }
 
 /** One escalation step in canonical form: minutes, channel names sorted and unique. */
@@ -71,6 +88,8 @@ export interface CanonicalChannel {
   throttle?: ChannelThrottle;
   /** Extension: null is the default message; only the parts that are set. */
   template: MessageTemplate | null;
+  /** Extension (noise control): absent when the channel has none. */
+  group_by?: CanonicalGroupBy;
 }
 
 export interface CanonicalSchedule {
@@ -81,7 +100,70 @@ export interface CanonicalSchedule {
   repeat: Weekday[];
 }
 
-export type CanonicalResource = CanonicalAlert | CanonicalChannel | CanonicalSchedule;
+/**
+ * A maintenance window in the one form both sides are compared in: channels by name and every pattern list sorted,
+ * `starts_at` as a UTC instant (the server may answer another offset for the same instant), the recurring fields
+ * null/[] on a one-off window.
+ */
+export interface CanonicalMaintenanceWindow {
+  name: string;
+  reason: string | null;
+  match: WindowMatch;
+  starts_at: string | null;
+  start_time: string | null;
+  repeat: Weekday[];
+  timezone: string;
+  duration: number;
+}
+
+export type CanonicalResource = CanonicalAlert | CanonicalChannel | CanonicalSchedule | CanonicalMaintenanceWindow;
+
+/**
+ * depends_on in canonical form, each parent named through `name` (a definition's reference or a read's id), sorted
+ * by parent; null, [] and absent all mean none (undefined).
+ */
+export function canonicalDependsOn(items: readonly (string | DependsOnItem)[] | null | undefined, name: (ref: string, index: number) => string): CanonicalDependency[] | undefined {
+  if (!items || items.length === 0) return undefined;
+  const out = items.map((item, i): CanonicalDependency => {
+    if (typeof item === 'string') return { alert: name(item, i) };
+    const dependency: CanonicalDependency = { alert: name(item.alert, i) };
+    if (item.nodes?.length) {
+      dependency.nodes = [...item.nodes];
+      if (item.parent_nodes?.length && item.parent_nodes.join('.') !== item.nodes.join('.')) dependency.parent_nodes = [...item.parent_nodes];
+    }
+    return dependency;
+  });
+  // A total order (a parent may be named twice, with and without nodes), so either side's order compares equal.
+  const key = (d: CanonicalDependency) => `${d.alert}\u0000${d.nodes?.join('.') ?? ''}\u0000${d.parent_nodes?.join('.') ?? ''}`;
+  return out.sort((x, y) => (key(x) < key(y) ? -1 : key(x) > key(y) ? 1 : 0));
+}
+
+/** group_by with its defaults filled; null and absent mean none (undefined). */
+export function canonicalGroupBy(value: { nodes: number[]; wait_seconds?: number; interval_seconds?: number } | null | undefined): CanonicalGroupBy | undefined {
+  if (!value) return undefined;
+  return {
+    nodes: [...value.nodes],
+    wait_seconds: value.wait_seconds ?? GROUP_BY_DEFAULTS.waitSeconds,
+    interval_seconds: value.interval_seconds ?? GROUP_BY_DEFAULTS.intervalSeconds,
+  };
+}
+
+/** A window's match with each list sorted and unique, channels named through `channel`; empty lists left out. */
+export function canonicalWindowMatch(match: WindowMatch, channel: (ref: string, index: number) => string): WindowMatch {
+  const sorted = (values: readonly string[]) => [...new Set(values)].sort();
+  const out: WindowMatch = {};
+  if (match.alert_names?.length) out.alert_names = sorted(match.alert_names);
+  if (match.metrics?.length) out.metrics = sorted(match.metrics);
+  if (match.channels?.length) out.channels = sorted(match.channels.map(channel));
+  return out;
+}
+
+/** A one-off window's start as a UTC instant without milliseconds; text that is no time stays as it is, to show as a diff. */
+export function canonicalStartsAt(value: string | null | undefined): string | null {
+  if (!value) return null;
+  const ms = Date.parse(value);
+  return Number.isNaN(ms) ? value : new Date(ms).toISOString().replace('.000Z', 'Z');
+}
 
 /** Criteria with only the values that are set; an absent, null, "" or zero time_period means instantaneous. */
 export function canonicalCriteria(c: AlertCriteria): CanonicalCriteria {

@@ -18,6 +18,41 @@ export interface FlapGuard {
   window_minutes: number;
 }
 
+/**
+ * One parent of an alert (`depends_on`): `alert` an id or name (a read gives the id); `nodes`/`parent_nodes` map the
+ * child's path nodes to the parent's (src/evaluation/dependencies.ts decides with them).
+ */
+export interface DependsOnItem {
+  alert: string;
+  nodes?: number[];
+  parent_nodes?: number[];
+}
+
+/** A depends_on item as written in definitions: a bare name is short for `{alert: name}`. */
+export type DependsOnDefinition = string | DependsOnItem;
+
+/** A channel's grouping by path nodes (src/evaluation/grouping.ts makes the key). */
+export interface ChannelGroupBy {
+  nodes: number[];
+  wait_seconds?: number;
+  interval_seconds?: number;
+}
+
+/** The defaults of group_by's timing, which its canonical form fills in. */
+export const GROUP_BY_DEFAULTS = { waitSeconds: 5, intervalSeconds: 60 } as const;
+
+/** The rule a schema cannot say of depends_on: `parent_nodes` names as many nodes as `nodes`. */
+export function checkDependsOnNodes(items: readonly DependsOnDefinition[] | null | undefined, path = 'depends_on'): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  (items ?? []).forEach((item, i) => {
+    if (typeof item === 'string' || !item.parent_nodes || !item.nodes) return;
+    if (item.parent_nodes.length !== item.nodes.length) {
+      problems.push({ path: `${path}.${i}.parent_nodes`, message: `must name as many nodes as nodes (${item.nodes.length}, got ${item.parent_nodes.length})` });
+    }
+  });
+  return problems;
+}
+
 /** The definitions form of a throttle: `{max_notifications: 5, window: 1h}`. */
 export interface ThrottleDefinition {
   max_notifications: number;

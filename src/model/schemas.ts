@@ -5,7 +5,7 @@ import addFormats from 'ajv-formats';
 
 /** The JSON Schemas in schemas/: the one source for definitions validation, server request checks and OpenAPI. */
 export const SCHEMA_BASE = 'https://alertform.dev/schemas/';
-export const SCHEMA_NAMES = ['alert', 'channel', 'schedule', 'definitions', 'project', 'rule-test', 'serve-config'] as const;
+export const SCHEMA_NAMES = ['alert', 'channel', 'schedule', 'maintenance-window', 'definitions', 'project', 'rule-test', 'serve-config'] as const;
 export type SchemaName = (typeof SCHEMA_NAMES)[number];
 
 /** schemas/ sits at the package root, two levels above this file both in src/ and in dist/. */

@@ -1,4 +1,4 @@
-import type { ChannelThrottle, FlapGuard } from './noise-control.js';
+import type { ChannelGroupBy, ChannelThrottle, DependsOnItem, FlapGuard } from './noise-control.js';
 
 /**
  * The /v2 API's resources, as the seed and ../shared/design/api-semantics.md define them. Shared by the client,
@@ -26,7 +26,8 @@ export type NotificationTypeInput = NotificationType | 'state_change' | [] | '' 
 
 export type OnQueryFailure = null | 'ignore' | 'notify';
 
-export type { ChannelThrottle, FlapGuard } from './noise-control.js';
+export type { ChannelGroupBy, ChannelThrottle, DependsOnItem, FlapGuard } from './noise-control.js';
+export type { MaintenanceWindowBody, MaintenanceWindowRead, WindowMatch } from './maintenance-window.js';
 /** Extension: the severity of an alert's PagerDuty events (default: critical, query failures error). */
 export type PagerdutySeverity = 'critical' | 'error' | 'warning' | 'info';
 export const PAGERDUTY_SEVERITIES: readonly PagerdutySeverity[] = ['critical', 'error', 'warning', 'info'];
@@ -79,6 +80,8 @@ export interface AlertBody {
   settle_seconds?: number | null;
   /** Extension (alertform): left out of a create body when null (the server's default). */
   on_no_data?: OnNoData;
+  /** Extension (noise control): parents by id or name; left out of a create body when empty. */
+  depends_on?: DependsOnItem[] | null;
 }
 
 /** One escalation step of the API (an alertform extension): channels by id (or, on write, description). */
@@ -118,6 +121,8 @@ export interface AlertRead {
   settle_seconds?: number | null;
   /** Extension: absent from servers that do not have it (the hosted service). */
   on_no_data?: OnNoData;
+  /** Extension (noise control): parents by id; absent from servers that do not have it. */
+  depends_on?: DependsOnItem[] | null;
   /** Extension (read-only): the alert's state now (alertform's server); absent from the hosted service. */
   state?: AlertState;
 }
@@ -142,14 +147,18 @@ export interface ChannelBody {
   throttle?: ChannelThrottle | null;
   /** Extension (alertform): left out of a create body when null. */
   template?: MessageTemplate | null;
+  /** Extension (noise control): left out of a create body when null. */
+  group_by?: ChannelGroupBy | null;
 }
 
-export interface ChannelRead extends Required<Omit<ChannelBody, 'throttle' | 'template'>> {
+export interface ChannelRead extends Required<Omit<ChannelBody, 'throttle' | 'template' | 'group_by'>> {
   id: string;
   /** Extension (noise control): alertform's server returns it; the hosted service does not. */
   throttle?: ChannelThrottle | null;
   /** Extension: absent from servers that do not have it (the hosted service). */
   template?: MessageTemplate | null;
+  /** Extension (noise control): absent from servers that do not have it. */
+  group_by?: ChannelGroupBy | null;
   /** Additive: the last delivery error of this channel, if its last delivery failed. */
   last_error?: { time: string; message: string } | null;
   /** Additive: notifications waiting in the outbox for this channel (absent when none). */

@@ -6,6 +6,8 @@ import type { PruneConfig } from '../definitions/project.js';
 import { DEFAULT_MAX_DELETES } from '../definitions/project.js';
 import { DEFAULT_CHANNEL, MAX_MUTE_MINUTES } from '../model/defaults.js';
 import type { AlertRead } from '../model/types.js';
+import { windowMatches } from '../model/maintenance-window.js';
+import type { CanonicalMaintenanceWindow } from '../model/canonical.js';
 import type { ActualState } from './state.js';
 import { SENSITIVE } from '../redact/placeholder.js';
 import { displayKey } from '../redact/plan.js';
@@ -74,7 +76,7 @@ export function computePlan(desired: Definitions, actual: ActualState, now: Date
   const problems: Problem[] = [];
   const warnings: string[] = [];
 
-  const nameIndex = (kind: 'channel' | 'schedule', defined: readonly Defined<unknown>[]) => {
+  const nameIndex = (kind: 'channel' | 'schedule' | 'alert', defined: readonly Defined<unknown>[]) => {
     const adapter = adapterFor(kind);
     return new NameIndex(
       defined.map((d) => d.key),
@@ -83,16 +85,19 @@ export function computePlan(desired: Definitions, actual: ActualState, now: Date
   };
   const channels = nameIndex('channel', desired.channels);
   const schedules = nameIndex('schedule', desired.schedules);
+  const alerts = nameIndex('alert', desired.alerts);
+  const windows = desired.maintenanceWindows ?? [];
   // Names that came from the environment: a reference to one of them makes that list sensitive too.
   const secretNames: Record<ResourceKind, ReadonlySet<string>> = {
     channel: new Set(desired.channels.filter((c) => c.sensitivePaths.includes('description')).map((c) => c.key)),
     schedule: new Set(desired.schedules.filter((s) => s.sensitivePaths.includes('name')).map((s) => s.key)),
     alert: new Set(desired.alerts.filter((a) => a.sensitivePaths.includes('name')).map((a) => a.key)),
+    'maintenance window': new Set(windows.filter((w) => w.sensitivePaths.includes('name')).map((w) => w.key)),
   };
   const context: PlanContext = {
     secretNames,
-    actualRefs: { channel: (id) => channels.nameOf(id), schedule: (id) => schedules.nameOf(id) },
-    refsFor: (item) => new ItemReferences(item, channels, schedules, problems),
+    actualRefs: { channel: (id) => channels.nameOf(id), schedule: (id) => schedules.nameOf(id), alert: (id) => alerts.nameOf(id) },
+    refsFor: (item) => new ItemReferences(item, channels, schedules, alerts, problems),
     pruneMatchers: options.prune ? options.prune.match.map((glob) => picomatch(glob)) : [],
   };
 
@@ -102,10 +107,16 @@ export function computePlan(desired: Definitions, actual: ActualState, now: Date
     problems.push({ location: first.location, path: first.path, message: 'this server has no /v2/schedules/ endpoint; schedules cannot be managed here' });
   }
 
+  if (actual.maintenanceWindowsSupported === false && windows.length > 0) {
+    const first = windows[0]!;
+    problems.push({ location: first.location, path: first.path, message: 'this server has no /v2/maintenance_windows/ endpoint (an alertform server extension); maintenance windows cannot be managed here' });
+  }
+
   const kinds = [
     planKind('schedule', desired.schedules, actual, context),
     planKind('channel', desired.channels, actual, context),
     planKind('alert', desired.alerts, actual, context),
+    planKind('maintenance window', windows, actual, context),
   ];
   const changes = kinds.flatMap<PlanChange>((k) => k.changes);
   const uses = new Map(kinds.flatMap((k) => [...k.uses]));
@@ -138,6 +149,7 @@ export function computePlan(desired: Definitions, actual: ActualState, now: Date
   warnings.push(...unaddressedAlertWarnings(changes, desired, actual));
 
   linkDependencies(changes, uses);
+  noteWindowReach(changes, desired, channels);
   changes.sort(compareChanges);
   const previews = previewMessages(changes, desired, actual, now);
   return {
@@ -239,6 +251,7 @@ class ItemReferences implements DesiredReferences {
     private readonly item: Defined<unknown>,
     private readonly channels: NameIndex,
     private readonly schedules: NameIndex,
+    private readonly alerts: NameIndex,
     private readonly problems: Problem[],
   ) {}
 
@@ -250,6 +263,10 @@ class ItemReferences implements DesiredReferences {
     return this.resolve(this.schedules, 'schedule', ref, path);
   }
 
+  alert(ref: string, path: string): string {
+    return this.resolve(this.alerts, 'alert', ref, path);
+  }
+
   private resolve(index: NameIndex, what: string, ref: string, path: string): string {
     const name = index.resolve(ref);
     if (name !== undefined) return name;
@@ -257,6 +274,28 @@ class ItemReferences implements DesiredReferences {
     const shown = this.item.sensitivePaths.includes(path) ? SENSITIVE : ref;
     this.problems.push({ location: this.item.locate(path), path: `${this.item.path}.${path}`, message: `no ${what} "${shown}" in these files or on the server` });
     return ref;
+  }
+}
+
+/** Names a window's reach shows before "…". */
+const REACH_NAMES = 10;
+
+/**
+ * "would mute N alerts: a, b, c…" for each window created or changed: counted over the DESIRED alerts (what the
+ * server will have after apply), with the matcher the server uses. An alert's channels are its
+ * notification_channels by name (`Email me` when it names none).
+ */
+function noteWindowReach(changes: PlanChange[], desired: Definitions, channels: NameIndex): void {
+  const windows = changes.filter((c): c is ResourceChange<'maintenance window'> & { after: CanonicalMaintenanceWindow } => c.kind === 'maintenance window' && c.action !== 'delete');
+  if (windows.length === 0) return;
+  const alerts = desired.alerts.map((item) => ({
+    item,
+    channels: item.spec.notification_channels?.length ? item.spec.notification_channels.map((ref) => channels.resolve(ref) ?? ref) : [DEFAULT_CHANNEL],
+  }));
+  for (const change of windows) {
+    const matched = alerts.filter(({ item, channels: names }) => windowMatches(change.after, item.spec, names)).map(({ item }) => item.key);
+    matched.sort();
+    change.wouldMute = { count: matched.length, alerts: matched.slice(0, REACH_NAMES) };
   }
 }
 

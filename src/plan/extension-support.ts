@@ -7,9 +7,15 @@ import type { ActualState } from './state.js';
  * unused); the hosted service never does.
  */
 export const EXTENSION_FIELDS = {
-  alert: ['escalation', 'flap_guard', 'pagerduty_severity', 'opsgenie_priority', 'settle_seconds', 'on_no_data'],
-  channel: ['throttle', 'template'],
+  alert: ['escalation', 'flap_guard', 'pagerduty_severity', 'opsgenie_priority', 'settle_seconds', 'on_no_data', 'depends_on'],
+  channel: ['throttle', 'template', 'group_by'],
 } as const;
+
+/**
+ * Extensions newer than the rest: an alertform server from before them answers the older extensions but not these,
+ * and would refuse a body with one. Told per field from the reads of its kind.
+ */
+const NEWER_FIELDS = { alert: ['depends_on'], channel: ['group_by'] } as const;
 
 /**
  * Whether the server answers alertform's extensions, told from what it returned: yes when any alert or channel read
@@ -33,9 +39,10 @@ export function unsupportedExtensionProblems(
   desired: { alerts: readonly Defined<object>[]; channels: readonly Defined<object>[] },
   actual: ActualState,
 ): Problem[] {
-  if (serverAnswersExtensions(actual) !== false) return [];
+  const answers = serverAnswersExtensions(actual);
+  if (answers === undefined) return [];
   const problems: Problem[] = [];
-  const check = (items: readonly Defined<object>[], fields: readonly string[]) => {
+  const check = (items: readonly Defined<object>[], fields: readonly string[], older = false) => {
     for (const item of items) {
       for (const field of fields) {
         const value = (item.spec as Record<string, unknown>)[field];
@@ -43,12 +50,20 @@ export function unsupportedExtensionProblems(
         problems.push({
           location: item.locate(field),
           path: `${item.path}.${field}`,
-          message: `${field} is an alertform server extension, and this server does not answer it (the hosted service has no such field); remove it, or plan against alertform serve`,
+          message: older
+            ? `${field} is an alertform server extension this server does not answer yet (an older alertform serve); remove it, or upgrade the server`
+            : `${field} is an alertform server extension, and this server does not answer it (the hosted service has no such field); remove it, or plan against alertform serve`,
         });
       }
     }
   };
-  check(desired.alerts, EXTENSION_FIELDS.alert);
-  check(desired.channels, EXTENSION_FIELDS.channel);
+  if (answers === false) {
+    check(desired.alerts, EXTENSION_FIELDS.alert);
+    check(desired.channels, EXTENSION_FIELDS.channel);
+    return problems;
+  }
+  const lacks = (reads: readonly object[], field: string) => reads.length > 0 && !reads.some((read) => field in read);
+  check(desired.alerts, NEWER_FIELDS.alert.filter((field) => lacks(actual.alerts, field)), true);
+  check(desired.channels, NEWER_FIELDS.channel.filter((field) => lacks(actual.channels, field)), true);
   return problems;
 }

@@ -2,7 +2,8 @@ import { stringify } from 'yaml';
 import type { ActualState } from './state.js';
 import { NameIndex } from './references.js';
 import { adapterFor } from './adapters/registry.js';
-import { defaultOnQueryFailure, type CanonicalAlert } from '../model/canonical.js';
+import { defaultOnQueryFailure, type CanonicalAlert, type CanonicalMaintenanceWindow } from '../model/canonical.js';
+import { GROUP_BY_DEFAULTS } from '../model/noise-control.js';
 import { DEFAULT_CHANNEL, DEFAULT_EXPRESSION, DEFAULT_NOTIFICATION_TYPE, DEFAULT_TIMEZONE } from '../model/defaults.js';
 import { deepEqual } from './diff.js';
 import { flapGuardToDefinition, throttleToDefinition } from '../model/noise-control.js';
@@ -36,6 +37,23 @@ function alertDefinition(a: CanonicalAlert): Record<string, unknown> {
   if (a.opsgenie_priority !== null) out.opsgenie_priority = a.opsgenie_priority;
   if (a.settle_seconds !== undefined) out.settle_seconds = a.settle_seconds;
   if (a.on_no_data !== null) out.on_no_data = a.on_no_data;
+  // A parent without a node mapping is written as its bare name, as a person would.
+  if (a.depends_on) out.depends_on = a.depends_on.map((d) => (d.nodes ? d : d.alert));
+  return out;
+}
+
+/** A window as a definition: the recurring or the one-off fields, the zone only when not UTC. */
+function windowDefinition(w: CanonicalMaintenanceWindow): Record<string, unknown> {
+  const out: Record<string, unknown> = { name: w.name };
+  if (w.reason !== null) out.reason = w.reason;
+  out.match = w.match;
+  if (w.starts_at !== null) out.starts_at = w.starts_at;
+  else {
+    out.start_time = w.start_time;
+    out.repeat = w.repeat;
+  }
+  if (w.timezone !== DEFAULT_TIMEZONE) out.timezone = w.timezone;
+  out.duration = w.duration;
   return out;
 }
 
@@ -45,7 +63,7 @@ function minutesText(minutes: number): string {
 }
 
 /**
- * The server's state as definitions files (schedules.yaml, channels.yaml, alerts.yaml) that plan as no-op:
+ * The server's state as definitions files (schedules.yaml, channels.yaml, alerts.yaml, maintenance-windows.yaml) that plan as no-op:
  * references by name, defaults left out, nothing about mutes (those stay hands-on until a file says otherwise).
  * Channel destinations are written as they are: keep the files private or replace them with `${VAR}`.
  */
@@ -55,7 +73,8 @@ export function renderPulledDefinitions(actual: ActualState, schemaPath = '.aler
   const alertAdapter = adapterFor('alert');
   const channels = new NameIndex([], actual.channels.map((c) => ({ id: channelAdapter.idOf(c), key: channelAdapter.keyOf(c) })));
   const schedules = new NameIndex([], actual.schedules.map((s) => ({ id: scheduleAdapter.idOf(s), key: scheduleAdapter.keyOf(s) })));
-  const refs = { channel: (id: string) => channels.nameOf(id), schedule: (id: string) => schedules.nameOf(id) };
+  const alerts = new NameIndex([], actual.alerts.map((a) => ({ id: alertAdapter.idOf(a), key: alertAdapter.keyOf(a) })));
+  const refs = { channel: (id: string) => channels.nameOf(id), schedule: (id: string) => schedules.nameOf(id), alert: (id: string) => alerts.nameOf(id) };
   const byName = <T extends { name?: string; description?: string }>(items: T[]) =>
     [...items].sort((x, y) => ((x.name ?? x.description ?? '') < (y.name ?? y.description ?? '') ? -1 : 1));
   // Values go through the YAML library (which quotes what needs it); `${` is escaped, or plan would interpolate it.
@@ -81,6 +100,10 @@ export function renderPulledDefinitions(actual: ActualState, schemaPath = '.aler
       if (c.auto_resolve) out.auto_resolve = true;
       if (c.throttle) out.throttle = throttleToDefinition(c.throttle);
       if (c.template) out.template = c.template;
+      if (c.group_by) {
+        const { nodes, wait_seconds: wait, interval_seconds: interval } = c.group_by;
+        out.group_by = { nodes, ...(wait !== GROUP_BY_DEFAULTS.waitSeconds ? { wait_seconds: wait } : {}), ...(interval !== GROUP_BY_DEFAULTS.intervalSeconds ? { interval_seconds: interval } : {}) };
+      }
       return out;
     });
     files.push({ name: 'channels.yaml', text: header(schemaPath, `Destinations are credentials: replace them with ${'${VARIABLES}'} before committing.${note}`) + dump({ channels: list }) });
@@ -88,6 +111,12 @@ export function renderPulledDefinitions(actual: ActualState, schemaPath = '.aler
   if (actual.alerts.length > 0) {
     const list = byName(actual.alerts.map((a) => alertAdapter.canonicalActual(a, refs))).map(alertDefinition);
     files.push({ name: 'alerts.yaml', text: header(schemaPath) + dump({ alerts: list }) });
+  }
+  const windows = actual.maintenanceWindows ?? [];
+  if (windows.length > 0) {
+    const windowAdapter = adapterFor('maintenance window');
+    const list = byName(windows.map((w) => windowAdapter.canonicalActual(w, refs))).map(windowDefinition);
+    files.push({ name: 'maintenance-windows.yaml', text: header(schemaPath) + dump({ maintenance_windows: list }) });
   }
   return files;
 }

@@ -1,5 +1,5 @@
 import type { AlertformClient } from '../client/api.js';
-import type { AlertRead, ChannelRead, MuteStatus, ScheduleRead } from '../model/types.js';
+import type { AlertRead, ChannelRead, MaintenanceWindowRead, MuteStatus, ScheduleRead } from '../model/types.js';
 
 /** What the server has, read with one paginated list per kind. */
 export interface ActualState {
@@ -10,23 +10,34 @@ export interface ActualState {
   muteStatus: Record<string, MuteStatus>;
   /** False when the server has no /v2/schedules/ endpoint (the hosted API documents none). */
   schedulesSupported: boolean;
+  /** Maintenance windows (an alertform extension); absent: none read. */
+  maintenanceWindows?: MaintenanceWindowRead[];
+  /** False when the server has no /v2/maintenance_windows/ (the hosted service, an older alertform); absent: true. */
+  maintenanceWindowsSupported?: boolean;
 }
 
 export function emptyActualState(): ActualState {
-  return { schedules: [], channels: [], alerts: [], muteStatus: {}, schedulesSupported: true };
+  return { schedules: [], channels: [], alerts: [], muteStatus: {}, schedulesSupported: true, maintenanceWindows: [], maintenanceWindowsSupported: true };
 }
 
-/** The server's three lists, as read (schedules `undefined` when the server has no /v2/schedules/). */
+/** The server's lists, as read (schedules or windows `undefined` when the server has no such endpoint). */
 export interface ServerLists {
   schedules: ScheduleRead[] | undefined;
   channels: ChannelRead[];
   alerts: AlertRead[];
+  /** Absent: not read (lists from before windows); undefined inside: the server has none of the endpoint. */
+  maintenanceWindows?: MaintenanceWindowRead[] | undefined;
 }
 
-/** The three lists in parallel; `signal` gives them up between pages. */
+/** The lists in parallel; `signal` gives them up between pages. */
 export async function readLists(client: AlertformClient, signal?: AbortSignal): Promise<ServerLists> {
-  const [schedules, channels, alerts] = await Promise.all([client.listSchedules(signal), client.listChannels(signal), client.listAlerts(signal)]);
-  return { schedules, channels, alerts };
+  const [schedules, channels, alerts, maintenanceWindows] = await Promise.all([
+    client.listSchedules(signal),
+    client.listChannels(signal),
+    client.listAlerts(signal),
+    client.listMaintenanceWindows(signal),
+  ]);
+  return { schedules, channels, alerts, maintenanceWindows };
 }
 
 /**
@@ -34,9 +45,17 @@ export async function readLists(client: AlertformClient, signal?: AbortSignal): 
  * the few muted alerts whose names are in `mutedUntil` (only those need the remaining minutes).
  */
 export async function readActualState(client: AlertformClient, mutedUntil: ReadonlySet<string> = new Set(), lists?: ServerLists): Promise<ActualState> {
-  const { schedules, channels, alerts } = lists ?? (await readLists(client));
+  const { schedules, channels, alerts, maintenanceWindows } = lists ?? (await readLists(client));
   const muteStatus: Record<string, MuteStatus> = {};
   const wanted = alerts.filter((a) => a.muted && mutedUntil.has(a.name));
   await Promise.all(wanted.map(async (alert) => (muteStatus[alert.id] = await client.getMuteStatus(alert.id))));
-  return { schedules: schedules ?? [], channels, alerts, muteStatus, schedulesSupported: schedules !== undefined };
+  return {
+    schedules: schedules ?? [],
+    channels,
+    alerts,
+    muteStatus,
+    schedulesSupported: schedules !== undefined,
+    maintenanceWindows: maintenanceWindows ?? [],
+    maintenanceWindowsSupported: maintenanceWindows !== undefined,
+  };
 }

@@ -1,9 +1,9 @@
-import type { AlertDefinition, ChannelDefinition, ResourceKind, ScheduleDefinition } from '../definitions/definitions.js';
+import type { AlertDefinition, ChannelDefinition, MaintenanceWindowDefinition, ResourceKind, ScheduleDefinition } from '../definitions/definitions.js';
 import type { Problem, SourceLocation } from '../definitions/problems.js';
-import type { CanonicalAlert, CanonicalChannel, CanonicalSchedule } from '../model/canonical.js';
-import type { AlertBody, AlertRead, ChannelBody, ChannelRead, ChannelType, ScheduleBody, ScheduleRead } from '../model/types.js';
+import type { CanonicalAlert, CanonicalChannel, CanonicalMaintenanceWindow, CanonicalSchedule } from '../model/canonical.js';
+import type { AlertBody, AlertRead, ChannelBody, ChannelRead, ChannelType, MaintenanceWindowBody, MaintenanceWindowRead, ScheduleBody, ScheduleRead } from '../model/types.js';
 
-export type { CanonicalAlert, CanonicalChannel, CanonicalCriteria, CanonicalResource, CanonicalSchedule } from '../model/canonical.js';
+export type { CanonicalAlert, CanonicalChannel, CanonicalCriteria, CanonicalMaintenanceWindow, CanonicalResource, CanonicalSchedule } from '../model/canonical.js';
 
 /** One changed field: `before` absent means added, `after` absent means removed. */
 export interface FieldDiff {
@@ -19,6 +19,7 @@ export interface KindTypes {
   schedule: { spec: ScheduleDefinition; read: ScheduleRead; canonical: CanonicalSchedule; body: ScheduleBody };
   channel: { spec: ChannelDefinition; read: ChannelRead; canonical: CanonicalChannel; body: ChannelBody };
   alert: { spec: AlertDefinition; read: AlertRead; canonical: CanonicalAlert; body: AlertBody };
+  'maintenance window': { spec: MaintenanceWindowDefinition; read: MaintenanceWindowRead; canonical: CanonicalMaintenanceWindow; body: MaintenanceWindowBody };
 }
 
 /** The canonical form of kind K (an alert's is CanonicalAlert). */
@@ -36,6 +37,8 @@ interface ChangeBase<K extends ResourceKind> {
   sensitive: string[];
   /** Where the definition was written, when there is one. */
   source?: SourceLocation;
+  /** A maintenance window's create or update: the desired alerts it would mute (the first 10 names of `count`). */
+  wouldMute?: { count: number; alerts: string[] };
 }
 
 /** create: `after` is the full desired object; there is no `before`. */

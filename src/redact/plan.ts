@@ -5,7 +5,7 @@ import { valuesAtSensitivePaths } from './paths.js';
 import { Redactor } from './redactor.js';
 
 /** The field that holds each kind's identity (the plan's `key`). */
-export const KEY_FIELDS: Readonly<Record<ResourceKind, string>> = { alert: 'name', schedule: 'name', channel: 'description' };
+export const KEY_FIELDS: Readonly<Record<ResourceKind, string>> = { alert: 'name', schedule: 'name', channel: 'description', 'maintenance window': 'name' };
 
 /** True when the change's identity came from the environment (`name: ${VAR}`): it is never printed. */
 export function isKeySensitive(change: Pick<PlanChange, 'kind' | 'sensitive'>): boolean {

@@ -42,6 +42,8 @@ export async function runValidate(dir: string, command: Command): Promise<void> 
     alerts: loaded.definitions.alerts.length,
     channels: loaded.definitions.channels.length,
     schedules: loaded.definitions.schedules.length,
+    // Said only when there are some, so the line of a repository without windows reads as it always did.
+    ...(loaded.definitions.maintenanceWindows?.length ? { maintenance_windows: loaded.definitions.maintenanceWindows.length } : {}),
     files: loaded.files.length,
   };
   if (opts.json) {
@@ -55,5 +57,6 @@ export async function runValidate(dir: string, command: Command): Promise<void> 
     throw new CliError(`${loaded.problems.length} problem(s) found`);
   }
   const toCheck = outside.length > 0 ? `; ${outside.length} channel reference(s) not in the files, for plan to check on the server` : '';
-  await writeOut(`Valid: ${counts.alerts} alert(s), ${counts.channels} channel(s), ${counts.schedules} schedule(s) in ${counts.files} file(s)${toCheck}.\n`);
+  const windows = counts.maintenance_windows ? `, ${counts.maintenance_windows} maintenance window(s)` : '';
+  await writeOut(`Valid: ${counts.alerts} alert(s), ${counts.channels} channel(s), ${counts.schedules} schedule(s)${windows} in ${counts.files} file(s)${toCheck}.\n`);
 }

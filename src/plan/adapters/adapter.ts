@@ -7,12 +7,14 @@ import type { IdRegistry } from '../references.js';
 export interface DesiredReferences {
   channel(ref: string, path: string): string;
   schedule(ref: string, path: string): string;
+  alert(ref: string, path: string): string;
 }
 
 /** Names a server object's referenced ids. */
 export interface ActualReferences {
   channel(id: string): string;
   schedule(id: string): string;
+  alert(id: string): string;
 }
 
 /** One field of an object that names other objects: their kind, the field's path, the names. */

@@ -1,5 +1,6 @@
 import {
   canonicalAdditionalCriteria,
+  canonicalDependsOn,
   canonicalCriteria,
   canonicalNotificationType,
   canonicalOnQueryFailure,
@@ -59,6 +60,7 @@ export const alertAdapter: AdapterOf<'alert'> = {
       spec.opsgenie_priority ?? null,
       spec.settle_seconds ?? null,
       spec.on_no_data ?? null,
+      canonicalDependsOn(spec.depends_on, (ref, i) => refs.alert(ref, typeof spec.depends_on?.[i] === 'string' ? `depends_on.${i}` : `depends_on.${i}.alert`)),
     );
   },
   canonicalActual(read, refs) {
@@ -85,6 +87,7 @@ export const alertAdapter: AdapterOf<'alert'> = {
       read.opsgenie_priority ?? null,
       read.settle_seconds ?? null,
       read.on_no_data ?? null,
+      canonicalDependsOn(read.depends_on, (id) => refs.alert(id)),
     );
   },
   unknownFields(read) {
@@ -102,6 +105,7 @@ export const alertAdapter: AdapterOf<'alert'> = {
     if (read.opsgenie_priority === undefined) unknown.push('opsgenie_priority');
     if (read.settle_seconds === undefined) unknown.push('settle_seconds');
     if (read.on_no_data === undefined) unknown.push('on_no_data');
+    if (read.depends_on === undefined) unknown.push('depends_on');
     return unknown;
   },
   references: (c) => [
@@ -109,6 +113,8 @@ export const alertAdapter: AdapterOf<'alert'> = {
     { kind: 'schedule', path: 'scheduled_mutes', names: c.scheduled_mutes },
     // The channels of escalation steps are created before the alert, and may not be deleted while it names them.
     ...(c.escalation ? [{ kind: 'channel' as const, path: 'escalation', names: [...new Set(c.escalation.flatMap((step) => step.notification_channels))] }] : []),
+    // Parents are created before their children, and may not be deleted while a child names them.
+    ...(c.depends_on ? [{ kind: 'alert' as const, path: 'depends_on', names: c.depends_on.map((dependency) => dependency.alert) }] : []),
   ],
   secretPaths: () => [],
   createBody: (c, ids) => alertBody(c, ids, false),
@@ -149,16 +155,18 @@ function alertBody(c: CanonicalAlert, ids: IdRegistry, full: boolean): AlertBody
   if (full || c.opsgenie_priority !== null) body.opsgenie_priority = c.opsgenie_priority;
   if (full || c.settle_seconds !== undefined) body.settle_seconds = c.settle_seconds ?? null;
   if (full || c.on_no_data !== null) body.on_no_data = c.on_no_data;
+  // An extension: left out of a create without parents; an update clears them with [].
+  if (full || c.depends_on) body.depends_on = (c.depends_on ?? []).map((dependency) => ({ ...dependency, alert: ids.get('alert', dependency.alert) ?? dependency.alert }));
   return body;
 }
 
 /** The fields of a canonical alert before its extensions. */
-type CanonicalFields = Omit<CanonicalAlert, 'escalation' | 'flap_guard' | 'pagerduty_severity' | 'opsgenie_priority' | 'settle_seconds' | 'on_no_data'>;
+type CanonicalFields = Omit<CanonicalAlert, 'escalation' | 'flap_guard' | 'pagerduty_severity' | 'opsgenie_priority' | 'settle_seconds' | 'on_no_data' | 'depends_on'>;
 
 /**
  * The alert with its extensions added in place, in the order plans print them: escalation only when there are steps
  * (an alert without escalation has no such field to compare), flap_guard only when set (absent and null mean the
- * same: no guard), then the severity, the priority, settle_seconds only when set (null is the server's delay) and the no-data policy. Assigned rather than spread: this runs for every alert of a plan.
+ * same: no guard), then the severity, the priority, settle_seconds only when set (null is the server's delay), the no-data policy, and depends_on only when there are parents. Assigned rather than spread: this runs for every alert of a plan.
  */
 function withExtensions(
   alert: CanonicalFields,
@@ -168,6 +176,7 @@ function withExtensions(
   opsgeniePriority: CanonicalAlert['opsgenie_priority'],
   settleSeconds: number | null,
   onNoData: CanonicalAlert['on_no_data'],
+  dependsOn: CanonicalAlert['depends_on'],
 ): CanonicalAlert {
   const full = alert as CanonicalAlert;
   if (steps.length > 0) full.escalation = steps;
@@ -176,5 +185,6 @@ function withExtensions(
   full.opsgenie_priority = opsgeniePriority;
   if (settleSeconds !== null) full.settle_seconds = settleSeconds;
   full.on_no_data = onNoData;
+  if (dependsOn) full.depends_on = dependsOn;
   return full;
 }

@@ -1,4 +1,4 @@
-import { canonicalDestination, canonicalTemplate, type CanonicalChannel } from '../../model/canonical.js';
+import { canonicalDestination, canonicalGroupBy, canonicalTemplate, type CanonicalChannel } from '../../model/canonical.js';
 import type { ChannelRead, ChannelType } from '../../model/types.js';
 import type { ChannelDefinition } from '../../definitions/definitions.js';
 import { throttleFromDefinition, type ChannelThrottle } from '../../model/noise-control.js';
@@ -11,6 +11,7 @@ import { pick, type AdapterOf } from './adapter.js';
 export const SECRET_DESTINATION_TYPES: ReadonlySet<ChannelType> = new Set(['pagerduty', 'opsgenie', 'slack', 'webhook', 'victorops']);
 
 function canonical(c: ChannelDefinition | ChannelRead, throttle: ChannelThrottle | null | undefined): CanonicalChannel {
+  const groupBy = canonicalGroupBy(c.group_by);
   return {
     description: c.description,
     type: c.type,
@@ -18,6 +19,8 @@ function canonical(c: ChannelDefinition | ChannelRead, throttle: ChannelThrottle
     auto_resolve: c.auto_resolve ?? false,
     ...(throttle ? { throttle: { max_notifications: throttle.max_notifications, window_minutes: throttle.window_minutes } } : {}),
     template: canonicalTemplate(c.template),
+    // Last and only when set: plans of channels without grouping read as before.
+    ...(groupBy ? { group_by: groupBy } : {}),
   };
 }
 
@@ -33,13 +36,14 @@ export const channelAdapter: AdapterOf<'channel'> = {
   unknownFields: (read) => [
     ...(read.throttle === undefined ? ['throttle'] : []),
     ...(read.template === undefined ? ['template'] : []),
+    ...(read.group_by === undefined ? ['group_by'] : []),
   ],
   references: () => [],
   secretPaths: (c) => (SECRET_DESTINATION_TYPES.has(c.type) ? ['destination'] : []),
   // A create without a template (or throttle) is exactly the Hosted Graphite body.
   createBody: ({ template, ...c }) => (template ? { ...c, template } : c),
-  // A throttle removed is sent as null (absent would leave the server's in place).
-  updateBody: (c, _ids, fields) => pick({ ...c, throttle: c.throttle ?? null }, fields),
+  // A throttle or grouping removed is sent as null (absent would leave the server's in place).
+  updateBody: (c, _ids, fields) => pick({ ...c, throttle: c.throttle ?? null, group_by: c.group_by ?? null }, fields),
   create: (client, body) => client.createChannel(body),
   update: (client, id, body) => client.updateChannel(id, body),
   remove: (client, id) => client.deleteChannel(id),

@@ -5,12 +5,14 @@ import type { AdapterOf } from './adapter.js';
 import { alertAdapter } from './alert.js';
 import { channelAdapter } from './channel.js';
 import { scheduleAdapter } from './schedule.js';
+import { maintenanceWindowAdapter } from './maintenance-window.js';
 
 /** The adapter of each kind, each typed with its own kind's types. */
 const ADAPTERS: { [K in ResourceKind]: AdapterOf<K> } = {
   schedule: scheduleAdapter,
   channel: channelAdapter,
   alert: alertAdapter,
+  'maintenance window': maintenanceWindowAdapter,
 };
 
 /** The adapter of one kind: everything the planner, saved plans and apply do per kind goes through it. */
@@ -24,6 +26,7 @@ export function readsOf<K extends ResourceKind>(actual: ActualState, kind: K): r
     schedule: actual.schedules,
     channel: actual.channels,
     alert: actual.alerts,
+    'maintenance window': actual.maintenanceWindows ?? [],
   };
   return reads[kind];
 }

@@ -72,6 +72,7 @@ function toJsonChange(change: PlanChange, ids: ReadonlyMap<string, string>): Jso
     out.until = change.until;
     if (change.remainingBefore !== undefined) out.remainingBefore = change.remainingBefore;
   }
+  if (change.wouldMute) out.wouldMute = change.wouldMute;
   if (change.sensitive.length > 0) out.sensitive = change.sensitive;
   return out;
 }

@@ -3,7 +3,7 @@ import type { Plan, PlanChange } from '../types.js';
 import { isSensitive, maskValue, redactorForPlan, SENSITIVE } from '../../redact/index.js';
 import { markdownCode, markdownText } from './escape.js';
 import { flattenFields } from './fields.js';
-import { describeChange, formatValue, MARKERS, renderSummaryLine } from './summary.js';
+import { describeChange, describeWouldMute, formatValue, MARKERS, renderSummaryLine } from './summary.js';
 import { renderImpactMarkdown } from '../../impact/render-impact.js';
 import { renderPreviewsMarkdown } from './previews.js';
 import type { ImpactOutcome } from '../../impact/types.js';
@@ -61,6 +61,7 @@ export function renderPlanMarkdown(computed: Plan, options: MarkdownRenderOption
 function renderChange(change: PlanChange): string[] {
   const source = change.source ? ` (${code(`${change.source.file}:${change.source.line}`)})` : '';
   const lines = [`#### ${MARKERS[change.action]} ${describeChange(change).replace(/"([^"]*)"/, (_m, name: string) => code(name))}${source}`];
+  if (change.wouldMute) lines.push('', markdownText(describeWouldMute(change.wouldMute)));
   const body: string[] = [];
   switch (change.action) {
     case 'create':

@@ -19,6 +19,13 @@ export function describeChange(change: PlanChange): string {
   return what;
 }
 
+/** A maintenance window's reach, e.g. `would mute 37 alerts: a, b, c…` (the first names, then "…" when there are more). */
+export function describeWouldMute(reach: { count: number; alerts: readonly string[] }): string {
+  if (reach.count === 0) return 'would mute no alert of these files';
+  const more = reach.count > reach.alerts.length ? '…' : '';
+  return `would mute ${reach.count} alert${reach.count === 1 ? '' : 's'}: ${reach.alerts.join(', ')}${more}`;
+}
+
 export const MARKERS: Record<PlanChange['action'], string> = { create: '+', update: '~', delete: '-', mute: '±', unmute: '±' };
 
 /** A value in a rendering: strings quoted, the rest as JSON (whose escapes leave DEL, C1 and U+2028 as they are: escaped here too). */

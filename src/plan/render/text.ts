@@ -5,7 +5,7 @@ import type { Plan, PlanChange } from '../types.js';
 import { isSensitive, maskValue, redactorForPlan, SENSITIVE } from '../../redact/index.js';
 import { escapeControls, escapeControlsKeepLines } from './escape.js';
 import { flattenFields } from './fields.js';
-import { describeChange, formatValue, MARKERS, renderSummaryLine } from './summary.js';
+import { describeChange, describeWouldMute, formatValue, MARKERS, renderSummaryLine } from './summary.js';
 import { renderImpactText } from '../../impact/render-impact.js';
 import { renderPreviewsText } from './previews.js';
 import type { ImpactOutcome } from '../../impact/types.js';
@@ -67,6 +67,7 @@ function renderChange(change: PlanChange, c: ChalkInstance): string[] {
   const colour = colourFor(change, c);
   const source = change.source ? c.dim(`  (${escapeControls(change.source.file)}:${change.source.line})`) : '';
   const lines = [`  ${colour(`${MARKERS[change.action]} ${escapeControls(describeChange(change))}`)}${source}`];
+  if (change.wouldMute) lines.push(`      ${c.dim(escapeControls(describeWouldMute(change.wouldMute)))}`);
   const field = (marker: string, path: string, text: string) => lines.push(`      ${marker} ${escapeControls(path)}: ${text}`);
   switch (change.action) {
     case 'create':

@@ -114,7 +114,7 @@ describe('the npm package, installed into an empty directory', () => {
   it('runs the demo with hints that work in this directory (no ./bin/alertform, no ./examples here)', async () => {
     const demo = await run(['demo', '--port', '0', '--exit'], 180_000);
     expect(demo.code, demo.stderr).toBe(0);
-    expect(demo.stdout).toContain('Apply: 19 done, 0 failed, 0 skipped.');
+    expect(demo.stdout).toContain('Apply: 20 done, 0 failed, 0 skipped.');
     const hint = /^  (npx alertform plan (\S+) --server \S+)$/m.exec(demo.stdout);
     expect(hint, demo.stdout).not.toBeNull();
     expect(hint![2]).toBe('.alertform-demo/examples');

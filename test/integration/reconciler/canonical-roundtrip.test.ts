@@ -34,12 +34,13 @@ const SOURCES: Record<string, () => Promise<Definitions>> = {
 /** Per kind: the planner's canonical form of each definition beside the canonical form of what the server returned. */
 function canonicalPairs<K extends ResourceKind>(kind: K, definitions: Definitions, actual: ActualState) {
   const adapter = adapterFor(kind);
-  const index = (k: 'channel' | 'schedule') => new NameIndex([], readsOf(actual, k).map((r) => ({ id: adapterFor(k).idOf(r), key: adapterFor(k).keyOf(r) })));
+  const index = (k: 'channel' | 'schedule' | 'alert') => new NameIndex([], readsOf(actual, k).map((r) => ({ id: adapterFor(k).idOf(r), key: adapterFor(k).keyOf(r) })));
   const channels = index('channel');
   const schedules = index('schedule');
-  const desiredRefs = { channel: (ref: string) => channels.resolve(ref) ?? `unresolved ${ref}`, schedule: (ref: string) => schedules.resolve(ref) ?? `unresolved ${ref}` };
-  const actualRefs = { channel: (id: string) => channels.nameOf(id), schedule: (id: string) => schedules.nameOf(id) };
-  const byKind: { [P in ResourceKind]: readonly Defined<KindTypes[P]['spec']>[] } = { schedule: definitions.schedules, channel: definitions.channels, alert: definitions.alerts };
+  const alerts = index('alert');
+  const desiredRefs = { channel: (ref: string) => channels.resolve(ref) ?? `unresolved ${ref}`, schedule: (ref: string) => schedules.resolve(ref) ?? `unresolved ${ref}`, alert: (ref: string) => alerts.resolve(ref) ?? ref };
+  const actualRefs = { channel: (id: string) => channels.nameOf(id), schedule: (id: string) => schedules.nameOf(id), alert: (id: string) => alerts.nameOf(id) };
+  const byKind: { [P in ResourceKind]: readonly Defined<KindTypes[P]['spec']>[] } = { schedule: definitions.schedules, channel: definitions.channels, alert: definitions.alerts, 'maintenance window': definitions.maintenanceWindows ?? [] };
   const defined = byKind[kind];
   return defined.map((item) => {
     const read = readsOf(actual, kind).find((r) => adapter.keyOf(r) === item.key);

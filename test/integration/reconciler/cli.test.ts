@@ -33,7 +33,7 @@ describe('the CLI against the real server', { timeout: 240_000 }, () => {
   it('plans with exit 2, refuses to apply without a terminal, applies a saved plan, then plans clean', async () => {
     const planFile = join(dir, 'plan.json');
     const planned = await cli(['plan', dir, '--out', planFile, '--detailed-exitcode']);
-    expect(planned.stdout).toContain('Plan: 19 to create, 0 to update, 0 to mute, 0 to delete.');
+    expect(planned.stdout).toContain('Plan: 20 to create, 0 to update, 0 to mute, 0 to delete.');
     expect(planned.code).toBe(2);
     outputs.push(readFileSync(planFile, 'utf8'));
 
@@ -46,7 +46,7 @@ describe('the CLI against the real server', { timeout: 240_000 }, () => {
     // n/N counts every step once, in the order they finish.
     const positions = [...applied.stdout.matchAll(/^ {2}\[ ?(\d+)\/19\] /gm)].map((m) => Number(m[1]));
     expect(positions).toEqual(Array.from({ length: 19 }, (_, i) => i + 1));
-    expect(applied.stdout).toContain('Apply: 19 done, 0 failed, 0 skipped.');
+    expect(applied.stdout).toContain('Apply: 20 done, 0 failed, 0 skipped.');
     expect(applied.code).toBe(0);
 
     const clean = await cli(['plan', dir, '--json', '--detailed-exitcode']);

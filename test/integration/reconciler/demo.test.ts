@@ -14,8 +14,8 @@ describe('the demo (npm run demo)', { timeout: 180_000 }, () => {
     const dir = join(mkdtempSync(join(tmpdir(), 'af-demo-')), 'state');
     const first = await runCli(['demo', '--port', '0', '--exit', '--dir', dir], { timeoutMs: 150_000 });
     expect(first.stdout).toMatch(/demo API key: demo-[0-9a-f]{24}/);
-    expect(first.stdout).toContain('Plan: 19 to create, 0 to update, 0 to mute, 0 to delete.');
-    expect(first.stdout).toContain('Apply: 19 done, 0 failed, 0 skipped.');
+    expect(first.stdout).toContain('Plan: 20 to create, 0 to update, 0 to mute, 0 to delete.');
+    expect(first.stdout).toContain('Apply: 20 done, 0 failed, 0 skipped.');
     expect(first.stdout.split('== 3.')[1]).toContain('No changes. The server matches the definitions.');
     expect(first.code).toBe(0);
     // From the clone's root, the hints use the clone's own paths.

@@ -81,8 +81,8 @@ describe('throttle and flap_guard in definitions', { timeout: 120_000 }, () => {
 
   it('are not compared against a server that does not return them (the hosted service)', () => {
     const hostedChannel = { id: 'c1', type: 'webhook' as const, description: 'ops hook', destination: 'https://hooks.example/ops', auto_resolve: false };
-    expect(channelAdapter.unknownFields(hostedChannel)).toEqual(['throttle', 'template']);
-    expect(channelAdapter.unknownFields({ ...hostedChannel, throttle: null, template: null })).toEqual([]);
+    expect(channelAdapter.unknownFields(hostedChannel)).toEqual(['throttle', 'template', 'group_by']);
+    expect(channelAdapter.unknownFields({ ...hostedChannel, throttle: null, template: null, group_by: null })).toEqual([]);
     const hostedAlert = {
       id: 'a1', name: 'x', metric: 'm', alert_criteria: { type: 'above' as const, above_value: 1 }, additional_criteria: {}, expression: 'a',
       notification_channels: [], notification_type: ['every', 60] as ['every', number], scheduled_mutes: [], currently_triggered_metrics: [],
@@ -90,7 +90,7 @@ describe('throttle and flap_guard in definitions', { timeout: 120_000 }, () => {
     };
     expect(alertAdapter.unknownFields(hostedAlert)).toContain('flap_guard');
     // A create body without a guard is exactly the hosted API's.
-    const body = alertAdapter.createBody(alertAdapter.canonicalActual(hostedAlert, { channel: (id) => id, schedule: (id) => id }), new Map() as never);
+    const body = alertAdapter.createBody(alertAdapter.canonicalActual(hostedAlert, { channel: (id) => id, schedule: (id) => id, alert: (id) => id }), new Map() as never);
     expect(body).not.toHaveProperty('flap_guard');
   });
 

@@ -32,6 +32,7 @@ const RESOURCES: { [K in ResourceKind]: (name: string, above: number) => Canonic
   channel: (name) => ({ description: name, type: 'email', destination: 'ops@example.com', auto_resolve: false, template: null }),
   schedule: (name) => ({ name, start_time: '02:00', duration: 30, timezone: 'UTC', repeat: [] }),
   alert: alertNamed,
+  'maintenance window': (name) => ({ name, reason: null, match: { alert_names: ['*'] }, starts_at: null, start_time: '02:00', repeat: ['sun'], timezone: 'UTC', duration: 60 }),
 };
 
 function resourceNamed<K extends ResourceKind>(kind: K, name: string, above = 250): CanonicalOf<K> {

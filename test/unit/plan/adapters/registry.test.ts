@@ -8,15 +8,16 @@ describe('the adapter registry', () => {
     expect(RESOURCE_KINDS.map((kind) => adapterFor(kind).kind)).toEqual(RESOURCE_KINDS);
   });
 
-  it('names objects the way the API identifies them: alerts and schedules by name, channels by description', () => {
-    const actual = stateOf({ alerts: [alertRead({ id: 'a1', name: 'cpu' })], schedules: [scheduleRead({ id: 's1', name: 'nightly' })], channels: [channelRead({ id: 'c1', description: 'pager' })] });
+  it('names objects the way the API identifies them: alerts, schedules and windows by name, channels by description', () => {
+    const window = { id: 'w1', name: 'patching', match: { alert_names: ['*'] }, starts_at: '2026-12-24T21:00:00Z', duration: 60 };
+    const actual = stateOf({ alerts: [alertRead({ id: 'a1', name: 'cpu' })], schedules: [scheduleRead({ id: 's1', name: 'nightly' })], channels: [channelRead({ id: 'c1', description: 'pager' })], maintenanceWindows: [window] });
     const keysOf = <K extends ResourceKind>(kind: K) => readsOf(actual, kind).map((read) => adapterFor(kind).keyOf(read));
-    expect(RESOURCE_KINDS.map(keysOf)).toEqual([['nightly'], ['Email me', 'pager'], ['cpu']]);
+    expect(RESOURCE_KINDS.map(keysOf)).toEqual([['nightly'], ['Email me', 'pager'], ['cpu'], ['patching']]);
   });
 
   it('knows what an alert refers to, and that channels and schedules refer to nothing', () => {
     const actual = stateOf({ alerts: [alertRead({ id: 'a1', name: 'cpu', scheduled_mutes: ['s1'] })] });
-    const refs = { channel: (id: string) => `channel ${id}`, schedule: (id: string) => `schedule ${id}` };
+    const refs = { channel: (id: string) => `channel ${id}`, schedule: (id: string) => `schedule ${id}`, alert: (id: string) => `alert ${id}` };
     const alert = adapterFor('alert').canonicalActual(actual.alerts[0]!, refs);
     expect(adapterFor('alert').references(alert)).toEqual([
       { kind: 'channel', path: 'notification_channels', names: ['channel ch-email'] },
