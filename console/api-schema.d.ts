@@ -629,6 +629,7 @@ export interface components {
              * @enum {null|string}
              */
             on_no_data?: null | "ignore" | "notify" | "alerting";
+            depends_on?: components["schemas"]["alert.dependsOn"];
         };
         "alert.update": {
             name?: components["schemas"]["alert.name"];
@@ -681,6 +682,7 @@ export interface components {
              * @enum {null|string}
              */
             on_no_data?: null | "ignore" | "notify" | "alerting";
+            depends_on?: components["schemas"]["alert.dependsOn"];
         };
         "alert.mute": {
             duration: number;
@@ -715,6 +717,15 @@ export interface components {
             max_changes: number;
             window_minutes: number;
         } | null;
+        /** @description Extension (alertform): the alerts this alert depends on. While one of them is alerting, this alert's new alerting, no_data and escalation notifications are held (history: `held`), it is still evaluated and shown, and its resolve goes out exactly when its alerting did. With `nodes`, a child series is held only by the parent's series whose path nodes at `parent_nodes` (default: the same indexes) equal the child series' nodes at `nodes`. A cycle (an alert depending on itself, directly or through others) is refused. null or []: none. */
+        "alert.dependsOn": {
+            /** @description The parent alert: an id or a name on write (an id wins over a name); read back as its id. Deleting the parent removes it here. */
+            alert: string;
+            /** @description 0-based path nodes of the child's series (1 is `dc1` of `servers.dc1.web3.disk`). */
+            nodes?: number[];
+            /** @description 0-based path nodes of the parent's series compared with `nodes`, as many as `nodes`; default: the same indexes. */
+            parent_nodes?: number[];
+        }[] | null;
         "channel.create": {
             /** @enum {unknown} */
             type: "email" | "pagerduty" | "slack" | "webhook" | "victorops" | "opsgenie";
@@ -726,6 +737,7 @@ export interface components {
             auto_resolve?: boolean;
             throttle?: components["schemas"]["channel.throttle"];
             template?: components["schemas"]["channel.template"];
+            group_by?: components["schemas"]["channel.groupBy"];
         };
         "channel.update": {
             /** @enum {unknown} */
@@ -749,6 +761,7 @@ export interface components {
             /** @description Read-only (extension), accepted on PUT so that an object read by GET can be sent back unchanged: ignored. */
             oldest_pending_seconds?: number;
             template?: components["schemas"]["channel.template"];
+            group_by?: components["schemas"]["channel.groupBy"];
         };
         /** @description Extension (noise control): at most max_notifications notifications per window to this channel; the rest are held and listed in one `throttled_summary` notification when the window ends. null: no throttle. */
         "channel.throttle": {
@@ -761,6 +774,15 @@ export interface components {
             title?: string;
             /** @description Email body, Slack attachment text, PagerDuty custom_details.body, OpsGenie description, VictorOps state message, webhook `body`. */
             body?: string;
+        } | null;
+        /** @description Extension (alertform): group this channel's notifications by path nodes of the triggered series (nodes [1] of `servers.dc1.web3.cpu` is `dc1`). The first message of a new group leaves at most wait_seconds after its first member; later members within interval_seconds go in the next message; one message gives the count and the first 10 members. null: one message per notification. */
+        "channel.groupBy": {
+            /** @description 0-based path nodes that make the group key. */
+            nodes: number[];
+            /** @description How long the first message of a new group waits for more members. Default 5. */
+            wait_seconds?: number;
+            /** @description How often later members of a group are sent together. Default 60. */
+            interval_seconds?: number;
         } | null;
         "schedule.create": {
             /** @description Unique name of the schedule; its identity. */
