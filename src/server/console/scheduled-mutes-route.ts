@@ -11,7 +11,7 @@ import { scheduleWindow } from './schedule-window.js';
  */
 export function registerScheduledMutesRoute(router: Router, deps: RouteDeps): void {
   router.get('/v2/alerts/:id/scheduled-mutes', async (ctx) => {
-    const alert = await findAlert(ctx, deps.store);
+    const alert = await findAlert(ctx, deps.store.alerts);
     const schedules = await schedulesOf(ctx, deps.store, [alert]);
     const now = deps.now();
     ctx.body = {

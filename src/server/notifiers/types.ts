@@ -3,7 +3,7 @@ import type { AdditionalCriterion, AlertCriteria, ChannelType, MessageTemplate, 
 import type { Truth, TriggeredMetric } from '../../evaluation/judge-alert.js';
 import type { NotificationEvent } from '../../evaluation/transitions.js';
 import type { EscalationNote } from '../../evaluation/escalation.js';
-import type { Acknowledgement } from '../store/ack-store.js';
+import type { Acknowledgement } from '../../model/acknowledgement.js';
 
 /** The alert fields notifications show. */
 export interface NotifiedAlert {

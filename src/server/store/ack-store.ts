@@ -1,19 +1,7 @@
 import { readEvalState } from '../../evaluation/transitions.js';
+import type { Acknowledgement } from '../../model/acknowledgement.js';
 import type { NewDelivery } from './outbox.js';
-import type { NewHistoryEntry } from './store.js';
-
-/** Who acknowledged an alerting episode, why, when and until when (unix seconds; until null: until it recovers). */
-export interface Acknowledgement {
-  by: string;
-  note: string | null;
-  at: number;
-  until: number | null;
-}
-
-/** Whether an acknowledgement holds at `nowSeconds`: present and its `until` not passed. */
-export function isAcknowledgedAt(ack: Acknowledgement | null, nowSeconds: number): boolean {
-  return ack !== null && (ack.until === null || ack.until > nowSeconds);
-}
+import type { NewHistoryEntry } from './history-store.js';
 
 /** An acknowledgement to write, with its history entry and the notifications that tell the channels. */
 export interface AckWrite {
