@@ -16,7 +16,7 @@ const ALL = 1_000_000;
  * account's alerts, then one page of the ones matching `state` (repeatable) and `search`, sorted by `sort`; each
  * row with its state, since when, triggered metrics and channels. One request serves the first paint.
  */
-export function registerOverviewRoute(router: Router, deps: RouteDeps): void {
+export function registerOverviewRoute(router: Router, deps: RouteDeps<'alerts' | 'channels' | 'history' | 'schedules'>): void {
   router.get('/v2/alerts/overview', async (ctx) => {
     const query = new QueryReader(ctx.querystring, { repeatable: ['state'], single: ['search', 'sort', 'page', 'max'] });
     const states = query.list('state');

@@ -16,7 +16,7 @@ import { assertBelowQuota } from '../quotas.js';
 import { alertJson, sendJson } from './alert-json.js';
 
 /** Operations 1-5 of the seed: create, search, read, update and delete alerts. */
-export function registerAlertRoutes(router: Router, deps: RouteDeps): void {
+export function registerAlertRoutes(router: Router, deps: RouteDeps<'alerts' | 'channels' | 'console' | 'schedules'>): void {
   const { store } = deps;
 
   router.post('/v2/alerts', async (ctx) => {
@@ -96,7 +96,7 @@ export async function findAlert(ctx: Context, alerts: Pick<AlertStore, 'getAlert
 }
 
 /** Read objects of alerts, with the schedules their muted flag depends on loaded in one go. */
-export async function presentAlerts(ctx: Context, deps: RouteDeps, alerts: AlertRecord[]) {
+export async function presentAlerts(ctx: Context, deps: RouteDeps<'schedules'>, alerts: AlertRecord[]) {
   const schedules = await schedulesOf(ctx, deps.store, alerts);
   const now = deps.now();
   const evaluating = await deps.evaluation.evaluating();
@@ -104,7 +104,7 @@ export async function presentAlerts(ctx: Context, deps: RouteDeps, alerts: Alert
 }
 
 /** The JSON text of presentAlerts' read objects (remembered for cached records: routes/alert-json.ts). */
-async function alertsJson(ctx: Context, deps: RouteDeps, alerts: AlertRecord[]): Promise<string[]> {
+async function alertsJson(ctx: Context, deps: RouteDeps<'schedules'>, alerts: AlertRecord[]): Promise<string[]> {
   const schedules = await schedulesOf(ctx, deps.store, alerts);
   const now = deps.now();
   const evaluating = deps.evaluation.evaluatingKnown() ?? (await deps.evaluation.evaluating());
@@ -114,7 +114,7 @@ async function alertsJson(ctx: Context, deps: RouteDeps, alerts: AlertRecord[]):
 }
 
 /** The schedules referenced by the alerts, by id. */
-export async function schedulesOf(ctx: Context, store: Pick<Store, 'alerts' | 'channels' | 'console' | 'schedules'>, alerts: AlertRecord[]): Promise<Map<string, ScheduleRecord>> {
+export async function schedulesOf(ctx: Context, store: Pick<Store, 'schedules'>, alerts: AlertRecord[]): Promise<Map<string, ScheduleRecord>> {
   // Most alerts have no scheduled mute: answer those without building the id set (a cached read's hot path).
   if (alerts.every((alert) => alert.scheduledMutes.length === 0)) return new Map();
   const ids = [...new Set(alerts.flatMap((alert) => alert.scheduledMutes))];
@@ -123,7 +123,7 @@ export async function schedulesOf(ctx: Context, store: Pick<Store, 'alerts' | 'c
 }
 
 /** The account's channels and schedules as the alert rules look them up. */
-export function referenceLookup(store: Pick<Store, 'alerts' | 'channels' | 'console' | 'schedules'>, accountId: string): ReferenceLookup {
+export function referenceLookup(store: Pick<Store, 'channels' | 'schedules'>, accountId: string): ReferenceLookup {
   return {
     async resolveChannels(refs) {
       const channels = await store.channels.findChannelsByRefs(accountId, refs);
@@ -158,7 +158,7 @@ export async function withConflict<T>(write: () => Promise<T>, status?: number):
  * made without channels gets the account's `Email me`, unaddressed when the account was made without an email)
  * would have every notification dead-lettered at once, so the answer says so while it can still be fixed.
  */
-async function unaddressedWarnings(store: Pick<Store, 'alerts' | 'channels' | 'console' | 'schedules'>, account: string, channelIds: readonly string[]): Promise<string[]> {
+async function unaddressedWarnings(store: Pick<Store, 'channels'>, account: string, channelIds: readonly string[]): Promise<string[]> {
   if (channelIds.length === 0) return ['notification_channels: the alert has no channel and notifies nobody'];
   const channels = await Promise.all(channelIds.map((id) => store.channels.getChannel(account, id)));
   if (!channels.every((channel) => channel !== null && channel.destination.trim() === '')) return [];

@@ -16,7 +16,7 @@ import { assertBelowQuota } from '../quotas.js';
 import { signingSecrets } from '../notifiers/webhook-signing.js';
 
 /** Operations 12-16 of the seed: notification channels. Statuses follow the seed's Errors table exactly. */
-export function registerChannelRoutes(router: Router, deps: RouteDeps): void {
+export function registerChannelRoutes(router: Router, deps: RouteDeps<'alerts' | 'channels' | 'console' | 'outbox' | 'schedules'>): void {
   const { store } = deps;
   const secrets = signingSecrets(store.console);
 

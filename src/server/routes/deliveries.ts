@@ -15,7 +15,7 @@ export const DELIVERY_STATES = ['pending', 'dead', 'delivered', 'held', 'summari
  * Shows where each one is (attempts, next attempt, last error) without destinations or payloads. The console's
  * extensions: `alert_id=` to list one alert's, retrying a dead-lettered one, and a test notification for a channel.
  */
-export function registerDeliveryRoutes(router: Router, deps: RouteDeps): void {
+export function registerDeliveryRoutes(router: Router, deps: RouteDeps<'alerts' | 'channels' | 'console' | 'outbox'>): void {
   const testSends = createTestSendLimit(deps.now);
   router.get('/v2/deliveries', async (ctx) => {
     const query = new QueryReader(ctx.querystring, { repeatable: ['state'], single: ['page', 'max', 'alert_id'] });

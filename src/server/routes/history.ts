@@ -8,7 +8,7 @@ import { accountOf, type RouteDeps } from './route-context.js';
 export const HISTORY_STATUSES = ['alerting', 'recovered', 'query_failed', 'no_data'] as const;
 
 /** Operation 11: alert history, keyed by alert id, newest first; only alerts with entries appear. */
-export function registerHistoryRoutes(router: Router, deps: RouteDeps): void {
+export function registerHistoryRoutes(router: Router, deps: RouteDeps<'alerts' | 'history'>): void {
   router.get('/v2/alerts/history', async (ctx) => {
     const account = accountOf(ctx);
     const query = new QueryReader(ctx.querystring, {

@@ -10,7 +10,7 @@ import { accountOf, type RouteDeps } from './route-context.js';
 const MINUTE = 60_000;
 
 /** Operations 6-10 of the seed: mute, unmute and mute status, single and bulk. Bulk routes first. */
-export function registerMuteRoutes(router: Router, deps: RouteDeps): void {
+export function registerMuteRoutes(router: Router, deps: RouteDeps<'alerts' | 'history' | 'schedules'>): void {
   const { store } = deps;
 
   router.post('/v2/alerts/muted', async (ctx) => {
@@ -64,7 +64,7 @@ export function registerMuteRoutes(router: Router, deps: RouteDeps): void {
  * Puts mutes and unmutes in the alerts' history (the console's timeline; /v2/alerts/history/ leaves them out). Written
  * after the mute itself: a crash between the two loses the entry, never the mute.
  */
-async function recordMutes(deps: RouteDeps, ids: string[], kind: 'muted' | 'unmuted', minutes?: number): Promise<void> {
+async function recordMutes(deps: RouteDeps<'history'>, ids: string[], kind: 'muted' | 'unmuted', minutes?: number): Promise<void> {
   const now = deps.now();
   const reason = kind === 'muted' ? `muted for ${minutes} minutes, until ${new Date(now + minutes! * MINUTE).toISOString()}` : 'unmuted';
   await deps.store.history.appendHistory(ids.map((alertId) => ({ alertId, status: kind, value: null, time: Math.floor(now / 1000), metric: '', reason })));

@@ -15,7 +15,7 @@ import { accountOf, param, type RouteDeps } from './route-context.js';
 import { assertBelowQuota } from '../quotas.js';
 
 /** Scheduled mutes (/v2/schedules/): shaped like the channel endpoints, with plain 400/404 statuses. */
-export function registerScheduleRoutes(router: Router, deps: RouteDeps): void {
+export function registerScheduleRoutes(router: Router, deps: RouteDeps<'alerts' | 'channels' | 'schedules'>): void {
   const { store } = deps;
 
   router.post('/v2/schedules', async (ctx) => {
