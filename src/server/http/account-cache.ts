@@ -16,7 +16,7 @@ export interface AccountCacheOptions {
   now?: () => number;
 }
 
-/** Finds the account of an API key, as Store.findAccountByKey does. */
+/** Finds the account of an API key, as AccountStore.findAccountByKey does. */
 export interface AccountCache {
   /**
    * The account of `key`. With `header` (the raw Authorization header `key` was read from), a found account is

@@ -29,12 +29,13 @@ export interface AlertStore {
    * changes and its ids come back in `missing`.
    */
   setMutedUntil(accountId: string, selector: AlertSelector, mutedUntil: number | null): Promise<SelectResult>;
+  // Optional: the console's overview falls back on searchAlerts, and /metrics reports nothing, without them.
   /** Every alert of the account, reduced to what the console's overview filters and sorts on; oldest first. */
-  listAlertSummaries(accountId: string): Promise<AlertSummary[]>;
+  listAlertSummaries?(accountId: string): Promise<AlertSummary[]>;
   /** How many alerts have each status, over all accounts (/metrics). */
-  countAlertsByStatus(): Promise<Record<string, number>>;
+  countAlertsByStatus?(): Promise<Record<string, number>>;
   /** The alerts of all accounts grouped by what their state depends on (model/alert-state.ts), for /metrics. */
-  countAlertStateFacts(): Promise<StateFactsGroup[]>;
+  countAlertStateFacts?(): Promise<StateFactsGroup[]>;
 }
 
 /** What the server writes for an alert: already validated and normalised (canonical expression, channel ids). */
