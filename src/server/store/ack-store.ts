@@ -43,7 +43,7 @@ export function isWrittenEpisode(write: AckWrite, row: { status: string; eval_st
   return write.episode === undefined || readEvalState(row.eval_state, row.status, []).alertingSince === write.episode;
 }
 
-/** The store's part for acknowledgements (issue 22). Account-scoped like the rest of the Store. */
+/** The store's part for acknowledgements. Account-scoped like the rest of the Store. */
 export interface AckStore {
   /**
    * In one transaction: when the account's alert is alerting, sets its acknowledgement, appends the history entry and,
