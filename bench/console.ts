@@ -15,7 +15,7 @@ import { launchChromium } from '../test/helpers/browser.js';
 import { spawnServe } from '../test/helpers/server-process.js';
 import { postSampleAlerts } from './lib/sample-alert.js';
 import { describeMachine, formatMs, printGoal, printTable } from './lib/report.js';
-import { SqliteStore } from '../src/server/store/sqlite/sqlite-store.js';
+import { openSqliteStore } from '../src/server/store/sqlite/sqlite-store.js';
 
 const ALERTS = Number(process.env.BENCH_ALERTS ?? 10_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -33,17 +33,17 @@ try {
   // A hundred through the API (the real validation), the rest written to the store directly (as fast as it goes).
   const posted = await postSampleAlerts(server.url, server.authorization, { count: 100, inFlight: 4, prefix: 'console-bench-api-' });
   await server.stop();
-  const store = SqliteStore.open(db);
-  const account = (await store.findAccountByKey(server.key))!;
-  const template = (await store.getAlert(account.id, posted[0]!))!;
+  const store = openSqliteStore(db);
+  const account = (await store.accounts.findAccountByKey(server.key))!;
+  const template = (await store.alerts.getAlert(account.id, posted[0]!))!;
   const ids = [...posted];
   for (let index = posted.length; index < ALERTS; index += 1) {
     const name = `console-bench-${String(index).padStart(5, '0')}`;
-    ids.push((await store.createAlert(account.id, { ...template, name, metric: `bench.${name}.cpu` })).id);
+    ids.push((await store.alerts.createAlert(account.id, { ...template, name, metric: `bench.${name}.cpu` })).id);
   }
   // A tenth alerting, written as the evaluator would (without a Graphite to read here).
   for (const id of ids.filter((_, index) => index % 10 === 0)) {
-    await store.saveEvaluations([{ alertId: id, status: 'alerting', currentlyTriggeredMetrics: ['bench.metric'], evalState: null, history: [], deliveries: [] }]);
+    await store.evaluation.saveEvaluations([{ alertId: id, status: 'alerting', currentlyTriggeredMetrics: ['bench.metric'], evalState: null, history: [], deliveries: [] }]);
   }
   await store.close();
   server = await spawnServe({ db, key: server.key, discardStderr: true });

@@ -57,9 +57,9 @@ const dir = await mkdtemp(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), '
 const store = await openStore(join(dir, 'bench.db'));
 try {
   console.log(await describeMachine());
-  const account = await store.createAccount('bench@example.com');
-  const channel = await store.createChannel(account.id, { type: 'webhook', description: 'bench hook', destination: 'http://127.0.0.1:9/hook', autoResolve: false });
-  for (let i = 0; i < ALERTS; i += 1) await store.createAlert(account.id, alertFor(i, channel.id));
+  const account = await store.accounts.createAccount('bench@example.com');
+  const channel = await store.channels.createChannel(account.id, { type: 'webhook', description: 'bench hook', destination: 'http://127.0.0.1:9/hook', autoResolve: false });
+  for (let i = 0; i < ALERTS; i += 1) await store.alerts.createAlert(account.id, alertFor(i, channel.id));
   const now = Math.floor(Date.now() / 1000);
   // The answers of each request (100 queries), made once and read at every use, as the client reads each answer.
   const answers = new Map<number, Buffer>();
@@ -83,7 +83,7 @@ try {
   const heaps: number[] = [];
   for (let cycle = 1; cycle <= CYCLES; cycle += 1) {
     const started = process.cpuUsage();
-    await runEvaluationCycle({ store, graphite });
+    await runEvaluationCycle({ store: store.evaluation, graphite });
     const totalUs = cpuUs(started);
     gc?.();
     const heapUsed = process.memoryUsage().heapUsed;

@@ -253,11 +253,11 @@ async function serveReplica(index: number, db: string, renderUrl: string) {
   const ttlMs = 3_600_000;
   const graphite = createGraphiteClient({ baseUrl: renderUrl, concurrency: CONCURRENCY });
   const deliveries = startDeliveryWorker({
-    store,
+    store: store.outbox,
     // The receiver listens on 127.0.0.1, which only an opted-in install may reach.
     send: (ch, n, signal) => sendNotification(ch, n, { ...DEFAULT_NOTIFIER_SETTINGS, destinations: parseDestinationPolicy(true) }, signal),
   });
-  const leases = replicaLeases(store, { replica, ttlMs });
+  const leases = replicaLeases(store.evaluation, { replica, ttlMs });
   // The queries of the last cycle (all its pages), to fetch them again bare in one call (the 'render' command): the
   // CPU floor of a cycle.
   let lastQueries: Parameters<typeof graphite.renderEach>[0][number][] = [];
@@ -273,12 +273,12 @@ async function serveReplica(index: number, db: string, renderUrl: string) {
     if (command === 'exit') {
       deliveries.stop().then(() => store.close()).finally(() => process.exit(0));
     } else if (command === 'settle') {
-      await store.acquireEvaluationLeases(replica, ttlMs);
+      await store.evaluation.acquireEvaluationLeases(replica, ttlMs);
       process.send!({ answer: null });
     } else if (command === 'cycle') {
       lastQueries = [];
       const cpu = process.cpuUsage();
-      const report = await runEvaluationCycle({ store, leases, graphite: recording, onDeliveriesWritten: () => deliveries.wake() });
+      const report = await runEvaluationCycle({ store: store.evaluation, leases, graphite: recording, onDeliveriesWritten: () => deliveries.wake() });
       const { user, system } = process.cpuUsage(cpu);
       await deliveries.idle();
       gc?.();
@@ -307,12 +307,12 @@ async function main() {
   const replicas: ReplicaHandle[] = [];
   try {
     console.log(await describeMachine());
-    const account = await store.createAccount('bench@example.com');
-    const channel = await store.createChannel(account.id, { type: 'webhook', description: 'bench hook', destination: `${receiver.url}/hook`, autoResolve: false });
+    const account = await store.accounts.createAccount('bench@example.com');
+    const channel = await store.channels.createChannel(account.id, { type: 'webhook', description: 'bench hook', destination: `${receiver.url}/hook`, autoResolve: false });
     const setupStarted = performance.now();
     // 50 inserts in flight: PostgreSQL's round trips, not what is measured, would otherwise dominate the setup.
     for (let i = 0; i < ALERTS; i += 50) {
-      await Promise.all(Array.from({ length: Math.min(50, ALERTS - i) }, (_, k) => store.createAlert(account.id, alertFor(i + k, channel.id))));
+      await Promise.all(Array.from({ length: Math.min(50, ALERTS - i) }, (_, k) => store.alerts.createAlert(account.id, alertFor(i + k, channel.id))));
     }
     console.log(`setup: ${ALERTS} alerts created in ${((performance.now() - setupStarted) / 1000).toFixed(1)} s`);
 

@@ -18,7 +18,7 @@ import { parseDestinationPolicy } from '../src/server/net/destination-policy.js'
 import { sendWebhook } from '../src/server/notifiers/webhook.js';
 import type { Notification } from '../src/notifications/types.js';
 import { startDeliveryWorker } from '../src/server/outbox/delivery-worker.js';
-import { SqliteStore } from '../src/server/store/sqlite/sqlite-store.js';
+import { openSqliteStore } from '../src/server/store/sqlite/sqlite-store.js';
 import type { ChannelRecord } from '../src/server/store/store.js';
 
 const ALERTS = Number(process.env.BENCH_ALERTS ?? 100);
@@ -87,16 +87,16 @@ function notificationFor(index: number): Notification {
 async function main() {
   const dir = await mkdtemp(join(tmpdir(), 'alertform-bench-outbox-'));
   const receiver = await startReceiver();
-  const store = SqliteStore.open(join(dir, 'bench.db'));
+  const store = openSqliteStore(join(dir, 'bench.db'));
   try {
-    const account = await store.createAccount('bench@example.com');
+    const account = await store.accounts.createAccount('bench@example.com');
     const channels: ChannelRecord[] = [];
     for (let c = 0; c < CHANNELS; c += 1) {
-      channels.push(await store.createChannel(account.id, { type: 'webhook', description: `hook ${c}`, destination: `${receiver.url}/hook/${c}`, autoResolve: false }));
+      channels.push(await store.channels.createChannel(account.id, { type: 'webhook', description: `hook ${c}`, destination: `${receiver.url}/hook/${c}`, autoResolve: false }));
     }
     const alertIds: string[] = [];
     for (let a = 0; a < ALERTS; a += 1) {
-      const alert = await store.createAlert(account.id, {
+      const alert = await store.alerts.createAlert(account.id, {
         name: `bench alert ${a}`, metric: `bench.h${a}.cpu`, alertCriteria: { type: 'above', above_value: 90, time_period: 2 },
         additionalCriteria: {}, expression: 'a', notificationChannels: channels.map((c) => c.id), notificationType: ['every', 60],
         scheduledMutes: [], info: null, onQueryFailure: null,
@@ -126,7 +126,7 @@ async function main() {
     const bareMs = performance.now() - bareStarted;
 
     const writeStarted = performance.now();
-    await store.saveEvaluations(
+    await store.evaluation.saveEvaluations(
       alertIds.map((alertId, a) => ({
         alertId,
         status: 'alerting', currentlyTriggeredMetrics: [], evalState: null,
@@ -137,12 +137,12 @@ async function main() {
     const writeMs = performance.now() - writeStarted;
 
     const drainStarted = performance.now();
-    const worker = startDeliveryWorker({ store, send: (channel, notification, signal) => sendWebhook(channel, notification, LOCAL, signal), concurrency: CONCURRENCY });
+    const worker = startDeliveryWorker({ store: store.outbox, send: (channel, notification, signal) => sendWebhook(channel, notification, LOCAL, signal), concurrency: CONCURRENCY });
     worker.wake();
     await worker.idle();
     const drainMs = performance.now() - drainStarted;
     await worker.stop();
-    const delivered = (await store.listDeliveries(account.id, { states: ['delivered'], page: 1, max: 100 })).items.length;
+    const delivered = (await store.outbox.listDeliveries(account.id, { states: ['delivered'], page: 1, max: 100 })).items.length;
     const received = await receiver.count();
     if (received !== 2 * total || delivered === 0) throw new Error(`receiver got ${received} requests, expected ${2 * total}`);
 

@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stringify } from 'yaml';
-import { SqliteStore } from '../src/server/store/sqlite/sqlite-store.js';
+import { openSqliteStore } from '../src/server/store/sqlite/sqlite-store.js';
 import { ensureApiKeys } from '../src/server/accounts.js';
 import { AlertformClient } from '../src/client/api.js';
 import type { AdditionalCriterion } from '../src/model/types.js';
@@ -30,14 +30,14 @@ const KEY = 'bench-plan-key-0123456789abcdef';
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 
 async function seed(db: string, defsDir: string): Promise<void> {
-  const store = SqliteStore.open(db);
+  const store = openSqliteStore(db);
   await ensureApiKeys(store, [KEY]);
-  const account = (await store.findAccountByKey(KEY))!;
+  const account = (await store.accounts.findAccountByKey(KEY))!;
   const channelIds: string[] = [];
   const channels: Record<string, unknown>[] = [];
   for (let i = 0; i < CHANNELS; i += 1) {
     const channel = { type: 'webhook' as const, description: `bench-channel-${i}`, destination: `https://hooks.example.com/bench/${i}`, autoResolve: false };
-    channelIds.push((await store.createChannel(account.id, channel)).id);
+    channelIds.push((await store.channels.createChannel(account.id, channel)).id);
     channels.push({ description: channel.description, type: channel.type, destination: channel.destination });
   }
   const files: Record<string, unknown>[][] = Array.from({ length: 10 }, () => []);
@@ -55,7 +55,7 @@ async function seed(db: string, defsDir: string): Promise<void> {
       info: `Runbook for alert ${i}: https://runbooks.example.com/bench/${i}`,
       onQueryFailure: i % 7 === 0 ? ('notify' as const) : null,
     };
-    await store.createAlert(account.id, alert);
+    await store.alerts.createAlert(account.id, alert);
     files[i % 10]!.push({
       name: alert.name,
       metric: alert.metric,

@@ -2,8 +2,7 @@ import type { AdditionalCriterion, AlertCriteria, ChannelType, MessageTemplate, 
 import type { Truth, TriggeredMetric } from '../evaluation/judge-alert.js';
 import type { NotificationEvent } from '../evaluation/transitions.js';
 import type { EscalationNote } from '../evaluation/escalation.js';
-// Acknowledgement moves down to model/; until it does, the layer test lists this one import of the server.
-import type { Acknowledgement } from '../server/store/ack-store.js';
+import type { Acknowledgement } from '../model/acknowledgement.js';
 
 /** The alert fields notifications show. */
 export interface NotifiedAlert {

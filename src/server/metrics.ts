@@ -31,7 +31,7 @@ export class ServerMetrics {
   private readonly unhealthyCycles: Counter<'reason'>;
   private deliverySource: (() => DeliveryCounts | Promise<DeliveryCounts>) | undefined;
 
-  constructor(store: Store, evaluation?: EvaluationHealth) {
+  constructor(store: Pick<Store, 'alerts' | 'pendingBound'>, evaluation?: EvaluationHealth) {
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry });
     this.requests = new Histogram({
@@ -99,7 +99,7 @@ export class ServerMetrics {
       registers,
       collect: async () => {
         alerts.reset();
-        const counts = (await store.countAlertsByStatus?.()) ?? {};
+        const counts = (await store.alerts.countAlertsByStatus?.()) ?? {};
         for (const [status, count] of Object.entries(counts)) alerts.set({ status }, count);
       },
     });
@@ -119,7 +119,7 @@ export class ServerMetrics {
       labelNames: ['state'],
       registers,
       collect: async () => {
-        const groups = (await store.countAlertStateFacts?.()) ?? [];
+        const groups = (await store.alerts.countAlertStateFacts?.()) ?? [];
         const evaluating = (await evaluation?.evaluating()) ?? false;
         const counts: Record<string, number> = Object.fromEntries(ALERT_STATES.map((state) => [state, 0]));
         for (const { facts, count } of groups) counts[alertStateOf(facts, evaluating)]! += count;

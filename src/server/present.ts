@@ -1,7 +1,7 @@
 import type { AlertRead, ChannelRead, DeliveryRead, MuteStatus, ScheduleRead } from '../model/types.js';
 import { muteState } from '../model/mute-state.js';
 import { alertStateOf, stateFactsOf } from '../model/alert-state.js';
-import { isAcknowledgedAt } from './store/ack-store.js';
+import { isAcknowledgedAt } from '../model/acknowledgement.js';
 import type { AlertRecord, ChannelRecord, ScheduleRecord } from './store/store.js';
 import type { DeliveryRecord, PendingSummary } from './store/outbox.js';
 

@@ -14,7 +14,7 @@ export interface ReadinessReport {
  * Readiness: the database answers, its schema is migrated to this code's version, and every background service
  * (the evaluator, when there is one) is running. Details name what failed, never a credential.
  */
-export async function checkReadiness(store: Store, services?: ReadinessSource): Promise<ReadinessReport> {
+export async function checkReadiness(store: Pick<Store, 'checkReadiness'>, services?: ReadinessSource): Promise<ReadinessReport> {
   const checks: ServiceReadiness[] = [];
   if (store.checkReadiness) {
     try {

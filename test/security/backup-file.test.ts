@@ -2,7 +2,7 @@ import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SqliteStore } from '../../src/server/store/sqlite/sqlite-store.js';
+import { openSqliteStore } from '../../src/server/store/sqlite/sqlite-store.js';
 import { runCli } from '../helpers/run-cli.js';
 
 // Issue 19, item 4. Before: the backup (destinations, PagerDuty keys, keys' hashes) was written 0644 while the
@@ -14,9 +14,9 @@ let db: string;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'af-backup-sec-'));
   db = join(dir, 'alertform.db');
-  const store = SqliteStore.open(db);
-  const account = await store.createAccount('ops@example.com');
-  await store.createChannel(account.id, { type: 'pagerduty', description: 'pd', destination: 'PD-ROUTING-KEY', autoResolve: true });
+  const store = openSqliteStore(db);
+  const account = await store.accounts.createAccount('ops@example.com');
+  await store.channels.createChannel(account.id, { type: 'pagerduty', description: 'pd', destination: 'PD-ROUTING-KEY', autoResolve: true });
   await store.close();
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SqliteStore } from '../../src/server/store/sqlite/sqlite-store.js';
+import { openSqliteStore } from '../../src/server/store/sqlite/sqlite-store.js';
 import { GraphLinkSigner } from '../../src/server/graph/graph-links.js';
 import { signAckLink } from '../../src/server/ack/ack-links.js';
 import { runCli } from '../helpers/run-cli.js';
@@ -24,13 +24,13 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
 describe('database files', () => {
   it('are created 0600, -wal and -shm included, and an existing 0644 database is tightened', async () => {
     const path = join(dir, 'fresh.db');
-    const store = SqliteStore.open(path);
-    await store.createAccount('a@example.com');
+    const store = openSqliteStore(path);
+    await store.accounts.createAccount('a@example.com');
     for (const file of [path, `${path}-wal`, `${path}-shm`]) expect([file, (await stat(file)).mode & 0o777]).toEqual([file, 0o600]);
     await store.close();
     const old = join(dir, 'old.db');
     await writeFile(old, '', { mode: 0o644 });
-    await SqliteStore.open(old).close();
+    await openSqliteStore(old).close();
     expect((await stat(old)).mode & 0o777).toBe(0o600);
   });
 

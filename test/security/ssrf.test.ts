@@ -152,8 +152,8 @@ describe('what a delivery failure says', () => {
     const server = await startTestServer({ graphiteUrl: render.url, evalIntervalSeconds: 1 });
     closers.push(server.close);
     // Written to the store as a name that was harmless when saved and resolves to 127.0.0.1 now.
-    const account = (await server.store.findAccountByKey(server.key))!;
-    const hook = await server.store.createChannel(account.id, {
+    const account = (await server.store.accounts.findAccountByKey(server.key))!;
+    const hook = await server.store.channels.createChannel(account.id, {
       type: 'webhook',
       description: 'rebound',
       destination: `http://localhost:${new URL(receiver.url).port}/hook`,

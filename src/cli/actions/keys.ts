@@ -15,13 +15,13 @@ export async function createKey(options: { email: string; db: string; metricPref
   const bad = prefixes.find((prefix) => !METRIC_PREFIX.test(prefix));
   if (bad !== undefined) throw new CliError(`--metric-prefix "${bad}" must be plain dot-separated words, e.g. team1. (no wildcards)`);
   await withStore(options.db, async (store) => {
-    const account = (await store.findAccountByEmail(options.email)) ?? (await store.createAccount(options.email));
+    const account = (await store.accounts.findAccountByEmail(options.email)) ?? (await store.accounts.createAccount(options.email));
     if (prefixes.length > 0) {
-      await store.setMetricPrefixes(account.id, prefixes);
+      await store.accounts.setMetricPrefixes(account.id, prefixes);
       await warnAboutUnconfinedAlerts(store, account.id, prefixes);
     }
     const key = createApiKey();
-    const record = await store.addApiKey(account.id, key);
+    const record = await store.accounts.addApiKey(account.id, key);
     if (globals(command).json) {
       await writeJson({ ...presentKey(record), key });
     } else {
@@ -33,7 +33,7 @@ export async function createKey(options: { email: string; db: string; metricPref
 
 export async function listKeys(options: { db: string }, command: Command): Promise<void> {
   await withStore(options.db, async (store) => {
-    const records = (await store.listApiKeys()).map(presentKey);
+    const records = (await store.accounts.listApiKeys()).map(presentKey);
     if (globals(command).json) {
       await writeJson({ keys: records });
       return;
@@ -53,7 +53,7 @@ export async function listKeys(options: { db: string }, command: Command): Promi
 
 export async function revokeKey(id: string, options: { db: string }): Promise<void> {
   await withStore(options.db, async (store) => {
-    if (!(await store.revokeApiKey(id))) throw new CliError(`no key with id "${id}"`);
+    if (!(await store.accounts.revokeApiKey(id))) throw new CliError(`no key with id "${id}"`);
     process.stdout.write(`key ${id} revoked\n`);
   });
 }
@@ -62,9 +62,9 @@ export async function revokeKey(id: string, options: { db: string }): Promise<vo
  * Prefixes judge the queries written from now on; alerts the account already has keep running. Say which of them
  * read outside, so the operator can ask for them to be fixed or delete them.
  */
-async function warnAboutUnconfinedAlerts(store: Store, accountId: string, prefixes: string[]): Promise<void> {
+async function warnAboutUnconfinedAlerts(store: Pick<Store, 'accounts' | 'alerts' | 'close'>, accountId: string, prefixes: string[]): Promise<void> {
   for (let page = 1; ; page += 1) {
-    const found = await store.searchAlerts(accountId, { names: [], ids: [], search: null, page, max: 100 });
+    const found = await store.alerts.searchAlerts(accountId, { names: [], ids: [], search: null, page, max: 100 });
     for (const alert of found.items) {
       const queries = [alert.metric, ...Object.values(alert.additionalCriteria).map((criterion) => criterion.metric)];
       const problem = queries.map((query) => checkMetricPrefixes(query, prefixes)).find((p) => p !== null);
@@ -82,8 +82,8 @@ function presentKey(record: ApiKeyRecord) {
   return { id: record.id, email: record.email, created_at: record.createdAt, revoked_at: record.revokedAt };
 }
 
-async function withStore(db: string, use: (store: Store) => Promise<void>): Promise<void> {
-  let store: Store;
+async function withStore(db: string, use: (store: Pick<Store, 'accounts' | 'alerts' | 'close'>) => Promise<void>): Promise<void> {
+  let store: Pick<Store, 'accounts' | 'alerts' | 'close'>;
   try {
     store = await openStore(db);
   } catch (error) {

@@ -30,10 +30,10 @@ Examples:
         throw new CliError('backup copies SQLite databases; for PostgreSQL use pg_dump (pg_dump --format=custom "$ALERTFORM_DB" > alertform.dump)');
       }
       if (opts.db === ':memory:' || !existsSync(opts.db)) throw new CliError(`no database at ${opts.db} (pass --db PATH or set ALERTFORM_DB)`);
-      const { SqliteStore } = await import('../../server/store/sqlite/sqlite-store.js');
+      const { openSqliteStore } = await import('../../server/store/sqlite/sqlite-store.js');
       let store;
       try {
-        store = SqliteStore.open(opts.db);
+        store = openSqliteStore(opts.db);
       } catch (error) {
         throw new CliError(`cannot open database ${opts.db}: ${(error as Error).message}`);
       }

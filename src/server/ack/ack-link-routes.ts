@@ -4,7 +4,7 @@ import { parseEvalState } from '../../evaluation/stored-state.js';
 import { HttpError, invalidBody, notFound } from '../errors.js';
 import type { VerifyLink } from '../http/signed-links.js';
 import { readBodyText } from '../http/read-json-body.js';
-import { isAcknowledgedAt } from '../store/ack-store.js';
+import { isAcknowledgedAt } from '../../model/acknowledgement.js';
 import type { AlertRecord, Store } from '../store/store.js';
 import { checkSchema } from '../validation/check-schema.js';
 import type { AckChangeLimiter } from '../http/ack-change-limiter.js';
@@ -23,7 +23,7 @@ const FORM_LIMIT_BYTES = 16 * 1024;
  * (another episode, not alerting any more, or already acknowledged: who and since when): a page for
  * a browser, the API's JSON error for a JSON client; 429 past the address's limit of bad tokens (http/signed-links.ts).
  */
-export function registerAckLinkRoutes(router: Router, deps: { store: Store; now: () => number; verifyLink: VerifyLink; ackChanges?: AckChangeLimiter }): void {
+export function registerAckLinkRoutes(router: Router, deps: { store: Pick<Store, 'acks' | 'alerts' | 'console'>; now: () => number; verifyLink: VerifyLink; ackChanges?: AckChangeLimiter }): void {
   /** The alert the token names, in its episode; throws the refusal otherwise. */
   const alertOfToken = async (ctx: Context): Promise<{ alert: AlertRecord; episode: number | null }> => {
     const token = (ctx as unknown as { params: { token: string } }).params.token;
@@ -31,8 +31,8 @@ export function registerAckLinkRoutes(router: Router, deps: { store: Store; now:
       notFound: 'acknowledgement link',
       expired: 'this acknowledgement link has expired',
     });
-    const owner = await deps.store.findAlertOwner(claims.alertId);
-    const alert = owner && (await deps.store.getAlert(owner.accountId, claims.alertId));
+    const owner = await deps.store.console.findAlertOwner(claims.alertId);
+    const alert = owner && (await deps.store.alerts.getAlert(owner.accountId, claims.alertId));
     if (!alert) throw notFound('alert');
     const episode = parseEvalState(alert.evalState, alert.status, alert.currentlyTriggeredMetrics).alertingSince;
     if (alert.status !== 'alerting') {

@@ -3,7 +3,7 @@ import { parseEvalState } from '../../evaluation/stored-state.js';
 import { durationMs } from '../../model/duration.js';
 import { HttpError, invalidBody, notFound } from '../errors.js';
 import type { Notification } from '../../notifications/types.js';
-import type { Acknowledgement } from '../store/ack-store.js';
+import type { Acknowledgement } from '../../model/acknowledgement.js';
 import type { AlertRecord, Store } from '../store/store.js';
 
 /** What a person asks: who, why, until when (unix seconds, a duration from now, or null: until it recovers). */
@@ -23,7 +23,7 @@ const MAX_UNTIL_SECONDS = 30 * 86_400;
  * others get a short "acknowledged by" message). Not alerting: 409. Another account's alert: 404.
  */
 export async function acknowledgeAlert(
-  store: Store,
+  store: Pick<Store, 'acks'>,
   alert: AlertRecord,
   request: AckRequest,
   nowMs: number,
@@ -50,7 +50,7 @@ export async function acknowledgeAlert(
     startedAt: parseEvalState(alert.evalState, alert.status, alert.currentlyTriggeredMetrics).alertingSince,
     acknowledgement,
   };
-  const result = await store.acknowledgeAlert(alert.accountId, alert.id, {
+  const result = await store.acks.acknowledgeAlert(alert.accountId, alert.id, {
     acknowledgement,
     history: { status: 'acknowledged', value: null, metric: '', time: at, channelId: null, reason: describeAck(acknowledgement) },
     // Due at once: the outbox's retries and maximum age run on the wall clock, as for the evaluator's deliveries.
@@ -91,9 +91,9 @@ export function alreadyAcknowledged(name: string, ack: Acknowledgement): HttpErr
 }
 
 /** Withdraws the alert's acknowledgement (history: withdrawn by whom). Not acknowledged: 409. */
-export async function withdrawAcknowledgement(store: Store, alert: AlertRecord, by: string | null, nowMs: number): Promise<void> {
+export async function withdrawAcknowledgement(store: Pick<Store, 'acks'>, alert: AlertRecord, by: string | null, nowMs: number): Promise<void> {
   const reason = by ? `withdrawn by ${by}` : 'withdrawn';
-  const result = await store.withdrawAcknowledgement(alert.accountId, alert.id, {
+  const result = await store.acks.withdrawAcknowledgement(alert.accountId, alert.id, {
     status: 'unacknowledged',
     value: null,
     metric: '',

@@ -1,4 +1,4 @@
-import { isAcknowledgedAt } from '../store/ack-store.js';
+import { isAcknowledgedAt } from '../../model/acknowledgement.js';
 import type Router from '@koa/router';
 import { QueryReader } from '../validation/query.js';
 import { accountOf, type RouteDeps } from '../routes/route-context.js';
@@ -16,7 +16,7 @@ const ALL = 1_000_000;
  * account's alerts, then one page of the ones matching `state` (repeatable) and `search`, sorted by `sort`; each
  * row with its state, since when, triggered metrics and channels. One request serves the first paint.
  */
-export function registerOverviewRoute(router: Router, deps: RouteDeps): void {
+export function registerOverviewRoute(router: Router, deps: RouteDeps<'alerts' | 'channels' | 'history' | 'schedules'>): void {
   router.get('/v2/alerts/overview', async (ctx) => {
     const query = new QueryReader(ctx.querystring, { repeatable: ['state'], single: ['search', 'sort', 'page', 'max'] });
     const states = query.list('state');
@@ -31,9 +31,9 @@ export function registerOverviewRoute(router: Router, deps: RouteDeps): void {
 
     const account = accountOf(ctx);
     const now = deps.now();
-    const alerts = deps.store.listAlertSummaries
-      ? await deps.store.listAlertSummaries(account)
-      : (await deps.store.searchAlerts(account, { names: [], ids: [], search: null, page: 1, max: ALL })).items.map(summarizeAlert);
+    const alerts = deps.store.alerts.listAlertSummaries
+      ? await deps.store.alerts.listAlertSummaries(account)
+      : (await deps.store.alerts.searchAlerts(account, { names: [], ids: [], search: null, page: 1, max: ALL })).items.map(summarizeAlert);
     const schedules = await loadSchedules(deps.store, account, alerts);
     const evaluating = await deps.evaluation.evaluating();
     const items = alerts.map((alert) => classifyAlert(alert, alert.scheduledMutes.flatMap((id) => schedules.get(id) ?? []), now, evaluating));
@@ -42,10 +42,10 @@ export function registerOverviewRoute(router: Router, deps: RouteDeps): void {
 
     const ids = rows.map((row) => row.alert.id);
     // The page's rows in full (triggered metrics, channels): at most `max` records.
-    const full = ids.length ? (await deps.store.searchAlerts(account, { names: [], ids, search: null, page: 1, max: ids.length })).items : [];
+    const full = ids.length ? (await deps.store.alerts.searchAlerts(account, { names: [], ids, search: null, page: 1, max: ids.length })).items : [];
     const records = new Map(full.map((alert) => [alert.id, alert]));
     const history = ids.length
-      ? await deps.store.searchHistory(account, { alertIds: ids, since: Math.floor(now / 1000) - SINCE_HISTORY_DAYS * 86_400, status: null, value: null })
+      ? await deps.store.history.searchHistory(account, { alertIds: ids, since: Math.floor(now / 1000) - SINCE_HISTORY_DAYS * 86_400, status: null, value: null })
       : [];
     const channels = await loadChannels(deps.store, account, [...records.values()]);
     ctx.body = {
@@ -86,15 +86,15 @@ function presentRow(row: OverviewItem, record: AlertRecord, since: number | null
   };
 }
 
-async function loadSchedules(store: Store, account: string, alerts: AlertSummary[]): Promise<Map<string, ScheduleRecord>> {
+async function loadSchedules(store: Pick<Store, 'alerts' | 'channels' | 'history' | 'schedules'>, account: string, alerts: AlertSummary[]): Promise<Map<string, ScheduleRecord>> {
   const ids = [...new Set(alerts.flatMap((alert) => alert.scheduledMutes))];
   if (ids.length === 0) return new Map();
-  return new Map((await store.getSchedulesByIds(account, ids)).map((schedule) => [schedule.id, schedule]));
+  return new Map((await store.schedules.getSchedulesByIds(account, ids)).map((schedule) => [schedule.id, schedule]));
 }
 
-async function loadChannels(store: Store, account: string, alerts: AlertRecord[]): Promise<Map<string, ChannelRecord>> {
+async function loadChannels(store: Pick<Store, 'alerts' | 'channels' | 'history' | 'schedules'>, account: string, alerts: AlertRecord[]): Promise<Map<string, ChannelRecord>> {
   const ids = [...new Set(alerts.flatMap((alert) => alert.notificationChannels))];
   if (ids.length === 0) return new Map();
-  const page = await store.searchChannels(account, { types: [], descriptions: [], ids, autoResolve: null, page: 1, max: ALL });
+  const page = await store.channels.searchChannels(account, { types: [], descriptions: [], ids, autoResolve: null, page: 1, max: ALL });
   return new Map(page.items.map((channel) => [channel.id, channel]));
 }

@@ -9,9 +9,9 @@ import { scheduleWindow } from './schedule-window.js';
  * current or next window (`window`: {from, until} in unix seconds, or null once a one-time mute has passed) and
  * whether it mutes the alert now. The console lists them on the alert page.
  */
-export function registerScheduledMutesRoute(router: Router, deps: RouteDeps): void {
+export function registerScheduledMutesRoute(router: Router, deps: RouteDeps<'alerts' | 'schedules'>): void {
   router.get('/v2/alerts/:id/scheduled-mutes', async (ctx) => {
-    const alert = await findAlert(ctx, deps.store);
+    const alert = await findAlert(ctx, deps.store.alerts);
     const schedules = await schedulesOf(ctx, deps.store, [alert]);
     const now = deps.now();
     ctx.body = {

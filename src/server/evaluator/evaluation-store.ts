@@ -11,7 +11,6 @@ import type {
 import type { TransitionHistoryEntry } from '../../evaluation/transitions.js';
 import type { EscalationStep } from '../../evaluation/escalation.js';
 import type { StoredEvalState } from '../../evaluation/stored-state.js';
-import type { EvaluationLease } from '../store/store.js';
 import type { NewDelivery } from '../store/outbox.js';
 
 /**
@@ -70,7 +69,7 @@ export interface EvaluationUpdate {
   evalState: StoredEvalState | null;
   /** The transition's entries, and the notifications it sent (one per channel) or held back, with why. */
   history: (TransitionHistoryEntry | NotificationRecord)[];
-  /** The outbox rows of this transition, one per channel; `payload` is the Notification (src/notifications/types.ts). */
+  /** The outbox rows of this transition, one per channel; `payload` is the Notification (notifiers/types.ts). */
   deliveries: NewDelivery[];
   /**
    * Removes the acknowledgement made at this time (unix seconds; its `until` passed). A newer acknowledgement (made
@@ -130,4 +129,33 @@ export interface EvaluationStore {
    * LeaseLost, so two replicas never both save (and notify) a transition.
    */
   saveEvaluations(updates: EvaluationUpdate[], lease?: EvaluationLease): Promise<void>;
+}
+
+/**
+ * The evaluation partitions a replica holds. An alert's partition is a stable hash of its id (alertPartition);
+ * `tokens` maps each held partition to its fencing token, which grows every time the partition changes hands.
+ */
+export interface EvaluationLease {
+  replica: string;
+  /** null: every alert (a single-node store). */
+  tokens: Map<number, number> | null;
+  partitionCount: number;
+}
+
+/** The evaluation partition of an alert: its id's first 8 hex digits modulo the partition count. */
+export function alertPartition(alertId: string, partitionCount: number): number {
+  const prefix = Number.parseInt(alertId.slice(0, 8), 16);
+  return Number.isNaN(prefix) ? 0 : prefix % partitionCount;
+}
+
+/**
+ * A fenced saveEvaluations found that a partition of its lease has moved to another replica: nothing of the round
+ * is saved (and so nothing of it is notified). The new owner evaluates the moved alerts; this replica evaluates
+ * its own again at its next cycle, from the state that is still the last committed one.
+ */
+export class LeaseLost extends Error {
+  constructor(readonly partitions: number[]) {
+    super(`evaluation lease lost for partition(s) ${partitions.join(', ')}: the round is not saved`);
+    this.name = 'LeaseLost';
+  }
 }

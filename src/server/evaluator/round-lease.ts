@@ -1,4 +1,4 @@
-import { LeaseLost, type EvaluationLease } from '../store/store.js';
+import { LeaseLost, type EvaluationLease } from './evaluation-store.js';
 import type { EvaluationAlert, EvaluationPaging, EvaluationStore } from './evaluation-store.js';
 
 /** Who evaluates and for how long a lease holds. */

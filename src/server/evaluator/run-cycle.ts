@@ -1,11 +1,10 @@
 import { notifiedAlert } from '../../notifications/notified-alert.js';
 import type { Logger } from 'pino';
 import type { GraphiteClient, RenderResult } from '../../graphite/index.js';
-import type { EvaluationLease } from '../store/store.js';
 import { CycleQueries } from './cycle-queries.js';
 import type { Notification } from '../../notifications/types.js';
 import { historyQueryRange, queryRangeMinutes } from '../../evaluation/criteria.js';
-import type { EvaluationAlert, EvaluationStore, EvaluationUpdate, NotificationRecord } from './evaluation-store.js';
+import type { EvaluationAlert, EvaluationLease, EvaluationStore, EvaluationUpdate, NotificationRecord } from './evaluation-store.js';
 import { listRound, type ReplicaLeases } from './round-lease.js';
 import { criteriaOf, judgeAlert, judgeCriterion, type Criterion, type CriterionOutcome } from '../../evaluation/judge-alert.js';
 import type { Advance, CycleInput } from '../../evaluation/transitions.js';

@@ -29,7 +29,7 @@ export function startEvaluatorService(context: ServiceContext): BackgroundServic
   const intervalSeconds = options.evalIntervalSeconds ?? 30;
   // Replicas on one PostgreSQL share the alerts through leases; on SQLite this one replica holds everything.
   const replica = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
-  const leases = replicaLeases(store, { replica, ttlMs: intervalSeconds * 1000 * LEASE_INTERVALS });
+  const leases = replicaLeases(store.evaluation, { replica, ttlMs: intervalSeconds * 1000 * LEASE_INTERVALS });
   const ping = options.heartbeatUrl
     ? startHeartbeat({
         url: options.heartbeatUrl,
@@ -42,7 +42,7 @@ export function startEvaluatorService(context: ServiceContext): BackgroundServic
       })
     : undefined;
   const evaluator = startEvaluator({
-    store,
+    store: store.evaluation,
     leases,
     ...(context.deliveries ? { onDeliveriesWritten: () => context.deliveries!.wake() } : {}),
     graphiteUrl: options.graphiteUrl,

@@ -31,8 +31,8 @@ export class GraphLinkSigner {
   private constructor(private readonly key: Buffer) {}
 
   /** The signer of the server's key, created on first use. */
-  static async load(store: Store): Promise<GraphLinkSigner> {
-    const secret = await store.getServerSecret(SECRET_NAME, () => randomBytes(32).toString('base64url'));
+  static async load(store: Pick<Store, 'console'>): Promise<GraphLinkSigner> {
+    const secret = await store.console.getServerSecret(SECRET_NAME, () => randomBytes(32).toString('base64url'));
     return new GraphLinkSigner(Buffer.from(secret, 'base64url'));
   }
 

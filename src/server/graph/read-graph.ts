@@ -39,7 +39,7 @@ export interface AlertGraph {
 export interface GraphSources {
   /** The server's render client; null when the server reads no Graphite. */
   graphite: GraphiteClient | null;
-  store: Store;
+  store: Pick<Store, 'history'>;
   /** The account's metric prefixes (empty: not confined). */
   prefixes: readonly string[];
   /** Epoch ms. */
@@ -119,8 +119,8 @@ function toPoints(series: RenderSeries, from: number, until: number): GraphCrite
  * period that began before the window starts at `from`: a recovery first in the window, or an alert alerting now
  * with nothing in the window.
  */
-export async function readAlertingPeriods(alert: AlertRecord, from: number, store: Store): Promise<AlertGraph['alerting']> {
-  const entries = await store.searchHistory(alert.accountId, { alertIds: [alert.id], since: from, status: null, value: null });
+export async function readAlertingPeriods(alert: AlertRecord, from: number, store: Pick<Store, 'history'>): Promise<AlertGraph['alerting']> {
+  const entries = await store.history.searchHistory(alert.accountId, { alertIds: [alert.id], since: from, status: null, value: null });
   const periods: AlertGraph['alerting'] = [];
   let open: { from: number; until: number | null } | null = null;
   const oldestFirst = entries.filter((entry) => entry.status !== 'query_failed').reverse();

@@ -16,7 +16,7 @@ export interface AccountCacheOptions {
   now?: () => number;
 }
 
-/** Finds the account of an API key, as Store.findAccountByKey does. */
+/** Finds the account of an API key, as AccountStore.findAccountByKey does. */
 export interface AccountCache {
   /**
    * The account of `key`. With `header` (the raw Authorization header `key` was read from), a found account is
@@ -55,9 +55,9 @@ const MAX_REMEMBERED_HEADER = 512;
  * wrong keys are limited to 20 a minute per address before this). The keys stay in memory only as long as their
  * header stays in the map (5 s at most), as they do in any request in flight.
  */
-export function createAccountCache(store: Store, options: AccountCacheOptions = {}): AccountCache {
+export function createAccountCache(store: Pick<Store, 'accountChanges' | 'accounts'>, options: AccountCacheOptions = {}): AccountCache {
   const changes = store.accountChanges?.() ?? null;
-  if (!changes) return { find: (key) => store.findAccountByKey(key), findByHeader: () => undefined };
+  if (!changes) return { find: (key) => store.accounts.findAccountByKey(key), findByHeader: () => undefined };
   const maxEntries = options.maxEntries ?? 10_000;
   const maxAgeMs = options.maxAgeMs ?? 5_000;
   const entries = new RecentMap<AccountRecord>(maxEntries, maxAgeMs, options.now);
@@ -66,11 +66,11 @@ export function createAccountCache(store: Store, options: AccountCacheOptions = 
   return {
     async find(key, header) {
       const version = current();
-      if (version === null) return store.findAccountByKey(key);
+      if (version === null) return store.accounts.findAccountByKey(key);
       const hash = hashApiKey(key);
       const cached = entries.get(hash);
       if (cached) return cached;
-      const account = await store.findAccountByKey(key);
+      const account = await store.accounts.findAccountByKey(key);
       if (account && changes.version() === version) {
         // Shared by every request of the key from now on: frozen, so that no route can change another's account.
         entries.set(hash, deepFreeze(account));

@@ -1,5 +1,6 @@
 import { deepFreeze } from '../deep-freeze.js';
 import type { AlertQuery, AlertRecord, Page, Store } from '../store/store.js';
+import type { AlertStore } from '../store/alert-store.js';
 import { RecentMap, emptiedOnChange } from './recent-map.js';
 
 /** Settings of an AlertReadCache; tests shorten them. */
@@ -14,7 +15,7 @@ export interface AlertReadCacheOptions {
 }
 
 /** The two alert reads of the API (GET /v2/alerts/:id and a search page), as the Store answers them. */
-export type AlertReads = Pick<Store, 'getAlert' | 'searchAlerts'>;
+export type AlertReads = Pick<AlertStore, 'getAlert' | 'searchAlerts'>;
 
 /** The alert reads, plus a look at what is already remembered (the fast path of http/cached-read.ts). */
 export interface AlertReadCache extends AlertReads {
@@ -40,12 +41,12 @@ export interface AlertReadCache extends AlertReads {
  * - bounded by count, and each answer trusted 5 s at most (a backstop for a change that was never told: a
  *   LISTEN connection that died silently); records are frozen, since every later request shares them.
  */
-export function createAlertReadCache(store: Store, options: AlertReadCacheOptions = {}): AlertReadCache {
+export function createAlertReadCache(store: Pick<Store, 'alerts' | 'accountChanges'>, options: AlertReadCacheOptions = {}): AlertReadCache {
   const changes = store.accountChanges?.() ?? null;
   if (!changes) {
     return {
-      getAlert: (accountId, id) => store.getAlert(accountId, id),
-      searchAlerts: (accountId, query) => store.searchAlerts(accountId, query),
+      getAlert: (accountId, id) => store.alerts.getAlert(accountId, id),
+      searchAlerts: (accountId, query) => store.alerts.searchAlerts(accountId, query),
       peekAlert: () => undefined,
     };
   }
@@ -56,21 +57,21 @@ export function createAlertReadCache(store: Store, options: AlertReadCacheOption
   return {
     async getAlert(accountId, id) {
       const version = current();
-      if (version === null) return store.getAlert(accountId, id);
+      if (version === null) return store.alerts.getAlert(accountId, id);
       const key = `${accountId}/${id}`;
       const cached = alerts.get(key);
       if (cached !== undefined) return cached;
-      const alert = await store.getAlert(accountId, id);
+      const alert = await store.alerts.getAlert(accountId, id);
       if (changes.version('alerts') === version) alerts.set(key, alert && deepFreeze(alert));
       return alert;
     },
     async searchAlerts(accountId, query: AlertQuery) {
       const version = current();
-      if (version === null) return store.searchAlerts(accountId, query);
+      if (version === null) return store.alerts.searchAlerts(accountId, query);
       const key = JSON.stringify([accountId, query.names, query.ids, query.search, query.page, query.max]);
       const cached = pages.get(key);
       if (cached) return cached;
-      const page = await store.searchAlerts(accountId, query);
+      const page = await store.alerts.searchAlerts(accountId, query);
       if (changes.version('alerts') === version) pages.set(key, deepFreeze(page));
       return page;
     },

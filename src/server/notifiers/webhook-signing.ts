@@ -1,5 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import type { Store } from '../store/store.js';
+import type { ConsoleStore } from '../store/console-store.js';
 
 /** The header that carries a webhook body's signature: `sha256=<hex HMAC-SHA256 of the exact body>`. */
 export const SIGNATURE_HEADER = 'x-alertform-signature';
@@ -17,7 +17,7 @@ export type SigningSecrets = (channelId: string) => Promise<string>;
  * life (delete and recreate the channel to change it). The account reads it from
  * GET /v2/notifications/{id}/signing-secret; it never reaches a log, a plan or a notification.
  */
-export function signingSecrets(store: Pick<Store, 'getServerSecret'>): SigningSecrets {
+export function signingSecrets(store: Pick<ConsoleStore, 'getServerSecret'>): SigningSecrets {
   let key: Promise<Buffer> | undefined;
   const loadKey = () =>
     (key ??= store

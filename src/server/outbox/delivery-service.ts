@@ -32,11 +32,11 @@ export function startDeliveryService(context: ServiceContext): DeliveryService {
     ...(options.smtpFrom ? { smtpFrom: options.smtpFrom } : {}),
     ...(options.delivery?.timeoutMs ? { timeoutMs: options.delivery.timeoutMs } : {}),
     destinations: parseDestinationPolicy(options.allowPrivateDestinations),
-    signingSecrets: signingSecrets(store),
+    signingSecrets: signingSecrets(store.console),
   };
   const link = createNotificationLinker(store, options.publicUrl);
   const worker = startDeliveryWorker({
-    store,
+    store: store.outbox,
     send: async (channel, notification, signal) => sendNotification(channel, await link(notification), settings, signal),
     attemptTimeoutMs: settings.timeoutMs,
     ...(options.delivery?.retry ? { retry: options.delivery.retry } : {}),
@@ -47,7 +47,7 @@ export function startDeliveryService(context: ServiceContext): DeliveryService {
   });
   // The outbox is the truth about deliveries: pending ones (whoever will send them) and dead-lettered ones.
   context.metrics?.setDeliverySource(async () => {
-    const counts = await store.countDeliveriesByChannelType();
+    const counts = await store.outbox.countDeliveriesByChannelType();
     return { pending: counts.pending, failed: counts.dead };
   });
   return {

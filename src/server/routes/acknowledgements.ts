@@ -8,9 +8,9 @@ import { readValidBody, type RouteDeps } from './route-context.js';
  * episode (409 when the alert is not alerting), DELETE withdraws it (409 when there is none); both answer the alert
  * with its `acknowledgement`. The acknowledgement ends by itself when the alert recovers or its `until` passes.
  */
-export function registerAckRoutes(router: Router, deps: RouteDeps): void {
+export function registerAckRoutes(router: Router, deps: RouteDeps<'acks' | 'alerts' | 'schedules'>): void {
   router.post('/v2/alerts/:id/ack', async (ctx) => {
-    const alert = await findAlert(ctx, deps.store);
+    const alert = await findAlert(ctx, deps.store.alerts);
     const body = await readValidBody<AckRequest>(ctx, 'alert', 'ack');
     deps.ackChanges?.take(alert.id);
     const acknowledgement = await acknowledgeAlert(deps.store, alert, body, deps.now());
@@ -18,7 +18,7 @@ export function registerAckRoutes(router: Router, deps: RouteDeps): void {
   });
 
   router.delete('/v2/alerts/:id/ack', async (ctx) => {
-    const alert = await findAlert(ctx, deps.store);
+    const alert = await findAlert(ctx, deps.store.alerts);
     // Who withdraws, when the client says (the CLI and the console do): the history names them.
     const by = new URLSearchParams(ctx.querystring).get('by')?.trim().slice(0, 200) || null;
     deps.ackChanges?.take(alert.id);

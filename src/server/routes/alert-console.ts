@@ -16,7 +16,7 @@ export const MAX_TIMELINE_ENTRIES = 1000;
  * alertform's own (additive) views of one alert for the console: its graph, backtest, definition and timeline.
  * Each answers 404 for an alert of another account, as GET /v2/alerts/{id}/ does; bad query values are 400.
  */
-export function registerAlertConsoleRoutes(router: Router, deps: RouteDeps): void {
+export function registerAlertConsoleRoutes(router: Router, deps: RouteDeps<'alerts' | 'channels' | 'console' | 'history' | 'schedules'>): void {
   const { store } = deps;
   const backtests = new BacktestSlots();
 
@@ -24,7 +24,7 @@ export function registerAlertConsoleRoutes(router: Router, deps: RouteDeps): voi
     const query = new QueryReader(ctx.querystring, { single: ['range'] });
     const range = (query.oneOf('range', Object.keys(GRAPH_RANGES)) ?? '6h') as GraphRange;
     query.assertValid();
-    const alert = await findAlert(ctx, store);
+    const alert = await findAlert(ctx, store.alerts);
     ctx.body = await readAlertGraph(alert, GRAPH_RANGES[range], { graphite: deps.graphite, store, prefixes: prefixesOf(ctx), now: deps.now(), settleSeconds: deps.settleSeconds });
   });
 
@@ -32,24 +32,24 @@ export function registerAlertConsoleRoutes(router: Router, deps: RouteDeps): voi
     const query = new QueryReader(ctx.querystring, { single: ['window'] });
     const windowSeconds = readWindow(query);
     query.assertValid();
-    const alert = await findAlert(ctx, store);
+    const alert = await findAlert(ctx, store.alerts);
     const account = accountOf(ctx);
     ctx.body = await backtests.run(account, async () => {
       const [channels, schedules] = await Promise.all([
-        store.findChannelsByRefs(account, alert.notificationChannels),
-        store.getSchedulesByIds(account, alert.scheduledMutes),
+        store.channels.findChannelsByRefs(account, alert.notificationChannels),
+        store.schedules.getSchedulesByIds(account, alert.scheduledMutes),
       ]);
       return backtestAlert(alert, windowSeconds, { graphite: deps.backtestGraphite, channels, schedules, prefixes: prefixesOf(ctx), now: deps.now() });
     });
   });
 
   router.get('/v2/alerts/:id/definition', async (ctx) => {
-    const alert = await findAlert(ctx, store);
+    const alert = await findAlert(ctx, store.alerts);
     const account = accountOf(ctx);
     const [channels, schedules, managed] = await Promise.all([
-      store.findChannelsByRefs(account, alert.notificationChannels),
-      store.getSchedulesByIds(account, alert.scheduledMutes),
-      store.isManagedFromGit(account, alert.id),
+      store.channels.findChannelsByRefs(account, alert.notificationChannels),
+      store.schedules.getSchedulesByIds(account, alert.scheduledMutes),
+      store.console.isManagedFromGit(account, alert.id),
     ]);
     // pull's own writer, given a server state that holds this alert and what it refers to: the same YAML.
     const files = renderPulledDefinitions({
@@ -66,9 +66,9 @@ export function registerAlertConsoleRoutes(router: Router, deps: RouteDeps): voi
     const query = new QueryReader(ctx.querystring, { single: ['days'] });
     const days = query.integer('days', 7, 1, 90);
     query.assertValid();
-    const alert = await findAlert(ctx, store);
+    const alert = await findAlert(ctx, store.alerts);
     const since = Math.floor(deps.now() / 1000) - days * 86_400;
-    const entries = await store.listTimeline(accountOf(ctx), alert.id, since, MAX_TIMELINE_ENTRIES);
+    const entries = await store.console.listTimeline(accountOf(ctx), alert.id, since, MAX_TIMELINE_ENTRIES);
     ctx.body = {
       entries: entries.map((entry) => ({
         time: entry.time,

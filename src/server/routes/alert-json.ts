@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import { muteState } from '../../model/mute-state.js';
 import { presentAlertAs } from '../present.js';
-import { isAcknowledgedAt } from '../store/ack-store.js';
+import { isAcknowledgedAt } from '../../model/acknowledgement.js';
 import type { AlertRecord, ScheduleRecord } from '../store/store.js';
 
 /** The JSON text of a read object, with the per-request parts it was made with. */

@@ -5,6 +5,7 @@ import { conflict, invalidBody, notFound } from '../errors.js';
 import { readJsonBody } from '../http/read-json-body.js';
 import { presentAlert } from '../present.js';
 import { UniqueViolation, type AlertRecord, type ScheduleRecord, type Store } from '../store/store.js';
+import type { AlertStore } from '../store/alert-store.js';
 import { checkAlertRules, mergeAlertUpdate, type ReferenceLookup } from '../validation/alert-rules.js';
 import { checkSchema } from '../validation/check-schema.js';
 import { QueryReader, readPaging } from '../validation/query.js';
@@ -15,7 +16,7 @@ import { assertBelowQuota } from '../quotas.js';
 import { alertJson, sendJson } from './alert-json.js';
 
 /** Operations 1-5 of the seed: create, search, read, update and delete alerts. */
-export function registerAlertRoutes(router: Router, deps: RouteDeps): void {
+export function registerAlertRoutes(router: Router, deps: RouteDeps<'alerts' | 'channels' | 'console' | 'schedules'>): void {
   const { store } = deps;
 
   router.post('/v2/alerts', async (ctx) => {
@@ -26,8 +27,8 @@ export function registerAlertRoutes(router: Router, deps: RouteDeps): void {
     const checked = await checkAlertRules(body as unknown as AlertBody, referenceLookup(store, account), prefixesOf(ctx));
     if (!checked.ok) throw invalidBody(checked.problems);
     await assertBelowQuota(store, account, 'alerts', deps.quotas.alerts);
-    const alert = await withConflict(() => store.createAlert(account, checked.value));
-    if (isManagedWrite(ctx)) await store.setManagedFromGit(account, alert.id, true);
+    const alert = await withConflict(() => store.alerts.createAlert(account, checked.value));
+    if (isManagedWrite(ctx)) await store.console.setManagedFromGit(account, alert.id, true);
     ctx.status = 201;
     const warnings = await unaddressedWarnings(store, account, alert.notificationChannels);
     ctx.body = { id: alert.id, url: `/v2/alerts/${alert.id}`, ...(warnings.length > 0 ? { warnings } : {}) };
@@ -38,7 +39,7 @@ export function registerAlertRoutes(router: Router, deps: RouteDeps): void {
     const paging = readPaging(query);
     const search = query.text('search');
     query.assertValid();
-    const page = await (deps.alertReads ?? store).searchAlerts(accountOf(ctx), {
+    const page = await (deps.alertReads ?? store.alerts).searchAlerts(accountOf(ctx), {
       names: query.list('name'),
       ids: query.list('id'),
       search,
@@ -50,30 +51,30 @@ export function registerAlertRoutes(router: Router, deps: RouteDeps): void {
   });
 
   router.get('/v2/alerts/:id', async (ctx) => {
-    const alert = await findAlert(ctx, deps.alertReads ?? store);
+    const alert = await findAlert(ctx, deps.alertReads ?? store.alerts);
     sendJson(ctx, (await alertsJson(ctx, deps, [alert]))[0]!);
   });
 
   router.put('/v2/alerts/:id', async (ctx) => {
     const account = accountOf(ctx);
     const body = await readJsonBody(ctx.req);
-    const stored = await findAlert(ctx, store);
+    const stored = await findAlert(ctx, store.alerts);
     const problems = checkSchema('alert', 'update', body);
     if (problems.length > 0) throw invalidBody(problems);
     const patch = dropReadOnlyFields(body, stored.id, READ_ONLY_FIELDS.alert);
     const merged = mergeAlertUpdate(stored, patch as Partial<AlertBody>);
     const checked = await checkAlertRules(merged, referenceLookup(store, account), prefixesOf(ctx));
     if (!checked.ok) throw invalidBody(checked.problems);
-    const updated = await withConflict(() => store.updateAlert(account, stored.id, checked.value));
+    const updated = await withConflict(() => store.alerts.updateAlert(account, stored.id, checked.value));
     if (!updated) throw notFound('alert');
-    if (isManagedWrite(ctx)) await store.setManagedFromGit(account, updated.id, true);
+    if (isManagedWrite(ctx)) await store.console.setManagedFromGit(account, updated.id, true);
     ctx.body = (await presentAlerts(ctx, deps, [updated]))[0];
   });
 
   router.delete('/v2/alerts/:id', async (ctx) => {
     const id = param(ctx, 'id');
     // The seed documents 400 for deleting an alert that does not exist; the code says not_found.
-    if (!(await store.deleteAlert(accountOf(ctx), id))) throw notFound('alert', 400);
+    if (!(await store.alerts.deleteAlert(accountOf(ctx), id))) throw notFound('alert', 400);
     ctx.body = { id, deleted: true };
   });
 }
@@ -88,14 +89,14 @@ function isManagedWrite(ctx: Context): boolean {
 }
 
 /** The account's alert named by the :id path parameter, or 404. */
-export async function findAlert(ctx: Context, store: Pick<Store, 'getAlert'>): Promise<AlertRecord> {
-  const alert = await store.getAlert(accountOf(ctx), param(ctx, 'id'));
+export async function findAlert(ctx: Context, alerts: Pick<AlertStore, 'getAlert'>): Promise<AlertRecord> {
+  const alert = await alerts.getAlert(accountOf(ctx), param(ctx, 'id'));
   if (!alert) throw notFound('alert');
   return alert;
 }
 
 /** Read objects of alerts, with the schedules their muted flag depends on loaded in one go. */
-export async function presentAlerts(ctx: Context, deps: RouteDeps, alerts: AlertRecord[]) {
+export async function presentAlerts(ctx: Context, deps: RouteDeps<'schedules'>, alerts: AlertRecord[]) {
   const schedules = await schedulesOf(ctx, deps.store, alerts);
   const now = deps.now();
   const evaluating = await deps.evaluation.evaluating();
@@ -103,7 +104,7 @@ export async function presentAlerts(ctx: Context, deps: RouteDeps, alerts: Alert
 }
 
 /** The JSON text of presentAlerts' read objects (remembered for cached records: routes/alert-json.ts). */
-async function alertsJson(ctx: Context, deps: RouteDeps, alerts: AlertRecord[]): Promise<string[]> {
+async function alertsJson(ctx: Context, deps: RouteDeps<'schedules'>, alerts: AlertRecord[]): Promise<string[]> {
   const schedules = await schedulesOf(ctx, deps.store, alerts);
   const now = deps.now();
   const evaluating = deps.evaluation.evaluatingKnown() ?? (await deps.evaluation.evaluating());
@@ -113,19 +114,19 @@ async function alertsJson(ctx: Context, deps: RouteDeps, alerts: AlertRecord[]):
 }
 
 /** The schedules referenced by the alerts, by id. */
-export async function schedulesOf(ctx: Context, store: Store, alerts: AlertRecord[]): Promise<Map<string, ScheduleRecord>> {
+export async function schedulesOf(ctx: Context, store: Pick<Store, 'schedules'>, alerts: AlertRecord[]): Promise<Map<string, ScheduleRecord>> {
   // Most alerts have no scheduled mute: answer those without building the id set (a cached read's hot path).
   if (alerts.every((alert) => alert.scheduledMutes.length === 0)) return new Map();
   const ids = [...new Set(alerts.flatMap((alert) => alert.scheduledMutes))];
   if (ids.length === 0) return new Map();
-  return new Map((await store.getSchedulesByIds(accountOf(ctx), ids)).map((schedule) => [schedule.id, schedule]));
+  return new Map((await store.schedules.getSchedulesByIds(accountOf(ctx), ids)).map((schedule) => [schedule.id, schedule]));
 }
 
 /** The account's channels and schedules as the alert rules look them up. */
-export function referenceLookup(store: Store, accountId: string): ReferenceLookup {
+export function referenceLookup(store: Pick<Store, 'channels' | 'schedules'>, accountId: string): ReferenceLookup {
   return {
     async resolveChannels(refs) {
-      const channels = await store.findChannelsByRefs(accountId, refs);
+      const channels = await store.channels.findChannelsByRefs(accountId, refs);
       const resolved = new Map<string, string>();
       // Ids first: a channel whose description looks like another's id must not hijack it.
       for (const channel of channels) resolved.set(channel.id, channel.id);
@@ -133,11 +134,11 @@ export function referenceLookup(store: Store, accountId: string): ReferenceLooku
       return new Map(refs.flatMap((ref) => (resolved.has(ref) ? [[ref, resolved.get(ref)!] as const] : [])));
     },
     async defaultChannel() {
-      const [channel] = await store.findChannelsByRefs(accountId, [DEFAULT_CHANNEL]);
+      const [channel] = await store.channels.findChannelsByRefs(accountId, [DEFAULT_CHANNEL]);
       return channel && channel.description === DEFAULT_CHANNEL ? channel.id : null;
     },
     async existingSchedules(ids) {
-      return new Set((await store.getSchedulesByIds(accountId, ids)).map((schedule) => schedule.id));
+      return new Set((await store.schedules.getSchedulesByIds(accountId, ids)).map((schedule) => schedule.id));
     },
   };
 }
@@ -157,9 +158,9 @@ export async function withConflict<T>(write: () => Promise<T>, status?: number):
  * made without channels gets the account's `Email me`, unaddressed when the account was made without an email)
  * would have every notification dead-lettered at once, so the answer says so while it can still be fixed.
  */
-async function unaddressedWarnings(store: Store, account: string, channelIds: readonly string[]): Promise<string[]> {
+async function unaddressedWarnings(store: Pick<Store, 'channels'>, account: string, channelIds: readonly string[]): Promise<string[]> {
   if (channelIds.length === 0) return ['notification_channels: the alert has no channel and notifies nobody'];
-  const channels = await Promise.all(channelIds.map((id) => store.getChannel(account, id)));
+  const channels = await Promise.all(channelIds.map((id) => store.channels.getChannel(account, id)));
   if (!channels.every((channel) => channel !== null && channel.destination.trim() === '')) return [];
   const names = channels.map((channel) => `"${channel!.description}"`).join(', ');
   return [`notification_channels: ${names} has no address, so every notification of this alert will be dead-lettered; give the channel a destination or the alert another channel`];

@@ -16,9 +16,9 @@ import { assertBelowQuota } from '../quotas.js';
 import { signingSecrets } from '../notifiers/webhook-signing.js';
 
 /** Operations 12-16 of the seed: notification channels. Statuses follow the seed's Errors table exactly. */
-export function registerChannelRoutes(router: Router, deps: RouteDeps): void {
+export function registerChannelRoutes(router: Router, deps: RouteDeps<'alerts' | 'channels' | 'console' | 'outbox' | 'schedules'>): void {
   const { store } = deps;
-  const secrets = signingSecrets(store);
+  const secrets = signingSecrets(store.console);
 
   router.post('/v2/notifications', async (ctx) => {
     const body = await readJsonBody(ctx.req);
@@ -28,7 +28,7 @@ export function registerChannelRoutes(router: Router, deps: RouteDeps): void {
     const checked = checkChannelRules(body as unknown as ChannelBody, deps.destinations);
     if (!checked.ok) throw invalidBody(checked.problems, 404);
     await assertBelowQuota(store, accountOf(ctx), 'channels', deps.quotas.channels);
-    const channel = await withConflict(() => store.createChannel(accountOf(ctx), checked.value));
+    const channel = await withConflict(() => store.channels.createChannel(accountOf(ctx), checked.value));
     ctx.status = 201;
     ctx.body = { id: channel.id, url: `/v2/notifications/${channel.id}` };
   });
@@ -48,14 +48,14 @@ export function registerChannelRoutes(router: Router, deps: RouteDeps): void {
     });
     const autoResolve = query.boolean('auto_resolve');
     query.assertValid();
-    const page = await store.searchChannels(accountOf(ctx), {
+    const page = await store.channels.searchChannels(accountOf(ctx), {
       types,
       descriptions: query.list('description'),
       ids: query.list('id'),
       autoResolve,
       ...paging,
     });
-    const pending = await store.summarizePendingDeliveries(accountOf(ctx), page.items.map((channel) => channel.id));
+    const pending = await store.outbox.summarizePendingDeliveries(accountOf(ctx), page.items.map((channel) => channel.id));
     ctx.body = {
       notifications: page.items.map((channel) => presentChannel(channel, pending.get(channel.id))),
       next_page: page.nextPage,
@@ -65,7 +65,7 @@ export function registerChannelRoutes(router: Router, deps: RouteDeps): void {
   router.get('/v2/notifications/:id', async (ctx) => {
     // The seed documents 400 for reading a channel that does not exist.
     const channel = await findChannel(ctx, store, 400);
-    const pending = await store.summarizePendingDeliveries(accountOf(ctx), [channel.id]);
+    const pending = await store.outbox.summarizePendingDeliveries(accountOf(ctx), [channel.id]);
     ctx.body = presentChannel(channel, pending.get(channel.id));
   });
 
@@ -79,7 +79,7 @@ export function registerChannelRoutes(router: Router, deps: RouteDeps): void {
     const patch = dropReadOnlyFields(body, stored.id, READ_ONLY_FIELDS.channel);
     const checked = checkChannelRules(mergeChannelUpdate(stored, patch as Partial<ChannelBody>), deps.destinations, stored);
     if (!checked.ok) throw invalidBody(checked.problems);
-    const updated = await withConflict(() => store.updateChannel(accountOf(ctx), stored.id, checked.value));
+    const updated = await withConflict(() => store.channels.updateChannel(accountOf(ctx), stored.id, checked.value));
     if (!updated) throw notFound('channel');
     ctx.body = presentChannel(updated);
   });
@@ -94,14 +94,14 @@ export function registerChannelRoutes(router: Router, deps: RouteDeps): void {
 
   router.delete('/v2/notifications/:id', async (ctx) => {
     const id = param(ctx, 'id');
-    const result = await store.deleteChannel(accountOf(ctx), id);
+    const result = await store.channels.deleteChannel(accountOf(ctx), id);
     if (!result) throw notFound('channel');
     ctx.body = { id, deleted: true, alerts_changed: result.alertsChanged };
   });
 }
 
-async function findChannel(ctx: Context, store: Store, status?: number): Promise<ChannelRecord> {
-  const channel = await store.getChannel(accountOf(ctx), param(ctx, 'id'));
+async function findChannel(ctx: Context, store: Pick<Store, 'channels' | 'console' | 'outbox'>, status?: number): Promise<ChannelRecord> {
+  const channel = await store.channels.getChannel(accountOf(ctx), param(ctx, 'id'));
   if (!channel) throw notFound('channel', status);
   return channel;
 }

@@ -15,7 +15,7 @@ export const DELIVERY_STATES = ['pending', 'dead', 'delivered', 'held', 'summari
  * Shows where each one is (attempts, next attempt, last error) without destinations or payloads. The console's
  * extensions: `alert_id=` to list one alert's, retrying a dead-lettered one, and a test notification for a channel.
  */
-export function registerDeliveryRoutes(router: Router, deps: RouteDeps): void {
+export function registerDeliveryRoutes(router: Router, deps: RouteDeps<'alerts' | 'channels' | 'console' | 'outbox'>): void {
   const testSends = createTestSendLimit(deps.now);
   router.get('/v2/deliveries', async (ctx) => {
     const query = new QueryReader(ctx.querystring, { repeatable: ['state'], single: ['page', 'max', 'alert_id'] });
@@ -29,8 +29,8 @@ export function registerDeliveryRoutes(router: Router, deps: RouteDeps): void {
     }
     query.assertValid();
     // Another account's alert does not exist for this one: 404, as GET /v2/alerts/{id}/ answers.
-    if (alertId !== null && !(await deps.store.getAlert(accountOf(ctx), alertId))) throw notFound(`alert ${echo(alertId)}`);
-    const page = await deps.store.listDeliveries(accountOf(ctx), {
+    if (alertId !== null && !(await deps.store.alerts.getAlert(accountOf(ctx), alertId))) throw notFound(`alert ${echo(alertId)}`);
+    const page = await deps.store.outbox.listDeliveries(accountOf(ctx), {
       states: states.length > 0 ? [...new Set(states as DeliveryState[])] : ['pending', 'dead'],
       ...(alertId !== null ? { alertId } : {}),
       ...paging,
@@ -41,15 +41,15 @@ export function registerDeliveryRoutes(router: Router, deps: RouteDeps): void {
   router.post('/v2/deliveries/:id/retry', async (ctx) => {
     const account = accountOf(ctx);
     const id = param(ctx, 'id');
-    const outcome = await deps.store.retryDelivery(account, id, deps.now());
+    const outcome = await deps.store.console.retryDelivery(account, id, deps.now());
     if (outcome === null) throw notFound('delivery');
     if (outcome === 'not_dead') throw new HttpError('conflict', 'only a dead-lettered delivery can be retried', { status: 409 });
-    ctx.body = { delivery: presentDelivery((await deps.store.getDelivery(account, id))!) };
+    ctx.body = { delivery: presentDelivery((await deps.store.console.getDelivery(account, id))!) };
   });
 
   router.post('/v2/notifications/:id/test', async (ctx) => {
     const account = accountOf(ctx);
-    const channel = await deps.store.getChannel(account, param(ctx, 'id'));
+    const channel = await deps.store.channels.getChannel(account, param(ctx, 'id'));
     if (!channel) throw notFound('channel');
     // Judged after the channel is found: another account's channel is a 404, never a count of this one's tests.
     const refusal = testSends(account, channel.id);
@@ -58,7 +58,7 @@ export function registerDeliveryRoutes(router: Router, deps: RouteDeps): void {
       throw new HttpError('rate_limited', refusal.message);
     }
     const now = deps.now();
-    const delivery = await deps.store.enqueueChannelTest(account, channel.id, {
+    const delivery = await deps.store.console.enqueueChannelTest(account, channel.id, {
       alertId: '',
       alertName: TEST_NOTIFICATION_NAME,
       event: 'test',

@@ -18,7 +18,7 @@ const AFTER_SECONDS = 30 * 60;
  */
 export function registerGraphPictureRoute(
   router: Router,
-  deps: { store: Store; now: () => number; graphite: GraphiteClient | null; verifyLink: VerifyLink },
+  deps: { store: Pick<Store, 'alerts' | 'console' | 'history'>; now: () => number; graphite: GraphiteClient | null; verifyLink: VerifyLink },
 ): void {
   router.get(`${GRAPH_PICTURE_PATH}:file`, async (ctx) => {
     const file = (ctx as unknown as { params: { file: string } }).params.file;
@@ -28,8 +28,8 @@ export function registerGraphPictureRoute(
       notFound: 'graph',
       expired: 'this graph link has expired',
     });
-    const owner = await deps.store.findAlertOwner(claims.alertId);
-    const alert = owner && (await deps.store.getAlert(owner.accountId, claims.alertId));
+    const owner = await deps.store.console.findAlertOwner(claims.alertId);
+    const alert = owner && (await deps.store.alerts.getAlert(owner.accountId, claims.alertId));
     if (!owner || !alert) throw notFound('graph');
     const graph = await readAlertGraph(
       alert,

@@ -10,7 +10,7 @@ import { accountOf, type RouteDeps } from './route-context.js';
 const MINUTE = 60_000;
 
 /** Operations 6-10 of the seed: mute, unmute and mute status, single and bulk. Bulk routes first. */
-export function registerMuteRoutes(router: Router, deps: RouteDeps): void {
+export function registerMuteRoutes(router: Router, deps: RouteDeps<'alerts' | 'history' | 'schedules'>): void {
   const { store } = deps;
 
   router.post('/v2/alerts/muted', async (ctx) => {
@@ -18,7 +18,7 @@ export function registerMuteRoutes(router: Router, deps: RouteDeps): void {
     const problems = checkSchema('alert', 'bulkMute', body);
     if (problems.length > 0) throw invalidBody(problems);
     const { duration } = body as { duration: number };
-    const result = await store.setMutedUntil(accountOf(ctx), selectorOf(body), deps.now() + duration * MINUTE);
+    const result = await store.alerts.setMutedUntil(accountOf(ctx), selectorOf(body), deps.now() + duration * MINUTE);
     assertAllFound(result.missing);
     await recordMutes(deps, result.ids, 'muted', duration);
     ctx.body = { ids: result.ids, duration };
@@ -28,7 +28,7 @@ export function registerMuteRoutes(router: Router, deps: RouteDeps): void {
     const body = await readJsonBody(ctx.req);
     const problems = checkSchema('alert', 'bulkUnmute', body);
     if (problems.length > 0) throw invalidBody(problems);
-    const result = await store.setMutedUntil(accountOf(ctx), selectorOf(body), null);
+    const result = await store.alerts.setMutedUntil(accountOf(ctx), selectorOf(body), null);
     assertAllFound(result.missing);
     await recordMutes(deps, result.ids, 'unmuted');
     ctx.body = { ids: result.ids };
@@ -36,25 +36,25 @@ export function registerMuteRoutes(router: Router, deps: RouteDeps): void {
 
   router.post('/v2/alerts/:id/muted', async (ctx) => {
     const body = await readJsonBody(ctx.req);
-    const alert = await findAlert(ctx, store);
+    const alert = await findAlert(ctx, store.alerts);
     const problems = checkSchema('alert', 'mute', body);
     if (problems.length > 0) throw invalidBody(problems);
     const { duration } = body as { duration: number };
-    await store.setMutedUntil(accountOf(ctx), { ids: [alert.id], search: null }, deps.now() + duration * MINUTE);
+    await store.alerts.setMutedUntil(accountOf(ctx), { ids: [alert.id], search: null }, deps.now() + duration * MINUTE);
     await recordMutes(deps, [alert.id], 'muted', duration);
     ctx.body = { duration };
   });
 
   router.delete('/v2/alerts/:id/muted', async (ctx) => {
-    const alert = await findAlert(ctx, store);
-    await store.setMutedUntil(accountOf(ctx), { ids: [alert.id], search: null }, null);
+    const alert = await findAlert(ctx, store.alerts);
+    await store.alerts.setMutedUntil(accountOf(ctx), { ids: [alert.id], search: null }, null);
     await recordMutes(deps, [alert.id], 'unmuted');
     const schedules = await schedulesOf(ctx, store, [alert]);
     ctx.body = presentMuteStatus({ ...alert, mutedUntil: null }, [...schedules.values()], deps.now());
   });
 
   router.get('/v2/alerts/:id/muted', async (ctx) => {
-    const alert = await findAlert(ctx, store);
+    const alert = await findAlert(ctx, store.alerts);
     const schedules = await schedulesOf(ctx, store, [alert]);
     ctx.body = presentMuteStatus(alert, [...schedules.values()], deps.now());
   });
@@ -64,10 +64,10 @@ export function registerMuteRoutes(router: Router, deps: RouteDeps): void {
  * Puts mutes and unmutes in the alerts' history (the console's timeline; /v2/alerts/history/ leaves them out). Written
  * after the mute itself: a crash between the two loses the entry, never the mute.
  */
-async function recordMutes(deps: RouteDeps, ids: string[], kind: 'muted' | 'unmuted', minutes?: number): Promise<void> {
+async function recordMutes(deps: RouteDeps<'history'>, ids: string[], kind: 'muted' | 'unmuted', minutes?: number): Promise<void> {
   const now = deps.now();
   const reason = kind === 'muted' ? `muted for ${minutes} minutes, until ${new Date(now + minutes! * MINUTE).toISOString()}` : 'unmuted';
-  await deps.store.appendHistory(ids.map((alertId) => ({ alertId, status: kind, value: null, time: Math.floor(now / 1000), metric: '', reason })));
+  await deps.store.history.appendHistory(ids.map((alertId) => ({ alertId, status: kind, value: null, time: Math.floor(now / 1000), metric: '', reason })));
 }
 
 function selectorOf(body: Record<string, unknown>): AlertSelector {

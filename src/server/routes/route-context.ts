@@ -12,9 +12,12 @@ import { checkSchema } from '../validation/check-schema.js';
 import type { AckChangeLimiter } from '../http/ack-change-limiter.js';
 import type { EvaluationHealth } from '../evaluator/evaluation-health.js';
 
-/** What every route module gets: the store and the clock (tests move the clock to expire mutes). */
-export interface RouteDeps {
-  store: Store;
+/**
+ * What every route module gets: the store and the clock (tests move the clock to expire mutes). A route module names
+ * the store's concerns it uses (`RouteDeps<'alerts' | 'history'>`): it is given the whole store, and may use only those.
+ */
+export interface RouteDeps<C extends keyof Store = keyof Store> {
+  store: Pick<Store, C>;
   now: () => number;
   /** Where channel destinations may lead (literal addresses are judged at create time). */
   destinations: DestinationPolicy;

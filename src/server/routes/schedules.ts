@@ -15,7 +15,7 @@ import { accountOf, param, type RouteDeps } from './route-context.js';
 import { assertBelowQuota } from '../quotas.js';
 
 /** Scheduled mutes (/v2/schedules/): shaped like the channel endpoints, with plain 400/404 statuses. */
-export function registerScheduleRoutes(router: Router, deps: RouteDeps): void {
+export function registerScheduleRoutes(router: Router, deps: RouteDeps<'alerts' | 'channels' | 'schedules'>): void {
   const { store } = deps;
 
   router.post('/v2/schedules', async (ctx) => {
@@ -25,7 +25,7 @@ export function registerScheduleRoutes(router: Router, deps: RouteDeps): void {
     const checked = checkScheduleRules(body as unknown as ScheduleBody, deps.now());
     if (!checked.ok) throw invalidBody(checked.problems);
     await assertBelowQuota(store, accountOf(ctx), 'schedules', deps.quotas.schedules);
-    const schedule = await withConflict(() => store.createSchedule(accountOf(ctx), checked.value));
+    const schedule = await withConflict(() => store.schedules.createSchedule(accountOf(ctx), checked.value));
     ctx.status = 201;
     ctx.body = { id: schedule.id, url: `/v2/schedules/${schedule.id}` };
   });
@@ -38,7 +38,7 @@ export function registerScheduleRoutes(router: Router, deps: RouteDeps): void {
     const paging = readPaging(query);
     const filters = readScheduleFilters(query);
     query.assertValid();
-    const page = await store.searchSchedules(accountOf(ctx), {
+    const page = await store.schedules.searchSchedules(accountOf(ctx), {
       names: query.list('name'),
       ids: query.list('id'),
       ...filters,
@@ -62,20 +62,20 @@ export function registerScheduleRoutes(router: Router, deps: RouteDeps): void {
     if (!checked.ok) throw invalidBody(checked.problems);
     // A one-time schedule whose timing changes counts its next start_time from now again.
     const next = changesTiming(stored, checked.value) ? { ...checked.value, anchor: deps.now() } : checked.value;
-    const updated = await withConflict(() => store.updateSchedule(accountOf(ctx), stored.id, next));
+    const updated = await withConflict(() => store.schedules.updateSchedule(accountOf(ctx), stored.id, next));
     if (!updated) throw notFound('scheduled mute');
     ctx.body = presentSchedule(updated);
   });
 
   router.delete('/v2/schedules/:id', async (ctx) => {
     const id = param(ctx, 'id');
-    if (!(await store.deleteSchedule(accountOf(ctx), id))) throw notFound('scheduled mute');
+    if (!(await store.schedules.deleteSchedule(accountOf(ctx), id))) throw notFound('scheduled mute');
     ctx.body = { id, deleted: true };
   });
 }
 
-async function findSchedule(ctx: Context, store: Store): Promise<ScheduleRecord> {
-  const schedule = await store.getSchedule(accountOf(ctx), param(ctx, 'id'));
+async function findSchedule(ctx: Context, store: Pick<Store, 'schedules'>): Promise<ScheduleRecord> {
+  const schedule = await store.schedules.getSchedule(accountOf(ctx), param(ctx, 'id'));
   if (!schedule) throw notFound('scheduled mute');
   return schedule;
 }

@@ -1,19 +1,7 @@
 import { parseEvalState, type StoredEvalState } from '../../evaluation/stored-state.js';
+import type { Acknowledgement } from '../../model/acknowledgement.js';
 import type { NewDelivery } from './outbox.js';
-import type { NewHistoryEntry } from './store.js';
-
-/** Who acknowledged an alerting episode, why, when and until when (unix seconds; until null: until it recovers). */
-export interface Acknowledgement {
-  by: string;
-  note: string | null;
-  at: number;
-  until: number | null;
-}
-
-/** Whether an acknowledgement holds at `nowSeconds`: present and its `until` not passed. */
-export function isAcknowledgedAt(ack: Acknowledgement | null, nowSeconds: number): boolean {
-  return ack !== null && (ack.until === null || ack.until > nowSeconds);
-}
+import type { NewHistoryEntry } from './history-store.js';
 
 /** An acknowledgement to write, with its history entry and the notifications that tell the channels. */
 export interface AckWrite {
@@ -55,7 +43,7 @@ export function isWrittenEpisode(write: AckWrite, row: { status: string; eval_st
   return write.episode === undefined || parseEvalState(row.eval_state, row.status, []).alertingSince === write.episode;
 }
 
-/** The store's part for acknowledgements (issue 22). Account-scoped like the rest of the Store. */
+/** The store's part for acknowledgements. Account-scoped like the rest of the Store. */
 export interface AckStore {
   /**
    * In one transaction: when the account's alert is alerting, sets its acknowledgement, appends the history entry and,

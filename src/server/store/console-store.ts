@@ -1,7 +1,7 @@
 import type { DeliveryRecord } from './outbox.js';
 
 /**
- * The store's part for the console (issue 20): an alert's full timeline, retrying and testing deliveries, the
+ * The store's part for the console: an alert's full timeline, retrying and testing deliveries, the
  * "managed from git" marker and the server's own secrets. Account-scoped like the rest of the Store.
  */
 export interface ConsoleStore {

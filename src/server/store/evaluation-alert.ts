@@ -1,7 +1,8 @@
 import { isMutedAt } from '../../model/mute-state.js';
 import type { ScheduleTiming } from '../../model/schedule-active.js';
 import type { Weekday } from '../../model/types.js';
-import { acknowledgementFromRow, isAcknowledgedAt, type Acknowledgement } from './ack-store.js';
+import { isAcknowledgedAt, type Acknowledgement } from '../../model/acknowledgement.js';
+import { acknowledgementFromRow } from './ack-store.js';
 import type { EvaluationAlert, EvaluationUpdate } from '../evaluator/evaluation-store.js';
 import type { AlertRow } from './row-mappers.js';
 import { ParsedJsonCache } from './parsed-json-cache.js';
@@ -9,7 +10,10 @@ import { ParsedJsonCache } from './parsed-json-cache.js';
 /**
  * The evaluator's record from an alert row, shared by both backends (sqlite/ and postgres/evaluation-rows.ts): the
  * one place where `muted` and `acknowledged` are decided for a cycle (isMutedAt, isAcknowledgedAt, at the cycle's
- * time), so SQLite and PostgreSQL cannot disagree about them.
+ * time), so SQLite and PostgreSQL cannot disagree about them. The rules are model/'s (mute-state.ts,
+ * acknowledgement.ts); they are applied here, where the record is built, because the listing cache hands the same
+ * kept record to later cycles and decides both again at each cycle's time from the clock inputs it keeps beside it
+ * (setClockFields), which the evaluator never sees.
  */
 
 /** The alert columns the evaluator reads, in the order of an array row (evaluationAlertFromValues). */

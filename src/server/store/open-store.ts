@@ -1,5 +1,5 @@
-import { PostgresStore } from './postgres/postgres-store.js';
-import { SqliteStore } from './sqlite/sqlite-store.js';
+import { openPostgresStore } from './postgres/postgres-store.js';
+import { openSqliteStore } from './sqlite/sqlite-store.js';
 import type { Store } from './store.js';
 
 /** Whether a --db value names a PostgreSQL database (postgres:// or postgresql://) rather than a SQLite file. */
@@ -12,5 +12,5 @@ export function isPostgresUrl(db: string): boolean {
  * file path or `:memory:`. The one place that decides, for `serve` and `keys` alike.
  */
 export async function openStore(db: string): Promise<Store> {
-  return isPostgresUrl(db) ? PostgresStore.open(db) : SqliteStore.open(db);
+  return isPostgresUrl(db) ? openPostgresStore(db) : openSqliteStore(db);
 }

@@ -45,7 +45,7 @@ describe('the graph of an alert', () => {
       additional_criteria: { b: { metric: 'web.*.errors', type: 'outside_bounds', above_value: 10, below_value: 1 } },
       expression: 'a || b',
     });
-    await s.store.appendHistory([
+    await s.store.history.appendHistory([
       { alertId: id, status: 'alerting', value: 95, time: now - 3000, metric: 'web.1.cpu' },
       { alertId: id, status: 'recovered', value: 40, time: now - 1200, metric: 'web.1.cpu' },
       { alertId: id, status: 'alerting', value: 96, time: now - 600, metric: 'web.1.cpu' },
@@ -96,8 +96,8 @@ describe('the graph of an alert', () => {
     const render = await renderWith(() => null);
     const confined = await server({ graphiteUrl: render.url, evalIntervalSeconds: 3600 });
     const alertId = await createAlert(confined);
-    const account = (await confined.store.findAccountByKey('views-key'))!.id;
-    await confined.store.setMetricPrefixes(account, ['team1.']);
+    const account = (await confined.store.accounts.findAccountByKey('views-key'))!.id;
+    await confined.store.accounts.setMetricPrefixes(account, ['team1.']);
     const before = render.requests.length;
     const graph = await confined.request('GET', `/v2/alerts/${alertId}/graph/?range=6h`);
     expect(graph.body.error).toContain('outside the account\'s metric prefixes');

@@ -275,7 +275,7 @@ describeEachStore('on $name', (backend) => {
 
     it('keeps the evaluator state (status) when the criteria change', async () => {
       const { body } = await create(alertBody());
-      await server.store.saveEvaluations([{ alertId: body.id, status: 'alerting', currentlyTriggeredMetrics: ['host.cpu'], evalState: JSON.stringify({ n: 1 }), history: [], deliveries: [] }]);
+      await server.store.evaluation.saveEvaluations([{ alertId: body.id, status: 'alerting', currentlyTriggeredMetrics: ['host.cpu'], evalState: JSON.stringify({ n: 1 }), history: [], deliveries: [] }]);
       const updated = await server.request('PUT', `/v2/alerts/${body.id}`, { alert_criteria: { type: 'above', above_value: 1 } });
       expect(updated.body).toMatchObject({ status: 'alerting', currently_triggered_metrics: ['host.cpu'] });
     });

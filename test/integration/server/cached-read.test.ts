@@ -185,8 +185,8 @@ describe.each(backends)('the cached-read fast path on $name', (backend) => {
     const api = (await start())!;
     const id = await api.createAlert('revoked');
     await api.untilFast(`/v2/alerts/${id}`);
-    const keyRecord = await api.store.findApiKey(api.keys[0]!);
-    expect(await api.store.revokeApiKey(keyRecord!.id)).toBe(true);
+    const keyRecord = await api.store.accounts.findApiKey(api.keys[0]!);
+    expect(await api.store.accounts.revokeApiKey(keyRecord!.id)).toBe(true);
     const refused = await api.send('GET', `/v2/alerts/${id}`);
     expect(refused.status).toBe(401);
     expect(refused.fast).toBe(false);

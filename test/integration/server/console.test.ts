@@ -116,12 +116,12 @@ describeEachStore('GET /v2/alerts/overview/ on $name', (backend) => {
     const evaluated = { history: [], deliveries: [] };
     const state = (status: string, more: object = {}) => JSON.stringify({ version: 1, status, triggered: [], ...more });
     for (const name of ['disk full', 'queue depth']) {
-      await server.store.saveEvaluations([{ alertId: ids[name]!, status: 'healthy', currentlyTriggeredMetrics: [], evalState: state('healthy'), ...evaluated }]);
+      await server.store.evaluation.saveEvaluations([{ alertId: ids[name]!, status: 'healthy', currentlyTriggeredMetrics: [], evalState: state('healthy'), ...evaluated }]);
     }
-    await server.store.saveEvaluations([{ alertId: ids['CPU high']!, status: 'alerting', currentlyTriggeredMetrics: ['hosts.a.cpu'], evalState: state('alerting'), ...evaluated }]);
-    await server.store.appendHistory([{ alertId: ids['CPU high']!, status: 'alerting', value: 5, time: tenMinutesAgo, metric: 'hosts.a.cpu' }]);
+    await server.store.evaluation.saveEvaluations([{ alertId: ids['CPU high']!, status: 'alerting', currentlyTriggeredMetrics: ['hosts.a.cpu'], evalState: state('alerting'), ...evaluated }]);
+    await server.store.history.appendHistory([{ alertId: ids['CPU high']!, status: 'alerting', value: 5, time: tenMinutesAgo, metric: 'hosts.a.cpu' }]);
     const failing = state('healthy', { queryFailing: true });
-    await server.store.saveEvaluations([{ alertId: ids['api errors']!, status: 'healthy', currentlyTriggeredMetrics: [], evalState: failing, ...evaluated }]);
+    await server.store.evaluation.saveEvaluations([{ alertId: ids['api errors']!, status: 'healthy', currentlyTriggeredMetrics: [], evalState: failing, ...evaluated }]);
     expect((await server.request('POST', `/v2/alerts/${ids['queue depth']}/muted/`, { duration: 60 })).status).toBe(200);
     return { server, ids };
   }

@@ -110,7 +110,7 @@ describeEachStore('escalation on $name', (backend) => {
         const sentAt: Record<number, string[]> = {};
         let seen = 0;
         for (const minute of [0, 1, 14, 15, 16, 29, 30, 31, 45]) {
-          await runEvaluationCycle({ store: server.store, graphite, now: () => start + minute * 60_000 });
+          await runEvaluationCycle({ store: server.store.evaluation, graphite, now: () => start + minute * 60_000 });
           const all = await server.request('GET', `/v2/deliveries/?alert_id=${id}&state=pending&state=dead&state=delivered&max=100`);
           const deliveries = all.body.deliveries as { event: string; channel: { description: string } }[];
           sentAt[minute] = deliveries.slice(seen).map((d) => `${d.event}>${d.channel.description}`);
@@ -128,7 +128,7 @@ describeEachStore('escalation on $name', (backend) => {
           45: [],
         });
         value = 10;
-        await runEvaluationCycle({ store: server.store, graphite, now: () => start + 46 * 60_000 });
+        await runEvaluationCycle({ store: server.store.evaluation, graphite, now: () => start + 46 * 60_000 });
         const after = await server.request('GET', `/v2/deliveries/?alert_id=${id}&state=pending&state=dead&state=delivered&max=100`);
         expect(after.body.deliveries.slice(seen).map((d: { event: string; channel: { description: string } }) => `${d.event}>${d.channel.description}`).sort()).toEqual(
           ['recovered>lead', 'recovered>manager', 'recovered>oncall'],

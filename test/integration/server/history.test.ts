@@ -19,7 +19,7 @@ describeEachStore('on $name', (backend) => {
     first = await make('first');
     second = await make('second');
     quiet = await make('quiet');
-    await server.store.appendHistory([
+    await server.store.history.appendHistory([
       { alertId: first, status: 'alerting', value: 5, time: nowSeconds - 3600, metric: 'first.a' },
       { alertId: first, status: 'recovered', value: 0.5, time: nowSeconds - 60, metric: 'first.a' },
       { alertId: first, status: 'alerting', value: 7, time: nowSeconds - 5 * 86_400, metric: 'first.b' },

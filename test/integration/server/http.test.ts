@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import { Writable } from 'node:stream';
 import { startServer } from '../../../src/server/index.js';
-import { SqliteStore } from '../../../src/server/store/sqlite/sqlite-store.js';
+import { openSqliteStore, type SqliteStore } from '../../../src/server/store/sqlite/sqlite-store.js';
 import { sendRequest, startTestServer, type TestServer } from '../../helpers/server.js';
 
 let server: TestServer;
@@ -55,8 +55,8 @@ describe('authentication', () => {
   it('a revoked key gets 401', async () => {
     const revocable = await startTestServer({ keys: ['soon-revoked'] });
     try {
-      const [record] = await revocable.store.listApiKeys();
-      await revocable.store.revokeApiKey(record!.id);
+      const [record] = await revocable.store.accounts.listApiKeys();
+      await revocable.store.accounts.revokeApiKey(record!.id);
       expect((await revocable.request('GET', '/v2/alerts/')).status).toBe(401);
     } finally {
       await revocable.close();
@@ -133,9 +133,9 @@ describe('unexpected failures', () => {
   it('are answered 500 internal without a stack, and logged without the key', async () => {
     const lines: string[] = [];
     const logger = pino({ level: 'info' }, new Writable({ write(chunk, _enc, done) { lines.push(String(chunk)); done(); } }));
-    const store = SqliteStore.open(':memory:');
+    const store = openSqliteStore(':memory:');
     const broken = Object.create(store) as SqliteStore;
-    broken.searchAlerts = async () => {
+    broken.alerts.searchAlerts = async () => {
       throw new Error('disk on fire');
     };
     const running = await startServer({ store: broken, logger, host: '127.0.0.1', port: 0, apiKeys: ['secret-key-123'] });

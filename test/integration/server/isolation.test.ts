@@ -20,7 +20,7 @@ describeEachStore('on $name', (backend) => {
     aliceAlert = (
       await server.request('POST', '/v2/alerts/', { name: 'alice alert', metric: 'a.b', alert_criteria: { type: 'above', above_value: 1 }, notification_channels: ['alice hook'], scheduled_mutes: [aliceSchedule] }, { key: alice })
     ).body.id;
-    await server.store.appendHistory([{ alertId: aliceAlert, status: 'alerting', value: 2, time: Math.floor(Date.now() / 1000), metric: 'a.b' }]);
+    await server.store.history.appendHistory([{ alertId: aliceAlert, status: 'alerting', value: 2, time: Math.floor(Date.now() / 1000), metric: 'a.b' }]);
   });
   afterAll(() => server.close());
 

@@ -11,7 +11,7 @@ it('lets replicas started together with the same keys all start, with one accoun
   const keys = ['replica-key-0123456789abcdef', 'other-key-0123456789abcdefgh'];
   // Each call reads "no such key" before either writes it, as two replicas starting at once do.
   await Promise.all([ensureApiKeys(store, keys), ensureApiKeys(store, keys), ensureApiKeys(store, keys)]);
-  const listed = await store.listApiKeys();
+  const listed = await store.accounts.listApiKeys();
   expect(listed).toHaveLength(2);
-  for (const key of keys) expect(await store.findAccountByKey(key)).not.toBeNull();
+  for (const key of keys) expect(await store.accounts.findAccountByKey(key)).not.toBeNull();
 });

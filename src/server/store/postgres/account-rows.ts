@@ -4,7 +4,7 @@ import type { AccountRecord, ApiKeyRecord } from '../store.js';
 import { accountFromRow, API_KEY_SELECT, apiKeyFromRow, type AccountRow, type ApiKeyRow } from '../row-mappers.js';
 import type { PgDatabase } from './pg-database.js';
 
-/** Store.createAccount on PostgreSQL: the account and its `Email me` channel in one transaction. */
+/** AccountStore.createAccount on PostgreSQL: the account and its `Email me` channel in one transaction. */
 export async function createAccount(db: PgDatabase, email: string | null): Promise<AccountRecord> {
   const account = { id: createId(), email, createdAt: new Date().toISOString() };
   await db.transaction(async (tx) => {

@@ -9,7 +9,7 @@ import { SqlBuilder, unique } from './sql.js';
 /** The columns of a ChannelRow. */
 export const CHANNEL_COLUMNS = 'id, account_id, type, description, destination, auto_resolve, last_error, throttle, template';
 
-/** Store.createChannel on PostgreSQL: UniqueViolation when the account has a channel of that description. */
+/** ChannelStore.createChannel on PostgreSQL: UniqueViolation when the account has a channel of that description. */
 export async function createChannel(db: PgDatabase, accountId: string, channel: ChannelWrite): Promise<ChannelRecord> {
   const [row] = await unique('description', channel.description, () =>
     db.query<ChannelRow>(
@@ -46,7 +46,7 @@ export async function updateChannel(db: PgDatabase, accountId: string, id: strin
   return row ? channelFromRow(row) : null;
 }
 
-/** Store.deleteChannel: the channel leaves its alerts and their escalations; an alert left with none gets Email me. */
+/** ChannelStore.deleteChannel: the channel leaves its alerts and their escalations; an alert left with none gets Email me. */
 export async function deleteChannel(db: PgDatabase, accountId: string, id: string): Promise<{ alertsChanged: number } | null> {
   return db.transaction(async (tx) => {
     // FOR UPDATE waits for (and then blocks) writes that link an alert to this channel, so no link is added
@@ -77,7 +77,7 @@ export async function deleteChannel(db: PgDatabase, accountId: string, id: strin
   });
 }
 
-/** Store.searchChannels: the given filters ORed, oldest first, one page. */
+/** ChannelStore.searchChannels: the given filters ORed, oldest first, one page. */
 export async function searchChannels(db: PgDatabase, accountId: string, query: ChannelQuery): Promise<Page<ChannelRecord>> {
   const sql = new SqlBuilder([accountId]);
   const either: string[] = [];

@@ -1,5 +1,12 @@
-import type { EvaluationAlert, EvaluationPaging, EvaluationStore, EvaluationUpdate } from '../../evaluator/evaluation-store.js';
-import { LeaseLost, alertPartition, type EvaluationLease } from '../store.js';
+import {
+  LeaseLost,
+  alertPartition,
+  type EvaluationAlert,
+  type EvaluationLease,
+  type EvaluationPaging,
+  type EvaluationStore,
+  type EvaluationUpdate,
+} from '../../evaluator/evaluation-store.js';
 import {
   EVALUATION_ALERT_COLUMNS,
   SCHEDULE_TIMING_COLUMNS,

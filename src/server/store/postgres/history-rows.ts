@@ -4,7 +4,7 @@ import { PUBLIC_HISTORY_STATUSES } from '../console-store.js';
 import type { PgDatabase, Queryable } from './pg-database.js';
 import { SqlBuilder } from './sql.js';
 
-/** Store.searchHistory on PostgreSQL: entries of the account's alerts, newest first, the public kinds only. */
+/** HistoryStore.searchHistory on PostgreSQL: entries of the account's alerts, newest first, the public kinds only. */
 export async function searchHistory(db: PgDatabase, accountId: string, query: HistoryQuery): Promise<HistoryRecord[]> {
   const sql = new SqlBuilder([accountId, query.since]);
   // The console's kinds (mutes, notifications) stay out of the public answer.
@@ -19,7 +19,7 @@ export async function searchHistory(db: PgDatabase, accountId: string, query: Hi
   return rows.map(historyFromRow);
 }
 
-/** Store.appendHistory on PostgreSQL (and the round's and an acknowledgement's entries): one INSERT; the account is the alert's, and entries of deleted alerts are dropped. */
+/** HistoryStore.appendHistory on PostgreSQL (and the round's and an acknowledgement's entries): one INSERT; the account is the alert's, and entries of deleted alerts are dropped. */
 export async function appendHistory(db: Queryable, entries: NewHistoryEntry[]): Promise<void> {
   if (entries.length === 0) return;
   // WITH ORDINALITY keeps the given order in seq, which breaks ties between entries of one second.

@@ -1,339 +1,99 @@
+import type { Store, StoreReadiness } from '../store.js';
+import type { AccountStore } from '../account-store.js';
+import type { AlertStore } from '../alert-store.js';
+import type { ChannelStore } from '../channel-store.js';
+import type { ScheduleStore } from '../schedule-store.js';
+import type { HistoryStore } from '../history-store.js';
+import type { AckStore } from '../ack-store.js';
+import type { OutboxStore } from '../outbox.js';
+import type { ConsoleStore } from '../console-store.js';
+import type { AccountChanges } from '../account-changes.js';
+import { bindRows } from '../bind-rows.js';
 import * as accountRows from './account-rows.js';
 import * as alertRows from './alert-rows.js';
 import * as channelRows from './channel-rows.js';
 import * as scheduleRows from './schedule-rows.js';
 import * as historyRows from './history-rows.js';
-import {
-  type AccountRecord,
-  type AlertQuery,
-  type AlertRecord,
-  type AlertSelector,
-  type AlertWrite,
-  type ApiKeyRecord,
-  type ChannelQuery,
-  type ChannelRecord,
-  type ChannelWrite,
-  type EvaluationLease,
-  type HistoryQuery,
-  type HistoryRecord,
-  type NewHistoryEntry,
-  type Page,
-  type ScheduleQuery,
-  type ScheduleRecord,
-  type ScheduleWrite,
-  type SelectResult,
-  type Store,
-  type StoreReadiness,
-} from '../store.js';
 import * as ackRows from './ack-rows.js';
-import type { AckOutcome, AckWrite } from '../ack-store.js';
+import * as outboxRows from './outbox-rows.js';
 import * as throttleRows from './throttle-rows.js';
-import { listsHeld } from '../held-listing.js';
+import * as consoleRows from './console-rows.js';
 import { PostgresEvaluationRows } from './evaluation-rows.js';
 import { PendingDeliveryBound } from '../pending-bound.js';
-import type { EvaluationAlert, EvaluationPaging, EvaluationUpdate } from '../../evaluator/evaluation-store.js';
+import { listsHeld } from '../held-listing.js';
 import { MIGRATIONS, migrateDatabase } from './migrations.js';
 import { watchPostgresAccountChanges } from './account-changes.js';
-import type { AccountChanges } from '../account-changes.js';
 import { PgDatabase, type PoolOptions } from './pg-database.js';
-import * as outbox from './outbox-rows.js';
-import type { AlertSummary, StateFactsGroup } from '../alert-summary.js';
-import * as consoleRows from './console-rows.js';
-import type { ChannelTestDelivery, TimelineRecord } from '../console-store.js';
-import type {
-  ClaimedDelivery,
-  DeliveryClaim,
-  DeliveryQuery,
-  DeliveryRecord,
-  FinishedDelivery,
-  PendingSummary,
-} from '../outbox.js';
 
-
-/**
- * The Store on PostgreSQL (node-postgres, a pool of connections). The same semantics as the SQLite store in
- * every method: creation order (`seq`), per-account uniqueness enforced by the database's UNIQUE constraints,
- * search and pagination in SQL, and a transaction wherever SQLite uses one. A database that cannot be reached
- * surfaces as StoreUnavailable.
- */
-export class PostgresStore implements Store {
-  /** The evaluator's side (evaluation-rows.ts). */
-  private readonly evaluation: PostgresEvaluationRows;
-  /** Each account's bound on pending deliveries (the server sets its limit). */
-  readonly pendingBound = new PendingDeliveryBound();
-
-  private constructor(private readonly db: PgDatabase) {
-    this.evaluation = new PostgresEvaluationRows(db, () => this.accountChanges(), this.pendingBound);
-  }
-  private changes: AccountChanges | undefined;
-
-  /**
-   * Connects to `url` (postgres://USER[:PASSWORD]@HOST:PORT/DB, or several hosts with target_session_attrs, see
-   * PgDatabase) and brings the schema up to date.
-   */
-  static async open(url: string, options: PoolOptions = {}): Promise<PostgresStore> {
-    const db = new PgDatabase(url, options);
-    try {
-      await db.locate();
-      await migrateDatabase(db.pool);
-    } catch (error) {
-      await db.close();
-      throw error;
-    }
-    return new PostgresStore(db);
-  }
-
-  // Accounts and keys ------------------------------------------------------------------------------------------
-
-  async createAccount(email: string | null): Promise<AccountRecord> {
-    return accountRows.createAccount(this.db, email);
-  }
-
-  async findAccountByEmail(email: string): Promise<AccountRecord | null> {
-    return accountRows.findAccountByEmail(this.db, email);
-  }
-
-  async addApiKey(accountId: string, key: string): Promise<ApiKeyRecord> {
-    return accountRows.addApiKey(this.db, accountId, key);
-  }
-
-  async findAccountByKey(key: string): Promise<AccountRecord | null> {
-    return accountRows.findAccountByKey(this.db, key);
-  }
-
-  async setMetricPrefixes(accountId: string, prefixes: string[]): Promise<void> {
-    await accountRows.setMetricPrefixes(this.db, accountId, prefixes);
-  }
-
-  accountChanges(): AccountChanges {
-    return (this.changes ??= watchPostgresAccountChanges(this.db));
-  }
-
-  async findApiKey(key: string): Promise<ApiKeyRecord | null> {
-    return accountRows.findApiKey(this.db, key);
-  }
-
-  async listApiKeys(): Promise<ApiKeyRecord[]> {
-    return accountRows.listApiKeys(this.db);
-  }
-
-  async revokeApiKey(keyId: string): Promise<boolean> {
-    return accountRows.revokeApiKey(this.db, keyId);
-  }
-
-  // Alerts -----------------------------------------------------------------------------------------------------
-
-  async createAlert(accountId: string, alert: AlertWrite): Promise<AlertRecord> {
-    return alertRows.createAlert(this.db, accountId, alert);
-  }
-
-  async getAlert(accountId: string, id: string): Promise<AlertRecord | null> {
-    return alertRows.getAlert(this.db, accountId, id);
-  }
-
-  async updateAlert(accountId: string, id: string, alert: AlertWrite): Promise<AlertRecord | null> {
-    return alertRows.updateAlert(this.db, accountId, id, alert);
-  }
-
-  async deleteAlert(accountId: string, id: string): Promise<boolean> {
-    return alertRows.deleteAlert(this.db, accountId, id);
-  }
-
-  async searchAlerts(accountId: string, query: AlertQuery): Promise<Page<AlertRecord>> {
-    return alertRows.searchAlerts(this.db, accountId, query);
-  }
-
-  async setMutedUntil(accountId: string, selector: AlertSelector, mutedUntil: number | null): Promise<SelectResult> {
-    return alertRows.setMutedUntil(this.db, accountId, selector, mutedUntil);
-  }
-
-  // Channels ---------------------------------------------------------------------------------------------------
-
-  async createChannel(accountId: string, channel: ChannelWrite): Promise<ChannelRecord> {
-    return channelRows.createChannel(this.db, accountId, channel);
-  }
-
-  async getChannel(accountId: string, id: string): Promise<ChannelRecord | null> {
-    return channelRows.getChannel(this.db, accountId, id);
-  }
-
-  async findChannelsByRefs(accountId: string, refs: string[]): Promise<ChannelRecord[]> {
-    return channelRows.findChannelsByRefs(this.db, accountId, refs);
-  }
-
-  async updateChannel(accountId: string, id: string, channel: ChannelWrite): Promise<ChannelRecord | null> {
-    return channelRows.updateChannel(this.db, accountId, id, channel);
-  }
-
-  async deleteChannel(accountId: string, id: string): Promise<{ alertsChanged: number } | null> {
-    return channelRows.deleteChannel(this.db, accountId, id);
-  }
-
-  async searchChannels(accountId: string, query: ChannelQuery): Promise<Page<ChannelRecord>> {
-    return channelRows.searchChannels(this.db, accountId, query);
-  }
-
-  // Schedules --------------------------------------------------------------------------------------------------
-
-  async createSchedule(accountId: string, schedule: ScheduleWrite): Promise<ScheduleRecord> {
-    return scheduleRows.createSchedule(this.db, accountId, schedule);
-  }
-
-  async getSchedule(accountId: string, id: string): Promise<ScheduleRecord | null> {
-    return scheduleRows.getSchedule(this.db, accountId, id);
-  }
-
-  async getSchedulesByIds(accountId: string, ids: string[]): Promise<ScheduleRecord[]> {
-    return scheduleRows.getSchedulesByIds(this.db, accountId, ids);
-  }
-
-  async updateSchedule(accountId: string, id: string, schedule: ScheduleWrite): Promise<ScheduleRecord | null> {
-    return scheduleRows.updateSchedule(this.db, accountId, id, schedule);
-  }
-
-  async deleteSchedule(accountId: string, id: string): Promise<boolean> {
-    return scheduleRows.deleteSchedule(this.db, accountId, id);
-  }
-
-  async searchSchedules(accountId: string, query: ScheduleQuery): Promise<Page<ScheduleRecord>> {
-    return scheduleRows.searchSchedules(this.db, accountId, query);
-  }
-
-// History ----------------------------------------------------------------------------------------------------
-
-  async searchHistory(accountId: string, query: HistoryQuery): Promise<HistoryRecord[]> {
-    return historyRows.searchHistory(this.db, accountId, query);
-  }
-
-  // The evaluator's side ---------------------------------------------------------------------------------------
-
-  async listAlertsForEvaluation(now: number, lease?: EvaluationLease, paging?: EvaluationPaging): Promise<EvaluationAlert[]> {
-    return this.evaluation.listAlertsForEvaluation(now, lease, paging);
-  }
-
-  async saveEvaluations(updates: EvaluationUpdate[], lease?: EvaluationLease): Promise<void> {
-    return this.evaluation.saveEvaluations(updates, lease);
-  }
-
-  async appendHistory(entries: NewHistoryEntry[]): Promise<void> {
-    await historyRows.appendHistory(this.db, entries);
-  }
-
-  // Acknowledgements -------------------------------------------------------------------------------------------
-
-  async acknowledgeAlert(accountId: string, alertId: string, write: AckWrite): Promise<AckOutcome> {
-    return ackRows.acknowledgeAlert(this.db, accountId, alertId, write, this.pendingBound);
-  }
-
-  async withdrawAcknowledgement(accountId: string, alertId: string, history: Omit<NewHistoryEntry, 'alertId'>) {
-    return ackRows.withdrawAcknowledgement(this.db, accountId, alertId, history);
-  }
-
-  // The outbox -------------------------------------------------------------------------------------------------
-
-  async claimDueDeliveries(claim: DeliveryClaim): Promise<ClaimedDelivery[]> {
-    return this.db.transaction((tx) => outbox.claimDueDeliveries(tx, claim));
-  }
-
-  async finishDeliveries(finished: FinishedDelivery[]): Promise<void> {
-    await this.db.transaction((tx) => outbox.finishDeliveries(tx, finished));
-  }
-
-  async closeThrottleWindows(now: number): Promise<number> {
-    return throttleRows.closeThrottleWindows(this.db, now);
-  }
-
-  async listDeliveries(accountId: string, query: DeliveryQuery): Promise<Page<DeliveryRecord>> {
-    if (listsHeld(query)) return throttleRows.listDeliveriesWithHeld(this.db, accountId, query);
-    return outbox.listDeliveries(this.db, accountId, query);
-  }
-
-  // The console ------------------------------------------------------------------------------------------------
-
-  async listTimeline(accountId: string, alertId: string, since: number, limit: number): Promise<TimelineRecord[]> {
-    return consoleRows.listTimeline(this.db, accountId, alertId, since, limit);
-  }
-
-  async getDelivery(accountId: string, id: string): Promise<DeliveryRecord | null> {
-    return consoleRows.getDelivery(this.db, accountId, id);
-  }
-
-  async retryDelivery(accountId: string, id: string, now: number): Promise<'retried' | 'not_dead' | null> {
-    return consoleRows.retryDelivery(this.db, accountId, id, now);
-  }
-
-  async enqueueChannelTest(accountId: string, channelId: string, test: ChannelTestDelivery): Promise<DeliveryRecord | null> {
-    return consoleRows.enqueueChannelTest(this.db, accountId, channelId, test);
-  }
-
-  async findAlertOwner(alertId: string): Promise<{ accountId: string; metricPrefixes: string[] } | null> {
-    return consoleRows.findAlertOwner(this.db, alertId);
-  }
-
-  async setManagedFromGit(accountId: string, alertId: string, managed: boolean): Promise<boolean> {
-    return consoleRows.setManagedFromGit(this.db, accountId, alertId, managed);
-  }
-
-  async isManagedFromGit(accountId: string, alertId: string): Promise<boolean> {
-    return consoleRows.isManagedFromGit(this.db, accountId, alertId);
-  }
-
-  async getServerSecret(name: string, generate: () => string): Promise<string> {
-    return consoleRows.getServerSecret(this.db, name, generate);
-  }
-
-  async summarizePendingDeliveries(accountId: string, channelIds: string[]): Promise<Map<string, PendingSummary>> {
-    return outbox.summarizePendingDeliveries(this.db, accountId, channelIds);
-  }
-
-  async countDeliveriesByChannelType(): Promise<{ pending: Record<string, number>; dead: Record<string, number> }> {
-    return outbox.countDeliveriesByChannelType(this.db);
-  }
-
-  async pruneDeliveries(deliveredBefore: number, deadBefore: number): Promise<number> {
-    return outbox.pruneDeliveries(this.db, deliveredBefore, deadBefore);
-  }
-
-  async acquireEvaluationLeases(replica: string, ttlMs: number): Promise<EvaluationLease> {
-    return this.evaluation.acquireEvaluationLeases(replica, ttlMs);
-  }
-
-  async renewEvaluationLeases(replica: string, ttlMs: number): Promise<EvaluationLease> {
-    return this.evaluation.renewEvaluationLeases(replica, ttlMs);
-  }
-
-  async releaseEvaluationLeases(replica: string): Promise<void> {
-    return this.evaluation.releaseEvaluationLeases(replica);
-  }
-
-  // Operations -------------------------------------------------------------------------------------------------
-
-  async checkReadiness(): Promise<StoreReadiness> {
-    // A real read: an unreachable database throws StoreUnavailable here.
-    const [row] = await this.db.query<{ version: number | null }>('SELECT max(version) AS version FROM schema_migrations');
-    return { schemaVersion: row?.version ?? 0, expectedSchemaVersion: MIGRATIONS.length };
-  }
-
-  async listAlertSummaries(accountId: string): Promise<AlertSummary[]> {
-    return alertRows.listAlertSummaries(this.db, accountId);
-  }
-
-  async countAlertStateFacts(): Promise<StateFactsGroup[]> {
-    return alertRows.countAlertStateFacts(this.db);
-  }
-
-  async countLiveEvaluators(): Promise<number> {
-    const rows = await this.db.query<{ live: number }>('SELECT count(*)::int AS live FROM evaluation_replicas WHERE seen_until > now()');
-    return rows[0]?.live ?? 0;
-  }
-
-  async countAlertsByStatus(): Promise<Record<string, number>> {
-    return alertRows.countAlertsByStatus(this.db);
-  }
-
-  async close(): Promise<void> {
-    await this.changes?.close();
-    await this.db.close();
-  }
+/** The Store on PostgreSQL. */
+export interface PostgresStore extends Store {
+  readonly pendingBound: PendingDeliveryBound;
+  accountChanges(): AccountChanges;
+  countLiveEvaluators(): Promise<number>;
 }
 
+/**
+ * Connects to `url` (postgres://USER[:PASSWORD]@HOST:PORT/DB, or several hosts with target_session_attrs, see
+ * PgDatabase), brings the schema up to date and answers the Store on PostgreSQL (node-postgres, a pool of
+ * connections). The same semantics as the SQLite store in every method: creation order (`seq`), per-account
+ * uniqueness enforced by the database's UNIQUE constraints, search and pagination in SQL, and a transaction wherever
+ * SQLite uses one. A database that cannot be reached surfaces as StoreUnavailable.
+ */
+export async function openPostgresStore(url: string, options: PoolOptions = {}): Promise<PostgresStore> {
+  const db = new PgDatabase(url, options);
+  try {
+    await db.locate();
+    await migrateDatabase(db.pool);
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+  return assemblePostgresStore(db);
+}
+
+/**
+ * Each concern is its rows file bound to the pool (bindRows); the few lines below are where a backend does more
+ * than one rows call.
+ */
+function assemblePostgresStore(db: PgDatabase): PostgresStore {
+  let changes: AccountChanges | undefined;
+  const accountChanges = (): AccountChanges => (changes ??= watchPostgresAccountChanges(db));
+  const pendingBound = new PendingDeliveryBound();
+  return {
+    accounts: bindRows(db, accountRows) satisfies AccountStore,
+    alerts: bindRows(db, alertRows) satisfies AlertStore,
+    channels: bindRows(db, channelRows) satisfies ChannelStore,
+    schedules: bindRows(db, scheduleRows) satisfies ScheduleStore,
+    history: bindRows(db, historyRows) satisfies HistoryStore,
+    acks: {
+      ...bindRows(db, ackRows),
+      acknowledgeAlert: async (accountId, alertId, write) => ackRows.acknowledgeAlert(db, accountId, alertId, write, pendingBound),
+    } satisfies AckStore,
+    outbox: {
+      ...bindRows(db, outboxRows),
+      // A claim and a finish each read then write their rows: one transaction, so two workers never take one row.
+      claimDueDeliveries: async (claim) => db.transaction((tx) => outboxRows.claimDueDeliveries(tx, claim)),
+      finishDeliveries: async (finished) => db.transaction((tx) => outboxRows.finishDeliveries(tx, finished)),
+      closeThrottleWindows: async (now) => throttleRows.closeThrottleWindows(db, now),
+      listDeliveries: async (accountId, query) =>
+        listsHeld(query) ? throttleRows.listDeliveriesWithHeld(db, accountId, query) : outboxRows.listDeliveries(db, accountId, query),
+    } satisfies OutboxStore,
+    console: bindRows(db, consoleRows) satisfies ConsoleStore,
+    evaluation: new PostgresEvaluationRows(db, accountChanges, pendingBound),
+    pendingBound,
+    accountChanges,
+    checkReadiness: async (): Promise<StoreReadiness> => {
+      // A real read: an unreachable database throws StoreUnavailable here.
+      const [row] = await db.query<{ version: number | null }>('SELECT max(version) AS version FROM schema_migrations');
+      return { schemaVersion: row?.version ?? 0, expectedSchemaVersion: MIGRATIONS.length };
+    },
+    countLiveEvaluators: async () => {
+      const rows = await db.query<{ live: number }>('SELECT count(*)::int AS live FROM evaluation_replicas WHERE seen_until > now()');
+      return rows[0]?.live ?? 0;
+    },
+    close: async () => {
+      await changes?.close();
+      await db.close();
+    },
+  };
+}

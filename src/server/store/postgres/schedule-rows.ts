@@ -7,7 +7,7 @@ import { SqlBuilder, unique } from './sql.js';
 /** The columns of a ScheduleRow. */
 export const SCHEDULE_COLUMNS = 'id, account_id, name, start_time, duration, timezone, repeat_days, anchor';
 
-/** Store.createSchedule on PostgreSQL: UniqueViolation when the account has a schedule of that name. */
+/** ScheduleStore.createSchedule on PostgreSQL: UniqueViolation when the account has a schedule of that name. */
 export async function createSchedule(db: PgDatabase, accountId: string, schedule: ScheduleWrite): Promise<ScheduleRecord> {
   const id = createId();
   await unique('name', schedule.name, () =>
@@ -44,12 +44,12 @@ export async function updateSchedule(db: PgDatabase, accountId: string, id: stri
   return updated.length > 0 ? getSchedule(db, accountId, id) : null;
 }
 
-/** Store.deleteSchedule: the alerts' links go with it (ON DELETE CASCADE). */
+/** ScheduleStore.deleteSchedule: the alerts' links go with it (ON DELETE CASCADE). */
 export async function deleteSchedule(db: PgDatabase, accountId: string, id: string): Promise<boolean> {
   return (await db.query('DELETE FROM schedules WHERE account_id = $1 AND id = $2 RETURNING id', [accountId, id])).length > 0;
 }
 
-/** Store.searchSchedules: every given criterion ORed (the public docs' semantics), oldest first, one page. */
+/** ScheduleStore.searchSchedules: every given criterion ORed (the public docs' semantics), oldest first, one page. */
 export async function searchSchedules(db: PgDatabase, accountId: string, query: ScheduleQuery): Promise<Page<ScheduleRecord>> {
   const sql = new SqlBuilder([accountId]);
   // The given filters are ORed, as on SQLite; repeat matches a schedule repeating on any of the days.

@@ -16,7 +16,8 @@ const KEEP_SUMMARIZED_MS = 24 * 3_600_000;
  * COMMITTED and replicas save at once: each throttled channel's window row is locked before it is read (an upsert,
  * so a channel's first window is created under the same lock), channels in id order (two saves never wait on each
  * other in a cycle). A second replica saving for the same channel waits for the first's commit, then reads the
- * slots it took: the Nth slot is never taken twice.
+ * slots it took: the Nth slot is never taken twice. The decision is throttle/throttle-window.ts's (throttleBatch);
+ * it runs here, not in the evaluator, because only the save's transaction sees the window as other replicas left it.
  */
 export async function throttleEvaluations(tx: Queryable, items: EvaluationUpdate[]): Promise<EvaluationUpdate[]> {
   const ids = [...new Set(items.flatMap((item) => (item.deliveries ?? []).map((delivery) => delivery.channelId)))];

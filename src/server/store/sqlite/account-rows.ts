@@ -4,7 +4,7 @@ import { DEFAULT_CHANNEL } from '../../../model/defaults.js';
 import type { AccountRecord, ApiKeyRecord } from '../store.js';
 import { accountFromRow, API_KEY_SELECT, apiKeyFromRow, type AccountRow, type ApiKeyRow } from '../row-mappers.js';
 
-/** Store.createAccount on SQLite: the account and its `Email me` channel in one transaction. */
+/** AccountStore.createAccount on SQLite: the account and its `Email me` channel in one transaction. */
 export function createAccount(db: Database, email: string | null): AccountRecord {
   const account = { id: createId(), email, createdAt: new Date().toISOString() };
   db.transaction(() => {

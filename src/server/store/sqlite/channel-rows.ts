@@ -6,7 +6,7 @@ import { channelFromRow, templateColumn, throttleText, type ChannelRow } from '.
 import { withoutEscalationChannel } from '../escalation-column.js';
 import { json, unique } from './sql.js';
 
-/** Store.createChannel on SQLite: UniqueViolation when the account has a channel of that description. */
+/** ChannelStore.createChannel on SQLite: UniqueViolation when the account has a channel of that description. */
 export function createChannel(db: Database, accountId: string, channel: ChannelWrite): ChannelRecord {
   const id = createId();
   unique('description', channel.description, () =>
@@ -49,7 +49,7 @@ export function updateChannel(db: Database, accountId: string, id: string, chann
   return result.changes > 0 ? getChannel(db, accountId, id) : null;
 }
 
-/** Store.deleteChannel: the channel leaves its alerts and their escalations; an alert left with none gets Email me. */
+/** ChannelStore.deleteChannel: the channel leaves its alerts and their escalations; an alert left with none gets Email me. */
 export function deleteChannel(db: Database, accountId: string, id: string): { alertsChanged: number } | null {
   return db.transaction(() => {
     const users = db.prepare('SELECT alert_id FROM alert_channels WHERE channel_id = ?').pluck().all(id) as string[];
@@ -76,7 +76,7 @@ export function deleteChannel(db: Database, accountId: string, id: string): { al
   })();
 }
 
-/** Store.searchChannels: the given filters ORed, oldest first, one page. */
+/** ChannelStore.searchChannels: the given filters ORed, oldest first, one page. */
 export function searchChannels(db: Database, accountId: string, query: ChannelQuery): Page<ChannelRecord> {
   const either: string[] = [];
   const params: unknown[] = [accountId];

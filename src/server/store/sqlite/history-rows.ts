@@ -4,7 +4,7 @@ import { HISTORY_COLUMNS, historyFromRow, type HistoryRow } from '../row-mappers
 import { PUBLIC_HISTORY_STATUSES } from '../console-store.js';
 import { json } from './sql.js';
 
-/** Store.searchHistory on SQLite: entries of the account's alerts, newest first, the public kinds only. */
+/** HistoryStore.searchHistory on SQLite: entries of the account's alerts, newest first, the public kinds only. */
 export function searchHistory(db: Database, accountId: string, query: HistoryQuery): HistoryRecord[] {
   // The console's kinds (mutes, notifications) stay out of the public answer.
   const where = ['account_id = ?', 'time >= ?', `status IN (${PUBLIC_HISTORY_STATUSES.map((s) => `'${s}'`).join(', ')})`];
@@ -31,7 +31,7 @@ const INSERT_HISTORY = `INSERT INTO history (account_id, alert_id, status, value
   SELECT account_id, id, ?, ?, ?, ?, ?, ? FROM alerts WHERE id = ?`;
 
 /**
- * Store.appendHistory on SQLite (and the round's and an acknowledgement's entries): the account is the alert's, and
+ * HistoryStore.appendHistory on SQLite (and the round's and an acknowledgement's entries): the account is the alert's, and
  * entries of deleted alerts are dropped. Called inside the caller's transaction when there is one.
  */
 export function appendHistory(db: Database, entries: readonly NewHistoryEntry[]): void {

@@ -20,7 +20,7 @@ let driver: typeof Database | undefined;
 
 /**
  * better-sqlite3, loaded on first use: it is an optional dependency (a native module that may not build), and the
- * CLI's validate/plan/apply must run without it. A synchronous require keeps SqliteStore.open synchronous.
+ * CLI's validate/plan/apply must run without it. A synchronous require keeps openSqliteStore synchronous.
  * Not node:sqlite: measured on Node 24 it is no faster here (100,000 inserts in a transaction, gets by id and a full
  * read within the run-to-run noise of each other), Node 22 still calls it experimental (a warning at every start),
  * and this store is written to better-sqlite3's API (its transactions, pluck). Since version 13 its binaries

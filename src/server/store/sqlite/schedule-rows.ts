@@ -4,7 +4,7 @@ import type { Page, ScheduleQuery, ScheduleRecord, ScheduleWrite } from '../stor
 import { scheduleFromRows, scheduleValues, type ScheduleRow } from '../row-mappers.js';
 import { json, unique } from './sql.js';
 
-/** Store.createSchedule on SQLite: UniqueViolation when the account has a schedule of that name. */
+/** ScheduleStore.createSchedule on SQLite: UniqueViolation when the account has a schedule of that name. */
 export function createSchedule(db: Database, accountId: string, schedule: ScheduleWrite): ScheduleRecord {
   const id = createId();
   unique('name', schedule.name, () =>
@@ -42,12 +42,12 @@ export function updateSchedule(db: Database, accountId: string, id: string, sche
   return result.changes > 0 ? getSchedule(db, accountId, id) : null;
 }
 
-/** Store.deleteSchedule: the alerts' links go with it (ON DELETE CASCADE). */
+/** ScheduleStore.deleteSchedule: the alerts' links go with it (ON DELETE CASCADE). */
 export function deleteSchedule(db: Database, accountId: string, id: string): boolean {
   return db.prepare('DELETE FROM schedules WHERE account_id = ? AND id = ?').run(accountId, id).changes > 0;
 }
 
-/** Store.searchSchedules: every given criterion ORed (the public docs' semantics), oldest first, one page. */
+/** ScheduleStore.searchSchedules: every given criterion ORed (the public docs' semantics), oldest first, one page. */
 export function searchSchedules(db: Database, accountId: string, query: ScheduleQuery): Page<ScheduleRecord> {
   const params: unknown[] = [accountId];
   const criteria: Array<[string, readonly (string | number)[]]> = [

@@ -15,7 +15,9 @@ const KEEP_SUMMARIZED_MS = 24 * 3_600_000;
 /**
  * The channels' throttles over a round's deliveries, inside saveEvaluations' transaction (SQLite has one writer:
  * nothing else admits or closes a window meanwhile). Returns the batch without the held deliveries; those are
- * stored in held_notifications, and their history entries say why.
+ * stored in held_notifications, and their history entries say why. The decision is throttle/throttle-window.ts's
+ * (throttleBatch); it runs here, not in the evaluator, because taking a window's slots must be one transaction with
+ * the transitions it admits: a crash between the two would lose or double a notification.
  */
 export function throttleEvaluations(db: Database, items: EvaluationUpdate[]): EvaluationUpdate[] {
   const ids = [...new Set(items.flatMap((item) => (item.deliveries ?? []).map((delivery) => delivery.channelId)))];

@@ -13,15 +13,15 @@ describeEachStore('the evaluator\'s listing on %s', (backend) => {
   it('lists each alert with its channels in order, its JSON fields read, and muted by an active schedule, oldest first', async () => {
     const store = await backend.openStore();
     opened.push(store);
-    const account = await store.createAccount('ops@example.com');
-    const hook = (description: string) => store.createChannel(account.id, { type: 'webhook', description, destination: 'https://hooks.example/x', autoResolve: false });
+    const account = await store.accounts.createAccount('ops@example.com');
+    const hook = (description: string) => store.channels.createChannel(account.id, { type: 'webhook', description, destination: 'https://hooks.example/x', autoResolve: false });
     const [first, second] = [await hook('first'), await hook('second')];
     const now = Date.now();
     const started = new Date(now - 5 * 60_000);
     const startTime = `${String(started.getUTCHours()).padStart(2, '0')}:${String(started.getUTCMinutes()).padStart(2, '0')}`;
-    const schedule = await store.createSchedule(account.id, { name: 'window', startTime, duration: 60, timezone: 'UTC', repeat: [...WEEK], anchor: now });
-    const muted = await store.createAlert(account.id, alertWrite(second.id, { name: 'muted', notificationChannels: [second.id, first.id], scheduledMutes: [schedule.id] }));
-    const composite = await store.createAlert(
+    const schedule = await store.schedules.createSchedule(account.id, { name: 'window', startTime, duration: 60, timezone: 'UTC', repeat: [...WEEK], anchor: now });
+    const muted = await store.alerts.createAlert(account.id, alertWrite(second.id, { name: 'muted', notificationChannels: [second.id, first.id], scheduledMutes: [schedule.id] }));
+    const composite = await store.alerts.createAlert(
       account.id,
       alertWrite(first.id, {
         name: 'composite',
@@ -29,9 +29,9 @@ describeEachStore('the evaluator\'s listing on %s', (backend) => {
         expression: 'a && b',
       }),
     );
-    const plain = await store.createAlert(account.id, alertWrite(first.id, { name: 'plain' }));
+    const plain = await store.alerts.createAlert(account.id, alertWrite(first.id, { name: 'plain' }));
 
-    const listed = await store.listAlertsForEvaluation(now);
+    const listed = await store.evaluation.listAlertsForEvaluation(now);
     expect(listed.map((alert) => alert.id)).toEqual([muted.id, composite.id, plain.id]);
     expect(listed[0]).toMatchObject({ name: 'muted', notificationChannels: [second.id, first.id], muted: true, acknowledged: false });
     expect(listed[1]).toMatchObject({
@@ -48,8 +48,8 @@ describeEachStore('the evaluator\'s listing on %s', (backend) => {
     expect(Object.isFrozen(listed[2]!.alertCriteria)).toBe(true);
 
     // Under a lease on every partition (one replica), the same alerts with the same links.
-    const lease = await store.acquireEvaluationLeases('replica-a', 60_000);
-    const leased = await store.listAlertsForEvaluation(now, lease);
+    const lease = await store.evaluation.acquireEvaluationLeases('replica-a', 60_000);
+    const leased = await store.evaluation.listAlertsForEvaluation(now, lease);
     expect(leased).toEqual(listed);
   });
 });

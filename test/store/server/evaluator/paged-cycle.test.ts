@@ -5,7 +5,8 @@ import { RENDER_BATCH } from '../../../../src/server/evaluator/cycle-queries.js'
 import { replicaLeases } from '../../../../src/server/evaluator/round-lease.js';
 import { createGraphiteClient, type GraphiteClient } from '../../../../src/graphite/render-client.js';
 import type { EvaluationAlert, EvaluationPaging } from '../../../../src/server/evaluator/evaluation-store.js';
-import { LeaseLost, type EvaluationLease, type Store } from '../../../../src/server/store/store.js';
+import type { Store } from '../../../../src/server/store/store.js';
+import { LeaseLost, type EvaluationLease } from '../../../../src/server/evaluator/evaluation-store.js';
 import { makeSeries, startFakeRender, type RenderRequest } from '../../../helpers/fake-render-server.js';
 import { MemoryEvaluationStore } from '../../../helpers/memory-evaluation-store.js';
 import { alertWrite, describeEachStore, storeBackends } from '../../../helpers/store-backends.js';
@@ -71,17 +72,17 @@ describeEachStore('an evaluation cycle listing in pages on %s', (backend) => {
   async function storeWithAlerts() {
     const store = await backend.openStore();
     opened.push(store);
-    const account = await store.createAccount('ops@example.com');
-    const channel = await store.createChannel(account.id, { type: 'webhook', description: 'hook', destination: 'https://hooks.example/x', autoResolve: false });
-    for (const alert of ALERTS) await store.createAlert(account.id, alertWrite(channel.id, alert));
+    const account = await store.accounts.createAccount('ops@example.com');
+    const channel = await store.channels.createChannel(account.id, { type: 'webhook', description: 'hook', destination: 'https://hooks.example/x', autoResolve: false });
+    for (const alert of ALERTS) await store.alerts.createAlert(account.id, alertWrite(channel.id, alert));
     return { store, account: account.id };
   }
 
   /** Each alert's status, triggered metrics and history by name, after the cycles so far. */
   async function outcome(store: Store, account: string) {
     const byName: Record<string, unknown> = {};
-    for (const alert of await store.listAlertsForEvaluation(NOW * 1000)) {
-      const history = await store.searchHistory(account, { alertIds: [alert.id], since: 0, status: null, value: null });
+    for (const alert of await store.evaluation.listAlertsForEvaluation(NOW * 1000)) {
+      const history = await store.history.searchHistory(account, { alertIds: [alert.id], since: 0, status: null, value: null });
       byName[alert.name] = {
         status: alert.status,
         triggered: alert.currentlyTriggeredMetrics,
@@ -95,11 +96,11 @@ describeEachStore('an evaluation cycle listing in pages on %s', (backend) => {
 
   it('lists in pages the same alerts, in the same order and snapshot, as in one', async () => {
     const { store } = await storeWithAlerts();
-    const lease: EvaluationLease = await store.acquireEvaluationLeases('replica-a', 60_000);
-    const whole = await store.listAlertsForEvaluation(NOW * 1000, lease);
+    const lease: EvaluationLease = await store.evaluation.acquireEvaluationLeases('replica-a', 60_000);
+    const whole = await store.evaluation.listAlertsForEvaluation(NOW * 1000, lease);
     const pages: EvaluationAlert[][] = [];
     const paging: EvaluationPaging = { size: 4, onPage: (alerts) => pages.push(alerts) };
-    expect(await store.listAlertsForEvaluation(NOW * 1000, lease, paging)).toEqual([]);
+    expect(await store.evaluation.listAlertsForEvaluation(NOW * 1000, lease, paging)).toEqual([]);
     expect(pages.map((page) => page.length)).toEqual([4, 4, 1]);
     expect(pages.flat()).toEqual(whole);
   });
@@ -110,8 +111,8 @@ describeEachStore('an evaluation cycle listing in pages on %s', (backend) => {
     const pagedRender = await render();
     const singleRender = await render();
 
-    const pagedReport = await runEvaluationCycle({ store: paged.store, graphite: pagedRender.client, now: () => NOW * 1000, pageSize: 2 });
-    const singleReport = await runEvaluationCycle({ store: single.store, graphite: singleRender.client, now: () => NOW * 1000, pageSize: 1_000 });
+    const pagedReport = await runEvaluationCycle({ store: paged.store.evaluation, graphite: pagedRender.client, now: () => NOW * 1000, pageSize: 2 });
+    const singleReport = await runEvaluationCycle({ store: single.store.evaluation, graphite: singleRender.client, now: () => NOW * 1000, pageSize: 1_000 });
 
     const asked = askedCounts(pagedRender.fake.requests);
     expect([...asked.values()].every((count) => count === 1)).toBe(true);
@@ -135,28 +136,28 @@ describe.skipIf(postgresBackend.skip)('a PostgreSQL replica that lost its lease 
     const dbUrl = await postgresBackend.createDb();
     const [store, other] = [await openStore(dbUrl), await openStore(dbUrl)];
     closers.push(() => store.close(), () => other.close());
-    const account = await store.createAccount('ops@example.com');
-    const channel = await store.createChannel(account.id, { type: 'webhook', description: 'hook', destination: 'https://hooks.example/x', autoResolve: false });
-    for (const alert of ALERTS) await store.createAlert(account.id, alertWrite(channel.id, alert));
+    const account = await store.accounts.createAccount('ops@example.com');
+    const channel = await store.channels.createChannel(account.id, { type: 'webhook', description: 'hook', destination: 'https://hooks.example/x', autoResolve: false });
+    for (const alert of ALERTS) await store.alerts.createAlert(account.id, alertWrite(channel.id, alert));
 
     // The render answers wait until another replica has taken every partition from this one (its lease expired).
     let takenOver: Promise<void> | undefined;
     const takeOver = async () => {
       for (;;) {
-        const lease = await other.acquireEvaluationLeases('b', 60_000);
+        const lease = await other.evaluation.acquireEvaluationLeases('b', 60_000);
         if (lease.tokens!.size === 64) return;
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     };
     const { client } = await render(() => (takenOver ??= takeOver()));
-    const leases = replicaLeases(store, { replica: 'a', ttlMs: 300 });
-    await expect(runEvaluationCycle({ store, leases, graphite: client, now: () => NOW * 1000, pageSize: 2 })).rejects.toBeInstanceOf(LeaseLost);
+    const leases = replicaLeases(store.evaluation, { replica: 'a', ttlMs: 300 });
+    await expect(runEvaluationCycle({ store: store.evaluation, leases, graphite: client, now: () => NOW * 1000, pageSize: 2 })).rejects.toBeInstanceOf(LeaseLost);
 
-    const listed = await store.listAlertsForEvaluation(NOW * 1000);
+    const listed = await store.evaluation.listAlertsForEvaluation(NOW * 1000);
     expect(listed.map((alert) => alert.status)).toEqual(ALERTS.map(() => 'healthy'));
     expect(listed.every((alert) => alert.evalState === null)).toBe(true);
-    expect(await store.searchHistory(account.id, { alertIds: [], since: 0, status: null, value: null })).toEqual([]);
-    expect(await store.claimDueDeliveries({ worker: 'probe', now: Date.now() + 86_400_000, leaseMs: 60_000, limit: 10 })).toEqual([]);
+    expect(await store.history.searchHistory(account.id, { alertIds: [], since: 0, status: null, value: null })).toEqual([]);
+    expect(await store.outbox.claimDueDeliveries({ worker: 'probe', now: Date.now() + 86_400_000, leaseMs: 60_000, limit: 10 })).toEqual([]);
   });
 });
 

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createAccountCache } from '../../../../src/server/http/account-cache.js';
-import { PostgresStore } from '../../../../src/server/store/postgres/postgres-store.js';
-import { SqliteStore } from '../../../../src/server/store/sqlite/sqlite-store.js';
+import { openPostgresStore } from '../../../../src/server/store/postgres/postgres-store.js';
+import { openSqliteStore } from '../../../../src/server/store/sqlite/sqlite-store.js';
 import type { Store } from '../../../../src/server/store/store.js';
 import { postgresAvailability, startPostgres, type Postgres } from '../../../helpers/postgres.js';
 import { until } from '../../../helpers/until.js';
@@ -19,10 +19,10 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Two accounts with a key each, in `store`. */
 async function twoTenants(store: Store) {
-  const a = await store.createAccount('a@example.com');
-  const b = await store.createAccount('b@example.com');
-  const keyA = await store.addApiKey(a.id, 'key-of-tenant-a-0123456789');
-  await store.addApiKey(b.id, 'key-of-tenant-b-0123456789');
+  const a = await store.accounts.createAccount('a@example.com');
+  const b = await store.accounts.createAccount('b@example.com');
+  const keyA = await store.accounts.addApiKey(a.id, 'key-of-tenant-a-0123456789');
+  await store.accounts.addApiKey(b.id, 'key-of-tenant-b-0123456789');
   return { a, b, keyA };
 }
 
@@ -36,7 +36,7 @@ let files = 0;
  */
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 function openSqlite(path = join(dir, `cache-${files++}.db`)) {
-  const store = SqliteStore.open(path);
+  const store = openSqliteStore(path);
   opened.push(store);
   return { store, path };
 }
@@ -45,7 +45,7 @@ describe('the API key cache on SQLite', () => {
   it('answers each key with its own account, asking the database once per key', async () => {
     const { store } = openSqlite();
     const { a, b } = await twoTenants(store);
-    const lookups = vi.spyOn(store, 'findAccountByKey');
+    const lookups = vi.spyOn(store.accounts, 'findAccountByKey');
     const cache = createAccountCache(store);
     for (let round = 0; round < 3; round++) {
       expect((await cache.find('key-of-tenant-a-0123456789'))?.id).toBe(a.id);
@@ -57,7 +57,7 @@ describe('the API key cache on SQLite', () => {
   it('never keeps a failure: every unknown key goes to the database', async () => {
     const { store } = openSqlite();
     await twoTenants(store);
-    const lookups = vi.spyOn(store, 'findAccountByKey');
+    const lookups = vi.spyOn(store.accounts, 'findAccountByKey');
     const cache = createAccountCache(store);
     for (let round = 0; round < 3; round++) expect(await cache.find('key-of-tenant-a-0123456780')).toBeNull();
     expect(lookups).toHaveBeenCalledTimes(3);
@@ -68,7 +68,7 @@ describe('the API key cache on SQLite', () => {
     const { keyA } = await twoTenants(store);
     const cache = createAccountCache(store);
     expect(await cache.find('key-of-tenant-a-0123456789')).not.toBeNull();
-    await store.revokeApiKey(keyA.id);
+    await store.accounts.revokeApiKey(keyA.id);
     expect(await cache.find('key-of-tenant-a-0123456789')).toBeNull();
   });
 
@@ -79,10 +79,10 @@ describe('the API key cache on SQLite', () => {
     expect(await cache.find('key-of-tenant-a-0123456789')).not.toBeNull();
     await nextTurn();
     const other = openSqlite(path).store;
-    await other.setMetricPrefixes(a.id, ['team_a.']);
+    await other.accounts.setMetricPrefixes(a.id, ['team_a.']);
     await nextTurn();
     expect((await cache.find('key-of-tenant-a-0123456789'))?.metricPrefixes).toEqual(['team_a.']);
-    await other.revokeApiKey(keyA.id);
+    await other.accounts.revokeApiKey(keyA.id);
     await nextTurn();
     expect(await cache.find('key-of-tenant-a-0123456789')).toBeNull();
   });
@@ -90,10 +90,10 @@ describe('the API key cache on SQLite', () => {
   it('holds at most maxEntries keys and trusts an entry at most maxAgeMs', async () => {
     const { store } = openSqlite();
     await twoTenants(store);
-    const c = await store.createAccount('c@example.com');
-    await store.addApiKey(c.id, 'key-of-tenant-c-0123456789');
+    const c = await store.accounts.createAccount('c@example.com');
+    await store.accounts.addApiKey(c.id, 'key-of-tenant-c-0123456789');
     let now = 0;
-    const lookups = vi.spyOn(store, 'findAccountByKey');
+    const lookups = vi.spyOn(store.accounts, 'findAccountByKey');
     const cache = createAccountCache(store, { maxEntries: 2, maxAgeMs: 1_000, now: () => now });
     for (const tenant of ['a', 'b', 'c', 'a']) await cache.find(`key-of-tenant-${tenant}-0123456789`);
     expect(lookups).toHaveBeenCalledTimes(4); // a was dropped for c, the oldest first
@@ -127,17 +127,17 @@ describe('the API key cache on SQLite', () => {
     const cache = createAccountCache(store);
     const header = basic('key-of-tenant-a-0123456789');
     await cache.find('key-of-tenant-a-0123456789', header);
-    await store.revokeApiKey(keyA.id);
+    await store.accounts.revokeApiKey(keyA.id);
     expect(cache.findByHeader(header)).toBeUndefined();
 
-    const b = await store.createAccount('b2@example.com');
-    const keyB = await store.addApiKey(b.id, 'key-of-tenant-b2-0123456789');
+    const b = await store.accounts.createAccount('b2@example.com');
+    const keyB = await store.accounts.addApiKey(b.id, 'key-of-tenant-b2-0123456789');
     const headerB = basic('key-of-tenant-b2-0123456789');
     await nextTurn();
     expect(await cache.find('key-of-tenant-b2-0123456789', headerB)).not.toBeNull();
     expect(cache.findByHeader(headerB)?.id).toBe(b.id);
     await nextTurn();
-    await openSqlite(path).store.revokeApiKey(keyB.id);
+    await openSqlite(path).store.accounts.revokeApiKey(keyB.id);
     await nextTurn();
     expect(cache.findByHeader(headerB)).toBeUndefined();
   });
@@ -160,7 +160,7 @@ describe('the API key cache on SQLite', () => {
   it('hands out an account no route can change', async () => {
     const { store } = openSqlite();
     const { a } = await twoTenants(store);
-    await store.setMetricPrefixes(a.id, ['team_a.']);
+    await store.accounts.setMetricPrefixes(a.id, ['team_a.']);
     const cache = createAccountCache(store);
     const account = (await cache.find('key-of-tenant-a-0123456789'))!;
     expect(() => (account.metricPrefixes as string[]).push('everything.')).toThrow();
@@ -177,7 +177,7 @@ describe.skipIf(availability.skip)('the API key cache on PostgreSQL', () => {
   afterAll(() => postgres?.stop());
 
   const openPostgres = async (url: string) => {
-    const store = await PostgresStore.open(url);
+    const store = await openPostgresStore(url);
     opened.push(store);
     return store;
   };
@@ -186,17 +186,17 @@ describe.skipIf(availability.skip)('the API key cache on PostgreSQL', () => {
     const url = await postgres.createDatabase();
     const replica = await openPostgres(url);
     const { keyA, a } = await twoTenants(replica);
-    const lookups = vi.spyOn(replica, 'findAccountByKey');
+    const lookups = vi.spyOn(replica.accounts, 'findAccountByKey');
     const cache = createAccountCache(replica);
     await until(() => Promise.resolve(replica.accountChanges().version()), (version) => version !== null, 5_000);
     await cache.find('key-of-tenant-a-0123456789');
     expect((await cache.find('key-of-tenant-a-0123456789'))?.id).toBe(a.id);
     expect(lookups).toHaveBeenCalledTimes(1);
-    await replica.setMetricPrefixes(a.id, ['team_a.']);
+    await replica.accounts.setMetricPrefixes(a.id, ['team_a.']);
     expect((await cache.find('key-of-tenant-a-0123456789'))?.metricPrefixes).toEqual(['team_a.']);
 
     const other = await openPostgres(url);
-    await other.revokeApiKey(keyA.id);
+    await other.accounts.revokeApiKey(keyA.id);
     const revokedAt = Date.now();
     await until(() => cache.find('key-of-tenant-a-0123456789'), (account) => account === null, 1_000, 5);
     expect(Date.now() - revokedAt).toBeLessThan(1_000);
@@ -211,7 +211,7 @@ describe.skipIf(availability.skip)('the API key cache on PostgreSQL', () => {
     const header = basic('key-of-tenant-a-0123456789');
     await cache.find('key-of-tenant-a-0123456789', header);
     expect(cache.findByHeader(header)).toBeDefined();
-    await (await openPostgres(url)).revokeApiKey(keyA.id);
+    await (await openPostgres(url)).accounts.revokeApiKey(keyA.id);
     const revokedAt = Date.now();
     await until(() => Promise.resolve(cache.findByHeader(header)), (account) => account === undefined, 1_000, 5);
     expect(Date.now() - revokedAt).toBeLessThan(1_000);
@@ -232,7 +232,7 @@ describe.skipIf(availability.skip)('the API key cache on PostgreSQL', () => {
       await admin.end();
     }
     await until(() => Promise.resolve(changes.version()), (version) => version === null, 5_000, 5);
-    const lookups = vi.spyOn(replica, 'findAccountByKey');
+    const lookups = vi.spyOn(replica.accounts, 'findAccountByKey');
     await cache.find('key-of-tenant-a-0123456789');
     await cache.find('key-of-tenant-a-0123456789');
     expect(lookups).toHaveBeenCalledTimes(2);

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createAlertReadCache } from '../../../../src/server/http/alert-read-cache.js';
-import { PostgresStore } from '../../../../src/server/store/postgres/postgres-store.js';
-import { SqliteStore } from '../../../../src/server/store/sqlite/sqlite-store.js';
+import { openPostgresStore } from '../../../../src/server/store/postgres/postgres-store.js';
+import { openSqliteStore } from '../../../../src/server/store/sqlite/sqlite-store.js';
 import type { AlertWrite, Store } from '../../../../src/server/store/store.js';
 import { postgresAvailability, startPostgres, type Postgres } from '../../../helpers/postgres.js';
 import { until } from '../../../helpers/until.js';
@@ -21,12 +21,12 @@ const write = (name: string, channel: string): AlertWrite => alertWrite(channel,
 
 /** Two accounts with an alert each. */
 async function twoTenants(store: Store) {
-  const a = await store.createAccount('a@example.com');
-  const b = await store.createAccount('b@example.com');
-  const [channelA] = await store.findChannelsByRefs(a.id, ['Email me']);
-  const [channelB] = await store.findChannelsByRefs(b.id, ['Email me']);
-  const alertA = await store.createAlert(a.id, write('cpu', channelA!.id));
-  const alertB = await store.createAlert(b.id, write('cpu', channelB!.id));
+  const a = await store.accounts.createAccount('a@example.com');
+  const b = await store.accounts.createAccount('b@example.com');
+  const [channelA] = await store.channels.findChannelsByRefs(a.id, ['Email me']);
+  const [channelB] = await store.channels.findChannelsByRefs(b.id, ['Email me']);
+  const alertA = await store.alerts.createAlert(a.id, write('cpu', channelA!.id));
+  const alertB = await store.alerts.createAlert(b.id, write('cpu', channelB!.id));
   return { a, b, alertA, alertB, channelA: channelA! };
 }
 
@@ -40,7 +40,7 @@ const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('the alert read cache on SQLite', () => {
   const open = (path = join(dir, `reads-${files++}.db`)) => {
-    const store = SqliteStore.open(path);
+    const store = openSqliteStore(path);
     opened.push(store);
     return { store, path };
   };
@@ -53,7 +53,7 @@ describe('the alert read cache on SQLite', () => {
     let now = 1_000_000;
     const cache = createAlertReadCache(deaf, { now: () => now });
     expect((await cache.getAlert(a.id, alertA.id))!.info).toBeNull();
-    await store.updateAlert(a.id, alertA.id, { ...write('cpu', alertA.notificationChannels[0]!), info: 'changed' });
+    await store.alerts.updateAlert(a.id, alertA.id, { ...write('cpu', alertA.notificationChannels[0]!), info: 'changed' });
     now += 4_999;
     expect((await cache.getAlert(a.id, alertA.id))!.info).toBeNull();
     now += 1;
@@ -63,8 +63,8 @@ describe('the alert read cache on SQLite', () => {
   it("answers each account with its own alerts only, and asks the store once per question", async () => {
     const { store } = open();
     const { a, b, alertA, alertB } = await twoTenants(store);
-    const reads = vi.spyOn(store, 'getAlert');
-    const searches = vi.spyOn(store, 'searchAlerts');
+    const reads = vi.spyOn(store.alerts, 'getAlert');
+    const searches = vi.spyOn(store.alerts, 'searchAlerts');
     const cache = createAlertReadCache(store);
     for (let round = 0; round < 3; round++) {
       expect((await cache.getAlert(a.id, alertA.id))?.id).toBe(alertA.id);
@@ -80,15 +80,15 @@ describe('the alert read cache on SQLite', () => {
     const { a, alertA, channelA } = await twoTenants(store);
     const cache = createAlertReadCache(store);
     expect((await cache.getAlert(a.id, alertA.id))?.name).toBe('cpu');
-    await store.updateAlert(a.id, alertA.id, write('renamed', channelA.id));
+    await store.alerts.updateAlert(a.id, alertA.id, write('renamed', channelA.id));
     expect((await cache.getAlert(a.id, alertA.id))?.name).toBe('renamed');
     expect((await cache.searchAlerts(a.id, { ...everything, search: 'team' })).items).toEqual([]);
     await nextTurn();
     const other = open(path).store;
-    await other.updateChannel(a.id, channelA.id, { type: 'email', description: 'team mail', destination: 'a@example.com', autoResolve: false } as never);
+    await other.channels.updateChannel(a.id, channelA.id, { type: 'email', description: 'team mail', destination: 'a@example.com', autoResolve: false } as never);
     await nextTurn();
     expect((await cache.searchAlerts(a.id, { ...everything, search: 'team' })).items.map((alert) => alert.id)).toEqual([alertA.id]);
-    await other.deleteAlert(a.id, alertA.id);
+    await other.alerts.deleteAlert(a.id, alertA.id);
     await nextTurn();
     expect(await cache.getAlert(a.id, alertA.id)).toBeNull();
   });
@@ -96,7 +96,7 @@ describe('the alert read cache on SQLite', () => {
   it('holds at most maxAlerts alerts and maxPages pages, and hands out records no request can change', async () => {
     const { store } = open();
     const { a, b, alertA, alertB } = await twoTenants(store);
-    const reads = vi.spyOn(store, 'getAlert');
+    const reads = vi.spyOn(store.alerts, 'getAlert');
     const cache = createAlertReadCache(store, { maxAlerts: 1, maxPages: 1 });
     await cache.getAlert(a.id, alertA.id);
     await cache.getAlert(b.id, alertB.id);
@@ -115,7 +115,7 @@ describe.skipIf(availability.skip)('the alert read cache on PostgreSQL', () => {
   });
   afterAll(() => postgres?.stop());
   const open = async (url: string) => {
-    const store = await PostgresStore.open(url);
+    const store = await openPostgresStore(url);
     opened.push(store);
     return store;
   };
@@ -126,16 +126,16 @@ describe.skipIf(availability.skip)('the alert read cache on PostgreSQL', () => {
     const { a, alertA, channelA } = await twoTenants(replica);
     const cache = createAlertReadCache(replica);
     await until(() => Promise.resolve(replica.accountChanges().version('alerts')), (version) => version !== null, 5_000);
-    const reads = vi.spyOn(replica, 'getAlert');
+    const reads = vi.spyOn(replica.alerts, 'getAlert');
     await cache.getAlert(a.id, alertA.id);
     await cache.getAlert(a.id, alertA.id);
     expect(reads).toHaveBeenCalledTimes(1);
 
-    await replica.updateAlert(a.id, alertA.id, write('here', channelA.id));
+    await replica.alerts.updateAlert(a.id, alertA.id, write('here', channelA.id));
     expect((await cache.getAlert(a.id, alertA.id))?.name).toBe('here');
 
     const other = await open(url);
-    await other.updateAlert(a.id, alertA.id, write('there', channelA.id));
+    await other.alerts.updateAlert(a.id, alertA.id, write('there', channelA.id));
     const written = Date.now();
     await until(() => cache.getAlert(a.id, alertA.id), (alert) => alert?.name === 'there', 1_000, 5);
     expect(Date.now() - written).toBeLessThan(1_000);

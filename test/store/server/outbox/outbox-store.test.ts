@@ -26,13 +26,13 @@ function alertOn(name: string, channels: string[]): AlertWrite {
 async function outboxStore(open: () => Promise<Store>) {
   const store = await open();
   stores.push(store);
-  const account = await store.createAccount('ops@example.com');
-  const hook = await store.createChannel(account.id, { type: 'webhook', description: 'hook', destination: 'https://secret.example/hook?token=s3cret', autoResolve: false });
-  const pd = await store.createChannel(account.id, { type: 'pagerduty', description: 'pd', destination: 'R0UTINGKEY', autoResolve: true, template: { title: '{{summary}}' } });
-  const a = await store.createAlert(account.id, alertOn('a', [hook.id, pd.id]));
-  const b = await store.createAlert(account.id, alertOn('b', [hook.id, pd.id]));
+  const account = await store.accounts.createAccount('ops@example.com');
+  const hook = await store.channels.createChannel(account.id, { type: 'webhook', description: 'hook', destination: 'https://secret.example/hook?token=s3cret', autoResolve: false });
+  const pd = await store.channels.createChannel(account.id, { type: 'pagerduty', description: 'pd', destination: 'R0UTINGKEY', autoResolve: true, template: { title: '{{summary}}' } });
+  const a = await store.alerts.createAlert(account.id, alertOn('a', [hook.id, pd.id]));
+  const b = await store.alerts.createAlert(account.id, alertOn('b', [hook.id, pd.id]));
   const write = (alertId: string, event: string, createdAt = T0, channels = [hook.id, pd.id]) =>
-    store.saveEvaluations([
+    store.evaluation.saveEvaluations([
       {
         alertId,
         status: event === 'alerting' ? 'alerting' : 'healthy', currentlyTriggeredMetrics: [], evalState: null,
@@ -43,8 +43,8 @@ async function outboxStore(open: () => Promise<Store>) {
   return { store, account, hook, pd, a, b, write };
 }
 
-const finish = (store: Store, id: string, worker: string, outcome: DeliveryOutcome) => store.finishDeliveries([{ id, worker, outcome }]);
-const claim = (store: Store, worker: string, now: number, limit = 100, leaseMs = 10_000) => store.claimDueDeliveries({ worker, now, leaseMs, limit });
+const finish = (store: Store, id: string, worker: string, outcome: DeliveryOutcome) => store.outbox.finishDeliveries([{ id, worker, outcome }]);
+const claim = (store: Store, worker: string, now: number, limit = 100, leaseMs = 10_000) => store.outbox.claimDueDeliveries({ worker, now, leaseMs, limit });
 const label = (rows: { channel: { description: string }; payload: unknown }[]) =>
   rows.map((row) => `${row.channel.description}:${(row.payload as { event: string }).event}`);
 
@@ -72,7 +72,7 @@ describe.each(BACKENDS)('the outbox on $name', ({ open, skip, reason }) => {
     await finish(store, hookTriggerOfA.id, 'w1', { state: 'pending', at: T0 + 2, nextAttemptAt: T0 + 5_000, error: 'webhook answered HTTP 503' });
     for (const row of first.slice(1)) await finish(store, row.id, 'w1', { state: 'delivered', at: T0 + 2 });
     // The recovery queued behind the retried trigger waits for the trigger's retry time: no claim looks at it before.
-    const waiting = (await store.listDeliveries(account.id, { states: ['pending'], page: 1, max: 10 })).items;
+    const waiting = (await store.outbox.listDeliveries(account.id, { states: ['pending'], page: 1, max: 10 })).items;
     expect(waiting.filter((d) => d.channel.id === hook.id && d.alert.id === a.id).map((d) => [d.event, d.nextAttemptAt])).toEqual([
       ['alerting', T0 + 5_000],
       ['recovered', T0 + 5_000],
@@ -92,7 +92,7 @@ describe.each(BACKENDS)('the outbox on $name', ({ open, skip, reason }) => {
     await write(a.id, 'alerting');
     await write(b.id, 'alerting');
     const offered: string[] = [];
-    const picky = await store.claimDueDeliveries({
+    const picky = await store.outbox.claimDueDeliveries({
       worker: 'w1',
       now: T0,
       leaseMs: 10_000,
@@ -110,7 +110,7 @@ describe.each(BACKENDS)('the outbox on $name', ({ open, skip, reason }) => {
     expect(picky.map((row) => [row.alertId, row.accountId])).toEqual([[a.id, account.id], [b.id, account.id]]);
     // The refused rows were never claimed: the next claim takes them, unless it skips their destination or account.
     const skipping = (skip: { accounts: string[]; destinations: string[] }) =>
-      store.claimDueDeliveries({ worker: 'w2', now: T0, leaseMs: 10_000, limit: 100, admit: () => true, skip });
+      store.outbox.claimDueDeliveries({ worker: 'w2', now: T0, leaseMs: 10_000, limit: 100, admit: () => true, skip });
     expect(await skipping({ accounts: [], destinations: [HOOK] })).toEqual([]);
     expect(await skipping({ accounts: [account.id], destinations: [] })).toEqual([]);
     expect(label(await skipping({ accounts: ['someone-else'], destinations: ['R0UTINGKEY'] }))).toEqual(['hook:alerting', 'hook:alerting']);
@@ -127,16 +127,16 @@ describe.each(BACKENDS)('the outbox on $name', ({ open, skip, reason }) => {
     expect(again!.id).toBe(row!.id);
     // The first worker comes back from a long pause: its outcome no longer counts.
     await finish(store, row!.id, 'dead-worker', { state: 'dead', at: T0 + 10_001, error: 'webhook answered HTTP 400' });
-    expect((await store.listDeliveries(account.id, { states: ['pending'], page: 1, max: 10 })).items).toHaveLength(1);
+    expect((await store.outbox.listDeliveries(account.id, { states: ['pending'], page: 1, max: 10 })).items).toHaveLength(1);
     await finish(store, again!.id, 'w2', { state: 'delivered', at: T0 + 10_002 });
-    expect((await store.listDeliveries(account.id, { states: ['delivered'], page: 1, max: 10 })).items).toMatchObject([{ id: row!.id, attempts: 1 }]);
+    expect((await store.outbox.listDeliveries(account.id, { states: ['delivered'], page: 1, max: 10 })).items).toMatchObject([{ id: row!.id, attempts: 1 }]);
   });
 
   it("moves the channel's last_error with each outcome and counts pending deliveries per channel", async () => {
     const { store, account, hook, pd, a, b, write } = await outboxStore(open);
     await write(a.id, 'alerting', T0);
     await write(b.id, 'alerting', T0 + 1_000, [hook.id]);
-    expect(await store.summarizePendingDeliveries(account.id, [hook.id, pd.id])).toEqual(
+    expect(await store.outbox.summarizePendingDeliveries(account.id, [hook.id, pd.id])).toEqual(
       new Map([
         [hook.id, { count: 2, oldestCreatedAt: T0 }],
         [pd.id, { count: 1, oldestCreatedAt: T0 }],
@@ -145,30 +145,30 @@ describe.each(BACKENDS)('the outbox on $name', ({ open, skip, reason }) => {
     const rows = await claim(store, 'w', T0 + 2_000);
     const hookRow = rows.find((row) => row.channel.id === hook.id)!;
     await finish(store, hookRow.id, 'w', { state: 'dead', at: T0 + 3_000, error: 'webhook answered HTTP 404' });
-    expect((await store.getChannel(account.id, hook.id))!.lastError).toEqual({ time: Math.floor((T0 + 3_000) / 1000), message: 'webhook answered HTTP 404' });
-    const dead = await store.listDeliveries(account.id, { states: ['dead'], page: 1, max: 10 });
+    expect((await store.channels.getChannel(account.id, hook.id))!.lastError).toEqual({ time: Math.floor((T0 + 3_000) / 1000), message: 'webhook answered HTTP 404' });
+    const dead = await store.outbox.listDeliveries(account.id, { states: ['dead'], page: 1, max: 10 });
     expect(dead.items).toMatchObject([{ state: 'dead', event: 'alerting', attempts: 1, nextAttemptAt: null, lastError: 'webhook answered HTTP 404', alert: { name: 'a' } }]);
     expect(JSON.stringify(dead)).not.toContain('s3cret');
     const other = rows.find((row) => row.channel.id === hook.id && row.id !== hookRow.id)!;
     await finish(store, other.id, 'w', { state: 'delivered', at: T0 + 4_000 });
-    expect((await store.getChannel(account.id, hook.id))!.lastError).toBeNull();
+    expect((await store.channels.getChannel(account.id, hook.id))!.lastError).toBeNull();
     // Another account sees none of it.
-    const stranger = await store.createAccount('else@example.com');
-    expect((await store.listDeliveries(stranger.id, { states: ['pending', 'dead'], page: 1, max: 10 })).items).toEqual([]);
-    expect(await store.summarizePendingDeliveries(stranger.id, [hook.id])).toEqual(new Map());
+    const stranger = await store.accounts.createAccount('else@example.com');
+    expect((await store.outbox.listDeliveries(stranger.id, { states: ['pending', 'dead'], page: 1, max: 10 })).items).toEqual([]);
+    expect(await store.outbox.summarizePendingDeliveries(stranger.id, [hook.id])).toEqual(new Map());
   });
 
   it('pages the listing, drops deliveries of a deleted channel, and prunes finished rows', async () => {
     const { store, account, hook, pd, a, write } = await outboxStore(open);
     for (let i = 0; i < 5; i += 1) await write(a.id, i % 2 ? 'recovered' : 'alerting', T0 + i);
-    const page1 = await store.listDeliveries(account.id, { states: ['pending'], page: 1, max: 4 });
-    const page2 = await store.listDeliveries(account.id, { states: ['pending'], page: 2, max: 4 });
+    const page1 = await store.outbox.listDeliveries(account.id, { states: ['pending'], page: 1, max: 4 });
+    const page2 = await store.outbox.listDeliveries(account.id, { states: ['pending'], page: 2, max: 4 });
     expect([page1.items.length, page1.nextPage, page2.items.length, page2.nextPage]).toEqual([4, true, 4, true]);
-    await store.deleteChannel(account.id, pd.id);
-    expect((await store.listDeliveries(account.id, { states: ['pending'], page: 1, max: 100 })).items.map((d) => d.channel.id)).toEqual(Array(5).fill(hook.id));
+    await store.channels.deleteChannel(account.id, pd.id);
+    expect((await store.outbox.listDeliveries(account.id, { states: ['pending'], page: 1, max: 100 })).items.map((d) => d.channel.id)).toEqual(Array(5).fill(hook.id));
     const [row] = await claim(store, 'w', T0 + 10);
     await finish(store, row!.id, 'w', { state: 'delivered', at: T0 + 20 });
-    expect(await store.pruneDeliveries(T0 + 20, T0)).toBe(0);
-    expect(await store.pruneDeliveries(T0 + 21, T0)).toBe(1);
+    expect(await store.outbox.pruneDeliveries(T0 + 20, T0)).toBe(0);
+    expect(await store.outbox.pruneDeliveries(T0 + 21, T0)).toBe(1);
   });
 });

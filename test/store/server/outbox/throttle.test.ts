@@ -38,17 +38,17 @@ async function twoStores(backend: (typeof BACKENDS)[number]): Promise<[Store, St
 }
 
 async function throttledAccount(store: Store) {
-  const account = await store.createAccount('ops@example.com');
-  const hook = await store.createChannel(account.id, {
+  const account = await store.accounts.createAccount('ops@example.com');
+  const hook = await store.channels.createChannel(account.id, {
     type: 'webhook',
     description: 'ops hook',
     destination: 'https://hooks.example/ops',
     autoResolve: false,
     throttle: { max_notifications: 2, window_minutes: 60 },
   });
-  const mail = await store.createChannel(account.id, { type: 'email', description: 'mail', destination: 'ops@example.com', autoResolve: false });
+  const mail = await store.channels.createChannel(account.id, { type: 'email', description: 'mail', destination: 'ops@example.com', autoResolve: false });
   const alerts = [];
-  for (const name of ['disk-1', 'disk-2', 'disk-3', 'disk-4']) alerts.push(await store.createAlert(account.id, alertOn(name, [hook.id, mail.id])));
+  for (const name of ['disk-1', 'disk-2', 'disk-3', 'disk-4']) alerts.push(await store.alerts.createAlert(account.id, alertOn(name, [hook.id, mail.id])));
   return { account, hook, mail, alerts };
 }
 
@@ -75,21 +75,21 @@ describe.each(BACKENDS)('a channel throttle on $name', (backend) => {
     const { account, hook, mail, alerts } = await throttledAccount(store);
     const [a1, a2, a3, a4] = alerts;
     const channels = [hook.id, mail.id];
-    await store.saveEvaluations([transition(a1!.id, 'disk-1', 'alerting', channels, T0), transition(a2!.id, 'disk-2', 'alerting', channels, T0)]);
-    await replica.saveEvaluations([transition(a3!.id, 'disk-3', 'alerting', channels, T0 + 10 * MINUTE)]);
-    await store.saveEvaluations([transition(a4!.id, 'disk-4', 'alerting', channels, T0 + 20 * MINUTE)]);
-    await replica.saveEvaluations([transition(a1!.id, 'disk-1', 'recovered', channels, T0 + 30 * MINUTE)]);
+    await store.evaluation.saveEvaluations([transition(a1!.id, 'disk-1', 'alerting', channels, T0), transition(a2!.id, 'disk-2', 'alerting', channels, T0)]);
+    await replica.evaluation.saveEvaluations([transition(a3!.id, 'disk-3', 'alerting', channels, T0 + 10 * MINUTE)]);
+    await store.evaluation.saveEvaluations([transition(a4!.id, 'disk-4', 'alerting', channels, T0 + 20 * MINUTE)]);
+    await replica.evaluation.saveEvaluations([transition(a1!.id, 'disk-1', 'recovered', channels, T0 + 30 * MINUTE)]);
 
-    const pending = await store.listDeliveries(account.id, { states: ['pending'], page: 1, max: 100 });
+    const pending = await store.outbox.listDeliveries(account.id, { states: ['pending'], page: 1, max: 100 });
     // The unthrottled channel gets all five; the throttled one its first two, and the resolve (never held, no slot).
     expect(pending.items.filter((d) => d.channel.id === mail.id)).toHaveLength(5);
     expect(pending.items.filter((d) => d.channel.id === hook.id).map((d) => `${d.alert.name}:${d.event}`)).toEqual(['disk-1:alerting', 'disk-2:alerting', 'disk-1:recovered']);
-    const held = await store.listDeliveries(account.id, { states: ['held'], page: 1, max: 100 });
+    const held = await store.outbox.listDeliveries(account.id, { states: ['held'], page: 1, max: 100 });
     expect(held.items.map((d) => [d.alert.name, d.event, d.state, d.channel.description, d.nextAttemptAt])).toEqual([
       ['disk-3', 'alerting', 'held', 'ops hook', T0 + 60 * MINUTE],
       ['disk-4', 'alerting', 'held', 'ops hook', T0 + 60 * MINUTE],
     ]);
-    const timeline = await store.listTimeline(account.id, a3!.id, 0, 50);
+    const timeline = await store.console.listTimeline(account.id, a3!.id, 0, 50);
     expect(timeline.filter((entry) => entry.channel?.id === hook.id).map((entry) => [entry.kind, entry.reason])).toEqual([
       ['notification_suppressed', 'alerting: throttled: channel ops hook sent 2 in the last 1h; in the summary at 11:00 UTC'],
     ]);
@@ -99,13 +99,13 @@ describe.each(BACKENDS)('a channel throttle on $name', (backend) => {
     const sent: { channel: string; notification: Notification }[] = [];
     const clock = T0 + 60 * MINUTE + 1;
     const workers: DeliveryWorker[] = [store, replica].map((one) =>
-      startDeliveryWorker({ store: one, now: () => clock, pollMs: 20, send: async (channel, notification) => void sent.push({ channel: channel.description, notification }) }),
+      startDeliveryWorker({ store: one.outbox, now: () => clock, pollMs: 20, send: async (channel, notification) => void sent.push({ channel: channel.description, notification }) }),
     );
     cleanups.push(async () => void (await Promise.all(workers.map((worker) => worker.stop(100)))));
     await until(async () => sent.length, (count) => count >= 9);
     await Promise.all(workers.map((worker) => worker.idle()));
     // Both workers also close windows by hand at once: still one summary.
-    expect((await Promise.all([store.closeThrottleWindows(clock), replica.closeThrottleWindows(clock)])).reduce((a, b) => a + b)).toBe(0);
+    expect((await Promise.all([store.outbox.closeThrottleWindows(clock), replica.outbox.closeThrottleWindows(clock)])).reduce((a, b) => a + b)).toBe(0);
 
     const toHook = sent.filter((one) => one.channel === 'ops hook').map((one) => one.notification);
     expect(toHook.map((n) => n.event).sort()).toEqual(['alerting', 'alerting', 'recovered', 'throttled_summary']);
@@ -123,16 +123,16 @@ describe.each(BACKENDS)('a channel throttle on $name', (backend) => {
         { alert_id: a4!.id, alert_name: 'disk-4', event: 'alerting', metric: 'disk.disk-4', value: 95, time: T0 / 1000 + 1200 },
       ],
     });
-    const summarized = await store.listDeliveries(account.id, { states: ['summarized', 'held'], page: 1, max: 100 });
+    const summarized = await store.outbox.listDeliveries(account.id, { states: ['summarized', 'held'], page: 1, max: 100 });
     expect(summarized.items.map((d) => d.state)).toEqual(['summarized', 'summarized']);
-    const delivered = await store.listDeliveries(account.id, { states: ['delivered'], page: 1, max: 100 });
+    const delivered = await store.outbox.listDeliveries(account.id, { states: ['delivered'], page: 1, max: 100 });
     expect(delivered.items.filter((d) => d.event === 'throttled_summary').map((d) => [d.alert.name, d.channel.description])).toEqual([
       ['throttled notifications', 'ops hook'],
     ]);
 
     // The next notification opens a new window, and goes out.
-    await store.saveEvaluations([transition(a3!.id, 'disk-3', 'alerting', channels, T0 + 61 * MINUTE)]);
-    const next = await store.listDeliveries(account.id, { states: ['pending', 'held'], page: 1, max: 100 });
+    await store.evaluation.saveEvaluations([transition(a3!.id, 'disk-3', 'alerting', channels, T0 + 61 * MINUTE)]);
+    const next = await store.outbox.listDeliveries(account.id, { states: ['pending', 'held'], page: 1, max: 100 });
     expect(next.items.map((d) => `${d.channel.description}:${d.alert.name}:${d.event}:${d.state}`).sort()).toEqual([
       'mail:disk-3:alerting:pending',
       'ops hook:disk-3:alerting:pending',
@@ -144,18 +144,18 @@ describe.each(BACKENDS)('a channel throttle on $name', (backend) => {
     const { account, hook, alerts } = await throttledAccount(store);
     const saves = Array.from({ length: 12 }, (_, i) => {
       const alert = alerts[i % alerts.length]!;
-      return (i % 2 === 0 ? store : replica).saveEvaluations([transition(alert.id, alert.name, i % 3 === 0 ? 'recovered' : 'alerting', [hook.id], T0 + i)]);
+      return (i % 2 === 0 ? store : replica).evaluation.saveEvaluations([transition(alert.id, alert.name, i % 3 === 0 ? 'recovered' : 'alerting', [hook.id], T0 + i)]);
     });
     await Promise.all(saves);
-    const pending = await store.listDeliveries(account.id, { states: ['pending'], page: 1, max: 100 });
-    const held = await store.listDeliveries(account.id, { states: ['held'], page: 1, max: 100 });
+    const pending = await store.outbox.listDeliveries(account.id, { states: ['pending'], page: 1, max: 100 });
+    const held = await store.outbox.listDeliveries(account.id, { states: ['held'], page: 1, max: 100 });
     // Eight alerting notifications compete for two slots; the four resolves pass without taking one.
     expect([pending.items.length, held.items.length]).toEqual([6, 6]);
     expect(held.items.every((d) => d.event === 'alerting')).toBe(true);
     // Four windows' closers at once make one summary of all six.
-    const made = await Promise.all([store, replica, store, replica].map((one) => one.closeThrottleWindows(T0 + 60 * MINUTE + 20)));
+    const made = await Promise.all([store, replica, store, replica].map((one) => one.outbox.closeThrottleWindows(T0 + 60 * MINUTE + 20)));
     expect(made.reduce((a, b) => a + b)).toBe(1);
-    const summaries = await store.listDeliveries(account.id, { states: ['pending'], page: 1, max: 100 });
+    const summaries = await store.outbox.listDeliveries(account.id, { states: ['pending'], page: 1, max: 100 });
     expect(summaries.items.filter((d) => d.event === 'throttled_summary')).toHaveLength(1);
   });
 });

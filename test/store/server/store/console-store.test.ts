@@ -9,16 +9,16 @@ describeEachStore('the $name store for the console', (backend) => {
   let emailMe: string;
   beforeEach(async () => {
     store = await backend.openStore();
-    account = (await store.createAccount('ops@example.com')).id;
-    emailMe = (await store.findChannelsByRefs(account, [DEFAULT_CHANNEL]))[0]!.id;
+    account = (await store.accounts.createAccount('ops@example.com')).id;
+    emailMe = (await store.channels.findChannelsByRefs(account, [DEFAULT_CHANNEL]))[0]!.id;
   });
   afterEach(() => store.close());
 
   const alert = (overrides: Partial<AlertWrite> = {}): AlertWrite => alertWrite(emailMe, overrides);
 
   it('keeps the console kinds out of the public history and shows them all in the timeline, with their channel', async () => {
-    const { id } = await store.createAlert(account, alert());
-    await store.saveEvaluations([
+    const { id } = await store.alerts.createAlert(account, alert());
+    await store.evaluation.saveEvaluations([
       {
         alertId: id,
         status: 'alerting', currentlyTriggeredMetrics: ['host.a.cpu'], evalState: null,
@@ -29,66 +29,66 @@ describeEachStore('the $name store for the console', (backend) => {
         deliveries: [],
       },
     ]);
-    await store.appendHistory([{ alertId: id, status: 'notification_suppressed', value: null, time: 1001, metric: '', reason: 'muted' }]);
-    const history = await store.searchHistory(account, { alertIds: [id], since: 0, status: null, value: null });
+    await store.history.appendHistory([{ alertId: id, status: 'notification_suppressed', value: null, time: 1001, metric: '', reason: 'muted' }]);
+    const history = await store.history.searchHistory(account, { alertIds: [id], since: 0, status: null, value: null });
     expect(history.map((entry) => entry.status)).toEqual(['alerting']);
-    const timeline = await store.listTimeline(account, id, 0, 100);
+    const timeline = await store.console.listTimeline(account, id, 0, 100);
     expect(timeline).toEqual([
       { kind: 'notification_suppressed', time: 1001, metric: '', value: null, channel: null, reason: 'muted' },
       { kind: 'notification_sent', time: 1000, metric: 'host.a.cpu', value: null, channel: { id: emailMe, type: 'email', description: DEFAULT_CHANNEL }, reason: 'alerting' },
       { kind: 'alerting', time: 1000, metric: 'host.a.cpu', value: 95, channel: null, reason: null },
     ]);
-    const other = await store.createAccount(null);
-    expect(await store.listTimeline(other.id, id, 0, 100)).toEqual([]);
-    expect(await store.listTimeline(account, id, 1001, 100)).toHaveLength(1);
+    const other = await store.accounts.createAccount(null);
+    expect(await store.console.listTimeline(other.id, id, 0, 100)).toEqual([]);
+    expect(await store.console.listTimeline(account, id, 1001, 100)).toHaveLength(1);
   });
 
   it('lists deliveries by alert, retries a dead one only, and writes a test notification for a channel of the account only', async () => {
-    const first = await store.createAlert(account, alert());
-    const second = await store.createAlert(account, alert({ name: 'disk' }));
+    const first = await store.alerts.createAlert(account, alert());
+    const second = await store.alerts.createAlert(account, alert({ name: 'disk' }));
     const delivery = (alertId: string) => ({ channelId: emailMe, event: 'alerting', payload: { test: alertId }, createdAt: 1 });
-    await store.saveEvaluations([
+    await store.evaluation.saveEvaluations([
       { alertId: first.id, status: 'alerting', currentlyTriggeredMetrics: [], evalState: null, history: [], deliveries: [delivery(first.id)] },
       { alertId: second.id, status: 'alerting', currentlyTriggeredMetrics: [], evalState: null, history: [], deliveries: [delivery(second.id)] },
     ]);
-    const listed = await store.listDeliveries(account, { states: ['pending'], alertId: first.id, page: 1, max: 10 });
+    const listed = await store.outbox.listDeliveries(account, { states: ['pending'], alertId: first.id, page: 1, max: 10 });
     expect(listed.items.map((item) => item.alert.id)).toEqual([first.id]);
     const id = listed.items[0]!.id;
-    expect(await store.retryDelivery(account, id, 5)).toBe('not_dead');
-    const [claimed] = await store.claimDueDeliveries({ worker: 'w', now: 10, leaseMs: 1000, limit: 10 });
-    await store.finishDeliveries([{ id: claimed!.id, worker: 'w', outcome: { state: 'dead', at: 11, error: 'rejected' } }]);
-    const other = await store.createAccount(null);
-    expect(await store.retryDelivery(other.id, claimed!.id, 20)).toBeNull();
-    expect(await store.retryDelivery(account, claimed!.id, 20)).toBe('retried');
-    expect(await store.getDelivery(account, claimed!.id)).toMatchObject({ state: 'pending', attempts: 0, nextAttemptAt: 20, lastError: 'rejected' });
-    expect(await store.getDelivery(other.id, claimed!.id)).toBeNull();
+    expect(await store.console.retryDelivery(account, id, 5)).toBe('not_dead');
+    const [claimed] = await store.outbox.claimDueDeliveries({ worker: 'w', now: 10, leaseMs: 1000, limit: 10 });
+    await store.outbox.finishDeliveries([{ id: claimed!.id, worker: 'w', outcome: { state: 'dead', at: 11, error: 'rejected' } }]);
+    const other = await store.accounts.createAccount(null);
+    expect(await store.console.retryDelivery(other.id, claimed!.id, 20)).toBeNull();
+    expect(await store.console.retryDelivery(account, claimed!.id, 20)).toBe('retried');
+    expect(await store.console.getDelivery(account, claimed!.id)).toMatchObject({ state: 'pending', attempts: 0, nextAttemptAt: 20, lastError: 'rejected' });
+    expect(await store.console.getDelivery(other.id, claimed!.id)).toBeNull();
 
     const test = { alertId: '', alertName: 'test notification', event: 'test', payload: { test: true }, createdAt: 30 };
-    expect(await store.enqueueChannelTest(other.id, emailMe, test)).toBeNull();
-    const queued = await store.enqueueChannelTest(account, emailMe, test);
+    expect(await store.console.enqueueChannelTest(other.id, emailMe, test)).toBeNull();
+    const queued = await store.console.enqueueChannelTest(account, emailMe, test);
     expect(queued).toMatchObject({ state: 'pending', event: 'test', channel: { id: emailMe }, alert: { id: '', name: 'test notification' } });
   });
 
   it('marks an alert managed from git for its own account only', async () => {
-    const { id } = await store.createAlert(account, alert());
-    expect(await store.isManagedFromGit(account, id)).toBe(false);
-    const other = await store.createAccount(null);
-    expect(await store.setManagedFromGit(other.id, id, true)).toBe(false);
-    expect(await store.setManagedFromGit(account, id, true)).toBe(true);
-    expect(await store.isManagedFromGit(account, id)).toBe(true);
-    expect(await store.isManagedFromGit(other.id, id)).toBe(false);
+    const { id } = await store.alerts.createAlert(account, alert());
+    expect(await store.console.isManagedFromGit(account, id)).toBe(false);
+    const other = await store.accounts.createAccount(null);
+    expect(await store.console.setManagedFromGit(other.id, id, true)).toBe(false);
+    expect(await store.console.setManagedFromGit(account, id, true)).toBe(true);
+    expect(await store.console.isManagedFromGit(account, id)).toBe(true);
+    expect(await store.console.isManagedFromGit(other.id, id)).toBe(false);
   });
 
   it('finds the owner of an alert with its metric prefixes, for signed graph links', async () => {
-    const { id } = await store.createAlert(account, alert());
-    await store.setMetricPrefixes(account, ['team1.']);
-    expect(await store.findAlertOwner(id)).toEqual({ accountId: account, metricPrefixes: ['team1.'] });
-    expect(await store.findAlertOwner('nope')).toBeNull();
+    const { id } = await store.alerts.createAlert(account, alert());
+    await store.accounts.setMetricPrefixes(account, ['team1.']);
+    expect(await store.console.findAlertOwner(id)).toEqual({ accountId: account, metricPrefixes: ['team1.'] });
+    expect(await store.console.findAlertOwner('nope')).toBeNull();
   });
 
   it('creates a server secret once and answers the same value after', async () => {
-    const first = await store.getServerSecret('graph-links', () => 'one');
+    const first = await store.console.getServerSecret('graph-links', () => 'one');
     expect(first).toBe('one');
-    expect(await store.getServerSecret('graph-links', () => 'two')).toBe('one');
+    expect(await store.console.getServerSecret('graph-links', () => 'two')).toBe('one');
   });
 });

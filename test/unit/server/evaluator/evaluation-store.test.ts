@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { isMutedAt } from '../../../../src/model/mute-state.js';
-import { SqliteStore } from '../../../../src/server/store/sqlite/sqlite-store.js';
+import { openSqliteStore, type SqliteStore } from '../../../../src/server/store/sqlite/sqlite-store.js';
 import type { AlertWrite } from '../../../../src/server/store/store.js';
 
 const stores: SqliteStore[] = [];
@@ -9,10 +9,10 @@ afterEach(async () => {
 });
 
 async function storeWithAlert() {
-  const store = SqliteStore.open(':memory:');
+  const store = openSqliteStore(':memory:');
   stores.push(store);
-  const account = await store.createAccount('ops@example.com');
-  const channel = await store.createChannel(account.id, { type: 'webhook', description: 'hook', destination: 'https://hooks.example/x', autoResolve: false });
+  const account = await store.accounts.createAccount('ops@example.com');
+  const channel = await store.channels.createChannel(account.id, { type: 'webhook', description: 'hook', destination: 'https://hooks.example/x', autoResolve: false });
   const write: AlertWrite = {
     name: 'cpu',
     metric: 'web.*.cpu',
@@ -25,14 +25,14 @@ async function storeWithAlert() {
     info: null,
     onQueryFailure: null,
   };
-  const alert = await store.createAlert(account.id, write);
+  const alert = await store.alerts.createAlert(account.id, write);
   return { store, account, channel, alert };
 }
 
 describe('the evaluator over the SQLite store', () => {
   it('saves a round of results and history in one call, dropping those of deleted alerts', async () => {
     const { store, account, alert } = await storeWithAlert();
-    await store.saveEvaluations([
+    await store.evaluation.saveEvaluations([
       {
         alertId: alert.id,
         status: 'alerting',
@@ -43,15 +43,15 @@ describe('the evaluator over the SQLite store', () => {
       },
       { alertId: 'gone', status: 'alerting', currentlyTriggeredMetrics: [], evalState: null, history: [{ status: 'alerting', value: 1, time: 1, metric: 'x' }], deliveries: [] },
     ]);
-    const read = await store.getAlert(account.id, alert.id);
+    const read = await store.alerts.getAlert(account.id, alert.id);
     expect(read).toMatchObject({ status: 'alerting', currentlyTriggeredMetrics: ['web.2.cpu'], evalState: JSON.stringify({ version: 1, status: 'alerting' }) });
-    const history = await store.searchHistory(account.id, { alertIds: [], since: 0, status: null, value: null });
+    const history = await store.history.searchHistory(account.id, { alertIds: [], since: 0, status: null, value: null });
     expect(history).toEqual([{ alertId: alert.id, status: 'alerting', value: 95, time: 1_700_000_000, metric: 'web.2.cpu' }]);
   });
 
   it('lists alerts as the evaluator\'s one record with their channel ids, and writes a round\'s deliveries to the outbox', async () => {
     const { store, account, channel, alert } = await storeWithAlert();
-    const [listed] = await store.listAlertsForEvaluation(Date.now());
+    const [listed] = await store.evaluation.listAlertsForEvaluation(Date.now());
     expect(listed).toMatchObject({
       id: alert.id,
       accountId: account.id,
@@ -68,7 +68,7 @@ describe('the evaluator over the SQLite store', () => {
 
     // The round's notifications land in the outbox with it, per channel; unknown channels are dropped.
     const notification = { event: 'alerting', alert: { id: alert.id, name: 'cpu' }, triggered: [], conditions: [], graphUrl: null, time: 1 };
-    await store.saveEvaluations([
+    await store.evaluation.saveEvaluations([
       {
         alertId: alert.id,
         status: 'alerting',
@@ -81,7 +81,7 @@ describe('the evaluator over the SQLite store', () => {
         ],
       },
     ]);
-    const page = await store.listDeliveries(account.id, { states: ['pending'], page: 1, max: 10 });
+    const page = await store.outbox.listDeliveries(account.id, { states: ['pending'], page: 1, max: 10 });
     expect(page.items).toMatchObject([{ state: 'pending', channel: { id: channel.id, type: 'webhook', description: 'hook' }, alert: { id: alert.id, name: 'cpu' }, event: 'alerting', attempts: 0 }]);
     expect(JSON.stringify(page)).not.toContain('hooks.example');
   });

@@ -24,9 +24,9 @@ describe('the flap guard', () => {
     closers.push(render.close);
     const store = await openStore(':memory:');
     closers.push(() => store.close());
-    const account = await store.createAccount('ops@example.com');
-    const hook = await store.createChannel(account.id, { type: 'webhook', description: 'hook', destination: 'https://hooks.example/x', autoResolve: false });
-    const alert = await store.createAlert(account.id, {
+    const account = await store.accounts.createAccount('ops@example.com');
+    const hook = await store.channels.createChannel(account.id, { type: 'webhook', description: 'hook', destination: 'https://hooks.example/x', autoResolve: false });
+    const alert = await store.alerts.createAlert(account.id, {
       name: 'flappy',
       metric: 'svc.latency',
       alertCriteria: { type: 'above', above_value: 90 },
@@ -39,7 +39,7 @@ describe('the flap guard', () => {
       onQueryFailure: null,
       flapGuard: { max_changes: 3, window_minutes: 10 },
     });
-    const deps = { store, graphite: createGraphiteClient({ baseUrl: render.url }), now: () => clock * 1000 };
+    const deps = { store: store.evaluation, graphite: createGraphiteClient({ baseUrl: render.url }), now: () => clock * 1000 };
     const cycleAt = async (minute: number, next: number) => {
       clock = T0 + minute * 60;
       value = next;
@@ -52,7 +52,7 @@ describe('the flap guard', () => {
     for (let minute = 7; minute <= 18; minute += 1) await cycleAt(minute, 95);
 
     const sent: Notification[] = [];
-    const worker = startDeliveryWorker({ store, now: () => clock * 1000, pollMs: 20, send: async (_channel, notification) => void sent.push(notification) });
+    const worker = startDeliveryWorker({ store: store.outbox, now: () => clock * 1000, pollMs: 20, send: async (_channel, notification) => void sent.push(notification) });
     closers.push(() => worker.stop(100));
     await until(async () => sent.length, (count) => count >= 6);
     await worker.idle();
@@ -69,7 +69,7 @@ describe('the flap guard', () => {
     expect(sent[4]!.flapping).toEqual({ changes: 4, window_minutes: 10 });
     expect(sent[5]!.triggered).toEqual([{ metric: 'svc.latency', value: 95 }]);
 
-    const timeline = await store.listTimeline(account.id, alert.id, 0, 100);
+    const timeline = await store.console.listTimeline(account.id, alert.id, 0, 100);
     const notices = timeline.filter((entry) => entry.kind.startsWith('notification_')).sort((a, b) => a.time - b.time);
     const reason = 'flapping: more than 3 state changes in 10 minutes; notifications resume once it is stable for 10 minutes';
     expect(notices.map((entry) => [entry.kind, entry.time - T0, entry.reason])).toEqual([

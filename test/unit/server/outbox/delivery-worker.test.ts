@@ -4,7 +4,7 @@ import { Writable } from 'node:stream';
 import { startDeliveryWorker, type DeliveryWorker } from '../../../../src/server/outbox/delivery-worker.js';
 import { type DeliveryChannel, type Notification } from '../../../../src/notifications/types.js';
 import { DeliveryError } from '../../../../src/server/notifiers/delivery.js';
-import { SqliteStore } from '../../../../src/server/store/sqlite/sqlite-store.js';
+import { openSqliteStore } from '../../../../src/server/store/sqlite/sqlite-store.js';
 import { until } from '../../../helpers/until.js';
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -14,17 +14,17 @@ afterEach(async () => {
 
 /** A store with two webhook channels (secret URLs) and one alert on each, plus a writer of transitions. */
 async function setup() {
-  const store = SqliteStore.open(':memory:');
+  const store = openSqliteStore(':memory:');
   cleanups.push(() => store.close());
-  const account = await store.createAccount('ops@example.com');
-  const slow = await store.createChannel(account.id, { type: 'webhook', description: 'slow', destination: 'https://slow.example/?token=s3cret', autoResolve: false });
-  const fast = await store.createChannel(account.id, { type: 'webhook', description: 'fast', destination: 'https://fast.example/?token=s3cret', autoResolve: false });
-  const alert = await store.createAlert(account.id, {
+  const account = await store.accounts.createAccount('ops@example.com');
+  const slow = await store.channels.createChannel(account.id, { type: 'webhook', description: 'slow', destination: 'https://slow.example/?token=s3cret', autoResolve: false });
+  const fast = await store.channels.createChannel(account.id, { type: 'webhook', description: 'fast', destination: 'https://fast.example/?token=s3cret', autoResolve: false });
+  const alert = await store.alerts.createAlert(account.id, {
     name: 'cpu', metric: 'cpu', alertCriteria: { type: 'above', above_value: 1 }, additionalCriteria: {}, expression: 'a',
     notificationChannels: [slow.id, fast.id], notificationType: ['state_change'], scheduledMutes: [], info: null, onQueryFailure: null,
   });
   const write = (event: string, channels = [slow.id, fast.id]) =>
-    store.saveEvaluations([
+    store.evaluation.saveEvaluations([
       {
         alertId: alert.id,
         status: 'alerting', currentlyTriggeredMetrics: [], evalState: null,
@@ -32,7 +32,7 @@ async function setup() {
         deliveries: channels.map((channelId) => ({ channelId, event, payload: { event, alert: { id: alert.id, name: 'cpu' } }, createdAt: Date.now() })),
       },
     ]);
-  const list = (states: ('pending' | 'dead' | 'delivered')[]) => store.listDeliveries(account.id, { states, page: 1, max: 100 }).then((p) => p.items);
+  const list = (states: ('pending' | 'dead' | 'delivered')[]) => store.outbox.listDeliveries(account.id, { states, page: 1, max: 100 }).then((p) => p.items);
   return { store, account, slow, fast, write, list };
 }
 
@@ -56,7 +56,7 @@ describe('the delivery worker', () => {
     let aborted = false;
     await write('alerting');
     const worker = start({
-      store,
+      store: store.outbox,
       attemptTimeoutMs: 150,
       retry: { firstDelayMs: 60_000 },
       send: (channel: DeliveryChannel, notification: Notification, signal: AbortSignal) => {
@@ -83,7 +83,7 @@ describe('the delivery worker', () => {
     let calls = 0;
     await write('alerting', [fast.id]);
     const worker = start({
-      store,
+      store: store.outbox,
       logger,
       retry: { firstDelayMs: 20, maxDelayMs: 20 },
       pollMs: 20,
@@ -110,7 +110,7 @@ describe('the delivery worker', () => {
     await write('alerting', [fast.id]);
     await write('recovered', [fast.id]);
     const worker = start({
-      store,
+      store: store.outbox,
       send: async (_channel, notification) => {
         events.push(notification.event);
         if (notification.event === 'alerting') throw new DeliveryError('webhook answered HTTP 410', false);

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { alertJson } from '../../../../src/server/routes/alert-json.js';
 import { presentAlert } from '../../../../src/server/present.js';
-import { SqliteStore } from '../../../../src/server/store/sqlite/sqlite-store.js';
+import { openSqliteStore } from '../../../../src/server/store/sqlite/sqlite-store.js';
 import type { AlertRecord, Store } from '../../../../src/server/store/store.js';
 import { alertWrite } from '../../../helpers/alert-write.js';
 
@@ -12,11 +12,11 @@ afterEach(async () => {
 
 /** A stored alert as the read cache shares it: frozen all the way down. */
 async function storedAlert(change: Partial<AlertRecord> = {}): Promise<AlertRecord> {
-  const store = SqliteStore.open(':memory:');
+  const store = openSqliteStore(':memory:');
   opened.push(store);
-  const account = await store.createAccount('a@example.com');
-  const [channel] = await store.findChannelsByRefs(account.id, ['Email me']);
-  const alert = { ...(await store.createAlert(account.id, alertWrite(channel!.id, { name: 'cpu', metric: 'm.cpu' }))), ...change };
+  const account = await store.accounts.createAccount('a@example.com');
+  const [channel] = await store.channels.findChannelsByRefs(account.id, ['Email me']);
+  const alert = { ...(await store.alerts.createAlert(account.id, alertWrite(channel!.id, { name: 'cpu', metric: 'm.cpu' }))), ...change };
   return deepFreeze(alert);
 }
 

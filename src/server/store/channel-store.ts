@@ -1,0 +1,50 @@
+import type { ChannelType, MessageTemplate } from '../../model/types.js';
+import type { ChannelThrottle } from '../../model/noise-control.js';
+import type { Page } from './page.js';
+
+/** An account's notification channels. */
+export interface ChannelStore {
+  createChannel(accountId: string, channel: ChannelWrite): Promise<ChannelRecord>;
+  getChannel(accountId: string, id: string): Promise<ChannelRecord | null>;
+  /** Channels of the account whose id or description equals one of `refs` (ids win over descriptions). */
+  findChannelsByRefs(accountId: string, refs: string[]): Promise<ChannelRecord[]>;
+  updateChannel(accountId: string, id: string, channel: ChannelWrite): Promise<ChannelRecord | null>;
+  /**
+   * Deletes the channel and removes it from every alert; an alert left without channels gets `Email me` back.
+   * null when the channel does not exist.
+   */
+  deleteChannel(accountId: string, id: string): Promise<{ alertsChanged: number } | null>;
+  searchChannels(accountId: string, query: ChannelQuery): Promise<Page<ChannelRecord>>;
+}
+
+export interface ChannelWrite {
+  type: ChannelType;
+  description: string;
+  destination: string;
+  autoResolve: boolean;
+  /** Extension (noise control); absent or null: none. */
+  throttle?: ChannelThrottle | null;
+  /** Extension: the channel's message template; null or absent, the default message. */
+  template?: MessageTemplate | null;
+}
+
+export interface ChannelError {
+  /** Epoch seconds. */
+  time: number;
+  message: string;
+}
+
+export interface ChannelRecord extends ChannelWrite {
+  id: string;
+  accountId: string;
+  lastError: ChannelError | null;
+}
+
+export interface ChannelQuery {
+  types: string[];
+  descriptions: string[];
+  ids: string[];
+  autoResolve: boolean | null;
+  page: number;
+  max: number;
+}
