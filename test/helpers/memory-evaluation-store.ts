@@ -1,5 +1,5 @@
-import type { EvaluationAlert, EvaluationPaging, EvaluationStore, EvaluationUpdate, NotificationRecord } from '../../src/server/evaluator/evaluation-store.js';
-import type { EvaluationLease } from '../../src/server/evaluator/evaluation-store.js';
+import type { EvaluationAlert, EvaluationPaging, EvaluationStore, EvaluationUpdate, NotificationRecord } from '../../src/server/store/evaluation-store.js';
+import type { EvaluationLease } from '../../src/server/store/evaluation-store.js';
 import type { TransitionHistoryEntry } from '../../src/evaluation/transitions.js';
 import type { DeliveryChannel, Notification } from '../../src/notifications/types.js';
 

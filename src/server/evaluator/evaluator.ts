@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { createGraphiteClient } from '../../graphite/index.js';
-import type { EvaluationStore } from './evaluation-store.js';
+import type { EvaluationStore } from '../store/evaluation-store.js';
 import { runEvaluationCycle, type CycleReport } from './run-cycle.js';
 import type { ReplicaLeases } from './round-lease.js';
 import type { NoDataPolicy } from '../../evaluation/no-data.js';

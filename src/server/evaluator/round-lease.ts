@@ -1,5 +1,5 @@
-import { LeaseLost, type EvaluationLease } from './evaluation-store.js';
-import type { EvaluationAlert, EvaluationPaging, EvaluationStore } from './evaluation-store.js';
+import { LeaseLost, type EvaluationLease } from '../store/evaluation-store.js';
+import type { EvaluationAlert, EvaluationPaging, EvaluationStore } from '../store/evaluation-store.js';
 
 /** Who evaluates and for how long a lease holds. */
 export interface LeaseOptions {

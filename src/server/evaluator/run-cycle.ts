@@ -4,7 +4,7 @@ import type { GraphiteClient, RenderResult } from '../../graphite/index.js';
 import { CycleQueries } from './cycle-queries.js';
 import type { Notification } from '../../notifications/types.js';
 import { historyQueryRange, queryRangeMinutes } from '../../evaluation/criteria.js';
-import type { EvaluationAlert, EvaluationLease, EvaluationStore, EvaluationUpdate, NotificationRecord } from './evaluation-store.js';
+import type { EvaluationAlert, EvaluationLease, EvaluationStore, EvaluationUpdate, NotificationRecord } from '../store/evaluation-store.js';
 import { listRound, type ReplicaLeases } from './round-lease.js';
 import { criteriaOf, judgeAlert, judgeCriterion, type Criterion, type CriterionOutcome } from '../../evaluation/judge-alert.js';
 import type { Advance, CycleInput } from '../../evaluation/transitions.js';

@@ -3,7 +3,7 @@ import type { ScheduleTiming } from '../../model/schedule-active.js';
 import type { Weekday } from '../../model/types.js';
 import { isAcknowledgedAt, type Acknowledgement } from '../../model/acknowledgement.js';
 import { acknowledgementFromRow } from './ack-store.js';
-import type { EvaluationAlert, EvaluationUpdate } from '../evaluator/evaluation-store.js';
+import type { EvaluationAlert, EvaluationUpdate } from './evaluation-store.js';
 import type { AlertRow } from './row-mappers.js';
 import { ParsedJsonCache } from './parsed-json-cache.js';
 

@@ -1,5 +1,5 @@
-import type { EvaluationAlert, EvaluationPaging, EvaluationUpdate } from '../evaluator/evaluation-store.js';
-import type { EvaluationLease } from '../evaluator/evaluation-store.js';
+import type { EvaluationAlert, EvaluationPaging, EvaluationUpdate } from './evaluation-store.js';
+import type { EvaluationLease } from './evaluation-store.js';
 import type { AccountChanges } from './account-changes.js';
 import { applySavedEvaluation, setClockFields, type ClockInputs } from './evaluation-alert.js';
 

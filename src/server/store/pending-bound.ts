@@ -1,4 +1,4 @@
-import type { EvaluationUpdate, NotificationRecord } from '../evaluator/evaluation-store.js';
+import type { EvaluationUpdate, NotificationRecord } from './evaluation-store.js';
 import type { NewDelivery } from './outbox.js';
 import type { AckWrite } from './ack-store.js';
 import type { NewHistoryEntry } from './store.js';

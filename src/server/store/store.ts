@@ -8,7 +8,7 @@ import type { HistoryStore } from './history-store.js';
 import type { AckStore } from './ack-store.js';
 import type { OutboxStore } from './outbox.js';
 import type { ConsoleStore } from './console-store.js';
-import type { EvaluationStore } from '../evaluator/evaluation-store.js';
+import type { EvaluationStore } from './evaluation-store.js';
 
 export type * from './account-store.js';
 export type * from './alert-store.js';

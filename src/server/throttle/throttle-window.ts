@@ -1,6 +1,6 @@
 import type { ChannelThrottle } from '../../model/noise-control.js';
 import { formatWindow } from '../../model/noise-control.js';
-import type { EvaluationUpdate, NotificationRecord } from '../evaluator/evaluation-store.js';
+import type { EvaluationUpdate, NotificationRecord } from '../store/evaluation-store.js';
 import type { NewDelivery } from '../store/outbox.js';
 
 /**

@@ -38,30 +38,6 @@ function allFiles(): string[] {
 /** The CLI actions that start or open the server (serve, keys, backup, demo), each loaded only when its command runs. */
 const SERVER_ENTRY_POINTS = ['cli/actions/serve.ts', 'cli/actions/keys.ts', 'cli/actions/demo.ts', 'cli/commands/backup.ts'];
 
-/**
- * The store's imports of the evaluator still to move: the evaluator's narrow store interface and its records
- * (EvaluationStore, EvaluationAlert, EvaluationUpdate, EvaluationPaging, NotificationRecord) are declared in
- * server/evaluator/evaluation-store.ts and implemented by the store; they become the store's `evaluation`
- * concern. Remove each line when its import is gone.
- */
-const STORE_IMPORTS_OF_THE_EVALUATOR_TO_MOVE = [
-  'server/store/evaluation-alert.ts -> server/evaluator/evaluation-store.ts',
-  'server/store/evaluation-listing-cache.ts -> server/evaluator/evaluation-store.ts',
-  'server/store/pending-bound.ts -> server/evaluator/evaluation-store.ts',
-  'server/store/postgres/evaluation-rows.ts -> server/evaluator/evaluation-store.ts',
-  'server/store/postgres/outbox-rows.ts -> server/evaluator/evaluation-store.ts',
-  'server/store/postgres/postgres-store.ts -> server/evaluator/evaluation-store.ts',
-  'server/store/postgres/throttle-rows.ts -> server/evaluator/evaluation-store.ts',
-  'server/store/sqlite/evaluation-rows.ts -> server/evaluator/evaluation-store.ts',
-  'server/store/sqlite/outbox-rows.ts -> server/evaluator/evaluation-store.ts',
-  'server/store/sqlite/sqlite-store.ts -> server/evaluator/evaluation-store.ts',
-  'server/store/sqlite/throttle-rows.ts -> server/evaluator/evaluation-store.ts',
-  'server/store/store.ts -> server/evaluator/evaluation-store.ts',
-] as const;
-
-/** The notification's `acknowledgement` record still comes from the store; it moves down to model/. */
-const NOTIFICATION_IMPORTS_OF_THE_STORE_TO_MOVE = ['notifications/types.ts -> server/store/ack-store.ts'] as const;
-
 const RULES: LayerRule[] = [
   { name: 'model/ imports nothing above it', files: filesUnder('model'), allowed: ['model/'] },
   // The plan's types sit on the definitions they are computed from and on the model; the backtest (impact/) is
@@ -71,7 +47,6 @@ const RULES: LayerRule[] = [
     name: 'nothing outside server/ imports it but the CLI actions that start it',
     files: allFiles().filter((file) => !file.startsWith('server/') && !SERVER_ENTRY_POINTS.includes(file)),
     forbidden: ['server/'],
-    pending: NOTIFICATION_IMPORTS_OF_THE_STORE_TO_MOVE,
   },
   // What the planner's previews and the server's notifiers share sits below both: the notification, its wording,
   // its templates.
@@ -79,7 +54,6 @@ const RULES: LayerRule[] = [
     name: 'notifications/ stands on model/ and evaluation/ only',
     files: filesUnder('notifications'),
     allowed: ['notifications/', 'model/', 'evaluation/'],
-    pending: NOTIFICATION_IMPORTS_OF_THE_STORE_TO_MOVE,
   },
   // The store keeps rows; deciding and sending are the evaluator's and the notifiers' (they use the store, not the
   // other way round).
@@ -87,7 +61,6 @@ const RULES: LayerRule[] = [
     name: 'server/store/ imports nothing of the evaluator or the notifiers',
     files: filesUnder('server/store'),
     forbidden: ['server/evaluator/', 'server/notifiers/'],
-    pending: STORE_IMPORTS_OF_THE_EVALUATOR_TO_MOVE,
   },
   // The evaluator's pure core judges series, whoever fetched them (the CLI's rule tests and backtests too).
   { name: 'evaluation/ imports nothing of graphite/', files: filesUnder('evaluation'), forbidden: ['graphite/'] },
@@ -136,8 +109,8 @@ describe('the layers of docs/architecture.md', () => {
   });
 
   it('sees an import into a forbidden folder and lets the rest pass', () => {
-    const text = ["import type { EvaluationStore } from '../evaluator/evaluation-store.js';", "import { rows } from './rows.js';"].join('\n');
+    const text = ["import type { EvaluationLease } from '../evaluator/round-lease.js';", "import { rows } from './rows.js';"].join('\n');
     const rule = { name: 'probe', files: ['server/store/probe.ts'], forbidden: ['server/evaluator/'] };
-    expect(violations(rule, () => text)).toEqual(['server/store/probe.ts -> server/evaluator/evaluation-store.ts']);
+    expect(violations(rule, () => text)).toEqual(['server/store/probe.ts -> server/evaluator/round-lease.ts']);
   });
 });

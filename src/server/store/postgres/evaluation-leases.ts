@@ -1,4 +1,4 @@
-import type { EvaluationLease } from '../../evaluator/evaluation-store.js';
+import type { EvaluationLease } from '../evaluation-store.js';
 import type { Queryable } from './pg-database.js';
 
 /**

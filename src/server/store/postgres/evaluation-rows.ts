@@ -6,7 +6,7 @@ import {
   type EvaluationPaging,
   type EvaluationStore,
   type EvaluationUpdate,
-} from '../../evaluator/evaluation-store.js';
+} from '../evaluation-store.js';
 import {
   EVALUATION_ALERT_COLUMNS,
   SCHEDULE_TIMING_COLUMNS,

@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import type { EvaluationAlert, EvaluationLease, EvaluationPaging, EvaluationStore, EvaluationUpdate } from '../../evaluator/evaluation-store.js';
+import type { EvaluationAlert, EvaluationLease, EvaluationPaging, EvaluationStore, EvaluationUpdate } from '../evaluation-store.js';
 import {
   EVALUATION_ALERT_COLUMNS,
   SCHEDULE_TIMING_COLUMNS,

@@ -10,7 +10,7 @@ import type {
   NewDelivery,
   PendingSummary,
 } from '../outbox.js';
-import type { EvaluationUpdate } from '../../evaluator/evaluation-store.js';
+import type { EvaluationUpdate } from '../evaluation-store.js';
 import type { PendingDeliveryBound } from '../pending-bound.js';
 import { DELIVERY_LISTING_COLUMNS, claimedDeliveryFromRow, deliveryPage, type ClaimRow, type DeliveryRow } from '../delivery-rows.js';
 

@@ -3,7 +3,7 @@ import { createId } from '../../ids.js';
 import type { ChannelThrottle } from '../../../model/noise-control.js';
 import { notifiedChannels, throttleBatch, type ThrottledChannel, type ThrottleWindow } from '../../throttle/throttle-window.js';
 import { buildThrottledSummary, THROTTLED_SUMMARY_NAME, type HeldRow } from '../../throttle/summary.js';
-import type { EvaluationUpdate } from '../../evaluator/evaluation-store.js';
+import type { EvaluationUpdate } from '../evaluation-store.js';
 import type { DeliveryQuery, DeliveryRecord } from '../outbox.js';
 import { DELIVERY_LISTING_COLUMNS, deliveryPage, type DeliveryRow } from '../delivery-rows.js';
 import { HELD_LISTING_COLUMNS } from '../held-listing.js';

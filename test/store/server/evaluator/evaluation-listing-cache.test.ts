@@ -10,9 +10,9 @@ import { alertWrite, describeEachStore } from '../../../helpers/store-backends.j
 import { until } from '../../../helpers/until.js';
 import { openStore } from '../../../../src/server/store/open-store.js';
 import type { AckWrite } from '../../../../src/server/store/ack-store.js';
-import type { EvaluationAlert, EvaluationUpdate } from '../../../../src/server/evaluator/evaluation-store.js';
+import type { EvaluationAlert, EvaluationUpdate } from '../../../../src/server/store/evaluation-store.js';
 import type { Store } from '../../../../src/server/store/store.js';
-import type { EvaluationLease } from '../../../../src/server/evaluator/evaluation-store.js';
+import type { EvaluationLease } from '../../../../src/server/store/evaluation-store.js';
 
 const NOW = 1_800_000_000_000;
 const WEEK = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;

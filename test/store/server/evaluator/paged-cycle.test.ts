@@ -4,9 +4,9 @@ import { runEvaluationCycle } from '../../../../src/server/evaluator/run-cycle.j
 import { RENDER_BATCH } from '../../../../src/server/evaluator/cycle-queries.js';
 import { replicaLeases } from '../../../../src/server/evaluator/round-lease.js';
 import { createGraphiteClient, type GraphiteClient } from '../../../../src/graphite/render-client.js';
-import type { EvaluationAlert, EvaluationPaging } from '../../../../src/server/evaluator/evaluation-store.js';
+import type { EvaluationAlert, EvaluationPaging } from '../../../../src/server/store/evaluation-store.js';
 import type { Store } from '../../../../src/server/store/store.js';
-import { LeaseLost, type EvaluationLease } from '../../../../src/server/evaluator/evaluation-store.js';
+import { LeaseLost, type EvaluationLease } from '../../../../src/server/store/evaluation-store.js';
 import { makeSeries, startFakeRender, type RenderRequest } from '../../../helpers/fake-render-server.js';
 import { MemoryEvaluationStore } from '../../../helpers/memory-evaluation-store.js';
 import { alertWrite, describeEachStore, storeBackends } from '../../../helpers/store-backends.js';

@@ -4,7 +4,7 @@ import { openStore } from '../../../../src/server/store/open-store.js';
 import type { AlertWrite, Store } from '../../../../src/server/store/store.js';
 import { startDeliveryWorker, type DeliveryWorker } from '../../../../src/server/outbox/delivery-worker.js';
 import type { Notification } from '../../../../src/notifications/types.js';
-import type { EvaluationUpdate } from '../../../../src/server/evaluator/evaluation-store.js';
+import type { EvaluationUpdate } from '../../../../src/server/store/evaluation-store.js';
 import { until } from '../../../helpers/until.js';
 
 const BACKENDS = storeBackends();

@@ -4,7 +4,7 @@ import { fencePartitions } from '../../../../src/server/store/postgres/evaluatio
 import { MIGRATIONS } from '../../../../src/server/store/postgres/migrations.js';
 import { isUnavailable } from '../../../../src/server/store/postgres/pg-database.js';
 import { openPostgresStore, type PostgresStore } from '../../../../src/server/store/postgres/postgres-store.js';
-import { LeaseLost, alertPartition, type EvaluationLease, type EvaluationUpdate } from '../../../../src/server/evaluator/evaluation-store.js';
+import { LeaseLost, alertPartition, type EvaluationLease, type EvaluationUpdate } from '../../../../src/server/store/evaluation-store.js';
 import { StoreUnavailable } from '../../../../src/server/store/store.js';
 import { postgresAvailability, startPostgres, type Postgres } from '../../../helpers/postgres.js';
 

@@ -1,6 +1,6 @@
 import { afterEach, expect, it } from 'vitest';
 import { createGraphiteClient } from '../../../../src/graphite/render-client.js';
-import type { EvaluationUpdate } from '../../../../src/server/evaluator/evaluation-store.js';
+import type { EvaluationUpdate } from '../../../../src/server/store/evaluation-store.js';
 import { runEvaluationCycle } from '../../../../src/server/evaluator/run-cycle.js';
 import { makeSeries, startFakeRender } from '../../../helpers/fake-render-server.js';
 import { MemoryEvaluationStore } from '../../../helpers/memory-evaluation-store.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { listRound, replicaLeases } from '../../../../src/server/evaluator/round-lease.js';
-import type { EvaluationStore } from '../../../../src/server/evaluator/evaluation-store.js';
-import { LeaseLost, type EvaluationLease } from '../../../../src/server/evaluator/evaluation-store.js';
+import type { EvaluationStore } from '../../../../src/server/store/evaluation-store.js';
+import { LeaseLost, type EvaluationLease } from '../../../../src/server/store/evaluation-store.js';
 
 /** A store whose lease answer takes `delayMs` to come back (a stalled link), holding partitions 0 and 1. */
 function slowLeaseStore(delayMs: number): { store: EvaluationStore; listed: () => number } {

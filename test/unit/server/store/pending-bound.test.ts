@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { EvaluationUpdate, NotificationRecord } from '../../../../src/server/evaluator/evaluation-store.js';
+import type { EvaluationUpdate, NotificationRecord } from '../../../../src/server/store/evaluation-store.js';
 import { OUTBOX_FULL, PendingDeliveryBound } from '../../../../src/server/store/pending-bound.js';
 
 /** An alerting update of `alertId` notifying each of `channels`, with its notification_sent entries. */

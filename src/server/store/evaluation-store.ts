@@ -11,7 +11,7 @@ import type {
 import type { TransitionHistoryEntry } from '../../evaluation/transitions.js';
 import type { EscalationStep } from '../../evaluation/escalation.js';
 import type { StoredEvalState } from '../../evaluation/stored-state.js';
-import type { NewDelivery } from '../store/outbox.js';
+import type { NewDelivery } from './outbox.js';
 
 /**
  * One alert as the evaluator reads it, over all accounts: the one record every backend lists (camelCase, as the
