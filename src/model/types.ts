@@ -79,6 +79,22 @@ export interface AlertBody {
   settle_seconds?: number | null;
   /** Extension (alertform): left out of a create body when null (the server's default). */
   on_no_data?: OnNoData;
+  /** Extension (noise control): parents by id or name (read back as ids); left out of a create body when null/empty. */
+  depends_on?: DependsOnItem[] | null;
+}
+
+/** One parent of an alert (an alertform extension): while it alerts, this alert's new pages are held. */
+export interface DependsOnItem {
+  alert: string;
+  nodes?: number[];
+  parent_nodes?: number[];
+}
+
+/** A channel's grouping by path nodes (an alertform extension): one message per group of what it sends. */
+export interface ChannelGroupBy {
+  nodes: number[];
+  wait_seconds?: number;
+  interval_seconds?: number;
 }
 
 /** One escalation step of the API (an alertform extension): channels by id (or, on write, description). */
@@ -120,6 +136,8 @@ export interface AlertRead {
   on_no_data?: OnNoData;
   /** Extension (read-only): the alert's state now (alertform's server); absent from the hosted service. */
   state?: AlertState;
+  /** Extension (noise control): parents by id; null when none; absent from the hosted service. */
+  depends_on?: DependsOnItem[] | null;
 }
 
 /** An alert's acknowledgement as the API shows it: times in unix seconds; until null = until it recovers. */
@@ -142,9 +160,13 @@ export interface ChannelBody {
   throttle?: ChannelThrottle | null;
   /** Extension (alertform): left out of a create body when null. */
   template?: MessageTemplate | null;
+  /** Extension (noise control): left out of a create body when null. */
+  group_by?: ChannelGroupBy | null;
 }
 
-export interface ChannelRead extends Required<Omit<ChannelBody, 'throttle' | 'template'>> {
+export interface ChannelRead extends Required<Omit<ChannelBody, 'throttle' | 'template' | 'group_by'>> {
+  /** Extension (noise control): alertform's server returns it; the hosted service does not. */
+  group_by?: ChannelGroupBy | null;
   id: string;
   /** Extension (noise control): alertform's server returns it; the hosted service does not. */
   throttle?: ChannelThrottle | null;

@@ -62,7 +62,7 @@ export function registerAlertRoutes(router: Router, deps: RouteDeps): void {
     if (problems.length > 0) throw invalidBody(problems);
     const patch = dropReadOnlyFields(body, stored.id, READ_ONLY_FIELDS.alert);
     const merged = mergeAlertUpdate(stored, patch as Partial<AlertBody>);
-    const checked = await checkAlertRules(merged, referenceLookup(store, account), prefixesOf(ctx));
+    const checked = await checkAlertRules(merged, referenceLookup(store, account), prefixesOf(ctx), stored.id);
     if (!checked.ok) throw invalidBody(checked.problems);
     const updated = await withConflict(() => store.updateAlert(account, stored.id, checked.value));
     if (!updated) throw notFound('alert');
@@ -138,6 +138,21 @@ export function referenceLookup(store: Store, accountId: string): ReferenceLooku
     },
     async existingSchedules(ids) {
       return new Set((await store.getSchedulesByIds(accountId, ids)).map((schedule) => schedule.id));
+    },
+    async resolveAlerts(refs) {
+      const found = await store.searchAlerts(accountId, { names: refs, ids: refs, search: null, page: 1, max: refs.length * 2 + 1 });
+      const resolved = new Map<string, string>();
+      // Ids first: an alert named like another's id must not hijack it.
+      for (const alert of found.items) resolved.set(alert.id, alert.id);
+      for (const alert of found.items) if (!resolved.has(alert.name)) resolved.set(alert.name, alert.id);
+      return new Map(refs.flatMap((ref) => (resolved.has(ref) ? [[ref, resolved.get(ref)!] as const] : [])));
+    },
+    async dependencyEdges() {
+      return (await store.listDependencies(accountId)).flatMap(({ id, dependsOn }) => dependsOn.map((edge) => ({ from: id, to: edge.alert })));
+    },
+    async alertNames(ids) {
+      const found = await store.searchAlerts(accountId, { names: [], ids, search: null, page: 1, max: ids.length + 1 });
+      return new Map(found.items.map((alert) => [alert.id, alert.name]));
     },
   };
 }

@@ -12,6 +12,8 @@ import type {
   Weekday,
 } from '../../model/types.js';
 import type { EscalationStep } from '../../evaluation/escalation.js';
+import type { DependencyEdge } from '../../evaluation/dependencies.js';
+import type { ChannelGroupBy } from '../../model/types.js';
 import type { ChannelThrottle, FlapGuard } from '../../model/noise-control.js';
 import type { ConsoleStore } from './console-store.js';
 import type { OutboxStore } from './outbox.js';
@@ -62,6 +64,8 @@ export interface Store extends EvaluationStore, OutboxStore, ConsoleStore, AckSt
    * changes and its ids come back in `missing`.
    */
   setMutedUntil(accountId: string, selector: AlertSelector, mutedUntil: number | null): Promise<SelectResult>;
+  /** The account's alerts that depend on others, with their parents (ids): what a cycle check needs. */
+  listDependencies(accountId: string): Promise<{ id: string; dependsOn: DependencyEdge[] }[]>;
 
   // Notification channels.
   createChannel(accountId: string, channel: ChannelWrite): Promise<ChannelRecord>;
@@ -164,6 +168,8 @@ export interface AlertWrite {
   settleSeconds?: number | null;
   /** Extension: what no data does; null or absent: the server's default (--on-no-data). */
   onNoData?: OnNoData;
+  /** Extension (noise control): the parents (ids); absent, null or []: none. */
+  dependsOn?: DependencyEdge[] | null;
 }
 
 /** An alert as stored: what was written plus the evaluator's state. */
@@ -208,6 +214,8 @@ export interface ChannelWrite {
   throttle?: ChannelThrottle | null;
   /** Extension: the channel's message template; null or absent, the default message. */
   template?: MessageTemplate | null;
+  /** Extension (noise control): grouping by path nodes; null or absent: none. */
+  groupBy?: ChannelGroupBy | null;
 }
 
 export interface ChannelError {
@@ -288,6 +296,8 @@ export interface HistoryRecord {
 export interface NewHistoryEntry extends HistoryRecord {
   channelId?: string | null;
   reason?: string | null;
+  /** Who did it (mutes and unmutes: the `by` given, or the API key's name). */
+  actor?: string | null;
 }
 
 /**

@@ -143,6 +143,10 @@ export class PostgresStore implements Store {
     return alertRows.searchAlerts(this.db, accountId, query);
   }
 
+  async listDependencies(accountId: string) {
+    return alertRows.listDependencies(this.db, accountId);
+  }
+
   async setMutedUntil(accountId: string, selector: AlertSelector, mutedUntil: number | null): Promise<SelectResult> {
     return alertRows.setMutedUntil(this.db, accountId, selector, mutedUntil);
   }
