@@ -40,6 +40,7 @@ import * as outbox from './outbox-rows.js';
 import type { AlertSummary, StateFactsGroup } from '../alert-summary.js';
 import * as consoleRows from './console-rows.js';
 import type { ChannelTestDelivery, TimelineRecord } from '../console-store.js';
+import { closeDeliveryGroups } from './group-rows.js';
 import type {
   ClaimedDelivery,
   DeliveryClaim,
@@ -241,6 +242,10 @@ export class PostgresStore implements Store {
 
   async finishDeliveries(finished: FinishedDelivery[]): Promise<void> {
     await this.db.transaction((tx) => outbox.finishDeliveries(tx, finished));
+  }
+
+  async closeDeliveryGroups(now: number): Promise<number> {
+    return closeDeliveryGroups(this.db, now);
   }
 
   async closeThrottleWindows(now: number): Promise<number> {

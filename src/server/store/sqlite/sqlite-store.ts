@@ -48,6 +48,7 @@ import { listsHeld } from '../held-listing.js';
 import { openDatabase } from './open-database.js';
 import { watchSqliteAccountChanges, type SqliteAccountChanges } from './account-changes.js';
 import type { AlertSummary, StateFactsGroup } from '../alert-summary.js';
+import { closeDeliveryGroups } from './group-rows.js';
 
 /** The Store on SQLite (better-sqlite3). One connection; better-sqlite3 is synchronous, so writes serialise. */
 export class SqliteStore implements Store {
@@ -224,6 +225,10 @@ export class SqliteStore implements Store {
 
   async finishDeliveries(finished: FinishedDelivery[]): Promise<void> {
     outbox.finishDeliveries(this.db, finished);
+  }
+
+  async closeDeliveryGroups(now: number): Promise<number> {
+    return closeDeliveryGroups(this.db, now);
   }
 
   async closeThrottleWindows(now: number): Promise<number> {
