@@ -131,6 +131,14 @@ export function buildGroupedMessage(channel: { id: string; description: string }
   };
 }
 
+/**
+ * The outbox's alert id of a group's messages, `group:dc1`: a channel's groups are sent side by side, and one
+ * group's messages in order (the outbox sends a (channel, alert)'s rows one after the other).
+ */
+export function groupDeliveryAlertId(key: string): string {
+  return `group:${key}`;
+}
+
 /** The history entry each alert of a grouped message gets: which message, how many of its own it carried. */
 export function groupedReason(channel: string, key: string, total: number, own: number): string {
   return `in one message to ${channel} for ${key || '(no key)'}: ${own} of its notification${own === 1 ? '' : 's'} among ${total}`;

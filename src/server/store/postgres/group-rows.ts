@@ -1,7 +1,7 @@
 import { createId } from '../../ids.js';
 import type { ChannelGroupBy } from '../../../model/types.js';
 import type { EvaluationUpdate } from '../../evaluator/evaluation-store.js';
-import { buildGroupedMessage, groupedEntries, memberDueAt, splitGroupedDeliveries, type GroupMemberRow } from '../../outbox/group-messages.js';
+import { buildGroupedMessage, groupDeliveryAlertId, groupedEntries, memberDueAt, splitGroupedDeliveries, type GroupMemberRow } from '../../outbox/group-messages.js';
 import { appendHistory } from './history-rows.js';
 import type { PgDatabase, Queryable } from './pg-database.js';
 
@@ -82,8 +82,8 @@ export async function closeDeliveryGroups(db: PgDatabase, now: number): Promise<
       const message = buildGroupedMessage({ id: group.channel_id, description: channel.description }, group.group_key, rows, now);
       await tx.query(
         `INSERT INTO deliveries (id, account_id, channel_id, alert_id, alert_name, event, payload, next_attempt_at, created_at)
-         VALUES ($1, $2, $3, '', $4, 'grouped', $5, $6, $6)`,
-        [deliveryId, channel.account_id, group.channel_id, message.alert.name, JSON.stringify(message), now],
+         VALUES ($1, $2, $3, $7, $4, 'grouped', $5, $6, $6)`,
+        [deliveryId, channel.account_id, group.channel_id, message.alert.name, JSON.stringify(message), now, groupDeliveryAlertId(group.group_key)],
       );
       await tx.query(
         `INSERT INTO delivery_groups (channel_id, group_key, last_sent_at) VALUES ($1, $2, $3)

@@ -2,7 +2,7 @@ import type { Database } from 'better-sqlite3';
 import { createId } from '../../ids.js';
 import type { ChannelGroupBy } from '../../../model/types.js';
 import type { EvaluationUpdate } from '../../evaluator/evaluation-store.js';
-import { buildGroupedMessage, groupedEntries, memberDueAt, splitGroupedDeliveries, type GroupMemberRow } from '../../outbox/group-messages.js';
+import { buildGroupedMessage, groupDeliveryAlertId, groupedEntries, memberDueAt, splitGroupedDeliveries, type GroupMemberRow } from '../../outbox/group-messages.js';
 import { appendHistory } from './history-rows.js';
 
 /** Members taken into a message are kept this long (for the record), then pruned. */
@@ -70,8 +70,8 @@ export function closeDeliveryGroups(db: Database, now: number): number {
       const message = buildGroupedMessage({ id: group.channel_id, description: channel.description }, group.group_key, members, now);
       db.prepare(
         `INSERT INTO deliveries (id, account_id, channel_id, alert_id, alert_name, event, payload, next_attempt_at, created_at)
-         VALUES (?, ?, ?, '', ?, 'grouped', ?, ?, ?)`,
-      ).run(deliveryId, channel.account_id, group.channel_id, message.alert.name, JSON.stringify(message), now, now);
+         VALUES (?, ?, ?, ?, ?, 'grouped', ?, ?, ?)`,
+      ).run(deliveryId, channel.account_id, group.channel_id, groupDeliveryAlertId(group.group_key), message.alert.name, JSON.stringify(message), now, now);
       db.prepare(
         `INSERT INTO delivery_groups (channel_id, group_key, last_sent_at) VALUES (?, ?, ?)
          ON CONFLICT (channel_id, group_key) DO UPDATE SET last_sent_at = excluded.last_sent_at`,
