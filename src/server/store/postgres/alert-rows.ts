@@ -11,7 +11,7 @@ import type { DependencyEdge } from '../../../evaluation/dependencies.js';
 export const ALERT_COLUMNS = `a.id, a.account_id, a.name, a.metric, a.alert_criteria, a.additional_criteria, a.expression,
   a.notification_type, a.info, a.on_query_failure, a.flap_guard, a.pagerduty_severity, a.opsgenie_priority, a.settle_seconds,
   a.status, a.currently_triggered_metrics, a.muted_until, a.eval_state, a.created_at, a.escalation, a.ack_by, a.ack_note, a.ack_at,
-  a.notification_type, a.info, a.on_query_failure, a.flap_guard, a.pagerduty_severity, a.opsgenie_priority, a.on_no_data, a.status,
+  a.notification_type, a.info, a.on_query_failure, a.flap_guard, a.pagerduty_severity, a.opsgenie_priority, a.on_no_data, a.depends_on, a.status,
   a.currently_triggered_metrics, a.muted_until, a.eval_state, a.created_at, a.escalation, a.ack_by, a.ack_note, a.ack_at,
   a.ack_until,
   ARRAY(SELECT channel_id FROM alert_channels WHERE alert_id = a.id ORDER BY position) AS channel_ids,
