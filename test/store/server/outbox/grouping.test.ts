@@ -120,4 +120,21 @@ describe.each(BACKENDS)('a dependency held at the save on $name', (backend) => {
     pending = (await store.listDeliveries(account.id, { states: ['pending'], page: 1, max: 100 })).items;
     expect(pending.map((delivery) => delivery.alert.name)).toEqual(['ping', 'disk']);
   });
+
+  it("decides from the state another replica committed: the parent saved by one, the child's page held at the other's save", async () => {
+    const [store, replica] = await twoStores(backend);
+    const account = await store.createAccount('ops@example.com');
+    const hook = await store.createChannel(account.id, { type: 'webhook', description: 'hook', destination: 'https://hooks.example/a', autoResolve: false });
+    const switchAlert = await store.createAlert(account.id, alertWrite(hook.id, { name: 'switch', metric: 'racks.*.switch' }));
+    const ping = await store.createAlert(account.id, alertWrite(hook.id, { name: 'ping', metric: 'racks.*.ping', dependsOn: [{ alert: switchAlert.id }] }));
+    const disk = await store.createAlert(account.id, alertWrite(hook.id, { name: 'disk', metric: 'racks.*.disk', dependsOn: [{ alert: ping.id }] }));
+    await store.saveEvaluations([transition(switchAlert.id, 'alerting', ['racks.r1.switch'], hook.id, T0)]);
+    // The chain holds through each link: ping (held by switch) is alerting, so disk is held too.
+    await replica.saveEvaluations([transition(ping.id, 'alerting', ['racks.r1.ping'], hook.id, T0 + 1_000)]);
+    await replica.saveEvaluations([transition(disk.id, 'alerting', ['racks.r1.disk'], hook.id, T0 + 2_000)]);
+    const pending = (await store.listDeliveries(account.id, { states: ['pending'], page: 1, max: 100 })).items;
+    expect(pending.map((delivery) => delivery.alert.name)).toEqual(['switch']);
+    const held = async (id: string) => (await store.listTimeline(account.id, id, 0, 100)).filter((entry) => entry.kind === 'held').map((entry) => entry.reason);
+    expect([await held(ping.id), await held(disk.id)]).toEqual([['depends on switch, which is alerting'], ['depends on ping, which is alerting']]);
+  });
 });
