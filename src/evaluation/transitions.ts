@@ -60,7 +60,9 @@ export type NotificationEvent =
   /** The flap guard (flap-guard.ts): the alert changes state too often; its notifications pause until it is stable. */
   | 'flapping'
   /** A channel's throttle window ended with notifications held back: one summary lists them (built by the outbox side). */
-  | 'throttled_summary';
+  | 'throttled_summary'
+  /** One message for a group of a channel that groups by path nodes (built by the outbox side). */
+  | 'grouped';
 
 /** A history entry of a transition, `time` in unix seconds (stored as the store's HistoryRecord, with its alert id). */
 export interface TransitionHistoryEntry {

@@ -35,6 +35,7 @@ const HEADLINES: Record<NotificationEvent, string> = {
   acknowledged: 'ACKNOWLEDGED',
   flapping: 'FLAPPING',
   throttled_summary: 'THROTTLED',
+  grouped: 'GROUPED',
 };
 
 /** For an escalation step: ` (escalation step 2 of 3: alerting for 30 minutes)`; empty otherwise. */
@@ -59,7 +60,18 @@ function noiseSummary(notification: Notification): string | null {
     const count = throttled.held_count;
     return `[THROTTLED] ${count} notification${count === 1 ? '' : 's'} to ${throttled.channel} held back between ${clock(throttled.window_start)} and ${clock(throttled.window_end)} UTC`;
   }
+  if (notification.event === 'grouped' && notification.grouped) {
+    const { count, group_key: key, channel } = notification.grouped;
+    return `[GROUPED] ${count} notification${count === 1 ? '' : 's'} to ${channel} for ${key || '(no key)'}`;
+  }
   return null;
+}
+
+/** The lines of a grouped message: one per member listed (alert: event series = value), then how many more. */
+export function describeGrouped(grouped: NonNullable<Notification['grouped']>): string[] {
+  const lines = grouped.members.map((one) => `${one.alert_name}: ${one.event} ${one.series}${one.value === null ? '' : ` = ${one.value}`}`);
+  if (grouped.count > grouped.members.length) lines.push(`… and ${grouped.count - grouped.members.length} more`);
+  return lines;
 }
 
 /** The lines of a throttle summary: one per held notification (time, alert, event, metric = value), then how many more. */
@@ -97,6 +109,11 @@ export function describeText(notification: Notification): string {
     const { max_notifications: max, window_minutes: minutes } = notification.throttled;
     lines.push(`The channel's throttle lets ${max} notification${max === 1 ? '' : 's'} through per ${minutes} minutes. Held back:`);
     lines.push(...describeHeld(notification.throttled).map((line) => `  ${line}`));
+    if (notification.consoleUrl) lines.push('', `Console: ${notification.consoleUrl}`);
+    return lines.join('\n');
+  }
+  if (notification.grouped) {
+    lines.push(...describeGrouped(notification.grouped).map((line) => `  ${line}`));
     if (notification.consoleUrl) lines.push('', `Console: ${notification.consoleUrl}`);
     return lines.join('\n');
   }

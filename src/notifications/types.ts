@@ -67,6 +67,8 @@ export interface Notification {
   flapping?: { changes: number; window_minutes: number };
   /** For `throttled_summary`: what the channel's throttle held back in the window that ended. */
   throttled?: ThrottledSummary;
+  /** For `grouped`: the notifications of one group of a channel that groups by path nodes. */
+  grouped?: GroupedSummary;
   /** A test of the channel (POST /v2/notifications/{id}/test/): every notifier marks it as one. */
   test?: boolean;
   /** For a test: the id of the account that asked for it, said in a line no template can remove. */
@@ -88,6 +90,15 @@ export interface ThrottledSummary {
   /** How many were held in the window (the list may be shorter: at most THROTTLED_LIST_LIMIT). */
   held_count: number;
   held: { alert_id: string; alert_name: string; event: string; metric: string; value: number | null; time: number }[];
+}
+
+/** What a `grouped` notification lists: how many, and the first GROUPED_LIST_LIMIT (times in unix seconds). */
+export interface GroupedSummary {
+  channel: string;
+  /** The group's path nodes, joined by "." (`dc1`). */
+  group_key: string;
+  count: number;
+  members: { alert_id: string; alert_name: string; series: string; event: string; value: number | null; time: number }[];
 }
 
 /**

@@ -43,6 +43,7 @@ export function presentAlertAs(alert: AlertRecord, muted: boolean, acknowledged:
     opsgenie_priority: alert.opsgeniePriority ?? null,
     settle_seconds: alert.settleSeconds ?? null,
     on_no_data: alert.onNoData ?? null,
+    depends_on: alert.dependsOn && alert.dependsOn.length > 0 ? alert.dependsOn : null,
     // Extension (read-only): the one state (model/alert-state.ts) beside the documented status.
     state: alertStateOf(stateFactsOf(alert.status, alert.evalState), evaluating),
   };
@@ -74,6 +75,7 @@ export function presentChannel(channel: ChannelRecord, pending?: PendingSummary,
     auto_resolve: channel.autoResolve,
     throttle: channel.throttle ?? null,
     template: channel.template ?? null,
+    group_by: channel.groupBy ?? null,
     ...(channel.lastError
       ? { last_error: { time: String(channel.lastError.time), message: channel.lastError.message } }
       : {}),

@@ -1,4 +1,4 @@
-import { describeHeld, describeCriteria, statusOf, summarize } from '../../notifications/describe.js';
+import { describeGrouped, describeHeld, describeCriteria, statusOf, summarize } from '../../notifications/describe.js';
 import { postJson } from './http.js';
 import type { DeliveryChannel, Notification } from '../../notifications/types.js';
 import type { NotifierSettings } from './delivery.js';
@@ -16,6 +16,7 @@ const COLORS = {
   no_data_recovered: '#2eb886',
   flapping: '#daa038',
   throttled_summary: '#439fe0',
+  grouped: '#daa038',
 };
 
 /**
@@ -50,6 +51,7 @@ export function buildSlackPayload(notification: Notification, template?: Deliver
   if (notification.failure) fields.push({ title: 'Failure', value: escapeSlack(notification.failure), short: false });
   if (notification.ackUrl) fields.push({ title: 'Acknowledge', value: `<${notification.ackUrl}|Acknowledge this alert>`, short: false });
   if (notification.throttled) fields.push({ title: 'Held back', value: escapeSlack(describeHeld(notification.throttled).join('\n')), short: false });
+  if (notification.grouped) fields.push({ title: 'Grouped', value: escapeSlack(describeGrouped(notification.grouped).join('\n')), short: false });
   return {
     text: message.title,
     attachments: [

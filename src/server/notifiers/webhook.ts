@@ -54,6 +54,7 @@ export function buildWebhookPayload(notification: Notification, template?: Deliv
   // Additive (noise control): the flap guard's figures, and what a throttle summary lists.
   if (notification.flapping) payload.flapping = notification.flapping;
   if (notification.throttled) payload.throttled = notification.throttled;
+  if (notification.grouped) payload.grouped = notification.grouped;
   // Additive: the alert's page in the console, with --public-url.
   if (notification.consoleUrl) payload.console_url = notification.consoleUrl;
   // Additive: the one-click acknowledgement link (alerting and reminders, with --public-url), and who acknowledged.
@@ -98,6 +99,8 @@ const WEBHOOK_EVENTS: Record<NotificationEvent, WebhookEvent> = {
   flapping: 'flapping',
   // One message that groups what the channel's throttle held back.
   throttled_summary: 'grouped',
+  // One message for a group of a channel that groups by path nodes.
+  grouped: 'grouped',
 };
 
 export function webhookEvent(event: NotificationEvent): WebhookEvent {

@@ -236,7 +236,11 @@ function buildPaths(): Json {
     },
     '/v2/alerts/{id}/muted/': {
       post: operation({ operationId: 'muteAlert', tag: 'alerts', summary: '6. Mute an alert', id: 'alert id', body: 'alert.mute', ok: [200, 'MuteResult'], errors: { 400: 'invalid body (invalid_body)', 404: NO_ALERT } }),
-      delete: operation({ operationId: 'unmuteAlert', tag: 'alerts', summary: '7. Unmute an alert', id: 'alert id', ok: [200, 'MuteStatus'], errors: { 404: NO_ALERT } }),
+      delete: {
+        ...operation({ operationId: 'unmuteAlert', tag: 'alerts', summary: '7. Unmute an alert', id: 'alert id', ok: [200, 'MuteStatus'], errors: { 400: 'invalid body (invalid_body)', 404: NO_ALERT } }),
+        // Optional: who unmutes and why (alertform's audit); no body is the seed's call.
+        requestBody: { required: false, content: { 'application/json': { schema: { $ref: '#/components/schemas/alert.unmute' } } } },
+      },
       get: operation({ operationId: 'getAlertMuteStatus', tag: 'alerts', summary: '8. Mute status', id: 'alert id', ok: [200, 'MuteStatus'], errors: { 404: NO_ALERT } }),
     },
     '/v2/alerts/muted/': {

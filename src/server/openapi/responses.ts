@@ -132,6 +132,7 @@ export const RESPONSE_SCHEMAS: Json = {
     },
     acknowledgement: ACKNOWLEDGEMENT_SCHEMA,
     flap_guard: { ...ref('alert.flapGuard'), description: 'alertform extension (noise control): the flap guard, null when none. The hosted service does not return it.' },
+    depends_on: { ...ref('alert.dependsOn'), description: 'alertform extension (noise control): the parents, by id; null when none. While one alerts, this alert\'s new pages are held (history `held`). The hosted service does not return it.' },
   }),
   AlertPage: always({
     alerts: { type: 'array', items: ref('AlertRead') },
@@ -175,6 +176,7 @@ export const RESPONSE_SCHEMAS: Json = {
       id: string,
       auto_resolve: { type: 'boolean' },
       throttle: { ...ref('channel.throttle'), description: 'alertform extension (noise control): the throttle, null when none. The hosted service does not return it.' },
+      group_by: { ...ref('channel.groupBy'), description: 'alertform extension (noise control): grouping by path nodes, null when none. The hosted service does not return it.' },
       last_error: {
         ...always({ time: { type: 'string', description: 'Unix seconds, as a string.' }, message: string }),
         description: 'Additive, read-only: the last delivery error, present only while the last delivery failed.',
@@ -183,7 +185,7 @@ export const RESPONSE_SCHEMAS: Json = {
       oldest_pending_seconds: { type: 'integer', minimum: 0, description: 'Additive, read-only: the age of the oldest waiting notification.' },
       template: { ...ref('channel.template'), description: "Extension (alertform): the channel's message template; null: the default message." },
     },
-    { required: ['type', 'description', 'destination', 'id', 'auto_resolve', 'throttle', 'template'] },
+    { required: ['type', 'description', 'destination', 'id', 'auto_resolve', 'throttle', 'template', 'group_by'] },
   ),
   ChannelPage: always({
     notifications: { type: 'array', items: ref('ChannelRead') },
@@ -200,8 +202,8 @@ export const RESPONSE_SCHEMAS: Json = {
     alert: always({ id: string, name: string }),
     event: {
       type: 'string',
-      enum: ['alerting', 'reminder', 'recovered', 'query_failed', 'query_recovered', 'flapping', 'throttled_summary', 'test'],
-      description: '`test`: a channel test (POST /v2/notifications/{id}/test/), whose alert id is "". `flapping`: the flap guard paused an alert\'s notifications; `throttled_summary`: what a channel throttle held in a window (alert id "").',
+      enum: ['alerting', 'reminder', 'recovered', 'query_failed', 'query_recovered', 'flapping', 'throttled_summary', 'grouped', 'test'],
+      description: '`test`: a channel test (POST /v2/notifications/{id}/test/), whose alert id is "". `flapping`: the flap guard paused an alert\'s notifications; `throttled_summary`: what a channel throttle held in a window (alert id ""); `grouped`: one message for a group of a channel with group_by (alert id "").',
     },
     attempts: { type: 'integer', minimum: 0 },
     created_at: { type: 'string', pattern: '^[0-9]+$', description: 'Unix seconds, as a string.' },

@@ -10,7 +10,7 @@ import { createOutcomeRecorder } from './outcome-recorder.js';
 /** How a delivery worker runs. */
 export interface DeliveryWorkerOptions {
   /** closeThrottleWindows is optional (a store without throttles, test doubles). */
-  store: Pick<OutboxStore, 'claimDueDeliveries' | 'finishDeliveries' | 'pruneDeliveries'> & Partial<Pick<OutboxStore, 'closeThrottleWindows'>>;
+  store: Pick<OutboxStore, 'claimDueDeliveries' | 'finishDeliveries' | 'pruneDeliveries'> & Partial<Pick<OutboxStore, 'closeThrottleWindows' | 'closeDeliveryGroups'>>;
   /** Sends one notification once; throws on failure (a DeliveryError says whether a retry may help and when). */
   send: (channel: DeliveryChannel, notification: Notification, signal: AbortSignal) => Promise<void>;
   retry?: Partial<RetryPolicy>;
@@ -158,6 +158,8 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
     try {
       // Throttle windows that ended get their summary first: it is due at once, and this claim may take it.
       await options.store.closeThrottleWindows?.(now());
+      // So do the groups whose wait or interval ended: each group's members become one message.
+      await options.store.closeDeliveryGroups?.(now());
       do {
         again = false;
         const room = concurrency - inFlight.size;

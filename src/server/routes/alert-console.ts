@@ -77,6 +77,7 @@ export function registerAlertConsoleRoutes(router: Router, deps: RouteDeps<'aler
         value: entry.value,
         channel: entry.channel,
         reason: entry.reason,
+        by: entry.by,
       })),
     };
   });

@@ -63,7 +63,7 @@ export function registerAlertRoutes(router: Router, deps: RouteDeps<'alerts' | '
     if (problems.length > 0) throw invalidBody(problems);
     const patch = dropReadOnlyFields(body, stored.id, READ_ONLY_FIELDS.alert);
     const merged = mergeAlertUpdate(stored, patch as Partial<AlertBody>);
-    const checked = await checkAlertRules(merged, referenceLookup(store, account), prefixesOf(ctx));
+    const checked = await checkAlertRules(merged, referenceLookup(store, account), prefixesOf(ctx), stored.id);
     if (!checked.ok) throw invalidBody(checked.problems);
     const updated = await withConflict(() => store.alerts.updateAlert(account, stored.id, checked.value));
     if (!updated) throw notFound('alert');
@@ -122,8 +122,8 @@ export async function schedulesOf(ctx: Context, store: Pick<Store, 'schedules'>,
   return new Map((await store.schedules.getSchedulesByIds(accountOf(ctx), ids)).map((schedule) => [schedule.id, schedule]));
 }
 
-/** The account's channels and schedules as the alert rules look them up. */
-export function referenceLookup(store: Pick<Store, 'channels' | 'schedules'>, accountId: string): ReferenceLookup {
+/** The account's alerts, channels and schedules as the alert rules look them up. */
+export function referenceLookup(store: Pick<Store, 'alerts' | 'channels' | 'schedules'>, accountId: string): ReferenceLookup {
   return {
     async resolveChannels(refs) {
       const channels = await store.channels.findChannelsByRefs(accountId, refs);
@@ -139,6 +139,21 @@ export function referenceLookup(store: Pick<Store, 'channels' | 'schedules'>, ac
     },
     async existingSchedules(ids) {
       return new Set((await store.schedules.getSchedulesByIds(accountId, ids)).map((schedule) => schedule.id));
+    },
+    async resolveAlerts(refs) {
+      const found = await store.alerts.searchAlerts(accountId, { names: refs, ids: refs, search: null, page: 1, max: refs.length * 2 + 1 });
+      const resolved = new Map<string, string>();
+      // Ids first: an alert named like another's id must not hijack it.
+      for (const alert of found.items) resolved.set(alert.id, alert.id);
+      for (const alert of found.items) if (!resolved.has(alert.name)) resolved.set(alert.name, alert.id);
+      return new Map(refs.flatMap((ref) => (resolved.has(ref) ? [[ref, resolved.get(ref)!] as const] : [])));
+    },
+    async dependencyEdges() {
+      return (await store.alerts.listDependencies(accountId)).flatMap(({ id, dependsOn }) => dependsOn.map((edge) => ({ from: id, to: edge.alert })));
+    },
+    async alertNames(ids) {
+      const found = await store.alerts.searchAlerts(accountId, { names: [], ids, search: null, page: 1, max: ids.length + 1 });
+      return new Map(found.items.map((alert) => [alert.id, alert.name]));
     },
   };
 }

@@ -20,7 +20,7 @@ export function registerMuteRoutes(router: Router, deps: RouteDeps<'alerts' | 'h
     const { duration } = body as { duration: number };
     const result = await store.alerts.setMutedUntil(accountOf(ctx), selectorOf(body), deps.now() + duration * MINUTE);
     assertAllFound(result.missing);
-    await recordMutes(deps, result.ids, 'muted', duration);
+    await recordMutes(deps, result.ids, 'muted', auditOf(body), duration);
     ctx.body = { ids: result.ids, duration };
   });
 
@@ -30,7 +30,7 @@ export function registerMuteRoutes(router: Router, deps: RouteDeps<'alerts' | 'h
     if (problems.length > 0) throw invalidBody(problems);
     const result = await store.alerts.setMutedUntil(accountOf(ctx), selectorOf(body), null);
     assertAllFound(result.missing);
-    await recordMutes(deps, result.ids, 'unmuted');
+    await recordMutes(deps, result.ids, 'unmuted', auditOf(body));
     ctx.body = { ids: result.ids };
   });
 
@@ -41,14 +41,18 @@ export function registerMuteRoutes(router: Router, deps: RouteDeps<'alerts' | 'h
     if (problems.length > 0) throw invalidBody(problems);
     const { duration } = body as { duration: number };
     await store.alerts.setMutedUntil(accountOf(ctx), { ids: [alert.id], search: null }, deps.now() + duration * MINUTE);
-    await recordMutes(deps, [alert.id], 'muted', duration);
+    await recordMutes(deps, [alert.id], 'muted', auditOf(body), duration);
     ctx.body = { duration };
   });
 
   router.delete('/v2/alerts/:id/muted', async (ctx) => {
+    // An optional body says who unmutes and why (an empty one is `{}`).
+    const body = await readJsonBody(ctx.req);
     const alert = await findAlert(ctx, store.alerts);
+    const problems = checkSchema('alert', 'unmute', body);
+    if (problems.length > 0) throw invalidBody(problems);
     await store.alerts.setMutedUntil(accountOf(ctx), { ids: [alert.id], search: null }, null);
-    await recordMutes(deps, [alert.id], 'unmuted');
+    await recordMutes(deps, [alert.id], 'unmuted', auditOf(body));
     const schedules = await schedulesOf(ctx, store, [alert]);
     ctx.body = presentMuteStatus({ ...alert, mutedUntil: null }, [...schedules.values()], deps.now());
   });
@@ -60,14 +64,28 @@ export function registerMuteRoutes(router: Router, deps: RouteDeps<'alerts' | 'h
   });
 }
 
+/** Who mutes or unmutes when the request does not say (API keys carry no name of their own). */
+export const DEFAULT_MUTED_BY = 'api';
+
+/** The audit of a mute or unmute: `by` (default DEFAULT_MUTED_BY) and the optional `reason`. */
+function auditOf(body: Record<string, unknown>): { by: string; reason: string | null } {
+  const by = typeof body.by === 'string' && body.by.trim() !== '' ? body.by.trim() : DEFAULT_MUTED_BY;
+  const reason = typeof body.reason === 'string' && body.reason.trim() !== '' ? body.reason.trim() : null;
+  return { by, reason };
+}
+
 /**
- * Puts mutes and unmutes in the alerts' history (the console's timeline; /v2/alerts/history/ leaves them out). Written
- * after the mute itself: a crash between the two loses the entry, never the mute.
+ * Puts mutes and unmutes in the alerts' history (the console's timeline; /v2/alerts/history/ leaves them out), with
+ * who and why: `muted for 60 minutes, until …: the reason given`. Written after the mute itself: a crash between the
+ * two loses the entry, never the mute.
  */
-async function recordMutes(deps: RouteDeps<'history'>, ids: string[], kind: 'muted' | 'unmuted', minutes?: number): Promise<void> {
+async function recordMutes(deps: RouteDeps<'history'>, ids: string[], kind: 'muted' | 'unmuted', audit: { by: string; reason: string | null }, minutes?: number): Promise<void> {
   const now = deps.now();
-  const reason = kind === 'muted' ? `muted for ${minutes} minutes, until ${new Date(now + minutes! * MINUTE).toISOString()}` : 'unmuted';
-  await deps.store.history.appendHistory(ids.map((alertId) => ({ alertId, status: kind, value: null, time: Math.floor(now / 1000), metric: '', reason })));
+  const what = kind === 'muted' ? `muted for ${minutes} minutes, until ${new Date(now + minutes! * MINUTE).toISOString()}` : 'unmuted';
+  const reason = audit.reason ? `${what}: ${audit.reason}` : what;
+  await deps.store.history.appendHistory(
+    ids.map((alertId) => ({ alertId, status: kind, value: null, time: Math.floor(now / 1000), metric: '', reason, actor: audit.by })),
+  );
 }
 
 function selectorOf(body: Record<string, unknown>): AlertSelector {

@@ -13,6 +13,7 @@ import type { Acknowledgement } from '../../model/acknowledgement.js';
 import type { AlertSummary, StateFactsGroup } from './alert-summary.js';
 import type { Page } from './page.js';
 import type { StoredEvalState } from '../../evaluation/stored-state.js';
+import type { DependsOnItem } from '../../model/types.js';
 
 /** An account's alerts (the API's reads and writes), and the counts /metrics and the console's overview read. */
 export interface AlertStore {
@@ -23,6 +24,8 @@ export interface AlertStore {
   updateAlert(accountId: string, id: string, alert: AlertWrite): Promise<AlertRecord | null>;
   deleteAlert(accountId: string, id: string): Promise<boolean>;
   /** (names OR ids) AND search; oldest first; one page. */
+  /** The account's alerts that depend on others, with their parents (ids): what a cycle check needs. */
+  listDependencies(accountId: string): Promise<{ id: string; dependsOn: DependsOnItem[] }[]>;
   searchAlerts(accountId: string, query: AlertQuery): Promise<Page<AlertRecord>>;
   /**
    * Sets muted_until (epoch ms, or null to unmute) on the alerts that match the selector (union of ids and search;
@@ -64,6 +67,8 @@ export interface AlertWrite {
   settleSeconds?: number | null;
   /** Extension: what no data does; null or absent: the server's default (--on-no-data). */
   onNoData?: OnNoData;
+  /** Extension (noise control): the parents (ids); absent, null or []: none. */
+  dependsOn?: DependsOnItem[] | null;
 }
 
 /** An alert as stored: what was written plus the evaluator's state. */

@@ -1,6 +1,7 @@
 import type { ChannelType, MessageTemplate } from '../../model/types.js';
 import type { ChannelThrottle } from '../../model/noise-control.js';
 import type { Page } from './page.js';
+import type { ChannelGroupBy } from '../../model/types.js';
 
 /** An account's notification channels. */
 export interface ChannelStore {
@@ -26,6 +27,8 @@ export interface ChannelWrite {
   throttle?: ChannelThrottle | null;
   /** Extension: the channel's message template; null or absent, the default message. */
   template?: MessageTemplate | null;
+  /** Extension (noise control): grouping by path nodes; null or absent: none. */
+  groupBy?: ChannelGroupBy | null;
 }
 
 export interface ChannelError {

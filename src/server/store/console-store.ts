@@ -53,6 +53,8 @@ export interface TimelineRecord {
   /** The channel a notification went to (null when none, or when the channel was deleted since). */
   channel: { id: string; type: string; description: string } | null;
   reason: string | null;
+  /** Who muted or unmuted (null for other kinds). */
+  by: string | null;
 }
 
 /** A test notification for the outbox. */

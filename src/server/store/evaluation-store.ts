@@ -78,9 +78,12 @@ export interface EvaluationUpdate {
   endAcknowledgementAt?: number;
 }
 
-/** A history entry about a notification (sent to a channel, or suppressed with the reason) or an acknowledgement's end. */
+/**
+ * A history entry about a notification (sent to a channel, suppressed with the reason, or held because a parent alert
+ * is alerting: dependency-hold.ts) or an acknowledgement's end.
+ */
 export interface NotificationRecord {
-  status: 'notification_sent' | 'notification_suppressed' | 'unacknowledged';
+  status: 'notification_sent' | 'notification_suppressed' | 'held' | 'unacknowledged';
   value: number | null;
   metric: string;
   time: number;

@@ -30,4 +30,6 @@ export interface HistoryRecord {
 export interface NewHistoryEntry extends HistoryRecord {
   channelId?: string | null;
   reason?: string | null;
+  /** Who did it (mutes and unmutes: the `by` given, or "api"). */
+  actor?: string | null;
 }

@@ -30,6 +30,11 @@ export interface OutboxStore {
    * exactly one per channel and window, however many workers and replicas call it at once. Answers how many it made.
    */
   closeThrottleWindows(now: number): Promise<number>;
+  /**
+   * Makes the one `grouped` delivery of every group of a grouping channel whose message is due by `now` (epoch ms):
+   * each waiting member in exactly one message, however many workers and replicas call it at once. Answers how many.
+   */
+  closeDeliveryGroups(now: number): Promise<number>;
   /** Deletes delivered rows finished before `deliveredBefore` and dead rows finished before `deadBefore`. */
   pruneDeliveries(deliveredBefore: number, deadBefore: number): Promise<number>;
 }

@@ -72,6 +72,8 @@ export interface AlertRow {
   /** Seconds, or null: the server's settle delay. */
   settle_seconds: number | null;
   on_no_data: string | null;
+  /** JSON of the parents, or null: none. */
+  depends_on?: string | null;
   status: string;
   currently_triggered_metrics: string;
   muted_until: number | null;
@@ -105,6 +107,7 @@ export function alertFromRow(row: AlertRow, channels: string[], schedules: strin
     opsgeniePriority: row.opsgenie_priority as AlertRecord['opsgeniePriority'],
     settleSeconds: row.settle_seconds === null || row.settle_seconds === undefined ? null : Number(row.settle_seconds),
     onNoData: (row.on_no_data ?? null) as AlertRecord['onNoData'],
+    dependsOn: row.depends_on ? (JSON.parse(row.depends_on) as AlertRecord['dependsOn']) : null,
     status: row.status,
     currentlyTriggeredMetrics: JSON.parse(row.currently_triggered_metrics) as string[],
     mutedUntil: row.muted_until,
@@ -131,6 +134,7 @@ export const ALERT_WRITE_COLUMNS = [
   'opsgenie_priority',
   'settle_seconds',
   'on_no_data',
+  'depends_on',
 ] as const;
 
 /** The column values of an alert write, in the order of ALERT_WRITE_COLUMNS. */
@@ -150,7 +154,20 @@ export function alertWriteValues(alert: AlertWrite): unknown[] {
     alert.opsgeniePriority ?? null,
     alert.settleSeconds ?? null,
     alert.onNoData ?? null,
+    alert.dependsOn && alert.dependsOn.length > 0 ? JSON.stringify(alert.dependsOn) : null,
   ];
+}
+
+/** An alert's id and its depends_on column. */
+export interface DependsOnRow {
+  id: string;
+  depends_on: string;
+}
+
+/** A depends_on column without one parent (NULL when none is left). */
+export function withoutParent(dependsOn: string, parentId: string): string | null {
+  const left = (JSON.parse(dependsOn) as { alert: string }[]).filter((edge) => edge.alert !== parentId);
+  return left.length > 0 ? JSON.stringify(left) : null;
 }
 
 // Channels ----------------------------------------------------------------------------------------------------------
@@ -169,6 +186,8 @@ export interface ChannelRow {
   throttle: string | null;
   /** JSON {title?, body?}; null: the default message. */
   template: string | null;
+  /** JSON, or null: no grouping. */
+  group_by?: string | null;
 }
 
 export function channelFromRow(row: ChannelRow): ChannelRecord {
@@ -182,12 +201,18 @@ export function channelFromRow(row: ChannelRow): ChannelRecord {
     lastError: row.last_error === null ? null : (JSON.parse(row.last_error) as ChannelRecord['lastError']),
     throttle: row.throttle ? (JSON.parse(row.throttle) as ChannelRecord['throttle']) : null,
     template: row.template ? (JSON.parse(row.template) as ChannelRecord['template']) : null,
+    groupBy: row.group_by ? (JSON.parse(row.group_by) as ChannelRecord['groupBy']) : null,
   };
 }
 
 /** A channel write's throttle column: JSON, or null when none. */
 export function throttleText(channel: ChannelWrite): string | null {
   return channel.throttle ? JSON.stringify(channel.throttle) : null;
+}
+
+/** A channel write's group_by column: JSON, or NULL when it does not group. */
+export function groupByColumn(channel: ChannelWrite): string | null {
+  return channel.groupBy ? JSON.stringify(channel.groupBy) : null;
 }
 
 /** A channel write's template column: JSON, or NULL for the default message. */
@@ -262,6 +287,7 @@ export interface TimelineRow {
   type: string | null;
   description: string | null;
   reason: string | null;
+  actor?: string | null;
 }
 
 /** A timeline row as a record (both stores' rows have the same shape). */
@@ -273,6 +299,7 @@ export function timelineFromRow(row: TimelineRow): TimelineRecord {
     value: row.value,
     channel: row.channel_id !== null && row.type !== null ? { id: row.channel_id, type: row.type, description: row.description ?? '' } : null,
     reason: row.reason,
+    by: row.actor ?? null,
   };
 }
 

@@ -10,7 +10,8 @@ import { checkCriteriaBounds, checkExpressionLetters, checkMetricPatterns, check
 import { echo } from '../errors.js';
 import { checkMetricPrefixes } from './metric-prefixes.js';
 import type { FieldProblem } from '../../model/schemas.js';
-import type { AlertBody, EscalationStepBody } from '../../model/types.js';
+import type { AlertBody, DependsOnItem, EscalationStepBody } from '../../model/types.js';
+import { findDependencyCycle } from '../../evaluation/dependencies.js';
 import { checkChannelCount, checkEscalationOrder } from '../../model/escalation-rules.js';
 import type { AlertRecord, AlertWrite } from '../store/store.js';
 
@@ -22,6 +23,12 @@ export interface ReferenceLookup {
   defaultChannel(): Promise<string | null>;
   /** The subset of `ids` that are schedules of the account. */
   existingSchedules(ids: string[]): Promise<Set<string>>;
+  /** Alert id for each ref (an id or a name) that exists in the account (ids win over names). */
+  resolveAlerts(refs: string[]): Promise<Map<string, string>>;
+  /** Every dependency of the account's alerts (child -> parent ids), for the cycle check. */
+  dependencyEdges(): Promise<{ from: string; to: string }[]>;
+  /** Names of the account's alerts among `ids`. */
+  alertNames(ids: string[]): Promise<Map<string, string>>;
 }
 
 export type RuleResult<T> = { ok: true; value: T } | { ok: false; problems: FieldProblem[] };
@@ -36,6 +43,8 @@ export async function checkAlertRules(
   lookup: ReferenceLookup,
   /** The account's metric prefixes: every query must stay inside them (none: not confined). */
   metricPrefixes: readonly string[] = [],
+  /** The alert's id on an update (its own dependencies are replaced, and naming itself is a cycle). */
+  selfId?: string,
 ): Promise<RuleResult<AlertWrite>> {
   const problems: FieldProblem[] = [...checkCriteriaBounds(body.alert_criteria, 'alert_criteria')];
   for (const [key, criterion] of Object.entries(body.additional_criteria ?? {})) {
@@ -49,6 +58,7 @@ export async function checkAlertRules(
   const notificationChannels = await resolveChannels(body.notification_channels, lookup, problems);
   const scheduledMutes = await checkSchedules(body.scheduled_mutes ?? [], lookup, problems);
   const escalation = await resolveEscalation(body.escalation ?? [], lookup, problems);
+  const dependsOn = await resolveDependencies(body.depends_on ?? [], body.name, selfId, lookup, problems);
   // Counted by id: two names of one channel are one channel.
   problems.push(...checkChannelCount(notificationChannels, escalation.map((step) => step.notification_channels)));
 
@@ -73,6 +83,7 @@ export async function checkAlertRules(
       opsgeniePriority: body.opsgenie_priority ?? null,
       settleSeconds: body.settle_seconds ?? null,
       onNoData: body.on_no_data ?? null,
+      ...(dependsOn.length > 0 ? { dependsOn } : {}),
     },
   };
 }
@@ -98,6 +109,7 @@ export function mergeAlertUpdate(stored: AlertRecord, patch: Partial<AlertBody>)
     opsgenie_priority: 'opsgenie_priority' in patch ? patch.opsgenie_priority : (stored.opsgeniePriority ?? null),
     settle_seconds: 'settle_seconds' in patch ? patch.settle_seconds : (stored.settleSeconds ?? null),
     on_no_data: 'on_no_data' in patch ? patch.on_no_data : (stored.onNoData ?? null),
+    depends_on: 'depends_on' in patch ? patch.depends_on : (stored.dependsOn ?? null),
   };
   if ('on_query_failure' in patch) {
     merged.on_query_failure = patch.on_query_failure;
@@ -161,4 +173,56 @@ async function resolveEscalation(steps: EscalationStepBody[], lookup: ReferenceL
     });
     return { after_minutes: step.after_minutes, notification_channels: [...ids] };
   });
+}
+
+/** Stands for the alert being created in the cycle check (it has no id yet). */
+const NEW_ALERT = '\u0000new';
+
+/**
+ * Dependencies (an extension): parents of this account by id or name (read back as ids, each once), node mappings of
+ * equal lengths, and no cycle with the account's other dependencies (naming the alert itself is one).
+ */
+async function resolveDependencies(
+  items: DependsOnItem[],
+  name: string,
+  selfId: string | undefined,
+  lookup: ReferenceLookup,
+  problems: FieldProblem[],
+): Promise<DependsOnItem[]> {
+  if (items.length === 0) return [];
+  const resolved = await lookup.resolveAlerts([...new Set(items.map((item) => item.alert))]);
+  const self = selfId ?? NEW_ALERT;
+  const edges: DependsOnItem[] = [];
+  const seen = new Set<string>();
+  items.forEach((item, index) => {
+    const path = `depends_on.${index}`;
+    if (item.parent_nodes && (!item.nodes || item.nodes.length !== item.parent_nodes.length)) {
+      problems.push({ path: `${path}.parent_nodes`, message: 'must have as many nodes as nodes' });
+    }
+    // A create naming its own name names itself (the name is about to be its own).
+    const id = selfId === undefined && item.alert === name ? NEW_ALERT : resolved.get(item.alert);
+    if (id === undefined) {
+      problems.push({ path: `${path}.alert`, message: `no alert with id or name ${echo(item.alert)}` });
+      return;
+    }
+    if (id === self) {
+      problems.push({ path: `${path}.alert`, message: 'an alert cannot depend on itself' });
+      return;
+    }
+    if (seen.has(id)) return;
+    seen.add(id);
+    edges.push({ alert: id, ...(item.nodes ? { nodes: item.nodes } : {}), ...(item.parent_nodes ? { parent_nodes: item.parent_nodes } : {}) });
+  });
+  if (problems.some((problem) => problem.path.startsWith('depends_on'))) return edges;
+  const others = (await lookup.dependencyEdges()).filter((edge) => edge.from !== self);
+  const cycle = findDependencyCycle([...others, ...edges.map((edge) => ({ from: self, to: edge.alert }))].map(({ from, to }) => ({ child: from, parent: to })));
+  if (cycle) {
+    // Told from this alert: `cpu -> disk -> cpu`.
+    const start = Math.max(0, cycle.indexOf(self));
+    const from = [...cycle.slice(start, -1), ...cycle.slice(0, start), cycle[start]!];
+    const names = await lookup.alertNames(from);
+    const spelled = from.map((id) => (id === self ? name : (names.get(id) ?? id))).join(' -> ');
+    problems.push({ path: 'depends_on', message: `a dependency cycle: ${echo(spelled)}` });
+  }
+  return edges;
 }

@@ -36,6 +36,7 @@ export function checkChannelRules(body: ChannelBody, policy: DestinationPolicy =
       autoResolve: body.auto_resolve ?? false,
       throttle: body.throttle ?? null,
       template: body.template ?? null,
+      groupBy: body.group_by ?? null,
     },
   };
 }
@@ -60,5 +61,6 @@ export function mergeChannelUpdate(stored: ChannelRecord, patch: Partial<Channel
     auto_resolve: autoResolve,
     throttle: 'throttle' in patch ? patch.throttle : (stored.throttle ?? null),
     template: 'template' in patch ? patch.template : (stored.template ?? null),
+    group_by: 'group_by' in patch ? patch.group_by : (stored.groupBy ?? null),
   };
 }

@@ -78,6 +78,7 @@ describeEachStore('on $name', (backend) => {
         opsgenie_priority: null,
         settle_seconds: null,
         on_no_data: null,
+        depends_on: null,
         // Nothing evaluates this test server: what it stores is nobody's judgement.
         state: 'not_evaluated',
       });
@@ -87,7 +88,7 @@ describeEachStore('on $name', (backend) => {
         'notification_type', 'scheduled_mutes', 'currently_triggered_metrics', 'muted', 'status', 'info',
         'on_query_failure', 'escalation', 'acknowledgement', 'flap_guard', 'pagerduty_severity', 'opsgenie_priority',
         'settle_seconds',
-        'on_no_data', 'state',
+        'on_no_data', 'depends_on', 'state',
       ]);
     });
 

@@ -22,7 +22,7 @@ describeEachStore('on $name', (backend) => {
         const list = await fresh.request('GET', '/v2/notifications/');
         expect(list.status).toBe(200);
         expect(list.body).toEqual({
-          notifications: [{ type: 'email', description: 'Email me', destination: '', id: expect.any(String), auto_resolve: false, throttle: null, template: null }],
+          notifications: [{ type: 'email', description: 'Email me', destination: '', id: expect.any(String), auto_resolve: false, throttle: null, template: null, group_by: null }],
           next_page: false,
         });
       } finally {
@@ -57,7 +57,7 @@ describeEachStore('on $name', (backend) => {
       expect(created.status).toBe(201);
       expect(created.body.url).toBe(`/v2/notifications/${created.body.id}`);
       const read = await server.request('GET', `/v2/notifications/${created.body.id}/`);
-      expect(read.body).toEqual({ type: 'pagerduty', description: 'pd', destination: 'R0UTINGKEY', id: created.body.id, auto_resolve: true, throttle: null, template: null });
+      expect(read.body).toEqual({ type: 'pagerduty', description: 'pd', destination: 'R0UTINGKEY', id: created.body.id, auto_resolve: true, throttle: null, template: null, group_by: null });
       const updated = await server.request('PUT', `/v2/notifications/${created.body.id}/`, { destination: 'OTHERKEY' });
       expect(updated.status).toBe(200);
       expect(updated.body).toMatchObject({ description: 'pd', destination: 'OTHERKEY', auto_resolve: true });

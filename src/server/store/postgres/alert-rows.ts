@@ -4,12 +4,14 @@ import { ALERT_WRITE_COLUMNS, alertFromRow, alertWriteValues, type AlertRow } fr
 import { POSTGRES_SUMMARY_SQL, toAlertSummaries, toStateFactsGroups, type AlertSummary, type AlertSummaryRow, type StateFactsGroup } from '../alert-summary.js';
 import type { PgDatabase, Queryable } from './pg-database.js';
 import { SqlBuilder, unique } from './sql.js';
+import { withoutParent, type DependsOnRow } from '../row-mappers.js';
+import type { DependsOnItem } from '../../../model/types.js';
 
 /** An alert row with its ordered channel and schedule links as two arrays: one round trip per read. */
 export const ALERT_COLUMNS = `a.id, a.account_id, a.name, a.metric, a.alert_criteria, a.additional_criteria, a.expression,
   a.notification_type, a.info, a.on_query_failure, a.flap_guard, a.pagerduty_severity, a.opsgenie_priority, a.settle_seconds,
   a.status, a.currently_triggered_metrics, a.muted_until, a.eval_state, a.created_at, a.escalation, a.ack_by, a.ack_note, a.ack_at,
-  a.notification_type, a.info, a.on_query_failure, a.flap_guard, a.pagerduty_severity, a.opsgenie_priority, a.on_no_data, a.status,
+  a.notification_type, a.info, a.on_query_failure, a.flap_guard, a.pagerduty_severity, a.opsgenie_priority, a.on_no_data, a.depends_on, a.status,
   a.currently_triggered_metrics, a.muted_until, a.eval_state, a.created_at, a.escalation, a.ack_by, a.ack_note, a.ack_at,
   a.ack_until,
   ARRAY(SELECT channel_id FROM alert_channels WHERE alert_id = a.id ORDER BY position) AS channel_ids,
@@ -74,8 +76,20 @@ export async function updateAlert(db: PgDatabase, accountId: string, id: string,
   return changed ? getAlert(db, accountId, id) : null;
 }
 
+/** Store.deleteAlert: the alert leaves the depends_on of its children (as a deleted channel leaves its alerts). */
 export async function deleteAlert(db: PgDatabase, accountId: string, id: string): Promise<boolean> {
-  return (await db.query('DELETE FROM alerts WHERE account_id = $1 AND id = $2 RETURNING id', [accountId, id])).length > 0;
+  return db.transaction(async (tx) => {
+    if ((await tx.query('DELETE FROM alerts WHERE account_id = $1 AND id = $2 RETURNING id', [accountId, id])).length === 0) return false;
+    const children = await tx.query<DependsOnRow>('SELECT id, depends_on FROM alerts WHERE account_id = $1 AND strpos(depends_on, $2) > 0 FOR UPDATE', [accountId, id]);
+    for (const child of children) await tx.query('UPDATE alerts SET depends_on = $1 WHERE id = $2', [withoutParent(child.depends_on, id), child.id]);
+    return true;
+  });
+}
+
+/** Store.listDependencies: the account's alerts that have parents. */
+export async function listDependencies(db: PgDatabase, accountId: string): Promise<{ id: string; dependsOn: DependsOnItem[] }[]> {
+  const rows = await db.query<DependsOnRow>('SELECT id, depends_on FROM alerts WHERE account_id = $1 AND depends_on IS NOT NULL', [accountId]);
+  return rows.map((row) => ({ id: row.id, dependsOn: JSON.parse(row.depends_on) as DependsOnItem[] }));
 }
 
 /** Store.searchAlerts: (names OR ids) AND search, oldest first, one page (max + 1 rows tell whether more follow). */

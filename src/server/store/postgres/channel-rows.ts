@@ -1,21 +1,21 @@
 import { createId } from '../../ids.js';
 import { DEFAULT_CHANNEL } from '../../../model/defaults.js';
 import type { ChannelQuery, ChannelRecord, ChannelWrite, Page } from '../store.js';
-import { channelFromRow, templateColumn, throttleText, type ChannelRow } from '../row-mappers.js';
+import { channelFromRow, groupByColumn, templateColumn, throttleText, type ChannelRow } from '../row-mappers.js';
 import { withoutEscalationChannel } from '../escalation-column.js';
 import type { PgDatabase } from './pg-database.js';
 import { SqlBuilder, unique } from './sql.js';
 
 /** The columns of a ChannelRow. */
-export const CHANNEL_COLUMNS = 'id, account_id, type, description, destination, auto_resolve, last_error, throttle, template';
+export const CHANNEL_COLUMNS = 'id, account_id, type, description, destination, auto_resolve, last_error, throttle, template, group_by';
 
 /** ChannelStore.createChannel on PostgreSQL: UniqueViolation when the account has a channel of that description. */
 export async function createChannel(db: PgDatabase, accountId: string, channel: ChannelWrite): Promise<ChannelRecord> {
   const [row] = await unique('description', channel.description, () =>
     db.query<ChannelRow>(
-      `INSERT INTO channels (id, account_id, type, description, destination, auto_resolve, throttle, template)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${CHANNEL_COLUMNS}`,
-      [createId(), accountId, channel.type, channel.description, channel.destination, channel.autoResolve, throttleText(channel), templateColumn(channel)],
+      `INSERT INTO channels (id, account_id, type, description, destination, auto_resolve, throttle, template, group_by)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${CHANNEL_COLUMNS}`,
+      [createId(), accountId, channel.type, channel.description, channel.destination, channel.autoResolve, throttleText(channel), templateColumn(channel), groupByColumn(channel)],
     ),
   );
   return channelFromRow(row!);
@@ -38,9 +38,9 @@ export async function findChannelsByRefs(db: PgDatabase, accountId: string, refs
 export async function updateChannel(db: PgDatabase, accountId: string, id: string, channel: ChannelWrite): Promise<ChannelRecord | null> {
   const [row] = await unique('description', channel.description, () =>
     db.query<ChannelRow>(
-      `UPDATE channels SET type = $1, description = $2, destination = $3, auto_resolve = $4, throttle = $7, template = $8
+      `UPDATE channels SET type = $1, description = $2, destination = $3, auto_resolve = $4, throttle = $7, template = $8, group_by = $9
        WHERE account_id = $5 AND id = $6 RETURNING ${CHANNEL_COLUMNS}`,
-      [channel.type, channel.description, channel.destination, channel.autoResolve, accountId, id, throttleText(channel), templateColumn(channel)],
+      [channel.type, channel.description, channel.destination, channel.autoResolve, accountId, id, throttleText(channel), templateColumn(channel), groupByColumn(channel)],
     ),
   );
   return row ? channelFromRow(row) : null;

@@ -7,7 +7,7 @@ import type { PgDatabase, Queryable } from './pg-database.js';
 
 export async function listTimeline(db: Queryable, accountId: string, alertId: string, since: number, limit: number): Promise<TimelineRecord[]> {
   const rows = await db.query<TimelineRow & Record<string, unknown>>(
-    `SELECT h.status, h.time, h.metric, h.value, c.id AS channel_id, c.type, c.description, h.reason
+    `SELECT h.status, h.time, h.metric, h.value, c.id AS channel_id, c.type, c.description, h.reason, h.actor
      FROM history h LEFT JOIN channels c ON c.id = h.channel_id AND c.account_id = h.account_id
      WHERE h.account_id = $1 AND h.alert_id = $2 AND h.time >= $3
      ORDER BY h.time DESC, h.seq DESC LIMIT $4`,

@@ -26,6 +26,10 @@ import { throttleEvaluations } from './throttle-rows.js';
 import type { PgDatabase, Queryable } from './pg-database.js';
 import { EvaluationListingCache, type ListingFill } from '../evaluation-listing-cache.js';
 import type { AccountChanges } from '../account-changes.js';
+import { holdDependents, mayHold, parentStates } from '../../evaluator/dependency-hold.js';
+import type { DependsOnItem } from '../../../model/types.js';
+import type { DependsOnRow } from '../row-mappers.js';
+import { groupRoundDeliveries } from './group-rows.js';
 
 /**
  * The evaluator's store on PostgreSQL: replicas share the alerts by partition leases (evaluation-leases.ts), list
@@ -143,7 +147,10 @@ async function saveRound(
   }
   // A throttled channel's notifications beyond its window's share are held, and their history says so.
   // Past an account's bound on pending deliveries, its new ones are refused, and their history says so.
-  const saved = await boundRoundDeliveries(tx, await throttleEvaluations(tx, updates), pendingBound);
+  // A child's pages are held while a parent alerts (decided here, from the committed states, so replicas and
+  // partitions agree); a grouping channel's wait for their group's message.
+  const grouped = await groupRoundDeliveries(tx, await holdRoundDependents(tx, updates));
+  const saved = await boundRoundDeliveries(tx, await throttleEvaluations(tx, grouped), pendingBound);
   await tx.query(
     `UPDATE alerts SET status = r.status, currently_triggered_metrics = r.metrics, eval_state = r.eval_state
      FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS r(id, status, metrics, eval_state)
@@ -163,6 +170,22 @@ async function saveRound(
 }
 
 const NO_SCHEDULES: ScheduleTiming[] = [];
+
+/** Inside saveRound: the round with the pages of children of alerting parents held (dependency-hold.ts). */
+async function holdRoundDependents(tx: Queryable, updates: EvaluationUpdate[]): Promise<EvaluationUpdate[]> {
+  const notifying = mayHold(updates);
+  if (notifying.length === 0) return updates;
+  const children = await tx.query<DependsOnRow>('SELECT id, depends_on FROM alerts WHERE id = ANY($1) AND depends_on IS NOT NULL', [notifying]);
+  if (children.length === 0) return updates;
+  const edges = new Map(children.map((row) => [row.id, JSON.parse(row.depends_on) as DependsOnItem[]]));
+  const parentIds = [...new Set([...edges.values()].flatMap((deps) => deps.map((dep) => dep.alert)))];
+  const parents = await tx.query<{ id: string; name: string; status: string; triggered: string }>(
+    'SELECT id, name, status, currently_triggered_metrics AS triggered FROM alerts WHERE id = ANY($1)',
+    [parentIds],
+  );
+  const states = parentStates(parents.map((row) => ({ ...row, triggered: JSON.parse(row.triggered) as string[] })), updates);
+  return holdDependents(updates, edges, states);
+}
 
 /** One page's evaluator records. Plain loops: this runs for every alert of the replica's share every cycle. */
 function buildAlerts(

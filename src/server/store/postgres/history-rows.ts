@@ -24,10 +24,10 @@ export async function appendHistory(db: Queryable, entries: NewHistoryEntry[]): 
   if (entries.length === 0) return;
   // WITH ORDINALITY keeps the given order in seq, which breaks ties between entries of one second.
   await db.query(
-    `INSERT INTO history (account_id, alert_id, status, value, time, metric, channel_id, reason)
-     SELECT a.account_id, e.alert_id, e.status, e.value, e.time, e.metric, e.channel_id, e.reason
-     FROM unnest($1::text[], $2::text[], $3::float8[], $4::bigint[], $5::text[], $6::text[], $7::text[]) WITH ORDINALITY
-       AS e(alert_id, status, value, time, metric, channel_id, reason, n)
+    `INSERT INTO history (account_id, alert_id, status, value, time, metric, channel_id, reason, actor)
+     SELECT a.account_id, e.alert_id, e.status, e.value, e.time, e.metric, e.channel_id, e.reason, e.actor
+     FROM unnest($1::text[], $2::text[], $3::float8[], $4::bigint[], $5::text[], $6::text[], $7::text[], $8::text[]) WITH ORDINALITY
+       AS e(alert_id, status, value, time, metric, channel_id, reason, actor, n)
      JOIN alerts a ON a.id = e.alert_id ORDER BY e.n`,
     [
       entries.map((entry) => entry.alertId),
@@ -37,6 +37,7 @@ export async function appendHistory(db: Queryable, entries: NewHistoryEntry[]): 
       entries.map((entry) => entry.metric),
       entries.map((entry) => entry.channelId ?? null),
       entries.map((entry) => entry.reason ?? null),
+      entries.map((entry) => entry.actor ?? null),
     ],
   );
 }

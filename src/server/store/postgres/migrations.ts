@@ -246,6 +246,35 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE alerts ADD COLUMN on_no_data TEXT;
   `,
+  // 14: as SQLite's 12: an alert's parents (depends_on), a channel's grouping (group_by), the notifications waiting
+  // for their group's message and each group's last message, who muted or unmuted (history.actor).
+  `
+  ALTER TABLE alerts ADD COLUMN depends_on TEXT;
+  ALTER TABLE channels ADD COLUMN group_by TEXT;
+  ALTER TABLE history ADD COLUMN actor TEXT;
+  CREATE TABLE group_members (
+    seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    channel_id TEXT NOT NULL REFERENCES channels(id) ON DELETE CASCADE,
+    group_key TEXT NOT NULL,
+    alert_id TEXT NOT NULL,
+    alert_name TEXT NOT NULL,
+    event TEXT NOT NULL,
+    series TEXT NOT NULL,
+    value DOUBLE PRECISION,
+    created_at BIGINT NOT NULL,
+    due_at BIGINT NOT NULL,
+    delivery_id TEXT
+  );
+  CREATE INDEX group_members_waiting ON group_members(channel_id, group_key) WHERE delivery_id IS NULL;
+  CREATE INDEX group_members_due ON group_members(due_at) WHERE delivery_id IS NULL;
+  CREATE TABLE delivery_groups (
+    channel_id TEXT NOT NULL REFERENCES channels(id) ON DELETE CASCADE,
+    group_key TEXT NOT NULL,
+    last_sent_at BIGINT NOT NULL,
+    PRIMARY KEY (channel_id, group_key)
+  );
+  `,
 ];
 
 /** Any constant, the same in every replica: serialises replicas that start together on an empty database. */

@@ -24,6 +24,7 @@ import { listsHeld } from '../held-listing.js';
 import { MIGRATIONS, migrateDatabase } from './migrations.js';
 import { watchPostgresAccountChanges } from './account-changes.js';
 import { PgDatabase, type PoolOptions } from './pg-database.js';
+import { closeDeliveryGroups } from './group-rows.js';
 
 /** The Store on PostgreSQL. */
 export interface PostgresStore extends Store {
@@ -75,6 +76,7 @@ function assemblePostgresStore(db: PgDatabase): PostgresStore {
       claimDueDeliveries: async (claim) => db.transaction((tx) => outboxRows.claimDueDeliveries(tx, claim)),
       finishDeliveries: async (finished) => db.transaction((tx) => outboxRows.finishDeliveries(tx, finished)),
       closeThrottleWindows: async (now) => throttleRows.closeThrottleWindows(db, now),
+      closeDeliveryGroups: async (now) => closeDeliveryGroups(db, now),
       listDeliveries: async (accountId, query) =>
         listsHeld(query) ? throttleRows.listDeliveriesWithHeld(db, accountId, query) : outboxRows.listDeliveries(db, accountId, query),
     } satisfies OutboxStore,

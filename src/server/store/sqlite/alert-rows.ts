@@ -4,6 +4,8 @@ import type { AlertQuery, AlertRecord, AlertSelector, AlertWrite, Page, SelectRe
 import { ALERT_WRITE_COLUMNS, alertFromRow, alertWriteValues, type AlertRow } from '../row-mappers.js';
 import { SQLITE_SUMMARY_SQL, toAlertSummaries, toStateFactsGroups, type AlertSummary, type AlertSummaryRow, type StateFactsGroup } from '../alert-summary.js';
 import { json, unique } from './sql.js';
+import { withoutParent, type DependsOnRow } from '../row-mappers.js';
+import type { DependsOnItem } from '../../../model/types.js';
 
 /** Turns rows into records, loading their channel and schedule links in two queries for the whole batch. */
 export function loadAlertRecords(db: Database, rows: AlertRow[]): AlertRecord[] {
@@ -118,8 +120,21 @@ export function updateAlert(db: Database, accountId: string, id: string, alert: 
   return changed ? getAlert(db, accountId, id) : null;
 }
 
+/** Store.deleteAlert: the alert leaves the depends_on of its children (as a deleted channel leaves its alerts). */
 export function deleteAlert(db: Database, accountId: string, id: string): boolean {
-  return db.prepare('DELETE FROM alerts WHERE account_id = ? AND id = ?').run(accountId, id).changes > 0;
+  return db.transaction(() => {
+    if (db.prepare('DELETE FROM alerts WHERE account_id = ? AND id = ?').run(accountId, id).changes === 0) return false;
+    const children = db.prepare('SELECT id, depends_on FROM alerts WHERE account_id = ? AND instr(depends_on, ?) > 0').all(accountId, id) as DependsOnRow[];
+    const write = db.prepare('UPDATE alerts SET depends_on = ? WHERE id = ?');
+    for (const child of children) write.run(withoutParent(child.depends_on, id), child.id);
+    return true;
+  })();
+}
+
+/** Store.listDependencies: the account's alerts that have parents. */
+export function listDependencies(db: Database, accountId: string): { id: string; dependsOn: DependsOnItem[] }[] {
+  const rows = db.prepare('SELECT id, depends_on FROM alerts WHERE account_id = ? AND depends_on IS NOT NULL').all(accountId) as DependsOnRow[];
+  return rows.map((row) => ({ id: row.id, dependsOn: JSON.parse(row.depends_on) as DependsOnItem[] }));
 }
 
 /** Store.searchAlerts: (names OR ids) AND search, oldest first, one page (max + 1 rows tell whether more follow). */

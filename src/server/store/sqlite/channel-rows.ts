@@ -2,7 +2,7 @@ import type { Database } from 'better-sqlite3';
 import { createId } from '../../ids.js';
 import { AUTO_RESOLVE_TYPES, DEFAULT_CHANNEL } from '../../../model/defaults.js';
 import type { ChannelQuery, ChannelRecord, ChannelWrite, Page } from '../store.js';
-import { channelFromRow, templateColumn, throttleText, type ChannelRow } from '../row-mappers.js';
+import { channelFromRow, groupByColumn, templateColumn, throttleText, type ChannelRow } from '../row-mappers.js';
 import { withoutEscalationChannel } from '../escalation-column.js';
 import { json, unique } from './sql.js';
 
@@ -12,10 +12,10 @@ export function createChannel(db: Database, accountId: string, channel: ChannelW
   unique('description', channel.description, () =>
     db
       .prepare(
-        `INSERT INTO channels (id, account_id, type, description, destination, auto_resolve, throttle, template)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO channels (id, account_id, type, description, destination, auto_resolve, throttle, template, group_by)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(id, accountId, channel.type, channel.description, channel.destination, channel.autoResolve ? 1 : 0, throttleText(channel), templateColumn(channel)),
+      .run(id, accountId, channel.type, channel.description, channel.destination, channel.autoResolve ? 1 : 0, throttleText(channel), templateColumn(channel), groupByColumn(channel)),
   );
   return getChannel(db, accountId, id)!;
 }
@@ -41,10 +41,10 @@ export function updateChannel(db: Database, accountId: string, id: string, chann
   const result = unique('description', channel.description, () =>
     db
       .prepare(
-        `UPDATE channels SET type = ?, description = ?, destination = ?, auto_resolve = ?, throttle = ?, template = ?
+        `UPDATE channels SET type = ?, description = ?, destination = ?, auto_resolve = ?, throttle = ?, template = ?, group_by = ?
          WHERE account_id = ? AND id = ?`,
       )
-      .run(channel.type, channel.description, channel.destination, channel.autoResolve ? 1 : 0, throttleText(channel), templateColumn(channel), accountId, id),
+      .run(channel.type, channel.description, channel.destination, channel.autoResolve ? 1 : 0, throttleText(channel), templateColumn(channel), groupByColumn(channel), accountId, id),
   );
   return result.changes > 0 ? getChannel(db, accountId, id) : null;
 }

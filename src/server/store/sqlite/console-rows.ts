@@ -8,7 +8,7 @@ import { timelineFromRow, type TimelineRow } from '../row-mappers.js';
 export function listTimeline(db: Database, accountId: string, alertId: string, since: number, limit: number): TimelineRecord[] {
   const rows = db
     .prepare(
-      `SELECT h.status, h.time, h.metric, h.value, c.id AS channel_id, c.type, c.description, h.reason
+      `SELECT h.status, h.time, h.metric, h.value, c.id AS channel_id, c.type, c.description, h.reason, h.actor
        FROM history h LEFT JOIN channels c ON c.id = h.channel_id AND c.account_id = h.account_id
        WHERE h.account_id = ? AND h.alert_id = ? AND h.time >= ?
        ORDER BY h.time DESC, h.seq DESC LIMIT ?`,

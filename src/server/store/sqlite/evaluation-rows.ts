@@ -18,6 +18,10 @@ import type { PendingDeliveryBound } from '../pending-bound.js';
 import { throttleEvaluations } from './throttle-rows.js';
 import { EvaluationListingCache } from '../evaluation-listing-cache.js';
 import type { SqliteAccountChanges } from './account-changes.js';
+import { holdDependents, mayHold, parentStates } from '../../evaluator/dependency-hold.js';
+import type { DependsOnItem } from '../../../model/types.js';
+import type { DependsOnRow } from '../row-mappers.js';
+import { groupRoundDeliveries } from './group-rows.js';
 
 /**
  * The evaluator's store on SQLite. One node owns every alert (SQLite is one process's file, so there is nobody to
@@ -87,7 +91,10 @@ export class SqliteEvaluationRows implements EvaluationStore {
     const update = this.db.prepare('UPDATE alerts SET status = ?, currently_triggered_metrics = ?, eval_state = ? WHERE id = ?');
     const save = this.db.transaction(() => {
       // A throttled channel's notifications beyond its window's share are held, and their history says so.
-      const saved = boundRoundDeliveries(this.db, throttleEvaluations(this.db, updates), this.pendingBound);
+      // A child's pages are held while a parent alerts (decided here, from the stored states); a grouping channel's
+      // wait for their group's message; a throttled channel's beyond its window's share are held.
+      const grouped = groupRoundDeliveries(this.db, holdRoundDependents(this.db, updates));
+      const saved = boundRoundDeliveries(this.db, throttleEvaluations(this.db, grouped), this.pendingBound);
       for (const { alertId, status, currentlyTriggeredMetrics, evalState, history, endAcknowledgementAt } of saved) {
         update.run(status, JSON.stringify(currentlyTriggeredMetrics), evalState, alertId);
         endAcknowledgement(this.db, alertId, status, endAcknowledgementAt);
@@ -109,6 +116,23 @@ export class SqliteEvaluationRows implements EvaluationStore {
 }
 
 const NO_SCHEDULES: readonly ScheduleTiming[] = [];
+
+/** Inside saveEvaluations: the round with the pages of children of alerting parents held (dependency-hold.ts). */
+function holdRoundDependents(db: Database, updates: EvaluationUpdate[]): EvaluationUpdate[] {
+  const notifying = mayHold(updates);
+  if (notifying.length === 0) return updates;
+  const children = db
+    .prepare('SELECT id, depends_on FROM alerts WHERE id IN (SELECT value FROM json_each(?)) AND depends_on IS NOT NULL')
+    .all(JSON.stringify(notifying)) as DependsOnRow[];
+  if (children.length === 0) return updates;
+  const edges = new Map(children.map((row) => [row.id, JSON.parse(row.depends_on) as DependsOnItem[]]));
+  const parentIds = [...new Set([...edges.values()].flatMap((deps) => deps.map((dep) => dep.alert)))];
+  const parents = db
+    .prepare('SELECT id, name, status, currently_triggered_metrics AS triggered FROM alerts WHERE id IN (SELECT value FROM json_each(?))')
+    .all(JSON.stringify(parentIds)) as { id: string; name: string; status: string; triggered: string }[];
+  const states = parentStates(parents.map((row) => ({ ...row, triggered: JSON.parse(row.triggered) as string[] })), updates);
+  return holdDependents(updates, edges, states);
+}
 
 /**
  * Inside saveEvaluations: a recovery ends the alert's acknowledgement (the next episode pages again); an expired one

@@ -27,8 +27,8 @@ export function searchHistory(db: Database, accountId: string, query: HistoryQue
   return rows.map(historyFromRow);
 }
 
-const INSERT_HISTORY = `INSERT INTO history (account_id, alert_id, status, value, time, metric, channel_id, reason)
-  SELECT account_id, id, ?, ?, ?, ?, ?, ? FROM alerts WHERE id = ?`;
+const INSERT_HISTORY = `INSERT INTO history (account_id, alert_id, status, value, time, metric, channel_id, reason, actor)
+  SELECT account_id, id, ?, ?, ?, ?, ?, ?, ? FROM alerts WHERE id = ?`;
 
 /**
  * HistoryStore.appendHistory on SQLite (and the round's and an acknowledgement's entries): the account is the alert's, and
@@ -37,6 +37,6 @@ const INSERT_HISTORY = `INSERT INTO history (account_id, alert_id, status, value
 export function appendHistory(db: Database, entries: readonly NewHistoryEntry[]): void {
   const insert = db.prepare(INSERT_HISTORY);
   for (const entry of entries) {
-    insert.run(entry.status, entry.value, entry.time, entry.metric, entry.channelId ?? null, entry.reason ?? null, entry.alertId);
+    insert.run(entry.status, entry.value, entry.time, entry.metric, entry.channelId ?? null, entry.reason ?? null, entry.actor ?? null, entry.alertId);
   }
 }

@@ -206,6 +206,37 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE alerts ADD COLUMN on_no_data TEXT;
   `,
+  // 12: noise that scales with the outage. An alert's parents (depends_on: JSON [{alert, nodes?, parent_nodes?}], ids);
+  // a channel's grouping by path nodes (group_by: JSON); the notifications waiting for their group's message
+  // (group_members: one row per series, delivery_id set when a grouped message took it) and when each group's last
+  // message was made (delivery_groups); who muted or unmuted (history.actor).
+  `
+  ALTER TABLE alerts ADD COLUMN depends_on TEXT;
+  ALTER TABLE channels ADD COLUMN group_by TEXT;
+  ALTER TABLE history ADD COLUMN actor TEXT;
+  CREATE TABLE group_members (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    channel_id TEXT NOT NULL REFERENCES channels(id) ON DELETE CASCADE,
+    group_key TEXT NOT NULL,
+    alert_id TEXT NOT NULL,
+    alert_name TEXT NOT NULL,
+    event TEXT NOT NULL,
+    series TEXT NOT NULL,
+    value REAL,
+    created_at INTEGER NOT NULL,
+    due_at INTEGER NOT NULL,
+    delivery_id TEXT
+  );
+  CREATE INDEX group_members_waiting ON group_members(channel_id, group_key) WHERE delivery_id IS NULL;
+  CREATE INDEX group_members_due ON group_members(due_at) WHERE delivery_id IS NULL;
+  CREATE TABLE delivery_groups (
+    channel_id TEXT NOT NULL REFERENCES channels(id) ON DELETE CASCADE,
+    group_key TEXT NOT NULL,
+    last_sent_at INTEGER NOT NULL,
+    PRIMARY KEY (channel_id, group_key)
+  );
+  `,
 ];
 
 /** Brings the database to the newest schema version; refuses a database newer than this code. */

@@ -24,6 +24,7 @@ import { PendingDeliveryBound } from '../pending-bound.js';
 import { listsHeld } from '../held-listing.js';
 import { openDatabase } from './open-database.js';
 import { watchSqliteAccountChanges, type SqliteAccountChanges } from './account-changes.js';
+import { closeDeliveryGroups } from './group-rows.js';
 
 /** The Store on SQLite, with what only SQLite can do: an online backup. */
 export interface SqliteStore extends Store {
@@ -60,6 +61,7 @@ export function openSqliteStore(path: string): SqliteStore {
     outbox: {
       ...bindRows(db, outboxRows),
       closeThrottleWindows: async (now) => throttleRows.closeThrottleWindows(db, now),
+      closeDeliveryGroups: async (now) => closeDeliveryGroups(db, now),
       listDeliveries: async (accountId, query) =>
         listsHeld(query) ? throttleRows.listDeliveriesWithHeld(db, accountId, query) : outboxRows.listDeliveries(db, accountId, query),
     } satisfies OutboxStore,

@@ -34,9 +34,9 @@ describeEachStore('the $name store for the console', (backend) => {
     expect(history.map((entry) => entry.status)).toEqual(['alerting']);
     const timeline = await store.console.listTimeline(account, id, 0, 100);
     expect(timeline).toEqual([
-      { kind: 'notification_suppressed', time: 1001, metric: '', value: null, channel: null, reason: 'muted' },
-      { kind: 'notification_sent', time: 1000, metric: 'host.a.cpu', value: null, channel: { id: emailMe, type: 'email', description: DEFAULT_CHANNEL }, reason: 'alerting' },
-      { kind: 'alerting', time: 1000, metric: 'host.a.cpu', value: 95, channel: null, reason: null },
+      { kind: 'notification_suppressed', time: 1001, metric: '', value: null, channel: null, reason: 'muted', by: null },
+      { kind: 'notification_sent', time: 1000, metric: 'host.a.cpu', value: null, channel: { id: emailMe, type: 'email', description: DEFAULT_CHANNEL }, reason: 'alerting', by: null },
+      { kind: 'alerting', time: 1000, metric: 'host.a.cpu', value: 95, channel: null, reason: null, by: null },
     ]);
     const other = await store.accounts.createAccount(null);
     expect(await store.console.listTimeline(other.id, id, 0, 100)).toEqual([]);

@@ -6,6 +6,10 @@ const lookup: ReferenceLookup = {
   resolveChannels: async (refs) => new Map(refs.filter((ref) => ref === 'ops' || ref === 'c1').map((ref) => [ref, 'c1'])),
   defaultChannel: async () => 'email-me',
   existingSchedules: async (ids) => new Set(ids.filter((id) => id === 's1')),
+  // Alerts: p1 (named "ping") depends on nothing; c2 depends on a1.
+  resolveAlerts: async (refs) => new Map(refs.flatMap((ref) => (ref === 'ping' || ref === 'p1' ? [[ref, 'p1']] : ref === 'cpu' || ref === 'a1' ? [[ref, 'a1']] : ref === 'c2' ? [[ref, 'c2']] : []))),
+  dependencyEdges: async () => [{ from: 'c2', to: 'a1' }],
+  alertNames: async (ids) => new Map(ids.map((id) => [id, id === 'a1' ? 'cpu' : id])),
 };
 
 const stored: AlertRecord = {
@@ -59,5 +63,26 @@ describe('merging an update', () => {
     expect(mergeAlertUpdate(stored, { metric: 'plain.path' }).on_query_failure).toBeNull();
     expect(mergeAlertUpdate({ ...stored, metric: 'plain', onQueryFailure: null }, { metric: 'maxSeries(y)' }).on_query_failure).toBe('notify');
     expect(mergeAlertUpdate(stored, { metric: 'plain.path', on_query_failure: 'notify' }).on_query_failure).toBe('notify');
+  });
+});
+
+describe('depends_on', () => {
+  const body = { name: 'cpu', metric: 'x.*', alert_criteria: { type: 'above' as const, above_value: 1 } };
+
+  it('resolves names to ids, once each', async () => {
+    const checked = await checkAlertRules({ ...body, depends_on: [{ alert: 'ping', nodes: [1] }, { alert: 'p1' }] }, lookup, [], 'a1');
+    expect(checked.ok && checked.value.dependsOn).toEqual([{ alert: 'p1', nodes: [1] }]);
+  });
+
+  it('refuses an unknown parent, itself, a cycle and node lists of different lengths', async () => {
+    const problems = async (items: { alert: string; nodes?: number[]; parent_nodes?: number[] }[], selfId?: string) => {
+      const checked = await checkAlertRules({ ...body, depends_on: items }, lookup, [], selfId);
+      return checked.ok ? [] : checked.problems.map((problem) => `${problem.path}: ${problem.message}`);
+    };
+    expect(await problems([{ alert: 'nope' }], 'a1')).toEqual(['depends_on.0.alert: no alert with id or name "nope"']);
+    expect(await problems([{ alert: 'cpu' }], 'a1')).toEqual(['depends_on.0.alert: an alert cannot depend on itself']);
+    expect(await problems([{ alert: 'cpu' }])).toEqual(['depends_on.0.alert: an alert cannot depend on itself']);
+    expect(await problems([{ alert: 'c2' }], 'a1')).toEqual(['depends_on: a dependency cycle: "cpu -> c2 -> cpu"']);
+    expect(await problems([{ alert: 'p1', nodes: [1], parent_nodes: [1, 2] }], 'a1')).toEqual(['depends_on.0.parent_nodes: must have as many nodes as nodes']);
   });
 });

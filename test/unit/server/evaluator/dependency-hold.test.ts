@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { holdDependents, parentStates } from '../../../../src/server/evaluator/dependency-hold.js';
+import type { EvaluationUpdate } from '../../../../src/server/store/evaluation-store.js';
+
+const state = {
+  version: 1, status: 'alerting', triggered: [], lastNotifiedAt: 100, alertingNotified: true, pagedChannels: ['c1'],
+  queryFailing: false, queryFailureNotified: false, alertingSince: 100, noDataNotified: true,
+  escalation: { alertingSince: 100, escalatedSteps: [5], heldSteps: [], escalatedChannels: ['boss'] },
+};
+
+function update(events: { event: string; channels: string[]; series: string[] }[]): EvaluationUpdate {
+  const notifications = events.map(({ event, series }) => ({ event, time: 100, alert: { metric: 'hosts.*.disk' }, triggered: series.map((metric) => ({ metric, value: 9 })) }));
+  return {
+    alertId: 'child', status: 'alerting', currentlyTriggeredMetrics: ['hosts.a.disk'], evalState: JSON.stringify(state),
+    history: events.flatMap(({ event, channels, series }) => channels.map((channelId) => ({ status: 'notification_sent' as const, value: 9, metric: series[0] ?? '', time: 100, channelId, reason: event }))),
+    deliveries: events.flatMap(({ event, channels }, i) => channels.map((channelId) => ({ channelId, event, payload: notifications[i], createdAt: 100_000 }))),
+  };
+}
+
+describe('holding a child while its parent alerts', () => {
+  const children = new Map([['child', [{ alert: 'ping', nodes: [1] }]]]);
+  const alertingPing = parentStates([{ id: 'ping', name: 'ping', status: 'alerting', triggered: ['hosts.a.ping'] }], []);
+
+  it('holds alerting, no_data and escalation pages, records why once per notification, and tells the state nothing went out', () => {
+    const [held] = holdDependents(
+      [update([{ event: 'alerting', channels: ['c1', 'c2'], series: ['hosts.a.disk'] }, { event: 'no_data', channels: ['c1'], series: [] }, { event: 'escalated', channels: ['boss'], series: ['hosts.a.disk'] }])],
+      children,
+      parentStates([{ id: 'ping', name: 'ping', status: 'alerting', triggered: ['hosts.a.ping'] }], []),
+    );
+    // no_data names no series: the alert's query, whose node 1 is `*`, matches no ping series: it goes out.
+    expect(held!.deliveries.map((delivery) => delivery.event)).toEqual(['no_data']);
+    expect(held!.history.map((entry) => [entry.status, 'reason' in entry ? entry.reason : null])).toEqual([
+      ['notification_sent', 'no_data'],
+      ['held', 'depends on ping, which is alerting'],
+      ['held', 'depends on ping, which is alerting'],
+    ]);
+    const told = JSON.parse(held!.evalState!);
+    expect([told.alertingNotified, told.pagedChannels, told.noDataNotified, told.escalation.escalatedChannels]).toEqual([false, undefined, true, []]);
+  });
+
+  it('lets through a page one of whose series no parent series holds, resolves always, and everything of a healthy parent', () => {
+    const mixed = holdDependents([update([{ event: 'alerting', channels: ['c1'], series: ['hosts.a.disk', 'hosts.b.disk'] }])], children, alertingPing);
+    expect(mixed[0]!.deliveries).toHaveLength(1);
+    const resolve = holdDependents([update([{ event: 'recovered', channels: ['c1'], series: ['hosts.a.disk'] }])], children, alertingPing);
+    expect(resolve[0]!.deliveries).toHaveLength(1);
+    // The round's own update wins over the stored state: ping recovers in this very round.
+    const recovering: EvaluationUpdate = { ...update([]), alertId: 'ping', status: 'healthy', currentlyTriggeredMetrics: [] };
+    const healthy = parentStates([{ id: 'ping', name: 'ping', status: 'alerting', triggered: ['hosts.a.ping'] }], [recovering]);
+    expect(holdDependents([update([{ event: 'alerting', channels: ['c1'], series: ['hosts.a.disk'] }])], children, healthy)[0]!.deliveries).toHaveLength(1);
+  });
+});
