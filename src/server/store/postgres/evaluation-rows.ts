@@ -26,7 +26,7 @@ import { throttleEvaluations } from './throttle-rows.js';
 import type { PgDatabase, Queryable } from './pg-database.js';
 import { EvaluationListingCache, type ListingFill } from '../evaluation-listing-cache.js';
 import type { AccountChanges } from '../account-changes.js';
-import { holdDependents, mayHold, parentStates } from '../../evaluator/dependency-hold.js';
+import { holdDependents, mayHold, parentStates } from '../dependency-hold.js';
 import type { DependsOnItem } from '../../../model/types.js';
 import type { DependsOnRow } from '../row-mappers.js';
 import { groupRoundDeliveries } from './group-rows.js';

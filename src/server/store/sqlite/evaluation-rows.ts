@@ -18,7 +18,7 @@ import type { PendingDeliveryBound } from '../pending-bound.js';
 import { throttleEvaluations } from './throttle-rows.js';
 import { EvaluationListingCache } from '../evaluation-listing-cache.js';
 import type { SqliteAccountChanges } from './account-changes.js';
-import { holdDependents, mayHold, parentStates } from '../../evaluator/dependency-hold.js';
+import { holdDependents, mayHold, parentStates } from '../dependency-hold.js';
 import type { DependsOnItem } from '../../../model/types.js';
 import type { DependsOnRow } from '../row-mappers.js';
 import { groupRoundDeliveries } from './group-rows.js';

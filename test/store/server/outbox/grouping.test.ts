@@ -113,7 +113,7 @@ describe.each(BACKENDS)('a dependency held at the save on $name', (backend) => {
     expect(timeline.map((entry) => [entry.kind, entry.reason])).toEqual([['held', 'depends on ping, which is alerting']]);
     // Its stored state says nobody was told: no resolve is owed.
     const stored = await store.alerts.getAlert(account.id, disk.id);
-    expect(stored!.evalState).toMatchObject({ alertingNotified: false });
+    expect(JSON.parse(stored!.evalState!)).toMatchObject({ alertingNotified: false });
     expect(stored!.evalState).not.toHaveProperty('pagedChannels');
     // Host b's disk is not under an alerting ping series: it pages.
     await store.evaluation.saveEvaluations([transition(disk.id, 'alerting', ['hosts.b.disk'], hook.id, T0 + 1_000)]);

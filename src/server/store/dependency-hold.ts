@@ -1,12 +1,14 @@
 import { heldBy, type DependencyEdge } from '../../evaluation/dependencies.js';
 import type { DependsOnItem } from '../../model/types.js';
 import type { EvalState } from '../../evaluation/transitions.js';
-import type { NewDelivery } from '../store/outbox.js';
-import type { EvaluationUpdate, NotificationRecord } from '../store/evaluation-store.js';
+import type { NewDelivery } from './outbox.js';
+import type { EvaluationUpdate, NotificationRecord } from './evaluation-store.js';
 
 /**
  * Holding a child alert's new pages while a parent alerts (pure; the stores call it inside the fenced save, with the
- * parents' state as stored, and this round's own updates over it, so replicas and partitions decide alike).
+ * parents' state as stored, and this round's own updates over it, so replicas and partitions decide alike). It lives
+ * with the store, not the evaluator, because the decision must read the parents and write the round in one
+ * transaction: a parent saved by another replica between a read and the save would otherwise page the child.
  *
  * What is held: the new alerting, reminder, no_data and escalation notifications of a child whose every notified
  * series is held by an alerting parent (evaluation/dependencies.ts). The child's state is told what went out, so

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { holdDependents, parentStates } from '../../../../src/server/evaluator/dependency-hold.js';
+import { holdDependents, parentStates } from '../../../../src/server/store/dependency-hold.js';
 import type { EvaluationUpdate } from '../../../../src/server/store/evaluation-store.js';
 
 const state = {
