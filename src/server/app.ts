@@ -27,6 +27,7 @@ import { registerDeliveryRoutes } from './routes/deliveries.js';
 import { registerHistoryRoutes } from './routes/history.js';
 import { registerMuteRoutes } from './routes/mutes.js';
 import { registerScheduleRoutes } from './routes/schedules.js';
+import { registerWindowRoutes } from './routes/windows.js';
 import type { Store } from './store/store.js';
 import { PUBLIC_ONLY, type DestinationPolicy } from './net/destination-policy.js';
 import { DEFAULT_QUOTAS, type Quotas } from './quotas.js';
@@ -174,6 +175,7 @@ export function createApi(options: AppOptions): Api {
   registerAlertConsoleRoutes(api, deps);
   registerChannelRoutes(api, deps);
   registerScheduleRoutes(api, deps);
+  registerWindowRoutes(api, deps);
   registerDeliveryRoutes(api, deps);
   const requireKey = authenticate(store, failures, accounts);
   const routes = segmentRoutes(api, apiOptions);

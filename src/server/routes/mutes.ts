@@ -6,6 +6,7 @@ import type { AlertSelector } from '../store/store.js';
 import { checkSchema } from '../validation/check-schema.js';
 import { findAlert, schedulesOf } from './alerts.js';
 import { accountOf, type RouteDeps } from './route-context.js';
+import { mutingWindowOf } from './windows.js';
 
 const MINUTE = 60_000;
 
@@ -50,13 +51,15 @@ export function registerMuteRoutes(router: Router, deps: RouteDeps): void {
     await store.setMutedUntil(accountOf(ctx), { ids: [alert.id], search: null }, null);
     await recordMutes(deps, [alert.id], 'unmuted');
     const schedules = await schedulesOf(ctx, store, [alert]);
-    ctx.body = presentMuteStatus({ ...alert, mutedUntil: null }, [...schedules.values()], deps.now());
+    const window = await mutingWindowOf(store, accountOf(ctx), alert, deps.now());
+    ctx.body = presentMuteStatus({ ...alert, mutedUntil: null }, [...schedules.values()], deps.now(), window);
   });
 
   router.get('/v2/alerts/:id/muted', async (ctx) => {
     const alert = await findAlert(ctx, store);
     const schedules = await schedulesOf(ctx, store, [alert]);
-    ctx.body = presentMuteStatus(alert, [...schedules.values()], deps.now());
+    const window = await mutingWindowOf(store, accountOf(ctx), alert, deps.now());
+    ctx.body = presentMuteStatus(alert, [...schedules.values()], deps.now(), window);
   });
 }
 

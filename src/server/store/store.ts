@@ -19,6 +19,7 @@ import type { AlertSummary, StateFactsGroup } from './alert-summary.js';
 import type { Acknowledgement, AckStore } from './ack-store.js';
 import type { EvaluationStore } from '../evaluator/evaluation-store.js';
 import type { AccountChanges } from './account-changes.js';
+import type { WindowStore } from './window-store.js';
 
 /**
  * The server's storage, one interface for every backend (SQLite, PostgreSQL). Every method is scoped to one account
@@ -85,6 +86,9 @@ export interface Store extends EvaluationStore, OutboxStore, ConsoleStore, AckSt
   /** Deletes the schedule and removes it from every alert's scheduled_mutes. */
   deleteSchedule(accountId: string, id: string): Promise<boolean>;
   searchSchedules(accountId: string, query: ScheduleQuery): Promise<Page<ScheduleRecord>>;
+
+  /** Maintenance windows (the `windows` concern: window-store.ts). */
+  readonly windows: WindowStore;
 
   // History.
   /** Entries of the account's alerts, newest first: the public kinds only (PUBLIC_HISTORY_STATUSES). */

@@ -3,6 +3,9 @@ import * as alertRows from './alert-rows.js';
 import * as channelRows from './channel-rows.js';
 import * as scheduleRows from './schedule-rows.js';
 import * as historyRows from './history-rows.js';
+import { postgresWindowStore } from './window-rows.js';
+import type { WindowStore } from '../window-store.js';
+import type { WindowMute } from '../window-mutes.js';
 import {
   type AccountRecord,
   type AlertQuery,
@@ -59,10 +62,12 @@ import type {
 export class PostgresStore implements Store {
   /** The evaluator's side (evaluation-rows.ts). */
   private readonly evaluation: PostgresEvaluationRows;
+  readonly windows: WindowStore;
   /** Each account's bound on pending deliveries (the server sets its limit). */
   readonly pendingBound = new PendingDeliveryBound();
 
   private constructor(private readonly db: PgDatabase) {
+    this.windows = postgresWindowStore(db);
     this.evaluation = new PostgresEvaluationRows(db, () => this.accountChanges(), this.pendingBound);
   }
   private changes: AccountChanges | undefined;
@@ -209,6 +214,10 @@ export class PostgresStore implements Store {
 
   async listAlertsForEvaluation(now: number, lease?: EvaluationLease, paging?: EvaluationPaging): Promise<EvaluationAlert[]> {
     return this.evaluation.listAlertsForEvaluation(now, lease, paging);
+  }
+
+  async recordWindowMutes(mutes: WindowMute[]): Promise<void> {
+    return this.evaluation.recordWindowMutes(mutes);
   }
 
   async saveEvaluations(updates: EvaluationUpdate[], lease?: EvaluationLease): Promise<void> {

@@ -32,6 +32,9 @@ import { PendingDeliveryBound } from '../pending-bound.js';
 import type { EvaluationAlert, EvaluationPaging, EvaluationUpdate } from '../../evaluator/evaluation-store.js';
 import * as scheduleRows from './schedule-rows.js';
 import * as historyRows from './history-rows.js';
+import { sqliteWindowStore } from './window-rows.js';
+import type { WindowStore } from '../window-store.js';
+import type { WindowMute } from '../window-mutes.js';
 import type {
   ClaimedDelivery,
   DeliveryClaim,
@@ -53,10 +56,12 @@ import type { AlertSummary, StateFactsGroup } from '../alert-summary.js';
 export class SqliteStore implements Store {
   /** The evaluator's side (evaluation-rows.ts). */
   private readonly evaluation: SqliteEvaluationRows;
+  readonly windows: WindowStore;
   /** Each account's bound on pending deliveries (the server sets its limit). */
   readonly pendingBound = new PendingDeliveryBound();
 
   private constructor(private readonly db: Database) {
+    this.windows = sqliteWindowStore(db);
     this.evaluation = new SqliteEvaluationRows(db, () => this.accountChanges(), this.pendingBound);
   }
   private changes: SqliteAccountChanges | undefined;
@@ -192,6 +197,10 @@ export class SqliteStore implements Store {
 
   async listAlertsForEvaluation(now: number, lease?: EvaluationLease, paging?: EvaluationPaging): Promise<EvaluationAlert[]> {
     return this.evaluation.listAlertsForEvaluation(now, lease, paging);
+  }
+
+  async recordWindowMutes(mutes: WindowMute[]): Promise<void> {
+    return this.evaluation.recordWindowMutes(mutes);
   }
 
   async saveEvaluations(updates: EvaluationUpdate[]): Promise<void> {
