@@ -52,19 +52,39 @@ export interface WindowAlert {
  * that names a channel matches an alert that refers to it by id (and the other way round).
  */
 export function windowMatches(window: Pick<MaintenanceWindow, 'match'>, alert: WindowAlert, channelNames: ReadonlyMap<string, string> = NO_NAMES): boolean {
-  const { alert_names: names, metrics, channels } = window.match;
-  if (!names?.length && !metrics?.length && !channels?.length) return false;
-  if (names?.length && !names.some((pattern) => nameGlob(pattern).test(alert.name))) return false;
-  if (channels?.length) {
-    const refs = new Set(channels);
-    const linked = alert.notification_channels ?? [];
-    if (!linked.some((channel) => refs.has(channel) || refs.has(channelNames.get(channel) ?? ''))) return false;
-  }
-  if (metrics?.length) {
-    const paths = alertPaths(alert);
-    if (!metrics.some((pattern) => { const glob = metricGlob(pattern); return paths.some((path) => glob.test(path)); })) return false;
-  }
-  return true;
+  return windowMatcher(window)(alert, channelNames);
+}
+
+/** windowMatches for one window, compiled once: for matching many alerts against the same windows. */
+export function windowMatcher(window: Pick<MaintenanceWindow, 'match'>): Matcher {
+  let matcher = matchers.get(window.match);
+  if (!matcher) matchers.set(window.match, (matcher = compileMatch(window.match)));
+  return matcher;
+}
+
+export type Matcher = (alert: WindowAlert, channelNames: ReadonlyMap<string, string>) => boolean;
+
+/** Each match compiled once (a listing asks it of every alert of the account). */
+const matchers = new WeakMap<WindowMatch, Matcher>();
+
+function compileMatch(match: WindowMatch): Matcher {
+  const names = (match.alert_names ?? []).map(nameGlob);
+  const metrics = (match.metrics ?? []).map(metricGlob);
+  const channels = new Set(match.channels ?? []);
+  if (names.length === 0 && metrics.length === 0 && channels.size === 0) return () => false;
+  return (alert, channelNames) => {
+    if (names.length > 0 && !anyTest(names, alert.name)) return false;
+    if (channels.size > 0 && !(alert.notification_channels ?? []).some((channel) => channels.has(channel) || channels.has(channelNames.get(channel) ?? ''))) {
+      return false;
+    }
+    if (metrics.length > 0 && !alertPaths(alert).some((path) => anyTest(metrics, path))) return false;
+    return true;
+  };
+}
+
+function anyTest(matchers: readonly GraphiteMatcher[], text: string): boolean {
+  for (const matcher of matchers) if (matcher.test(text)) return true;
+  return false;
 }
 
 /** Whether the window mutes at `now` (epoch ms or a Date). */
@@ -142,24 +162,47 @@ const nameGlobs = new Map<string, GraphiteMatcher>();
 const metricGlobs = new Map<string, GraphiteMatcher>();
 const targetPaths = new Map<string, readonly string[]>();
 
-/** A name glob: `*` any run of characters (dots too), `?` one character; everything else literal. */
+/**
+ * A name glob: `*` any run of characters (dots too), `?` one character; everything else literal. The literal runs
+ * between wildcards are looked for first (a native search): most names miss most windows on one of them.
+ */
 function nameGlob(pattern: string): GraphiteMatcher {
-  return cached(nameGlobs, pattern, () => ({ test: (name) => wildcardMatch(pattern, name) }));
+  return cached(nameGlobs, pattern, () => {
+    const literals = pattern.split(/[*?]+/).filter(Boolean);
+    return {
+      test: (name) => {
+        for (const literal of literals) if (!name.includes(literal)) return false;
+        return wildcardMatch(pattern, name);
+      },
+    };
+  });
 }
 
 /** A Graphite glob; a malformed one (the API refuses those) matches nothing. */
 function metricGlob(pattern: string): GraphiteMatcher {
   return cached(metricGlobs, pattern, () => {
     try {
-      return compileGraphitePattern(pattern);
+      const automaton = compileGraphitePattern(pattern);
+      // The literal start (up to the first wildcard) must begin the path: a cheap refusal for most paths.
+      const prefix = pattern.slice(0, pattern.search(/[*?[{]|$/));
+      return { test: (path) => path.startsWith(prefix) && automaton.test(path) };
     } catch {
       return { test: () => false };
     }
   });
 }
 
+/** The metric paths an alert reads, by the alert (matched against every window of its account in turn). */
+const pathsOfAlert = new WeakMap<WindowAlert, string[]>();
+
 /** The metric paths an alert reads (its metric's and its additional criteria's); a target that does not parse is its own path. */
 function alertPaths(alert: WindowAlert): string[] {
+  let paths = pathsOfAlert.get(alert);
+  if (!paths) pathsOfAlert.set(alert, (paths = readPaths(alert)));
+  return paths;
+}
+
+function readPaths(alert: WindowAlert): string[] {
   const targets = [alert.metric, ...Object.values(alert.additional_criteria ?? {}).map((criterion) => criterion.metric ?? '')];
   return targets.filter(Boolean).flatMap((target) =>
     cached(targetPaths, target, () => {

@@ -1,4 +1,4 @@
-import { activeWindowEnd, windowMatches, type MaintenanceWindow, type WindowAlert } from '../../model/maintenance-window.js';
+import { activeWindowEnd, windowMatcher, type MaintenanceWindow, type Matcher, type WindowAlert } from '../../model/maintenance-window.js';
 import type { NewHistoryEntry } from './store.js';
 import type { MutingWindow, WindowRecord } from './window-store.js';
 
@@ -26,15 +26,18 @@ export function modelWindow(record: WindowRecord): MaintenanceWindow & { id: str
 export type MatchedWindow = MaintenanceWindow & { id: string };
 
 const NONE: readonly MatchedWindow[] = [];
+/** Windows store channel ids, and the evaluator's alerts carry ids: no names to look up. */
+const NO_NAMES: ReadonlyMap<string, string> = new Map();
 
 /** The windows of a listing's accounts, matched against that listing's alerts. */
 export class AccountWindows {
-  private readonly byAccount = new Map<string, MatchedWindow[]>();
+  private readonly byAccount = new Map<string, { window: MatchedWindow; matches: Matcher }[]>();
 
   constructor(records: readonly WindowRecord[]) {
     for (const record of records) {
       const list = this.byAccount.get(record.accountId) ?? [];
-      list.push(modelWindow(record));
+      const window = modelWindow(record);
+      list.push({ window, matches: windowMatcher(window) });
       this.byAccount.set(record.accountId, list);
     }
   }
@@ -48,8 +51,9 @@ export class AccountWindows {
   matching(accountId: string, alert: WindowAlert): readonly MatchedWindow[] {
     const windows = this.byAccount.get(accountId);
     if (!windows) return NONE;
-    const matched = windows.filter((window) => windowMatches(window, alert));
-    return matched.length > 0 ? matched : NONE;
+    let matched: MatchedWindow[] | null = null;
+    for (const { window, matches } of windows) if (matches(alert, NO_NAMES)) (matched ??= []).push(window);
+    return matched ?? NONE;
   }
 }
 
