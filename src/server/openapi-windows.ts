@@ -2,6 +2,8 @@ import type { Op } from './openapi.js';
 import { always, extensionOperation, nullable, type Json } from './openapi-parts.js';
 import { WEEKDAYS } from '../model/types.js';
 import { WINDOW_LIMITS } from './validation/window-rules.js';
+import { OVERVIEW_STATES } from './console/alert-overview.js';
+import { MAX_GROUPS } from './console/overview-groups-route.js';
 
 const NO_WINDOW = "no such maintenance window, or another account's (not_found)";
 const patterns = (description: string): Json => ({
@@ -32,7 +34,7 @@ const TIMING: Json = {
   duration: { type: 'integer', minimum: 1, maximum: WINDOW_LIMITS.maxDuration, description: 'Minutes.' },
 };
 
-/** The maintenance windows' shapes, all alertform extensions. */
+/** The maintenance windows' and the grouped overview's shapes, all alertform extensions. */
 export const WINDOW_RESPONSE_SCHEMAS: Json = {
   MaintenanceWindowWrite: {
     type: 'object',
@@ -69,11 +71,43 @@ export const WINDOW_RESPONSE_SCHEMAS: Json = {
     maintenance_windows: { type: 'array', items: { $ref: '#/components/schemas/MaintenanceWindowRead' } },
     next_page: { oneOf: [{ type: 'integer' }, { type: 'boolean', const: false }], description: 'The next page number, or false on the last page.' },
   }),
+  AlertOverviewGroups: always({
+    nodes: { type: 'array', items: { type: 'integer', minimum: 0 } },
+    states: { type: 'array', items: { type: 'string' } },
+    group_count: { type: 'integer', minimum: 0, description: 'How many groups there are (the answer lists the first 500).' },
+    groups: {
+      type: 'array',
+      maxItems: MAX_GROUPS,
+      items: always({
+        key: { type: 'string', description: 'The path nodes, joined by ".".' },
+        counts: always(Object.fromEntries(['total', ...OVERVIEW_STATES].map((key) => [key, { type: 'integer', minimum: 0 }]))),
+      }),
+    },
+  }),
   MaintenanceWindowPreview: always({
     alerts: { type: 'array', maxItems: 100, items: always({ id: { type: 'string' }, name: { type: 'string' } }), description: 'The first 100 alerts it matches, oldest first.' },
     count: { type: 'integer', minimum: 0, description: 'How many alerts of the account it matches.' },
   }),
 };
+
+/** The console's grouped overview (GET /v2/alerts/overview/groups/). */
+export function buildOverviewGroupsPaths(operation: (op: Op) => Json): Json {
+  return {
+    '/v2/alerts/overview/groups/': {
+      get: extensionOperation(operation)(
+        {
+          operationId: 'getAlertOverviewGroups',
+          tag: 'alerts',
+          summary: "The account's alerts grouped by path nodes, with the count of each state per group",
+          ok: [200, 'AlertOverviewGroups'],
+          errors: { 400: 'invalid query: no nodes, more than 5, or an index outside 0..31 (invalid_query)' },
+          query: [{ name: 'nodes', description: 'Path node indexes, 0-based (repeatable, or comma-separated: nodes=1,2).', list: true, schema: { type: 'string' } }],
+        },
+        "An alert's keys are the nodes of the series it has triggered, or of its metric's path when none; the groups with the most alerting come first.",
+      ),
+    },
+  };
+}
 
 /** The /v2/maintenance_windows/ paths, built with the main document's operation helper. */
 export function buildWindowPaths(operation: (op: Op) => Json): Json {

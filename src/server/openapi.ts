@@ -9,7 +9,7 @@ import { ACK_RESPONSE_SCHEMAS, buildAckPaths } from './ack/openapi-ack.js';
 import { HISTORY_STATUSES } from './routes/history.js';
 import { WEBHOOK_RESPONSE_SCHEMAS, buildWebhooks } from './openapi-webhooks.js';
 import { extensionOperation } from './openapi-parts.js';
-import { WINDOW_RESPONSE_SCHEMAS, buildWindowPaths } from './openapi-windows.js';
+import { WINDOW_RESPONSE_SCHEMAS, buildOverviewGroupsPaths, buildWindowPaths } from './openapi-windows.js';
 
 type Json = Record<string, unknown>;
 
@@ -339,5 +339,6 @@ function buildPaths(): Json {
     ...buildOverviewPaths(operation),
     ...buildAckPaths(operation),
     ...buildWindowPaths(operation),
+    ...buildOverviewGroupsPaths(operation),
   };
 }
