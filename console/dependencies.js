@@ -51,7 +51,7 @@ export async function dependencyNotice(alert, entries) {
         i > 0 ? ', ' : '',
         parent ? link(`/alerts/${encodeURIComponent(parent.id)}`, parent.name) : `${edge.alert} (gone)`,
         parent ? [' ', badge(stateOf(parent))] : null,
-        edge.nodes ? ` (nodes ${edge.nodes.join(', ')} = its nodes ${(edge.parent_nodes ?? edge.nodes).join(', ')})` : null,
+        edge.nodes ? ` (where this alert's node ${edge.nodes.join('.')} is its node ${(edge.parent_nodes ?? edge.nodes).join('.')})` : null,
       ]),
     ),
     held ? h('p', { class: 'hint', id: 'last-held' }, `Last held ${formatTime(held.time)}${held.metric ? ` (${held.metric})` : ''}: ${held.reason ?? 'a dependency was alerting'}.`) : null,
