@@ -3,7 +3,8 @@ import { readTarget } from '../../model/graphite-target/target.js';
 import { QueryReader } from '../validation/query.js';
 import { accountOf, type RouteDeps } from '../routes/route-context.js';
 import type { AlertRecord, ScheduleRecord } from '../store/store.js';
-import { OVERVIEW_STATES, classifyAlert, countStates, summarizeAlert } from './alert-overview.js';
+import { OVERVIEW_STATES, classifyAlert, countStates, mutedByWindow, summarizeAlert } from './alert-overview.js';
+import { windowMutesOf } from '../routes/windows.js';
 
 /** The most groups one answer lists (the busiest first); `group_count` says how many there were. */
 export const MAX_GROUPS = 500;
@@ -33,9 +34,13 @@ export function registerOverviewGroupsRoute(router: Router, deps: RouteDeps): vo
       scheduleIds.length ? (await deps.store.getSchedulesByIds(account, scheduleIds)).map((schedule) => [schedule.id, schedule]) : [],
     );
     const evaluating = await deps.evaluation.evaluating();
+    const windows = await windowMutesOf(deps.store, account, now);
     const groups = new Map<string, ReturnType<typeof classifyAlert>[]>();
     for (const alert of alerts) {
-      const item = classifyAlert(summarizeAlert(alert), alert.scheduledMutes.flatMap((id) => schedules.get(id) ?? []), now, evaluating);
+      const item = mutedByWindow(
+        classifyAlert(summarizeAlert(alert), alert.scheduledMutes.flatMap((id) => schedules.get(id) ?? []), now, evaluating),
+        windows.get(alert.id)?.until,
+      );
       for (const key of groupKeysOf(alert, nodes)) {
         const members = groups.get(key) ?? [];
         members.push(item);

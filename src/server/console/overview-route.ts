@@ -4,7 +4,8 @@ import { QueryReader } from '../validation/query.js';
 import { accountOf, type RouteDeps } from '../routes/route-context.js';
 import type { AlertSummary } from '../store/alert-summary.js';
 import type { AlertRecord, ChannelRecord, ScheduleRecord, Store } from '../store/store.js';
-import { OVERVIEW_SORTS, OVERVIEW_STATES, classifyAlert, countStates, filterItems, sinceOf, sortItems, summarizeAlert, type OverviewItem } from './alert-overview.js';
+import { OVERVIEW_SORTS, OVERVIEW_STATES, classifyAlert, countStates, filterItems, mutedByWindow, sinceOf, sortItems, summarizeAlert, type OverviewItem } from './alert-overview.js';
+import { windowMutesOf } from '../routes/windows.js';
 
 /** How far back the history is read to say since when an alert is in its state. */
 const SINCE_HISTORY_DAYS = 90;
@@ -36,7 +37,10 @@ export function registerOverviewRoute(router: Router, deps: RouteDeps): void {
       : (await deps.store.searchAlerts(account, { names: [], ids: [], search: null, page: 1, max: ALL })).items.map(summarizeAlert);
     const schedules = await loadSchedules(deps.store, account, alerts);
     const evaluating = await deps.evaluation.evaluating();
-    const items = alerts.map((alert) => classifyAlert(alert, alert.scheduledMutes.flatMap((id) => schedules.get(id) ?? []), now, evaluating));
+    const windows = await windowMutesOf(deps.store, account, now);
+    const items = alerts.map((alert) =>
+      mutedByWindow(classifyAlert(alert, alert.scheduledMutes.flatMap((id) => schedules.get(id) ?? []), now, evaluating), windows.get(alert.id)?.until),
+    );
     const matching = sortItems(filterItems(items, states, search), sort);
     const rows = matching.slice((page - 1) * max, page * max);
 

@@ -5,7 +5,7 @@ import type { FieldProblem } from '../../model/schemas.js';
 import { HttpError, echo, invalidBody, notFound } from '../errors.js';
 import { readJsonBody } from '../http/read-json-body.js';
 import type { AlertRecord, Store } from '../store/store.js';
-import { activeMutingWindow, modelWindow } from '../store/window-mutes.js';
+import { AccountWindows, activeMutingWindow, modelWindow } from '../store/window-mutes.js';
 import type { MutingWindow, WindowRecord, WindowWrite } from '../store/window-store.js';
 import { QueryReader, readPaging } from '../validation/query.js';
 import { WINDOW_LIMITS, checkWindowBody, checkWindowMatch, type CheckedWindow } from '../validation/window-rules.js';
@@ -193,4 +193,20 @@ export async function mutingWindowOf(store: Store, accountId: string, alert: Ale
   const windows = await store.windows.listWindows(accountId);
   const matched = windows.map(modelWindow).filter((window) => windowMatches(window, windowAlertOf(alert)));
   return activeMutingWindow(matched, now);
+}
+
+/**
+ * The account's alerts that a window mutes at `now` (epoch ms), by id, for the overview's `muted`: one query when the
+ * account has no window; otherwise its alerts are matched once against its windows.
+ */
+export async function windowMutesOf(store: Store, accountId: string, now: number): Promise<Map<string, MutingWindow>> {
+  const windows = await store.windows.listWindows(accountId);
+  const muted = new Map<string, MutingWindow>();
+  if (windows.length === 0) return muted;
+  const matcher = new AccountWindows(windows);
+  for (const alert of await accountAlerts(store, accountId)) {
+    const window = activeMutingWindow(matcher.matching(accountId, windowAlertOf(alert)), now);
+    if (window) muted.set(alert.id, window);
+  }
+  return muted;
 }

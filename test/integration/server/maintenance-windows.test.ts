@@ -232,11 +232,15 @@ describeEachStore('maintenance windows on $name', (backend) => {
       const status = await server.request('GET', `/v2/alerts/${alertIds['db primary load']}/muted/`);
       expect(status.body).toMatchObject({ muted: true, duration: 59, maintenance_window: { id: made.body.id, name: 'db now' } });
       expect(Date.parse(status.body.maintenance_window.until)).toBe(Date.parse(made.body.starts_at) + 3_600_000);
+      const overview = await server.request('GET', '/v2/alerts/overview/?state=muted');
+      expect(overview.body.alerts.map((a: { name: string }) => a.name)).toEqual(['db primary load']);
+      expect(overview.body.alerts[0].muted_until).toBe(Math.floor(Date.parse(status.body.maintenance_window.until) / 1000));
       const unmatched = await server.request('GET', `/v2/alerts/${alertIds['web-3 cpu']}/muted/`);
       expect(unmatched.body.muted).toBe(false);
       expect(unmatched.body.maintenance_window).toBeUndefined();
       await server.request('DELETE', `${WINDOWS}${made.body.id}/`);
       expect((await server.request('GET', `/v2/alerts/${alertIds['db primary load']}/muted/`)).body.muted).toBe(false);
+      expect((await server.request('GET', '/v2/alerts/overview/?state=muted')).body.alerts).toEqual([]);
     });
   });
 });
