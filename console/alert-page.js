@@ -19,6 +19,7 @@ import { muteControls } from './mute-controls.js';
 import { ackControls } from './ack-controls.js';
 import { deliveryTable } from './deliveries.js';
 import { poll } from './poll.js';
+import { dependencyNotice } from './dependencies.js';
 
 const RANGES = ['6h', '24h', '7d'];
 
@@ -32,6 +33,11 @@ export function renderAlertPage(main, [id]) {
   const heading = h('h1', { tabindex: '-1' }, 'Alert');
   const head = h('div', { class: 'alert-head' });
   const managed = h('div');
+  const dependencies = h('div');
+  const windowNotice = h('div');
+  /** The alert as last read, for the dependency notice (drawn with the timeline, whose `held` entries it names). */
+  /** @type {any} */
+  let current = null;
   const announce = h('p', { role: 'status', class: 'hint' });
   const mute = muteControls(/** @type {string} */ (id), (message) => {
     replace(announce, message);
@@ -54,9 +60,10 @@ export function renderAlertPage(main, [id]) {
     h('p', {}, link('/', '← All alerts')),
     heading,
     head,
+    dependencies,
     managed,
     section('Acknowledge', ack.element, ackAnnounce),
-    section('Mute', mute.element, h('h3', {}, 'Scheduled mutes'), scheduled, announce),
+    section('Mute', windowNotice, mute.element, h('h3', {}, 'Scheduled mutes'), scheduled, announce),
     section('Graph', ranges, graphs),
     section('Backtest', backtest),
     section('History', timeline),
@@ -110,6 +117,21 @@ export function renderAlertPage(main, [id]) {
         );
       });
       mute.update(muted);
+      current = alert;
+      once(windowNotice, muted.maintenance_window ?? null, () =>
+        replace(
+          windowNotice,
+          muted.maintenance_window
+            ? h(
+                'p',
+                { class: 'notice', id: 'window-notice' },
+                'Muted by maintenance window ',
+                link('/windows', muted.maintenance_window.name),
+                ` until ${new Date(muted.maintenance_window.until).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}.`,
+              )
+            : null,
+        ),
+      );
       ack.update(alert);
       return true;
     } catch (caught) {
@@ -209,7 +231,11 @@ export function renderAlertPage(main, [id]) {
     else {
       // A server without the timeline: its public history (no suppressed notifications there).
       const history = await optional('/v2/alerts/history/', { query: { id: params.id, days: 7 } });
-      entries = (history?.[/** @type {string} */ (id)] ?? []).map((e) => ({ time: Number(e.time), kind: e.status, metric: e.metric, value: e.value, channel: null, reason: null }));
+      entries = (history?.[/** @type {string} */ (id)] ?? []).map((e) => ({ time: Number(e.time), kind: e.status, metric: e.metric, value: e.value, channel: null, reason: null, by: null }));
+    }
+    if (current) {
+      const notice = await dependencyNotice(current, entries);
+      once(dependencies, [current.depends_on ?? null, notice?.textContent ?? null], () => replace(dependencies, notice));
     }
     once(timeline, entries, () => {
       if (entries.length === 0) return replace(timeline, h('p', { class: 'hint' }, 'Nothing in the last 7 days.'));
@@ -304,6 +330,10 @@ const KIND_WORDS = {
   notification_suppressed: 'Notification suppressed',
   acknowledged: 'Acknowledged',
   unacknowledged: 'Acknowledgement ended',
+  held: 'Held (a dependency is alerting)',
+  grouped: 'Sent in a grouped message',
+  muted_by_window: 'Muted by a maintenance window',
+  window_changed: 'Maintenance window changed',
 };
 
 /** @param {import('./api-types').Schema<'AlertTimeline'>['entries'][number]} entry */

@@ -525,6 +525,98 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/maintenance_windows/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List maintenance windows, oldest first
+         * @description Paged like the scheduled mutes. alertform's own extension (additive; Hosted Graphite has no such endpoint).
+         */
+        get: operations["listMaintenanceWindows"];
+        put?: never;
+        /**
+         * Create a maintenance window
+         * @description While active, the alerts it matches send no notifications (as a scheduled mute); their history records `muted_by_window` once per occurrence, and `window_changed` for every write of a window that matches them. alertform's own extension (additive; Hosted Graphite has no such endpoint).
+         */
+        post: operations["createMaintenanceWindow"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/maintenance_windows/preview/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The alerts a window would match now
+         * @description Whatever its timing: what it mutes whenever it is active. Nothing is stored. alertform's own extension (additive; Hosted Graphite has no such endpoint).
+         */
+        post: operations["previewMaintenanceWindow"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/maintenance_windows/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a maintenance window
+         * @description alertform's own extension (additive; Hosted Graphite has no such endpoint).
+         */
+        get: operations["getMaintenanceWindow"];
+        /**
+         * Update a maintenance window (partial)
+         * @description Only the fields given change; null clears one (give `starts_at` with `start_time: null, repeat: null` to make a recurring window a one-off one). alertform's own extension (additive; Hosted Graphite has no such endpoint).
+         */
+        put: operations["updateMaintenanceWindow"];
+        post?: never;
+        /**
+         * Delete a maintenance window
+         * @description alertform's own extension (additive; Hosted Graphite has no such endpoint).
+         */
+        delete: operations["deleteMaintenanceWindow"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/alerts/overview/groups/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account's alerts grouped by path nodes, with the count of each state per group
+         * @description An alert's keys are the nodes of the series it has triggered, or of its metric's path when none; the groups with the most alerting come first. alertform's own extension (additive; Hosted Graphite has no such endpoint).
+         */
+        get: operations["getAlertOverviewGroups"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     notification: {
@@ -686,15 +778,27 @@ export interface components {
         };
         "alert.mute": {
             duration: number;
+            /** @description Extension (audit): who mutes (default: `api`). Recorded in the alert's history. */
+            by?: string;
+            /** @description Extension (audit): why. Recorded in the alert's history. */
+            reason?: string;
         };
         "alert.bulkMute": {
             ids?: string[];
             search?: string;
             duration: number;
+            /** @description Extension (audit): who mutes (default: `api`). Recorded in the alert's history. */
+            by?: string;
+            /** @description Extension (audit): why. Recorded in the alert's history. */
+            reason?: string;
         };
         "alert.bulkUnmute": {
             ids?: string[];
             search?: string;
+            /** @description Extension (audit): who mutes (default: `api`). Recorded in the alert's history. */
+            by?: string;
+            /** @description Extension (audit): why. Recorded in the alert's history. */
+            reason?: string;
         };
         /** @description alertform extension: escalation steps, strictly ascending by after_minutes. While the alert is alerting and not acknowledged, each step notifies its channels once, after_minutes after the alerting episode began; the recovery also goes to them. Empty or absent: no escalation. */
         "alert.escalation": {
@@ -726,6 +830,13 @@ export interface components {
             /** @description 0-based path nodes of the parent's series compared with `nodes`, as many as `nodes`; default: the same indexes. */
             parent_nodes?: number[];
         }[] | null;
+        /** @description DELETE .../muted/ may carry a body with who unmutes and why (both optional). */
+        "alert.unmute": {
+            /** @description Extension (audit): who mutes (default: `api`). Recorded in the alert's history. */
+            by?: string;
+            /** @description Extension (audit): why. Recorded in the alert's history. */
+            reason?: string;
+        };
         "channel.create": {
             /** @enum {unknown} */
             type: "email" | "pagerduty" | "slack" | "webhook" | "victorops" | "opsgenie";
@@ -920,6 +1031,8 @@ export interface components {
             };
             /** @description alertform extension (noise control): the flap guard, null when none. The hosted service does not return it. */
             flap_guard: components["schemas"]["alert.flapGuard"];
+            /** @description alertform extension (noise control): the parents, by id; null when none. While one alerts, this alert's new pages are held (history `held`). The hosted service does not return it. */
+            depends_on: components["schemas"]["alert.dependsOn"];
         };
         AlertPage: {
             alerts: components["schemas"]["AlertRead"][];
@@ -933,6 +1046,13 @@ export interface components {
             /** @description Remaining whole minutes, rounded up; 0 when not muted. */
             duration: number;
             scheduled_mutes: string[];
+            /** @description The maintenance window that mutes the alert now; absent when none does. alertform's own extension (additive). */
+            maintenance_window?: {
+                id: string;
+                name: string;
+                /** @description ISO 8601: when its occurrence ends. */
+                until: string;
+            };
         };
         MuteResult: {
             duration: number;
@@ -971,6 +1091,8 @@ export interface components {
             auto_resolve: boolean;
             /** @description alertform extension (noise control): the throttle, null when none. The hosted service does not return it. */
             throttle: components["schemas"]["channel.throttle"];
+            /** @description alertform extension (noise control): grouping by path nodes, null when none. The hosted service does not return it. */
+            group_by: components["schemas"]["channel.groupBy"];
             /** @description Additive, read-only: the last delivery error, present only while the last delivery failed. */
             last_error?: {
                 /** @description Unix seconds, as a string. */
@@ -1007,10 +1129,10 @@ export interface components {
                 name: string;
             };
             /**
-             * @description `test`: a channel test (POST /v2/notifications/{id}/test/), whose alert id is "". `flapping`: the flap guard paused an alert's notifications; `throttled_summary`: what a channel throttle held in a window (alert id "").
+             * @description `test`: a channel test (POST /v2/notifications/{id}/test/), whose alert id is "". `flapping`: the flap guard paused an alert's notifications; `throttled_summary`: what a channel throttle held in a window (alert id ""); `grouped`: one message for a group of a channel with group_by (alert id "").
              * @enum {string}
              */
-            event: "alerting" | "reminder" | "recovered" | "query_failed" | "query_recovered" | "flapping" | "throttled_summary" | "test";
+            event: "alerting" | "reminder" | "recovered" | "query_failed" | "query_recovered" | "flapping" | "throttled_summary" | "grouped" | "test";
             attempts: number;
             /** @description Unix seconds, as a string. */
             created_at: string;
@@ -1134,7 +1256,7 @@ export interface components {
                 /** @description Unix seconds. */
                 time: number;
                 /** @enum {string} */
-                kind: "alerting" | "recovered" | "query_failed" | "no_data" | "muted" | "unmuted" | "notification_sent" | "notification_suppressed" | "acknowledged" | "unacknowledged";
+                kind: "alerting" | "recovered" | "query_failed" | "no_data" | "muted" | "unmuted" | "notification_sent" | "notification_suppressed" | "held" | "grouped" | "acknowledged" | "unacknowledged" | "muted_by_window" | "window_changed";
                 metric: string | null;
                 value: number | null;
                 channel: null | {
@@ -1142,8 +1264,10 @@ export interface components {
                     type: string;
                     description: string;
                 };
-                /** @description For notifications: the event (sent) or `event: why` (suppressed: muted, backoff, on_query_failure...); for mutes: until when; for acknowledged: `by WHO[ until TIME][: note]`; for unacknowledged: `withdrawn by WHO`, `expired` or `recovered`. */
+                /** @description For notifications: the event (sent) or `event: why` (suppressed: muted, backoff, on_query_failure...); for mutes: until when; for acknowledged: `by WHO[ until TIME][: note]`; for unacknowledged: `withdrawn by WHO`, `expired` or `recovered`; for held: `depends on PARENT, which is alerting`; for grouped: which grouped message carried it. */
                 reason: string | null;
+                /** @description For muted and unmuted: who (the `by` given, or `api`). */
+                by: string | null;
             }[];
         };
         AlertOverview: {
@@ -1248,14 +1372,14 @@ export interface components {
              * @description The Hosted Graphite status word (reminders and escalations say alerting). Prefer `event`.
              * @enum {unknown}
              */
-            status: "alerting" | "recovered" | "query_failed" | "query_recovered" | "acknowledged" | "flapping" | "throttled_summary" | "no_data";
+            status: "alerting" | "recovered" | "query_failed" | "query_recovered" | "acknowledged" | "flapping" | "throttled_summary" | "no_data" | "grouped";
             /** @description N of notification_type ["every", N]; null for state_change. */
             backoff_minutes: number | null;
             info: string | null;
             /** @description The alert's own id: the same on every notification of the alert, whatever it is renamed to. Null for a channel test. */
             alert_id: string | null;
             /**
-             * @description What happened: alerting (an episode began), reminder (still alerting), escalation (an escalation step), recovered (the episode ended), acknowledged, no_data / no_data_recovered (the queries answer no data / data again), query_failed / query_recovered (the alert's queries fail / work again), flapping (notifications paused), grouped (one summary of what a channel's throttle held back).
+             * @description What happened: alerting (an episode began), reminder (still alerting), escalation (an escalation step), recovered (the episode ended), acknowledged, no_data / no_data_recovered (the queries answer no data / data again), query_failed / query_recovered (the alert's queries fail / work again), flapping (notifications paused), grouped (one message for many: what a channel's throttle held back, in `throttled`, or one group of a channel with group_by, in `grouped`).
              * @enum {unknown}
              */
             event: "alerting" | "reminder" | "escalation" | "recovered" | "acknowledged" | "no_data" | "no_data_recovered" | "query_failed" | "query_recovered" | "flapping" | "grouped";
@@ -1292,6 +1416,20 @@ export interface components {
             flapping?: {
                 changes: number;
                 window_minutes: number;
+            };
+            /** @description grouped: one group of a channel with group_by (the triggered series' path nodes, `group_key`): how many notifications, the first 10 named (times in unix seconds). */
+            grouped?: {
+                channel: string;
+                group_key: string;
+                count: number;
+                members: {
+                    alert_id: string;
+                    alert_name: string;
+                    series: string;
+                    event: string;
+                    value: number | null;
+                    time: number;
+                }[];
             };
             /** @description grouped: what the channel's throttle held back in the window that ended (times in unix seconds). */
             throttled?: {
@@ -1348,6 +1486,134 @@ export interface components {
             header: "X-Alertform-Signature";
             /** @constant */
             algorithm: "HMAC-SHA256";
+        };
+        MaintenanceWindowWrite: {
+            /** @description Unique in the account. */
+            name: string;
+            /** @description Why; shown in the history of the alerts it changes. */
+            reason?: string | null;
+            /** @description What the window mutes: an alert matches when it matches any pattern of every key given. */
+            match: {
+                /** @description Globs on the alert name: `*` any run of characters, `?` one character. */
+                alert_names?: string[];
+                /** @description Graphite globs (`*`, `?`, `[...]`, `{a,b}`, never across a dot) on the metric paths the alert reads: its metric's and its additional criteria's, each path whole. */
+                metrics?: string[];
+                /** @description Notification channels, by id or name (description) in a write; ids in a read. */
+                channels?: string[];
+            };
+            /** @description ISO 8601 with an offset: a one-off window from this instant. Exactly one of starts_at, or start_time with repeat. */
+            starts_at?: string | null;
+            /** @description HH:MM in `timezone`: a recurring window starts then on each day of `repeat`. */
+            start_time?: string | null;
+            repeat?: ("mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun")[] | null;
+            /**
+             * @description UTC, an offset (UTC+2, UTC-5:30) or an IANA name (Europe/Berlin).
+             * @default UTC
+             */
+            timezone: string;
+            /** @description Minutes. */
+            duration: number;
+        };
+        /** @description The fields to change (the others keep their values; null clears one); id, created_by and updated_by are accepted and ignored. */
+        MaintenanceWindowUpdate: {
+            name?: string;
+            reason?: string | null;
+            /** @description What the window mutes: an alert matches when it matches any pattern of every key given. */
+            match?: {
+                /** @description Globs on the alert name: `*` any run of characters, `?` one character. */
+                alert_names?: string[];
+                /** @description Graphite globs (`*`, `?`, `[...]`, `{a,b}`, never across a dot) on the metric paths the alert reads: its metric's and its additional criteria's, each path whole. */
+                metrics?: string[];
+                /** @description Notification channels, by id or name (description) in a write; ids in a read. */
+                channels?: string[];
+            };
+            /** @description ISO 8601 with an offset: a one-off window from this instant. Exactly one of starts_at, or start_time with repeat. */
+            starts_at?: string | null;
+            /** @description HH:MM in `timezone`: a recurring window starts then on each day of `repeat`. */
+            start_time?: string | null;
+            repeat?: ("mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun")[] | null;
+            /**
+             * @description UTC, an offset (UTC+2, UTC-5:30) or an IANA name (Europe/Berlin).
+             * @default UTC
+             */
+            timezone: string;
+            /** @description Minutes. */
+            duration?: number;
+        };
+        /** @description A window as it is being written: only `match` is read. */
+        MaintenanceWindowPreviewRequest: {
+            /** @description What the window mutes: an alert matches when it matches any pattern of every key given. */
+            match: {
+                /** @description Globs on the alert name: `*` any run of characters, `?` one character. */
+                alert_names?: string[];
+                /** @description Graphite globs (`*`, `?`, `[...]`, `{a,b}`, never across a dot) on the metric paths the alert reads: its metric's and its additional criteria's, each path whole. */
+                metrics?: string[];
+                /** @description Notification channels, by id or name (description) in a write; ids in a read. */
+                channels?: string[];
+            };
+        };
+        MaintenanceWindowRead: {
+            id: string;
+            name: string;
+            reason: string | null;
+            /** @description What the window mutes: an alert matches when it matches any pattern of every key given. */
+            match: {
+                /** @description Globs on the alert name: `*` any run of characters, `?` one character. */
+                alert_names?: string[];
+                /** @description Graphite globs (`*`, `?`, `[...]`, `{a,b}`, never across a dot) on the metric paths the alert reads: its metric's and its additional criteria's, each path whole. */
+                metrics?: string[];
+                /** @description Notification channels, by id or name (description) in a write; ids in a read. */
+                channels?: string[];
+            };
+            /** @description ISO 8601 with an offset: a one-off window from this instant. Exactly one of starts_at, or start_time with repeat. */
+            starts_at: string | null;
+            /** @description HH:MM in `timezone`: a recurring window starts then on each day of `repeat`. */
+            start_time: string | null;
+            repeat: ("mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun")[] | null;
+            /**
+             * @description UTC, an offset (UTC+2, UTC-5:30) or an IANA name (Europe/Berlin).
+             * @default UTC
+             */
+            timezone: string;
+            /** @description Minutes. */
+            duration: number;
+            /** @description Who created it: the API key's name, or "api". */
+            created_by: string;
+            /** @description Who wrote it last. */
+            updated_by: string;
+        };
+        MaintenanceWindowPage: {
+            maintenance_windows: components["schemas"]["MaintenanceWindowRead"][];
+            /** @description The next page number, or false on the last page. */
+            next_page: number | false;
+        };
+        AlertOverviewGroups: {
+            nodes: number[];
+            states: string[];
+            /** @description How many groups there are (the answer lists the first 500). */
+            group_count: number;
+            groups: {
+                /** @description The path nodes, joined by ".". */
+                key: string;
+                counts: {
+                    total: number;
+                    alerting: number;
+                    query_failing: number;
+                    no_data: number;
+                    not_evaluated: number;
+                    healthy: number;
+                    muted: number;
+                };
+            }[];
+        };
+        MaintenanceWindowPreview: {
+            /** @description The first 100 alerts it matches, oldest first. */
+            alerts: {
+                id: string;
+                name: string;
+            }[];
+            /** @description How many alerts of the account it matches. */
+            count: number;
         };
     };
     responses: never;
@@ -2025,7 +2291,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["alert.unmute"];
+            };
+        };
         responses: {
             /** @description Success. */
             200: {
@@ -2034,6 +2304,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MuteStatus"];
+                };
+            };
+            /** @description Invalid body (invalid_body). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing or unknown API key (unauthorized). */
@@ -4155,6 +4434,520 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listMaintenanceWindows: {
+        parameters: {
+            query?: {
+                /** @description A case-insensitive part of the name or the reason. */
+                search?: string;
+                /** @description Page number, from 1 (default 1). */
+                page?: number;
+                /** @description Windows per page, 1 to 100 (default 100). */
+                max?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MaintenanceWindowPage"];
+                };
+            };
+            /** @description Invalid query (invalid_query). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown API key (unauthorized). */
+            401: {
+                headers: {
+                    /** @description Basic realm="alertform" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many failed authentications from this address; see Retry-After (rate_limited). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure, logged by the server (internal). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createMaintenanceWindow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MaintenanceWindowWrite"];
+            };
+        };
+        responses: {
+            /** @description Success. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MaintenanceWindowRead"];
+                };
+            };
+            /** @description Invalid body: a field at fault, more than 20 patterns in a key or a pattern longer than 200, an unknown channel (invalid_body); body not JSON or not a JSON object (invalid_body). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown API key (unauthorized). */
+            401: {
+                headers: {
+                    /** @description Basic realm="alertform" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The account holds 200 windows, the most it may (quota_exceeded). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Name exists (conflict). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 1 MiB (payload_too_large). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many failed authentications from this address; see Retry-After (rate_limited). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure, logged by the server (internal). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    previewMaintenanceWindow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MaintenanceWindowPreviewRequest"];
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MaintenanceWindowPreview"];
+                };
+            };
+            /** @description Invalid body: a field at fault, more than 20 patterns in a key or a pattern longer than 200, an unknown channel (invalid_body); body not JSON or not a JSON object (invalid_body). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown API key (unauthorized). */
+            401: {
+                headers: {
+                    /** @description Basic realm="alertform" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 1 MiB (payload_too_large). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many failed authentications from this address; see Retry-After (rate_limited). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure, logged by the server (internal). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMaintenanceWindow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description window id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MaintenanceWindowRead"];
+                };
+            };
+            /** @description Missing or unknown API key (unauthorized). */
+            401: {
+                headers: {
+                    /** @description Basic realm="alertform" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such maintenance window, or another account's (not_found). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many failed authentications from this address; see Retry-After (rate_limited). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure, logged by the server (internal). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateMaintenanceWindow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description window id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MaintenanceWindowUpdate"];
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MaintenanceWindowRead"];
+                };
+            };
+            /** @description Invalid body: a field at fault, more than 20 patterns in a key or a pattern longer than 200, an unknown channel (invalid_body); or an id that is not this one; body not JSON or not a JSON object (invalid_body). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown API key (unauthorized). */
+            401: {
+                headers: {
+                    /** @description Basic realm="alertform" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such maintenance window, or another account's (not_found). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Name exists (conflict). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 1 MiB (payload_too_large). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many failed authentications from this address; see Retry-After (rate_limited). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure, logged by the server (internal). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteMaintenanceWindow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description window id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deleted"];
+                };
+            };
+            /** @description Missing or unknown API key (unauthorized). */
+            401: {
+                headers: {
+                    /** @description Basic realm="alertform" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such maintenance window, or another account's (not_found). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many failed authentications from this address; see Retry-After (rate_limited). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure, logged by the server (internal). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAlertOverviewGroups: {
+        parameters: {
+            query?: {
+                /** @description Path node indexes, 0-based (repeatable, or comma-separated: nodes=1,2). */
+                nodes?: string[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertOverviewGroups"];
+                };
+            };
+            /** @description Invalid query: no nodes, more than 5, or an index outside 0..31 (invalid_query). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown API key (unauthorized). */
+            401: {
+                headers: {
+                    /** @description Basic realm="alertform" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many failed authentications from this address; see Retry-After (rate_limited). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure, logged by the server (internal). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };

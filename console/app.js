@@ -20,6 +20,7 @@ const ROUTES = [
   [/^\/alerts\/([^/]+)\/?$/, async () => (await import('./alert-page.js')).renderAlertPage],
   [/^\/channels\/?$/, async () => (await import('./channels.js')).renderChannels],
   [/^\/deliveries\/?$/, async () => (await import('./deliveries.js')).renderDeliveries],
+  [/^\/windows\/?$/, async () => (await import('./windows.js')).renderWindows],
 ];
 
 const main = /** @type {HTMLElement} */ (document.getElementById('main'));

@@ -8,6 +8,7 @@ import { api } from './api.js';
 import { badge, h, link, replace } from './dom.js';
 import { formatAgo, formatTime } from './format.js';
 import { poll, POLL_MS } from './poll.js';
+import { groupsTable } from './overview-groups.js';
 
 const PAGE_SIZE = 50;
 const STATES = [
@@ -37,11 +38,16 @@ export function renderOverview(main) {
     search: params.get('search') ?? '',
     sort: params.get('sort') ?? 'state',
     page: Math.max(1, Number(params.get('page')) || 1),
+    /** Path node indexes to group by ("1" or "1,2"); empty: the list of alerts. */
+    group: params.get('group') ?? '',
   };
   const counts = h('div', { class: 'counts', role: 'group', 'aria-label': 'Filter by state' });
   const searchInput = /** @type {HTMLInputElement} */ (h('input', { id: 'alert-search', type: 'search', value: view.search, autocomplete: 'off' }));
   const sortSelect = /** @type {HTMLSelectElement} */ (
     h('select', { id: 'alert-sort' }, SORTS.map(([value, label]) => h('option', { value, selected: value === view.sort }, label)))
+  );
+  const groupInput = /** @type {HTMLInputElement} */ (
+    h('input', { id: 'alert-group', type: 'text', inputmode: 'numeric', value: view.group, autocomplete: 'off', placeholder: 'e.g. 1 or 1,2', 'aria-describedby': 'alert-group-hint' })
   );
   const table = h('div', { class: 'table-wrap' });
   const pager = h('nav', { class: 'pager', 'aria-label': 'Pages' });
@@ -56,6 +62,13 @@ export function renderOverview(main) {
       { class: 'toolbar' },
       h('div', { class: 'field' }, h('label', { for: 'alert-search' }, 'Search name or metric'), searchInput),
       h('div', { class: 'field' }, h('label', { for: 'alert-sort' }, 'Sort by'), sortSelect),
+      h(
+        'div',
+        { class: 'field' },
+        h('label', { for: 'alert-group' }, 'Group by path nodes'),
+        groupInput,
+        h('span', { class: 'hint', id: 'alert-group-hint' }, 'node indexes from 0: 1 groups servers.dc1.web3.cpu by dc1'),
+      ),
     ),
     error,
     table,
@@ -74,16 +87,22 @@ export function renderOverview(main) {
     if (view.search) shown.set('search', view.search);
     if (view.sort !== 'state') shown.set('sort', view.sort);
     if (view.page !== 1) shown.set('page', String(view.page));
+    if (view.group) shown.set('group', view.group);
     const search = shown.toString();
     if (location.search !== (search ? `?${search}` : '')) history.replaceState(null, '', `/${search ? `?${search}` : ''}`);
     try {
       const body = await api('/v2/alerts/overview/', { query: { state: view.state, search: view.search, sort: view.sort, page: view.page, max: PAGE_SIZE } });
+      const groups = view.group ? await api('/v2/alerts/overview/groups/', { query: { nodes: view.group } }) : null;
       if (loop.stopped) return;
       replace(error);
-      const text = JSON.stringify(body);
+      const text = JSON.stringify([body, groups]);
       if (text !== last) {
         last = text;
         draw(body);
+        if (groups) {
+          replace(table, groupsTable(groups, pickGroup));
+          pager.hidden = true;
+        } else pager.hidden = false;
       }
       replace(updated, `Updated ${new Date().toLocaleTimeString()}; refreshes every ${POLL_MS / 1000} s.`);
     } catch (caught) {
@@ -161,6 +180,29 @@ export function renderOverview(main) {
       h('td', {}, alert.channels.length ? h('ul', { class: 'plain' }, alert.channels.map((c) => h('li', {}, `${c.description} (${c.type})`))) : '—'),
     );
   }
+
+  /**
+   * The alerts of one group: the list, searched for the group's key.
+   * @param {string} key
+   */
+  function pickGroup(key) {
+    view.group = '';
+    groupInput.value = '';
+    view.search = key;
+    searchInput.value = key;
+    view.page = 1;
+    void load();
+  }
+  groupInput.addEventListener('input', () => {
+    clearTimeout(searchTimer);
+    searchTimer = setTimeout(() => {
+      const value = groupInput.value.replace(/\s+/g, '');
+      if (value !== '' && !/^\d+(,\d+)*$/.test(value)) return replace(error, 'Group by: node indexes such as 1 or 1,2.');
+      view.group = value;
+      view.page = 1;
+      void load();
+    }, 250);
+  });
 
   /** @param {string} state */
   function setState(state) {

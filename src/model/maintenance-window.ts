@@ -1,42 +1,46 @@
 import { activeScheduleEnd } from './schedule-active.js';
 import { formatTimezone, parseTimezoneOffset } from './timezone.js';
-import { compileGraphitePattern } from './graphite-target/glob.js';
+import { checkGraphitePattern, compileGraphitePattern, type GraphiteMatcher } from './graphite-target/glob.js';
 import { readTarget } from './graphite-target/target.js';
-import { checkGraphitePattern } from './graphite-target/glob.js';
 import type { FieldProblem } from './schemas.js';
 import type { Weekday } from './types.js';
 
 /**
- * Maintenance windows (/v2/maintenance_windows/, an alertform extension): mute every alert a pattern matches, once
- * or on a weekly rhythm, without naming the alerts one by one. The matcher and the clock are here, pure, for the
- * planner's "would mute N alerts" and the server's evaluator alike.
+ * Maintenance windows (an alertform extension of the /v2 API): which alerts a window mutes, and when. Pure: the
+ * server's API, its evaluator and the definitions' plan decide with these same functions.
  */
 
-/** What a window matches; an alert matches when it matches ANY pattern of EVERY key given. */
+/** What a window matches: an alert matches when it matches any pattern of every key given (at least one key). */
 export interface WindowMatch {
-  /** Globs on the alert's name: `*` any run of characters, `?` one. */
+  /** Globs on the alert's name: `*` any run of characters, `?` one character. */
   alert_names?: string[];
-  /** Graphite globs on the alert's queries (its metric and the additional criteria's). */
+  /** Graphite globs (`*`, `?`, `[...]`, `{a,b}`; a wildcard never crosses a dot) on the metric paths the alert reads. */
   metrics?: string[];
-  /** Channel refs: names in definitions, ids in API reads. */
+  /** Channel refs: ids, or names (a channel's description). */
   channels?: string[];
 }
 
-/** A window's fields, as written to the API and in definitions (channels by name there). */
-export interface MaintenanceWindowBody {
-  name: string;
-  reason?: string | null;
-  match: WindowMatch;
-  /** A one-off window: ISO 8601 with an offset. */
+/** A window's timing: once from `starts_at`, or from `start_time` on each day of `repeat`, for `duration` minutes. */
+export interface WindowTiming {
+  /** ISO 8601 with an offset: a one-off window. */
   starts_at?: string | null;
-  /** A recurring window: HH:MM in `timezone`, on the `repeat` days. */
+  /** "HH:MM" in `timezone`, with `repeat`: a recurring window. */
   start_time?: string | null;
-  repeat?: Weekday[] | null;
-  /** "UTC", "UTC+2" or an IANA zone such as "Europe/Berlin" (default UTC). */
-  timezone?: string;
+  repeat?: readonly Weekday[] | null;
+  /** "UTC", "UTC+2", "UTC-5:30" or an IANA name ("Europe/Berlin"); absent: UTC. */
+  timezone?: string | null;
   /** Minutes. */
   duration: number;
 }
+
+export interface MaintenanceWindow extends WindowTiming {
+  name: string;
+  reason?: string | null;
+  match: WindowMatch;
+}
+
+/** A window's fields as written to the API and in definitions (channels by name there, by id in API reads). */
+export type MaintenanceWindowBody = MaintenanceWindow;
 
 export interface MaintenanceWindowRead extends MaintenanceWindowBody {
   id: string;
@@ -44,121 +48,211 @@ export interface MaintenanceWindowRead extends MaintenanceWindowBody {
   updated_by?: string;
 }
 
-/** What the matcher needs of an alert (an AlertRead, an AlertBody or a definition have it). */
-export interface MatchableAlert {
+/** What matching reads of an alert (the API's and the definitions' field names). */
+export interface WindowAlert {
   name: string;
-  metric?: string;
-  additional_criteria?: Readonly<Record<string, { metric: string }>>;
+  metric: string;
+  additional_criteria?: Readonly<Record<string, { metric?: string }>> | null;
+  /** Channel ids or names, as the alert refers to them. */
+  notification_channels?: readonly string[];
 }
 
 /**
- * Whether `window` matches `alert`. `channelNames` are the alert's channels in the same terms as the window's
- * `match.channels` (names for the planner, ids for the server). A window that gives no key matches nothing.
+ * Whether `window` matches `alert`, whatever the time. `channelNames` maps a channel id to its name, so a window
+ * that names a channel matches an alert that refers to it by id (and the other way round).
  */
-export function windowMatches(window: { match: WindowMatch }, alert: MatchableAlert, channelNames: readonly string[]): boolean {
-  const { alert_names: names, metrics, channels } = window.match;
-  if (!names?.length && !metrics?.length && !channels?.length) return false;
-  if (names?.length && !names.some((glob) => nameGlob(glob).test(alert.name))) return false;
-  if (metrics?.length) {
-    const queries = queriesOf(alert);
-    if (!metrics.some((glob) => matchesQuery(glob, queries))) return false;
-  }
-  if (channels?.length && !channels.some((channel) => channelNames.includes(channel))) return false;
-  return true;
+export function windowMatches(window: Pick<MaintenanceWindow, 'match'>, alert: WindowAlert, channelNames: ReadonlyMap<string, string> = NO_NAMES): boolean {
+  return windowMatcher(window)(alert, channelNames);
 }
 
-/** When the window's occurrence that covers `now` ends (epoch ms), or null when it is not active at `now`. */
-export function activeWindowEnd(window: Pick<MaintenanceWindowBody, 'starts_at' | 'start_time' | 'repeat' | 'timezone' | 'duration'>, now: Date | number): number | null {
-  const at = typeof now === 'number' ? now : now.getTime();
-  if (window.starts_at) {
-    const start = Date.parse(window.starts_at);
-    const end = start + window.duration * 60_000;
-    return at >= start && at < end ? end : null;
-  }
-  if (!window.start_time || !window.repeat?.length) return null;
-  return activeScheduleEnd(
-    { startTime: window.start_time, duration: window.duration, timezone: offsetZone(window.timezone ?? 'UTC', at), repeat: window.repeat, anchor: at },
-    at,
-  );
+/** windowMatches for one window, compiled once: for matching many alerts against the same windows. */
+export function windowMatcher(window: Pick<MaintenanceWindow, 'match'>): Matcher {
+  let matcher = matchers.get(window.match);
+  if (!matcher) matchers.set(window.match, (matcher = compileMatch(window.match)));
+  return matcher;
 }
 
-/** Whether the window mutes what it matches at `now`. */
-export function isWindowActiveAt(window: Pick<MaintenanceWindowBody, 'starts_at' | 'start_time' | 'repeat' | 'timezone' | 'duration'>, now: Date | number): boolean {
+export type Matcher = (alert: WindowAlert, channelNames: ReadonlyMap<string, string>) => boolean;
+
+/** Each match compiled once (a listing asks it of every alert of the account). */
+const matchers = new WeakMap<WindowMatch, Matcher>();
+
+function compileMatch(match: WindowMatch): Matcher {
+  const names = (match.alert_names ?? []).map(nameGlob);
+  const metrics = (match.metrics ?? []).map(metricGlob);
+  const channels = new Set(match.channels ?? []);
+  if (names.length === 0 && metrics.length === 0 && channels.size === 0) return () => false;
+  return (alert, channelNames) => {
+    if (names.length > 0 && !anyTest(names, alert.name)) return false;
+    if (channels.size > 0 && !(alert.notification_channels ?? []).some((channel) => channels.has(channel) || channels.has(channelNames.get(channel) ?? ''))) {
+      return false;
+    }
+    if (metrics.length > 0 && !alertPaths(alert).some((path) => anyTest(metrics, path))) return false;
+    return true;
+  };
+}
+
+function anyTest(matchers: readonly GraphiteMatcher[], text: string): boolean {
+  for (const matcher of matchers) if (matcher.test(text)) return true;
+  return false;
+}
+
+/** Whether the window mutes at `now` (epoch ms or a Date). */
+export function isWindowActiveAt(window: WindowTiming, now: Date | number): boolean {
   return activeWindowEnd(window, now) !== null;
 }
 
-/** Whether a time zone is one a window takes: "UTC", "UTC±H[:MM]", or an IANA name this runtime knows. */
-export function isWindowTimezone(zone: string): boolean {
-  if (parseTimezoneOffset(zone) !== null) return true;
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
+/**
+ * When the window's occurrence that covers `now` ends (epoch ms), or null when none does. Its start (the
+ * occurrence, an episode) is that end minus the duration.
+ */
+export function activeWindowEnd(window: WindowTiming, now: Date | number): number | null {
+  const at = typeof now === 'number' ? now : now.getTime();
+  const durationMs = window.duration * 60_000;
+  if (window.starts_at) {
+    const start = Date.parse(window.starts_at);
+    return at >= start && at < start + durationMs ? start + durationMs : null;
   }
+  if (!window.start_time || !window.repeat?.length) return null;
+  // An IANA zone is taken at its offset of `now` (recurrence is by local days, as schedules do with fixed offsets).
+  const timezone = formatTimezone(offsetMinutesAt(window.timezone || 'UTC', at));
+  return activeScheduleEnd({ startTime: window.start_time, duration: window.duration, timezone, repeat: window.repeat, anchor: 0 }, at);
 }
 
-/** Formatters by zone: making one costs a millisecond or more, and the evaluator asks every cycle. */
-const offsetFormats = new Map<string, Intl.DateTimeFormat>();
+/** Whether `timezone` is one a window takes: a "UTC±H[:MM]" offset or an IANA name this runtime knows. */
+export function isWindowTimezone(timezone: string): boolean {
+  return parseTimezoneOffset(timezone) !== null || zoneFormat(timezone) !== null;
+}
+
+/** The offset of `timezone` east of UTC at `at`, in minutes (fixed offsets as they are, IANA names by their rules). */
+function offsetMinutesAt(timezone: string, at: number): number {
+  const fixed = parseTimezoneOffset(timezone);
+  if (fixed !== null) return fixed;
+  const format = zoneFormat(timezone);
+  if (!format) throw new Error(`invalid timezone ${timezone}`);
+  const parts = Object.fromEntries(format.formatToParts(at).map((part) => [part.type, Number(part.value)]));
+  const local = Date.UTC(parts.year!, parts.month! - 1, parts.day!, parts.hour!, parts.minute!, parts.second!);
+  return Math.round((local - Math.floor(at / 1000) * 1000) / 60_000);
+}
+
+const zoneFormats = new Map<string, Intl.DateTimeFormat | null>();
+
+function zoneFormat(timezone: string): Intl.DateTimeFormat | null {
+  if (!zoneFormats.has(timezone)) {
+    let format: Intl.DateTimeFormat | null = null;
+    try {
+      format = new Intl.DateTimeFormat('en-US', {
+        timeZone: timezone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric',
+      });
+    } catch {
+      format = null;
+    }
+    if (zoneFormats.size > 1000) zoneFormats.clear();
+    zoneFormats.set(timezone, format);
+  }
+  return zoneFormats.get(timezone)!;
+}
+
+const NO_NAMES: ReadonlyMap<string, string> = new Map();
+
+// Compiled patterns and an alert's paths, by their text: a listing matches thousands of alerts against the same
+// few hundred patterns. Bounded: a full cache starts over.
+const MAX_CACHED = 20_000;
+
+function cached<T>(cache: Map<string, T>, key: string, make: () => T): T {
+  let value = cache.get(key);
+  if (value === undefined) {
+    if (cache.size >= MAX_CACHED) cache.clear();
+    cache.set(key, (value = make()));
+  }
+  return value;
+}
+
+const nameGlobs = new Map<string, GraphiteMatcher>();
+const metricGlobs = new Map<string, GraphiteMatcher>();
+const targetPaths = new Map<string, readonly string[]>();
 
 /**
- * The zone as the schedule code reads it ("UTC±H:MM"): an IANA zone at its offset at `at`. Taken at `now` rather
- * than at the occurrence's start, so in the hours after a daylight-saving change an occurrence that began before
- * it is placed by the new offset: an hour off at most, once or twice a year, where a 30-line calendar walk would
- * be exact.
+ * A name glob: `*` any run of characters (dots too), `?` one character; everything else literal. The literal runs
+ * between wildcards are looked for first (a native search): most names miss most windows on one of them.
  */
-function offsetZone(zone: string, at: number): string {
-  if (parseTimezoneOffset(zone) !== null) return zone;
-  let format = offsetFormats.get(zone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' });
-    offsetFormats.set(zone, format);
-  }
-  const part = format
-    .formatToParts(at)
-    .find((p) => p.type === 'timeZoneName')?.value;
-  // "GMT+02:00", or "GMT" for zero.
-  const match = /^GMT(?:([+-])(\d{2}):(\d{2}))?$/.exec(part ?? '');
-  if (!match?.[1]) return 'UTC';
-  const minutes = Number(match[2]) * 60 + Number(match[3]);
-  return formatTimezone(match[1] === '-' ? -minutes : minutes);
+function nameGlob(pattern: string): GraphiteMatcher {
+  return cached(nameGlobs, pattern, () => {
+    const literals = pattern.split(/[*?]+/).filter(Boolean);
+    return {
+      test: (name) => {
+        for (const literal of literals) if (!name.includes(literal)) return false;
+        return wildcardMatch(pattern, name);
+      },
+    };
+  });
 }
 
-const nameGlobs = new Map<string, RegExp>();
-
-/** `*` and `?` of a name glob as a regular expression; everything else is literal. */
-function nameGlob(glob: string): RegExp {
-  let regex = nameGlobs.get(glob);
-  if (!regex) {
-    const source = [...glob].map((ch) => (ch === '*' ? '.*' : ch === '?' ? '.' : ch.replace(/[\\^$.|+()[\]{}]/g, '\\$&'))).join('');
-    regex = new RegExp(`^${source}$`, 's');
-    nameGlobs.set(glob, regex);
-  }
-  return regex;
-}
-
-/** The alert's queries, and the metric paths inside them (`servers.*.cpu` of `sumSeries(servers.*.cpu)`). */
-function queriesOf(alert: MatchableAlert): string[] {
-  const targets = [alert.metric ?? '', ...Object.values(alert.additional_criteria ?? {}).map((c) => c.metric)].filter(Boolean);
-  const out = new Set(targets);
-  for (const target of targets) {
+/** A Graphite glob; a malformed one (the API refuses those) matches nothing. */
+function metricGlob(pattern: string): GraphiteMatcher {
+  return cached(metricGlobs, pattern, () => {
     try {
-      for (const path of readTarget(target).paths) out.add(path);
+      const automaton = compileGraphitePattern(pattern);
+      // The literal start (up to the first wildcard) must begin the path: a cheap refusal for most paths.
+      const prefix = pattern.slice(0, pattern.search(/[*?[{]|$/));
+      return { test: (path) => path.startsWith(prefix) && automaton.test(path) };
     } catch {
-      // A target graphite-web would refuse is matched by its text alone.
+      return { test: () => false };
+    }
+  });
+}
+
+/** The metric paths an alert reads, by the alert (matched against every window of its account in turn). */
+const pathsOfAlert = new WeakMap<WindowAlert, string[]>();
+
+/** The metric paths an alert reads (its metric's and its additional criteria's); a target that does not parse is its own path. */
+function alertPaths(alert: WindowAlert): string[] {
+  let paths = pathsOfAlert.get(alert);
+  if (!paths) pathsOfAlert.set(alert, (paths = readPaths(alert)));
+  return paths;
+}
+
+function readPaths(alert: WindowAlert): string[] {
+  const targets = [alert.metric, ...Object.values(alert.additional_criteria ?? {}).map((criterion) => criterion.metric ?? '')];
+  return targets.filter(Boolean).flatMap((target) =>
+    cached(targetPaths, target, () => {
+      try {
+        const paths = readTarget(target).paths;
+        return paths.length > 0 ? paths : [target];
+      } catch {
+        return [target];
+      }
+    }),
+  );
+}
+
+/**
+ * `*` and `?` wildcard matching without regular expressions (a tenant's `*a*a*a…b` must not backtrack for
+ * long): the greedy algorithm that goes back only to the last star, at most length × pattern steps.
+ */
+function wildcardMatch(pattern: string, text: string): boolean {
+  let p = 0;
+  let t = 0;
+  let star = -1;
+  let resume = 0;
+  while (t < text.length) {
+    if (p < pattern.length && (pattern[p] === '?' || pattern[p] === text[t])) {
+      p += 1;
+      t += 1;
+    } else if (p < pattern.length && pattern[p] === '*') {
+      star = p;
+      resume = t;
+      p += 1;
+    } else if (star !== -1) {
+      p = star + 1;
+      resume += 1;
+      t = resume;
+    } else {
+      return false;
     }
   }
-  return [...out];
-}
-
-/** A Graphite glob against queries; one that does not compile matches nothing (the rules report it). */
-function matchesQuery(glob: string, queries: readonly string[]): boolean {
-  try {
-    const matcher = compileGraphitePattern(glob);
-    return queries.some((query) => matcher.test(query));
-  } catch {
-    return false;
-  }
+  while (p < pattern.length && pattern[p] === '*') p += 1;
+  return p === pattern.length;
 }
 
 /**
@@ -175,7 +269,7 @@ export function checkWindowRules(window: Partial<MaintenanceWindowBody>): FieldP
   else if (recurring && !window.start_time) problems.push({ path: 'start_time', message: 'a weekly window needs start_time with its repeat' });
   else if (recurring && !window.repeat?.length) problems.push({ path: 'repeat', message: 'a weekly window needs repeat: the week days it starts on' });
   if (oneOff && !/(Z|[+-]\d{2}:?\d{2})$/i.test(window.starts_at!)) problems.push({ path: 'starts_at', message: `must say its offset from UTC, e.g. 2026-12-24T22:00:00+01:00 or ...Z (got ${JSON.stringify(window.starts_at)})` });
-  if (window.timezone !== undefined && !isWindowTimezone(window.timezone)) problems.push({ path: 'timezone', message: `unknown time zone ${JSON.stringify(window.timezone)}: use UTC, an offset such as UTC+2, or an IANA zone such as Europe/Berlin` });
+  if (window.timezone !== undefined && window.timezone !== null && !isWindowTimezone(window.timezone)) problems.push({ path: 'timezone', message: `unknown time zone ${JSON.stringify(window.timezone)}: use UTC, an offset such as UTC+2, or an IANA zone such as Europe/Berlin` });
   (window.match?.metrics ?? []).forEach((glob, i) => {
     const problem = checkGraphitePattern(glob);
     if (problem) problems.push({ path: `match.metrics.${i}`, message: problem });

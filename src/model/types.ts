@@ -214,6 +214,8 @@ export interface MuteStatus {
   /** Remaining whole minutes, rounded up; 0 when not muted. */
   duration: number;
   scheduled_mutes: string[];
+  /** Extension: the maintenance window that mutes the alert now (`until`: ISO 8601); absent when none does. */
+  maintenance_window?: { id: string; name: string; until: string };
 }
 
 export interface HistoryEntry {

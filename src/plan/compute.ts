@@ -293,7 +293,7 @@ function noteWindowReach(changes: PlanChange[], desired: Definitions, channels: 
     channels: item.spec.notification_channels?.length ? item.spec.notification_channels.map((ref) => channels.resolve(ref) ?? ref) : [DEFAULT_CHANNEL],
   }));
   for (const change of windows) {
-    const matched = alerts.filter(({ item, channels: names }) => windowMatches(change.after, item.spec, names)).map(({ item }) => item.key);
+    const matched = alerts.filter(({ item, channels: names }) => windowMatches(change.after, { ...item.spec, notification_channels: names })).map(({ item }) => item.key);
     matched.sort();
     change.wouldMute = { count: matched.length, alerts: matched.slice(0, REACH_NAMES) };
   }

@@ -27,6 +27,8 @@ import { registerDeliveryRoutes } from './routes/deliveries.js';
 import { registerHistoryRoutes } from './routes/history.js';
 import { registerMuteRoutes } from './routes/mutes.js';
 import { registerScheduleRoutes } from './routes/schedules.js';
+import { registerWindowRoutes } from './routes/windows.js';
+import { registerOverviewGroupsRoute } from './console/overview-groups-route.js';
 import type { Store } from './store/store.js';
 import { PUBLIC_ONLY, type DestinationPolicy } from './net/destination-policy.js';
 import { DEFAULT_QUOTAS, type Quotas } from './quotas.js';
@@ -167,6 +169,7 @@ export function createApi(options: AppOptions): Api {
   // Paths without the trailing slash match with or without it. Fixed segments (history, muted) before the :id routes that would otherwise swallow them.
   registerHistoryRoutes(api, deps);
   registerOverviewRoute(api, deps);
+  registerOverviewGroupsRoute(api, deps);
   registerScheduledMutesRoute(api, deps);
   registerMuteRoutes(api, deps);
   registerAckRoutes(api, deps);
@@ -174,6 +177,7 @@ export function createApi(options: AppOptions): Api {
   registerAlertConsoleRoutes(api, deps);
   registerChannelRoutes(api, deps);
   registerScheduleRoutes(api, deps);
+  registerWindowRoutes(api, deps);
   registerDeliveryRoutes(api, deps);
   const requireKey = authenticate(store, failures, accounts);
   const routes = segmentRoutes(api, apiOptions);

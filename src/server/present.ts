@@ -1,3 +1,4 @@
+import type { MutingWindow } from './store/window-store.js';
 import type { AlertRead, ChannelRead, DeliveryRead, MuteStatus, ScheduleRead } from '../model/types.js';
 import { muteState } from '../model/mute-state.js';
 import { alertStateOf, stateFactsOf } from '../model/alert-state.js';
@@ -50,14 +51,16 @@ export function presentAlertAs(alert: AlertRecord, muted: boolean, acknowledged:
 }
 
 /** The mute status object: duration is the remaining whole minutes, rounded up, 0 when not muted. */
-export function presentMuteStatus(alert: AlertRecord, schedules: readonly ScheduleRecord[], now: number): MuteStatus {
+export function presentMuteStatus(alert: AlertRecord, schedules: readonly ScheduleRecord[], now: number, window: MutingWindow | null = null): MuteStatus {
   const state = muteState(alert, schedules, now);
+  const until = window && (state.until === null || window.until > state.until) ? window.until : state.until;
   return {
     id: alert.id,
     name: alert.name,
-    muted: state.muted,
-    duration: state.until === null ? 0 : Math.ceil((state.until - now) / MINUTE),
+    muted: until !== null,
+    duration: until === null ? 0 : Math.ceil((until - now) / MINUTE),
     scheduled_mutes: alert.scheduledMutes,
+    ...(window ? { maintenance_window: { id: window.id, name: window.name, until: new Date(window.until).toISOString() } } : {}),
   };
 }
 

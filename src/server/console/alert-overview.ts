@@ -31,6 +31,12 @@ export function classifyAlert(alert: AlertSummary, schedules: readonly ScheduleR
   return { alert, state, muted: mute.muted, mutedUntil: mute.until, queryFailing: state === 'query_failing' };
 }
 
+/** The item muted by a maintenance window until `until` (epoch ms) besides what it was muted by. */
+export function mutedByWindow(item: OverviewItem, until: number | undefined): OverviewItem {
+  if (until === undefined) return item;
+  return { ...item, muted: true, mutedUntil: Math.max(item.mutedUntil ?? 0, until) };
+}
+
 /** How many alerts are in each state, and in all. */
 export function countStates(items: readonly OverviewItem[]): Record<(typeof OVERVIEW_STATES)[number] | 'total', number> {
   const counts = { total: items.length, alerting: 0, query_failing: 0, no_data: 0, not_evaluated: 0, healthy: 0, muted: 0 };

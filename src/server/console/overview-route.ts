@@ -4,7 +4,8 @@ import { QueryReader } from '../validation/query.js';
 import { accountOf, type RouteDeps } from '../routes/route-context.js';
 import type { AlertSummary } from '../store/alert-summary.js';
 import type { AlertRecord, ChannelRecord, ScheduleRecord, Store } from '../store/store.js';
-import { OVERVIEW_SORTS, OVERVIEW_STATES, classifyAlert, countStates, filterItems, sinceOf, sortItems, summarizeAlert, type OverviewItem } from './alert-overview.js';
+import { OVERVIEW_SORTS, OVERVIEW_STATES, classifyAlert, countStates, filterItems, mutedByWindow, sinceOf, sortItems, summarizeAlert, type OverviewItem } from './alert-overview.js';
+import { windowMutesOf } from '../routes/windows.js';
 
 /** How far back the history is read to say since when an alert is in its state. */
 const SINCE_HISTORY_DAYS = 90;
@@ -16,7 +17,7 @@ const ALL = 1_000_000;
  * account's alerts, then one page of the ones matching `state` (repeatable) and `search`, sorted by `sort`; each
  * row with its state, since when, triggered metrics and channels. One request serves the first paint.
  */
-export function registerOverviewRoute(router: Router, deps: RouteDeps<'alerts' | 'channels' | 'history' | 'schedules'>): void {
+export function registerOverviewRoute(router: Router, deps: RouteDeps<'alerts' | 'channels' | 'history' | 'schedules' | 'windows'>): void {
   router.get('/v2/alerts/overview', async (ctx) => {
     const query = new QueryReader(ctx.querystring, { repeatable: ['state'], single: ['search', 'sort', 'page', 'max'] });
     const states = query.list('state');
@@ -36,7 +37,10 @@ export function registerOverviewRoute(router: Router, deps: RouteDeps<'alerts' |
       : (await deps.store.alerts.searchAlerts(account, { names: [], ids: [], search: null, page: 1, max: ALL })).items.map(summarizeAlert);
     const schedules = await loadSchedules(deps.store, account, alerts);
     const evaluating = await deps.evaluation.evaluating();
-    const items = alerts.map((alert) => classifyAlert(alert, alert.scheduledMutes.flatMap((id) => schedules.get(id) ?? []), now, evaluating));
+    const windows = await windowMutesOf(deps.store, account, now);
+    const items = alerts.map((alert) =>
+      mutedByWindow(classifyAlert(alert, alert.scheduledMutes.flatMap((id) => schedules.get(id) ?? []), now, evaluating), windows.get(alert.id)?.until),
+    );
     const matching = sortItems(filterItems(items, states, search), sort);
     const rows = matching.slice((page - 1) * max, page * max);
 

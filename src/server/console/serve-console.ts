@@ -24,7 +24,7 @@ export const CONSOLE_CSP = [
 ].join('; ');
 
 /** The client-side routes: each is answered with the index page, whose script draws the route. */
-const PAGE_ROUTES = [/^\/$/, /^\/alerts\/[^/]+\/?$/, /^\/channels\/?$/, /^\/deliveries\/?$/];
+const PAGE_ROUTES = [/^\/$/, /^\/alerts\/[^/]+\/?$/, /^\/channels\/?$/, /^\/deliveries\/?$/, /^\/windows\/?$/];
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -63,6 +63,9 @@ export const CONSOLE_FILES = [
   'channels.js',
   'deliveries.js',
   'poll.js',
+  'windows.js',
+  'dependencies.js',
+  'overview-groups.js',
 ];
 
 /**

@@ -11,6 +11,7 @@ import type { Advance, CycleInput } from '../../evaluation/transitions.js';
 import { advanceWithNoData, type NoDataPolicy } from '../../evaluation/no-data.js';
 import { previousStateOf, unchangedText } from './state-text-cache.js';
 import { serializeEvalState } from '../../evaluation/stored-state.js';
+import type { WindowMute } from '../store/window-mutes.js';
 
 /** What a cycle needs. `now` is the clock (ms), injectable for tests. */
 export interface CycleDependencies {
@@ -77,6 +78,8 @@ export async function runEvaluationCycle(deps: CycleDependencies): Promise<Cycle
   const plans: (Plan | undefined)[] = [];
 
   const updates: EvaluationUpdate[] = [];
+  /** Alerts a maintenance window mutes now: the store records each window episode's mute once. */
+  const windowMutes: WindowMute[] = [];
   let notifications = 0;
   let deliveries = 0;
   let transitions = 0;
@@ -178,6 +181,7 @@ export async function runEvaluationCycle(deps: CycleDependencies): Promise<Cycle
   /** A page of alerts: plans them, judges those whose answers are all in already, and asks what is new. */
   const onPage = (alerts: EvaluationAlert[]) => {
     for (const alert of alerts) {
+      if (alert.mutedByWindow) windowMutes.push({ ...alert.mutedByWindow, alertId: alert.id, time: now });
       const planIndex = plans.length;
       const criteria = safeListCriteria(alert, deps.logger);
       const settleSeconds = alert.settleSeconds ?? deps.settleSeconds ?? 0;
@@ -214,6 +218,12 @@ export async function runEvaluationCycle(deps: CycleDependencies): Promise<Cycle
 
   if (updates.length > 0) await deps.store.saveEvaluations(updates, lease);
   if (deliveries > 0) deps.onDeliveriesWritten?.();
+  // The mutes' history is an audit, not the mute itself (the round is saved): a failure here is logged, not the cycle's.
+  if (windowMutes.length > 0) {
+    await deps.store.recordWindowMutes?.(windowMutes).catch((error: unknown) => {
+      deps.logger?.error({ error: (error as Error).message }, 'recording maintenance window mutes failed');
+    });
+  }
 
   const report: CycleReport = {
     alerts: plans.length,

@@ -9,6 +9,7 @@ import { ACK_RESPONSE_SCHEMAS, buildAckPaths } from './ack.js';
 import { HISTORY_STATUSES } from '../routes/history.js';
 import { WEBHOOK_RESPONSE_SCHEMAS, buildWebhooks } from './webhooks.js';
 import { extensionOperation } from './parts.js';
+import { WINDOW_RESPONSE_SCHEMAS, buildOverviewGroupsPaths, buildWindowPaths } from './windows.js';
 
 type Json = Record<string, unknown>;
 
@@ -26,7 +27,7 @@ export function buildOpenApiDocument(): Json {
     const defs = (loadSchema(name).$defs ?? {}) as Record<string, unknown>;
     for (const [def, schema] of Object.entries(defs)) schemas[`${name}.${def}`] = rewriteRefs(schema, name);
   }
-  Object.assign(schemas, RESPONSE_SCHEMAS, CONSOLE_RESPONSE_SCHEMAS, OVERVIEW_RESPONSE_SCHEMAS, ACK_RESPONSE_SCHEMAS, WEBHOOK_RESPONSE_SCHEMAS);
+  Object.assign(schemas, RESPONSE_SCHEMAS, CONSOLE_RESPONSE_SCHEMAS, OVERVIEW_RESPONSE_SCHEMAS, ACK_RESPONSE_SCHEMAS, WEBHOOK_RESPONSE_SCHEMAS, WINDOW_RESPONSE_SCHEMAS);
   return {
     openapi: '3.1.0',
     info: {
@@ -45,6 +46,7 @@ export function buildOpenApiDocument(): Json {
       { name: 'alerts', description: 'Alert rules, their mutes and history.' },
       { name: 'notifications', description: 'Notification channels.' },
       { name: 'schedules', description: 'Scheduled mutes.' },
+      { name: 'maintenance_windows', description: "Maintenance windows: mutes by pattern, once or recurring (alertform's own, additive)." },
       { name: 'deliveries', description: "Notifications in the server's outbox (alertform's own, additive)." },
       { name: 'service', description: 'Liveness and this document (no key).' },
     ],
@@ -340,5 +342,7 @@ function buildPaths(): Json {
     ...buildConsolePaths(operation),
     ...buildOverviewPaths(operation),
     ...buildAckPaths(operation),
+    ...buildWindowPaths(operation),
+    ...buildOverviewGroupsPaths(operation),
   };
 }

@@ -138,13 +138,21 @@ export const RESPONSE_SCHEMAS: Json = {
     alerts: { type: 'array', items: ref('AlertRead') },
     next_page: { type: 'boolean', description: 'Whether a further page has items.' },
   }),
-  MuteStatus: always({
-    id: string,
-    name: string,
-    muted: { type: 'boolean' },
-    duration: { type: 'integer', minimum: 0, description: 'Remaining whole minutes, rounded up; 0 when not muted.' },
-    scheduled_mutes: stringList,
-  }),
+  MuteStatus: (() => {
+    const fields = {
+      id: string,
+      name: string,
+      muted: { type: 'boolean' },
+      duration: { type: 'integer', minimum: 0, description: 'Remaining whole minutes, rounded up; 0 when not muted.' },
+      scheduled_mutes: stringList,
+    };
+    // Sent only while a maintenance window mutes the alert, so not among the required fields.
+    const maintenance_window = {
+      ...always({ id: string, name: string, until: { type: 'string', description: 'ISO 8601: when its occurrence ends.' } }),
+      description: "The maintenance window that mutes the alert now; absent when none does. alertform's own extension (additive).",
+    };
+    return { ...always(fields), properties: { ...fields, maintenance_window } };
+  })(),
   MuteResult: always({ duration: { type: 'integer', minimum: 1 } }),
   BulkMuteResult: always({
     ids: { ...stringList, description: 'The alerts muted.' },

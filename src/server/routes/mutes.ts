@@ -6,11 +6,12 @@ import type { AlertSelector } from '../store/store.js';
 import { checkSchema } from '../validation/check-schema.js';
 import { findAlert, schedulesOf } from './alerts.js';
 import { accountOf, type RouteDeps } from './route-context.js';
+import { mutingWindowOf } from './windows.js';
 
 const MINUTE = 60_000;
 
 /** Operations 6-10 of the seed: mute, unmute and mute status, single and bulk. Bulk routes first. */
-export function registerMuteRoutes(router: Router, deps: RouteDeps<'alerts' | 'history' | 'schedules'>): void {
+export function registerMuteRoutes(router: Router, deps: RouteDeps<'alerts' | 'history' | 'schedules' | 'windows'>): void {
   const { store } = deps;
 
   router.post('/v2/alerts/muted', async (ctx) => {
@@ -54,13 +55,15 @@ export function registerMuteRoutes(router: Router, deps: RouteDeps<'alerts' | 'h
     await store.alerts.setMutedUntil(accountOf(ctx), { ids: [alert.id], search: null }, null);
     await recordMutes(deps, [alert.id], 'unmuted', auditOf(body));
     const schedules = await schedulesOf(ctx, store, [alert]);
-    ctx.body = presentMuteStatus({ ...alert, mutedUntil: null }, [...schedules.values()], deps.now());
+    const window = await mutingWindowOf(store, accountOf(ctx), alert, deps.now());
+    ctx.body = presentMuteStatus({ ...alert, mutedUntil: null }, [...schedules.values()], deps.now(), window);
   });
 
   router.get('/v2/alerts/:id/muted', async (ctx) => {
     const alert = await findAlert(ctx, store.alerts);
     const schedules = await schedulesOf(ctx, store, [alert]);
-    ctx.body = presentMuteStatus(alert, [...schedules.values()], deps.now());
+    const window = await mutingWindowOf(store, accountOf(ctx), alert, deps.now());
+    ctx.body = presentMuteStatus(alert, [...schedules.values()], deps.now(), window);
   });
 }
 

@@ -6,6 +6,8 @@ import { acknowledgementFromRow } from './ack-store.js';
 import type { EvaluationAlert, EvaluationUpdate } from './evaluation-store.js';
 import type { AlertRow } from './row-mappers.js';
 import { ParsedJsonCache } from './parsed-json-cache.js';
+import { activeMutingWindow, type AccountWindows, type MatchedWindow } from './window-mutes.js';
+import type { WindowAlert } from '../../model/maintenance-window.js';
 
 /**
  * The evaluator's record from an alert row, shared by both backends (sqlite/ and postgres/evaluation-rows.ts): the
@@ -87,10 +89,38 @@ export interface ClockInputs {
   mutedUntil: number | null;
   schedules: readonly ScheduleTiming[];
   acknowledgement: Acknowledgement | null;
+  /** The maintenance windows that match the alert (matched once per listing: window-mutes.ts). */
+  windows: readonly MatchedWindow[];
 }
 
-/** The row's clock inputs (its schedules' timings given), null when there are none. */
-export function clockInputsFromValues(values: readonly unknown[], schedules: readonly ScheduleTiming[]): ClockInputs | null {
+const NO_WINDOWS: readonly MatchedWindow[] = [];
+
+/** What a window's match reads of an array row (its ordered channel ids given), and its account. */
+export function windowAlertOfValues(values: readonly unknown[], channelIds: readonly string[]): { accountId: string; alert: WindowAlert } {
+  return {
+    accountId: values[AT.account_id] as string,
+    alert: {
+      name: values[AT.name] as string,
+      metric: values[AT.metric] as string,
+      additional_criteria: parsed.additionalCriteria.parse(values[AT.additional_criteria] as string),
+      notification_channels: channelIds,
+    },
+  };
+}
+
+/** The windows of `windows` that match an array row (its ordered channel ids given). */
+export function windowsMatchingValues(windows: AccountWindows, values: readonly unknown[], channelIds: readonly string[]): readonly MatchedWindow[] {
+  if (windows.empty) return NO_WINDOWS;
+  const { accountId, alert } = windowAlertOfValues(values, channelIds);
+  return windows.matching(accountId, alert);
+}
+
+/** The row's clock inputs (its schedules' timings and matching windows given), null when there are none. */
+export function clockInputsFromValues(
+  values: readonly unknown[],
+  schedules: readonly ScheduleTiming[],
+  windows: readonly MatchedWindow[] = NO_WINDOWS,
+): ClockInputs | null {
   const mutedUntil = values[AT.muted_until] as number | null;
   // Most alerts carry no acknowledgement: no object to build for them.
   const acknowledgement = values[AT.ack_by] === null ? null : acknowledgementFromRow({
@@ -99,8 +129,8 @@ export function clockInputsFromValues(values: readonly unknown[], schedules: rea
     ack_at: values[AT.ack_at] as number | null,
     ack_until: values[AT.ack_until] as number | null,
   });
-  if (mutedUntil === null && schedules.length === 0 && acknowledgement === null) return null;
-  return { mutedUntil, schedules, acknowledgement };
+  if (mutedUntil === null && schedules.length === 0 && acknowledgement === null && windows.length === 0) return null;
+  return { mutedUntil, schedules, acknowledgement, windows };
 }
 
 /**
@@ -111,10 +141,12 @@ export function clockInputsFromValues(values: readonly unknown[], schedules: rea
 export function setClockFields(record: EvaluationAlert, clock: ClockInputs | null, now: number): void {
   if (clock === null) {
     record.muted = false;
+    record.mutedByWindow = null;
     record.acknowledged = false;
     return;
   }
-  record.muted = isMutedAt(clock, clock.schedules, now);
+  record.mutedByWindow = clock.windows.length > 0 ? activeMutingWindow(clock.windows, now) : null;
+  record.muted = record.mutedByWindow !== null || isMutedAt(clock, clock.schedules, now);
   // An acknowledgement whose `until` has not passed at the cycle's time.
   record.acknowledged = isAcknowledgedAt(clock.acknowledgement, Math.floor(now / 1000));
 }
@@ -147,6 +179,7 @@ export function evaluationAlertFromValues(values: readonly unknown[], channelIds
     status: values[AT.status] as string,
     currentlyTriggeredMetrics: parsed.triggeredMetrics.parse(values[AT.currently_triggered_metrics] as string),
     muted: false,
+    mutedByWindow: null,
     escalation: parsed.escalation.parse((values[AT.escalation] as string | null) ?? '[]'),
     acknowledged: false,
     acknowledgedAt: clock?.acknowledgement?.at ?? null,

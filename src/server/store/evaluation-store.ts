@@ -12,6 +12,8 @@ import type { TransitionHistoryEntry } from '../../evaluation/transitions.js';
 import type { EscalationStep } from '../../evaluation/escalation.js';
 import type { StoredEvalState } from '../../evaluation/stored-state.js';
 import type { NewDelivery } from './outbox.js';
+import type { MutingWindow } from './window-store.js';
+import type { WindowMute } from './window-mutes.js';
 
 /**
  * One alert as the evaluator reads it, over all accounts: the one record every backend lists (camelCase, as the
@@ -42,8 +44,10 @@ export interface EvaluationAlert {
   onNoData: OnNoData;
   status: string;
   currentlyTriggeredMetrics: string[];
-  /** Muted at the cycle's time: an explicit mute not yet expired, or an active scheduled mute. */
+  /** Muted at the cycle's time: an explicit mute not yet expired, an active scheduled mute or maintenance window. */
   muted: boolean;
+  /** The maintenance window that mutes it at the cycle's time; null or absent: none. */
+  mutedByWindow?: MutingWindow | null;
   /** Escalation steps (channel ids), ascending by after_minutes; [] without escalation. */
   escalation: EscalationStep[];
   /** Acknowledged at the cycle's time: an acknowledgement whose `until` has not passed (no reminders, no escalation). */
@@ -132,6 +136,11 @@ export interface EvaluationStore {
    * LeaseLost, so two replicas never both save (and notify) a transition.
    */
   saveEvaluations(updates: EvaluationUpdate[], lease?: EvaluationLease): Promise<void>;
+  /**
+   * Records that window episodes muted alerts (`muted_by_window` in their history), each (window, alert, episode)
+   * once whoever reports it and however often: the cycle reports every alert a window mutes, every cycle.
+   */
+  recordWindowMutes?(mutes: WindowMute[]): Promise<void>;
 }
 
 /**

@@ -9,6 +9,7 @@ import type { AckStore } from './ack-store.js';
 import type { OutboxStore } from './outbox.js';
 import type { ConsoleStore } from './console-store.js';
 import type { EvaluationStore } from './evaluation-store.js';
+import type { WindowStore } from './window-store.js';
 
 export type * from './account-store.js';
 export type * from './alert-store.js';
@@ -35,6 +36,7 @@ export interface Store {
   readonly outbox: OutboxStore;
   readonly console: ConsoleStore;
   readonly evaluation: EvaluationStore;
+  readonly windows: WindowStore;
 
   /** Each account's bound on pending deliveries, applied where deliveries are written (the server sets its limit). */
   readonly pendingBound?: PendingDeliveryBound;

@@ -14,8 +14,12 @@ import {
   clockInputsFromValues,
   evaluationAlertFromValues,
   scheduleTimings,
+  windowsMatchingValues,
   type ScheduleTimingRow,
 } from '../evaluation-alert.js';
+import { AccountWindows, type WindowMute } from '../window-mutes.js';
+import { WindowMuteMemo } from '../window-mute-memo.js';
+import { listAllWindows, recordWindowMutes } from './window-rows.js';
 import type { ScheduleTiming } from '../../../model/schedule-active.js';
 import { CLEAR_ACK } from '../ack-store.js';
 import { appendHistory } from './history-rows.js';
@@ -39,6 +43,7 @@ import { groupRoundDeliveries } from './group-rows.js';
  */
 export class PostgresEvaluationRows implements EvaluationStore {
   private readonly cache = new EvaluationListingCache();
+  private readonly windowMutes = new WindowMuteMemo();
 
   /** `changes`: the store's change watcher (its `evaluation` topic), made on first use. */
   constructor(
@@ -73,6 +78,7 @@ export class PostgresEvaluationRows implements EvaluationStore {
       const where = partitions ? `WHERE ${partitionSql('$1')} = ANY($2)` : '';
       const params = partitions ? [lease!.partitionCount, partitions] : [];
       const timings = scheduleTimings(await tx.query<ScheduleTimingRow>(`SELECT ${SCHEDULE_TIMING_COLUMNS} FROM schedules`));
+      const windows = new AccountWindows(await listAllWindows(tx));
       // Pages from one cursor: the alerts are read in one pass (keyset queries would each plan and scan again), a
       // page at a time, the next page asked before this page's records are built: the database reads on while the
       // replica builds, and the evaluator renders a page while the next is read. Rows as arrays: cheaper for pg to
@@ -98,7 +104,7 @@ export class PostgresEvaluationRows implements EvaluationStore {
         // Asked now, awaited next turn: a failure there is the transaction's, rethrown when awaited.
         next = more ? readPage() : Promise.resolve([]);
         next.catch(() => undefined);
-        const alerts = buildAlerts(rows, channels, scheduleLinks, timings, now, fill);
+        const alerts = buildAlerts(rows, channels, scheduleLinks, timings, windows, now, fill);
         if (paging) paging.onPage(alerts);
         else for (const alert of alerts) all.push(alert);
         if (!more) {
@@ -123,6 +129,13 @@ export class PostgresEvaluationRows implements EvaluationStore {
       throw error;
     }
     this.cache.applySaved(saved);
+  }
+
+  async recordWindowMutes(mutes: WindowMute[]): Promise<void> {
+    const fresh = this.windowMutes.unseen(mutes);
+    if (fresh.length === 0) return;
+    await recordWindowMutes(this.db, fresh);
+    this.windowMutes.remember(fresh);
   }
 }
 
@@ -193,6 +206,7 @@ function buildAlerts(
   channels: Map<string, string[]>,
   scheduleLinks: Map<string, string[]>,
   timings: Map<string, ScheduleTiming>,
+  windows: AccountWindows,
   now: number,
   fill: ListingFill | null,
 ): EvaluationAlert[] {
@@ -209,8 +223,9 @@ function buildAlerts(
         if (timing) schedules.push(timing);
       }
     }
-    const clock = clockInputsFromValues(row, schedules);
-    const alert = (alerts[i] = evaluationAlertFromValues(row, channels.get(id) ?? [], clock, now));
+    const channelIds = channels.get(id) ?? [];
+    const clock = clockInputsFromValues(row, schedules, windowsMatchingValues(windows, row, channelIds));
+    const alert = (alerts[i] = evaluationAlertFromValues(row, channelIds, clock, now));
     fill?.keep(alert, clock);
   }
   return alerts;

@@ -275,6 +275,37 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (channel_id, group_key)
   );
   `,
+  // 15: maintenance windows and the episodes their mutes were recorded for, as on SQLite (migration 13). A window's
+  // change is a change of what the evaluator's listing reads (migration 11's notification).
+  `
+  CREATE TABLE maintenance_windows (
+    seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    reason TEXT,
+    match TEXT NOT NULL,
+    starts_at TEXT,
+    start_time TEXT,
+    repeat_days TEXT,
+    timezone TEXT NOT NULL,
+    duration INTEGER NOT NULL,
+    created_by TEXT NOT NULL,
+    updated_by TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    CONSTRAINT maintenance_windows_account_name UNIQUE (account_id, name)
+  );
+  CREATE INDEX maintenance_windows_account_seq ON maintenance_windows(account_id, seq);
+  CREATE TABLE window_mutes (
+    window_id TEXT NOT NULL REFERENCES maintenance_windows(id) ON DELETE CASCADE,
+    alert_id TEXT NOT NULL REFERENCES alerts(id) ON DELETE CASCADE,
+    started_at BIGINT NOT NULL,
+    PRIMARY KEY (window_id, alert_id)
+  );
+  CREATE INDEX window_mutes_alert ON window_mutes(alert_id);
+  CREATE TRIGGER maintenance_windows_notify_evaluation AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON maintenance_windows
+    FOR EACH STATEMENT EXECUTE FUNCTION alertform_notify_evaluation_change();
+  `,
 ];
 
 /** Any constant, the same in every replica: serialises replicas that start together on an empty database. */

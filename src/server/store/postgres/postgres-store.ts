@@ -25,6 +25,8 @@ import { MIGRATIONS, migrateDatabase } from './migrations.js';
 import { watchPostgresAccountChanges } from './account-changes.js';
 import { PgDatabase, type PoolOptions } from './pg-database.js';
 import { closeDeliveryGroups } from './group-rows.js';
+import { postgresWindowStore } from './window-rows.js';
+import type { WindowStore } from '../window-store.js';
 
 /** The Store on PostgreSQL. */
 export interface PostgresStore extends Store {
@@ -81,6 +83,7 @@ function assemblePostgresStore(db: PgDatabase): PostgresStore {
         listsHeld(query) ? throttleRows.listDeliveriesWithHeld(db, accountId, query) : outboxRows.listDeliveries(db, accountId, query),
     } satisfies OutboxStore,
     console: bindRows(db, consoleRows) satisfies ConsoleStore,
+    windows: postgresWindowStore(db) satisfies WindowStore,
     evaluation: new PostgresEvaluationRows(db, accountChanges, pendingBound),
     pendingBound,
     accountChanges,

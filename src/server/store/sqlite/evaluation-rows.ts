@@ -7,8 +7,12 @@ import {
   clockInputsFromValues,
   evaluationAlertFromValues,
   scheduleTimings,
+  windowsMatchingValues,
   type ScheduleTimingRow,
 } from '../evaluation-alert.js';
+import { AccountWindows, type WindowMute } from '../window-mutes.js';
+import { WindowMuteMemo } from '../window-mute-memo.js';
+import { listAllWindows, recordWindowMutes } from './window-rows.js';
 import type { ScheduleTiming } from '../../../model/schedule-active.js';
 import { CLEAR_ACK } from '../ack-store.js';
 import { groupLinks, type LinkRow } from './alert-rows.js';
@@ -31,6 +35,7 @@ import { groupRoundDeliveries } from './group-rows.js';
  */
 export class SqliteEvaluationRows implements EvaluationStore {
   private readonly cache = new EvaluationListingCache();
+  private readonly windowMutes = new WindowMuteMemo();
 
   /** `changes`: the store's change watcher (its `evaluation` topic), made on first use. */
   constructor(
@@ -65,14 +70,17 @@ export class SqliteEvaluationRows implements EvaluationStore {
       this.db.prepare('SELECT alert_id, schedule_id AS ref FROM alert_schedules ORDER BY alert_id, position').all() as LinkRow[],
     );
     const timings = scheduleTimings(this.db.prepare(`SELECT ${SCHEDULE_TIMING_COLUMNS} FROM schedules`).all() as ScheduleTimingRow[]);
+    const windows = new AccountWindows(listAllWindows(this.db));
     const build = (from: number, to: number): EvaluationAlert[] => {
       const alerts: EvaluationAlert[] = new Array(to - from);
       for (let i = from; i < to; i += 1) {
         const row = rows[i]!;
         const id = alertIdOf(row);
         const linked = scheduleLinks.get(id);
-        const clock = clockInputsFromValues(row, linked ? linked.flatMap((ref) => timings.get(ref) ?? []) : NO_SCHEDULES);
-        const alert = (alerts[i - from] = evaluationAlertFromValues(row, channels.get(id) ?? [], clock, now));
+        const channelIds = channels.get(id) ?? [];
+        const matched = windowsMatchingValues(windows, row, channelIds);
+        const clock = clockInputsFromValues(row, linked ? linked.flatMap((ref) => timings.get(ref) ?? []) : NO_SCHEDULES, matched);
+        const alert = (alerts[i - from] = evaluationAlertFromValues(row, channelIds, clock, now));
         fill?.keep(alert, clock);
       }
       return alerts;
@@ -112,6 +120,13 @@ export class SqliteEvaluationRows implements EvaluationStore {
       throw error;
     }
     this.cache.applySaved(saved);
+  }
+
+  async recordWindowMutes(mutes: WindowMute[]): Promise<void> {
+    const fresh = this.windowMutes.unseen(mutes);
+    if (fresh.length === 0) return;
+    recordWindowMutes(this.db, fresh);
+    this.windowMutes.remember(fresh);
   }
 }
 

@@ -237,6 +237,36 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (channel_id, group_key)
   );
   `,
+  // 13: maintenance windows: match (JSON: alert_names, metrics, channels as ids), once (starts_at, ISO 8601) or
+  // recurring (start_time, repeat_days JSON); window_mutes keeps the episode (its start, epoch ms) each alert's mute
+  // by a window was last recorded for, so that history says `muted_by_window` once per episode.
+  `
+  CREATE TABLE maintenance_windows (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    id TEXT NOT NULL UNIQUE,
+    account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    reason TEXT,
+    match TEXT NOT NULL,
+    starts_at TEXT,
+    start_time TEXT,
+    repeat_days TEXT,
+    timezone TEXT NOT NULL,
+    duration INTEGER NOT NULL,
+    created_by TEXT NOT NULL,
+    updated_by TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    UNIQUE (account_id, name)
+  );
+  CREATE INDEX maintenance_windows_account_seq ON maintenance_windows(account_id, seq);
+  CREATE TABLE window_mutes (
+    window_id TEXT NOT NULL REFERENCES maintenance_windows(id) ON DELETE CASCADE,
+    alert_id TEXT NOT NULL REFERENCES alerts(id) ON DELETE CASCADE,
+    started_at INTEGER NOT NULL,
+    PRIMARY KEY (window_id, alert_id)
+  );
+  CREATE INDEX window_mutes_alert ON window_mutes(alert_id);
+  `,
 ];
 
 /** Brings the database to the newest schema version; refuses a database newer than this code. */

@@ -25,6 +25,8 @@ import { listsHeld } from '../held-listing.js';
 import { openDatabase } from './open-database.js';
 import { watchSqliteAccountChanges, type SqliteAccountChanges } from './account-changes.js';
 import { closeDeliveryGroups } from './group-rows.js';
+import { sqliteWindowStore } from './window-rows.js';
+import type { WindowStore } from '../window-store.js';
 
 /** The Store on SQLite, with what only SQLite can do: an online backup. */
 export interface SqliteStore extends Store {
@@ -66,6 +68,7 @@ export function openSqliteStore(path: string): SqliteStore {
         listsHeld(query) ? throttleRows.listDeliveriesWithHeld(db, accountId, query) : outboxRows.listDeliveries(db, accountId, query),
     } satisfies OutboxStore,
     console: bindRows(db, consoleRows) satisfies ConsoleStore,
+    windows: sqliteWindowStore(db) satisfies WindowStore,
     evaluation: new SqliteEvaluationRows(db, accountChanges, pendingBound),
     pendingBound,
     accountChanges,
