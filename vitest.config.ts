@@ -5,7 +5,12 @@ import { defineConfig } from 'vitest/config';
  * runs them all. The unit project starts no database server and no child process (test/unit/docs/test-projects.test.ts
  * holds that rule): it is the loop while coding.
  */
-const project = (name: string, include: string[], setupFiles: string[] = []) => ({ extends: true as const, test: { name, include, setupFiles } });
+const project = (name: string, include: string[], options: { setupFiles?: string[]; globalSetup?: string[] } = {}) => ({
+  extends: true as const,
+  test: { name, include, ...options },
+});
+/** One PostgreSQL cluster for the whole run, shared by these projects' files (each in databases of its own). */
+const sharedPostgres = { globalSetup: ['test/helpers/postgres-global-setup.ts'] };
 
 export default defineConfig({
   test: {
@@ -14,14 +19,14 @@ export default defineConfig({
     // Two cores here and in CI: more workers only thrash.
     maxWorkers: 2,
     projects: [
-      project('unit', ['test/unit/**/*.test.ts', 'test/golden/**/*.test.ts'], ['test/unit/no-child-process.ts']),
-      // The Store's suites, each on SQLite and on a PostgreSQL cluster of its own.
-      project('store', ['test/store/**/*.test.ts']),
+      project('unit', ['test/unit/**/*.test.ts', 'test/golden/**/*.test.ts'], { setupFiles: ['test/unit/no-child-process.ts'] }),
+      // The Store's suites, each on SQLite and on PostgreSQL.
+      project('store', ['test/store/**/*.test.ts'], sharedPostgres),
       // Our server, CLI, Action, package and deploy for real: child processes, real Graphite where needed.
-      project('integration', ['test/integration/**/*.test.ts', 'test/conformance/**/*.test.ts', 'test/compat/**/*.test.ts']),
-      project('security', ['test/security/**/*.test.ts']),
+      project('integration', ['test/integration/**/*.test.ts', 'test/conformance/**/*.test.ts', 'test/compat/**/*.test.ts'], sharedPostgres),
+      project('security', ['test/security/**/*.test.ts'], sharedPostgres),
       // Crashes, failover, clock jumps, network and disk faults.
-      project('reliability', ['test/reliability/**/*.test.ts']),
+      project('reliability', ['test/reliability/**/*.test.ts'], sharedPostgres),
       // The web console in chromium.
       project('browser', ['test/browser/**/*.test.ts']),
     ],
