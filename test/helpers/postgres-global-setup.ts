@@ -13,7 +13,9 @@ declare module 'vitest' {
  * first such project and handed to every file through `inject('sharedPostgres')`, instead of an initdb and a
  * pg_ctl start and stop per file. Files stay apart by database (each makes its own and drops it); PostgreSQL's
  * LISTEN/NOTIFY channels and advisory locks are per database too. Enough connections for two files of replicas
- * at once.
+ * at once. No fsync: each file's DROP DATABASE forces a checkpoint, which with fsync waits on the disk (tens of
+ * seconds on a busy machine), and no test crashes this cluster's host, the only loss fsync guards against (the
+ * crash and durability tests kill their own clusters, which keep fsync).
  */
 const run = globalThis as { alertformSharedPostgres?: Promise<Postgres> };
 
@@ -23,7 +25,7 @@ export default async function setup(project: TestProject): Promise<(() => Promis
     return undefined;
   }
   const first = !run.alertformSharedPostgres;
-  run.alertformSharedPostgres ??= startPostgres({ settings: ['max_connections=500'] });
+  run.alertformSharedPostgres ??= startPostgres({ settings: ['max_connections=500', 'fsync=off'] });
   const cluster = await run.alertformSharedPostgres;
   project.provide('sharedPostgres', { url: cluster.url, port: cluster.port });
   // The projects' teardowns run when the whole run is over: the one that started the cluster stops it.
