@@ -1,9 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
 // Node's module compile cache for every process of the run: the workers (inherited from this process's env) and
-// the servers and CLIs the tests spawn through tsx, hundreds of them, which then reuse V8's compiled code of
-// each module instead of compiling it again (about 0.2 s of CPU a start). A caller's own choice wins; the
-// directory is the project's, not the shared /tmp.
+// the servers and CLIs the tests spawn, hundreds of them, which then reuse V8's compiled code of each module
+// instead of compiling it again. A caller's own choice wins; the directory is the project's, not the shared /tmp.
 process.env.NODE_COMPILE_CACHE ??= new URL('./node_modules/.cache/node-compile-cache', import.meta.url).pathname;
 
 /**
@@ -15,8 +14,11 @@ const project = (name: string, include: string[], options: { setupFiles?: string
   extends: true as const,
   test: { name, include, ...options },
 });
-/** One PostgreSQL cluster for the whole run, shared by these projects' files (each in databases of its own). */
-const sharedPostgres = { globalSetup: ['test/helpers/postgres-global-setup.ts'] };
+/**
+ * One PostgreSQL cluster for the whole run, shared by these projects' files (each in databases of its own), and
+ * src/ transpiled once for the servers and CLIs they spawn (test/helpers/sources-global-setup.ts).
+ */
+const sharedParts = { globalSetup: ['test/helpers/postgres-global-setup.ts', 'test/helpers/sources-global-setup.ts'] };
 
 export default defineConfig({
   test: {
@@ -27,12 +29,12 @@ export default defineConfig({
     projects: [
       project('unit', ['test/unit/**/*.test.ts', 'test/golden/**/*.test.ts'], { setupFiles: ['test/unit/no-child-process.ts'] }),
       // The Store's suites, each on SQLite and on PostgreSQL.
-      project('store', ['test/store/**/*.test.ts'], sharedPostgres),
+      project('store', ['test/store/**/*.test.ts'], sharedParts),
       // Our server, CLI, Action, package and deploy for real: child processes, real Graphite where needed.
-      project('integration', ['test/integration/**/*.test.ts', 'test/conformance/**/*.test.ts', 'test/compat/**/*.test.ts'], sharedPostgres),
-      project('security', ['test/security/**/*.test.ts'], sharedPostgres),
+      project('integration', ['test/integration/**/*.test.ts', 'test/conformance/**/*.test.ts', 'test/compat/**/*.test.ts'], sharedParts),
+      project('security', ['test/security/**/*.test.ts'], sharedParts),
       // Crashes, failover, clock jumps, network and disk faults.
-      project('reliability', ['test/reliability/**/*.test.ts'], sharedPostgres),
+      project('reliability', ['test/reliability/**/*.test.ts'], sharedParts),
       // The web console in chromium.
       project('browser', ['test/browser/**/*.test.ts']),
     ],

@@ -1,0 +1,47 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { rename, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import type { TestProject } from 'vitest/node';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/** Beside src/ and at its depth, as dist/ is: the sources' `new URL('../../schemas/', import.meta.url)` still finds the repository's. */
+const OUT = join(ROOT, '.test-build');
+
+/**
+ * Global setup of the projects that spawn servers and CLIs from the sources: src/ transpiled once per state of the
+ * sources (esbuild, as tsx does it file by file, with the same tsconfig) into .test-build/, which the children then
+ * run with plain node (source-entry.ts). In watch mode nothing is built: the children keep running the sources
+ * through tsx, so an edit during the session is never stale.
+ */
+export default async function setup(project: TestProject): Promise<void> {
+  if (project.vitest.config.watch) return;
+  const files = readdirSync(join(ROOT, 'src'), { recursive: true, encoding: 'utf8' })
+    .filter((name) => name.endsWith('.ts') && !name.endsWith('.d.ts'))
+    .sort();
+  const hash = createHash('sha256');
+  for (const name of [...files, '../tsconfig.json']) hash.update(name).update('\0').update(readFileSync(join(ROOT, 'src', name))).update('\0');
+  const digest = hash.digest('hex');
+  const marker = join(OUT, '.sources-hash');
+  if (!existsSync(marker) || readFileSync(marker, 'utf8') !== digest) {
+    // Built beside and swapped in, so that a run never sees half a tree.
+    const next = `${OUT}.${process.pid}`;
+    await build({
+      entryPoints: files.map((name) => join(ROOT, 'src', name)),
+      outdir: next,
+      outbase: join(ROOT, 'src'),
+      format: 'esm',
+      platform: 'node',
+      target: 'node22',
+      tsconfig: join(ROOT, 'tsconfig.json'),
+      logLevel: 'error',
+    });
+    await writeFile(join(next, '.sources-hash'), digest);
+    await rm(OUT, { recursive: true, force: true });
+    await rename(next, OUT);
+  }
+  // Read by source-entry.ts in the workers, which inherit this process's environment.
+  process.env.ALERTFORM_TEST_BUILD = OUT;
+}
