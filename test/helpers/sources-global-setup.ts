@@ -1,11 +1,14 @@
+import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import type { TestProject } from 'vitest/node';
 
+const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** Beside src/ and at its depth, as dist/ is: the sources' `new URL('../../schemas/', import.meta.url)` still finds the repository's. */
 const OUT = join(ROOT, '.test-build');
@@ -38,6 +41,14 @@ export default async function setup(project: TestProject): Promise<void> {
       tsconfig: join(ROOT, 'tsconfig.json'),
       logLevel: 'error',
     });
+    // The schema validators compiled ahead of time, as the package's build does (scripts/compile-schemas.mjs): a
+    // start then loads them instead of compiling the schemas with Ajv (100-300 ms of CPU; the same verdicts and
+    // errors, test/unit/model/compiled-validators.test.ts).
+    // In a plain node: loaded here, vite's module runner would take the schemas module's missing-file probe for an error.
+    const compile = `import { writeFileSync } from 'node:fs';
+      import { standaloneValidatorsSource } from ${JSON.stringify(pathToFileURL(join(next, 'model/compile-schemas.js')).href)};
+      writeFileSync(${JSON.stringify(join(next, 'model/compiled-validators.js'))}, standaloneValidatorsSource());`;
+    await run(process.execPath, ['--input-type=module', '--eval', compile], { cwd: ROOT });
     await writeFile(join(next, '.sources-hash'), digest);
     await rm(OUT, { recursive: true, force: true });
     await rename(next, OUT);
