@@ -50,7 +50,11 @@ export default async function setup(project: TestProject): Promise<void> {
       writeFileSync(${JSON.stringify(join(next, 'model/compiled-validators.js'))}, standaloneValidatorsSource());`;
     await run(process.execPath, ['--input-type=module', '--eval', compile], { cwd: ROOT });
     await writeFile(join(next, '.sources-hash'), digest);
-    await rm(OUT, { recursive: true, force: true });
+    // Swapped in by two renames, never a moment without a tree: a run already going (another terminal) keeps
+    // starting children, which then run the new sources, as they would through tsx. The tree it replaces stays
+    // until the next rebuild, for modules such a run's children still load lazily.
+    for (const name of readdirSync(ROOT).filter((entry) => entry.startsWith('.test-build.old.'))) await rm(join(ROOT, name), { recursive: true, force: true });
+    if (existsSync(OUT)) await rename(OUT, `${OUT}.old.${process.pid}`);
     await rename(next, OUT);
   }
   // Read by source-entry.ts in the workers, which inherit this process's environment.
