@@ -1,27 +1,43 @@
 import { defineConfig } from 'vitest/config';
 
+// Node's module compile cache for every process of the run: the workers (inherited from this process's env) and
+// the servers and CLIs the tests spawn, hundreds of them, which then reuse V8's compiled code of each module
+// instead of compiling it again. A caller's own choice wins; the directory is the project's, not the shared /tmp.
+process.env.NODE_COMPILE_CACHE ??= new URL('./node_modules/.cache/node-compile-cache', import.meta.url).pathname;
+
 /**
  * One project per kind of test, each runnable alone (`npm run test:unit`, `npm run test:store`, ...); `npm test`
  * runs them all. The unit project starts no database server and no child process (test/unit/docs/test-projects.test.ts
  * holds that rule): it is the loop while coding.
  */
-const project = (name: string, include: string[], setupFiles: string[] = []) => ({ extends: true as const, test: { name, include, setupFiles } });
+const project = (name: string, include: string[], options: { setupFiles?: string[]; globalSetup?: string[] } = {}) => ({
+  extends: true as const,
+  test: { name, include, ...options },
+});
+/**
+ * One PostgreSQL cluster for the whole run, shared by these projects' files (each in databases of its own), and
+ * src/ transpiled once for the servers and CLIs they spawn (test/helpers/sources-global-setup.ts).
+ */
+const sharedParts = { globalSetup: ['test/helpers/postgres-global-setup.ts', 'test/helpers/sources-global-setup.ts'] };
 
 export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    // Two cores here and in CI: more workers only thrash.
-    maxWorkers: 2,
+    // Two cores here and in CI, but a test file keeps about half a core busy (measured: CPU over wall time 0.2 for
+    // the files that wait on Graphite's buckets or escalation minutes, 0.5-0.6 for those that start servers and
+    // CLIs): a third worker fills the other half. `--maxWorkers=2` (or 1) on the command line when a machine is
+    // already loaded.
+    maxWorkers: 3,
     projects: [
-      project('unit', ['test/unit/**/*.test.ts', 'test/golden/**/*.test.ts'], ['test/unit/no-child-process.ts']),
-      // The Store's suites, each on SQLite and on a PostgreSQL cluster of its own.
-      project('store', ['test/store/**/*.test.ts']),
+      project('unit', ['test/unit/**/*.test.ts', 'test/golden/**/*.test.ts'], { setupFiles: ['test/unit/no-child-process.ts'] }),
+      // The Store's suites, each on SQLite and on PostgreSQL.
+      project('store', ['test/store/**/*.test.ts'], sharedParts),
       // Our server, CLI, Action, package and deploy for real: child processes, real Graphite where needed.
-      project('integration', ['test/integration/**/*.test.ts', 'test/conformance/**/*.test.ts', 'test/compat/**/*.test.ts']),
-      project('security', ['test/security/**/*.test.ts']),
+      project('integration', ['test/integration/**/*.test.ts', 'test/conformance/**/*.test.ts', 'test/compat/**/*.test.ts'], sharedParts),
+      project('security', ['test/security/**/*.test.ts'], sharedParts),
       // Crashes, failover, clock jumps, network and disk faults.
-      project('reliability', ['test/reliability/**/*.test.ts']),
+      project('reliability', ['test/reliability/**/*.test.ts'], sharedParts),
       // The web console in chromium.
       project('browser', ['test/browser/**/*.test.ts']),
     ],

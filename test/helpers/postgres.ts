@@ -124,17 +124,7 @@ export async function startPostgres(config: PostgresOptions = {}): Promise<Postg
   return {
     url,
     port,
-    async createDatabase() {
-      const name = `t_${randomBytes(6).toString('hex')}`;
-      const client = new pg.Client({ connectionString: url });
-      await client.connect();
-      try {
-        await client.query(`CREATE DATABASE ${name}`);
-      } finally {
-        await client.end();
-      }
-      return `postgres://postgres@127.0.0.1:${port}/${name}`;
-    },
+    createDatabase: () => createDatabaseOn(url, port),
     async stopServer() {
       await stopServer();
       running = false;
@@ -165,6 +155,68 @@ export async function startPostgres(config: PostgresOptions = {}): Promise<Postg
       running = false;
       process.off('exit', onExit);
       await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A fresh, empty database in the cluster at `url`; its URL. */
+async function createDatabaseOn(url: string, port: number): Promise<string> {
+  const name = `t_${randomBytes(6).toString('hex')}`;
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await client.end();
+  }
+  return `postgres://postgres@127.0.0.1:${port}/${name}`;
+}
+
+/** Where the run's shared cluster listens (test/helpers/postgres-global-setup.ts); null when there is none. */
+export interface SharedPostgresAddress {
+  url: string;
+  port: number;
+}
+
+/**
+ * A cluster for a test file that only needs databases of its own: `createDatabase()` and the port, never a stop, a
+ * kill or a standby (those start a cluster of their own with startPostgres). The run's projects share one started
+ * cluster (postgres-global-setup.ts) instead of each file running initdb and pg_ctl; without it (a file run
+ * outside this repository's vitest config) the file starts its own. `dispose()` drops the databases it made, or
+ * stops the file's own cluster.
+ */
+export interface SharedPostgres {
+  url: string;
+  port: number;
+  createDatabase(): Promise<string>;
+  dispose(): Promise<void>;
+}
+
+export async function sharedPostgres(address: SharedPostgresAddress | null | undefined): Promise<SharedPostgres> {
+  if (!address) {
+    const own = await startPostgres();
+    return { url: own.url, port: own.port, createDatabase: own.createDatabase, dispose: own.stop };
+  }
+  const { url, port } = address;
+  const made: string[] = [];
+  return {
+    url,
+    port,
+    async createDatabase() {
+      const database = await createDatabaseOn(url, port);
+      made.push(new URL(database).pathname.slice(1));
+      return database;
+    },
+    async dispose() {
+      if (!made.length) return;
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        // FORCE: a server the test left running (or killed mid-transaction) may still hold a connection.
+        for (const name of made.splice(0)) await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      } finally {
+        await client.end();
+      }
     },
   };
 }

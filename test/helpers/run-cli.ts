@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { nodeArgsFor } from './source-entry.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
@@ -11,7 +12,7 @@ export interface CliResult {
 }
 
 /**
- * Runs the CLI from the sources (through tsx, so tests never see a stale dist/) as a user would: a separate
+ * Runs the CLI from the sources (the run's transpiled copy or tsx, never a stale dist/) as a user would: a separate
  * process with its own argv, env and cwd. Colours are off unless the caller's env turns them on.
  */
 export function runCli(
@@ -19,7 +20,7 @@ export function runCli(
   options: { env?: NodeJS.ProcessEnv; cwd?: string; input?: string; timeoutMs?: number } = {},
 ): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], {
+    const child = spawn(process.execPath, [...nodeArgsFor(MAIN), ...args], {
       cwd: options.cwd ?? ROOT,
       env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined, ...options.env },
       stdio: ['pipe', 'pipe', 'pipe'],

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
+import { nodeArgsFor } from './source-entry.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
@@ -39,7 +40,7 @@ export async function callServe(server: ServeProcess, method: string, path: stri
 }
 
 /**
- * Spawns a Node process running `entry` (a .ts file, through tsx) with `args`, and waits until it prints a line
+ * Spawns a Node process running `entry` (a .ts file: source-entry.ts says how) with `args`, and waits until it prints a line
  * containing `http://HOST:PORT`. Every server in a benchmark or a crash test runs this way, so that the server and
  * its baseline share one process layout.
  */
@@ -48,7 +49,7 @@ export async function spawnNodeServer(
   args: string[],
   options: { env?: NodeJS.ProcessEnv; startTimeoutMs?: number; discardStderr?: boolean } = {},
 ): Promise<NodeServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry, ...args], {
+  const child = spawn(process.execPath, [...nodeArgsFor(entry), ...args], {
     cwd: ROOT,
     env: { ...process.env, NO_COLOR: '1', ...options.env },
     // A benchmark discards the request log, as a service manager writing it to a file would cost the parent nothing.

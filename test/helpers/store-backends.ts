@@ -1,7 +1,8 @@
 import { afterAll, describe, it } from 'vitest';
 import { openStore } from '../../src/server/store/open-store.js';
 import type { Store } from '../../src/server/store/store.js';
-import { postgresAvailability, startPostgres, type Postgres } from './postgres.js';
+import { postgresAvailability, type SharedPostgres } from './postgres.js';
+import { filePostgres } from './shared-postgres.js';
 
 // The alert the store suites write; kept apart so that unit tests can use it without the PostgreSQL helper.
 export { alertWrite } from './alert-write.js';
@@ -19,13 +20,13 @@ export interface StoreBackend {
   createDb(): Promise<string>;
   /** A store on a fresh, empty database. */
   openStore(): Promise<Store>;
-  /** The PostgreSQL cluster behind it (started on first use); undefined for SQLite. */
-  postgres(): Promise<Postgres> | undefined;
-  /** Stops what createDb started (the PostgreSQL cluster); call it in afterAll. */
+  /** The PostgreSQL cluster behind it (the run's shared one, see filePostgres); undefined for SQLite. */
+  postgres(): Promise<SharedPostgres> | undefined;
+  /** Drops the databases createDb made (or stops the file's own cluster); call it in afterAll. */
   dispose(): Promise<void>;
 }
 
-/** SQLite in memory, and PostgreSQL in a cluster started once per test file on first use. */
+/** SQLite in memory, and PostgreSQL databases in the run's shared cluster, taken on first use. */
 export function storeBackends(): StoreBackend[] {
   const sqlite: StoreBackend = {
     name: 'sqlite',
@@ -37,8 +38,8 @@ export function storeBackends(): StoreBackend[] {
     dispose: async () => undefined,
   };
   const availability = postgresAvailability();
-  let cluster: Promise<Postgres> | undefined;
-  const postgres = () => (cluster ??= startPostgres());
+  let cluster: Promise<SharedPostgres> | undefined;
+  const postgres = () => (cluster ??= filePostgres());
   const createDb = async () => (await postgres()).createDatabase();
   const pgBackend: StoreBackend = {
     name: 'postgres',
@@ -49,7 +50,7 @@ export function storeBackends(): StoreBackend[] {
     async dispose() {
       const started = cluster;
       cluster = undefined;
-      if (started) await (await started).stop();
+      if (started) await (await started).dispose();
     },
   };
   return [sqlite, pgBackend];
@@ -57,7 +58,7 @@ export function storeBackends(): StoreBackend[] {
 
 /**
  * `describe.each` over the backends: the body runs once per store, a missing one is one visible skipped test (never
- * in CI), and each backend's cluster is stopped after its block.
+ * in CI), and each backend's databases are dropped after its block.
  */
 export function describeEachStore(title: string, body: (backend: StoreBackend) => void): void {
   describe.each(storeBackends())(title, (backend) => {

@@ -3,7 +3,8 @@ import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { countTransitions, expectExactlyOnce } from '../helpers/exactly-once.js';
 import { makeSeries, startFakeRender } from '../helpers/fake-render-server.js';
-import { postgresAvailability, startPostgres, type Postgres } from '../helpers/postgres.js';
+import { postgresAvailability, type SharedPostgres } from '../helpers/postgres.js';
+import { filePostgres } from '../helpers/shared-postgres.js';
 import { callServe, spawnServe, type ServeProcess } from '../helpers/server-process.js';
 import { until } from '../helpers/until.js';
 import { startWebhookReceiver } from '../helpers/webhook-receiver.js';
@@ -19,11 +20,11 @@ const CLOCK_OFFSET = fileURLToPath(new URL('../helpers/clock-offset.mjs', import
 const JUMP_MS = 90_000;
 
 describe.skipIf(availability.skip)('a replica whose clock jumps', () => {
-  let postgres: Postgres;
+  let postgres: SharedPostgres;
   beforeAll(async () => {
-    postgres = await startPostgres();
+    postgres = await filePostgres();
   });
-  afterAll(() => postgres?.stop());
+  afterAll(() => postgres?.dispose());
 
   it(`sends no notification twice when its wall clock is ${JUMP_MS / 1000} s ahead: evaluation leases and outbox claims run on the database's clock`, async () => {
     const db = await postgres.createDatabase();

@@ -2,17 +2,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { makeSeries, startFakeRender } from '../helpers/fake-render-server.js';
 import { callServe, spawnServe, type ServeProcess } from '../helpers/server-process.js';
 import { storeBackends } from '../helpers/store-backends.js';
 import { until } from '../helpers/until.js';
 import { startWebhookReceiver, type ReceivedRequest } from '../helpers/webhook-receiver.js';
-
-const closers: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  while (closers.length) await closers.pop()!().catch(() => undefined);
-});
 
 /** Preloaded into each server so that an escalation minute passes in a real second (test/helpers/clock-rate.mjs). */
 const CLOCK_RATE = fileURLToPath(new URL('../helpers/clock-rate.mjs', import.meta.url));
@@ -34,10 +29,16 @@ function describeRequest(request: ReceivedRequest): string {
 
 // An alert escalates in three steps; its server is killed (SIGKILL) right after the first step reached its channel,
 // and a new process on the same database takes over: on SQLite the same file, on PostgreSQL another replica that
-// must wait for the dead one's evaluation lease to expire.
-describe.each(storeBackends())('escalation across kill -9 on $name', (backend) => {
+// must wait for the dead one's evaluation lease to expire. The two backends run side by side (each has its own
+// render endpoint, receiver, database and server): the test waits mostly on the servers' clock.
+describe.concurrent.each(storeBackends())('escalation across kill -9 on $name', (backend) => {
   afterAll(() => backend.dispose());
-  it.skipIf(backend.skip)('delivers every step once, in order, at its minute, and the recovery to every escalated channel once', async () => {
+  it.skipIf(backend.skip)('delivers every step once, in order, at its minute, and the recovery to every escalated channel once', async ({ onTestFinished }) => {
+    // This test's own closers, run when it ends (the other backend's test runs beside it).
+    const closers: (() => Promise<unknown>)[] = [];
+    onTestFinished(async () => {
+      while (closers.length) await closers.pop()!().catch(() => undefined);
+    });
     const dir = await mkdtemp(join(tmpdir(), 'alertform-escalation-crash-'));
     closers.push(() => rm(dir, { recursive: true, force: true }));
     let value = 500;
@@ -76,8 +77,8 @@ describe.each(storeBackends())('escalation across kill -9 on $name', (backend) =
       notification_type: ['state_change'],
       escalation: [
         { after_minutes: 3, notification_channels: ['lead'] },
-        { after_minutes: 20, notification_channels: ['manager'] },
-        { after_minutes: 30, notification_channels: ['director', 'lead'] },
+        { after_minutes: 12, notification_channels: ['manager'] },
+        { after_minutes: 16, notification_channels: ['director', 'lead'] },
       ],
     });
     expect(created.status).toBe(201);
@@ -121,7 +122,7 @@ describe.each(storeBackends())('escalation across kill -9 on $name', (backend) =
     // Each step came at its minute after the alert began alerting: not before, and (a cycle, a delivery and,
     // across the kill, a restart later) not long after.
     const began = arrivals['oncall alerting']!;
-    for (const [what, after] of [['lead escalated#1', 3], ['manager escalated#2', 20], ['director escalated#3', 30]] as const) {
+    for (const [what, after] of [['lead escalated#1', 3], ['manager escalated#2', 12], ['director escalated#3', 16]] as const) {
       expect(arrivals[what]! - began, what).toBeGreaterThanOrEqual(after - 1);
     }
     expect(arrivals['lead escalated#1']! - began).toBeLessThan(3 + 5);

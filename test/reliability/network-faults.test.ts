@@ -2,7 +2,8 @@ import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { countTransitions, expectExactlyOnce, startWriteLoad } from '../helpers/exactly-once.js';
 import { makeSeries, startFakeRender, type RenderRequest } from '../helpers/fake-render-server.js';
-import { postgresAvailability, startPostgres, type Postgres } from '../helpers/postgres.js';
+import { postgresAvailability, type SharedPostgres } from '../helpers/postgres.js';
+import { filePostgres } from '../helpers/shared-postgres.js';
 import { callServe, spawnServe, type ServeProcess } from '../helpers/server-process.js';
 import { startTcpFaultProxy, type TcpFaultProxy } from '../helpers/tcp-fault-proxy.js';
 import { until } from '../helpers/until.js';
@@ -23,7 +24,7 @@ const LEASE_MS = INTERVAL_SECONDS * 1000;
  * Replicas each behind a fault proxy of its own in front of PostgreSQL, all reading the render endpoint through one
  * more fault proxy, each under a root of its own (`/r0/render`), so the endpoint's log tells who evaluated what.
  */
-async function startReplicas(postgres: Postgres, count: number) {
+async function startReplicas(postgres: SharedPostgres, count: number) {
   const dbUrl = await postgres.createDatabase();
   const dbName = new URL(dbUrl).pathname.slice(1);
   const values = new Map<string, number>();
@@ -89,11 +90,11 @@ async function startReplicas(postgres: Postgres, count: number) {
 }
 
 describe.skipIf(availability.skip)('network faults between the replicas, PostgreSQL and the render endpoint', () => {
-  let postgres: Postgres;
+  let postgres: SharedPostgres;
   beforeAll(async () => {
-    postgres = await startPostgres();
+    postgres = await filePostgres();
   });
-  afterAll(() => postgres?.stop());
+  afterAll(() => postgres?.dispose());
 
   it('a replica partitioned from PostgreSQL (still reaching Graphite) stops evaluating before its lease expires, the others take over without evaluating with it, and every transition is notified exactly once, also after the partition heals', async () => {
     const cluster = await startReplicas(postgres, 3);

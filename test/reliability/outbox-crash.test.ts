@@ -1,26 +1,27 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { makeSeries, startFakeRender } from '../helpers/fake-render-server.js';
 import { callServe, spawnServe } from '../helpers/server-process.js';
 import { storeBackends } from '../helpers/store-backends.js';
 import { until } from '../helpers/until.js';
 import { startWebhookReceiver } from '../helpers/webhook-receiver.js';
 
-const closers: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  while (closers.length) await closers.pop()!();
-});
-
 const call = callServe;
 
 const ALERTS = ['crash.a', 'crash.b', 'crash.c'];
 
-// The same crash on each backend: a SQLite file, or a fresh PostgreSQL database (`serve --db postgres://...`).
-describe.each(storeBackends())('the outbox across kill -9 on $name', (backend) => {
+// The same crash on each backend: a SQLite file, or a fresh PostgreSQL database (`serve --db postgres://...`). The
+// two run side by side, each with its own receiver, render endpoint and closers: most of each is the wait for a
+// dead worker's claim to lapse.
+describe.concurrent.each(storeBackends())('the outbox across kill -9 on $name', (backend) => {
   afterAll(() => backend.dispose());
-  it.skipIf(backend.skip)('delivers what was pending after a restart (of a server that does not evaluate), exactly once per transition by idempotency id', async () => {
+  it.skipIf(backend.skip)('delivers what was pending after a restart (of a server that does not evaluate), exactly once per transition by idempotency id', async ({ onTestFinished }) => {
+    const closers: (() => Promise<unknown>)[] = [];
+    onTestFinished(async () => {
+      while (closers.length) await closers.pop()!();
+    });
     const dir = await mkdtemp(join(tmpdir(), 'alertform-outbox-crash-'));
     closers.push(() => rm(dir, { recursive: true, force: true }));
     const render = await startFakeRender((request) => ({

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { writeDefinitionsDir } from '../../helpers/definitions-dir.js';
+import { cliScript } from '../../helpers/source-entry.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 
 // examples/workflows/alertform-drift.yml's step, run as the runner runs a `run:` (bash -e), with `alertform` on
@@ -80,8 +81,7 @@ describe('the GitHub drift-check example', { timeout: 180_000 }, () => {
     writeDefinitionsDir(dir, { alerts: 1, channels: 1, schedules: 0 });
     const bin = join(dir, '.bin');
     mkdirSync(bin);
-    const tsx = fileURLToPath(import.meta.resolve('tsx'));
-    writeFileSync(join(bin, 'alertform'), `#!/bin/sh\nexec "${process.execPath}" --import "${tsx}" "${join(ROOT, 'src/cli/main.ts')}" "$@"\n`);
+    writeFileSync(join(bin, 'alertform'), cliScript());
     chmodSync(join(bin, 'alertform'), 0o755);
     env = {
       PATH: `${bin}:${process.env.PATH}`,

@@ -10,6 +10,7 @@ import { startFakeGitLab, type FakeGitLab } from '../../helpers/fake-gitlab.js';
 import { createGitRepo, type TempGitRepo } from '../../helpers/git-repo.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 import { writeDefinitionsDir } from '../../helpers/definitions-dir.js';
+import { cliScript } from '../../helpers/source-entry.js';
 
 // examples/ci/gitlab-ci.yml is what GitLab users copy: its jobs' scripts run here as GitLab's runner would (one
 // shell, every line checked), with `alertform` on PATH, against our real server and a fake GitLab API.
@@ -51,8 +52,7 @@ describe('the GitLab CI example', { timeout: 180_000 }, () => {
     // `alertform` on PATH, run from the sources.
     const bin = join(repo.dir, '.bin');
     mkdirSync(bin);
-    const tsx = fileURLToPath(import.meta.resolve('tsx'));
-    writeFileSync(join(bin, 'alertform'), `#!/bin/sh\nexec "${process.execPath}" --import "${tsx}" "${join(ROOT, 'src/cli/main.ts')}" "$@"\n`);
+    writeFileSync(join(bin, 'alertform'), cliScript());
     chmodSync(join(bin, 'alertform'), 0o755);
     writeFileSync(join(repo.dir, '.gitignore'), '.bin/\n*.md\nalertform-plan.json\n');
     env = {

@@ -1,7 +1,8 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeSeries, startFakeRender } from '../../helpers/fake-render-server.js';
-import { postgresAvailability, startPostgres, type Postgres } from '../../helpers/postgres.js';
+import { postgresAvailability, type SharedPostgres } from '../../helpers/postgres.js';
+import { filePostgres } from '../../helpers/shared-postgres.js';
 import { spawnServe, type ServeProcess } from '../../helpers/server-process.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 import { startWebhookReceiver } from '../../helpers/webhook-receiver.js';
@@ -11,11 +12,11 @@ const availability = postgresAvailability();
 // Three evaluating replicas on one PostgreSQL share the alerts through leases: every transition reaches the
 // channel once, and when a replica is killed (SIGKILL), the others take its partitions over.
 describe.skipIf(availability.skip)('evaluation by several replicas on PostgreSQL', () => {
-  let postgres: Postgres;
+  let postgres: SharedPostgres;
   beforeAll(async () => {
-    postgres = await startPostgres();
+    postgres = await filePostgres();
   });
-  afterAll(() => postgres?.stop());
+  afterAll(() => postgres?.dispose());
 
   it('notifies each of 200 alerts\' transitions exactly once across three replicas while two are killed (SIGKILL) mid-cycle', async () => {
     const values = new Map<string, number>();

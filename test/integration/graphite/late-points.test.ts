@@ -9,6 +9,9 @@ import { until } from '../../helpers/until.js';
  * the first point of a 30 s bucket) and the rest seconds later. Each scenario runs two alerts on the same data: one
  * with the server's settle delay, which must make no transition at all, and one with settle_seconds 0, which must
  * make the false recovery and re-alert (so the scenario is real, not one that could not have failed).
+ *
+ * The two scenarios run side by side on one server: each waits on the wall clock (30 s buckets, the settle delay)
+ * and touches only its own series, alerts and pages (told apart by alert name), so neither can see the other.
  */
 const availability = graphiteAvailability();
 
@@ -85,7 +88,7 @@ describe.skipIf(availability.skip)(`late points on a real Graphite (${availabili
     }
   }
 
-  it('gives zero false transitions when part of the newest points land seconds late, for sumSeries and per-series wildcards', async () => {
+  it.concurrent('gives zero false transitions when part of the newest points land seconds late, for sumSeries and per-series wildcards', async () => {
     const criteria = { type: 'above', above_value: 95, time_period: 1 };
     const settledSum = await createAlert('settled sum', 'sumSeries(late.sum.*)', null, criteria);
     const eagerSum = await createAlert('eager sum', 'sumSeries(late.sum.*)', 0, criteria);
@@ -138,7 +141,7 @@ describe.skipIf(availability.skip)(`late points on a real Graphite (${availabili
     expect((await historyOf(eagerSum)).slice(0, 3).map(([status, value]: [string, number]) => `${status} ${value}`)).toEqual(['alerting 100', 'recovered 50', 'alerting 100']);
   }, 180_000);
 
-  it('still catches a real breach within the interval plus the delay of its bucket being complete', async () => {
+  it.concurrent('still catches a real breach within the interval plus the delay of its bucket being complete', async () => {
     const id = await createAlert('real breach', 'sumSeries(late.breach.*)', null, { type: 'above', above_value: 95 });
     const paths = SUM.map((path) => path.replace('late.sum', 'late.breach'));
     const start = Math.floor(nowSeconds() / 30) * 30;

@@ -7,7 +7,8 @@ import { createAccountCache } from '../../../../src/server/http/account-cache.js
 import { openPostgresStore } from '../../../../src/server/store/postgres/postgres-store.js';
 import { openSqliteStore } from '../../../../src/server/store/sqlite/sqlite-store.js';
 import type { Store } from '../../../../src/server/store/store.js';
-import { postgresAvailability, startPostgres, type Postgres } from '../../../helpers/postgres.js';
+import { postgresAvailability, type SharedPostgres } from '../../../helpers/postgres.js';
+import { filePostgres } from '../../../helpers/shared-postgres.js';
 import { until } from '../../../helpers/until.js';
 
 const opened: Store[] = [];
@@ -170,11 +171,11 @@ describe('the API key cache on SQLite', () => {
 
 const availability = postgresAvailability();
 describe.skipIf(availability.skip)('the API key cache on PostgreSQL', () => {
-  let postgres: Postgres;
+  let postgres: SharedPostgres;
   beforeAll(async () => {
-    postgres = await startPostgres();
+    postgres = await filePostgres();
   });
-  afterAll(() => postgres?.stop());
+  afterAll(() => postgres?.dispose());
 
   const openPostgres = async (url: string) => {
     const store = await openPostgresStore(url);
@@ -227,7 +228,7 @@ describe.skipIf(availability.skip)('the API key cache on PostgreSQL', () => {
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
     try {
-      await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'alertform-listen'`);
+      await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'alertform-listen' AND datname = current_database()`);
     } finally {
       await admin.end();
     }

@@ -6,7 +6,8 @@ import { createAlertReadCache } from '../../../../src/server/http/alert-read-cac
 import { openPostgresStore } from '../../../../src/server/store/postgres/postgres-store.js';
 import { openSqliteStore } from '../../../../src/server/store/sqlite/sqlite-store.js';
 import type { AlertWrite, Store } from '../../../../src/server/store/store.js';
-import { postgresAvailability, startPostgres, type Postgres } from '../../../helpers/postgres.js';
+import { postgresAvailability, type SharedPostgres } from '../../../helpers/postgres.js';
+import { filePostgres } from '../../../helpers/shared-postgres.js';
 import { until } from '../../../helpers/until.js';
 import { alertWrite } from '../../../helpers/store-backends.js';
 
@@ -109,11 +110,11 @@ describe('the alert read cache on SQLite', () => {
 
 const availability = postgresAvailability();
 describe.skipIf(availability.skip)('the alert read cache on PostgreSQL', () => {
-  let postgres: Postgres;
+  let postgres: SharedPostgres;
   beforeAll(async () => {
-    postgres = await startPostgres();
+    postgres = await filePostgres();
   });
-  afterAll(() => postgres?.stop());
+  afterAll(() => postgres?.dispose());
   const open = async (url: string) => {
     const store = await openPostgresStore(url);
     opened.push(store);

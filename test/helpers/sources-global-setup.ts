@@ -1,0 +1,62 @@
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { rename, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { build } from 'esbuild';
+import type { TestProject } from 'vitest/node';
+
+const run = promisify(execFile);
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/** Beside src/ and at its depth, as dist/ is: the sources' `new URL('../../schemas/', import.meta.url)` still finds the repository's. */
+const OUT = join(ROOT, '.test-build');
+
+/**
+ * Global setup of the projects that spawn servers and CLIs from the sources: src/ transpiled once per state of the
+ * sources (esbuild, as tsx does it file by file, with the same tsconfig) into .test-build/, which the children then
+ * run with plain node (source-entry.ts). In watch mode nothing is built: the children keep running the sources
+ * through tsx, so an edit during the session is never stale.
+ */
+export default async function setup(project: TestProject): Promise<void> {
+  if (project.vitest.config.watch) return;
+  const files = readdirSync(join(ROOT, 'src'), { recursive: true, encoding: 'utf8' })
+    .filter((name) => name.endsWith('.ts') && !name.endsWith('.d.ts'))
+    .sort();
+  const hash = createHash('sha256');
+  for (const name of [...files, '../tsconfig.json']) hash.update(name).update('\0').update(readFileSync(join(ROOT, 'src', name))).update('\0');
+  const digest = hash.digest('hex');
+  const marker = join(OUT, '.sources-hash');
+  if (!existsSync(marker) || readFileSync(marker, 'utf8') !== digest) {
+    // Built beside and swapped in, so that a run never sees half a tree.
+    const next = `${OUT}.${process.pid}`;
+    await build({
+      entryPoints: files.map((name) => join(ROOT, 'src', name)),
+      outdir: next,
+      outbase: join(ROOT, 'src'),
+      format: 'esm',
+      platform: 'node',
+      target: 'node22',
+      tsconfig: join(ROOT, 'tsconfig.json'),
+      logLevel: 'error',
+    });
+    // The schema validators compiled ahead of time, as the package's build does (scripts/compile-schemas.mjs): a
+    // start then loads them instead of compiling the schemas with Ajv (100-300 ms of CPU; the same verdicts and
+    // errors, test/unit/model/compiled-validators.test.ts).
+    // In a plain node: loaded here, vite's module runner would take the schemas module's missing-file probe for an error.
+    const compile = `import { writeFileSync } from 'node:fs';
+      import { standaloneValidatorsSource } from ${JSON.stringify(pathToFileURL(join(next, 'model/compile-schemas.js')).href)};
+      writeFileSync(${JSON.stringify(join(next, 'model/compiled-validators.js'))}, standaloneValidatorsSource());`;
+    await run(process.execPath, ['--input-type=module', '--eval', compile], { cwd: ROOT });
+    await writeFile(join(next, '.sources-hash'), digest);
+    // Swapped in by two renames, never a moment without a tree: a run already going (another terminal) keeps
+    // starting children, which then run the new sources, as they would through tsx. The tree it replaces stays
+    // until the next rebuild, for modules such a run's children still load lazily.
+    for (const name of readdirSync(ROOT).filter((entry) => entry.startsWith('.test-build.old.'))) await rm(join(ROOT, name), { recursive: true, force: true });
+    if (existsSync(OUT)) await rename(OUT, `${OUT}.old.${process.pid}`);
+    await rename(next, OUT);
+  }
+  // Read by source-entry.ts in the workers, which inherit this process's environment.
+  process.env.ALERTFORM_TEST_BUILD = OUT;
+}
