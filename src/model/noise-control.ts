@@ -2,7 +2,7 @@ import { durationMs } from './duration.js';
 import type { FieldProblem } from './schemas.js';
 
 /**
- * Noise control (issue 22, an alertform extension of the /v2 API): a channel's throttle and an alert's flap guard,
+ * Noise control (an alertform extension of the /v2 API): a channel's throttle and an alert's flap guard,
  * in their API form (whole minutes) and their definitions form (`window:` in the duration grammar, e.g. `1h`).
  */
 

@@ -32,8 +32,7 @@ const ALERT_ROUTE = '/v2/alerts/:id';
 /**
  * Why this exists: a read of one cached alert through Koa spent more time in Koa's per-request context, its
  * middleware chain, @koa/router's matching and the error handler than in anything of its own, and stayed at
- * 47% of bare Koa's throughput on a quiet machine (issue 21's goal: 70%). Measured (docs/benchmarks.md, "Issue 21's
- * read goals"): 69-98 µs of server CPU per read through Koa, 39-46 µs through this path, bare Koa 41-58 µs. This
+ * 47% of bare Koa's throughput on a quiet machine (the goal: 70%). Measured (docs/benchmarks.md, bench:server): 69-98 µs of server CPU per read through Koa, 39-46 µs through this path, bare Koa 41-58 µs. This
  * answers the hottest read, GET of one alert, before Koa, but only when everything the Koa route would look up is
  * already in memory and current:
  * - the Authorization header is one the key check has just accepted (AccountCache.findByHeader: emptied on any

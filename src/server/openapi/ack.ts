@@ -23,7 +23,7 @@ export const ACK_RESPONSE_SCHEMAS: Json = {
   AckLinkAnswer: always({ id: { type: 'string' }, name: { type: 'string' }, acknowledgement: ACKNOWLEDGEMENT_SCHEMA }),
 };
 
-/** The acknowledgement paths (issue 22), built with the main document's operation helper. */
+/** The acknowledgement paths, built with the main document's operation helper. */
 export function buildAckPaths(operation: (op: Op) => Json): Json {
   const described = extensionOperation(operation);
   const link = (method: 'get' | 'post'): Json => ({

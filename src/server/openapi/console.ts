@@ -4,7 +4,7 @@ import { always, EXTENSION, extensionOperation, nullable, unixSeconds, type Json
 
 const NO_ALERT = "no such alert, or another account's (not_found)";
 
-/** The response shapes of the console's endpoints (issue 20), all alertform extensions. */
+/** The response shapes of the console's endpoints, all alertform extensions. */
 export const CONSOLE_RESPONSE_SCHEMAS: Json = {
   AlertGraph: always({
     from: unixSeconds,

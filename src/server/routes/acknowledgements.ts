@@ -4,7 +4,7 @@ import { findAlert, presentAlerts } from './alerts.js';
 import { readValidBody, type RouteDeps } from './route-context.js';
 
 /**
- * The alertform extension for acknowledging (issue 22): POST /v2/alerts/{id}/ack/ acknowledges the current alerting
+ * The alertform extension for acknowledging: POST /v2/alerts/{id}/ack/ acknowledges the current alerting
  * episode (409 when the alert is not alerting), DELETE withdraws it (409 when there is none); both answer the alert
  * with its `acknowledgement`. The acknowledgement ends by itself when the alert recovers or its `until` passes.
  */

@@ -2,12 +2,8 @@ import type { EvaluationUpdate, NotificationRecord } from './evaluation-store.js
 import type { NewDelivery } from './outbox.js';
 import type { AckWrite } from './ack-store.js';
 import type { NewHistoryEntry } from './store.js';
+import { DEFAULT_QUOTAS } from '../../model/defaults.js';
 
-/**
- * Deliveries one account may have pending in the outbox until `serve --max-pending-deliveries-per-account` sets it
- * (the default is DEFAULT_QUOTAS' in quotas.ts, which the CLI reads without loading the store).
- */
-const DEFAULT_MAX_PENDING_DELIVERIES = 10_000;
 
 /** The reason /metrics counts refused deliveries under (alertform_deliveries_refused_total{reason}). */
 export const OUTBOX_FULL = 'account_pending_limit';
@@ -21,7 +17,7 @@ export const OUTBOX_FULL = 'account_pending_limit';
  */
 export class PendingDeliveryBound {
   /** Set by the server from its quotas. */
-  limit = DEFAULT_MAX_PENDING_DELIVERIES;
+  limit = DEFAULT_QUOTAS.pendingDeliveries;
   /** Deliveries refused since the process started, by reason (for /metrics). */
   readonly refused = new Map<string, number>();
 

@@ -79,7 +79,7 @@ export interface AlertRow {
   muted_until: number | null;
   eval_state: string | null;
   created_at: string;
-  /** JSON of the escalation steps (migration of issue 22). */
+  /** JSON of the escalation steps. */
   escalation: string;
   ack_by?: string | null;
   ack_note?: string | null;

@@ -118,7 +118,7 @@ export const MIGRATIONS: readonly string[] = [
   `,
   // 4: the outbox of notifications (deliveries), as on SQLite.
   OUTBOX_MIGRATION,
-  // 5: the console (issue 20), as on SQLite: history's channel and reason, the managed-from-git marker, the
+  // 5: the console, as on SQLite: history's channel and reason, the managed-from-git marker, the
   // server's secrets, deliveries by alert.
   `
   ALTER TABLE history ADD COLUMN channel_id TEXT;
@@ -130,11 +130,11 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX deliveries_alert ON deliveries(account_id, alert_id, seq);
   `,
-  // 6: escalation (issue 22): an alert's steps as JSON, [{after_minutes, notification_channels: [ids]}].
+  // 6: escalation: an alert's steps as JSON, [{after_minutes, notification_channels: [ids]}].
   `
   ALTER TABLE alerts ADD COLUMN escalation TEXT NOT NULL DEFAULT '[]';
   `,
-  // 7: acknowledgements (issue 22): who acknowledged the alerting episode, why, when (unix seconds) and until when
+  // 7: acknowledgements: who acknowledged the alerting episode, why, when (unix seconds) and until when
   // (null: until it recovers). All four null: not acknowledged.
   `
   ALTER TABLE alerts ADD COLUMN ack_by TEXT;
@@ -142,7 +142,7 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE alerts ADD COLUMN ack_at BIGINT;
   ALTER TABLE alerts ADD COLUMN ack_until BIGINT;
   `,
-  // 8: noise control (issue 22), as on SQLite: flap guard and throttle columns, throttle windows (one row per
+  // 8: noise control, as on SQLite: flap guard and throttle columns, throttle windows (one row per
   // throttled channel: the row lock admissions take), held notifications, one summary per channel and window.
   `
   ALTER TABLE alerts ADD COLUMN flap_guard TEXT;
@@ -179,13 +179,13 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (channel_id, window_started_at)
   );
   `,
-  // 9: message templates (issue 22), as on SQLite.
+  // 9: message templates, as on SQLite.
   `
   ALTER TABLE channels ADD COLUMN template TEXT;
   ALTER TABLE alerts ADD COLUMN pagerduty_severity TEXT;
   ALTER TABLE alerts ADD COLUMN opsgenie_priority TEXT;
   `,
-  // 10: (issue 21) every change of accounts or API keys, and of alerts, their links or channels, by any writer (a
+  // 10: every change of accounts or API keys, and of alerts, their links or channels, by any writer (a
   // replica, `alertform keys revoke`) notifies the channel each replica LISTENs to, so that its read caches (key ->
   // account, alert reads) forget at once what they held (postgres/account-changes.ts). One notification per
   // statement; PostgreSQL folds repeats in a transaction.
@@ -215,7 +215,7 @@ export const MIGRATIONS: readonly string[] = [
   CREATE TRIGGER channels_notify_change AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON channels
     FOR EACH STATEMENT EXECUTE FUNCTION alertform_notify_alert_change();
   `,
-  // 11: (issue 21) what the evaluator's listing reads (alerts, their links, schedules) notifies its own channel, so
+  // 11: what the evaluator's listing reads (alerts, their links, schedules) notifies its own channel, so
   // that a replica keeps its listing between cycles until it changes (store/evaluation-listing-cache.ts). An
   // evaluator's save marks its transaction (alertform.writer = 'evaluator') and notifies nothing: the saving replica
   // applies its own updates to its records, and no other replica holds those partitions under the same token.

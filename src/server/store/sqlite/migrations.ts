@@ -128,7 +128,7 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX deliveries_account ON deliveries(account_id, state, seq);
   CREATE INDEX deliveries_finished ON deliveries(finished_at) WHERE state <> 'pending';
   `,
-  // 5: the console (issue 20). History also records mutes and notifications sent or suppressed (with the channel
+  // 5: the console. History also records mutes and notifications sent or suppressed (with the channel
   // and why; /v2/alerts/history/ keeps showing only its three statuses); alerts written by alertform's apply are
   // marked managed from git; server_secrets holds the key that signs graph links; deliveries list by alert.
   `
@@ -141,11 +141,11 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX deliveries_alert ON deliveries(account_id, alert_id, seq);
   `,
-  // 6: escalation (issue 22): an alert's steps as JSON, [{after_minutes, notification_channels: [ids]}].
+  // 6: escalation: an alert's steps as JSON, [{after_minutes, notification_channels: [ids]}].
   `
   ALTER TABLE alerts ADD COLUMN escalation TEXT NOT NULL DEFAULT '[]';
   `,
-  // 7: acknowledgements (issue 22): who acknowledged the alerting episode, why, when (unix seconds) and until when
+  // 7: acknowledgements: who acknowledged the alerting episode, why, when (unix seconds) and until when
   // (null: until it recovers). All four null: not acknowledged.
   `
   ALTER TABLE alerts ADD COLUMN ack_by TEXT;
@@ -153,7 +153,7 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE alerts ADD COLUMN ack_at INTEGER;
   ALTER TABLE alerts ADD COLUMN ack_until INTEGER;
   `,
-  // 8: noise control (issue 22): an alert's flap guard and a channel's throttle (JSON, null: none); the current
+  // 8: noise control: an alert's flap guard and a channel's throttle (JSON, null: none); the current
   // throttle window of each throttled channel (its row is the lock admissions take); the notifications it held
   // back, until the summary of their window (summary_id) lists them; one summary per channel and window.
   `
@@ -191,7 +191,7 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (channel_id, window_started_at)
   );
   `,
-  // 9: message templates (issue 22): a channel's template (JSON {title?, body?}), an alert's PagerDuty severity
+  // 9: message templates: a channel's template (JSON {title?, body?}), an alert's PagerDuty severity
   // and OpsGenie priority; NULL is the notifiers' default.
   `
   ALTER TABLE channels ADD COLUMN template TEXT;
