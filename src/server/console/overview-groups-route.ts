@@ -5,6 +5,7 @@ import { accountOf, type RouteDeps } from '../routes/route-context.js';
 import type { AlertRecord, ScheduleRecord } from '../store/store.js';
 import { OVERVIEW_STATES, classifyAlert, countStates, mutedByWindow, summarizeAlert } from './alert-overview.js';
 import { windowMutesOf } from '../routes/windows.js';
+import { groupKey } from '../../evaluation/grouping.js';
 
 /** The most groups one answer lists (the busiest first); `group_count` says how many there were. */
 export const MAX_GROUPS = 500;
@@ -57,13 +58,7 @@ export function registerOverviewGroupsRoute(router: Router, deps: RouteDeps): vo
 /** The alert's group keys: its triggered series' nodes, or its metric path's when none triggered. */
 function groupKeysOf(alert: AlertRecord, nodes: readonly number[]): Set<string> {
   const paths = alert.currentlyTriggeredMetrics.length > 0 ? alert.currentlyTriggeredMetrics : [metricPath(alert.metric)];
-  return new Set(paths.map((path) => nodesOf(path, nodes)));
-}
-
-/** The series path's nodes at `nodes`, joined by "." (a node the path lacks is empty). */
-function nodesOf(path: string, nodes: readonly number[]): string {
-  const parts = path.split('.');
-  return nodes.map((node) => parts[node] ?? '').join('.');
+  return new Set(paths.map((path) => groupKey(path, nodes)));
 }
 
 /** The first path a target reads (`sumSeries(servers.dc1.*.cpu)` reads `servers.dc1.*.cpu`); the text itself when it reads none. */
