@@ -58,7 +58,7 @@ describe('Notification Channels API page', () => {
     expect(byType.body.notifications.map((c: any) => c.type).sort()).toEqual(['email', 'email', 'slack']);
     for (const channel of byType.body.notifications) {
       // The documented fields, plus alertform's additive `template` extension (null: the default message).
-      expect(channel).toEqual({ type: expect.any(String), description: expect.any(String), destination: expect.any(String), id: expect.any(String), auto_resolve: expect.any(Boolean), throttle: null, template: null });
+      expect(channel).toEqual({ type: expect.any(String), description: expect.any(String), destination: expect.any(String), id: expect.any(String), auto_resolve: expect.any(Boolean), throttle: null, template: null, group_by: null });
     }
     const byDescriptions = await replay('GET', '/v2/notifications/?descriptions=A%20test%20notification&descriptions=slack%20channel');
     expect(byDescriptions.body.notifications.map((c: any) => c.id).sort()).toEqual([ids.email, ids.slack].sort());
@@ -73,7 +73,7 @@ describe('Notification Channels API page', () => {
     const read = await replay('GET', `/v2/notifications/${ids.email}/`);
     expect(read.status).toBe(200);
     // Plus alertform's extension (noise control), null when unused: additive, a client of the public API ignores it.
-    expect(read.body).toEqual({ type: 'email', description: 'A test notification', destination: 'email@example.com', id: ids.email, auto_resolve: false, throttle: null, template: null });
+    expect(read.body).toEqual({ type: 'email', description: 'A test notification', destination: 'email@example.com', id: ids.email, auto_resolve: false, throttle: null, template: null, group_by: null });
     expect((await replay('GET', '/v2/notifications/no-such-channel/')).status).toBe(400);
     // The page's curl example for this operation says /v2/notification/ (singular): not an endpoint (SEED).
     const singular = await replay('GET', `/v2/notification/${ids.email}/`);

@@ -80,7 +80,7 @@ describe('one normal form for the planner and the server', () => {
           compared += 1;
         }
       }
-      expect(compared).toBe(definitions.alerts.length + definitions.channels.length + definitions.schedules.length);
+      expect(compared).toBe(definitions.alerts.length + definitions.channels.length + definitions.schedules.length + (definitions.maintenanceWindows?.length ?? 0));
       expect(compared).toBeGreaterThan(0);
 
       // The server stores the normal form itself: what it returns is already canonical, not merely comparable.

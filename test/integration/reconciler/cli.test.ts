@@ -42,15 +42,15 @@ describe('the CLI against the real server', { timeout: 240_000 }, () => {
     expect(refused.code).toBe(1);
 
     const applied = await cli(['apply', planFile]);
-    expect(applied.stdout).toMatch(/\[ ?\d+\/19\] ✓ create channel "shop-oncall-pagerduty" \(\d+ ms\)/);
+    expect(applied.stdout).toMatch(/\[ ?\d+\/20\] ✓ create channel "shop-oncall-pagerduty" \(\d+ ms\)/);
     // n/N counts every step once, in the order they finish.
-    const positions = [...applied.stdout.matchAll(/^ {2}\[ ?(\d+)\/19\] /gm)].map((m) => Number(m[1]));
-    expect(positions).toEqual(Array.from({ length: 19 }, (_, i) => i + 1));
+    const positions = [...applied.stdout.matchAll(/^ {2}\[ ?(\d+)\/20\] /gm)].map((m) => Number(m[1]));
+    expect(positions).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
     expect(applied.stdout).toContain('Apply: 20 done, 0 failed, 0 skipped.');
     expect(applied.code).toBe(0);
 
     const clean = await cli(['plan', dir, '--json', '--detailed-exitcode']);
-    expect(JSON.parse(clean.stdout)).toMatchObject({ formatVersion: 1, hasChanges: false, summary: { noOp: 19 } });
+    expect(JSON.parse(clean.stdout)).toMatchObject({ formatVersion: 1, hasChanges: false, summary: { noOp: 20 } });
     expect(clean.code).toBe(0);
   });
 

@@ -82,10 +82,10 @@ describe('apply through a faulty network', { timeout: 120_000 }, () => {
     const sleeps: number[] = [];
     const flaky = fastClient(proxy.url.replace('http://', `http://${server.key}@`), { timeoutMs: 2000, sleeps, retries: 10 });
     const { plan, actual } = await planDir(dir, flaky);
-    expect(plan.summary.create).toBe(19);
+    expect(plan.summary.create).toBe(20);
     const result = await applyPlan(plan, actual, flaky);
     expect(result.failed.map((f) => `${f.change.id}: ${f.error.message}`)).toEqual([]);
-    expect(result.done).toHaveLength(19);
+    expect(result.done).toHaveLength(20);
 
     const faults = new Set(proxy.log.map((l) => l.fault));
     for (const fault of ['unavailable', 'rate-limited', 'reset-before', 'lost-answer', 'slow'] as const) expect(faults).toContain(fault);

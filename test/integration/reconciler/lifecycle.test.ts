@@ -29,17 +29,17 @@ describe('the reconciler against the real server', { timeout: 120_000 }, () => {
     // validate + plan: everything is new.
     const first = await planDir(dir, client);
     expect(first.plan.problems).toEqual([]);
-    expect(first.plan.summary).toMatchObject({ create: 19, update: 0, delete: 0, unmanaged: 0 });
+    expect(first.plan.summary).toMatchObject({ create: 20, update: 0, delete: 0, unmanaged: 0 });
 
     // apply: every step done.
     const applied = await applyPlan(first.plan, first.actual, client);
     expect(applied.failed).toEqual([]);
-    expect(applied.done).toHaveLength(19);
+    expect(applied.done).toHaveLength(20);
 
     // a clean re-plan: the canonical forms of both sides agree.
     const second = await planDir(dir, client);
     expect(second.plan.changes).toEqual([]);
-    expect(second.plan.summary.noOp).toBe(19);
+    expect(second.plan.summary.noOp).toBe(20);
 
     // a change: a threshold, a channel's routing, a mute until later, and an alert removed from the files.
     edit('alerts-api.yaml', 'above_value: 800', 'above_value: 900');

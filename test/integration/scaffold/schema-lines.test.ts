@@ -114,7 +114,7 @@ describe('$schema lines', { timeout: 120_000 }, () => {
     const copy = join(mkdtempSync(join(tmpdir(), 'af-examples-')), 'examples');
     mkdirSync(copy);
     cpSync(join(ROOT, 'examples'), copy, { recursive: true });
-    expect(expectSchemaLinesResolveAndValidate(copy)).toBe(7); // six definitions files and the rule tests (alerts-api.test.yaml, against rule-test.schema.json)
+    expect(expectSchemaLinesResolveAndValidate(copy)).toBe(8); // seven definitions files and the rule tests (alerts-api.test.yaml, against rule-test.schema.json)
   });
 
   it('examples/.alertform/schemas is the same as schemas/ (cp schemas/*.json examples/.alertform/schemas/)', () => {

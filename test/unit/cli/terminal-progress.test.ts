@@ -39,10 +39,10 @@ describe('read progress on a terminal', () => {
       return seen.map((p) => (p.kind === 'list' ? p.list : p.kind)).sort();
     };
     // ALERTFORM_URL names the server before the load: the early read.
-    expect(await listsRead({ ALERTFORM_URL: server.url, ALERTFORM_API_KEY: server.key })).toEqual(['alerts', 'channels', 'schedules']);
+    expect(await listsRead({ ALERTFORM_URL: server.url, ALERTFORM_API_KEY: server.key })).toEqual(['alerts', 'channels', 'maintenanceWindows', 'schedules']);
     // Only alertform.yaml names it: the read after the load.
     writeFileSync(join(dir, 'alertform.yaml'), `server: ${server.url}\n`);
-    expect(await listsRead({ ALERTFORM_API_KEY: server.key })).toEqual(['alerts', 'channels', 'schedules']);
+    expect(await listsRead({ ALERTFORM_API_KEY: server.key })).toEqual(['alerts', 'channels', 'maintenanceWindows', 'schedules']);
   });
 
   it('shows one status line rewritten in place once the read is slow, and erases it at the end', () => {
