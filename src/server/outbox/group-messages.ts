@@ -4,6 +4,7 @@ import type { Notification } from '../../notifications/types.js';
 import type { EvaluationUpdate } from '../store/evaluation-store.js';
 import type { NewDelivery } from '../store/outbox.js';
 import type { NewHistoryEntry } from '../store/store.js';
+import { GROUP_BY_DEFAULTS } from '../../model/noise-control.js';
 
 /**
  * Grouped delivery (pure; the stores' group-rows.ts keep the rows). A channel with `group_by` sends no notification
@@ -16,10 +17,6 @@ import type { NewHistoryEntry } from '../store/store.js';
 
 /** How many members a grouped message names; the rest are counted. */
 export const GROUPED_LIST_LIMIT = 10;
-
-/** Defaults of group_by. */
-export const DEFAULT_WAIT_SECONDS = 5;
-export const DEFAULT_INTERVAL_SECONDS = 60;
 
 /** The name a grouped message goes by in the outbox. */
 export const GROUPED_NAME = 'grouped notifications';
@@ -86,8 +83,8 @@ function membersOf(alertId: string, delivery: NewDelivery, groupBy: ChannelGroup
  */
 export function memberDueAt(groupBy: ChannelGroupBy, now: number, waitingDueAt: number | null, lastSentAt: number | null): number {
   if (waitingDueAt !== null) return waitingDueAt;
-  const wait = (groupBy.wait_seconds ?? DEFAULT_WAIT_SECONDS) * 1000;
-  const interval = (groupBy.interval_seconds ?? DEFAULT_INTERVAL_SECONDS) * 1000;
+  const wait = (groupBy.wait_seconds ?? GROUP_BY_DEFAULTS.waitSeconds) * 1000;
+  const interval = (groupBy.interval_seconds ?? GROUP_BY_DEFAULTS.intervalSeconds) * 1000;
   if (lastSentAt !== null && now < lastSentAt + interval) return Math.max(now + wait, lastSentAt + interval);
   return now + wait;
 }
