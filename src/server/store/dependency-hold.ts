@@ -54,6 +54,7 @@ export function holdDependents(
   return updates.map((update) => {
     const deps = children.get(update.alertId);
     if (!deps || deps.length === 0) return update;
+    const edges = deps.map(edgeOf);
     // One notification goes to several channels as one payload object: decided once per notification.
     const byNotification = new Map<unknown, NewDelivery[]>();
     for (const delivery of update.deliveries) {
@@ -66,7 +67,7 @@ export function holdDependents(
     const entries: NotificationRecord[] = [];
     for (const [payload, deliveries] of byNotification) {
       const series = seriesOf(payload);
-      const holders = series.map((one) => heldBy(one, deps.map(edgeOf), alerting));
+      const holders = series.map((one) => heldBy(one, edges, alerting));
       if (holders.some((holder) => holder === null)) continue;
       const parent = parents.get(holders[0]!.alertId)!;
       for (const delivery of deliveries) held.add(delivery);
