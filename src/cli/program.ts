@@ -19,6 +19,7 @@ import { registerInitCommand } from './commands/init.js';
 import { registerBackupCommand } from './commands/backup.js';
 import { registerCompletionCommand } from './commands/completion.js';
 import { registerCommentCommand } from './commands/comment.js';
+import { registerImportCommand } from './commands/import.js';
 
 /** Options every command accepts; commands read them with `command.optsWithGlobals()`. */
 export interface GlobalOptions {
@@ -66,6 +67,7 @@ With --json, results and errors are one JSON document on stdout, with formatVers
   registerApplyCommand(program);
   registerCommentCommand(program);
   registerPullCommand(program);
+  registerImportCommand(program);
   registerMuteCommands(program);
   registerDeliveriesCommand(program);
   registerStatusCommand(program);
