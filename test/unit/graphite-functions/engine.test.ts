@@ -43,3 +43,16 @@ describe('the function engine', () => {
     expect([pyRound(0.0078125, 6), pyRound(2.5e-7, 6), pyRound(1 / 3, 6), pyRound(-0.0078125, 6)]).toEqual([0.007812, 0, 0.333333, -0.007812]);
   });
 });
+
+describe('the list of functions evaluated locally', () => {
+  it('is the one docs/evaluator.md and `alertform test --help` give', async () => {
+    const { readFileSync } = await import('node:fs');
+    const docs = readFileSync(new URL('../../../docs/evaluator.md', import.meta.url), 'utf8');
+    const section = docs.slice(docs.indexOf('## Functions evaluated locally'), docs.indexOf('## What alertform considers true'));
+    const help = readFileSync(new URL('../../../src/cli/commands/test.ts', import.meta.url), 'utf8');
+    for (const name of LOCAL_FUNCTION_NAMES) {
+      expect(section).toMatch(new RegExp(`\`${name}\``));
+      expect(help).toMatch(new RegExp(`\\b${name}\\b`));
+    }
+  });
+});
