@@ -70,12 +70,14 @@ function pair(series1: TimeSeries, series2: TimeSeries, name: string): TimeSerie
 
 function byNodes(seriesList: TimeSeries[], total: TimeSeries[] | null, nodes: number[]): TimeSeries[] {
   const keys: string[] = [];
+  const known = new Set<string>();
   const metaSeries = new Map<string, TimeSeries[]>();
   for (const series of seriesList) {
     const key = aggKey(series, nodes);
     if (!metaSeries.has(key)) {
       metaSeries.set(key, [series]);
       keys.push(key);
+      known.add(key);
     } else metaSeries.get(key)!.push(series);
   }
   // graphite-web reuses the start, end and step of the last normalize() for the MISSING series; before any, it
@@ -96,7 +98,10 @@ function byNodes(seriesList: TimeSeries[], total: TimeSeries[] | null, nodes: nu
       const key = aggKey(series, nodes);
       if (!groups.has(key)) {
         groups.set(key, [series]);
-        if (!keys.includes(key)) keys.push(key);
+        if (!known.has(key)) {
+          keys.push(key);
+          known.add(key);
+        }
       } else groups.get(key)!.push(series);
     }
     for (const [key, group] of groups) totals.set(key, sumGroup(group));

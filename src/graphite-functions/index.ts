@@ -100,9 +100,31 @@ function lookbackOf(expression: ExpressionNode, step: number): number {
  * itself fails on the data (it answers HTTP 500).
  */
 export function evaluateTarget(target: string, fetch: SeriesFetch, range: EvaluationRange): RenderSeries[] {
+  return compileTarget(target).evaluate(fetch, range);
+}
+
+/** A target parsed and checked once, for a caller that evaluates it again and again (the stream evaluation). */
+export interface CompiledTarget {
+  target: string;
+  /** seriesPathsOf(target). */
+  paths: readonly string[];
+  /** lookbackSecondsOf(target, step). */
+  lookbackSeconds(step: number): number;
+  /** evaluateTarget(target, fetch, range), without parsing again. */
+  evaluate(fetch: SeriesFetch, range: EvaluationRange): RenderSeries[];
+}
+
+/** Parses and checks a target once; throws for a target that is not locally evaluable (see whyNotLocal). */
+export function compileTarget(target: string): CompiledTarget {
   const reason = whyNotLocal(target);
   if (reason !== null) throw new Error(`"${target}" is not evaluated locally: ${reason}`);
-  return evaluateExpression(parseTarget(target).expression, fetch, range).map((series) => series.toRenderSeries());
+  const expression = parseTarget(target).expression;
+  return {
+    target,
+    paths: fetchedPathsOf(expression),
+    lookbackSeconds: (step) => lookbackOf(expression, step),
+    evaluate: (fetch, range) => evaluateExpression(expression, fetch, range).map((series) => series.toRenderSeries()),
+  };
 }
 
 export type { ArgNode };

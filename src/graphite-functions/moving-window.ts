@@ -49,7 +49,7 @@ function movingWindow(func: string, tagName: string): FunctionSpec {
       const seriesList = seriesArg(call, 'seriesList');
       if (seriesList.length === 0) return [];
       const window = windowArg(call);
-      const preview = previewSeconds(window, Math.max(...seriesList.map((s) => s.step)))!;
+      const preview = previewSeconds(window, seriesList.reduce((max, s) => Math.max(max, s.step), 0))!;
       const xFilesFactor = numberArg(call, 'xFilesFactor', null);
       const previewList = call.evaluateFirstOver({ from: call.range.from - preview, until: call.range.until });
       return previewList.map((series) => {

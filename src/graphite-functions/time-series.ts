@@ -133,8 +133,13 @@ export function normalize(seriesLists: readonly (readonly TimeSeries[])[]): { li
   if (list.length === 0) throw new EmptyResult();
   const step = list.map((s) => s.step).reduce(lcm);
   for (const s of list) s.valuesPerPoint = Math.floor(step / s.step);
-  const start = Math.min(...list.map((s) => s.start));
-  let end = Math.max(...list.map((s) => s.end));
+  // Loops, not Math.min(...): a wildcard may match more series than a call takes arguments.
+  let start = Infinity;
+  let end = -Infinity;
+  for (const s of list) {
+    if (s.start < start) start = s.start;
+    if (s.end > end) end = s.end;
+  }
   end -= pyMod(end - start, step);
   return { list, start, end, step };
 }
@@ -147,7 +152,8 @@ export function pyMod(a: number, b: number): number {
 
 /** Python's izip_longest over the consolidated values: rows padded with null to the longest. */
 export function zipLongest(series: readonly (readonly Value[])[]): Value[][] {
-  const length = Math.max(0, ...series.map((s) => s.length));
+  let length = 0;
+  for (const s of series) if (s.length > length) length = s.length;
   const rows: Value[][] = new Array(length);
   for (let i = 0; i < length; i += 1) rows[i] = series.map((s) => (i < s.length ? s[i]! : null));
   return rows;

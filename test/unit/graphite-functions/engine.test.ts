@@ -56,3 +56,17 @@ describe('the list of functions evaluated locally', () => {
     }
   });
 });
+
+describe('a compiled target', () => {
+  it('answers as evaluateTarget, from one parse', async () => {
+    const { compileTarget } = await import('../../../src/graphite-functions/index.js');
+    const compiled = compileTarget("movingAverage(sumSeries(a.*), '1min')");
+    const all = [{ target: 'a.x', step: 10, datapoints: Array.from({ length: 20 }, (_, i) => [i, 1000 + i * 10] as [number, number]) }];
+    const fetch = (path: string) => (path === 'a.*' ? all : []);
+    expect(compiled.paths).toEqual(['a.*']);
+    expect(compiled.lookbackSeconds(10)).toBe(60);
+    expect(compiled.evaluate(fetch, { from: 1060, until: 1190 })).toEqual(evaluateTarget("movingAverage(sumSeries(a.*), '1min')", fetch, { from: 1060, until: 1190 }));
+    expect(compiled.evaluate(fetch, { from: 1060, until: 1190 })[0]!.datapoints[0]).toEqual([3.5, 1070]);
+    expect(() => compileTarget('exclude(a.*, "x")')).toThrow(/exclude\(\) is not evaluated locally/);
+  });
+});
