@@ -86,13 +86,25 @@ export function pyFormatG(x: number): string {
 export function pyRound(x: number, digits: number): number {
   // From 1e21 up a double has no fractional digits (and toFixed would switch to exponents).
   if (!Number.isFinite(x) || x === 0 || Math.abs(x) >= 1e21) return x;
+  // Fast path: when x * 10^digits is clearly not halfway between two integers, the product's own rounding error
+  // (half a unit in its last place) cannot move it across .5, so Math.round picks Python's integer, and n / 10^digits
+  // (both exact doubles, one correctly rounded division) is the double nearest the decimal result.
+  const power = 10 ** digits;
+  const scaled = x * power;
+  if (Math.abs(scaled) < 2 ** 52) {
+    const fraction = Math.abs(scaled - Math.trunc(scaled));
+    if (Math.abs(fraction - 0.5) > Math.abs(scaled) * 2 ** -50 + 2 ** -60) {
+      const n = Math.sign(scaled) * Math.round(Math.abs(scaled));
+      return n / power;
+    }
+  }
   const exact = Math.abs(x).toFixed(100);
   const point = exact.indexOf('.');
   const kept = exact.slice(0, point) + exact.slice(point + 1, point + 1 + digits);
   const rest = exact.slice(point + 1 + digits);
-  let scaled = BigInt(kept);
-  if (rest[0]! > '5' || (rest[0] === '5' && (/[1-9]/.test(rest.slice(1)) || scaled % 2n === 1n))) scaled += 1n;
-  const text = scaled.toString().padStart(digits + 1, '0');
+  let whole = BigInt(kept);
+  if (rest[0]! > '5' || (rest[0] === '5' && (/[1-9]/.test(rest.slice(1)) || whole % 2n === 1n))) whole += 1n;
+  const text = whole.toString().padStart(digits + 1, '0');
   const value = Number(`${text.slice(0, text.length - digits)}.${text.slice(text.length - digits)}`);
   return x < 0 ? -value : value;
 }

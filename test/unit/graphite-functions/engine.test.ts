@@ -70,3 +70,26 @@ describe('a compiled target', () => {
     expect(() => compileTarget('exclude(a.*, "x")')).toThrow(/exclude\(\) is not evaluated locally/);
   });
 });
+
+describe("Python's round(x, 6)", () => {
+  it('gives the exact path\'s answer on the fast path, for many values', async () => {
+    const { pyRound } = await import('../../../src/graphite-functions/python-numbers.js');
+    // The exact path alone: the decimal expansion rounded half to even (what pyRound falls back to near a tie).
+    const exact = (x: number) => {
+      const text = Math.abs(x).toFixed(100);
+      const point = text.indexOf('.');
+      let whole = BigInt(text.slice(0, point) + text.slice(point + 1, point + 7));
+      const rest = text.slice(point + 7);
+      if (rest[0]! > '5' || (rest[0] === '5' && (/[1-9]/.test(rest.slice(1)) || whole % 2n === 1n))) whole += 1n;
+      const digits = whole.toString().padStart(7, '0');
+      return Math.sign(x) * Number(`${digits.slice(0, -6)}.${digits.slice(-6)}`);
+    };
+    let seed = 12345;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    for (let i = 0; i < 20_000; i += 1) {
+      const x = (random() - 0.5) * 10 ** Math.floor(random() * 12 - 4);
+      expect(pyRound(x, 6)).toBe(exact(x));
+    }
+    for (const tie of [0.0078125, 2.5e-7 * 2, 1.0000005, 0.0000125]) expect(pyRound(tie, 6)).toBe(exact(tie));
+  });
+});
