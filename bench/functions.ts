@@ -9,6 +9,7 @@
  */
 import { compileTarget, type FetchedSeries } from '../src/graphite-functions/index.js';
 import { compileGraphitePattern } from '../src/model/graphite-target/glob.js';
+import { describeMachine } from './lib/report.js';
 
 const SERIES = Number(process.env.BENCH_SERIES ?? 1_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
@@ -66,6 +67,7 @@ const TARGETS = [
   'aliasByNode(scale(keepLastValue(bench.*.requests), 8), 1)',
 ];
 
+process.stdout.write(`bench:functions on ${await describeMachine()}\n`);
 const base = time(baseline);
 process.stdout.write(`${SERIES} series, 10 s points, 10 minutes (${RUNS} runs, medians)\n`);
 process.stdout.write(`baseline (read the points, sum the rows): ${base.toFixed(2)} ms, ${((base * 1000) / SERIES).toFixed(2)} µs a series\n`);
