@@ -110,6 +110,18 @@ const TARGETS = [
   'asPercent(perSecond(gf.counter.*), sumSeries(perSecond(gf.counter.*)))',
   "divideSeries(summarize(gf.web.h1.requests, '5min'), summarize(gf.web.h1.total, '5min'))",
   'keepLastValue(transformNull(gf.web.h3.requests, 1), 3)',
+  // Edges: pipes into a moving window, a keyword path also read positionally, empty lists, inf, a day's bucket.
+  'gf.web.h1.requests | movingAverage(5)',
+  'sumSeries(gf.web.h1.requests | scale(2), gf.web.h2.requests)',
+  'sumSeries(transformNull(gf.web.h3.requests, referenceSeries=gf.web.h1.requests), gf.web.h1.requests)',
+  'asPercent(gf.web.h1.requests, gf.web.h1.total)',
+  'divideSeries(gf.nothing.*, gf.web.h1.total)',
+  'countSeries(gf.nothing.*)',
+  'keepLastValue(gf.web.h3.requests, inf)',
+  "summarize(gf.web.h1.requests, '1d')",
+  'movingAverage(gf.web.h3.requests, 10, xFilesFactor=0.8)',
+  'perSecond(sumSeries(gf.web.h1.requests, gf.coarse.h1.requests))',
+  'maxSeries(gf.mid.h1.requests, gf.coarse.h2.requests, gf.half.h1.requests)',
 ];
 
 /** Targets graphite-web fails on, and its status: the engine throws GraphiteWebError with it. */
