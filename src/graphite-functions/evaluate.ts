@@ -2,7 +2,7 @@ import type { RenderSeries } from '../evaluation/render-series.js';
 import type { ArgNode, CallNode, ExpressionNode } from '../model/graphite-target/grammar.js';
 import { bindCall } from './bind-call.js';
 import type { ArgValue, BoundCall } from './function-spec.js';
-import { EmptyResult, GraphiteWebError, InputParameterError, pyMod, TimeSeries, type Value } from './time-series.js';
+import { EmptyResult, GraphiteWebError, InputParameterError, LOCAL_LIMITS, LocalLimitError, pyMod, TimeSeries, type Value } from './time-series.js';
 
 /** A fetched series; `step` when the caller knows it (else it is read from the points: see stepOf). */
 export type FetchedSeries = RenderSeries & { step?: number };
@@ -42,6 +42,7 @@ export function windowSeries(series: FetchedSeries, pathExpression: string, rang
   let untilSlot = range.until - pyMod(range.until, step) + step;
   if (untilSlot === fromSlot) untilSlot += step;
   const count = Math.max(0, Math.floor((untilSlot - fromSlot) / step));
+  if (count > LOCAL_LIMITS.slotsPerSeries) throw new LocalLimitError(`${count} points of ${step} s for ${series.target} (at most ${LOCAL_LIMITS.slotsPerSeries})`);
   const values: Value[] = new Array<Value>(count).fill(null);
   for (const [value, time] of series.datapoints) {
     const slot = time - pyMod(time, step);

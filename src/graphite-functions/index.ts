@@ -13,7 +13,7 @@ import { LOCAL_FUNCTIONS } from './registry.js';
  */
 
 export { DEFAULT_STEP, stepOf, windowSeries, type EvaluationRange, type FetchedSeries, type SeriesFetch } from './evaluate.js';
-export { GraphiteWebError } from './time-series.js';
+export { GraphiteWebError, LOCAL_LIMITS, LocalLimitError } from './time-series.js';
 
 /** The names of the functions evaluated locally, sorted (graphite-web's short names `sum`, `avg`, `pct` included). */
 export const LOCAL_FUNCTION_NAMES: readonly string[] = [...LOCAL_FUNCTIONS.keys()].sort();
@@ -96,8 +96,9 @@ function lookbackOf(expression: ExpressionNode, step: number): number {
  * Evaluates a target over a range as graphite-web's `/render` would, on the series `fetch` gives for each path
  * expression (see windowSeries for how they are cut to the range; they must reach lookbackSecondsOf(target)
  * before `from`). Returns graphite-web's answer: series named as it names them, `[value, time]` points, null
- * where it has None. Throws for a target that is not locally evaluable, and GraphiteWebError where graphite-web
- * itself fails on the data (it answers HTTP 500).
+ * where it has None. Throws for a target that is not locally evaluable, GraphiteWebError where graphite-web
+ * itself fails on the data (it answers HTTP 500 or 400), and LocalLimitError for an evaluation past LOCAL_LIMITS
+ * (ask graphite-web then).
  */
 export function evaluateTarget(target: string, fetch: SeriesFetch, range: EvaluationRange): RenderSeries[] {
   return compileTarget(target).evaluate(fetch, range);

@@ -3,7 +3,7 @@ import { numberArg, seriesArg, type BoundCall, type FunctionSpec } from './funct
 import { pyNumberText } from './python-numbers.js';
 import { parseTimeOffset } from './time-offset.js';
 import type { ArgNode } from '../model/graphite-target/grammar.js';
-import type { TimeSeries, Value } from './time-series.js';
+import { LOCAL_LIMITS, LocalLimitError, type TimeSeries, type Value } from './time-series.js';
 
 /**
  * movingAverage (and movingSum, movingMin, movingMax: graphite-web's movingWindow with another function). The value
@@ -56,6 +56,10 @@ function movingWindow(func: string, tagName: string): FunctionSpec {
         const name = window.kind === 'string' ? `${tagName}(${series.name},"${window.value}")` : `${tagName}(${series.name},${window.text})`;
         const points = window.kind === 'string' ? Math.floor(preview / series.step) : Math.trunc(window.value);
         const effectiveXff = xFilesFactor ?? series.xFilesFactor;
+        // Each window is added up afresh, as graphite-web does (a running sum would round differently).
+        if (Math.max(0, series.values.length - points) * points > LOCAL_LIMITS.windowValues) {
+          throw new LocalLimitError(`a window of ${points} points over ${series.values.length} points (at most ${LOCAL_LIMITS.windowValues} values added up)`);
+        }
         // Raw values, as graphite-web slices the list (not its consolidated reading).
         const raw = series.values;
         const values: Value[] = [];

@@ -1,7 +1,7 @@
 import { AGG_FUNCS } from './safe.js';
 import { seriesArg, stringArg, type FunctionSpec } from './function-spec.js';
 import { parseTimeOffset } from './time-offset.js';
-import { pyMod, type TimeSeries, type Value } from './time-series.js';
+import { LOCAL_LIMITS, LocalLimitError, pyMod, type TimeSeries, type Value } from './time-series.js';
 
 /**
  * summarize(seriesList, interval, func='sum', alignToFrom=false), graphite-web's: buckets of `interval` seconds,
@@ -56,6 +56,7 @@ const summarize: FunctionSpec = {
         newStart = series.start - pyMod(series.start, interval);
         newEnd = series.end - pyMod(series.end, interval) + interval;
       }
+      if ((newEnd - newStart) / interval > LOCAL_LIMITS.slotsPerSeries) throw new LocalLimitError(`${Math.ceil((newEnd - newStart) / interval)} buckets of ${interval} s`);
       const { values, end } = summarizeValues(series, aggFunc, interval, newStart, newEnd);
       if (alignToFrom) newEnd = end;
       const name = `summarize(${series.name}, "${intervalString}", "${func}"${alignToFrom ? ', true' : ''})`;

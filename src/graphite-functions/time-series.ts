@@ -92,6 +92,21 @@ function consolidate(func: ConsolidationFunc, usable: number[]): number {
   }
 }
 
+/**
+ * The most slots a series may have in one evaluation (a week of 1 s points is 604,800), and the most window
+ * values a moving window may add up in one evaluation: a target (a tenant's) asking for more is not evaluated
+ * here (graphite-web, reading whisper, is bounded by the retention instead).
+ */
+export const LOCAL_LIMITS = { slotsPerSeries: 1_000_000, windowValues: 50_000_000 };
+
+/** Raised when an evaluation would pass LOCAL_LIMITS: the caller asks graphite-web instead. */
+export class LocalLimitError extends Error {
+  constructor(message: string) {
+    super(`too large to evaluate locally: ${message}`);
+    this.name = 'LocalLimitError';
+  }
+}
+
 /** Raised where graphite-web raises NormalizeEmptyResultError: the call answers no series. */
 export class EmptyResult extends Error {}
 

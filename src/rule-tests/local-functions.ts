@@ -1,6 +1,6 @@
 import type { RenderSeries } from '../evaluation/render-series.js';
 import { compileGraphitePattern } from '../model/graphite-target/glob.js';
-import { evaluateTarget, GraphiteWebError, type FetchedSeries } from '../graphite-functions/index.js';
+import { evaluateTarget, GraphiteWebError, LocalLimitError, type FetchedSeries } from '../graphite-functions/index.js';
 import type { RuleTestCase } from './read-rule-tests.js';
 
 /**
@@ -11,7 +11,7 @@ import type { RuleTestCase } from './read-rule-tests.js';
  * again after: every input point keeps its slot. Nothing before the first point exists (movingAverage's early
  * windows are as short as on a fresh Graphite).
  */
-export function evaluateTestQuery(metric: string, test: RuleTestCase, end: number): { series: RenderSeries[] } | { failure: string } {
+export function evaluateTestQuery(metric: string, test: RuleTestCase, end: number): { series: RenderSeries[] } | { failure: string } | { notRun: string } {
   const step = test.interval;
   const shift = ((test.start % step) + step) % step;
   const first = test.start - shift;
@@ -26,6 +26,7 @@ export function evaluateTestQuery(metric: string, test: RuleTestCase, end: numbe
     return { series: answer.map((one) => ({ target: one.target, datapoints: one.datapoints.map(([value, time]) => [value, time + shift] as [number | null, number]) })) };
   } catch (error) {
     if (error instanceof GraphiteWebError) return { failure: `Graphite would fail on "${metric}": ${error.message}` };
+    if (error instanceof LocalLimitError) return { notRun: `"${metric}" is ${error.message} (pass --graphite-url)` };
     throw error;
   }
 }

@@ -59,6 +59,7 @@ export function runRuleTest(
     if (!isBatchableTarget(metric)) {
       const evaluated = evaluateTestQuery(metric, test, end);
       if ('failure' in evaluated) return { ...base, status: 'failed', failures: [{ location: test.alertLocation, message: evaluated.failure }] };
+      if ('notRun' in evaluated) return { ...base, status: 'not_run', failures: [], reason: evaluated.notRun };
       series.set(metric, evaluated.series);
       continue;
     }

@@ -93,3 +93,19 @@ describe("Python's round(x, 6)", () => {
     for (const tie of [0.0078125, 2.5e-7 * 2, 1.0000005, 0.0000125]) expect(pyRound(tie, 6)).toBe(exact(tie));
   });
 });
+
+describe('bounds on what a target may cost', () => {
+  it('refuses, as too large to evaluate locally, a range, a window or buckets past the limits', async () => {
+    const { LocalLimitError } = await import('../../../src/graphite-functions/index.js');
+    const one = [{ target: 'a', step: 1, datapoints: [[1, 1000], [2, 1001]] as [number, number][] }];
+    const fetch = () => one;
+    // 2,000,000 one-second slots.
+    expect(() => evaluateTarget('sumSeries(a)', fetch, { from: 0, until: 2_000_000 })).toThrow(LocalLimitError);
+    // A window of 100,000 points over a day of them: 8.6e9 values to add up.
+    expect(() => evaluateTarget('movingAverage(a, 100000)', fetch, { from: 0, until: 86_400 })).toThrow(LocalLimitError);
+    const coarse = [{ target: 'a', step: 3600, datapoints: [[1, 3600]] as [number, number][] }];
+    expect(() => evaluateTarget("summarize(a, '1s')", () => coarse, { from: 0, until: 3600 * 400 })).toThrow(LocalLimitError);
+    // Within them, the same targets answer.
+    expect(evaluateTarget('movingAverage(a, 3)', fetch, { from: 999, until: 1010 })[0]!.datapoints).toHaveLength(11);
+  });
+});
