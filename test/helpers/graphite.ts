@@ -247,6 +247,9 @@ function writePlaintext(port: number, points: GraphitePoint[]): Promise<void> {
   const body = points.map((p) => `${p.path} ${p.value} ${p.time ?? now}\n`).join('');
   return new Promise((resolve, reject) => {
     const socket = connect({ host: '127.0.0.1', port }, () => socket.end(body));
+    // Carbon says nothing back, but its end must be read for 'close' to come: nock 15, loaded in the same process
+    // (the Action's tests), holds an unread socket open.
+    socket.resume();
     socket.once('error', reject);
     socket.once('close', (hadError) => (hadError ? reject(new Error('carbon closed the connection')) : resolve()));
   });
