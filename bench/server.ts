@@ -4,7 +4,7 @@
  * Both run as child processes (`node --import tsx ...`, 127.0.0.1, port 0) and are driven from this process with
  * the same autocannon settings, alternating rounds so that a change in the machine's load hits both alike. The
  * real server is `alertform serve` as a user starts it, on each store in turn: a SQLite file (WAL, fsync per commit)
- * and a PostgreSQL database in a local cluster started for the run (test/helpers/postgres.ts), request log at info.
+ * and a PostgreSQL database in a local cluster started for the run (test/helpers/postgres.ts), request log at debug.
  *
  * Each scenario runs BENCH_ROUNDS rounds of one run each, the order alternating; the ratio printed is the median of
  * the rounds' ratios (each measured back to back), the req/s and p99 those of the median run of each side. Beside
@@ -12,7 +12,7 @@
  * CPU per request over the server's: a figure other processes on the machine disturb much less than throughput.
  *
  * Environment: BENCH_SECONDS (per run, default 5), BENCH_CONNECTIONS (default 10), BENCH_ROUNDS (default 3),
- * BENCH_LOG_LEVEL (the server's ALERTFORM_LOG_LEVEL, default info: one request log line per request),
+ * BENCH_LOG_LEVEL (the server's ALERTFORM_LOG_LEVEL, default debug: one request log line per request),
  * BENCH_STORES (default sqlite,postgres), BENCH_SCENARIOS (default read,search,create: which of the three to run).
  *
  * Goals (issue 21): reading one alert >= 70% of bare Koa on SQLite and >= 50% on PostgreSQL; a search page >= 40%.
@@ -36,7 +36,7 @@ const settings: LoadSettings = {
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 
 const dir = mkdtempSync(join(tmpdir(), 'alertform-bench-server-'));
-const logLevel = process.env.BENCH_LOG_LEVEL ?? 'info';
+const logLevel = process.env.BENCH_LOG_LEVEL ?? 'debug';
 // Both stores by default; PostgreSQL is skipped (with a line saying so) where its binaries are missing.
 const storeNames = (process.env.BENCH_STORES ?? 'sqlite,postgres').split(',').map((name) => name.trim());
 const scenarioNames = new Set((process.env.BENCH_SCENARIOS ?? 'read,search,create').split(',').map((name) => name.trim()));

@@ -38,7 +38,7 @@ const EXPECTED_DURING_FAULTS = [
 ];
 
 interface LogLine {
-  level: number;
+  level: string;
   msg: string;
   time: number;
   replica: number;
@@ -200,7 +200,7 @@ async function main(): Promise<void> {
     const deadCount = dead.status === 200 ? (dead.body.deliveries as unknown[]).length : -1;
 
     // Errors: expected ones name a fault and fall in a fault's window (plus 20 s for what was in flight).
-    const errors = logs.filter((line) => line.level >= 50);
+    const errors = logs.filter((line) => line.level === 'error' || line.level === 'fatal');
     const unexpected = errors.filter(
       (line) => !(EXPECTED_DURING_FAULTS.includes(line.msg) && faults.some((fault) => line.time >= fault.from - 1_000 && line.time <= fault.to + 20_000)),
     );
@@ -250,10 +250,12 @@ function collectLogs(server: ServeProcess, replica: number, logs: LogLine[]): vo
     partial = lines.pop() ?? '';
     for (const text of lines) {
       try {
-        const line = JSON.parse(text) as { level: number; msg: string; time: number; error?: string };
-        if (line.level >= 50) logs.push({ level: line.level, msg: line.msg, time: line.time, replica, ...(line.error ? { error: line.error } : {}) });
+        const line = JSON.parse(text) as { level: string; msg: string; time: string; error?: string };
+        if (line.level === 'error' || line.level === 'fatal') {
+          logs.push({ level: line.level, msg: line.msg, time: Date.parse(line.time), replica, ...(line.error ? { error: line.error } : {}) });
+        }
       } catch {
-        if (text.trim() !== '') logs.push({ level: 60, msg: `unparsed: ${text.slice(0, 200)}`, time: Date.now(), replica });
+        if (text.trim() !== '') logs.push({ level: 'fatal', msg: `unparsed: ${text.slice(0, 200)}`, time: Date.now(), replica });
       }
     }
   });

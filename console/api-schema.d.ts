@@ -1180,12 +1180,14 @@ export interface components {
         Readiness: {
             /** @enum {string} */
             status: "ready" | "not ready";
-            /** @description database, migrations, and each background service (the evaluator). */
+            /** @description database, migrations, each background service (the evaluator), and `email` on a server without an SMTP server (ready, with a warning). */
             checks: {
                 name: string;
                 ready: boolean;
                 /** @description What failed (never a credential). */
                 detail?: string;
+                /** @description Ready, but something will not work as configured, e.g. email channels on a server without --smtp-url (`plan` shows it). */
+                warning?: string;
             }[];
         };
         AlertGraph: {

@@ -1,11 +1,18 @@
 import type { Command } from 'commander';
-import { createProgram } from './program.js';
 import { CliError } from './errors.js';
 import { jsonWritten, renderJsonError } from './json-output.js';
 import { AlertformError } from '../model/errors.js';
+import { VERSION } from '../version.js';
 
 /** The entry point: the only place that turns errors into messages and exit codes. */
 async function main(argv: string[]): Promise<void> {
+  // Every command's module tree loads with the program: `--version` alone, asked by scripts and version checks,
+  // answers before it (its start is then node's own plus this file's few imports).
+  if (argv.length === 3 && (argv[2] === '--version' || argv[2] === '-V')) {
+    process.stdout.write(`${VERSION}\n`);
+    return;
+  }
+  const { createProgram } = await import('./program.js');
   const program = createProgram();
   // Every command, not only the root (commander copies the setting only to commands added after it): usage
   // errors of a subcommand come here too, instead of a process.exit inside commander.

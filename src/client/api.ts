@@ -216,6 +216,14 @@ export class AlertformClient {
     return this.http.request('DELETE', `v2/alerts/${encodeURIComponent(id)}/muted/`, { idempotent: true });
   }
 
+  /**
+   * alertform serve's readiness report (GET /readyz, no key needed): its checks, with warnings. Not retried, and a
+   * 503 (not ready) throws like any other answer: callers read it only for what it says in passing.
+   */
+  getReadiness(): Promise<{ status?: string; checks?: { name?: unknown; ready?: unknown; warning?: unknown }[] } | undefined> {
+    return this.http.request('GET', 'readyz', { idempotent: false });
+  }
+
   getMuteStatus(id: string): Promise<MuteStatus> {
     return this.http.request<MuteStatus>('GET', `v2/alerts/${encodeURIComponent(id)}/muted/`, { idempotent: true });
   }

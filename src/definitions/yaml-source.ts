@@ -1,4 +1,4 @@
-import jsyaml from 'js-yaml';
+import { CORE_SCHEMA, loadAll } from 'js-yaml';
 import { LineCounter, parseAllDocuments, isMap, isNode, isScalar, visit, type Document, type Pair, type Scalar, type YAMLMap } from 'yaml';
 import { ALIAS_ALLOWANCE, isAliasBomb, mayHoldAlias } from './alias-expansion.js';
 import type { Problem, SourceLocation } from './problems.js';
@@ -39,7 +39,7 @@ export function parseYamlFile(file: SourceFile, problems: Problem[]): ParsedDocu
   let values: unknown[];
   try {
     // CORE_SCHEMA is YAML 1.2's, as yaml's default: no timestamps (an `until:` stays a string), no merge keys.
-    values = jsyaml.loadAll(file.text, undefined, { schema: jsyaml.CORE_SCHEMA, filename: file.path });
+    values = loadAll(file.text, { schema: CORE_SCHEMA, filename: file.path });
   } catch {
     const documents: ParsedDocument[] = [];
     for (const { doc, at } of parseWithPositions(file, problems)) {

@@ -8,6 +8,7 @@ import type { Problem } from '../definitions/problems.js';
 import { AlertformError } from '../model/errors.js';
 import { startEarlyRead } from './early-read.js';
 import { planAgainstServer } from './make-plan.js';
+import { readServerWarnings, serverWarningsFor } from './server-warnings.js';
 import type { ActualState } from './state.js';
 import type { Plan } from './types.js';
 import type { ReadReporter } from '../progress/reads.js';
@@ -76,12 +77,17 @@ export async function planProject(options: PlanProjectOptions): Promise<ProjectP
     const { client, server } = early ?? connect(options.server, loaded.config, env, options.reportRead);
     const prune = resolvePrune(options.prune, loaded.config);
     const lists = await early?.lists;
-    const { plan, actual } = await planAgainstServer(loaded.definitions, client, {
-      prune,
-      ...(options.allowDeletes !== undefined ? { allowDeletes: options.allowDeletes } : {}),
-      ...(options.now ? { now: options.now } : {}),
-      ...(lists ? { lists } : {}),
-    });
+    // The server's own warnings (alertform serve's /readyz) are read beside the state, not after it.
+    const [{ plan, actual }, warnings] = await Promise.all([
+      planAgainstServer(loaded.definitions, client, {
+        prune,
+        ...(options.allowDeletes !== undefined ? { allowDeletes: options.allowDeletes } : {}),
+        ...(options.now ? { now: options.now } : {}),
+        ...(lists ? { lists } : {}),
+      }),
+      readServerWarnings(client),
+    ]);
+    plan.warnings.push(...serverWarningsFor(loaded.definitions, actual, warnings));
     return { status: 'planned', plan, actual, client, server, loaded };
   } finally {
     early?.stop();

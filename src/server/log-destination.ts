@@ -1,6 +1,16 @@
 import { isatty } from 'node:tty';
-import { pino, type Logger } from 'pino';
+import { pino, type Logger, type LoggerOptions } from 'pino';
 import { prettyLogLine } from './log-pretty.js';
+
+/**
+ * The server's log line: the level by name (`"level":"info"`) and the time in ISO 8601 UTC
+ * (`"time":"2026-11-27T14:03:07.120Z"`), which Loki, journald's readers and a person all read without a table of
+ * pino's level numbers or a conversion of epoch milliseconds.
+ */
+export const SERVER_LOG_OPTIONS = {
+  formatters: { level: (label: string) => ({ level: label }) },
+  timestamp: pino.stdTimeFunctions.isoTime,
+} satisfies LoggerOptions;
 
 /** `auto`: readable lines when the log goes to a terminal (a person), JSON lines otherwise (journald, a collector). */
 export type LogFormat = 'auto' | 'pretty' | 'json';
@@ -85,7 +95,7 @@ export function createServerLogger(level: string, options: { format?: LogFormat;
       destination.flush(done);
     },
   };
-  return pino({ level }, stream);
+  return pino({ level, ...SERVER_LOG_OPTIONS }, stream);
 }
 
 /** Resolves once every line logged so far is written (at most FLUSH_TIMEOUT_MS: a reader may never read). */

@@ -4,14 +4,16 @@
  * for what is one JSON.parse and a join per line, and the asynchronous, batched destination (log-destination.ts)
  * stays as it is. The line is formatted after pino has redacted it, so a pretty line holds no more than the JSON one.
  */
-const LEVELS: Record<number, { name: string; color: number }> = {
-  10: { name: 'TRACE', color: 90 },
-  20: { name: 'DEBUG', color: 90 },
-  30: { name: 'INFO', color: 32 },
-  40: { name: 'WARN', color: 33 },
-  50: { name: 'ERROR', color: 31 },
-  60: { name: 'FATAL', color: 31 },
+const LEVELS: Record<string, { name: string; color: number }> = {
+  trace: { name: 'TRACE', color: 90 },
+  debug: { name: 'DEBUG', color: 90 },
+  info: { name: 'INFO', color: 32 },
+  warn: { name: 'WARN', color: 33 },
+  error: { name: 'ERROR', color: 31 },
+  fatal: { name: 'FATAL', color: 31 },
 };
+/** pino's level numbers, for a line written by a logger with pino's default formatting. */
+const NUMBERED: Record<number, string> = { 10: 'trace', 20: 'debug', 30: 'info', 40: 'warn', 50: 'error', 60: 'fatal' };
 /** Said by the line's start (time, level, message) or of no use to a person (pid, hostname). */
 const SHOWN_ELSEWHERE = new Set(['level', 'time', 'pid', 'hostname', 'msg']);
 
@@ -23,9 +25,10 @@ export function prettyLogLine(line: string, color: boolean): string {
   } catch {
     return line;
   }
-  const level = LEVELS[entry.level as number] ?? { name: String(entry.level), color: 0 };
+  const level = LEVELS[NUMBERED[entry.level as number] ?? String(entry.level)] ?? { name: String(entry.level), color: 0 };
   const name = level.name.padEnd(5);
-  const time = typeof entry.time === 'number' ? clock(new Date(entry.time)) : '';
+  const date = typeof entry.time === 'number' || typeof entry.time === 'string' ? new Date(entry.time) : undefined;
+  const time = date && !Number.isNaN(date.getTime()) ? clock(date) : '';
   const fields = Object.entries(entry).filter(([key]) => !SHOWN_ELSEWHERE.has(key));
   const stack = (entry.err as { stack?: unknown } | undefined)?.stack;
   const rest = fields.map(([key, value]) => `${key}=${key === 'err' ? errorSummary(value) : fieldValue(value)}`).join(' ');

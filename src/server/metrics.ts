@@ -18,6 +18,9 @@ export interface DeliveryCounts {
  * requests are observed by the app, evaluation cycles by the evaluator service; alerts by status and deliveries
  * are read when /metrics is scraped.
  */
+/** prom-client's default gauges whose names break Prometheus' naming rules (a `_total` suffix on a gauge). */
+const UNLINTABLE_DEFAULTS = ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'];
+
 export class ServerMetrics {
   readonly registry = new Registry();
   private readonly requests: Histogram<'method' | 'route' | 'status'>;
@@ -34,6 +37,9 @@ export class ServerMetrics {
   constructor(store: Pick<Store, 'alerts' | 'pendingBound'>, evaluation?: EvaluationHealth) {
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry });
+    // prom-client's totals of the per-type gauges are gauges named *_total, which Prometheus reserves for counters
+    // (`promtool check metrics` refuses them); the per-type gauges stay, and sum(nodejs_active_handles) is the total.
+    for (const name of UNLINTABLE_DEFAULTS) this.registry.removeSingleMetric(name);
     this.requests = new Histogram({
       name: 'alertform_http_request_duration_seconds',
       help: 'HTTP requests by method, route (the path pattern) and status, with their latency',

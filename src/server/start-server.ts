@@ -13,7 +13,7 @@ import type { FailureLimitOptions } from './http/failure-limiter.js';
 import type { Store } from './store/store.js';
 import type { RetryPolicy } from './outbox/backoff.js';
 import { ServerMetrics } from './metrics.js';
-import { flushLog } from './log-destination.js';
+import { SERVER_LOG_OPTIONS, flushLog } from './log-destination.js';
 import { EvaluationHealth } from './evaluator/evaluation-health.js';
 import type { NoDataPolicy } from '../evaluation/no-data.js';
 
@@ -29,6 +29,8 @@ export interface ServiceReadiness {
   name: string;
   ready: boolean;
   detail?: string;
+  /** Ready, but something will not work as configured (email without an SMTP server): said to operators and `plan`. */
+  warning?: string;
 }
 
 /** What a background service gets: the store, the logger, the server's options, its metrics and its outbox sender. */
@@ -124,7 +126,7 @@ export interface RunningServer {
 
 /** Opens the store, makes sure the given keys exist, and serves the /v2 API until close(). */
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
-  const logger = options.logger ?? pino({ level: process.env.ALERTFORM_LOG_LEVEL ?? 'info' });
+  const logger = options.logger ?? pino({ level: process.env.ALERTFORM_LOG_LEVEL ?? 'info', ...SERVER_LOG_OPTIONS });
   // Judged before anything opens: a bad entry is the operator's mistake, said at once.
   const destinations = parseDestinationPolicy(options.allowPrivateDestinations);
   const store = options.store ?? (await openStore(options.db ?? './alertform.db'));

@@ -34,15 +34,23 @@ export function mockGitHub(options: { apiUrl?: string; owner?: string; repo?: st
   let tokenLogin: string | undefined;
 
   const scope = nock(origin).persist();
-  const record = (method: string, path: string, body: unknown, headers: Record<string, string | string[]>) => {
-    const authorization = headers.authorization;
-    requests.push({ method, path, body, authorization: Array.isArray(authorization) ? authorization[0] : authorization });
+  /**
+   * Records a request and answers its path with query and its JSON body (nock calls a reply function with the
+   * request, a fetch Request).
+   */
+  const record = async (method: string, request: Request): Promise<{ uri: string; body: unknown }> => {
+    const url = new URL(request.url);
+    const uri = `${url.pathname}${url.search}`;
+    const text = method === 'GET' ? '' : await request.text();
+    const body = text === '' ? undefined : (JSON.parse(text) as unknown);
+    requests.push({ method, path: uri, body, authorization: request.headers.get('authorization') ?? undefined });
+    return { uri, body };
   };
 
   scope
     .get(new RegExp(`^${prefix}/issues/(\\d+)/comments`))
-    .reply(function (uri) {
-      record('GET', uri, undefined, this.req.headers);
+    .reply(async (request: Request) => {
+      const { uri } = await record('GET', request);
       const url = new URL(uri, origin);
       const issue = Number(/issues\/(\d+)/.exec(url.pathname)![1]);
       const perPage = Number(url.searchParams.get('per_page') ?? 30);
@@ -56,16 +64,16 @@ export function mockGitHub(options: { apiUrl?: string; owner?: string; repo?: st
       return [200, slice, headers];
     })
     .post(new RegExp(`^${prefix}/issues/(\\d+)/comments$`))
-    .reply(function (uri, body) {
-      record('POST', uri, body, this.req.headers);
+    .reply(async (request: Request) => {
+      const { uri, body } = await record('POST', request);
       const issue = Number(/issues\/(\d+)/.exec(uri)![1]);
       const comment = { id: nextId++, body: (body as { body: string }).body, login: tokenLogin ?? ACTIONS_BOT };
       comments.set(issue, [...(comments.get(issue) ?? []), comment]);
       return [201, { id: comment.id, body: comment.body, user: { login: comment.login } }];
     })
     .patch(new RegExp(`^${prefix}/issues/comments/(\\d+)$`))
-    .reply(function (uri, body) {
-      record('PATCH', uri, body, this.req.headers);
+    .reply(async (request: Request) => {
+      const { uri, body } = await record('PATCH', request);
       const id = Number(/comments\/(\d+)$/.exec(uri)![1]);
       for (const list of comments.values()) {
         const comment = list.find((c) => c.id === id);
@@ -78,13 +86,13 @@ export function mockGitHub(options: { apiUrl?: string; owner?: string; repo?: st
     })
     // Who the token is: a workflow's GITHUB_TOKEN may not ask (GitHub answers 403), a personal token may.
     .get(`${pathname.replace(/\/$/, '')}/user`)
-    .reply(function (uri) {
-      record('GET', uri, undefined, this.req.headers);
+    .reply(async (request: Request) => {
+      await record('GET', request);
       return tokenLogin ? [200, { login: tokenLogin }] : [403, { message: 'Resource not accessible by integration' }];
     })
     .get(new RegExp(`^${prefix}/commits/([0-9a-f]+)/pulls`))
-    .reply(function (uri) {
-      record('GET', uri, undefined, this.req.headers);
+    .reply(async (request: Request) => {
+      const { uri } = await record('GET', request);
       const sha = /commits\/([0-9a-f]+)\/pulls/.exec(uri)![1]!;
       return [200, (mergedPulls.get(sha) ?? []).map((pr) => ({ ...pr, state: 'closed' }))];
     });

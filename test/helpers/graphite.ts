@@ -22,6 +22,13 @@ export interface Graphite {
   writePoints(points: GraphitePoint[]): Promise<void>;
   /** The render API as JSON for one target over the last `minutes`. */
   render(target: string, minutes?: number): Promise<GraphiteSeries[]>;
+  /**
+   * Renders `target` until `done` accepts its series (at most `timeoutMs`), a 5xx meaning "not yet": carbon
+   * creates a whisper file in several writes (header, then zeroed archives), and graphite-web answers 500 to a
+   * render that reads one half-written, while its find already lists the file. Wait with this for points to be
+   * readable, never for a file to exist.
+   */
+  waitForSeries(target: string, done: (series: GraphiteSeries[]) => boolean, options?: { minutes?: number; timeoutMs?: number }): Promise<GraphiteSeries[]>;
   /** Metric paths matching a find query such as `collectd.*`. */
   findMetrics(query: string): Promise<string[]>;
   stop(): Promise<void>;
@@ -154,6 +161,21 @@ DATABASES = {'default': {'NAME': ${py(join(dir, 'graphite.db'))}, 'ENGINE': 'dja
         if (!response.ok) throw new Error(`graphite render ${response.status}: ${await response.text()}`);
         return (await response.json()) as GraphiteSeries[];
       },
+      async waitForSeries(target, done, { minutes = 60, timeoutMs = 60_000 } = {}) {
+        const deadline = Date.now() + timeoutMs;
+        for (;;) {
+          const response = await fetch(`${url}/render?target=${encodeURIComponent(target)}&from=-${minutes}min&until=now&format=json`);
+          const body = await response.text();
+          if (response.ok) {
+            const series = JSON.parse(body) as GraphiteSeries[];
+            if (done(series)) return series;
+          } else if (response.status < 500) {
+            throw new Error(`graphite render ${response.status}: ${body.slice(0, 500)}`);
+          }
+          if (Date.now() > deadline) throw new Error(`graphite did not show ${target} as wanted within ${timeoutMs} ms (last answer ${response.status})`);
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+      },
       async findMetrics(query) {
         const response = await fetch(`${url}/metrics/expand?query=${encodeURIComponent(query)}&leavesOnly=1`);
         if (!response.ok) throw new Error(`graphite find ${response.status}`);
@@ -227,6 +249,9 @@ function writePlaintext(port: number, points: GraphitePoint[]): Promise<void> {
   const body = points.map((p) => `${p.path} ${p.value} ${p.time ?? now}\n`).join('');
   return new Promise((resolve, reject) => {
     const socket = connect({ host: '127.0.0.1', port }, () => socket.end(body));
+    // Carbon says nothing back, but its end must be read for 'close' to come: nock 15, loaded in the same process
+    // (the Action's tests), holds an unread socket open.
+    socket.resume();
     socket.once('error', reject);
     socket.once('close', (hadError) => (hadError ? reject(new Error('carbon closed the connection')) : resolve()));
   });

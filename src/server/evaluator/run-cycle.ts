@@ -4,7 +4,7 @@ import type { GraphiteClient, RenderResult } from '../../graphite/index.js';
 import { CycleQueries } from './cycle-queries.js';
 import type { Notification } from '../../notifications/types.js';
 import { historyQueryRange, queryRangeMinutes } from '../../evaluation/criteria.js';
-import type { EvaluationAlert, EvaluationLease, EvaluationStore, EvaluationUpdate, NotificationRecord } from '../store/evaluation-store.js';
+import type { EvaluationAlert, EvaluationLease, EvaluationStore, EvaluationUpdate, NotificationRecord, SavedRound } from '../store/evaluation-store.js';
 import { listRound, type ReplicaLeases } from './round-lease.js';
 import { criteriaOf, judgeAlert, judgeCriterion, type Criterion, type CriterionOutcome } from '../../evaluation/judge-alert.js';
 import type { Advance, CycleInput } from '../../evaluation/transitions.js';
@@ -59,7 +59,12 @@ export interface CycleReport {
   notifications: number;
   saved: number;
   durationMs: number;
+  /** The first MAX_NAMED_CHANGES alerts whose state changed, by id and name, for the cycle's log line. */
+  changed: { alert: string; alertName: string; from: string; to: string }[];
 }
+
+/** A cycle's log line names at most this many changed alerts (an outage can change thousands; the count says all). */
+const MAX_NAMED_CHANGES = 20;
 
 /**
  * One evaluation cycle: read the alerts a page at a time, fetch each distinct query once (batched by the Graphite
@@ -84,6 +89,9 @@ export async function runEvaluationCycle(deps: CycleDependencies): Promise<Cycle
   let deliveries = 0;
   let transitions = 0;
   const transitionsTo: Record<string, number> = {};
+  const changed: CycleReport['changed'] = [];
+  /** The names of the alerts that notify this cycle: a dependency may hold their pages, and the log names them. */
+  const notifyingNames = new Map<string, string>();
   let failedQueries = 0;
   /** Judges one alert whose query results are all in. */
   const judge = ({ alert, settleSeconds, criteria, slots, historySlots }: Plan) => {
@@ -106,6 +114,7 @@ export async function runEvaluationCycle(deps: CycleDependencies): Promise<Cycle
       if (advance.state.status !== previous.status) {
         transitions += 1;
         transitionsTo[advance.state.status] = (transitionsTo[advance.state.status] ?? 0) + 1;
+        if (changed.length < MAX_NAMED_CHANGES) changed.push({ alert: alert.id, alertName: alert.name, from: previous.status, to: advance.state.status });
       }
       const outgoing: { notification: Notification; channels: readonly string[] }[] = [];
       for (const { event, triggered, channels, escalation, flapping } of advance.notifications) {
@@ -139,6 +148,7 @@ export async function runEvaluationCycle(deps: CycleDependencies): Promise<Cycle
         );
         notifications += outgoing.length;
         deliveries += alertDeliveries.length;
+        if (alertDeliveries.length > 0) notifyingNames.set(alert.id, alert.name);
         updates.push({
           alertId: alert.id,
           status: advance.state.status,
@@ -150,7 +160,7 @@ export async function runEvaluationCycle(deps: CycleDependencies): Promise<Cycle
         });
       }
     } catch (error) {
-      deps.logger?.error({ alert: alert.id, error: (error as Error).message }, 'alert evaluation failed');
+      deps.logger?.error({ alert: alert.id, alertName: alert.name, error: (error as Error).message }, 'alert evaluation failed');
     }
   };
 
@@ -216,7 +226,7 @@ export async function runEvaluationCycle(deps: CycleDependencies): Promise<Cycle
   }
   await Promise.all(renders);
 
-  if (updates.length > 0) await deps.store.saveEvaluations(updates, lease);
+  if (updates.length > 0) logHeld(await deps.store.saveEvaluations(updates, lease), notifyingNames, deps.logger);
   if (deliveries > 0) deps.onDeliveriesWritten?.();
   // The mutes' history is an audit, not the mute itself (the round is saved): a failure here is logged, not the cycle's.
   if (windowMutes.length > 0) {
@@ -234,16 +244,29 @@ export async function runEvaluationCycle(deps: CycleDependencies): Promise<Cycle
     notifications,
     saved: updates.length,
     durationMs: Date.now() - started,
+    changed,
   };
   deps.logger?.debug(report, 'evaluation cycle');
   return report;
+}
+
+/**
+ * A line per notification a dependency held back (an operator reading the log learns why a page did not go out),
+ * the first MAX_NAMED_CHANGES of a cycle; one line counts the rest (a parent's outage can hold thousands).
+ */
+function logHeld(saved: SavedRound | void, names: ReadonlyMap<string, string>, logger?: Logger): void {
+  if (!saved || saved.held.length === 0 || !logger) return;
+  for (const held of saved.held.slice(0, MAX_NAMED_CHANGES)) {
+    logger.info({ alert: held.alertId, alertName: names.get(held.alertId), metric: held.metric, reason: held.reason }, 'notification held by a dependency');
+  }
+  if (saved.held.length > MAX_NAMED_CHANGES) logger.info({ more: saved.held.length - MAX_NAMED_CHANGES }, 'more notifications held by dependencies');
 }
 
 function safeListCriteria(alert: EvaluationAlert, logger?: Logger): Criterion[] {
   try {
     return criteriaOf(alert.metric, alert.alertCriteria, alert.additionalCriteria);
   } catch (error) {
-    logger?.error({ alert: alert.id, error: (error as Error).message }, 'alert has unreadable criteria');
+    logger?.error({ alert: alert.id, alertName: alert.name, error: (error as Error).message }, 'alert has unreadable criteria');
     return [];
   }
 }

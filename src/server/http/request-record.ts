@@ -17,7 +17,8 @@ export interface AnsweredRequest {
  * first middleware (app.ts) and the cached-read fast path (cached-read.ts), so the two cannot drift apart.
  */
 export function recordRequest(logger: Logger, metrics: ServerMetrics | undefined, request: AnsweredRequest): void {
-  // Path only (a graph link's token cut): the query may be long, and headers (with the key) are never logged.
-  logger.info({ method: request.method, path: loggablePath(request.path), status: request.status, ms: Math.round(request.ms) }, 'request');
+  // Path only (a graph link's token cut): the query may be long, and headers (with the key) are never logged. At
+  // debug: an open console tab polls every few seconds, and at info its reads would bury what an operator must see.
+  logger.debug({ method: request.method, path: loggablePath(request.path), status: request.status, ms: Math.round(request.ms) }, 'request');
   metrics?.observeRequest(request.method, request.route, request.status, request.ms / 1000);
 }

@@ -250,8 +250,16 @@ export const RESPONSE_SCHEMAS: Json = {
     status: { type: 'string', enum: ['ready', 'not ready'] },
     checks: {
       type: 'array',
-      description: 'database, migrations, and each background service (the evaluator).',
-      items: always({ name: string, ready: { type: 'boolean' }, detail: { type: 'string', description: 'What failed (never a credential).' } }, { required: ['name', 'ready'] }),
+      description: 'database, migrations, each background service (the evaluator), and `email` on a server without an SMTP server (ready, with a warning).',
+      items: always(
+        {
+          name: string,
+          ready: { type: 'boolean' },
+          detail: { type: 'string', description: 'What failed (never a credential).' },
+          warning: { type: 'string', description: 'Ready, but something will not work as configured, e.g. email channels on a server without --smtp-url (`plan` shows it).' },
+        },
+        { required: ['name', 'ready'] },
+      ),
     },
   }),
 };

@@ -12,6 +12,9 @@ export interface DeliveryService extends BackgroundService {
   wake(): void;
 }
 
+/** What /readyz's `email` check and the start's warning say on a server without --smtp-url. */
+export const NO_SMTP_WARNING = 'this server has no SMTP server (alertform serve --smtp-url): notifications to email channels are dead-lettered';
+
 /**
  * The outbox's delivery worker as a server background service, on every `alertform serve` process, evaluating or
  * not: any replica sends what any other wrote, and a server started without a Graphite still delivers what an
@@ -50,8 +53,21 @@ export function startDeliveryService(context: ServiceContext): DeliveryService {
     const counts = await store.outbox.countDeliveriesByChannelType();
     return { pending: counts.pending, failed: counts.dead };
   });
+  if (!settings.smtpUrl) void warnOfUndeliverableEmail(store, logger);
   return {
     wake: () => worker.wake(),
     close: () => worker.stop(5_000),
+    // Ready either way (every other channel delivers), but /readyz says it, and `plan` reads it from there.
+    ...(settings.smtpUrl ? {} : { readiness: () => ({ name: 'email', ready: true, warning: NO_SMTP_WARNING }) }),
   };
+}
+
+/** At start, without an SMTP server: a warning when alerts notify email channels, before the first dead letter. */
+async function warnOfUndeliverableEmail(store: ServiceContext['store'], logger: ServiceContext['logger']): Promise<void> {
+  try {
+    const count = (await store.channels.countEmailChannelsInUse?.()) ?? 0;
+    if (count > 0) logger.warn({ emailChannels: count }, `${count} email channel${count === 1 ? '' : 's'} that alerts notify cannot deliver: ${NO_SMTP_WARNING}`);
+  } catch (error) {
+    logger.warn({ error: (error as Error).message }, 'could not count the email channels in use');
+  }
 }

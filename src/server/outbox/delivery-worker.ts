@@ -51,8 +51,8 @@ const PRUNE_EVERY_MS = 10 * 60_000;
  * under it while a dead worker's rows come back soon), sends each with a timeout, then marks it delivered,
  * reschedules it (backoff with jitter, or the service's Retry-After) or dead-letters it. Rows are written before
  * anything is sent, so a crash at any point leaves them pending: delivery is at least once, and the stable
- * delivery id (dedup keys, Idempotency-Key, Message-ID) lets receivers make it exactly once. Logs name the channel
- * id and type, never its destination.
+ * delivery id (dedup keys, Idempotency-Key, Message-ID) lets receivers make it exactly once. Logs name the alert and
+ * the channel (id and name) and the channel's type, never its destination.
  */
 export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWorker {
   const id = randomUUID();
@@ -107,7 +107,17 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
 
   const deliver = async (delivery: ClaimedDelivery): Promise<void> => {
     const notification = { ...(delivery.payload as Notification), deliveryId: delivery.id };
-    const log = { delivery: delivery.id, channel: delivery.channel.id, type: delivery.channel.type, alert: delivery.alertId, event: notification.event };
+    // Names beside ids: a person reading the log (or searching it in Loki) knows the alert and the channel by name.
+    const alertName = (notification.alert as Partial<Notification['alert']> | undefined)?.name;
+    const log = {
+      delivery: delivery.id,
+      channel: delivery.channel.id,
+      channelName: delivery.channel.description,
+      type: delivery.channel.type,
+      alert: delivery.alertId,
+      ...(typeof alertName === 'string' ? { alertName } : {}),
+      event: notification.event,
+    };
     const attemptNumber = delivery.attempts + 1;
     try {
       await attempt(delivery, notification);

@@ -16,6 +16,11 @@ export interface ChannelStore {
    */
   deleteChannel(accountId: string, id: string): Promise<{ alertsChanged: number } | null>;
   searchChannels(accountId: string, query: ChannelQuery): Promise<Page<ChannelRecord>>;
+  /**
+   * Email channels of every account with an address and at least one alert notifying them: what a server without
+   * an SMTP server would dead-letter (its start warns). Optional: a store without it is not asked.
+   */
+  countEmailChannelsInUse?(): Promise<number>;
 }
 
 export interface ChannelWrite {

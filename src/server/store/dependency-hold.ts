@@ -2,7 +2,7 @@ import { heldBy, type DependencyEdge } from '../../evaluation/dependencies.js';
 import type { DependsOnItem } from '../../model/types.js';
 import type { EvalState } from '../../evaluation/transitions.js';
 import type { NewDelivery } from './outbox.js';
-import type { EvaluationUpdate, NotificationRecord } from './evaluation-store.js';
+import type { EvaluationUpdate, HeldNotification, NotificationRecord } from './evaluation-store.js';
 
 /**
  * Holding a child alert's new pages while a parent alerts (pure; the stores call it inside the fenced save, with the
@@ -92,6 +92,13 @@ export function holdDependents(
       evalState: toldState(update.evalState, [...held]),
     };
   });
+}
+
+/** The notifications a saved round held back (their `held` history entries, which only the dependency hold writes). */
+export function heldNotifications(saved: readonly EvaluationUpdate[]): HeldNotification[] {
+  return saved.flatMap((update) =>
+    update.history.flatMap((entry) => (entry.status === 'held' ? [{ alertId: update.alertId, metric: entry.metric, reason: (entry as NotificationRecord).reason }] : [])),
+  );
 }
 
 /** The series a notification is about: its triggered series, or the alert's query when it names none (no data). */

@@ -135,7 +135,7 @@ export interface EvaluationStore {
    * save is fenced: when a partition of it has moved to another replica since, nothing is saved and it throws
    * LeaseLost, so two replicas never both save (and notify) a transition.
    */
-  saveEvaluations(updates: EvaluationUpdate[], lease?: EvaluationLease): Promise<void>;
+  saveEvaluations(updates: EvaluationUpdate[], lease?: EvaluationLease): Promise<SavedRound | void>;
   /**
    * Records that window episodes muted alerts (`muted_by_window` in their history), each (window, alert, episode)
    * once whoever reports it and however often: the cycle reports every alert a window mutes, every cycle.
@@ -158,6 +158,18 @@ export interface EvaluationLease {
 export function alertPartition(alertId: string, partitionCount: number): number {
   const prefix = Number.parseInt(alertId.slice(0, 8), 16);
   return Number.isNaN(prefix) ? 0 : prefix % partitionCount;
+}
+
+/** What a save decided beyond the updates it was given: the notifications a dependency held (for the log). */
+export interface SavedRound {
+  held: HeldNotification[];
+}
+
+/** A notification of `alertId` about `metric` that a dependency held back; `reason` names the alerting parent. */
+export interface HeldNotification {
+  alertId: string;
+  metric: string;
+  reason: string;
 }
 
 /**

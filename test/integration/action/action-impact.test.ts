@@ -29,12 +29,7 @@ describe.skipIf(availability.skip)('the Action with graphite-url', { timeout: 18
       points.push({ path: 'prod.web.p99', value: high ? 700 : 200, time });
     }
     await graphite.writePoints(points);
-    for (let attempt = 0; ; attempt += 1) {
-      const [series] = await graphite.render('prod.web.p99', 26 * 60 + 5);
-      if ((series?.datapoints.filter(([v]) => v !== null).length ?? 0) >= points.length) break;
-      if (attempt > 300) throw new Error('carbon did not take the points');
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await graphite.waitForSeries('prod.web.p99', ([series]) => (series?.datapoints.filter(([v]) => v !== null).length ?? 0) >= points.length, { minutes: 26 * 60 + 5 });
   });
   afterAll(async () => {
     nock.enableNetConnect();

@@ -37,8 +37,16 @@ const heavy = (loaded: string[]) =>
   loaded.filter((url) => HEAVY.some((pattern) => pattern.test(url)) && !HELP_CONSTANTS.some((path) => url.endsWith(path)));
 
 describe('the CLI start', { timeout: 60_000 }, () => {
-  it('loads commander and no module of a command for --version', async () => {
+  it('loads neither commander nor any command for --version: it answers before the program loads', async () => {
     const loaded = await modulesLoadedBy(['--version']);
+    expect(loaded.some((url) => url.endsWith('/src/cli/main.ts'))).toBe(true);
+    expect(loaded.filter((url) => url.includes('/node_modules/commander/'))).toEqual([]);
+    expect(loaded.filter((url) => /\/src\/cli\/(program|commands\/|actions\/)/.test(url))).toEqual([]);
+    expect(heavy(loaded)).toEqual([]);
+  });
+
+  it('loads commander and no module of a command for --help', async () => {
+    const loaded = await modulesLoadedBy(['--help']);
     expect(loaded.some((url) => url.includes('/node_modules/commander/'))).toBe(true);
     expect(heavy(loaded)).toEqual([]);
     expect(loaded.filter((url) => /\/src\/cli\/actions\//.test(url))).toEqual([]);

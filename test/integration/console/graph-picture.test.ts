@@ -27,7 +27,7 @@ async function setUp(publicUrl?: string, logLines?: string[]) {
     evalIntervalSeconds: 0.2,
     allowPrivateDestinations: true,
     ...(publicUrl ? { publicUrl } : {}),
-    ...(logLines ? { logger: pino({ level: 'info' }, { write: (line: string) => void logLines.push(line) }) } : {}),
+    ...(logLines ? { logger: pino({ level: 'debug' }, { write: (line: string) => void logLines.push(line) }) } : {}),
   });
   closers.push(() => server.close());
   const channel = await server.request('POST', '/v2/notifications/', { type: 'webhook', description: 'hook', destination: `${receiver.url}/hook` });

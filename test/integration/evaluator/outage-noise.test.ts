@@ -1,3 +1,4 @@
+import { pino } from 'pino';
 import { afterEach, expect, it } from 'vitest';
 import { makeSeries, startFakeRender } from '../../helpers/fake-render-server.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
@@ -26,9 +27,10 @@ async function outageGraphite(series: string[]) {
   return { render, values };
 }
 
-async function startServerOn(db: string, graphiteUrl: string): Promise<TestServer> {
+async function startServerOn(db: string, graphiteUrl: string, logLines?: string[]): Promise<TestServer> {
   const server = await startTestServer({
     db, graphiteUrl, evalIntervalSeconds: 0.2, allowPrivateDestinations: true,
+    ...(logLines ? { logger: pino({ level: 'info' }, { write: (line: string) => void logLines.push(line) }) } : {}),
     delivery: { pollMs: 50, retry: { firstDelayMs: 100, maxDelayMs: 300 } },
   });
   closers.push(() => server.close());
@@ -121,7 +123,8 @@ describeEachStore('noise that scales with the outage, on a running server', (bac
     const { render, values } = await outageGraphite(series);
     const receiver = await startWebhookReceiver();
     closers.push(receiver.close);
-    const server = await startServerOn(await backend.createDb(), render.url);
+    const logLines: string[] = [];
+    const server = await startServerOn(await backend.createDb(), render.url, logLines);
     await server.request('POST', '/v2/notifications/', { type: 'webhook', description: 'hook', destination: `${receiver.url}/hook` });
     const create = async (name: string, metric: string, dependsOn?: unknown) => {
       const created = await server.request('POST', '/v2/alerts/', {
@@ -153,6 +156,16 @@ describeEachStore('noise that scales with the outage, on a running server', (bac
     expect((appTimeline.body.entries as { kind: string; reason: string }[]).filter((entry) => entry.kind === 'held').map((entry) => entry.reason)).toEqual([
       'depends on disk, which is alerting',
     ]);
+    // The log says it too, naming the alert held and the parent: an operator learns why a page did not go out.
+    const logged = logLines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(logged.filter((entry) => entry.msg === 'notification held by a dependency').map((entry) => [entry.alert, entry.alertName, entry.metric, entry.reason])).toEqual([
+      [disk, 'disk', 'hosts.a.disk', 'depends on ping, which is alerting'],
+      [app, 'app', 'hosts.a.app', 'depends on disk, which is alerting'],
+    ]);
+    // The cycle's line names the alerts whose state changed; the delivery's line names the alert and the channel.
+    const cycles = logged.filter((entry) => entry.msg === 'evaluation cycle').flatMap((entry) => entry.changed as { alertName: string; to: string }[]);
+    expect(cycles).toContainEqual({ alert: ping, alertName: 'ping', from: 'healthy', to: 'alerting' });
+    expect(logged.find((entry) => entry.msg === 'notification delivered')).toMatchObject({ alert: ping, alertName: 'ping', channelName: 'hook', event: 'alerting' });
 
     // Everything recovers: ping's resolve goes out; disk and app were never paged, so nothing is resolved for them.
     for (const name of series) values.set(name, 0);

@@ -217,10 +217,7 @@ describe.skipIf(availability.skip)('evaluation against a real Graphite', () => {
     ]);
     // Until carbon has created their files, Graphite shows no series at all (a missing query would then name
     // itself): wait until it shows both.
-    await until(
-      () => graphite.render('it.beat.*', 10),
-      (series) => series.filter((one) => one.datapoints.some(([value]) => value !== null)).length === 2,
-    );
+    await graphite.waitForSeries('it.beat.*', (series) => series.filter((one) => one.datapoints.some(([value]) => value !== null)).length === 2, { minutes: 10 });
     const created = await server.request('POST', '/v2/alerts/', {
       name: 'Heartbeats',
       metric: 'it.beat.*',

@@ -18,11 +18,7 @@ describe.skipIf(availability.skip)('the real Graphite the tests run', () => {
       { path: 'harness.web1.load', value: 3.5, time: now - 20 },
       { path: 'harness.web2.load', value: 7, time: now - 20 },
     ]);
-    let series: Awaited<ReturnType<Graphite['render']>> = [];
-    for (let attempt = 0; attempt < 100 && series.length < 2; attempt += 1) {
-      series = await graphite.render('harness.*.load', 5);
-      if (series.length < 2) await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    const series = await graphite.waitForSeries('harness.*.load', (found) => found.length === 2, { minutes: 5, timeoutMs: 10_000 });
     expect(series.map((s) => s.target).sort()).toEqual(['harness.web1.load', 'harness.web2.load']);
     const values = series.flatMap((s) => s.datapoints.map(([value]) => value)).filter((v) => v !== null);
     expect(values.sort()).toEqual([3.5, 7]);

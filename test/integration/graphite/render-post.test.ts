@@ -4,7 +4,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGraphiteClient } from '../../../src/graphite/render-client.js';
 import { renderForm } from '../../../src/graphite/render-query.js';
 import { graphiteAvailability, startGraphite, type Graphite } from '../../helpers/graphite.js';
-import { until } from '../../helpers/until.js';
 
 const availability = graphiteAvailability();
 const HOSTS = 400;
@@ -49,8 +48,11 @@ describe.skipIf(availability.skip)('render requests POSTed to the real graphite-
   beforeAll(async () => {
     graphite = await startGraphite({ retentions: '10s:6h' });
     await graphite.writePoints(Array.from({ length: HOSTS }, (_, i) => ({ path: `post.h${i}.load`, value: i, time })));
-    // carbon creates the whisper files as it drains its cache; graphite-web finds a metric by its file.
-    await until(() => graphite.findMetrics('post.*.load'), (found) => found.length === HOSTS, 60_000, 200);
+    // carbon creates the whisper files as it drains its cache; a file is listed before it is written whole, so
+    // wait until every series reads back with its point.
+    await graphite.waitForSeries('post.*.load', (series) => series.length === HOSTS && series.every((one) => one.datapoints.some(([value]) => value !== null)), {
+      minutes: Math.ceil((Date.now() / 1000 - time) / 60) + 5,
+    });
   }, 120_000);
   afterAll(async () => {
     await graphite?.stop();

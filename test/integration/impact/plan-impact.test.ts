@@ -88,13 +88,7 @@ describe.skipIf(availability.skip)('plan --graphite-url against a real Graphite 
     const expected = new Map<string, number>();
     for (const p of points) expected.set(p.path, (expected.get(p.path) ?? 0) + 1);
     for (const [path, count] of expected) {
-      for (let attempt = 0; ; attempt += 1) {
-        const [series] = await graphite.render(path, 3 * 24 * 60 + 70);
-        const seen = series?.datapoints.filter(([v]) => v !== null).length ?? 0;
-        if (seen >= count) break;
-        if (attempt > 300) throw new Error(`${path}: carbon has ${seen} of ${count} points`);
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
+      await graphite.waitForSeries(path, ([series]) => (series?.datapoints.filter(([v]) => v !== null).length ?? 0) >= count, { minutes: 3 * 24 * 60 + 70 });
     }
     dir = mkdtempSync(join(tmpdir(), 'af-impact-'));
     // The server's current version: impact-cpu alerting after 15 minutes above 90.

@@ -45,7 +45,7 @@ describeEachStore('acknowledging on $name', (backend) => {
       keys: ['ack-key', 'other-tenant-key'],
       db: await backend.createDb(),
       now: () => clock,
-      logger: pino({ level: 'info' }, { write: (line: string) => void logLines.push(line) }),
+      logger: pino({ level: 'debug' }, { write: (line: string) => void logLines.push(line) }),
       notifierUrls: { pagerduty: `${receiver.url}/pd` },
       graphiteUrl: render.url,
       publicUrl: PUBLIC_URL,

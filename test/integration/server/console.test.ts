@@ -53,7 +53,7 @@ describe('serving the web console', () => {
 
   it('logs the console requests by path only: the key the console sends never reaches the log', async () => {
     const lines: string[] = [];
-    const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(line) });
+    const logger = pino({ level: 'debug' }, { write: (line: string) => void lines.push(line) });
     const key = 'console-log-key-0123456789abcdef';
     const server = await start({ keys: [key], logger });
     await fetch(`${server.url}/alerts/abc`);

@@ -7,6 +7,9 @@ import { startTestServer, type TestServer } from '../../helpers/server.js';
 import { startFakeRender } from '../../helpers/fake-render-server.js';
 import { spawnNodeServer } from '../../helpers/server-process.js';
 import { SERVE_OPTIONS } from '../../../src/cli/serve-options.js';
+import { NO_SMTP_WARNING } from '../../../src/server/outbox/delivery-service.js';
+import { until } from '../../helpers/until.js';
+import { pino } from 'pino';
 
 const MAIN = fileURLToPath(new URL('../../../src/cli/main.ts', import.meta.url));
 const DOCS = fileURLToPath(new URL('../../../docs/server.md', import.meta.url));
@@ -34,10 +37,32 @@ function sample(text: string, name: string, labels: Record<string, string> = {})
 
 describe('/readyz', () => {
   it('is 200 with each check when the database answers and is migrated', async () => {
-    const server = await started();
+    const server = await started({ smtpUrl: 'smtp://127.0.0.1:25' });
     const response = await server.request('GET', '/readyz', undefined, { key: null });
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ status: 'ready', checks: [{ name: 'database', ready: true }, { name: 'migrations', ready: true }] });
+  });
+
+  it('says, ready, that email cannot be sent without --smtp-url; the start warns when alerts notify an email channel', async () => {
+    const db = join(mkdtempSync(join(tmpdir(), 'af-no-smtp-')), 'a.db');
+    const first = await startTestServer({ db, smtpUrl: 'smtp://127.0.0.1:25' });
+    const channel = await first.request('POST', '/v2/notifications/', { type: 'email', description: 'ops mail', destination: 'ops@example.com' });
+    expect(channel.status, channel.text).toBe(201);
+    const alert = await first.request('POST', '/v2/alerts/', { name: 'cpu', metric: 'a.b', alert_criteria: { type: 'above', above_value: 1 }, notification_channels: ['ops mail'] });
+    expect(alert.status, alert.text).toBe(201);
+    await first.close();
+
+    const lines: string[] = [];
+    const server = await started({ db, keys: [first.key], logger: pino({ level: 'info' }, { write: (line: string) => void lines.push(line) }) });
+    const response = await server.request('GET', '/readyz', undefined, { key: null });
+    expect(response.status).toBe(200);
+    expect(response.body.checks).toContainEqual({ name: 'email', ready: true, warning: NO_SMTP_WARNING });
+    const warning = await until(
+      async () => lines.map((line) => JSON.parse(line) as Record<string, unknown>).find((entry) => entry.emailChannels !== undefined),
+      (entry) => entry !== undefined,
+    );
+    expect(warning).toMatchObject({ level: 40, emailChannels: 1 });
+    expect(warning!.msg).toContain('--smtp-url');
   });
 
   it('is 503 JSON naming the database when it does not answer', async () => {
@@ -118,12 +143,12 @@ describe('serve configuration from the environment', () => {
       .stderr()
       .trim()
       .split('\n')
-      .map((line) => JSON.parse(line) as { level: number; msg: string; db?: string; url?: string });
+      .map((line) => JSON.parse(line) as { level: string; msg: string; db?: string; url?: string });
     const start = lines.find((line) => line.msg === 'server started');
-    expect(start).toMatchObject({ level: 30, db, url: server.url, pid: server.pid });
+    expect(start).toMatchObject({ level: 'info', db, url: server.url, pid: server.pid });
     // Every line carries pino's pid once: never a second "pid" key of our own.
     for (const line of server.stderr().trim().split('\n')) expect(line.match(/"pid":/g)).toHaveLength(1);
-    expect(lines.at(-1)).toMatchObject({ level: 30, msg: 'server stopped', url: server.url });
+    expect(lines.at(-1)).toMatchObject({ level: 'info', msg: 'server stopped', url: server.url });
     expect(readFileSync(db).length).toBeGreaterThan(0);
   });
 

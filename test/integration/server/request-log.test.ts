@@ -22,7 +22,7 @@ async function burst(server: ServeProcess, count: number, inFlight: number, requ
 
 describe('the request log of alertform serve (written asynchronously)', () => {
   it('has every request line before "server stopped" once the server stops, and no key in it', async () => {
-    const server = await spawnServe({ db: join(dir, 'log.db'), logLevel: 'info' });
+    const server = await spawnServe({ db: join(dir, 'log.db'), logLevel: 'debug' });
     const wrongKey = `Basic ${Buffer.from('not-the-key-0123456789abcdef:').toString('base64')}`;
     const statuses = await burst(server, 120, 30, (n) =>
       fetch(`${server.url}/v2/alerts/?page=${n + 1}`, { headers: { authorization: n === 119 ? wrongKey : server.authorization } }),

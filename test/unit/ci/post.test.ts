@@ -72,14 +72,15 @@ describe('posting a plan comment', () => {
     ];
     const api = nock('https://api.github.com').persist();
     api.get('/repos/acme/alerts/issues').query(true).reply(() => [200, issues.filter((i) => i.state === 'open')]);
-    api.post('/repos/acme/alerts/issues').reply((_uri, body) => {
-      const { title, body: text, labels } = body as { title: string; body: string; labels: string[] };
+    // nock calls a reply function with the request (a fetch Request).
+    api.post('/repos/acme/alerts/issues').reply(async (request: Request) => {
+      const { title, body: text, labels } = (await request.json()) as { title: string; body: string; labels: string[] };
       issues.push({ number: issues.length + 1, title, body: text, labels, state: 'open' });
       return [201, issues.at(-1)];
     });
-    api.patch(/\/repos\/acme\/alerts\/issues\/\d+/).reply((uri, body) => {
-      const issue = issues.find((i) => i.number === Number(uri.split('/').pop()))!;
-      Object.assign(issue, body as object);
+    api.patch(/\/repos\/acme\/alerts\/issues\/\d+/).reply(async (request: Request) => {
+      const issue = issues.find((i) => i.number === Number(new URL(request.url).pathname.split('/').pop()))!;
+      Object.assign(issue, (await request.json()) as object);
       return [200, issue];
     });
 

@@ -1,4 +1,4 @@
-import jsyaml from 'js-yaml';
+import { CORE_SCHEMA, loadAll } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 import { mayHoldAlias } from '../../../src/definitions/alias-expansion.js';
 
@@ -12,7 +12,7 @@ function sharesObjects(text: string): boolean {
     seen.add(node);
     for (const child of Object.values(node)) walk(child);
   };
-  for (const value of jsyaml.loadAll(text, undefined, { schema: jsyaml.CORE_SCHEMA })) walk(value);
+  for (const value of loadAll(text, { schema: CORE_SCHEMA })) walk(value);
   return shared;
 }
 

@@ -9,12 +9,12 @@ const dir = mkdtempSync(join(tmpdir(), 'alertform-log-format-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const at = new Date(2026, 10, 27, 14, 3, 7, 120).getTime();
-const line = (entry: Record<string, unknown>) => `${JSON.stringify({ level: 30, time: at, pid: 42, hostname: 'vm', ...entry })}\n`;
+const line = (entry: Record<string, unknown>) => `${JSON.stringify({ level: 'info', time: new Date(at).toISOString(), pid: 42, hostname: 'vm', ...entry })}\n`;
 
 describe('readable log lines', () => {
   it('start with the local time, the level and the message; the other fields follow as key=value', () => {
     const text = prettyLogLine(
-      line({ level: 50, msg: 'notification delivery failed', component: 'deliveries', attempt: 1, deadLettered: true, error: 'email needs an SMTP server (alertform serve --smtp-url)' }),
+      line({ level: 'error', msg: 'notification delivery failed', component: 'deliveries', attempt: 1, deadLettered: true, error: 'email needs an SMTP server (alertform serve --smtp-url)' }),
       false,
     );
     expect(text).toBe(
@@ -23,7 +23,7 @@ describe('readable log lines', () => {
   });
 
   it('color the level only when asked, and write nested values as JSON', () => {
-    expect(prettyLogLine(line({ level: 40, msg: 'slow', report: { alerts: 2 } }), true)).toBe('14:03:07.120 \u001b[33mWARN \u001b[39m slow  report={"alerts":2}\n');
+    expect(prettyLogLine(line({ level: 'warn', msg: 'slow', report: { alerts: 2 } }), true)).toBe('14:03:07.120 \u001b[33mWARN \u001b[39m slow  report={"alerts":2}\n');
   });
 
   it('let no logged text drive the terminal: control characters are written as escapes', () => {
@@ -33,8 +33,12 @@ describe('readable log lines', () => {
   });
 
   it("put an error's stack under its line, indented", () => {
-    const text = prettyLogLine(line({ level: 50, msg: 'boom', err: { type: 'Error', message: 'no', stack: 'Error: no\n    at f (a.js:1:1)' } }), false);
+    const text = prettyLogLine(line({ level: 'error', msg: 'boom', err: { type: 'Error', message: 'no', stack: 'Error: no\n    at f (a.js:1:1)' } }), false);
     expect(text).toBe('14:03:07.120 ERROR boom  err="Error: no"\n    Error: no\n        at f (a.js:1:1)\n');
+  });
+
+  it("read a line of pino's default format too: the level's number, epoch milliseconds", () => {
+    expect(prettyLogLine(`${JSON.stringify({ level: 40, time: at, msg: 'slow' })}\n`, false)).toBe('14:03:07.120 WARN  slow\n');
   });
 
   it('pass a line that is not JSON through as it is', () => {
@@ -56,7 +60,11 @@ describe('the server logger', () => {
 
   it('writes JSON lines when not on a terminal (auto) or when told to, readable lines when told to', async () => {
     const auto = await logged('auto');
-    expect(JSON.parse(auto)).toMatchObject({ level: 30, msg: 'server started', url: 'http://127.0.0.1:8080' });
+    const entry = JSON.parse(auto) as { time: string };
+    // The level by name and the time in ISO 8601 UTC, as Loki and a person read them.
+    expect(entry).toMatchObject({ level: 'info', msg: 'server started', url: 'http://127.0.0.1:8080' });
+    expect(entry.time).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(Math.abs(Date.parse(entry.time) - Date.now())).toBeLessThan(60_000);
     expect(JSON.parse(await logged('json'))).toMatchObject({ msg: 'server started' });
     // A file is no terminal: readable, but without colors.
     expect(await logged('pretty')).toMatch(/^\d\d:\d\d:\d\d\.\d{3} INFO  server started {2}url=http:\/\/127\.0\.0\.1:8080\n$/);

@@ -94,3 +94,12 @@ export async function searchChannels(db: PgDatabase, accountId: string, query: C
   );
   return { items: rows.slice(0, query.max).map(channelFromRow), nextPage: rows.length > query.max };
 }
+
+/** ChannelStore.countEmailChannelsInUse on PostgreSQL. */
+export async function countEmailChannelsInUse(db: PgDatabase): Promise<number> {
+  const [row] = await db.query<{ count: string }>(
+    `SELECT COUNT(*) AS count FROM channels WHERE type = 'email' AND destination <> ''
+     AND EXISTS (SELECT 1 FROM alert_channels WHERE alert_channels.channel_id = channels.id)`,
+  );
+  return Number(row?.count ?? 0);
+}

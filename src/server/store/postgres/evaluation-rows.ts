@@ -6,6 +6,7 @@ import {
   type EvaluationPaging,
   type EvaluationStore,
   type EvaluationUpdate,
+  type SavedRound,
 } from '../evaluation-store.js';
 import {
   EVALUATION_ALERT_COLUMNS,
@@ -30,7 +31,7 @@ import { throttleEvaluations } from './throttle-rows.js';
 import type { PgDatabase, Queryable } from './pg-database.js';
 import { EvaluationListingCache, type ListingFill } from '../evaluation-listing-cache.js';
 import type { AccountChanges } from '../account-changes.js';
-import { holdDependents, mayHold, parentStates } from '../dependency-hold.js';
+import { heldNotifications, holdDependents, mayHold, parentStates } from '../dependency-hold.js';
 import type { DependsOnItem } from '../../../model/types.js';
 import type { DependsOnRow } from '../row-mappers.js';
 import { groupRoundDeliveries } from './group-rows.js';
@@ -119,8 +120,8 @@ export class PostgresEvaluationRows implements EvaluationStore {
     return listed;
   }
 
-  async saveEvaluations(updates: EvaluationUpdate[], lease?: EvaluationLease): Promise<void> {
-    if (updates.length === 0) return;
+  async saveEvaluations(updates: EvaluationUpdate[], lease?: EvaluationLease): Promise<SavedRound> {
+    if (updates.length === 0) return { held: [] };
     let saved: EvaluationUpdate[];
     try {
       saved = await this.db.transaction((tx) => saveRound(tx, updates, lease, this.pendingBound));
@@ -129,6 +130,7 @@ export class PostgresEvaluationRows implements EvaluationStore {
       throw error;
     }
     this.cache.applySaved(saved);
+    return { held: heldNotifications(saved) };
   }
 
   async recordWindowMutes(mutes: WindowMute[]): Promise<void> {

@@ -105,3 +105,14 @@ export function searchChannels(db: Database, accountId: string, query: ChannelQu
     .all(...params, query.max + 1, (query.page - 1) * query.max) as ChannelRow[];
   return { items: rows.slice(0, query.max).map(channelFromRow), nextPage: rows.length > query.max };
 }
+
+/** ChannelStore.countEmailChannelsInUse on SQLite. */
+export function countEmailChannelsInUse(db: Database): number {
+  return db
+    .prepare(
+      `SELECT COUNT(*) FROM channels WHERE type = 'email' AND destination <> ''
+       AND EXISTS (SELECT 1 FROM alert_channels WHERE alert_channels.channel_id = channels.id)`,
+    )
+    .pluck()
+    .get() as number;
+}

@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import type { EvaluationAlert, EvaluationLease, EvaluationPaging, EvaluationStore, EvaluationUpdate } from '../evaluation-store.js';
+import type { EvaluationAlert, EvaluationLease, EvaluationPaging, EvaluationStore, EvaluationUpdate, SavedRound } from '../evaluation-store.js';
 import {
   EVALUATION_ALERT_COLUMNS,
   SCHEDULE_TIMING_COLUMNS,
@@ -22,7 +22,7 @@ import type { PendingDeliveryBound } from '../pending-bound.js';
 import { throttleEvaluations } from './throttle-rows.js';
 import { EvaluationListingCache } from '../evaluation-listing-cache.js';
 import type { SqliteAccountChanges } from './account-changes.js';
-import { holdDependents, mayHold, parentStates } from '../dependency-hold.js';
+import { heldNotifications, holdDependents, mayHold, parentStates } from '../dependency-hold.js';
 import type { DependsOnItem } from '../../../model/types.js';
 import type { DependsOnRow } from '../row-mappers.js';
 import { groupRoundDeliveries } from './group-rows.js';
@@ -95,7 +95,7 @@ export class SqliteEvaluationRows implements EvaluationStore {
     return [];
   }
 
-  async saveEvaluations(updates: EvaluationUpdate[]): Promise<void> {
+  async saveEvaluations(updates: EvaluationUpdate[]): Promise<SavedRound> {
     const update = this.db.prepare('UPDATE alerts SET status = ?, currently_triggered_metrics = ?, eval_state = ? WHERE id = ?');
     const save = this.db.transaction(() => {
       // A throttled channel's notifications beyond its window's share are held, and their history says so.
@@ -120,6 +120,7 @@ export class SqliteEvaluationRows implements EvaluationStore {
       throw error;
     }
     this.cache.applySaved(saved);
+    return { held: heldNotifications(saved) };
   }
 
   async recordWindowMutes(mutes: WindowMute[]): Promise<void> {

@@ -193,6 +193,8 @@ describe('templated messages', () => {
     });
     await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
     closers.push(() => new Promise<void>((resolve) => smtp.close(() => resolve())));
+    // The pooled connection first: the SMTP server's close waits for its clients to leave.
+    closers.push(async () => closeEmailTransports());
     const { port } = smtp.server.address() as AddressInfo;
     await sendNotification(templated('email', 'ops@example.com'), nasty(), settings({ smtpUrl: `smtp://127.0.0.1:${port}` }), signal());
     expect(raws).toHaveLength(1);

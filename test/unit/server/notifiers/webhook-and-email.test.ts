@@ -208,6 +208,8 @@ describe('email', () => {
     });
     await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
     closers.push(() => new Promise<void>((resolve) => smtp.close(() => resolve())));
+    // The pooled connection first: the SMTP server's close waits for its clients to leave.
+    closers.push(async () => closeEmailTransports());
     const { port } = smtp.server.address() as AddressInfo;
     const mail = settings({ smtpUrl: `smtp://127.0.0.1:${port}`, smtpFrom: 'alerts@example.com' });
 

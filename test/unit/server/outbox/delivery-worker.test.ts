@@ -100,6 +100,12 @@ describe('the delivery worker', () => {
     const logged = lines.join('');
     expect(logged).toContain('webhook delivery failed');
     expect(logged).toContain('notification delivered');
+    // Each line names the alert and the channel by name beside their ids.
+    const entries = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(entries.filter((entry) => /^notification deliver/.test(String(entry.msg)))).toHaveLength(3);
+    for (const entry of entries.filter((entry) => /^notification deliver/.test(String(entry.msg)))) {
+      expect(entry).toMatchObject({ alertName: 'cpu', channel: fast.id, channelName: 'fast', type: 'webhook', event: 'alerting' });
+    }
     expect(logged).not.toContain('s3cret');
     expect(logged).not.toContain('fast.example');
   });
