@@ -55,7 +55,7 @@ describe.skipIf(part.skip)('bin/alertform on an unsupported Node', () => {
     copyFileSync(BIN, join(installed, 'bin', 'alertform'));
     const result = run(join(installed, 'bin', 'alertform'), ['serve']);
     expect(result.status).toBe(1);
-    expect(result.stderr).toMatch(/^alertform: needs Node\.js 22 or 24; this is Node\.js 2?\d\.\d+\.\d+ /);
+    expect(result.stderr).toMatch(/^alertform: needs Node\.js 22 or 24; this is Node\.js \d+\.\d+\.\d+ /);
     expect(result.stderr).toContain('Install Node.js 24 (https://nodejs.org, or `nvm install 24`), then run the command again.\n');
     expect(result.stderr).not.toContain('use-node.sh');
   });
