@@ -29,7 +29,7 @@ GET /healthz, /readyz and /metrics (Prometheus) need no API key; /metrics needs 
 
 Examples:
   $ alertform serve --api-key-file /etc/alertform/keys
-  $ alertform serve --config /etc/alertform/alertform.yaml --print-config
+  $ alertform serve --config /etc/alertform/alertform-server.yaml --print-config
   $ ALERTFORM_API_KEYS=$KEY1,$KEY2 ALERTFORM_HOST=0.0.0.0 ALERTFORM_DB=/var/lib/alertform/alertform.db alertform serve
   $ ALERTFORM_DB=postgres://alertform@db.internal:5432/alertform alertform serve --api-key-file keys
   $ curl http://$KEY1@127.0.0.1:8080/v2/alerts/
