@@ -36,8 +36,11 @@ export interface ChannelDefinition extends Omit<ChannelBody, 'throttle'> {
   throttle?: ThrottleDefinition | null;
 }
 export type ScheduleDefinition = ScheduleBody;
-/** A maintenance window as written: the API's fields, channels in `match.channels` by name (or id). */
-export type MaintenanceWindowDefinition = MaintenanceWindowBody;
+/**
+ * A maintenance window as written: the API's fields, channels in `match.channels` by name (or id), and `duration` in
+ * minutes or in the duration grammar (`2h`, `1h30m`).
+ */
+export type MaintenanceWindowDefinition = Omit<MaintenanceWindowBody, 'duration'> & { duration: number | string };
 
 export type ResourceKind = 'schedule' | 'channel' | 'alert' | 'maintenance window';
 

@@ -186,7 +186,7 @@ const ITEM_SCHEMAS: Record<string, [SchemaName, string]> = {
   alerts: ['definitions', 'alert'],
   channels: ['definitions', 'channel'],
   schedules: ['schedule', 'create'],
-  maintenance_windows: ['maintenance-window', 'create'],
+  maintenance_windows: ['maintenance-window', 'definition'],
   escalation_policies: ['definitions', 'escalationPolicy'],
 };
 

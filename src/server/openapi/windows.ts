@@ -1,7 +1,7 @@
 import type { Op } from './document.js';
 import { always, extensionOperation, nullable, type Json } from './parts.js';
 import { WEEKDAYS } from '../../model/types.js';
-import { WINDOW_LIMITS } from '../validation/window-rules.js';
+import { WINDOW_LIMITS } from '../../model/window-rules.js';
 import { OVERVIEW_STATES } from '../console/alert-overview.js';
 import { MAX_GROUPS } from '../console/overview-groups-route.js';
 

@@ -8,7 +8,7 @@ import type { AlertRecord, Store } from '../store/store.js';
 import { AccountWindows, activeMutingWindow, modelWindow } from '../store/window-mutes.js';
 import type { MutingWindow, WindowRecord, WindowWrite } from '../store/window-store.js';
 import { QueryReader, readPaging } from '../validation/query.js';
-import { WINDOW_LIMITS, checkWindowBody, checkWindowMatch, type CheckedWindow } from '../validation/window-rules.js';
+import { WINDOW_LIMITS, checkWindowBody, checkWindowMatch, type CheckedWindow } from '../../model/window-rules.js';
 import { withConflict } from './alerts.js';
 import { dropReadOnlyFields } from './read-only-fields.js';
 import { accountOf, param, type RouteDeps } from './route-context.js';
