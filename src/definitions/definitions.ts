@@ -73,6 +73,11 @@ export interface Definitions {
   maintenanceWindows?: Defined<MaintenanceWindowDefinition>[];
   /** `escalation_policies:` (not a resource of the server: expanded into the alerts that name them). */
   escalationPolicies?: DefinedPolicy[];
+  /**
+   * Descriptions of channels written in the files but refused by the schema (so not in `channels`): a reference to
+   * one is not a channel outside the files, whatever else is wrong with it.
+   */
+  refusedChannels?: string[];
 }
 
 /** An escalation policy with where it was written (a Defined without a resource kind). */

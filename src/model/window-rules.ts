@@ -57,6 +57,8 @@ export type WindowWithDuration = Omit<Partial<MaintenanceWindowBody>, 'duration'
  * a zone this runtime knows; a duration of whole minutes up to a year; metric globs that compile, and no `**`.
  */
 export function checkWindowRules(window: WindowWithDuration): FieldProblem[] {
+  // Also run on windows the schema refused (validate says every problem in one run): no field's type is trusted.
+  if (typeof window !== 'object' || window === null || Array.isArray(window)) return [];
   const problems: FieldProblem[] = [];
   const startsAt = window.starts_at ?? null;
   const startTime = window.start_time ?? null;
@@ -77,7 +79,8 @@ export function checkWindowRules(window: WindowWithDuration): FieldProblem[] {
   if (typeof timezone !== 'string' || !isWindowTimezone(timezone)) problems.push({ path: 'timezone', message: `${WINDOW_WORDS.timezone} (got ${JSON.stringify(timezone)})` });
   if (window.duration === undefined) problems.push({ path: 'duration', message: `is required: ${WINDOW_WORDS.duration}` });
   else if (windowDurationMinutes(window.duration) === undefined) problems.push({ path: 'duration', message: `${WINDOW_WORDS.duration} (got ${JSON.stringify(window.duration)})` });
-  (window.match?.metrics ?? []).forEach((glob, i) => {
+  const metrics = window.match?.metrics;
+  (Array.isArray(metrics) ? metrics : []).forEach((glob, i) => {
     const problem = typeof glob === 'string' ? metricGlobProblem(glob) : null;
     if (problem) problems.push({ path: `match.metrics.${i}`, message: problem });
   });
