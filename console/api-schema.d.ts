@@ -1541,6 +1541,14 @@ export interface components {
             timezone: string;
             /** @description Minutes. */
             duration?: number;
+            /** @description Read-only: the occurrence that mutes now (active) or the next one, by the window's own clock (daylight saving followed); null when there is none (a one-off window that is over). Accepted and ignored by PUT. */
+            next_occurrence?: {
+                /** Format: date-time */
+                starts_at: string;
+                /** Format: date-time */
+                ends_at: string;
+                active: boolean;
+            } | null;
         };
         /** @description A window as it is being written: only `match` is read. */
         MaintenanceWindowPreviewRequest: {
@@ -1583,6 +1591,14 @@ export interface components {
             created_by: string;
             /** @description Who wrote it last. */
             updated_by: string;
+            /** @description Read-only: the occurrence that mutes now (active) or the next one, by the window's own clock (daylight saving followed); null when there is none (a one-off window that is over). Accepted and ignored by PUT. */
+            next_occurrence: {
+                /** Format: date-time */
+                starts_at: string;
+                /** Format: date-time */
+                ends_at: string;
+                active: boolean;
+            } | null;
         };
         MaintenanceWindowPage: {
             maintenance_windows: components["schemas"]["MaintenanceWindowRead"][];

@@ -64,7 +64,7 @@ export function renderWindows(main) {
         h(
           'table',
           { class: 'windows' },
-          h('thead', {}, h('tr', {}, ['Window', 'Matches', 'When', 'Reason', ''].map((c) => (c ? h('th', { scope: 'col' }, c) : h('td', {}))))),
+          h('thead', {}, h('tr', {}, ['Window', 'Matches', 'When', 'Next', 'Reason', ''].map((c) => (c ? h('th', { scope: 'col' }, c) : h('td', {}))))),
           h(
             'tbody',
             {},
@@ -75,6 +75,7 @@ export function renderWindows(main) {
                 h('th', { scope: 'row' }, w.name),
                 h('td', {}, matchText(w.match)),
                 h('td', {}, timingText(w)),
+                h('td', { class: 'next-occurrence' }, nextText(w.next_occurrence)),
                 h('td', {}, w.reason ?? '—'),
                 h('td', {}, h('button', { type: 'button', 'aria-label': `Edit ${w.name}`, onclick: () => openEditor(w) }, 'Edit')),
               ),
@@ -269,6 +270,18 @@ function timingText(w) {
   const length = formatDuration(w.duration * 60);
   if (w.starts_at) return `once, ${new Date(w.starts_at).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })} for ${length}`;
   return `${w.start_time} ${w.timezone} on ${w.repeat.join(', ')} for ${length}`;
+}
+
+/**
+ * When the window mutes next, as the server computed it by the window's clock, shown in this browser's time:
+ * "now, until 10:30", "Sun, Nov 29, 3:00 AM (in 17 h)", or "—" when it never will again.
+ * @param {{ starts_at: string, ends_at: string, active: boolean } | null | undefined} next
+ */
+function nextText(next) {
+  if (!next) return '—';
+  const at = (/** @type {string} */ iso) => new Date(iso).toLocaleString(undefined, { weekday: 'short', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
+  if (next.active) return `now, until ${at(next.ends_at)}`;
+  return `${at(next.starts_at)} (in ${formatDuration((Date.parse(next.starts_at) - Date.now()) / 1000)})`;
 }
 
 /**

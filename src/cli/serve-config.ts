@@ -58,7 +58,7 @@ export function readServeConfig(path: string, env: Readonly<Record<string, strin
     for (const problem of describeAjvErrors(validate.errors)) {
       if (unset.has(problem.path)) continue;
       const unknown = problem.message.startsWith('unknown field');
-      problems.push({ location: unknown ? locateKey(problem.path) : locate(problem.path), path: problem.path, message: plainly(problem.message) });
+      problems.push({ location: unknown ? locateKey(problem.path) : locate(problem.path), path: problem.path, message: problem.message });
     }
   }
   if (problems.length > 0) fail(sortProblems(problems));
@@ -91,15 +91,6 @@ export function applyServeConfig(command: Command, config: ServeConfig): void {
     const source = command.getOptionValueSource(attribute);
     if (source === undefined || source === 'default') command.setOptionValueWithSource(attribute, value, 'config');
   }
-}
-
-/** Ajv's `must match pattern "..."` in words (the schema's patterns are the duration, URL and number forms). */
-function plainly(message: string): string {
-  if (!message.startsWith('must match pattern')) return message;
-  if (message.includes('ms|s|m|h|d|w')) return 'must be a duration such as 30s, 15m or 24h (a bare number is seconds)';
-  if (message.includes('smtps?')) return 'must be an smtp:// or smtps:// URL';
-  if (message.includes('https?')) return 'must be an http:// or https:// URL';
-  return 'must be a whole number';
 }
 
 /** The value as commander holds it from a flag: text, except booleans (`console`, `allow_private_destinations`). */

@@ -36,8 +36,11 @@ export interface ChannelDefinition extends Omit<ChannelBody, 'throttle'> {
   throttle?: ThrottleDefinition | null;
 }
 export type ScheduleDefinition = ScheduleBody;
-/** A maintenance window as written: the API's fields, channels in `match.channels` by name (or id). */
-export type MaintenanceWindowDefinition = MaintenanceWindowBody;
+/**
+ * A maintenance window as written: the API's fields, channels in `match.channels` by name (or id), and `duration` in
+ * minutes or in the duration grammar (`2h`, `1h30m`).
+ */
+export type MaintenanceWindowDefinition = Omit<MaintenanceWindowBody, 'duration'> & { duration: number | string };
 
 export type ResourceKind = 'schedule' | 'channel' | 'alert' | 'maintenance window';
 
@@ -70,6 +73,11 @@ export interface Definitions {
   maintenanceWindows?: Defined<MaintenanceWindowDefinition>[];
   /** `escalation_policies:` (not a resource of the server: expanded into the alerts that name them). */
   escalationPolicies?: DefinedPolicy[];
+  /**
+   * Descriptions of channels written in the files but refused by the schema (so not in `channels`): a reference to
+   * one is not a channel outside the files, whatever else is wrong with it.
+   */
+  refusedChannels?: string[];
 }
 
 /** An escalation policy with where it was written (a Defined without a resource kind). */

@@ -7,6 +7,12 @@
 /** Project config is not a definitions document. */
 export const PROJECT_FILE = 'alertform.yaml';
 
+/**
+ * The server's settings (`alertform serve --config alertform-server.yaml`, deploy/'s template): not definitions, so a
+ * server config kept beside them is never read as one, wherever it lies.
+ */
+export const SERVER_CONFIG_FILE = 'alertform-server.yaml';
+
 /** Rule tests (`alertform test`) live beside the definitions as `*.test.yaml`; they are not definitions. */
 export const TEST_FILE = /\.test\.ya?ml$/;
 
@@ -33,12 +39,16 @@ export function isUnderSkippedDir(relativePath: string): boolean {
   return relativePath.split('/').slice(0, -1).some(isSkippedDir);
 }
 
-/** A definitions file, by its path relative to the definitions directory: YAML, not a rule test, not the root's alertform.yaml. */
+/**
+ * A definitions file, by its path relative to the definitions directory: YAML, not a rule test, not the root's
+ * alertform.yaml, not a server config.
+ */
 export function isDefinitionFile(relativePath: string): boolean {
   return (
     YAML_FILE.test(relativePath) &&
     !TEST_FILE.test(relativePath) &&
     relativePath !== PROJECT_FILE &&
+    relativePath.split('/').pop() !== SERVER_CONFIG_FILE &&
     !isDotFile(relativePath) &&
     !isUnderSkippedDir(relativePath)
   );
@@ -57,5 +67,5 @@ const SKIPPED_DIR_GLOBS = ['!**/.*/**', ...SKIPPED_DIR_NAMES.map((name) => `!**/
  * `yaml.schemas`, written by `init`): a file matches when a plain glob matches it and no `!` glob does.
  * test/unit/definitions/file-rules.test.ts holds them to the predicates above.
  */
-export const DEFINITION_FILE_GLOBS = ['**/*.yaml', '**/*.yml', `!${PROJECT_FILE}`, '!**/*.test.yaml', '!**/*.test.yml', '!**/.*', ...SKIPPED_DIR_GLOBS];
+export const DEFINITION_FILE_GLOBS = ['**/*.yaml', '**/*.yml', `!${PROJECT_FILE}`, `!**/${SERVER_CONFIG_FILE}`, '!**/*.test.yaml', '!**/*.test.yml', '!**/.*', ...SKIPPED_DIR_GLOBS];
 export const RULE_TEST_FILE_GLOBS = ['**/*.test.yaml', '**/*.test.yml', ...SKIPPED_DIR_GLOBS];

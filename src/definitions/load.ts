@@ -1,6 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { describeAjvErrors, validatorFor, type FieldProblem, type SchemaName } from '../model/schemas.js';
+import { checkWindowRules, type WindowWithDuration } from '../model/window-rules.js';
 import { interpolateString } from './interpolate.js';
 import { emptyDefinitions, type Definitions, type Defined, type EscalationPolicyDefinition, type ResourceKind } from './definitions.js';
 import type { Problem } from './problems.js';
@@ -120,6 +121,7 @@ function* loadSteps(files: SourceFile[], options: LoadOptions): Steps<LoadResult
       const invalid = new Set<string>();
       const schemaProblems = checkDocumentSchema(value);
       yield;
+      const schemaPaths = new Set(schemaProblems.map((problem) => problem.path));
       for (const problem of schemaProblems) {
         // An unknown field is pointed at by its key: the typo is there, not in its value.
         const location = problem.message.startsWith('unknown field') ? locator.locateKey(problem.path) : locator.locate(problem.path);
@@ -134,8 +136,18 @@ function* loadSteps(files: SourceFile[], options: LoadOptions): Steps<LoadResult
         if (!Array.isArray(list) || invalid.has(section)) continue;
         list.forEach((spec, index) => {
           const prefix = `${section}.${index}`;
-          if (invalid.has(prefix)) return;
           const item = spec as Record<string, unknown>;
+          if (invalid.has(prefix)) {
+            if (kind === 'channel' && typeof item?.description === 'string') (definitions.refusedChannels ??= []).push(item.description);
+            // A window's own rules (a ** glob, a wrong duration) are said in the same run as its schema problems.
+            if (kind === 'maintenance window') {
+              for (const problem of checkWindowRules(item as WindowWithDuration)) {
+                const path = problem.path ? `${prefix}.${problem.path}` : prefix;
+                if (!schemaPaths.has(path)) problems.push({ location: locator.locate(path), path, message: problem.message });
+              }
+            }
+            return;
+          }
           const key = String(kind === 'channel' ? item.description : item.name);
           const entry = new DefinedItem<never>(kind, key, item as never, prefix, sensitiveByItem.get(prefix) ?? [], locator);
           ((definitions[into] ??= []) as Defined<never>[]).push(entry);
@@ -186,7 +198,7 @@ const ITEM_SCHEMAS: Record<string, [SchemaName, string]> = {
   alerts: ['definitions', 'alert'],
   channels: ['definitions', 'channel'],
   schedules: ['schedule', 'create'],
-  maintenance_windows: ['maintenance-window', 'create'],
+  maintenance_windows: ['maintenance-window', 'definition'],
   escalation_policies: ['definitions', 'escalationPolicy'],
 };
 

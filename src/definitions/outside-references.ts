@@ -9,7 +9,7 @@ import type { Problem } from './problems.js';
  * ones it lacks. A reference written as `${VAR}` is shown as (sensitive).
  */
 export function channelReferencesOutsideFiles(definitions: Definitions): Problem[] {
-  const described = new Set(definitions.channels.map((channel) => channel.key));
+  const described = new Set([...definitions.channels.map((channel) => channel.key), ...(definitions.refusedChannels ?? [])]);
   const found: Problem[] = [];
   for (const alert of definitions.alerts) {
     const check = (ref: string, path: string) => {

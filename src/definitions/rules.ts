@@ -1,7 +1,7 @@
 import { checkAutoResolve, checkCriteriaBounds, checkDestination, checkExpressionLetters, checkMetricPatterns, checkOnQueryFailure } from '../model/rules.js';
 import type { FieldProblem } from '../model/schemas.js';
 import { checkDependsOnNodes, checkWindow } from '../model/noise-control.js';
-import { checkWindowRules } from '../model/maintenance-window.js';
+import { checkWindowRules } from '../model/window-rules.js';
 import { findDependencyCycle } from '../evaluation/dependencies.js';
 import { checkChannelTemplate } from '../notifications/templates/check-template.js';
 import type { AlertDefinition, Definitions, Defined } from './definitions.js';

@@ -1,29 +1,39 @@
 /**
  * The one duration grammar of alertform, for every flag, Action input and file that takes a length of time:
- * `--impact-window`, `validate --window`, the Action's `impact-window`, `serve --delivery-*`, `--eval-interval` and
- * the rule tests' `at:` offsets. A number, optionally a unit: `500ms`, `30s`, `15m`, `24h`, `7d`, `2w`; spaces
- * around are allowed; a bare number is seconds (`90` is 90 s). Before this module there were three grammars: the
- * backtest window refused `90` and `500ms`, the delivery flags refused `1w`; this one accepts everything any of
- * them did.
+ * `--impact-window`, `validate --window`, the Action's `impact-window`, `serve --delivery-*`, `--eval-interval`,
+ * `--settle-delay`, `mute --duration`, `ack --until`, a maintenance window's `duration`, a throttle's and a flap
+ * guard's `window`, an escalation step's `after` and the rule tests' `at:` offsets. A number with a unit, or several
+ * run together as Go and Prometheus write them: `500ms`, `90s`, `15m`, `2h`, `1h30m`, `1d12h`, `2w`; spaces around
+ * (and between the parts) are allowed. A bare number has one documented unit per field (BARE_UNITS below): seconds
+ * for most, minutes where the /v2 API counts minutes (a mute, a maintenance window).
  *
- * Our own ten lines rather than `ms` or `parse-duration` (both well kept): both read a bare number as
- * milliseconds, where every alertform flag has always read seconds, and both accept far more (years, words,
+ * Our own lines rather than `ms` or `parse-duration` (both well kept): both read a bare number as milliseconds,
+ * where every alertform field has a unit of its own, `ms` reads no `1h30m`, and both accept far more (years, words,
  * negative values) than a window should.
  */
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 
-/** The grammar as a pattern (schemas/rule-test.schema.json repeats it for `at:`). */
-export const DURATION_PATTERN = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d|w)?\s*$/;
+/** A unit of the grammar. */
+export type DurationUnit = 'ms' | 's' | 'm' | 'h' | 'd' | 'w';
 
 /**
- * Milliseconds, or undefined when the text is not a duration; zero passes only with `allowZero` (an offset).
- * `bareUnit` is the unit of a number written without one, for the few flags whose bare numbers always meant
- * something else than seconds (`mute --duration 90` has always been 90 minutes, the API's unit).
+ * The grammar as a pattern: a bare number, or one or more number-and-unit parts. The JSON Schemas repeat it
+ * (test/unit/model/duration.test.ts holds every copy to this one).
  */
-export function durationMs(text: string, options: { allowZero?: boolean; bareUnit?: 'ms' | 's' | 'm' | 'h' | 'd' | 'w' } = {}): number | undefined {
-  const match = DURATION_PATTERN.exec(String(text));
-  if (!match) return undefined;
-  const ms = Math.round(Number(match[1]) * UNIT_MS[match[2] ?? options.bareUnit ?? 's']!);
+export const DURATION_PATTERN = /^\s*(?:\d+(?:\.\d+)?|(?:\d+(?:\.\d+)?\s*(?:ms|s|m|h|d|w)\s*)+)\s*$/;
+
+const PART = /(\d+(?:\.\d+)?)\s*(ms|s|m|h|d|w)?/g;
+
+/**
+ * Milliseconds, or undefined when the text is not a duration; zero passes only with `allowZero` (an offset, a
+ * settle delay). `bareUnit` is the unit of a number written without one: seconds unless the field says otherwise.
+ */
+export function durationMs(text: string, options: { allowZero?: boolean; bareUnit?: DurationUnit } = {}): number | undefined {
+  const value = String(text);
+  if (!DURATION_PATTERN.test(value)) return undefined;
+  let total = 0;
+  for (const [, number, unit] of value.matchAll(PART)) total += Number(number) * UNIT_MS[unit ?? options.bareUnit ?? 's']!;
+  const ms = Math.round(total);
   if (!Number.isFinite(ms) || ms < 0 || (ms === 0 && !options.allowZero)) return undefined;
   return ms;
 }

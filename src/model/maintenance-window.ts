@@ -1,8 +1,7 @@
 import { activeScheduleEnd } from './schedule-active.js';
 import { formatTimezone, parseTimezoneOffset } from './timezone.js';
-import { checkGraphitePattern, compileGraphitePattern, type GraphiteMatcher } from './graphite-target/glob.js';
+import { compileGraphitePattern, type GraphiteMatcher } from './graphite-target/glob.js';
 import { readTarget } from './graphite-target/target.js';
-import type { FieldProblem } from './schemas.js';
 import type { Weekday } from './types.js';
 
 /**
@@ -125,7 +124,7 @@ export function isWindowTimezone(timezone: string): boolean {
 }
 
 /** The offset of `timezone` east of UTC at `at`, in minutes (fixed offsets as they are, IANA names by their rules). */
-function offsetMinutesAt(timezone: string, at: number): number {
+export function offsetMinutesAt(timezone: string, at: number): number {
   const fixed = parseTimezoneOffset(timezone);
   if (fixed !== null) return fixed;
   const format = zoneFormat(timezone);
@@ -253,26 +252,4 @@ function wildcardMatch(pattern: string, text: string): boolean {
   }
   while (p < pattern.length && pattern[p] === '*') p += 1;
   return p === pattern.length;
-}
-
-/**
- * The rules a schema cannot say of a window (the API answers them as 400 details, definitions at file:line): exactly
- * one of `starts_at` or `start_time` with `repeat`; a start with an explicit offset; a zone this runtime knows; metric
- * globs that compile.
- */
-export function checkWindowRules(window: Partial<MaintenanceWindowBody>): FieldProblem[] {
-  const problems: FieldProblem[] = [];
-  const oneOff = window.starts_at !== undefined && window.starts_at !== null;
-  const recurring = (window.start_time ?? null) !== null || (window.repeat ?? null) !== null;
-  if (oneOff && recurring) problems.push({ path: 'starts_at', message: 'give starts_at (a one-off window) or start_time with repeat (a weekly one), not both' });
-  else if (!oneOff && !recurring) problems.push({ path: '', message: 'needs starts_at (a one-off window) or start_time with repeat (a weekly one)' });
-  else if (recurring && !window.start_time) problems.push({ path: 'start_time', message: 'a weekly window needs start_time with its repeat' });
-  else if (recurring && !window.repeat?.length) problems.push({ path: 'repeat', message: 'a weekly window needs repeat: the week days it starts on' });
-  if (oneOff && !/(Z|[+-]\d{2}:?\d{2})$/i.test(window.starts_at!)) problems.push({ path: 'starts_at', message: `must say its offset from UTC, e.g. 2026-12-24T22:00:00+01:00 or ...Z (got ${JSON.stringify(window.starts_at)})` });
-  if (window.timezone !== undefined && window.timezone !== null && !isWindowTimezone(window.timezone)) problems.push({ path: 'timezone', message: `unknown time zone ${JSON.stringify(window.timezone)}: use UTC, an offset such as UTC+2, or an IANA zone such as Europe/Berlin` });
-  (window.match?.metrics ?? []).forEach((glob, i) => {
-    const problem = checkGraphitePattern(glob);
-    if (problem) problems.push({ path: `match.metrics.${i}`, message: problem });
-  });
-  return problems;
 }

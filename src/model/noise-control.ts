@@ -56,21 +56,23 @@ export function checkDependsOnNodes(items: readonly DependsOnDefinition[] | null
 /** The definitions form of a throttle: `{max_notifications: 5, window: 1h}`. */
 export interface ThrottleDefinition {
   max_notifications: number;
-  window: string;
+  /** The duration grammar; a bare number is seconds. */
+  window: string | number;
 }
 
 /** The definitions form of a flap guard: `{max_changes: 4, window: 30m}`. */
 export interface FlapGuardDefinition {
   max_changes: number;
-  window: string;
+  /** The duration grammar; a bare number is seconds. */
+  window: string | number;
 }
 
 /** Bounds the API and the schemas share. */
 export const NOISE_LIMITS = { maxNotifications: 1000, maxChanges: 100, windowMinutes: 10_080 } as const;
 
 /** Whole minutes of a definitions `window:`, or undefined when it is not a duration of whole minutes. */
-export function windowMinutes(text: string): number | undefined {
-  const ms = durationMs(text);
+export function windowMinutes(text: string | number): number | undefined {
+  const ms = durationMs(String(text));
   if (ms === undefined || ms % 60_000 !== 0) return undefined;
   return ms / 60_000;
 }
@@ -103,10 +105,10 @@ export function flapGuardToDefinition(value: FlapGuard): FlapGuardDefinition {
 }
 
 /** The rule a schema cannot say of a definitions `window:`: whole minutes, at most a week. */
-export function checkWindow(window: string | undefined, path: string): FieldProblem[] {
+export function checkWindow(window: string | number | undefined, path: string): FieldProblem[] {
   if (window === undefined) return [];
   const minutes = windowMinutes(window);
-  if (minutes === undefined) return [{ path, message: `must be a whole number of minutes such as 10m, 1h or 1d (got ${JSON.stringify(window)})` }];
+  if (minutes === undefined) return [{ path, message: `must be a whole number of minutes such as 10m, 1h or 1d (got ${JSON.stringify(window)}; a bare number is seconds)` }];
   if (minutes > NOISE_LIMITS.windowMinutes) return [{ path, message: `must be at most 1w (got ${window})` }];
   return [];
 }

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
+import { DURATION_PATTERN } from './duration.js';
 
 /** The JSON Schemas in schemas/: the one source for definitions validation, server request checks and OpenAPI. */
 export const SCHEMA_BASE = 'https://alertform.dev/schemas/';
@@ -136,10 +137,77 @@ export function describeAjvErrors(errors: ErrorObject[] | null | undefined): Fie
       }
       default:
         if (error.schemaPath.includes('/anyOf/') && enclosingBranchRoots(error.schemaPath, anyOfRoots).length > 0) break;
-        add(at, error.message ?? 'is invalid');
+        add(at, inWords(error) ?? error.message ?? 'is invalid');
     }
   }
   return problems;
+}
+
+/** What each pattern of schemas/ asks for, in words: a person reads `must look like 02:00`, not the expression. */
+export const PATTERN_WORDS: Record<string, string> = {
+  [DURATION_PATTERN.source]: 'must be a duration such as 90s, 15m, 2h or 1h30m',
+  '^([01][0-9]|2[0-3]):[0-5][0-9]$': 'must look like 02:00 (a time of day, HH:MM, 24 h)',
+  '^UTC([+]((0?[0-9]|1[0-3])(:[0-5][0-9])?|14(:00)?)|-((0?[0-9]|1[01])(:[0-5][0-9])?|12(:00)?))?$':
+    'must be UTC or an offset from UTC+14 to UTC-12, such as UTC+2 or UTC-5:30',
+  '^[b-zB-Z]$': 'must be one letter from b to z',
+  '^[A-Za-z()&|\\s]+$': 'must use only criterion letters, &, |, ( and )',
+  '\\S': 'must not be blank',
+  '^[0-9]+$': 'must be a whole number',
+  '^[0-9]{1,5}$': 'must be a whole number',
+  '^https?://[^/]': 'must be an http:// or https:// URL',
+  '^smtps?://[^/]': 'must be an smtp:// or smtps:// URL',
+};
+
+const TYPE_WORDS: Record<string, string> = {
+  string: 'a string',
+  integer: 'a whole number',
+  number: 'a number',
+  boolean: 'true or false',
+  array: 'a list',
+  object: 'a mapping (key: value)',
+  null: 'null',
+};
+
+/** Ajv's terse messages (`must be >= 1`, `must NOT have more than 10 items`) said plainly; undefined: keep Ajv's. */
+function inWords(error: ErrorObject): string | undefined {
+  const params = error.params as Record<string, unknown>;
+  const plural = (n: unknown, word: string) => `${String(n)} ${word}${n === 1 ? '' : 's'}`;
+  switch (error.keyword) {
+    case 'pattern':
+      return PATTERN_WORDS[String(params.pattern)] ?? 'is not in the expected form';
+    case 'format':
+      return params.format === 'date-time'
+        ? 'must be an ISO 8601 time with its offset from UTC, e.g. 2026-12-24T22:00:00+01:00 or ...Z'
+        : `must be a valid ${String(params.format)}`;
+    case 'type': {
+      const types = (Array.isArray(params.type) ? params.type : String(params.type).split(',')) as string[];
+      return `must be ${types.map((type) => TYPE_WORDS[type] ?? type).join(' or ')}`;
+    }
+    case 'minimum':
+      return `must be at least ${String(params.limit)}`;
+    case 'maximum':
+      return `must be at most ${String(params.limit)}`;
+    case 'exclusiveMinimum':
+      return `must be more than ${String(params.limit)}`;
+    case 'exclusiveMaximum':
+      return `must be less than ${String(params.limit)}`;
+    case 'minLength':
+      return params.limit === 1 ? 'must not be empty' : `must be at least ${plural(params.limit, 'character')}`;
+    case 'maxLength':
+      return `must be at most ${plural(params.limit, 'character')}`;
+    case 'minItems':
+      return `must have at least ${plural(params.limit, 'item')}`;
+    case 'maxItems':
+      return `must have at most ${plural(params.limit, 'item')}`;
+    case 'minProperties':
+      return params.limit === 1 ? 'must not be empty' : `must have at least ${plural(params.limit, 'key')}`;
+    case 'uniqueItems':
+      return `must not repeat an item (items ${String(params.j)} and ${String(params.i)} are the same)`;
+    case 'const':
+      return `must be ${JSON.stringify(params.allowedValue)}`;
+    default:
+      return undefined;
+  }
 }
 
 /** `#/x/anyOf/` for an anyOf error at `#/x/anyOf`: the prefix of the schema paths of its branches' errors. */
@@ -168,6 +236,8 @@ function describeAnyOf(path: string): string {
       return 'must be false or {until: <ISO 8601 time>}';
     case 'prune':
       return 'must be false or {match: [globs], max_deletes: N}';
+    case 'duration':
+      return 'must be whole minutes from 1m to a year: 90 (minutes), 2h, 1h30m, 1d';
     default:
       return 'has an invalid value';
   }

@@ -6,6 +6,7 @@ import type { PruneConfig } from '../definitions/project.js';
 import { DEFAULT_MAX_DELETES } from '../definitions/project.js';
 import { DEFAULT_CHANNEL, MAX_MUTE_MINUTES } from '../model/defaults.js';
 import type { AlertRead } from '../model/types.js';
+import { describeOccurrence, windowOccurrence } from '../model/window-occurrence.js';
 import { windowMatches } from '../model/maintenance-window.js';
 import type { CanonicalMaintenanceWindow } from '../model/canonical.js';
 import type { ActualState } from './state.js';
@@ -149,7 +150,7 @@ export function computePlan(desired: Definitions, actual: ActualState, now: Date
   warnings.push(...unaddressedAlertWarnings(changes, desired, actual));
 
   linkDependencies(changes, uses);
-  noteWindowReach(changes, desired, channels);
+  noteWindowReach(changes, desired, channels, now);
   changes.sort(compareChanges);
   const previews = previewMessages(changes, desired, actual, now);
   return {
@@ -285,7 +286,7 @@ const REACH_NAMES = 10;
  * server will have after apply), with the matcher the server uses. An alert's channels are its
  * notification_channels by name (`Email me` when it names none).
  */
-function noteWindowReach(changes: PlanChange[], desired: Definitions, channels: NameIndex): void {
+function noteWindowReach(changes: PlanChange[], desired: Definitions, channels: NameIndex, now: Date): void {
   const windows = changes.filter((c): c is ResourceChange<'maintenance window'> & { after: CanonicalMaintenanceWindow } => c.kind === 'maintenance window' && c.action !== 'delete');
   if (windows.length === 0) return;
   const alerts = desired.alerts.map((item) => ({
@@ -296,6 +297,8 @@ function noteWindowReach(changes: PlanChange[], desired: Definitions, channels: 
     const matched = alerts.filter(({ item, channels: names }) => windowMatches(change.after, { ...item.spec, notification_channels: names })).map(({ item }) => item.key);
     matched.sort();
     change.wouldMute = { count: matched.length, alerts: matched.slice(0, REACH_NAMES) };
+    // A weekly window's rhythm is easy to misread (which Sunday, which clock): its next occurrence, spelled out.
+    if (Number.isFinite(change.after.duration)) change.nextOccurrence = describeOccurrence(change.after, windowOccurrence(change.after, now.getTime()));
   }
 }
 

@@ -24,7 +24,7 @@ export function sha256(text: string): string {
 export function fingerprintPlan(plan: Plan): string {
   const changes = plan.changes.map((c) => {
     // The window's reach is what the desired alerts say, not a step apply takes.
-    const { source: _source, wouldMute: _wouldMute, ...rest } = c;
+    const { source: _source, wouldMute: _wouldMute, nextOccurrence: _nextOccurrence, ...rest } = c;
     // `until` is kept: a mute's end is part of what was reviewed. `minutes` moves with the clock, so it is not.
     if (rest.action === 'mute') return { ...rest, minutes: undefined, remainingBefore: undefined };
     return rest;

@@ -39,6 +39,8 @@ interface ChangeBase<K extends ResourceKind> {
   source?: SourceLocation;
   /** A maintenance window's create or update: the desired alerts it would mute (the first 10 names of `count`). */
   wouldMute?: { count: number; alerts: string[] };
+  /** A maintenance window's create or update: when it mutes next (or now), in words (model/window-occurrence.ts). */
+  nextOccurrence?: string;
 }
 
 /** create: `after` is the full desired object; there is no `before`. */

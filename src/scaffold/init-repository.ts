@@ -29,6 +29,7 @@ export async function scaffoldFiles(root: string): Promise<ScaffoldFile[]> {
       path: PROJECT_FILE,
       text: `${line(PROJECT_FILE, 'project')}
 # Settings of this definitions repository. The API key never goes here: use ALERTFORM_API_KEY.
+# server: is for the CLI on your machine; the GitHub Action never reads it (ALERTFORM_URL in the workflow).
 server: http://127.0.0.1:8080
 # Deletes happen only for server objects that match a glob here and that no file defines:
 # prune:

@@ -75,6 +75,8 @@ export interface Api {
   cachedRead: CachedRead;
   /** What the HTTP server calls: `cachedRead`, else the Koa app. */
   listener: RequestListener;
+  /** The per-account limits every create checks, read at each request: a reload changes them in place. */
+  quotas: Quotas;
 }
 
 /** The Koa app of the /v2 API on a store: errors, request log, open endpoints, then auth and the routes. */
@@ -198,7 +200,7 @@ export function createApi(options: AppOptions): Api {
   });
   const cachedRead = cachedReads({ accounts, alerts: deps.alertReads, now: deps.now, logger, evaluation: deps.evaluation, ...(metrics ? { metrics } : {}) });
   const koa = app.callback();
-  return { app, cachedRead, listener: (req, res) => void (cachedRead(req, res) || koa(req, res)) };
+  return { app, cachedRead, listener: (req, res) => void (cachedRead(req, res) || koa(req, res)), quotas: deps.quotas };
 }
 
 /** The /v2 paths an open route (the OpenAPI document, graph pictures, acknowledgement links) may match. */

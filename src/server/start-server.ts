@@ -15,6 +15,7 @@ import type { RetryPolicy } from './outbox/backoff.js';
 import { ServerMetrics } from './metrics.js';
 import { SERVER_LOG_OPTIONS, flushLog } from './log-destination.js';
 import { EvaluationHealth } from './evaluator/evaluation-health.js';
+import { trackLogLevel } from './log-level.js';
 import type { NoDataPolicy } from '../evaluation/no-data.js';
 
 /** Something started with the server (e.g. the evaluation loop) and stopped before the store closes. */
@@ -122,11 +123,24 @@ export interface RunningServer {
   store: Store;
   server: Server;
   close(): Promise<void>;
+  /**
+   * Applies the settings that change without a restart (SIGHUP in `serve`): the log level, keys that must exist
+   * (added; a key left out is not revoked) and the per-account limits. Everything else needs a restart.
+   */
+  reload(settings: ReloadableSettings): Promise<void>;
+}
+
+/** What `reload` changes: each one given replaces the running value. */
+export interface ReloadableSettings {
+  logLevel?: string;
+  apiKeys?: string[];
+  quotas?: Partial<Quotas>;
 }
 
 /** Opens the store, makes sure the given keys exist, and serves the /v2 API until close(). */
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   const logger = options.logger ?? pino({ level: process.env.ALERTFORM_LOG_LEVEL ?? 'info', ...SERVER_LOG_OPTIONS });
+  const setLogLevel = trackLogLevel(logger);
   // Judged before anything opens: a bad entry is the operator's mistake, said at once.
   const destinations = parseDestinationPolicy(options.allowPrivateDestinations);
   const store = options.store ?? (await openStore(options.db ?? './alertform.db'));
@@ -215,7 +229,15 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     { url, ...(options.store ? {} : { db: describeDatabase(options.db ?? './alertform.db') }), evaluating: Boolean(options.graphiteUrl) },
     'server started',
   );
-  return { url, port, store, server, close };
+  const reload = async (settings: ReloadableSettings) => {
+    if (settings.apiKeys) await ensureApiKeys(store, settings.apiKeys, logger);
+    if (settings.quotas) {
+      Object.assign(api.quotas, settings.quotas);
+      if (store.pendingBound && settings.quotas.pendingDeliveries !== undefined) store.pendingBound.limit = settings.quotas.pendingDeliveries;
+    }
+    if (settings.logLevel) setLogLevel(settings.logLevel);
+  };
+  return { url, port, store, server, close, reload };
 }
 
 /** A database for the logs: a file path as is, a URL without its user and password. */

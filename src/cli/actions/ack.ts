@@ -18,8 +18,10 @@ export interface AckOptions extends GlobalOptions {
 
 /** `alertform ack NAME`: acknowledges (or, with --withdraw, withdraws the acknowledgement of) one alert. */
 export async function runAck(name: string, opts: AckOptions): Promise<void> {
-  if (opts.until !== undefined && durationMs(opts.until) === undefined) {
-    throw new CliError(`--until must be a duration such as 30m, 2h or 1d, not "${opts.until}"`);
+  // A bare number is minutes, as for mute --duration; the API gets seconds with their unit, whatever it reads bare.
+  const untilMs = opts.until === undefined ? undefined : durationMs(opts.until, { bareUnit: 'm' });
+  if (opts.until !== undefined && untilMs === undefined) {
+    throw new CliError(`--until must be a duration such as 30m, 2h, 1h30m or 1d (a bare number is minutes), not "${opts.until}"`);
   }
   if (opts.withdraw && (opts.note !== undefined || opts.until !== undefined)) throw new CliError('--withdraw takes no --note or --until');
   const by = (opts.by ?? (await defaultAuthor())).trim();
@@ -31,7 +33,7 @@ export async function runAck(name: string, opts: AckOptions): Promise<void> {
   try {
     alert = opts.withdraw
       ? await client.withdrawAcknowledgement(id, by)
-      : await client.acknowledgeAlert(id, { by, ...(opts.note ? { note: opts.note } : {}), ...(opts.until ? { until: opts.until } : {}) });
+      : await client.acknowledgeAlert(id, { by, ...(opts.note ? { note: opts.note } : {}), ...(untilMs !== undefined ? { until: `${Math.ceil(untilMs / 1000)}s` } : {}) });
   } catch (error) {
     // A server without alertform's extension (Hosted Graphite) has no such endpoint.
     if (isNotFound(error)) throw new CliError(`the server has no acknowledgements (an alertform serve extension): ${(error as Error).message}`, 1, { cause: error });

@@ -26,7 +26,7 @@ export async function createKey(options: { email: string; db: string; metricPref
       await writeJson({ ...presentKey(record), key });
     } else {
       process.stdout.write(`${key}\n`);
-      process.stderr.write(`key ${record.id} for ${options.email}: store it now, it is not shown again\n`);
+      process.stderr.write(`key ${record.id} for ${options.email} in ${describeDatabase(options.db)}: store it now, it is not shown again\n`);
     }
   });
 }

@@ -151,15 +151,28 @@ export async function runServe(flags: ServeOptions, command: Command): Promise<v
   } catch (error) {
     throw new CliError(`cannot start the server: ${(error as Error).message}`);
   }
+  // SIGHUP: the log level, the keys and the limits, read again from the settings file and the key file; the rest
+  // needs a restart (docs/server.md). A wrong file is logged and the running settings stay.
+  const reload = () => {
+    void import('./serve-reload.js')
+      .then(async ({ readReloadableSettings }) => {
+        const settings = readReloadableSettings(command, options.config, fromArgs);
+        await server.reload(settings);
+        logger.info({ log_level: settings.logLevel, api_keys: settings.apiKeys?.length, limits: settings.quotas }, 'settings reloaded');
+      })
+      .catch((error: unknown) => logger.error({ error: (error as Error).message }, 'settings not reloaded: the running settings stay'));
+  };
   await new Promise<void>((resolve) => {
     const stop = () => {
       process.off('SIGTERM', stop);
       process.off('SIGINT', stop);
+      process.off('SIGHUP', reload);
       void server.close().then(resolve);
     };
     // Handlers first: whoever reads the URL below may signal at once.
     process.on('SIGTERM', stop);
     process.on('SIGINT', stop);
+    process.on('SIGHUP', reload);
     process.stdout.write(`alertform server listening on ${server.url}\n`);
     if (options.console) process.stdout.write(`web console: ${server.url}/ (sign in with an API key)\n`);
     // The Graphite URL may carry credentials: say that evaluation runs, not where it reads.
@@ -189,7 +202,8 @@ function repeatedOption(command: Command, flag: string): string[] {
 /** Operator keys are credentials too: long enough not to be guessed, and without the `:` that Basic auth splits on. */
 export const MIN_OPERATOR_KEY_LENGTH = 24;
 
-function assertStrongKey(key: string, index: number): void {
+/** Refuses a key too short to resist guessing, or one Basic authentication cannot carry. */
+export function assertStrongKey(key: string, index: number): void {
   // The key itself is never printed: only which one is at fault.
   if (key.length < MIN_OPERATOR_KEY_LENGTH) {
     throw new CliError(`API key #${index + 1} is shorter than ${MIN_OPERATOR_KEY_LENGTH} characters; make one with: alertform keys create`);
@@ -197,7 +211,8 @@ function assertStrongKey(key: string, index: number): void {
   if (key.includes(':')) throw new CliError(`API key #${index + 1} contains ":", which Basic authentication cannot carry`);
 }
 
-function readKeyFile(path: string): string[] {
+/** The keys of a key file: one per line, blank lines and `#` comments skipped. */
+export function readKeyFile(path: string): string[] {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -207,7 +222,8 @@ function readKeyFile(path: string): string[] {
   return text.split('\n').map((line) => line.trim()).filter((line) => line !== '' && !line.startsWith('#'));
 }
 
-function positiveCount(flag: string, value: string): number {
+/** A limit: a whole number of at least 1. */
+export function positiveCount(flag: string, value: string): number {
   const count = Number(value);
   if (!Number.isInteger(count) || count < 1) throw new CliError(`${flag} must be a whole number of at least 1, not "${value}"`);
   return count;

@@ -36,7 +36,8 @@ export async function runValidate(dir: string, command: Command): Promise<void> 
     loaded.problems.push(...live.problems);
   }
   // Offline, a channel that is not in the files may still be on the server: said where it is written, not refused.
-  const outside = loaded.problems.length === 0 ? channelReferencesOutsideFiles(loaded.definitions) : [];
+  // Said with the problems too (over the items that loaded), so that one run shows everything to fix.
+  const outside = channelReferencesOutsideFiles(loaded.definitions);
   warnings.push(...outside.map(formatProblem));
   const counts = {
     alerts: loaded.definitions.alerts.length,

@@ -9,7 +9,7 @@ export function registerAckCommand(program: Command): void {
     .argument('<name>', "the alert's name")
     .option('--by <who>', 'who acknowledges (default: git config user.name, else $USER)')
     .option('--note <text>', 'why, or what is being done (shown to the channels and in the history)')
-    .option('--until <duration>', 'end the acknowledgement by itself after this long (30m, 2h, 1d; at most 30 days)')
+    .option('--until <duration>', 'end the acknowledgement by itself after this long (30m, 2h, 1h30m, 1d; a bare number is minutes; at most 30 days)')
     .option('--withdraw', 'withdraw the acknowledgement instead (reminders and escalations resume)')
     .addHelpText(
       'after',
@@ -22,6 +22,7 @@ the /v2 API); notifications also carry a one-click link that does the same witho
 Examples:
   $ alertform ack "Disk full"
   $ alertform ack "Disk full" --note "replacing the disk" --until 2h
+  $ alertform ack "Disk full" --until 45            # 45 minutes, as mute --duration 45
   $ alertform ack "Disk full" --by "Ann Oncall" --json | jq .acknowledgement
   $ alertform ack "Disk full" --withdraw`,
     )

@@ -43,7 +43,7 @@ export function registerMuteCommands(program: Command): void {
     .option('--id <id>', 'alert id (repeatable)', collect, [])
     .option('--search <text>', 'alerts whose name, metric or channel name contains the text')
     .option('--all', 'every alert of the account')
-    .requiredOption('--duration <duration>', `how long to stay muted: 2h, 1d, 30m, or a bare number of minutes (at most ${MAX_MUTE_MINUTES} minutes, a year)`)
+    .requiredOption('--duration <duration>', `how long to stay muted: 2h, 1h30m, 1d, 30m, or a bare number of minutes (at most ${MAX_MUTE_MINUTES} minutes, a year)`)
     .addHelpText(
       'after',
       `

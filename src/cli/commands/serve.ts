@@ -20,7 +20,10 @@ export function registerServeCommand(program: Command): void {
       `
 Every option can also come from the environment variable shown, or from a YAML file given with --config (each
 option as a snake_case key: graphite_url, eval_interval, console: false; \${VAR} in values; a secret as
-KEY_file: PATH); a flag wins over its variable, which wins over the file. --print-config shows the result.
+KEY_file: PATH); a flag wins over its variable, which wins over the file. --print-config shows the result, as a
+file --config reads back. Name the file alertform-server.yaml (never alertform.yaml, the definitions' project file);
+keys and backup read its db too. SIGHUP (systemctl reload) reads it again and applies log_level, api_keys,
+api_key_file and the max_*_per_account limits; the other settings need a restart.
 Each new key gets an account of its own, with an "Email me" channel. Keys must be at least 24 characters without
 ":" (alertform keys create makes such keys); prefer --api-key-file or ALERTFORM_API_KEYS to --api-key, which the
 process list shows. Logs go to stderr: readable lines on a terminal, JSON lines (pino) otherwise (--log-format).
@@ -29,7 +32,7 @@ GET /healthz, /readyz and /metrics (Prometheus) need no API key; /metrics needs 
 
 Examples:
   $ alertform serve --api-key-file /etc/alertform/keys
-  $ alertform serve --config /etc/alertform/alertform.yaml --print-config
+  $ alertform serve --config /etc/alertform/alertform-server.yaml --print-config
   $ ALERTFORM_API_KEYS=$KEY1,$KEY2 ALERTFORM_HOST=0.0.0.0 ALERTFORM_DB=/var/lib/alertform/alertform.db alertform serve
   $ ALERTFORM_DB=postgres://alertform@db.internal:5432/alertform alertform serve --api-key-file keys
   $ curl http://$KEY1@127.0.0.1:8080/v2/alerts/

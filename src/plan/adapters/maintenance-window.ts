@@ -1,11 +1,13 @@
 import { canonicalStartsAt, canonicalWeekdays, canonicalWindowMatch, type CanonicalMaintenanceWindow } from '../../model/canonical.js';
 import { canonicalTimezone } from '../../model/timezone.js';
 import type { MaintenanceWindowBody, MaintenanceWindowRead } from '../../model/maintenance-window.js';
+import { windowDurationMinutes } from '../../model/window-rules.js';
+import type { MaintenanceWindowDefinition } from '../../definitions/definitions.js';
 import type { IdRegistry } from '../references.js';
 import type { ActualReferences, AdapterOf, DesiredReferences } from './adapter.js';
 import { pick } from './adapter.js';
 
-function canonical(w: MaintenanceWindowBody | MaintenanceWindowRead, channel: (ref: string, index: number) => string): CanonicalMaintenanceWindow {
+function canonical(w: MaintenanceWindowDefinition | MaintenanceWindowRead, channel: (ref: string, index: number) => string): CanonicalMaintenanceWindow {
   const oneOff = Boolean(w.starts_at);
   return {
     name: w.name,
@@ -16,7 +18,8 @@ function canonical(w: MaintenanceWindowBody | MaintenanceWindowRead, channel: (r
     start_time: oneOff ? null : (w.start_time ?? null),
     repeat: oneOff ? [] : canonicalWeekdays(w.repeat ?? []),
     timezone: canonicalTimezone(w.timezone),
-    duration: w.duration,
+    // Definitions may say `2h`; the API counts minutes (a duration the rules refused stays NaN: never applied).
+    duration: windowDurationMinutes(w.duration) ?? Number.NaN,
   };
 }
 

@@ -62,6 +62,7 @@ function renderChange(change: PlanChange): string[] {
   const source = change.source ? ` (${code(`${change.source.file}:${change.source.line}`)})` : '';
   const lines = [`#### ${MARKERS[change.action]} ${describeChange(change).replace(/"([^"]*)"/, (_m, name: string) => code(name))}${source}`];
   if (change.wouldMute) lines.push('', markdownText(describeWouldMute(change.wouldMute)));
+  if (change.nextOccurrence) lines.push('', markdownText(change.nextOccurrence));
   const body: string[] = [];
   switch (change.action) {
     case 'create':

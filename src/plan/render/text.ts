@@ -68,6 +68,7 @@ function renderChange(change: PlanChange, c: ChalkInstance): string[] {
   const source = change.source ? c.dim(`  (${escapeControls(change.source.file)}:${change.source.line})`) : '';
   const lines = [`  ${colour(`${MARKERS[change.action]} ${escapeControls(describeChange(change))}`)}${source}`];
   if (change.wouldMute) lines.push(`      ${c.dim(escapeControls(describeWouldMute(change.wouldMute)))}`);
+  if (change.nextOccurrence) lines.push(`      ${c.dim(escapeControls(change.nextOccurrence))}`);
   const field = (marker: string, path: string, text: string) => lines.push(`      ${marker} ${escapeControls(path)}: ${text}`);
   switch (change.action) {
     case 'create':

@@ -1,7 +1,7 @@
 import type { Op } from './document.js';
 import { always, extensionOperation, nullable, type Json } from './parts.js';
 import { WEEKDAYS } from '../../model/types.js';
-import { WINDOW_LIMITS } from '../validation/window-rules.js';
+import { WINDOW_LIMITS } from '../../model/window-rules.js';
 import { OVERVIEW_STATES } from '../console/alert-overview.js';
 import { MAX_GROUPS } from '../console/overview-groups-route.js';
 
@@ -34,6 +34,13 @@ const TIMING: Json = {
   duration: { type: 'integer', minimum: 1, maximum: WINDOW_LIMITS.maxDuration, description: 'Minutes.' },
 };
 
+const NEXT_OCCURRENCE: Json = {
+  type: ['object', 'null'],
+  description: 'Read-only: the occurrence that mutes now (active) or the next one, by the window\'s own clock (daylight saving followed); null when there is none (a one-off window that is over). Accepted and ignored by PUT.',
+  required: ['starts_at', 'ends_at', 'active'],
+  properties: { starts_at: { type: 'string', format: 'date-time' }, ends_at: { type: 'string', format: 'date-time' }, active: { type: 'boolean' } },
+};
+
 /** The maintenance windows' and the grouped overview's shapes, all alertform extensions. */
 export const WINDOW_RESPONSE_SCHEMAS: Json = {
   MaintenanceWindowWrite: {
@@ -50,7 +57,7 @@ export const WINDOW_RESPONSE_SCHEMAS: Json = {
   MaintenanceWindowUpdate: {
     type: 'object',
     description: 'The fields to change (the others keep their values; null clears one); id, created_by and updated_by are accepted and ignored.',
-    properties: { name: { type: 'string' }, reason: nullable('string'), match: MATCH, ...TIMING },
+    properties: { name: { type: 'string' }, reason: nullable('string'), match: MATCH, ...TIMING, next_occurrence: NEXT_OCCURRENCE },
   },
   MaintenanceWindowPreviewRequest: {
     type: 'object',
@@ -66,6 +73,7 @@ export const WINDOW_RESPONSE_SCHEMAS: Json = {
     ...TIMING,
     created_by: { type: 'string', description: 'Who created it: the API key\'s name, or "api".' },
     updated_by: { type: 'string', description: 'Who wrote it last.' },
+    next_occurrence: NEXT_OCCURRENCE,
   }),
   MaintenanceWindowPage: always({
     maintenance_windows: { type: 'array', items: { $ref: '#/components/schemas/MaintenanceWindowRead' } },

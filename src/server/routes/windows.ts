@@ -8,13 +8,14 @@ import type { AlertRecord, Store } from '../store/store.js';
 import { AccountWindows, activeMutingWindow, modelWindow } from '../store/window-mutes.js';
 import type { MutingWindow, WindowRecord, WindowWrite } from '../store/window-store.js';
 import { QueryReader, readPaging } from '../validation/query.js';
-import { WINDOW_LIMITS, checkWindowBody, checkWindowMatch, type CheckedWindow } from '../validation/window-rules.js';
+import { windowOccurrence } from '../../model/window-occurrence.js';
+import { WINDOW_LIMITS, checkWindowBody, checkWindowMatch, type CheckedWindow } from '../../model/window-rules.js';
 import { withConflict } from './alerts.js';
 import { dropReadOnlyFields } from './read-only-fields.js';
 import { accountOf, param, type RouteDeps } from './route-context.js';
 
 /** The read-only fields of a window, accepted and ignored by PUT (a window read by GET can be sent back). */
-const READ_ONLY = ['id', 'created_by', 'updated_by'];
+const READ_ONLY = ['id', 'created_by', 'updated_by', 'next_occurrence'];
 /** The most alerts a preview names (its `count` says how many it matches). */
 export const PREVIEW_NAMES = 100;
 
@@ -31,6 +32,22 @@ export interface WindowRead {
   duration: number;
   created_by: string;
   updated_by: string;
+}
+
+/** A window as the API answers it: its fields, and when it mutes next (or now), by the same clock the evaluator uses. */
+export interface WindowAnswer extends WindowRead {
+  next_occurrence: { starts_at: string; ends_at: string; active: boolean } | null;
+}
+
+/** presentWindow with `next_occurrence` at `now`: what GET, POST and PUT answer (a PUT ignores it when sent back). */
+export function presentWindowAnswer(window: WindowRecord, now: number): WindowAnswer {
+  const occurrence = windowOccurrence(modelWindow(window), now);
+  return {
+    ...presentWindow(window),
+    next_occurrence: occurrence
+      ? { starts_at: new Date(occurrence.start).toISOString(), ends_at: new Date(occurrence.end).toISOString(), active: occurrence.active }
+      : null,
+  };
 }
 
 export function presentWindow(window: WindowRecord): WindowRead {
@@ -79,7 +96,7 @@ export function registerWindowRoutes(router: Router, deps: RouteDeps): void {
     const window = await withConflict(() => store.windows.createWindow(account, write));
     await recordChange(deps, account, [window], window, 'created', write.by);
     ctx.status = 201;
-    ctx.body = presentWindow(window);
+    ctx.body = presentWindowAnswer(window, deps.now());
   });
 
   router.get('/v2/maintenance_windows', async (ctx) => {
@@ -88,11 +105,11 @@ export function registerWindowRoutes(router: Router, deps: RouteDeps): void {
     const search = query.text('search');
     query.assertValid();
     const page = await store.windows.searchWindows(accountOf(ctx), { search, ...paging });
-    ctx.body = { maintenance_windows: page.items.map(presentWindow), next_page: page.nextPage ? paging.page + 1 : false };
+    ctx.body = { maintenance_windows: page.items.map((window) => presentWindowAnswer(window, deps.now())), next_page: page.nextPage ? paging.page + 1 : false };
   });
 
   router.get('/v2/maintenance_windows/:id', async (ctx) => {
-    ctx.body = presentWindow(await findWindow(ctx, store));
+    ctx.body = presentWindowAnswer(await findWindow(ctx, store), deps.now());
   });
 
   router.put('/v2/maintenance_windows/:id', async (ctx) => {
@@ -108,7 +125,7 @@ export function registerWindowRoutes(router: Router, deps: RouteDeps): void {
     const updated = await withConflict(() => store.windows.updateWindow(account, stored.id, write));
     if (!updated) throw notFound('maintenance window');
     await recordChange(deps, account, [stored, updated], updated, 'updated', write.by);
-    ctx.body = presentWindow(updated);
+    ctx.body = presentWindowAnswer(updated, deps.now());
   });
 
   router.delete('/v2/maintenance_windows/:id', async (ctx) => {

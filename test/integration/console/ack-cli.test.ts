@@ -30,12 +30,16 @@ describe('alertform ack', { timeout: 120_000 }, () => {
   it('acknowledges as the user by default, with a note and an end, in text and JSON, then withdraws', async () => {
     // No git user.name here (an empty HOME and no repository config), so $USER is the default author.
     const env = { USER: 'ann', HOME: '/nonexistent', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_DIR: '/nonexistent' };
-    const text = await cli(['ack', 'Hot CPU', '--note', 'on it', '--until', '2h'], env);
+    // A bare --until is minutes, as mute --duration's is.
+    const asked = Math.floor(Date.now() / 1000);
+    const text = await cli(['ack', 'Hot CPU', '--note', 'on it', '--until', '45'], env);
     expect(text.stderr).toBe('');
     expect(text.code).toBe(0);
     expect(text.stdout).toMatch(/^Acknowledged "Hot CPU" as ann, until \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.000Z \(or it recovers\): no reminders or escalations meanwhile\.\n$/);
     const read = await server.request('GET', '/v2/alerts/?name=Hot%20CPU');
     expect(read.body.alerts[0].acknowledgement).toMatchObject({ by: 'ann', note: 'on it' });
+    expect(read.body.alerts[0].acknowledgement.until - asked).toBeGreaterThanOrEqual(45 * 60);
+    expect(read.body.alerts[0].acknowledgement.until - Math.floor(Date.now() / 1000)).toBeLessThanOrEqual(45 * 60);
 
     const json = await cli(['ack', 'Hot CPU', '--by', 'Bob', '--json']);
     expect(json.code).toBe(0);
@@ -61,7 +65,7 @@ describe('alertform ack', { timeout: 120_000 }, () => {
     expect(unknown.stderr).toContain('no alert named "Nope" on the server');
     const bad = await cli(['ack', 'Hot CPU', '--by', 'Ann', '--until', 'soon']);
     expect(bad.code).toBe(1);
-    expect(bad.stderr).toContain('--until must be a duration such as 30m, 2h or 1d, not "soon"');
+    expect(bad.stderr).toContain('--until must be a duration such as 30m, 2h, 1h30m or 1d (a bare number is minutes), not "soon"');
     const help = await runCli(['ack', '--help']);
     expect(help.stdout).toContain('$ alertform ack "Disk full" --note "replacing the disk" --until 2h');
     expect(help.stdout).toContain('$ alertform ack "Disk full" --withdraw');

@@ -31,7 +31,7 @@ describe.skipIf(availability.skip)('deploy/: install and start as a non-root use
     const tarball = await packTarball(join(work, 'package'));
     // What the image's COPY brings in: the scripts, beside nothing else of the repository.
     await mkdir(join(work, 'deploy'));
-    for (const script of ['install.sh', 'start.sh', 'healthcheck.sh', 'alertform.yaml']) await copyFile(join(ROOT, 'deploy', script), join(work, 'deploy', script));
+    for (const script of ['install.sh', 'start.sh', 'healthcheck.sh', 'alertform-server.yaml']) await copyFile(join(ROOT, 'deploy', script), join(work, 'deploy', script));
     // nobody cannot read root's npm cache: a copy of it keeps the install offline-first (the registry stays reachable).
     const cache = join(work, 'npm-cache');
     await cp(join(process.env.HOME ?? '/root', '.npm', '_cacache'), join(cache, '_cacache'), { recursive: true }).catch(() => undefined);
@@ -67,16 +67,16 @@ describe.skipIf(availability.skip)('deploy/: install and start as a non-root use
     expect((await stat(join(prefix, 'node_modules', 'alertform', 'package.json'))).uid).toBe(NOBODY);
     expect((await stat(join(prefix, 'start.sh'))).mode & 0o111).toBeTruthy();
     expect((await stat(join(prefix, 'healthcheck.sh'))).mode & 0o111).toBeTruthy();
-    expect(await readFile(join(prefix, 'alertform.yaml'), 'utf8')).toBe(await readFile(join(ROOT, 'deploy', 'alertform.yaml'), 'utf8'));
+    expect(await readFile(join(prefix, 'alertform-server.yaml'), 'utf8')).toBe(await readFile(join(ROOT, 'deploy', 'alertform-server.yaml'), 'utf8'));
   });
 
   it('reads the settings file the image and the unit name (ALERTFORM_CONFIG), a variable overriding one of its keys', async () => {
     const dockerfile = await readFile(join(ROOT, 'deploy', 'Dockerfile'), 'utf8');
-    expect(dockerfile).toMatch(/ALERTFORM_CONFIG=\/opt\/alertform\/alertform\.yaml/);
+    expect(dockerfile).toMatch(/ALERTFORM_CONFIG=\/opt\/alertform\/alertform-server\.yaml/);
     const unit = await readFile(join(ROOT, 'deploy', 'alertform.service'), 'utf8');
-    expect(unit).toMatch(/^Environment=ALERTFORM_CONFIG=\/etc\/alertform\/alertform\.yaml /m);
+    expect(unit).toMatch(/^Environment=ALERTFORM_CONFIG=\/etc\/alertform\/alertform-server\.yaml /m);
     const saved = env;
-    env = { ...env, ALERTFORM_CONFIG: join(prefix, 'alertform.yaml'), ALERTFORM_HOST: '0.0.0.0' };
+    env = { ...env, ALERTFORM_CONFIG: join(prefix, 'alertform-server.yaml'), ALERTFORM_HOST: '0.0.0.0' };
     try {
       const printed = await runCommand('runuser', asNobody([join(prefix, 'start.sh'), '--print-config']), { cwd: work, env });
       expect(printed.code, printed.stderr).toBe(0);

@@ -79,7 +79,10 @@ describeEachStore('maintenance windows on $name', (backend) => {
       duration: 120,
       created_by: 'api',
       updated_by: 'api',
+      // Saturday's or Sunday's 02:00 at UTC+2: midnight UTC (active when the test runs inside it).
+      next_occurrence: { starts_at: expect.stringMatching(/T00:00:00\.000Z$/), ends_at: expect.stringMatching(/T02:00:00\.000Z$/), active: expect.any(Boolean) },
     });
+    expect([0, 6]).toContain(new Date(read.body.next_occurrence.starts_at).getUTCDay());
 
     for (const name of ['release freeze a', 'release freeze b', 'release freeze c']) {
       expect((await server.request('POST', WINDOWS, oneOff(name))).status).toBe(201);
@@ -97,6 +100,7 @@ describeEachStore('maintenance windows on $name', (backend) => {
     const once = await server.request('PUT', `${WINDOWS}${id}/`, { start_time: null, repeat: null, starts_at: '2030-02-01T10:00:00+01:00' });
     expect(once.status).toBe(200);
     expect(once.body).toMatchObject({ starts_at: '2030-02-01T10:00:00+01:00', start_time: null, repeat: null, reason: 'kernel updates' });
+    expect(once.body.next_occurrence).toEqual({ starts_at: '2030-02-01T09:00:00.000Z', ends_at: '2030-02-01T09:30:00.000Z', active: false });
 
     expect((await server.request('DELETE', `${WINDOWS}${id}/`)).body).toEqual({ id, deleted: true });
     expect((await server.request('GET', `${WINDOWS}${id}/`)).status).toBe(404);

@@ -95,9 +95,9 @@ describe('serve --config', () => {
       ['port: 99999', 'graphit_url: http://x', 'eval_interval: soon', 'metrics_token: ${UNSET_TOKEN}', 'db: a.db', 'db_file: db-url', 'smtp_url: http://mail', ''].join('\n'),
     );
     expect(errorOf(() => readServeConfig(path, {})).split('\n')).toEqual([
-      `${path}:1:7  port  must be <= 65535`,
+      `${path}:1:7  port  must be at most 65535`,
       `${path}:2:1  graphit_url  unknown field "graphit_url"`,
-      `${path}:3:16  eval_interval  must be a duration such as 30s, 15m or 24h (a bare number is seconds)`,
+      `${path}:3:16  eval_interval  must be a duration such as 90s, 15m, 2h or 1h30m`,
       `${path}:4:16  metrics_token  the environment variable UNSET_TOKEN is not set (write \${NAME:-default} for a default)`,
       `${path}:7:11  smtp_url  must be an smtp:// or smtps:// URL`,
     ]);

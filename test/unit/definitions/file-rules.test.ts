@@ -11,11 +11,13 @@ const dirs: string[] = [];
 afterAll(async () => Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true }))));
 
 describe('the file-skip rules', () => {
-  it('are the same for definitions and rule tests: dot-directories, node_modules and workflows/ are never read', async () => {
+  it('are the same for definitions and rule tests: dot-directories, node_modules, workflows/ and server configs are never read', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'alertform-files-'));
     dirs.push(dir);
     const files = [
       'alertform.yaml',
+      'alertform-server.yaml',
+      'deploy/alertform-server.yaml',
       'alerts.yaml',
       'team/channels.yml',
       'team/alertform.yaml',
@@ -50,6 +52,8 @@ describe('the globs init writes into the editor settings', () => {
   it('give the same verdicts as the predicates', () => {
     const paths = [
       'alertform.yaml',
+      'alertform-server.yaml',
+      'deploy/alertform-server.yaml',
       'alerts.yaml',
       'alerts.yml',
       'team/channels.yml',

@@ -43,7 +43,7 @@ describe('depends_on in definitions', () => {
     const result = load({ 'a.yaml': `alerts:\n${alert('p')}${alert('c', `    depends_on: [{alert: p, nodes: [1, 2], parent_nodes: [1]}]\n`)}${alert('d', `    depends_on: [${many}]\n`)}` });
     expect(result.problems.map(formatProblem)).toEqual([
       'a.yaml:8:58  alerts.1.depends_on.0.parent_nodes  must name as many nodes as nodes (2, got 1)',
-      'a.yaml:12:17  alerts.2.depends_on  must NOT have more than 10 items',
+      'a.yaml:12:17  alerts.2.depends_on  must have at most 10 items',
     ]);
   });
 });
@@ -99,9 +99,9 @@ describe('maintenance_windows in definitions', () => {
 `,
     });
     expect(result.problems.map((p) => `${p.path}: ${p.message}`)).toEqual([
-      'maintenance_windows.0.starts_at: give starts_at (a one-off window) or start_time with repeat (a weekly one), not both',
-      'maintenance_windows.1: needs starts_at (a one-off window) or start_time with repeat (a weekly one)',
-      'maintenance_windows.2.timezone: unknown time zone "Mars/Base": use UTC, an offset such as UTC+2, or an IANA zone such as Europe/Berlin',
+      'maintenance_windows.0.starts_at: give either starts_at (a one-off window) or start_time with repeat (a weekly one), not both',
+      'maintenance_windows.1.starts_at: needs starts_at (a one-off window) or start_time with repeat (a weekly one)',
+      'maintenance_windows.2.timezone: must be UTC, an offset such as UTC+2 or UTC-5:30, or an IANA time zone such as Europe/Berlin (got "Mars/Base")',
       expect.stringMatching(/^maintenance_windows\.3\.starts_at: /),
       expect.stringMatching(/^maintenance_windows\.4\.match\.metrics\.0: /),
       expect.stringMatching(/^maintenance_windows\.5\.match: /),

@@ -61,3 +61,33 @@ describe('the JSON Schemas', () => {
     expect(check('schedule', 'create', { name: 'n', start_time: '24:00', duration: 5 })).toHaveLength(1);
   });
 });
+
+describe('schema problems in words', () => {
+  it('has words for every pattern of every schema, never the expression itself', async () => {
+    const { readFileSync, readdirSync } = await import('node:fs');
+    const { PATTERN_WORDS } = await import('../../../src/model/schemas.js');
+    const dir = new URL('../../../schemas/', import.meta.url);
+    const patterns = new Set<string>();
+    const walk = (value: unknown): void => {
+      if (Array.isArray(value)) value.forEach(walk);
+      else if (value && typeof value === 'object') for (const [key, item] of Object.entries(value)) (key === 'pattern' && typeof item === 'string' ? patterns.add(item) : walk(item));
+    };
+    for (const name of readdirSync(dir).filter((file) => file.endsWith('.json'))) walk(JSON.parse(readFileSync(new URL(name, dir), 'utf8')));
+    expect([...patterns].filter((pattern) => !(pattern in PATTERN_WORDS))).toEqual([]);
+  });
+
+  it('says a window start time, a duration, a limit and a type plainly', () => {
+    const window = { name: 'w', match: {}, start_time: '2am', repeat: ['sun', 'sun'], duration: '2 hours', timezone: 5 };
+    expect(check('maintenance-window', 'definition', window)).toEqual([
+      { path: 'match', message: 'must not be empty' },
+      { path: 'start_time', message: 'must look like 02:00 (a time of day, HH:MM, 24 h)' },
+      { path: 'repeat', message: 'must not repeat an item (items 0 and 1 are the same)' },
+      { path: 'timezone', message: 'must be a string' },
+      { path: 'duration', message: expect.stringMatching(/^must be whole minutes/) },
+    ]);
+    expect(check('serve-config', undefined, { eval_interval: 'soon', port: 70000 })).toEqual([
+      { path: 'port', message: 'must be at most 65535' },
+      { path: 'eval_interval', message: 'must be a duration such as 90s, 15m, 2h or 1h30m' },
+    ]);
+  });
+});

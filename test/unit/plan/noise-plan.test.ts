@@ -170,7 +170,11 @@ maintenance_windows:
     const text = renderPlanText(plan);
     expect(text).toContain('  + create maintenance window "dc1 patching"');
     expect(text).toContain('      would mute 12 alerts: web00 cpu, web01 cpu, web02 cpu, web03 cpu, web04 cpu, web05 cpu, web06 cpu, web07 cpu, web08 cpu, web09 cpu…\n');
+    // Its next occurrence, by its own clock: Sunday 2026-03-01 14:00 at UTC+2 is past Sunday's 02:00, so Saturday.
+    expect(window.nextOccurrence).toBe('next Sat 2026-03-07 02:00 UTC+2 (00:00 UTC), for 120 minutes');
+    expect(text).toContain('      next Sat 2026-03-07 02:00 UTC+2 (00:00 UTC), for 120 minutes\n');
     expect(renderPlanMarkdown(plan)).toContain('would mute 12 alerts: web00 cpu,');
+    expect(renderPlanMarkdown(plan)).toContain('next Sat 2026-03-07 02:00 UTC+2 (00:00 UTC), for 120 minutes');
     expect(toJsonPlan(plan).changes.find((c) => c.kind === 'maintenance window')!.wouldMute).toEqual(window.wouldMute);
   });
 
@@ -217,6 +221,8 @@ maintenance_windows:
     const alertsOnly = a.changes.filter((c) => c.kind !== 'maintenance window');
     const window = a.changes.find((c) => c.kind === 'maintenance window')!;
     expect(fingerprintPlan({ ...a, changes: [...alertsOnly, { ...window, wouldMute: { count: 0, alerts: [] } }] })).toBe(fingerprintPlan(a));
+    // Nor the next occurrence, which moves with the clock between review and apply.
+    expect(fingerprintPlan({ ...a, changes: [...alertsOnly, { ...window, nextOccurrence: 'next some other day' }] })).toBe(fingerprintPlan(a));
   });
 });
 
