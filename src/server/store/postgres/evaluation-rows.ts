@@ -165,7 +165,7 @@ async function saveRound(
   // Past an account's bound on pending deliveries, its new ones are refused, and their history says so.
   // A child's pages are held while a parent alerts (decided here, from the committed states, so replicas and
   // partitions agree); a grouping channel's wait for their group's message.
-  const grouped = await groupRoundDeliveries(tx, await holdRoundDependents(tx, updates));
+  const grouped = await groupRoundDeliveries(tx, await holdRoundDependents(tx, updates), pendingBound);
   const saved = await boundRoundDeliveries(tx, await throttleEvaluations(tx, grouped), pendingBound);
   await tx.query(
     `UPDATE alerts SET status = r.status, currently_triggered_metrics = r.metrics, eval_state = r.eval_state

@@ -105,7 +105,7 @@ export class SqliteEvaluationRows implements EvaluationStore {
       // A throttled channel's notifications beyond its window's share are held, and their history says so.
       // A child's pages are held while a parent alerts (decided here, from the stored states); a grouping channel's
       // wait for their group's message; a throttled channel's beyond its window's share are held.
-      const grouped = groupRoundDeliveries(this.db, holdRoundDependents(this.db, updates));
+      const grouped = groupRoundDeliveries(this.db, holdRoundDependents(this.db, updates), this.pendingBound);
       const saved = boundRoundDeliveries(this.db, throttleEvaluations(this.db, grouped), this.pendingBound);
       for (const { alertId, status, currentlyTriggeredMetrics, evalState, history, endAcknowledgementAt } of saved) {
         update.run(status, JSON.stringify(currentlyTriggeredMetrics), evalState, alertId);
