@@ -20,6 +20,8 @@ import type { DependencyEdge } from '../src/evaluation/dependencies.js';
 import { holdDependents, parentStates } from '../src/server/store/dependency-hold.js';
 import type { EvaluationUpdate } from '../src/server/store/evaluation-store.js';
 import type { DependsOnItem } from '../src/model/types.js';
+import { openStore } from '../src/server/store/open-store.js';
+import { alertWrite as sampleAlertWrite } from '../test/helpers/alert-write.js';
 import { describeMachine, formatMs, printGoal, printTable, timesOf } from './lib/report.js';
 
 /** `value / baseline`, written as a fraction when it is below one ("1/150x"). */
@@ -229,3 +231,80 @@ async function benchHold(): Promise<void> {
 const only = process.env.BENCH_ONLY;
 if (!only || only === 'windows') await benchWindows();
 if (!only || only === 'hold') await benchHold();
+
+// ---- group_by under the pending-deliveries bound ----
+
+/** What run-cycle writes for one alert's alerting transition about `series` to each of `channels`. */
+function alertingRound(alertId: string, series: readonly string[], channels: readonly string[], at: number): EvaluationUpdate {
+  const notification = { event: 'alerting', alert: { id: alertId, name: alertId }, triggered: series.map((metric) => ({ metric, value: 1 })), time: Math.floor(at / 1000) };
+  return {
+    alertId,
+    status: 'alerting',
+    currentlyTriggeredMetrics: [...series],
+    evalState: null,
+    history: channels.map((channelId) => ({ status: 'notification_sent', value: 1, metric: series[0]!, time: Math.floor(at / 1000), channelId, reason: 'alerting' })),
+    deliveries: channels.map((channelId) => ({ channelId, event: 'alerting', payload: notification, createdAt: at })),
+  } as EvaluationUpdate;
+}
+
+/** One alert on 10,000 series to five grouping channels (one group per series), bound 1,000; another tenant's one group. */
+async function benchGroups(): Promise<void> {
+  const BOUND = 1_000;
+  const SERIES = 10_000;
+  const at = Date.UTC(2026, 0, 1);
+  const run = async (groupBy: boolean) => {
+    const store = await openStore(':memory:');
+    store.pendingBound!.limit = BOUND;
+    const channel = async (accountId: string, i: number) =>
+      (await store.channels.createChannel(accountId, {
+        type: 'webhook', description: `hook ${i}`, destination: `https://hooks.example/${i}`, autoResolve: false,
+        ...(groupBy ? { groupBy: { nodes: [1], wait_seconds: 0, interval_seconds: 60 } } : {}),
+      })).id;
+    const hostile = await store.accounts.createAccount('hostile@example.com');
+    const victim = await store.accounts.createAccount('victim@example.com');
+    const hooks = [];
+    for (let i = 0; i < 5; i += 1) hooks.push(await channel(hostile.id, i));
+    const victimHook = await channel(victim.id, 9);
+    const flood = await store.alerts.createAlert(hostile.id, { ...sampleAlertWrite(hooks[0]!), name: 'flood', metric: 'flood.*.x', notificationChannels: hooks });
+    const page = await store.alerts.createAlert(victim.id, { ...sampleAlertWrite(victimHook), name: 'page', metric: 'page.*.x' });
+    const series = Array.from({ length: SERIES }, (_, j) => `flood.host${j}.x`);
+    const round = [alertingRound(flood.id, series, hooks, at), alertingRound(page.id, ['page.dc1.x'], [victimHook], at)];
+    const save = await measure(() => store.evaluation.saveEvaluations(round));
+    // The closer, call by call (the worker calls it before each claim): when is the other tenant's message made?
+    let calls = 0;
+    let longestCallMs = 0;
+    let victimCall: number | null = null;
+    for (;;) {
+      const started = performance.now();
+      const made = await store.outbox.closeDeliveryGroups(at + 1);
+      longestCallMs = Math.max(longestCallMs, performance.now() - started);
+      if (made === 0) break;
+      calls += 1;
+      if (victimCall === null && (await store.outbox.listDeliveries(victim.id, { states: ['pending'], page: 1, max: 1 })).items.length > 0) victimCall = calls;
+    }
+    let pending = 0;
+    for (let pageNo = 1; ; pageNo += 1) {
+      const found = await store.outbox.listDeliveries(hostile.id, { states: ['pending'], page: pageNo, max: 100 });
+      pending += found.items.length;
+      if (!found.nextPage) break;
+    }
+    const refused = store.pendingBound!.refused.get('account_pending_limit') ?? 0;
+    await store.close();
+    return { save, calls, longestCallMs, victimCall, pending, refused };
+  };
+  const plain = await run(false);
+  const grouped = await run(true);
+  printTable(
+    `group_by: one alert on ${SERIES} series to 5 grouping channels (one group per series), bound ${BOUND} (SQLite)`,
+    ['case', 'save CPU', 'pending after', 'refused (history, /metrics)', 'closer calls / longest', "other tenant's message made in call"],
+    [
+      ['5 plain channels (baseline, same run)', formatMs(plain.save.cpuMs), String(plain.pending), String(plain.refused), '-', '-'],
+      ['5 grouping channels', formatMs(grouped.save.cpuMs), String(grouped.pending), String(grouped.refused), `${grouped.calls} / ${formatMs(grouped.longestCallMs)}`, String(grouped.victimCall)],
+    ],
+  );
+  printGoal(`grouped deliveries and waiting members stay within the bound (${BOUND})`, String(grouped.pending), grouped.pending <= BOUND);
+  printGoal("the other tenant's group is closed in the closer's first call", String(grouped.victimCall), grouped.victimCall === 1);
+  printGoal('the grouped round costs < 1 s', formatMs(grouped.save.cpuMs), grouped.save.cpuMs < 1000);
+}
+
+if (!only || only === 'group') await benchGroups();
