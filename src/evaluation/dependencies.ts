@@ -34,11 +34,33 @@ export function heldBy(childSeries: string, deps: readonly DependencyEdge[], par
     if (!dep.nodes || dep.nodes.length === 0) return { alertId: dep.alertId, series: alerting[0] ?? '' };
     const wanted = nodesAt(childSeries, dep.nodes);
     if (wanted === null) continue;
-    const parentNodes = dep.parentNodes ?? dep.nodes;
-    const series = alerting.find((parent) => nodesAt(parent, parentNodes) === wanted);
+    const series = seriesByNodes(alerting, dep.parentNodes ?? dep.nodes).get(wanted);
     if (series !== undefined) return { alertId: dep.alertId, series };
   }
   return null;
+}
+
+/** Each alerting list's series by their nodes at some indexes, made once per list (a round asks it per child series). */
+const indexes = new WeakMap<readonly string[], Map<string, Map<string, string>>>();
+
+/**
+ * `alerting`'s series by their nodes at `at` (the first series of each key), made at the first question and kept
+ * with the list: a child of thousands of series then costs one lookup per series, not a walk of the parent's.
+ */
+function seriesByNodes(alerting: readonly string[], at: readonly number[]): Map<string, string> {
+  let byIndexes = indexes.get(alerting);
+  if (!byIndexes) indexes.set(alerting, (byIndexes = new Map()));
+  const key = at.join(',');
+  let index = byIndexes.get(key);
+  if (!index) {
+    index = new Map();
+    for (const series of alerting) {
+      const nodes = nodesAt(series, at);
+      if (nodes !== null && !index.has(nodes)) index.set(nodes, series);
+    }
+    byIndexes.set(key, index);
+  }
+  return index;
 }
 
 /** The series' nodes at `indexes`, joined; null when it has fewer nodes (a short name matches nothing). */

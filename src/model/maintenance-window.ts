@@ -2,6 +2,7 @@ import { activeScheduleEnd } from './schedule-active.js';
 import { formatTimezone, parseTimezoneOffset } from './timezone.js';
 import { compileGraphitePattern, type GraphiteMatcher } from './graphite-target/glob.js';
 import { readTarget } from './graphite-target/target.js';
+import { compileNameGlob } from './name-glob.js';
 import type { Weekday } from './types.js';
 
 /**
@@ -171,20 +172,9 @@ const nameGlobs = new Map<string, GraphiteMatcher>();
 const metricGlobs = new Map<string, GraphiteMatcher>();
 const targetPaths = new Map<string, readonly string[]>();
 
-/**
- * A name glob: `*` any run of characters (dots too), `?` one character; everything else literal. The literal runs
- * between wildcards are looked for first (a native search): most names miss most windows on one of them.
- */
+/** A name glob (name-glob.ts: linear in the name, whatever the pattern). */
 function nameGlob(pattern: string): GraphiteMatcher {
-  return cached(nameGlobs, pattern, () => {
-    const literals = pattern.split(/[*?]+/).filter(Boolean);
-    return {
-      test: (name) => {
-        for (const literal of literals) if (!name.includes(literal)) return false;
-        return wildcardMatch(pattern, name);
-      },
-    };
-  });
+  return cached(nameGlobs, pattern, () => compileNameGlob(pattern));
 }
 
 /** A Graphite glob; a malformed one (the API refuses those) matches nothing. */
@@ -225,31 +215,4 @@ function readPaths(alert: WindowAlert): string[] {
   );
 }
 
-/**
- * `*` and `?` wildcard matching without regular expressions (a tenant's `*a*a*a…b` must not backtrack for
- * long): the greedy algorithm that goes back only to the last star, at most length × pattern steps.
- */
-function wildcardMatch(pattern: string, text: string): boolean {
-  let p = 0;
-  let t = 0;
-  let star = -1;
-  let resume = 0;
-  while (t < text.length) {
-    if (p < pattern.length && (pattern[p] === '?' || pattern[p] === text[t])) {
-      p += 1;
-      t += 1;
-    } else if (p < pattern.length && pattern[p] === '*') {
-      star = p;
-      resume = t;
-      p += 1;
-    } else if (star !== -1) {
-      p = star + 1;
-      resume += 1;
-      t = resume;
-    } else {
-      return false;
-    }
-  }
-  while (p < pattern.length && pattern[p] === '*') p += 1;
-  return p === pattern.length;
-}
+

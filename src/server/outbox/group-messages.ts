@@ -159,3 +159,21 @@ export function groupedEntries(channelId: string, description: string, key: stri
     reason: groupedReason(description, key, members.length, own.length),
   }));
 }
+
+/**
+ * The SQL of the due groups (parameters: now in epoch ms, then how many; `marker` the backend's parameter style), taking turns across accounts: every account's longest-due group, then every account's second, and so on.
+ * A tenant with thousands of groups due then delays another tenant's group by one turn, not by its backlog.
+ */
+export function dueGroupsSql(marker: '?' | '$'): string {
+  const [now, limit] = marker === '?' ? ['?', '?'] : ['$1', '$2'];
+  return `SELECT channel_id, group_key FROM (
+      SELECT channel_id, group_key, MIN(due_at) AS due,
+             ROW_NUMBER() OVER (PARTITION BY account_id ORDER BY MIN(due_at), channel_id, group_key) AS turn
+      FROM group_members WHERE delivery_id IS NULL GROUP BY account_id, channel_id, group_key HAVING MIN(due_at) <= ${now}
+    ) due_groups ORDER BY turn, due LIMIT ${limit}`;
+}
+
+/** The most due groups one close reads. */
+export const DUE_GROUPS_READ = 1_000;
+/** How long one close may make messages before it leaves the rest for the next (the worker claims after it). */
+export const CLOSE_BUDGET_MS = 50;

@@ -1,6 +1,6 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import { windowMatches, type MaintenanceWindow, type WindowAlert, type WindowMatch } from '../../model/maintenance-window.js';
+import { windowMatcher, type MaintenanceWindow, type WindowAlert, type WindowMatch } from '../../model/maintenance-window.js';
 import type { FieldProblem } from '../../model/schemas.js';
 import { HttpError, echo, invalidBody, notFound } from '../errors.js';
 import { readJsonBody } from '../http/read-json-body.js';
@@ -179,10 +179,28 @@ async function accountAlerts(store: Pick<Store, 'alerts'>, accountId: string): P
   }
 }
 
-/** The account's alerts that `window` matches, whatever the time. */
+/** The account's alerts that `window` (a window being typed: not kept) matches, whatever the time. */
 async function matchingAlerts(store: Pick<Store, 'alerts'>, accountId: string, window: Pick<MaintenanceWindow, 'match'>): Promise<AlertRecord[]> {
-  const alerts = await accountAlerts(store, accountId);
-  return alerts.filter((alert) => windowMatches(window, windowAlertOf(alert)));
+  const matcher = windowMatcher(window);
+  return filterInSlices(await accountAlerts(store, accountId), (alert) => matcher(windowAlertOf(alert), NO_NAMES));
+}
+
+/** How long a route's matching may hold the event loop before it yields. */
+const SLICE_MS = 10;
+const NO_NAMES: ReadonlyMap<string, string> = new Map();
+
+/** `items.filter(keep)`, yielding to the event loop every few milliseconds (an account's alerts at its quota). */
+async function filterInSlices<T>(items: readonly T[], keep: (item: T) => boolean): Promise<T[]> {
+  const kept: T[] = [];
+  let sliceStart = performance.now();
+  for (const item of items) {
+    if (keep(item)) kept.push(item);
+    if (performance.now() - sliceStart >= SLICE_MS) {
+      await new Promise((resolve) => setImmediate(resolve));
+      sliceStart = performance.now();
+    }
+  }
+  return kept;
 }
 
 /** What a window's match reads of a stored alert. */
@@ -197,8 +215,14 @@ export function windowAlertOf(alert: AlertRecord): WindowAlert {
  */
 async function recordChange(deps: RouteDeps, accountId: string, versions: WindowRecord[], window: WindowRecord, change: string, by: string): Promise<void> {
   const alerts = await accountAlerts(deps.store, accountId);
-  const windows = versions.map(modelWindow);
-  const matched = alerts.filter((alert) => windows.some((version) => windowMatches(version, windowAlertOf(alert))));
+  // One version after the other (the kept answers are per window version), through the process's cache: the
+  // evaluator's next listing finds the new version's answers kept.
+  const ids = new Set<string>();
+  for (const version of versions) {
+    const windows = new AccountWindows([version]);
+    for (const alert of await filterInSlices(alerts, (one) => windows.matching(accountId, one.id, windowAlertOf(one)).length > 0)) ids.add(alert.id);
+  }
+  const matched = alerts.filter((alert) => ids.has(alert.id));
   if (matched.length === 0) return;
   const reason = `maintenance window "${window.name}" ${change} by ${by}${window.reason ? `: ${window.reason}` : ''}`;
   const time = Math.floor(deps.now() / 1000);
@@ -208,8 +232,8 @@ async function recordChange(deps: RouteDeps, accountId: string, versions: Window
 /** The account's window that mutes `alert` at `now` (epoch ms), for its mute status; null when none does. */
 export async function mutingWindowOf(store: Pick<Store, 'windows'>, accountId: string, alert: AlertRecord, now: number): Promise<MutingWindow | null> {
   const windows = await store.windows.listWindows(accountId);
-  const matched = windows.map(modelWindow).filter((window) => windowMatches(window, windowAlertOf(alert)));
-  return activeMutingWindow(matched, now);
+  if (windows.length === 0) return null;
+  return activeMutingWindow(new AccountWindows(windows).matching(accountId, alert.id, windowAlertOf(alert)), now);
 }
 
 /**
@@ -221,8 +245,10 @@ export async function windowMutesOf(store: Pick<Store, 'alerts' | 'windows'>, ac
   const muted = new Map<string, MutingWindow>();
   if (windows.length === 0) return muted;
   const matcher = new AccountWindows(windows);
-  for (const alert of await accountAlerts(store, accountId)) {
-    const window = activeMutingWindow(matcher.matching(accountId, windowAlertOf(alert)), now);
+  const alerts = await accountAlerts(store, accountId);
+  await matcher.prepare(alerts.map((alert) => ({ accountId, alertId: alert.id, alert: windowAlertOf(alert) })));
+  for (const alert of alerts) {
+    const window = activeMutingWindow(matcher.matching(accountId, alert.id, windowAlertOf(alert)), now);
     if (window) muted.set(alert.id, window);
   }
   return muted;

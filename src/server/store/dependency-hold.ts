@@ -18,6 +18,13 @@ import type { EvaluationUpdate, HeldNotification, NotificationRecord } from './e
  * its own pages were held or not.
  */
 
+/**
+ * The most series the hold reads of a parent (its first alerting ones) and of a child's notification: a notification
+ * about more is never held (it pages), and a child series matched only by a parent's later series is not held. The
+ * round's cost is then at most 10 parents' index of this many series and this many lookups per parent.
+ */
+export const MAX_HOLD_SERIES = 10_000;
+
 /** The notification kinds a parent's alerting holds back. */
 export const HELD_EVENTS: ReadonlySet<string> = new Set(['alerting', 'reminder', 'no_data', 'escalated']);
 
@@ -39,7 +46,8 @@ export function parentStates(stored: Iterable<{ id: string; name: string; status
   for (const parent of stored) {
     const update = round.get(parent.id);
     const status = update?.status ?? parent.status;
-    states.set(parent.id, { name: parent.name, alerting: status === 'alerting' ? (update?.currentlyTriggeredMetrics ?? parent.triggered) : null });
+    const alerting = status === 'alerting' ? (update?.currentlyTriggeredMetrics ?? parent.triggered) : null;
+    states.set(parent.id, { name: parent.name, alerting: alerting && alerting.length > MAX_HOLD_SERIES ? alerting.slice(0, MAX_HOLD_SERIES) : alerting });
   }
   return states;
 }
@@ -67,6 +75,7 @@ export function holdDependents(
     const entries: NotificationRecord[] = [];
     for (const [payload, deliveries] of byNotification) {
       const series = seriesOf(payload);
+      if (series.length > MAX_HOLD_SERIES) continue;
       const holders = series.map((one) => heldBy(one, edges, alerting));
       if (holders.some((holder) => holder === null)) continue;
       const parent = parents.get(holders[0]!.alertId)!;

@@ -112,7 +112,19 @@ export function windowAlertOfValues(values: readonly unknown[], channelIds: read
 export function windowsMatchingValues(windows: AccountWindows, values: readonly unknown[], channelIds: readonly string[]): readonly MatchedWindow[] {
   if (windows.empty) return NO_WINDOWS;
   const { accountId, alert } = windowAlertOfValues(values, channelIds);
-  return windows.matching(accountId, alert);
+  return windows.matching(accountId, alertIdOf(values), alert);
+}
+
+/**
+ * Matches a page of array rows against `windows` ahead of its synchronous build, yielding every few milliseconds
+ * (AccountWindows.prepare): the build then finds every answer kept.
+ */
+export async function prepareWindowsOfValues(windows: AccountWindows, rows: readonly (readonly unknown[])[], channelsOf: (alertId: string) => readonly string[]): Promise<void> {
+  if (windows.empty) return;
+  await windows.prepare(rows.map((row) => {
+    const alertId = alertIdOf(row);
+    return { alertId, ...windowAlertOfValues(row, channelsOf(alertId)) };
+  }));
 }
 
 /** The row's clock inputs (its schedules' timings and matching windows given), null when there are none. */

@@ -57,6 +57,74 @@ export class PendingDeliveryBound {
   }
 }
 
+/**
+ * The bound for a round's group members (group-messages.ts: one per series of a notification to a grouping
+ * channel), which count as pending deliveries until their group's message is made (then N members are one
+ * delivery). Admits them in the round's order while the account has room; a refused member is counted on /metrics
+ * as a refused delivery, and its notification's history says so: its `notification_sent` entry becomes
+ * `notification_suppressed` when none of the notification's members fit, and gains a `notification_suppressed`
+ * entry `(K of N series not grouped)` when some did.
+ */
+export function boundRoundMembers<M extends { alertId: string; channelId: string; event: string; createdAt: number }>(
+  bound: PendingDeliveryBound,
+  items: EvaluationUpdate[],
+  members: readonly M[],
+  accountOf: ReadonlyMap<string, string>,
+  pending: ReadonlyMap<string, number>,
+): { items: EvaluationUpdate[]; members: M[] } {
+  const room = new Map<string, number>();
+  const admitted: M[] = [];
+  // Per notification (alert, channel, event): how many members it had, how many were refused.
+  const tally = new Map<string, MemberTally>();
+  for (const member of members) {
+    const key = `${member.alertId}\u0000${member.channelId}\u0000${member.event}`;
+    const counts = tally.get(key) ?? { alertId: member.alertId, channelId: member.channelId, event: member.event, time: Math.floor(member.createdAt / 1000), all: 0, refused: 0 };
+    tally.set(key, counts);
+    counts.all += 1;
+    const account = accountOf.get(member.alertId);
+    // An alert deleted meanwhile inserts nothing anyway.
+    if (account === undefined) continue;
+    const left = room.get(account) ?? bound.limit - (pending.get(account) ?? 0);
+    if (bound.admit(bound.limit - left, 1) === 1) {
+      room.set(account, left - 1);
+      admitted.push(member);
+    } else {
+      room.set(account, left);
+      counts.refused += 1;
+    }
+  }
+  const refusedOf = new Map<string, MemberTally[]>();
+  for (const counts of tally.values()) if (counts.refused > 0) refusedOf.set(counts.alertId, [...(refusedOf.get(counts.alertId) ?? []), counts]);
+  if (refusedOf.size === 0) return { items, members: admitted };
+  const reason = bound.reason();
+  const out = items.map((item) => {
+    const refused = refusedOf.get(item.alertId);
+    if (!refused) return item;
+    const history = [...item.history];
+    for (const { channelId, event, time, all, refused: count } of refused) {
+      const index = history.findIndex((entry) => entry.status === 'notification_sent' && entry.channelId === channelId && entry.reason === event);
+      if (count === all && index >= 0) {
+        history[index] = { ...(history[index] as NotificationRecord), status: 'notification_suppressed', reason: `${event}: ${reason}` };
+      } else {
+        const sent = index >= 0 ? (history[index] as NotificationRecord) : null;
+        history.push({ status: 'notification_suppressed', value: sent?.value ?? null, metric: sent?.metric ?? '', time: sent?.time ?? time, channelId, reason: `${event}: ${reason} (${count} of ${all} series not grouped)` });
+      }
+    }
+    return { ...item, history };
+  });
+  return { items: out, members: admitted };
+}
+
+interface MemberTally {
+  alertId: string;
+  channelId: string;
+  event: string;
+  /** Unix seconds: the notification's. */
+  time: number;
+  all: number;
+  refused: number;
+}
+
 /** The history of a round's update with each refused delivery's `notification_sent` entry saying why it was not sent. */
 function markRefused(history: EvaluationUpdate['history'], refused: readonly NewDelivery[], reason: string): EvaluationUpdate['history'] {
   const out = [...history];

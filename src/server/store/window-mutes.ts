@@ -1,5 +1,6 @@
 import { activeWindowEnd, windowMatcher, type MaintenanceWindow, type Matcher, type WindowAlert } from '../../model/maintenance-window.js';
 import type { NewHistoryEntry } from './store.js';
+import { alertVersion, windowMatches, type WindowAnswers, type WindowMatchCache } from './window-match-cache.js';
 import type { MutingWindow, WindowRecord } from './window-store.js';
 
 /**
@@ -29,18 +30,44 @@ const NONE: readonly MatchedWindow[] = [];
 /** Windows store channel ids, and the evaluator's alerts carry ids: no names to look up. */
 const NO_NAMES: ReadonlyMap<string, string> = new Map();
 
-/** The windows of a listing's accounts, matched against that listing's alerts. */
-export class AccountWindows {
-  private readonly byAccount = new Map<string, { window: MatchedWindow; matches: Matcher }[]>();
+/** One alert as window matching reads it, with its id and account. */
+export interface WindowAlertOf {
+  accountId: string;
+  alertId: string;
+  alert: WindowAlert;
+}
 
-  constructor(records: readonly WindowRecord[]) {
+/** How long matching may hold the event loop before it yields (a tenant's first matching at its quotas takes seconds). */
+const SLICE_MS = 10;
+
+/**
+ * The windows of some accounts, matched against their alerts through the process's cache (window-match-cache.ts):
+ * a (window, alert) pair is asked of the matcher once per version of each.
+ */
+export class AccountWindows {
+  private readonly byAccount = new Map<string, { window: MatchedWindow; answers: WindowAnswers; matches: Matcher }[]>();
+
+  /**
+   * `everything`: the records are every window of every account (the evaluator's listing), so the cache may forget
+   * the windows and accounts not among them.
+   */
+  constructor(records: readonly WindowRecord[], options: { everything?: boolean; cache?: WindowMatchCache } = {}) {
+    this.cache = options.cache ?? windowMatches;
+    if (options.everything) {
+      const seen = new Map<string, Set<string>>();
+      for (const record of records) seen.set(record.accountId, (seen.get(record.accountId) ?? new Set()).add(record.id));
+      this.cache.retain(seen);
+    }
     for (const record of records) {
       const list = this.byAccount.get(record.accountId) ?? [];
       const window = modelWindow(record);
-      list.push({ window, matches: windowMatcher(window) });
+      const answers = this.cache.answersOf(record.accountId, record.id, JSON.stringify(record.match));
+      list.push({ window, answers, matches: windowMatcher(window) });
       this.byAccount.set(record.accountId, list);
     }
   }
+
+  private readonly cache: WindowMatchCache;
 
   /** Whether no account has a window (most servers): nothing to match. */
   get empty(): boolean {
@@ -48,12 +75,34 @@ export class AccountWindows {
   }
 
   /** The windows of the alert's account that match it (channels as ids: windows store channel ids). */
-  matching(accountId: string, alert: WindowAlert): readonly MatchedWindow[] {
+  matching(accountId: string, alertId: string, alert: WindowAlert): readonly MatchedWindow[] {
     const windows = this.byAccount.get(accountId);
     if (!windows) return NONE;
+    const number = this.cache.numberOf(accountId, alertId, alertVersion(alert));
     let matched: MatchedWindow[] | null = null;
-    for (const { window, matches } of windows) if (matches(alert, NO_NAMES)) (matched ??= []).push(window);
+    for (const { window, answers, matches } of windows) {
+      let yes = answers.get(number);
+      if (yes === undefined) answers.set(number, (yes = matches(alert, NO_NAMES)));
+      if (yes) (matched ??= []).push(window);
+    }
     return matched ?? NONE;
+  }
+
+  /**
+   * Matches `alerts` now, yielding to the event loop every few milliseconds, so that `matching` then only looks the
+   * answers up: a listing or an overview calls it before its synchronous loop.
+   */
+  async prepare(alerts: Iterable<WindowAlertOf>): Promise<void> {
+    if (this.empty) return;
+    let sliceStart = performance.now();
+    for (const { accountId, alertId, alert } of alerts) {
+      if (!this.byAccount.has(accountId)) continue;
+      this.matching(accountId, alertId, alert);
+      if (performance.now() - sliceStart >= SLICE_MS) {
+        await new Promise((resolve) => setImmediate(resolve));
+        sliceStart = performance.now();
+      }
+    }
   }
 }
 

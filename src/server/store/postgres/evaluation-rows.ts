@@ -14,6 +14,7 @@ import {
   alertIdOf,
   clockInputsFromValues,
   evaluationAlertFromValues,
+  prepareWindowsOfValues,
   scheduleTimings,
   windowsMatchingValues,
   type ScheduleTimingRow,
@@ -79,7 +80,7 @@ export class PostgresEvaluationRows implements EvaluationStore {
       const where = partitions ? `WHERE ${partitionSql('$1')} = ANY($2)` : '';
       const params = partitions ? [lease!.partitionCount, partitions] : [];
       const timings = scheduleTimings(await tx.query<ScheduleTimingRow>(`SELECT ${SCHEDULE_TIMING_COLUMNS} FROM schedules`));
-      const windows = new AccountWindows(await listAllWindows(tx));
+      const windows = new AccountWindows(await listAllWindows(tx), { everything: true });
       // Pages from one cursor: the alerts are read in one pass (keyset queries would each plan and scan again), a
       // page at a time, the next page asked before this page's records are built: the database reads on while the
       // replica builds, and the evaluator renders a page while the next is read. Rows as arrays: cheaper for pg to
@@ -105,6 +106,8 @@ export class PostgresEvaluationRows implements EvaluationStore {
         // Asked now, awaited next turn: a failure there is the transaction's, rethrown when awaited.
         next = more ? readPage() : Promise.resolve([]);
         next.catch(() => undefined);
+        // Windows matched ahead, in slices: a tenant's first matching at its quotas must not hold the loop.
+        await prepareWindowsOfValues(windows, rows, (id) => channels.get(id) ?? []);
         const alerts = buildAlerts(rows, channels, scheduleLinks, timings, windows, now, fill);
         if (paging) paging.onPage(alerts);
         else for (const alert of alerts) all.push(alert);
@@ -164,7 +167,7 @@ async function saveRound(
   // Past an account's bound on pending deliveries, its new ones are refused, and their history says so.
   // A child's pages are held while a parent alerts (decided here, from the committed states, so replicas and
   // partitions agree); a grouping channel's wait for their group's message.
-  const grouped = await groupRoundDeliveries(tx, await holdRoundDependents(tx, updates));
+  const grouped = await groupRoundDeliveries(tx, await holdRoundDependents(tx, updates), pendingBound);
   const saved = await boundRoundDeliveries(tx, await throttleEvaluations(tx, grouped), pendingBound);
   await tx.query(
     `UPDATE alerts SET status = r.status, currently_triggered_metrics = r.metrics, eval_state = r.eval_state

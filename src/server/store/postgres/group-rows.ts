@@ -1,8 +1,20 @@
 import { createId } from '../../ids.js';
 import type { ChannelGroupBy } from '../../../model/types.js';
 import type { EvaluationUpdate } from '../evaluation-store.js';
-import { buildGroupedMessage, groupDeliveryAlertId, groupedEntries, memberDueAt, splitGroupedDeliveries, type GroupMemberRow } from '../../outbox/group-messages.js';
+import {
+  CLOSE_BUDGET_MS,
+  DUE_GROUPS_READ,
+  buildGroupedMessage,
+  dueGroupsSql,
+  groupDeliveryAlertId,
+  groupedEntries,
+  memberDueAt,
+  splitGroupedDeliveries,
+  type GroupMemberRow,
+} from '../../outbox/group-messages.js';
 import { appendHistory } from './history-rows.js';
+import { pendingByAccount } from './outbox-rows.js';
+import { boundRoundMembers, type PendingDeliveryBound } from '../pending-bound.js';
 import type { PgDatabase, Queryable } from './pg-database.js';
 
 /** Members taken into a message are kept this long (for the record), then pruned. */
@@ -12,13 +24,21 @@ const KEEP_SENT_MS = 24 * 3_600_000;
  * Inside saveRound: the deliveries of a round to channels that group by path nodes become members of their groups
  * (group_members), due when their group's message is (group-messages.ts). Answers the round without them.
  */
-export async function groupRoundDeliveries(tx: Queryable, items: EvaluationUpdate[]): Promise<EvaluationUpdate[]> {
+export async function groupRoundDeliveries(tx: Queryable, items: EvaluationUpdate[], bound: PendingDeliveryBound): Promise<EvaluationUpdate[]> {
   const ids = [...new Set(items.flatMap((item) => item.deliveries.map((delivery) => delivery.channelId)))];
   if (ids.length === 0) return items;
   const rows = await tx.query<{ id: string; group_by: string }>('SELECT id, group_by FROM channels WHERE id = ANY($1) AND group_by IS NOT NULL', [ids]);
   if (rows.length === 0) return items;
   const groupBy = new Map(rows.map((row) => [row.id, JSON.parse(row.group_by) as ChannelGroupBy]));
-  const { items: rest, members } = splitGroupedDeliveries(items, groupBy);
+  const split = splitGroupedDeliveries(items, groupBy);
+  if (split.members.length === 0) return split.items;
+  // Waiting members count as pending deliveries: past the account's bound they are refused, as deliveries are.
+  const alertIds = [...new Set(split.members.map((member) => member.alertId))];
+  const owners = new Map(
+    (await tx.query<{ id: string; account_id: string }>('SELECT id, account_id FROM alerts WHERE id = ANY($1::text[])', [alertIds])).map((row) => [row.id, row.account_id]),
+  );
+  const pending = await pendingByAccount(tx, [...new Set(owners.values())]);
+  const { items: rest, members } = boundRoundMembers(bound, split.items, split.members, owners, pending);
   if (members.length === 0) return rest;
   const due = new Map<string, number>();
   for (const member of members) {
@@ -59,12 +79,12 @@ export async function groupRoundDeliveries(tx: Queryable, items: EvaluationUpdat
  * only later ones) and makes nothing. Each alert of a message gets a `grouped` history entry. Answers how many.
  */
 export async function closeDeliveryGroups(db: PgDatabase, now: number): Promise<number> {
-  const due = await db.query<{ channel_id: string; group_key: string }>(
-    'SELECT channel_id, group_key FROM group_members WHERE delivery_id IS NULL GROUP BY channel_id, group_key HAVING MIN(due_at) <= $1',
-    [now],
-  );
+  const due = await db.query<{ channel_id: string; group_key: string }>(dueGroupsSql('$'), [now, DUE_GROUPS_READ]);
   let made = 0;
+  const started = performance.now();
   for (const group of due) {
+    // The rest waits for the next call: the delivery worker claims (other tenants' pages too) after this returns.
+    if (performance.now() - started >= CLOSE_BUDGET_MS) break;
     const closed = await db.transaction(async (tx) => {
       const [channel] = await tx.query<{ account_id: string; description: string }>('SELECT account_id, description FROM channels WHERE id = $1', [
         group.channel_id,

@@ -306,6 +306,8 @@ export const MIGRATIONS: readonly string[] = [
   CREATE TRIGGER maintenance_windows_notify_evaluation AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON maintenance_windows
     FOR EACH STATEMENT EXECUTE FUNCTION alertform_notify_evaluation_change();
   `,
+  // The pending-deliveries bound counts an account's waiting group members with its pending deliveries.
+  `CREATE INDEX group_members_account_waiting ON group_members(account_id) WHERE delivery_id IS NULL;`,
 ];
 
 /** Any constant, the same in every replica: serialises replicas that start together on an empty database. */

@@ -73,21 +73,28 @@ export async function boundRoundDeliveries(tx: Queryable, items: EvaluationUpdat
   if (alertIds.length === 0) return items;
   const owners = await tx.query<{ id: string; account_id: string }>('SELECT id, account_id FROM alerts WHERE id = ANY($1::text[])', [alertIds]);
   const accounts = [...new Set(owners.map((owner) => owner.account_id))];
-  const counts = await tx.query<{ account_id: string; count: string }>(
-    `SELECT account_id, COUNT(*) AS count FROM deliveries WHERE state = 'pending' AND account_id = ANY($1::text[]) GROUP BY account_id`,
-    [accounts],
-  );
-  return bound.applyToRound(
-    items,
-    new Map(owners.map((owner) => [owner.id, owner.account_id])),
-    new Map(counts.map((row) => [row.account_id, Number(row.count)])),
-  );
+  return bound.applyToRound(items, new Map(owners.map((owner) => [owner.id, owner.account_id])), await pendingByAccount(tx, accounts));
 }
 
-/** The account's pending deliveries (inside a writing transaction, for the bound). */
+/**
+ * What each account has pending, as the bound counts it (inside a writing transaction): its pending deliveries and
+ * its group members waiting for their group's message.
+ */
+export async function pendingByAccount(tx: Queryable, accounts: readonly string[]): Promise<Map<string, number>> {
+  const rows = await tx.query<{ account_id: string; count: string }>(
+    `SELECT account_id, SUM(count) AS count FROM (
+       SELECT account_id, COUNT(*) AS count FROM deliveries WHERE state = 'pending' AND account_id = ANY($1::text[]) GROUP BY account_id
+       UNION ALL
+       SELECT account_id, COUNT(*) AS count FROM group_members WHERE delivery_id IS NULL AND account_id = ANY($1::text[]) GROUP BY account_id
+     ) counted GROUP BY account_id`,
+    [accounts],
+  );
+  return new Map(rows.map((row) => [row.account_id, Number(row.count)]));
+}
+
+/** The account's pending deliveries and waiting group members (inside a writing transaction, for the bound). */
 export async function countPendingDeliveries(tx: Queryable, accountId: string): Promise<number> {
-  const [row] = await tx.query<{ count: string }>(`SELECT COUNT(*) AS count FROM deliveries WHERE account_id = $1 AND state = 'pending'`, [accountId]);
-  return Number(row?.count ?? 0);
+  return (await pendingByAccount(tx, [accountId])).get(accountId) ?? 0;
 }
 
 /**

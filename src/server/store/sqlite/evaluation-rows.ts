@@ -7,6 +7,7 @@ import {
   clockInputsFromValues,
   evaluationAlertFromValues,
   scheduleTimings,
+  prepareWindowsOfValues,
   windowsMatchingValues,
   type ScheduleTimingRow,
 } from '../evaluation-alert.js';
@@ -70,7 +71,7 @@ export class SqliteEvaluationRows implements EvaluationStore {
       this.db.prepare('SELECT alert_id, schedule_id AS ref FROM alert_schedules ORDER BY alert_id, position').all() as LinkRow[],
     );
     const timings = scheduleTimings(this.db.prepare(`SELECT ${SCHEDULE_TIMING_COLUMNS} FROM schedules`).all() as ScheduleTimingRow[]);
-    const windows = new AccountWindows(listAllWindows(this.db));
+    const windows = new AccountWindows(listAllWindows(this.db), { everything: true });
     const build = (from: number, to: number): EvaluationAlert[] => {
       const alerts: EvaluationAlert[] = new Array(to - from);
       for (let i = from; i < to; i += 1) {
@@ -89,7 +90,10 @@ export class SqliteEvaluationRows implements EvaluationStore {
     const size = Math.max(1, paging.size);
     for (let from = 0; from < rows.length; from += size) {
       if (from > 0) await new Promise((resolve) => setImmediate(resolve));
-      paging.onPage(build(from, Math.min(rows.length, from + size)));
+      const to = Math.min(rows.length, from + size);
+      // Windows matched ahead, in slices: a tenant's first matching at its quotas must not hold the loop.
+      await prepareWindowsOfValues(windows, rows.slice(from, to), (id) => channels.get(id) ?? []);
+      paging.onPage(build(from, to));
     }
     fill?.finish();
     return [];
@@ -101,7 +105,7 @@ export class SqliteEvaluationRows implements EvaluationStore {
       // A throttled channel's notifications beyond its window's share are held, and their history says so.
       // A child's pages are held while a parent alerts (decided here, from the stored states); a grouping channel's
       // wait for their group's message; a throttled channel's beyond its window's share are held.
-      const grouped = groupRoundDeliveries(this.db, holdRoundDependents(this.db, updates));
+      const grouped = groupRoundDeliveries(this.db, holdRoundDependents(this.db, updates), this.pendingBound);
       const saved = boundRoundDeliveries(this.db, throttleEvaluations(this.db, grouped), this.pendingBound);
       for (const { alertId, status, currentlyTriggeredMetrics, evalState, history, endAcknowledgementAt } of saved) {
         update.run(status, JSON.stringify(currentlyTriggeredMetrics), evalState, alertId);

@@ -2,8 +2,20 @@ import type { Database } from 'better-sqlite3';
 import { createId } from '../../ids.js';
 import type { ChannelGroupBy } from '../../../model/types.js';
 import type { EvaluationUpdate } from '../evaluation-store.js';
-import { buildGroupedMessage, groupDeliveryAlertId, groupedEntries, memberDueAt, splitGroupedDeliveries, type GroupMemberRow } from '../../outbox/group-messages.js';
+import {
+  CLOSE_BUDGET_MS,
+  DUE_GROUPS_READ,
+  buildGroupedMessage,
+  dueGroupsSql,
+  groupDeliveryAlertId,
+  groupedEntries,
+  memberDueAt,
+  splitGroupedDeliveries,
+  type GroupMemberRow,
+} from '../../outbox/group-messages.js';
 import { appendHistory } from './history-rows.js';
+import { pendingByAccount } from './outbox-rows.js';
+import { boundRoundMembers, type PendingDeliveryBound } from '../pending-bound.js';
 
 /** Members taken into a message are kept this long (for the record), then pruned. */
 const KEEP_SENT_MS = 24 * 3_600_000;
@@ -12,7 +24,7 @@ const KEEP_SENT_MS = 24 * 3_600_000;
  * Inside saveEvaluations: the deliveries of a round to channels that group by path nodes become members of their
  * groups (group_members), due when their group's message is (group-messages.ts). Answers the round without them.
  */
-export function groupRoundDeliveries(db: Database, items: EvaluationUpdate[]): EvaluationUpdate[] {
+export function groupRoundDeliveries(db: Database, items: EvaluationUpdate[], bound: PendingDeliveryBound): EvaluationUpdate[] {
   const ids = [...new Set(items.flatMap((item) => item.deliveries.map((delivery) => delivery.channelId)))];
   if (ids.length === 0) return items;
   const rows = db
@@ -20,7 +32,11 @@ export function groupRoundDeliveries(db: Database, items: EvaluationUpdate[]): E
     .all(JSON.stringify(ids)) as { id: string; group_by: string }[];
   if (rows.length === 0) return items;
   const groupBy = new Map(rows.map((row) => [row.id, JSON.parse(row.group_by) as ChannelGroupBy]));
-  const { items: rest, members } = splitGroupedDeliveries(items, groupBy);
+  const split = splitGroupedDeliveries(items, groupBy);
+  if (split.members.length === 0) return split.items;
+  // Waiting members count as pending deliveries: past the account's bound they are refused, as deliveries are.
+  const owners = ownersOf(db, [...new Set(split.members.map((member) => member.alertId))]);
+  const { items: rest, members } = boundRoundMembers(bound, split.items, split.members, owners, pendingByAccount(db, [...new Set(owners.values())]));
   const waiting = db.prepare('SELECT MIN(due_at) AS due FROM group_members WHERE channel_id = ? AND group_key = ? AND delivery_id IS NULL').pluck();
   const last = db.prepare('SELECT last_sent_at FROM delivery_groups WHERE channel_id = ? AND group_key = ?').pluck();
   const insert = db.prepare(
@@ -43,17 +59,25 @@ export function groupRoundDeliveries(db: Database, items: EvaluationUpdate[]): E
   return rest;
 }
 
+/** The alerts' accounts, by alert id. */
+function ownersOf(db: Database, alertIds: readonly string[]): Map<string, string> {
+  const rows = db.prepare('SELECT id, account_id FROM alerts WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(alertIds)) as { id: string; account_id: string }[];
+  return new Map(rows.map((row) => [row.id, row.account_id]));
+}
+
+
 /**
  * Makes the one `grouped` delivery of every group whose message is due by `now`, one transaction per group (SQLite
  * has one writer: the members taken are marked with the message's id in the same transaction, so no second
  * closer takes them again). Each alert of a message gets a `grouped` history entry. Answers how many it made.
  */
 export function closeDeliveryGroups(db: Database, now: number): number {
-  const due = db
-    .prepare('SELECT channel_id, group_key FROM group_members WHERE delivery_id IS NULL GROUP BY channel_id, group_key HAVING MIN(due_at) <= ?')
-    .all(now) as { channel_id: string; group_key: string }[];
+  const due = db.prepare(dueGroupsSql('?')).all(now, DUE_GROUPS_READ) as { channel_id: string; group_key: string }[];
   let made = 0;
+  const started = performance.now();
   for (const group of due) {
+    // The rest waits for the next call: the delivery worker claims (other tenants' pages too) after this returns.
+    if (performance.now() - started >= CLOSE_BUDGET_MS) break;
     const close = db.transaction(() => {
       const channel = db.prepare('SELECT account_id, description FROM channels WHERE id = ?').get(group.channel_id) as
         | { account_id: string; description: string }

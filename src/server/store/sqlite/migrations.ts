@@ -267,6 +267,8 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX window_mutes_alert ON window_mutes(alert_id);
   `,
+  // The pending-deliveries bound counts an account's waiting group members with its pending deliveries.
+  `CREATE INDEX group_members_account_waiting ON group_members(account_id) WHERE delivery_id IS NULL;`,
 ];
 
 /** Brings the database to the newest schema version; refuses a database newer than this code. */

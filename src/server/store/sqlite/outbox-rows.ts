@@ -41,19 +41,29 @@ export function boundRoundDeliveries(db: Database, items: EvaluationUpdate[], bo
     account_id: string;
   }[];
   const accounts = [...new Set(owners.map((owner) => owner.account_id))];
-  const counts = db
-    .prepare(`SELECT account_id, COUNT(*) AS count FROM deliveries WHERE state = 'pending' AND account_id IN (SELECT value FROM json_each(?)) GROUP BY account_id`)
-    .all(JSON.stringify(accounts)) as { account_id: string; count: number }[];
-  return bound.applyToRound(
-    items,
-    new Map(owners.map((owner) => [owner.id, owner.account_id])),
-    new Map(counts.map((row) => [row.account_id, row.count])),
-  );
+  return bound.applyToRound(items, new Map(owners.map((owner) => [owner.id, owner.account_id])), pendingByAccount(db, accounts));
 }
 
-/** The account's pending deliveries (inside a writing transaction, for the bound). */
+/**
+ * What each account has pending, as the bound counts it (inside a writing transaction): its pending deliveries and
+ * its group members waiting for their group's message.
+ */
+export function pendingByAccount(db: Database, accounts: readonly string[]): Map<string, number> {
+  const rows = db
+    .prepare(
+      `SELECT account_id, SUM(count) AS count FROM (
+         SELECT account_id, COUNT(*) AS count FROM deliveries WHERE state = 'pending' AND account_id IN (SELECT value FROM json_each(?)) GROUP BY account_id
+         UNION ALL
+         SELECT account_id, COUNT(*) AS count FROM group_members WHERE delivery_id IS NULL AND account_id IN (SELECT value FROM json_each(?)) GROUP BY account_id
+       ) GROUP BY account_id`,
+    )
+    .all(JSON.stringify(accounts), JSON.stringify(accounts)) as { account_id: string; count: number }[];
+  return new Map(rows.map((row) => [row.account_id, row.count]));
+}
+
+/** The account's pending deliveries and waiting group members (inside a writing transaction, for the bound). */
 export function countPendingDeliveries(db: Database, accountId: string): number {
-  return (db.prepare(`SELECT COUNT(*) AS count FROM deliveries WHERE account_id = ? AND state = 'pending'`).get(accountId) as { count: number }).count;
+  return pendingByAccount(db, [accountId]).get(accountId) ?? 0;
 }
 
 /**

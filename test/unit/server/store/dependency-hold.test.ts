@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { holdDependents, parentStates } from '../../../../src/server/store/dependency-hold.js';
+import { MAX_HOLD_SERIES, holdDependents, parentStates } from '../../../../src/server/store/dependency-hold.js';
 import type { EvaluationUpdate } from '../../../../src/server/store/evaluation-store.js';
 
 const state = {
@@ -47,5 +47,20 @@ describe('holding a child while its parent alerts', () => {
     const recovering: EvaluationUpdate = { ...update([]), alertId: 'ping', status: 'healthy', currentlyTriggeredMetrics: [] };
     const healthy = parentStates([{ id: 'ping', name: 'ping', status: 'alerting', triggered: ['hosts.a.ping'] }], [recovering]);
     expect(holdDependents([update([{ event: 'alerting', channels: ['c1'], series: ['hosts.a.disk'] }])], children, healthy)[0]!.deliveries).toHaveLength(1);
+  });
+
+  it('reads at most MAX_HOLD_SERIES series of a parent and of a notification, and pages past that', () => {
+    const many = (count: number, node: (j: number) => string) => Array.from({ length: count }, (_, j) => `hosts.${node(j)}.disk`);
+    // A parent's series beyond the bound are not read: a child series only they would hold pages.
+    const parent = parentStates([{ id: 'ping', name: 'ping', status: 'alerting', triggered: [...many(MAX_HOLD_SERIES, (j) => `p${j}`), 'hosts.late.ping'] }], []);
+    expect(parent.get('ping')!.alerting).toHaveLength(MAX_HOLD_SERIES);
+    expect(holdDependents([update([{ event: 'alerting', channels: ['c1'], series: ['hosts.late.disk'] }])], children, parent)[0]!.deliveries).toHaveLength(1);
+    expect(holdDependents([update([{ event: 'alerting', channels: ['c1'], series: ['hosts.p7.disk'] }])], children, parent)[0]!.deliveries).toHaveLength(0);
+    // A notification about more series than the bound is never held, even by a parent that holds every one of them.
+    const everyHost = parentStates([{ id: 'ping', name: 'ping', status: 'alerting', triggered: many(MAX_HOLD_SERIES, (j) => `h${j}`) }], []);
+    const within = holdDependents([update([{ event: 'alerting', channels: ['c1'], series: many(MAX_HOLD_SERIES, (j) => `h${j}`) }])], children, everyHost);
+    expect(within[0]!.deliveries).toHaveLength(0);
+    const past = holdDependents([update([{ event: 'alerting', channels: ['c1'], series: many(MAX_HOLD_SERIES + 1, (j) => `h${j % MAX_HOLD_SERIES}`) }])], children, everyHost);
+    expect(past[0]!.deliveries).toHaveLength(1);
   });
 });

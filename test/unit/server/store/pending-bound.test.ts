@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { EvaluationUpdate, NotificationRecord } from '../../../../src/server/store/evaluation-store.js';
-import { OUTBOX_FULL, PendingDeliveryBound } from '../../../../src/server/store/pending-bound.js';
+import { OUTBOX_FULL, PendingDeliveryBound, boundRoundMembers } from '../../../../src/server/store/pending-bound.js';
 
 /** An alerting update of `alertId` notifying each of `channels`, with its notification_sent entries. */
 function update(alertId: string, channels: string[]): EvaluationUpdate {
@@ -42,5 +42,27 @@ describe('PendingDeliveryBound', () => {
     expect(bound.admit(12, 5)).toBe(0);
     expect(bound.admit(0, 5)).toBe(5);
     expect(bound.refused.get(OUTBOX_FULL)).toBe(8);
+  });
+
+  it('counts group members against the same room, refusing the rest with the same reason and counter', () => {
+    const bound = new PendingDeliveryBound();
+    bound.limit = 4;
+    // a1 notifies a grouping channel g about 3 series, a2 about 2, b1 (another account) about 1.
+    const round = [update('a1', ['g']), update('a2', ['g']), update('b1', ['g'])];
+    const member = (alertId: string, n: number) => ({ alertId, channelId: 'g', event: 'alerting', series: `s${n}`, createdAt: 200_000 });
+    const members = [member('a1', 1), member('a1', 2), member('a1', 3), member('a2', 1), member('a2', 2), member('b1', 1)];
+    const accounts = new Map([['a1', 'A'], ['a2', 'A'], ['b1', 'B']]);
+    // A has 2 pending already: room for 2 members. B has room for all.
+    const out = boundRoundMembers(bound, round, members, accounts, new Map([['A', 2]]));
+    expect(out.members.map((one) => `${one.alertId}/${one.series}`)).toEqual(['a1/s1', 'a1/s2', 'b1/s1']);
+    const suppressed = (i: number) => out.items[i]!.history.filter((entry): entry is NotificationRecord => entry.status === 'notification_suppressed').map((entry) => entry.reason);
+    // a1: some of its series went in: its notification_sent stays, and one entry says how many did not.
+    expect(out.items[0]!.history.some((entry) => entry.status === 'notification_sent')).toBe(true);
+    expect(suppressed(0)).toEqual(['alerting: outbox full: the account has 4 deliveries pending, its limit (1 of 3 series not grouped)']);
+    // a2: none did: its notification_sent becomes the refusal.
+    expect(out.items[1]!.history.some((entry) => entry.status === 'notification_sent')).toBe(false);
+    expect(suppressed(1)).toEqual(['alerting: outbox full: the account has 4 deliveries pending, its limit']);
+    expect(out.items[2]).toBe(round[2]);
+    expect(bound.refused.get(OUTBOX_FULL)).toBe(3);
   });
 });
