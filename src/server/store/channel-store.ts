@@ -16,6 +16,20 @@ export interface ChannelStore {
    */
   deleteChannel(accountId: string, id: string): Promise<{ alertsChanged: number } | null>;
   searchChannels(accountId: string, query: ChannelQuery): Promise<Page<ChannelRecord>>;
+  /** The channel's signing-secret generations; a channel never rotated is at generation 0 with no previous one. */
+  getSigningRotation(channelId: string): Promise<SigningRotation>;
+  /**
+   * Moves the account's channel to its next signing generation; the one it leaves keeps signing until
+   * `previousExpiresAt` (unix seconds). A generation older than that is dropped at once. null: no such channel.
+   */
+  rotateSigningSecret(accountId: string, channelId: string, previousExpiresAt: number): Promise<SigningRotation | null>;
+}
+
+/** Which generations of a channel's derived signing secret are in use (webhook-signing.ts derives them). */
+export interface SigningRotation {
+  generation: number;
+  /** The generation before, still signing until `previousExpiresAt` (unix seconds); null when none. */
+  previous: { generation: number; expiresAt: number } | null;
 }
 
 export interface ChannelWrite {

@@ -306,6 +306,15 @@ export const MIGRATIONS: readonly string[] = [
   CREATE TRIGGER maintenance_windows_notify_evaluation AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON maintenance_windows
     FOR EACH STATEMENT EXECUTE FUNCTION alertform_notify_evaluation_change();
   `,
+  // 16: a webhook channel's signing-secret rotation, as on SQLite (migration 14).
+  `
+  CREATE TABLE channel_signing (
+    channel_id TEXT PRIMARY KEY REFERENCES channels(id) ON DELETE CASCADE,
+    generation INTEGER NOT NULL,
+    previous_generation INTEGER,
+    previous_expires_at BIGINT
+  );
+  `,
 ];
 
 /** Any constant, the same in every replica: serialises replicas that start together on an empty database. */
