@@ -23,7 +23,8 @@ option as a snake_case key: graphite_url, eval_interval, console: false; \${VAR}
 KEY_file: PATH); a flag wins over its variable, which wins over the file. --print-config shows the result.
 Each new key gets an account of its own, with an "Email me" channel. Keys must be at least 24 characters without
 ":" (alertform keys create makes such keys); prefer --api-key-file or ALERTFORM_API_KEYS to --api-key, which the
-process list shows. Logs go to stderr: readable lines on a terminal, JSON lines (pino) otherwise (--log-format).
+process list shows; a config file, KEY_file or key file holding secrets that its group or others can read is warned
+about too (chmod 600 it). Logs go to stderr: readable lines on a terminal, JSON lines (pino) otherwise (--log-format).
 GET /healthz, /readyz and /metrics (Prometheus) need no API key; /metrics needs the
 --metrics-token (as a Bearer token) when one is set. See ${docsUrl('server.md')}.
 
