@@ -102,7 +102,10 @@ describe('secrets in serve config files', () => {
     // test/integration/deploy/install-and-start.test.ts, which checks the installed file's mode; here, the script's
     // own line, so that a change back to 0644 fails the security suite too.
     const script = await readFile(join(ROOT, 'deploy', 'install.sh'), 'utf8');
-    expect(script).toMatch(/^chmod 600 "\$prefix\/alertform\.yaml"$/m);
-    expect(script).not.toMatch(/chmod 644 "\$prefix\/alertform\.yaml"/);
+    expect(script).toMatch(/^chmod 600 "\$prefix\/alertform[\w-]*\.yaml"$/m);
+    expect(script).not.toMatch(/chmod 6[0-7][1-7] "\$prefix\/alertform[\w-]*\.yaml"/);
+    // The image gives the 0600 file to the user the server runs as (root owns what the build stage wrote).
+    const dockerfile = await readFile(join(ROOT, 'deploy', 'Dockerfile'), 'utf8');
+    expect(dockerfile).toMatch(/^COPY --from=build --chown=alertform:alertform \/opt\/alertform\/\*\.yaml \/opt\/alertform\/$/m);
   });
 });
