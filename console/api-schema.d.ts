@@ -229,11 +229,31 @@ export interface paths {
         };
         /**
          * The secret that signs a channel's webhook bodies
-         * @description Derived by the server from its own key and the channel id: the same on every read and every replica, for the life of the channel (recreate the channel for a new one). Webhook bodies carry `X-Alertform-Signature: sha256=<hex HMAC-SHA256 of the exact body>` under it (see `webhooks`). Answered with Cache-Control: no-store; never logged. alertform's own extension (additive; Hosted Graphite has no such endpoint).
+         * @description Derived by the server from its own key, the channel id and the channel's generation: the same on every read and every replica until the channel rotates it. Webhook bodies carry `Alertform-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<exact body>">` under it (and, while a rotation lasts, a second `v1=` under `previous_signing_secret`), and the body-only `X-Alertform-Signature: sha256=<hex HMAC-SHA256 of the exact body>` (see `webhooks`). Answered with Cache-Control: no-store; never logged. alertform's own extension (additive; Hosted Graphite has no such endpoint).
          */
         get: operations["getChannelSigningSecret"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/notifications/{id}/signing-secret/rotate/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A new signing secret for a channel, the old one still signing for a while
+         * @description The channel moves to a new secret at once. The secret it replaces keeps signing, as a second `v1=` of `Alertform-Signature`, for `previous_valid_seconds` (default 86400, at most 604800; 0 ends it now); a secret older than that stops at once. Answers the new secret and the previous one with its end. alertform's own extension (additive; Hosted Graphite has no such endpoint).
+         */
+        post: operations["rotateChannelSigningSecret"];
         delete?: never;
         options?: never;
         head?: never;
@@ -630,7 +650,7 @@ export interface webhooks {
         put?: never;
         /**
          * A notification POSTed to a webhook channel's URL
-         * @description Sent by the delivery worker once per notification and channel, retried with backoff on network errors, 5xx, 408 and 429 (Retry-After honoured) until the server's --delivery-max-age. Redirects are not followed. Verify X-Alertform-Signature before trusting the body, drop repeats by `id`, pair notifications of one alert by `alert_id` and order them by `started_at` and `time`.
+         * @description Sent by the delivery worker once per notification and channel, retried with backoff on network errors, 5xx, 408 and 429 (Retry-After honoured) until the server's --delivery-max-age. Redirects are not followed. Verify Alertform-Signature (its timestamp within your tolerance window, 300 s advised) before trusting the body, drop repeats by `id`, pair notifications of one alert by `alert_id` and order them by `started_at` and `time`.
          */
         post: operations["webhookNotification"];
         delete?: never;
@@ -1482,12 +1502,28 @@ export interface components {
         };
         ChannelSigningSecret: {
             id: string;
-            /** @description The channel's secret: the key of the HMAC-SHA256 in X-Alertform-Signature. Keep it as a secret. */
+            /** @description The channel's current secret: the key of the HMAC-SHA256 in Alertform-Signature's first v1 and in X-Alertform-Signature. Keep it as a secret. */
             signing_secret: string;
-            /** @constant */
+            /**
+             * @description The body-only signature header (kept for receivers that verify it; it cannot refuse a replay).
+             * @constant
+             */
             header: "X-Alertform-Signature";
             /** @constant */
             algorithm: "HMAC-SHA256";
+            /**
+             * @description The header to verify: a signed timestamp, so a receiver can refuse replays.
+             * @constant
+             */
+            timestamped_header: "Alertform-Signature";
+            /** @description How the timestamped header reads. */
+            timestamped_format: string;
+            /** @description The tolerance window the documentation advises for `t`, either way of the receiver's clock. */
+            tolerance_seconds: number;
+            /** @description While a rotation lasts: the secret before, which still signs (a second v1=); null otherwise. */
+            previous_signing_secret: string | null;
+            /** @description When the previous secret stops signing (ISO 8601); null when none. */
+            previous_expires_at: string | null;
         };
         MaintenanceWindowWrite: {
             /** @description Unique in the account. */
@@ -3026,6 +3062,88 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ChannelSigningSecret"];
+                };
+            };
+            /** @description Missing or unknown API key (unauthorized). */
+            401: {
+                headers: {
+                    /** @description Basic realm="alertform" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such channel (not_found). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many failed authentications from this address; see Retry-After (rate_limited). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure, logged by the server (internal). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    rotateChannelSigningSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description channel id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description How long the replaced secret still signs.
+                     * @default 86400
+                     */
+                    previous_valid_seconds?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChannelSigningSecret"];
+                };
+            };
+            /** @description Invalid body (invalid_body). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing or unknown API key (unauthorized). */
@@ -4979,7 +5097,9 @@ export interface operations {
                 "User-Agent": string;
                 /** @description The delivery id (the body's `id`), the same on every retry. */
                 "Idempotency-Key"?: string;
-                /** @description `sha256=` and the hex HMAC-SHA256 of the exact body bytes, keyed with the channel's secret (GET /v2/notifications/{id}/signing-secret/). */
+                /** @description `t=<unix seconds of this attempt>,v1=<hex HMAC-SHA256 of "<t>.<exact body bytes>">`, keyed with the channel's secret (GET /v2/notifications/{id}/signing-secret/); while a rotation lasts a second `v1=` under the previous secret. Accept when any v1 matches and t is within your tolerance window. */
+                "Alertform-Signature": string;
+                /** @description `sha256=` and the hex HMAC-SHA256 of the exact body bytes, keyed with the channel's current secret: the body-only form, kept for receivers written for it (no timestamp: it cannot refuse a replay). */
                 "X-Alertform-Signature": string;
             };
             path?: never;

@@ -15,7 +15,8 @@ mkdir -p "$prefix"
 npm install --prefix "$prefix" --omit=dev --no-audit --no-fund --no-update-notifier "$tarball"
 cp "$here/start.sh" "$here/healthcheck.sh" "$here/alertform-server.yaml" "$prefix/"
 chmod 755 "$prefix/start.sh" "$prefix/healthcheck.sh"
-chmod 644 "$prefix/alertform-server.yaml"
+# The settings may come to hold secrets (keys, tokens, a database password): only the installing user reads them.
+chmod 600 "$prefix/alertform-server.yaml"
 # Fails the install (and the image build) when the CLI cannot run, the settings template does not validate, or
 # SQLite support did not install.
 "$prefix/node_modules/.bin/alertform" --version

@@ -23,15 +23,18 @@ export class CarbonError extends AlertformError {
   }
 }
 
-/** Parses `HOST:PORT` (`[v6]:PORT` for IPv6); no value means the hosted endpoint. */
+/** The plaintext protocol's port on every carbon (carbon-cache, carbon-c-relay, go-carbon): `--carbon HOST` means it. */
+export const CARBON_PLAINTEXT_PORT = 2003;
+
+/** Parses `HOST:PORT` or `HOST` (port 2003; `[v6]:PORT` or `[v6]` for IPv6); no value means the hosted endpoint. */
 export function parseCarbon(text: string | undefined): CarbonTarget {
   if (text === undefined || text === '') {
     return { host: HOSTED_CARBON_HOST, port: HOSTED_CARBON_PORT, hosted: true };
   }
-  const match = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/.exec(text.trim());
-  const port = match ? Number(match[2]) : NaN;
+  const match = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)(?::(\d{1,5}))?$/.exec(text.trim());
+  const port = match ? Number(match[2] ?? CARBON_PLAINTEXT_PORT) : NaN;
   if (!match || port < 1 || port > 65535) {
-    throw new CarbonError(`--carbon must be HOST:PORT (e.g. 127.0.0.1:2003), got '${text}'`);
+    throw new CarbonError(`--carbon must be HOST:PORT or HOST (port 2003), e.g. 127.0.0.1:2003, got '${text}'`);
   }
   return { host: match[1]!, port, hosted: isHostedCarbonHost(match[1]!) };
 }
@@ -64,6 +67,10 @@ export function metricPrefix(target: CarbonTarget, agent: string, key: string | 
     throw new CarbonError(`--prefix must be dot-separated words of letters, digits, - and _, got '${base}'`);
   }
   if (!target.hosted) return base;
-  if (!key) throw new CarbonError('the hosted carbon endpoint routes metrics by API key: pass --api-key (or set ALERTFORM_API_KEY)');
+  if (!key) {
+    throw new CarbonError(
+      'the hosted carbon endpoint routes metrics by API key: pass --api-key (or set ALERTFORM_API_KEY), or send to your own carbon with --carbon HOST:PORT, which needs no key (alertform serve: the carbon of the Graphite it reads)',
+    );
+  }
   return `${key}.${base}`;
 }

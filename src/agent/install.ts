@@ -39,13 +39,17 @@ export async function installAgent(context: AgentContext, agent: AgentDefinition
   try {
     const plugins = resolvePlugins(agent, { add: options.addPlugins, chosen: options.plugins });
     const carbon = parseCarbon(options.carbon);
-    if (options.apiKey !== undefined) {
-      const problem = checkKeyShape(options.apiKey);
+    // A self-hosted carbon takes no key (it never enters a metric name): one given, say an ALERTFORM_API_KEY kept
+    // for plan and apply against alertform serve, is neither checked nor sent anywhere.
+    const apiKey = carbon.hosted ? options.apiKey : undefined;
+    if (apiKey !== undefined) {
+      const problem = checkKeyShape(apiKey);
       if (problem) throw new AgentInputError(problem);
     }
-    const prefix = metricPrefix(carbon, agent.name, options.apiKey, options.prefix);
+    const prefix = metricPrefix(carbon, agent.name, apiKey, options.prefix);
 
-    await checkKeyStep(context, progress, options);
+    if (carbon.hosted) await checkKeyStep(context, progress, options);
+    else progress.skip('check the API key', `not needed: ${formatCarbon(carbon)} is a self-hosted carbon, which takes no key`);
     const platform = await progress.step('detect the platform', () => detectPlatform(context.root, context.runner, context.host), {
       detail: (found) => `${found.description}, ${found.manager}`,
     });

@@ -31,7 +31,8 @@ const PROMPTS: TuiPrompts = { select, password, checkbox, confirm, input };
 type Action = 'install' | 'update-apikey' | 'uninstall';
 
 /**
- * `alertform tui`: agent, then action, then the key (masked, checked at once), then default or custom plugins,
+ * `alertform tui`: agent, then action, then the key (masked, checked at once; none for an install to a self-hosted
+ * carbon), then default or custom plugins,
  * then confirm; then the same flow as the plain commands, with its progress. Keyboard only (inquirer prompts
  * work in tmux and over ssh). Ctrl-C in a prompt throws the library's ExitPromptError: nothing was changed yet.
  */
@@ -59,20 +60,22 @@ export async function runTui(context: AgentContext, options: TuiOptions, prompts
     return uninstallAgent(context, agent, { dryRun: options.dryRun });
   }
 
-  // A self-hosted carbon needs no key to install: an empty answer is then fine.
-  const keyOptional = action === 'install' && !carbon.hosted;
-  const apiKey = await prompts.password({
-    message: `API key${keyOptional ? ' (empty: none, the carbon is self-hosted)' : ''}${options.verify ? ` (checked with ${displayServer(options.server)})` : ''}:`,
-    mask: '*',
-    validate: async (value) => {
-      if (keyOptional && value.trim() === '') return true;
-      const problem = checkKeyShape(value.trim());
-      if (problem) return problem;
-      if (!options.verify) return true;
-      const check = await context.checkKey(options.server, value.trim());
-      return check.ok ? true : check.reason;
-    },
-  });
+  // A self-hosted carbon takes no key: installing to one asks for none (a key typed there would only be checked
+  // against an API that has nothing to do with that carbon).
+  const keyless = action === 'install' && !carbon.hosted;
+  const apiKey = keyless
+    ? ''
+    : await prompts.password({
+        message: `API key${options.verify ? ` (checked with ${displayServer(options.server)})` : ''}:`,
+        mask: '*',
+        validate: async (value) => {
+          const problem = checkKeyShape(value.trim());
+          if (problem) return problem;
+          if (!options.verify) return true;
+          const check = await context.checkKey(options.server, value.trim());
+          return check.ok ? true : check.reason;
+        },
+      });
   const key = apiKey.trim();
   if (key) context.addSecret?.(key);
 

@@ -30,11 +30,13 @@ async function main(argv: string[]): Promise<void> {
     // (Loaded here, as every module below a command is: `--version` and `--help` load only commander.)
     const { Redactor, secretsInUrl } = await import('../redact/index.js');
     const redactor = new Redactor([opts.apiKey, process.env.ALERTFORM_API_KEY, ...secretsInUrl(opts.server), ...secretsInUrl(process.env.ALERTFORM_URL)]);
-    process.exitCode = exitCodeFor(error, { verbose: opts.verbose === true, json, redact: (text) => redactor.redact(text) });
+    const { hintFor } = await import('./error-hints.js');
+    const hint = hintFor(error);
+    process.exitCode = exitCodeFor(error, { verbose: opts.verbose === true, json, redact: (text) => redactor.redact(text), ...(hint ? { hint } : {}) });
   }
 }
 
-function exitCodeFor(error: unknown, options: { verbose: boolean; json: boolean; redact: (text: string) => string }): number {
+function exitCodeFor(error: unknown, options: { verbose: boolean; json: boolean; redact: (text: string) => string; hint?: string }): number {
   const write = (text: string) => process.stderr.write(options.redact(text));
   // Under --json a script reads stdout: a failure is a JSON document there too, unless the command's own
   // document (a plan with errors, an apply with failed steps, an invalid validate) already says it.
@@ -55,8 +57,9 @@ function exitCodeFor(error: unknown, options: { verbose: boolean; json: boolean;
   // message, exit 1, a stack only with --verbose.
   const message = error instanceof AlertformError ? error.message : describeError(error);
   write(`alertform: ${message}\n`);
+  if (options.hint) write(`hint: ${options.hint}\n`);
   if (options.verbose && error instanceof Error && error.stack) write(`${error.stack}\n`);
-  return failWith(message, 1);
+  return failWith(options.hint ? `${message} (${options.hint})` : message, 1);
 }
 
 /** One line for an unexpected error; a missing file or directory is named plainly, not as a raw ENOENT. */

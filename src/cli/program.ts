@@ -54,7 +54,9 @@ Examples:
   $ alertform agent install collectd --carbon 127.0.0.1:2003
   $ source <(alertform completion bash)            # or zsh, fish
 
-With --json, results and errors are one JSON document on stdout, with formatVersion (serve, demo and tui print text).`,
+With --json, results and errors are one JSON document on stdout, with formatVersion (serve, demo and tui print text).
+A server on this machine with nothing listening fails at once, not after retries, with a hint (start \`alertform
+serve\` or set --server / ALERTFORM_URL); a 401 says to set ALERTFORM_API_KEY.`,
     );
 
   registerInitCommand(program);

@@ -6,12 +6,15 @@ import { interpolateString } from '../definitions/interpolate.js';
 import { formatProblem, sortProblems, type Problem, type SourceLocation } from '../definitions/problems.js';
 import { describeAjvErrors, validatorFor } from '../model/schemas.js';
 import { CliError } from './errors.js';
+import { secretsWrittenIn, sharedSecretFileWarning } from './config-secrets.js';
 import { SERVE_OPTIONS, attributeName, configKey } from './serve-options.js';
 
 /** What a config file sets: commander attribute → value (as the flag would give it), and the keys it lists. */
 export interface ServeConfig {
   values: Map<string, string | boolean>;
   apiKeys: string[];
+  /** What the caller should say on stderr: secrets in files others can read. */
+  warnings: string[];
 }
 
 /** The options a file may set: every serve option but `--config` itself. */
@@ -22,6 +25,8 @@ const FILE_OPTIONS = SERVE_OPTIONS.filter((spec) => configKey(spec) !== 'config'
  * file:line:column. Each string may say `${VAR}` or `${VAR:-default}` (an unset variable without a default is a
  * problem, not an empty value); a secret may instead be read from a file with `KEY_file: PATH`. Paths of the
  * `_file` keys and `api_key_file` are relative to the config file, as in Prometheus' and Alertmanager's files.
+ * A value read from a `_file` is checked by the schema as if written in place; a config file or `_file` holding
+ * secrets that its group or others can read is warned about, as a key on the command line is.
  */
 export function readServeConfig(path: string, env: Readonly<Record<string, string | undefined>> = process.env): ServeConfig {
   let text: string;
@@ -65,21 +70,65 @@ export function readServeConfig(path: string, env: Readonly<Record<string, strin
   const settings = interpolated as Record<string, unknown>;
   const base = dirname(resolve(path));
   const values = new Map<string, string | boolean>();
+  const warnings: string[] = [];
+  const written = secretsWrittenIn(raw, FILE_OPTIONS.map((spec) => ({ key: configKey(spec), secret: spec.secret })));
+  const shared = written.length > 0 && sharedSecretFileWarning(path, `secrets (${written.join(', ')})`, 'chmod 600 it, or take them from the environment (${VAR}) or from KEY_file files only the server can read');
+  if (shared) warnings.push(shared);
+  // Values read from KEY_file files, put where KEY would stand, for the schema to judge like every other value.
+  const fromFiles: Record<string, FileValue> = {};
   for (const spec of FILE_OPTIONS) {
     const key = configKey(spec);
     let value = settings[key];
     const fileKey = `${key}_file`;
     if (spec.secret && settings[fileKey] !== undefined) {
+      const file = resolve(base, String(settings[fileKey]));
       if (value !== undefined) problems.push({ location: locate(fileKey), path: fileKey, message: `give ${key} or ${fileKey}, not both` });
-      else value = readSecretFile(resolve(base, String(settings[fileKey])), locate(fileKey), fileKey, problems);
+      else value = readSecretFile(file, locate(fileKey), fileKey, problems);
+      if (value !== undefined) {
+        fromFiles[key] = { fileKey, file, value };
+        const sharedFile = sharedSecretFileWarning(file, `the secret of ${fileKey}`);
+        if (sharedFile) warnings.push(sharedFile);
+      }
     }
     if (value === undefined) continue;
     if (key === 'api_key_file') value = resolve(base, String(value));
     values.set(attributeName(spec), asFlagValue(value));
   }
+  problems.push(...checkFileValues(settings, fromFiles, locate));
   if (problems.length > 0) fail(problems);
-  return { values, apiKeys: (settings.api_keys as string[] | undefined) ?? [] };
+  return { values, apiKeys: (settings.api_keys as string[] | undefined) ?? [], warnings };
 }
+
+/** A value read from a KEY_file file: the key that named the file, the file, and what it holds. */
+interface FileValue {
+  fileKey: string;
+  file: string;
+  value: unknown;
+}
+
+/**
+ * The schema's problems with the values read from KEY_file files, pointed at the KEY_file key and naming the file;
+ * the value itself is never echoed (it is a secret).
+ */
+function checkFileValues(
+  settings: Record<string, unknown>,
+  fromFiles: Record<string, FileValue>,
+  locate: (key: string) => SourceLocation,
+): Problem[] {
+  if (Object.keys(fromFiles).length === 0) return [];
+  const resolved: Record<string, unknown> = { ...settings };
+  for (const [key, { fileKey, value }] of Object.entries(fromFiles)) {
+    delete resolved[fileKey];
+    resolved[key] = value;
+  }
+  const validate = validatorFor('serve-config');
+  if (validate(resolved)) return [];
+  return describeAjvErrors(validate.errors)
+    .map((problem) => ({ problem, source: fromFiles[problem.path.split('.')[0]!] }))
+    .filter(({ source }) => source !== undefined)
+    .map(({ problem, source }) => ({ location: locate(source!.fileKey), path: source!.fileKey, message: `the content of ${source!.file} ${problem.message}` }));
+}
+
 
 /**
  * Puts a config file's values under the command's options that neither a flag nor a variable set: a flag wins

@@ -5,6 +5,9 @@ import { AlertformError } from '../model/errors.js';
  * Named apart from the server's HttpError: this one is an answer received, that one an answer sent.
  */
 export class ApiResponseError extends AlertformError {
+  /** Whether the request carried an API key (set by the client that sent it): a 401 without one is a missing key. */
+  keySent?: boolean;
+
   constructor(
     readonly method: string,
     /** The request URL without credentials. */
@@ -25,6 +28,9 @@ export class ApiResponseError extends AlertformError {
 
 /** No answer at all: refused, reset, DNS, or timed out. The request may or may not have reached the server. */
 export class ConnectionError extends AlertformError {
+  /** Nothing listened at the address (ECONNREFUSED): the request never reached a server. */
+  readonly refused: boolean;
+
   constructor(
     readonly method: string,
     readonly url: string,
@@ -37,6 +43,7 @@ export class ConnectionError extends AlertformError {
     const said = chain.reverse().map((cause) => (cause instanceof Error ? cause.message || (cause as NodeJS.ErrnoException).code : undefined)).find(Boolean);
     const detail = said ?? String(options?.cause);
     super('connection_failed', `${method} ${url} got no answer: ${detail}`, options);
+    this.refused = chain.some((cause) => (cause as NodeJS.ErrnoException | null)?.code === 'ECONNREFUSED');
   }
 }
 
@@ -62,8 +69,23 @@ export function isNotFound(error: unknown): boolean {
   return error.status === 400 && (code === undefined || code === 'not_found');
 }
 
-/** Worth retrying: no answer, rate limited, or a server-side failure. */
+/**
+ * Worth retrying: no answer, rate limited, or a server-side failure. Not a connection refused on this machine:
+ * nothing listens there (`alertform serve` is not running), and a few seconds of retries would not start it; a
+ * remote server that refuses may be restarting behind its address, and is retried.
+ */
 export function isTransient(error: unknown): boolean {
-  if (error instanceof ConnectionError) return true;
+  if (error instanceof ConnectionError) return !(error.refused && isLoopbackUrl(error.url));
   return error instanceof ApiResponseError && (error.status === 429 || error.status >= 500);
+}
+
+/** True when `url`'s host is this machine: localhost (and *.localhost), 127.0.0.0/8 or ::1. */
+export function isLoopbackUrl(url: string): boolean {
+  let host: string;
+  try {
+    host = new URL(url).hostname.toLowerCase().replace(/\.$/, '');
+  } catch {
+    return false;
+  }
+  return host === 'localhost' || host.endsWith('.localhost') || host === '[::1]' || /^127(\.\d{1,3}){3}$/.test(host);
 }

@@ -154,6 +154,7 @@ export class HttpClient {
     }
     if (!response.ok) {
       const error = new ApiResponseError(method, url, response.status, body);
+      error.keySent = this.connection.authorization !== undefined;
       (error as ApiResponseError & { retryAfterMs?: number }).retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
       throw error;
     }

@@ -67,13 +67,18 @@ function minutesText(minutes: number): string {
  * references by name, defaults left out, nothing about mutes (those stay hands-on until a file says otherwise).
  * Channel destinations are written as they are: keep the files private or replace them with `${VAR}`.
  */
-export function renderPulledDefinitions(actual: ActualState, schemaPath = '.alertform/schemas/definitions.schema.json'): PulledFile[] {
+export function renderPulledDefinitions(
+  actual: ActualState,
+  schemaPath = '.alertform/schemas/definitions.schema.json',
+  /** Alerts the written ones refer to (`depends_on` parents) without being written themselves: named, not dumped. */
+  referencedAlerts: readonly { id: string; name: string }[] = [],
+): PulledFile[] {
   const channelAdapter = adapterFor('channel');
   const scheduleAdapter = adapterFor('schedule');
   const alertAdapter = adapterFor('alert');
   const channels = new NameIndex([], actual.channels.map((c) => ({ id: channelAdapter.idOf(c), key: channelAdapter.keyOf(c) })));
   const schedules = new NameIndex([], actual.schedules.map((s) => ({ id: scheduleAdapter.idOf(s), key: scheduleAdapter.keyOf(s) })));
-  const alerts = new NameIndex([], actual.alerts.map((a) => ({ id: alertAdapter.idOf(a), key: alertAdapter.keyOf(a) })));
+  const alerts = new NameIndex([], [...referencedAlerts.map(({ id, name }) => ({ id, key: name })), ...actual.alerts.map((a) => ({ id: alertAdapter.idOf(a), key: alertAdapter.keyOf(a) }))]);
   const refs = { channel: (id: string) => channels.nameOf(id), schedule: (id: string) => schedules.nameOf(id), alert: (id: string) => alerts.nameOf(id) };
   const byName = <T extends { name?: string; description?: string }>(items: T[]) =>
     [...items].sort((x, y) => ((x.name ?? x.description ?? '') < (y.name ?? y.description ?? '') ? -1 : 1));

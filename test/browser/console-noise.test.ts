@@ -159,6 +159,31 @@ describe.skipIf(availability.skip)('noise control in the web console', () => {
     expect(await page.getByLabel('Search name or metric').inputValue()).toBe('dc1');
   });
 
+  it("names a depends_on parent by its name in the Definition block, as git writes it, not by its id", async () => {
+    const parent = ids['db primary load']!;
+    const made = await server.request('POST', '/v2/alerts/', {
+      name: 'app cpu behind the database',
+      metric: 'servers.dc3.app1.cpu',
+      alert_criteria: { type: 'above', above_value: 80 },
+      notification_channels: ['ops hook'],
+      depends_on: [{ alert: parent }, { alert: ids['web-3 cpu']!, nodes: [1], parent_nodes: [1] }],
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    // The store keeps the parents' ids; git (and pull) name them.
+    expect((await server.request('GET', `/v2/alerts/${made.body.id}/`)).body.depends_on.map((edge: { alert: string }) => edge.alert)).toEqual([parent, ids['web-3 cpu']]);
+    await page.goto(`${server.url}/alerts/${made.body.id}`);
+    const yaml = page.getByRole('region', { name: 'Definition' }).locator('pre.yaml');
+    await expectText(yaml, 'depends_on:');
+    const text = (await yaml.textContent()) ?? '';
+    expect(text).toContain('- db primary load\n');
+    expect(text).toMatch(/- alert: web-3 cpu\n\s+nodes:/);
+    expect(text).not.toContain(parent);
+    expect(text).not.toContain(ids['web-3 cpu']!);
+    await yaml.scrollIntoViewIfNeeded();
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, 'alert-definition-depends-on');
+  });
+
   it('never shows a channel destination, and breaks no CSP rule', async () => {
     for (const path of ['/windows', `/alerts/${ids['web-1 cpu']}`, '/?group=1']) {
       await page.goto(`${server.url}${path}`);

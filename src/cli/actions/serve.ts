@@ -10,6 +10,7 @@ import { durationMs } from '../../model/duration.js';
 import { isHttpUrl } from '../../model/url.js';
 import { MAX_SETTLE_SECONDS } from '../../model/defaults.js';
 import { applyServeConfig, readServeConfig } from '../serve-config.js';
+import { sharedSecretFileWarning } from '../config-secrets.js';
 import { describeServeSettings } from '../serve-print-config.js';
 
 export interface ServeOptions {
@@ -53,6 +54,7 @@ export async function runServe(flags: ServeOptions, command: Command): Promise<v
   // The file fills what neither a flag nor a variable set (serve-config.ts); its keys add to the others.
   const config = flags.config !== undefined ? readServeConfig(flags.config) : undefined;
   if (config) applyServeConfig(command, config);
+  for (const warning of config?.warnings ?? []) process.stderr.write(`${warning}\n`);
   const options = config ? (command.opts() as ServeOptions) : flags;
   const port = Number(options.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`--port must be 0..65535, not "${options.port}"`);
@@ -219,7 +221,10 @@ export function readKeyFile(path: string): string[] {
   } catch (error) {
     throw new CliError(`--api-key-file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
-  return text.split('\n').map((line) => line.trim()).filter((line) => line !== '' && !line.startsWith('#'));
+  const keys = text.split('\n').map((line) => line.trim()).filter((line) => line !== '' && !line.startsWith('#'));
+  const shared = keys.length > 0 ? sharedSecretFileWarning(path, 'API keys (--api-key-file)') : undefined;
+  if (shared) process.stderr.write(`${shared}\n`);
+  return keys;
 }
 
 /** A limit: a whole number of at least 1. */

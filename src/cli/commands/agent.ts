@@ -17,7 +17,7 @@ export function registerAgentCommand(program: Command): void {
 Examples:
   $ alertform agent --list
   $ sudo alertform agent install telegraf --api-key $KEY
-  $ sudo alertform agent install collectd --carbon 127.0.0.1:2003 --no-verify
+  $ sudo alertform agent install collectd --carbon 127.0.0.1:2003     # your own carbon: no key needed
   $ sudo alertform agent update-apikey telegraf --api-key $NEW_KEY --config /etc/telegraf/telegraf.conf
   $ sudo alertform agent uninstall otel`,
     )
@@ -32,7 +32,7 @@ Examples:
     .addArgument(agentArgument())
     .option('--api-key <key>', 'API key (or ALERTFORM_API_KEY); required for the hosted carbon endpoint; never printed')
     .option('--plugins <list>', 'plugins to add to the defaults, comma-separated (e.g. netstat,temp)')
-    .option('--carbon <host:port>', `carbon endpoint (default: the hosted one, ${HOSTED_CARBON_HOST}:${HOSTED_CARBON_PORT})`)
+    .option('--carbon <host:port>', `any carbon's plaintext endpoint, HOST:PORT or HOST (port 2003); no key needed (default: the hosted one, ${HOSTED_CARBON_HOST}:${HOSTED_CARBON_PORT})`)
     .option('--prefix <prefix>', 'metric prefix (default: the agent name; the hosted endpoint gets KEY.<prefix>)')
     .option('--config <path>', 'config file to write (default: the agent\'s usual path on this platform)')
     .option('--root <dir>', 'write every file under this directory instead of / (staging, tests)', '/')
@@ -41,13 +41,17 @@ Examples:
     .addHelpText(
       'after',
       `
-The key is checked with GET /v2/alerts/?max=1 on --server (or ALERTFORM_URL; default https://api.hostedgraphite.com)
-before anything is installed. Against a self-hosted --carbon the key never enters a metric name.
+Metrics go to the hosted carbon endpoint, which routes them by API key, or with --carbon to any carbon (the
+carbon-cache or relay of the Graphite that alertform serve reads): that needs no key, and none is read, checked or
+written (an ALERTFORM_API_KEY kept for plan and apply is left alone). For the hosted endpoint the key is checked with
+GET /v2/alerts/?max=1 on --server (or ALERTFORM_URL; default https://api.hostedgraphite.com) before anything is
+installed.
 
 Examples:
   $ sudo alertform agent install telegraf --api-key $KEY --plugins netstat,temp
   $ sudo alertform agent install otel --api-key $KEY --dry-run
-  $ sudo alertform agent install collectd --carbon 127.0.0.1:2003 --prefix servers --no-verify`,
+  $ sudo alertform agent install collectd --carbon 127.0.0.1:2003 --prefix servers
+  $ sudo alertform agent install telegraf --carbon graphite.internal   # port 2003`,
     )
     .action(async (name: string, options: InstallCliOptions, command: Command) => {
       const { installAgentCommand } = await import('../actions/agent.js');

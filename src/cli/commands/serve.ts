@@ -26,7 +26,8 @@ keys and backup read its db too. SIGHUP (systemctl reload) reads it again and ap
 api_key_file and the max_*_per_account limits; the other settings need a restart.
 Each new key gets an account of its own, with an "Email me" channel. Keys must be at least 24 characters without
 ":" (alertform keys create makes such keys); prefer --api-key-file or ALERTFORM_API_KEYS to --api-key, which the
-process list shows. Logs go to stderr: readable lines on a terminal, JSON lines (pino) otherwise (--log-format).
+process list shows; a config file, KEY_file or key file holding secrets that its group or others can read is warned
+about too (chmod 600 it). Logs go to stderr: readable lines on a terminal, JSON lines (pino) otherwise (--log-format).
 GET /healthz, /readyz and /metrics (Prometheus) need no API key; /metrics needs the
 --metrics-token (as a Bearer token) when one is set. See ${docsUrl('server.md')}.
 

@@ -1,4 +1,5 @@
 import { PUBLIC_ONLY, type DestinationPolicy } from '../net/destination-policy.js';
+import type { SigningSecrets } from './webhook-signing.js';
 
 // What sending takes (the notifiers' settings) and how a send fails. What is sent, a Notification, and to which
 // channel, a DeliveryChannel, live below the server in src/notifications/, shared with the planner's previews.
@@ -18,8 +19,8 @@ export interface NotifierSettings {
   timeoutMs: number;
   /** Where tenant-chosen URLs (webhook, Slack, VictorOps) may lead; default public addresses only. */
   destinations: DestinationPolicy;
-  /** Each webhook channel's signing secret (webhook-signing.ts); absent: webhook bodies go unsigned (tests). */
-  signingSecrets?: (channelId: string) => Promise<string>;
+  /** Each webhook channel's signing secrets (webhook-signing.ts); absent: webhook bodies go unsigned (tests). */
+  signingSecrets?: SigningSecrets;
 }
 
 /** Defaults of NotifierSettings: the public endpoints, no SMTP. */

@@ -5,7 +5,7 @@ import { refuseAddress, type DestinationPolicy } from '../net/destination-policy
 import { guardedLookup } from '../net/guarded-lookup.js';
 import { parseRetryAfter } from '../outbox/backoff.js';
 import { DeliveryError } from './delivery.js';
-import { SIGNATURE_HEADER, signBody } from './webhook-signing.js';
+import { signatureHeaders, type ChannelSigningKeys } from './webhook-signing.js';
 import { VERSION } from '../../version.js';
 
 /** Every notifier's requests say who sends them, so a receiver's logs and firewall can tell. */
@@ -19,8 +19,8 @@ export interface PostOptions {
    * the resolved address at connect time. Absent for the operator's own endpoints (PagerDuty, OpsGenie URLs).
    */
   policy?: DestinationPolicy;
-  /** The channel's signing secret: the exact body sent is signed in the `X-Alertform-Signature` header (webhooks). */
-  signingSecret?: string;
+  /** The channel's signing secrets: the exact body sent is signed, with the time of this attempt (webhooks). */
+  signingKeys?: ChannelSigningKeys;
 }
 
 /**
@@ -42,7 +42,7 @@ export async function postJson(service: string, url: string, body: unknown, opti
   let retryAfter: string | undefined;
   try {
     const payload = JSON.stringify(body);
-    const signature: Record<string, string> = options.signingSecret === undefined ? {} : { [SIGNATURE_HEADER]: signBody(options.signingSecret, payload) };
+    const signature: Record<string, string> = options.signingKeys === undefined ? {} : signatureHeaders(options.signingKeys, payload);
     ({ status, retryAfter } = await send(target, payload, { ...options, headers: { ...options.headers, ...signature } }));
   } catch (error) {
     throw networkError(service, error);

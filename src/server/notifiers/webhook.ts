@@ -119,7 +119,8 @@ function sortedMetrics(triggered: readonly TriggeredMetric[]): TriggeredMetric[]
 
 /**
  * POSTs the webhook body to the channel's URL, with the delivery id as `Idempotency-Key` (stable across retries) and,
- * when the server gives channels their signing secrets, the body's signature in `X-Alertform-Signature`.
+ * when the server gives channels their signing secrets, the body's signatures (`Alertform-Signature`, timestamped, and
+ * the body-only `X-Alertform-Signature`).
  */
 export async function sendWebhook(
   channel: DeliveryChannel,
@@ -128,11 +129,11 @@ export async function sendWebhook(
   signal: AbortSignal,
 ): Promise<void> {
   const headers: Record<string, string> = notification.deliveryId ? { 'idempotency-key': notification.deliveryId } : {};
-  const signingSecret = settings.signingSecrets ? await settings.signingSecrets(channel.id) : undefined;
+  const signingKeys = settings.signingSecrets ? await settings.signingSecrets(channel.id) : undefined;
   await postJson('webhook', channel.destination, buildWebhookPayload(notification, channel.template), {
     headers,
     signal,
     policy: settings.destinations,
-    ...(signingSecret === undefined ? {} : { signingSecret }),
+    ...(signingKeys === undefined ? {} : { signingKeys }),
   });
 }

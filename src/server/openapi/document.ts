@@ -295,8 +295,24 @@ function buildPaths(): Json {
     '/v2/notifications/{id}/signing-secret/': {
       get: extensionOperation(operation)(
         { operationId: 'getChannelSigningSecret', tag: 'notifications', summary: "The secret that signs a channel's webhook bodies", id: 'channel id', ok: [200, 'ChannelSigningSecret'], errors: { 404: NO_CHANNEL } },
-        'Derived by the server from its own key and the channel id: the same on every read and every replica, for the life of the channel (recreate the channel for a new one). Webhook bodies carry `X-Alertform-Signature: sha256=<hex HMAC-SHA256 of the exact body>` under it (see `webhooks`). Answered with Cache-Control: no-store; never logged.',
+        'Derived by the server from its own key, the channel id and the channel\'s generation: the same on every read and every replica until the channel rotates it. Webhook bodies carry `Alertform-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<exact body>">` under it (and, while a rotation lasts, a second `v1=` under `previous_signing_secret`), and the body-only `X-Alertform-Signature: sha256=<hex HMAC-SHA256 of the exact body>` (see `webhooks`). Answered with Cache-Control: no-store; never logged.',
       ),
+    },
+    '/v2/notifications/{id}/signing-secret/rotate/': {
+      post: {
+        ...extensionOperation(operation)(
+          { operationId: 'rotateChannelSigningSecret', tag: 'notifications', summary: "A new signing secret for a channel, the old one still signing for a while", id: 'channel id', ok: [200, 'ChannelSigningSecret'], errors: { 400: 'invalid body (invalid_body)', 404: NO_CHANNEL } },
+          'The channel moves to a new secret at once. The secret it replaces keeps signing, as a second `v1=` of `Alertform-Signature`, for `previous_valid_seconds` (default 86400, at most 604800; 0 ends it now); a secret older than that stops at once. Answers the new secret and the previous one with its end.',
+        ),
+        requestBody: {
+          required: false,
+          content: {
+            'application/json': {
+              schema: { type: 'object', additionalProperties: false, properties: { previous_valid_seconds: { type: 'integer', minimum: 0, maximum: 604800, default: 86400, description: 'How long the replaced secret still signs.' } } },
+            },
+          },
+        },
+      },
     },
     '/v2/deliveries/': {
       get: operation({

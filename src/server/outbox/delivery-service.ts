@@ -35,7 +35,7 @@ export function startDeliveryService(context: ServiceContext): DeliveryService {
     ...(options.smtpFrom ? { smtpFrom: options.smtpFrom } : {}),
     ...(options.delivery?.timeoutMs ? { timeoutMs: options.delivery.timeoutMs } : {}),
     destinations: parseDestinationPolicy(options.allowPrivateDestinations),
-    signingSecrets: signingSecrets(store.console),
+    signingSecrets: signingSecrets(store),
   };
   const link = createNotificationLinker(store, options.publicUrl);
   const worker = startDeliveryWorker({

@@ -46,19 +46,25 @@ export function registerAlertConsoleRoutes(router: Router, deps: RouteDeps<'aler
   router.get('/v2/alerts/:id/definition', async (ctx) => {
     const alert = await findAlert(ctx, store.alerts);
     const account = accountOf(ctx);
-    const [channels, schedules, managed] = await Promise.all([
+    const [channels, schedules, managed, parents] = await Promise.all([
       store.channels.findChannelsByRefs(account, alert.notificationChannels),
       store.schedules.getSchedulesByIds(account, alert.scheduledMutes),
       store.console.isManagedFromGit(account, alert.id),
+      // The depends_on parents (at most 10), for their names: git names a parent, the store keeps its id.
+      Promise.all((alert.dependsOn ?? []).map((edge) => store.alerts.getAlert(account, edge.alert))),
     ]);
     // pull's own writer, given a server state that holds this alert and what it refers to: the same YAML.
-    const files = renderPulledDefinitions({
-      alerts: await presentAlerts(ctx, deps, [alert]),
-      channels: channels.map((channel) => presentChannel(channel)),
-      schedules: schedules.map(presentSchedule),
-      muteStatus: {},
-      schedulesSupported: true,
-    });
+    const files = renderPulledDefinitions(
+      {
+        alerts: await presentAlerts(ctx, deps, [alert]),
+        channels: channels.map((channel) => presentChannel(channel)),
+        schedules: schedules.map(presentSchedule),
+        muteStatus: {},
+        schedulesSupported: true,
+      },
+      undefined,
+      parents.flatMap((parent) => (parent ? [{ id: parent.id, name: parent.name }] : [])),
+    );
     ctx.body = { yaml: files.find((file) => file.name === 'alerts.yaml')!.text, managed_from_git: managed };
   });
 

@@ -13,12 +13,13 @@ import { withConflict } from './alerts.js';
 import { READ_ONLY_FIELDS, dropReadOnlyFields } from './read-only-fields.js';
 import { accountOf, param, type RouteDeps } from './route-context.js';
 import { assertBelowQuota } from '../quotas.js';
+import { presentSigningSecret, readRotationGrace } from './signing-secret.js';
 import { signingSecrets } from '../notifiers/webhook-signing.js';
 
 /** Operations 12-16 of the seed: notification channels. Statuses follow the seed's Errors table exactly. */
 export function registerChannelRoutes(router: Router, deps: RouteDeps<'alerts' | 'channels' | 'console' | 'outbox' | 'schedules'>): void {
   const { store } = deps;
-  const secrets = signingSecrets(store.console);
+  const secrets = signingSecrets(store);
 
   router.post('/v2/notifications', async (ctx) => {
     const body = await readJsonBody(ctx.req);
@@ -84,12 +85,23 @@ export function registerChannelRoutes(router: Router, deps: RouteDeps<'alerts' |
     ctx.body = presentChannel(updated);
   });
 
-  // Extension: the secret that signs this channel's webhook bodies (X-Alertform-Signature), for the receiver's
+  // Extension: the secret that signs this channel's webhook bodies (Alertform-Signature), for the receiver's
   // configuration. Answered to the account's key only, like the destination; never logged.
   router.get('/v2/notifications/:id/signing-secret', async (ctx) => {
     const channel = await findChannel(ctx, store);
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = { id: channel.id, signing_secret: await secrets(channel.id), header: 'X-Alertform-Signature', algorithm: 'HMAC-SHA256' };
+    ctx.body = presentSigningSecret(channel.id, await secrets(channel.id, deps.now()));
+  });
+
+  // Extension: a new secret for the channel; the one it replaces keeps signing (a second v1=) for the grace period.
+  router.post('/v2/notifications/:id/signing-secret/rotate', async (ctx) => {
+    const grace = readRotationGrace(await readJsonBody(ctx.req));
+    const channel = await findChannel(ctx, store);
+    const now = deps.now();
+    const rotated = await store.channels.rotateSigningSecret(accountOf(ctx), channel.id, Math.floor(now / 1000) + grace);
+    if (!rotated) throw notFound('channel');
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = presentSigningSecret(channel.id, await secrets(channel.id, now));
   });
 
   router.delete('/v2/notifications/:id', async (ctx) => {

@@ -21,6 +21,20 @@ export interface ChannelStore {
    * an SMTP server would dead-letter (its start warns). Optional: a store without it is not asked.
    */
   countEmailChannelsInUse?(): Promise<number>;
+  /** The channel's signing-secret generations; a channel never rotated is at generation 0 with no previous one. */
+  getSigningRotation(channelId: string): Promise<SigningRotation>;
+  /**
+   * Moves the account's channel to its next signing generation; the one it leaves keeps signing until
+   * `previousExpiresAt` (unix seconds). A generation older than that is dropped at once. null: no such channel.
+   */
+  rotateSigningSecret(accountId: string, channelId: string, previousExpiresAt: number): Promise<SigningRotation | null>;
+}
+
+/** Which generations of a channel's derived signing secret are in use (webhook-signing.ts derives them). */
+export interface SigningRotation {
+  generation: number;
+  /** The generation before, still signing until `previousExpiresAt` (unix seconds); null when none. */
+  previous: { generation: number; expiresAt: number } | null;
 }
 
 export interface ChannelWrite {

@@ -85,6 +85,29 @@ describe('alertform agent (CLI)', { timeout: 120_000 }, () => {
     expect(result.stdout).not.toContain(GOOD);
   });
 
+  it("installs against any carbon with no Hosted Graphite key: alertform serve's key in the environment is neither checked nor used", async () => {
+    const root = await debianRoot();
+    const log = join(root, 'commands.log');
+    // A team on the bundled server keeps its key in ALERTFORM_API_KEY for plan and apply; ALERTFORM_URL is unset,
+    // so a key check would go to the hosted API, which this machine cannot reach.
+    const bundledKey = 'bundled-server-key-0123456789abcdef';
+    const result = await runCli(['agent', 'install', 'collectd', '--carbon', 'graphite.internal', '--prefix', 'servers', '--root', root], {
+      env: { ALERTFORM_API_KEY: bundledKey, ALERTFORM_URL: '', ALERTFORM_AGENT_RUNNER: `record:${log}` },
+    });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('- check the API key: not needed: graphite.internal:2003 is a self-hosted carbon, which takes no key');
+    expect(result.stdout).toContain('metrics: sent to graphite.internal:2003 with the prefix servers');
+    const config = await readFile(join(root, 'etc/collectd/collectd.conf'), 'utf8');
+    expect(config).toContain('Host "graphite.internal"\n    Port "2003"\n    Protocol "tcp"\n    Prefix "servers."\n');
+    expect(config + result.stdout).not.toContain(bundledKey);
+
+    // Without --carbon and without a key, the refusal says how to reach a carbon of one's own.
+    const hosted = await runCli(['agent', 'install', 'collectd', '--root', root], { env: { ALERTFORM_API_KEY: '', ALERTFORM_AGENT_RUNNER: `record:${log}` } });
+    expect(hosted.code).toBe(1);
+    expect(hosted.stderr).toContain('or send to your own carbon with --carbon HOST:PORT, which needs no key');
+  });
+
   it('prints a dry run and changes nothing, with --json too', async () => {
     const root = await debianRoot();
     const text = await runCli(['agent', 'install', 'otel', '--api-key', GOOD, '--root', root, '--dry-run', '--no-verify'], {

@@ -1,3 +1,4 @@
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import type { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -67,15 +68,49 @@ describe('what a newcomer meets first', { timeout: 120_000 }, () => {
     expect(sub.stderr).toBe("error: unknown option '--nope'\n(run `alertform keys list --help` for usage)\n");
   });
 
-  it('says once, with the count, that it retries a server that does not answer, and how many retries it gave up after', async () => {
+  it('fails at once, with what to do, when nothing listens at a server on this machine (no retries)', async () => {
     const port = await closedPort();
     const result = await runCli(['plan', 'examples', '--server', `http://secret-key-0123456789abcdef@127.0.0.1:${port}`]);
     expect(result.code).toBe(1);
-    // The plan reads its three lists side by side, each retried four times: one line says so, not twelve.
+    // Nothing listens here, and a few seconds of retries would not start it: no retry, one error and the hint.
     const lines = result.stderr.trimEnd().split('\n');
     expect(lines).toHaveLength(2);
-    expect(lines[0]).toMatch(new RegExp(`^alertform: GET http://127\\.0\\.0\\.1:${port}/v2/\\S+ got no answer: .*ECONNREFUSED.*; retrying \\(up to 4 times per request\\)$`));
-    expect(lines[1]).toMatch(/ECONNREFUSED.* \(gave up after 4 retries\)$/);
+    expect(lines[0]).toMatch(new RegExp(`^alertform: GET http://127\\.0\\.0\\.1:${port}/v2/\\S+ got no answer: .*ECONNREFUSED[^()]*$`));
+    expect(lines[1]).toBe(`hint: nothing is listening at http://127.0.0.1:${port}: start \`alertform serve\` or set --server / ALERTFORM_URL to your server`);
     expect(result.stderr).not.toContain('secret-key-0123456789abcdef');
+    // The same through ALERTFORM_URL and localhost, and in the --json error document.
+    const json = await runCli(['plan', 'examples', '--json'], { env: { ALERTFORM_URL: `http://localhost:${port}` } });
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stdout).error.message).toMatch(/ECONNREFUSED.*\(nothing is listening at http:\/\/localhost:\d+: start `alertform serve` or set --server \/ ALERTFORM_URL to your server\)$/);
+    expect(json.stderr).not.toContain('retrying');
+  });
+
+  it('says once, with the count, that it retries a server that answers 503, and how many retries it gave up after', async () => {
+    const unavailable = createHttpServer((_req, res) => res.writeHead(503, { 'content-type': 'application/json' }).end('{"error":{"code":"unavailable","message":"down for a moment"}}'));
+    await new Promise<void>((resolve) => unavailable.listen(0, '127.0.0.1', resolve));
+    const { port } = unavailable.address() as { port: number };
+    try {
+      const result = await runCli(['plan', 'examples', '--server', `http://secret-key-0123456789abcdef@127.0.0.1:${port}`]);
+      expect(result.code).toBe(1);
+      // The plan reads its three lists side by side, each retried four times: one line says so, not twelve.
+      const lines = result.stderr.trimEnd().split('\n');
+      expect(lines).toHaveLength(2);
+      expect(lines[0]).toMatch(new RegExp(`^alertform: GET http://127\\.0\\.0\\.1:${port}/v2/\\S+ answered 503: down for a moment; retrying \\(up to 4 times per request\\)$`));
+      expect(lines[1]).toMatch(/answered 503: down for a moment \(gave up after 4 retries\)$/);
+      expect(result.stderr).not.toContain('secret-key-0123456789abcdef');
+    } finally {
+      await new Promise((resolve) => unavailable.close(resolve));
+    }
+  });
+
+  it('names ALERTFORM_API_KEY when the server answers 401, with a key or without one', async () => {
+    const wrong = await runCli(['plan', 'examples', '--server', server.url], { env: { ALERTFORM_API_KEY: 'not-a-key-of-this-server-0123456789' } });
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toMatch(/answered 401: unknown or revoked API key\n/);
+    expect(wrong.stderr).toContain('hint: the server does not know this API key: set ALERTFORM_API_KEY (or --api-key) to a key of that server (`alertform keys create` makes one there)\n');
+    expect(wrong.stderr).not.toContain('not-a-key-of-this-server');
+    const none = await runCli(['plan', 'examples', '--server', server.url], { env: { ALERTFORM_API_KEY: '' } });
+    expect(none.code).toBe(1);
+    expect(none.stderr).toContain('hint: no API key was sent: set ALERTFORM_API_KEY (or pass --api-key) to a key of that server (`alertform keys create` makes one there)\n');
   });
 });

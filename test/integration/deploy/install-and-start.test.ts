@@ -63,11 +63,13 @@ describe.skipIf(availability.skip)('deploy/: install and start as a non-root use
     if (work) await rm(work, { recursive: true, force: true });
   });
 
-  it('installs into the prefix, owned by the non-root user, with start.sh, healthcheck.sh and the settings template', async () => {
+  it('installs into the prefix, owned by the non-root user, with start.sh, healthcheck.sh and the settings template (0600)', async () => {
     expect((await stat(join(prefix, 'node_modules', 'alertform', 'package.json'))).uid).toBe(NOBODY);
     expect((await stat(join(prefix, 'start.sh'))).mode & 0o111).toBeTruthy();
     expect((await stat(join(prefix, 'healthcheck.sh'))).mode & 0o111).toBeTruthy();
     expect(await readFile(join(prefix, 'alertform-server.yaml'), 'utf8')).toBe(await readFile(join(ROOT, 'deploy', 'alertform-server.yaml'), 'utf8'));
+    // Only its owner reads the settings, which may hold secrets.
+    expect((await stat(join(prefix, 'alertform-server.yaml'))).mode & 0o777).toBe(0o600);
   });
 
   it('reads the settings file the image and the unit name (ALERTFORM_CONFIG), a variable overriding one of its keys', async () => {

@@ -114,9 +114,9 @@ describe('open endpoints', () => {
     // the console's extensions (graph, timeline, backtest, definition, graph picture, delivery retry, channel test),
     // and the console's overview and scheduled mutes.
     // The four of acknowledgements: ack, withdraw, and the one-click link's GET and POST.
-    // The channel signing secret of webhook bodies, and /healthz/evaluation.
+    // The channel signing secret of webhook bodies and its rotation, and /healthz/evaluation.
     // The six of maintenance windows (list, create, preview, get, put, delete) and the overview's groups.
-    expect(operations.length).toBe(4 + 22 + 7 + 2 + 4 + 1 + 1 + 6 + 1);
+    expect(operations.length).toBe(4 + 22 + 7 + 2 + 4 + 2 + 1 + 6 + 1);
     expect(doc.webhooks.notification.post.requestBody.content["application/json"].schema).toEqual({ $ref: "#/components/schemas/WebhookPayload" });
     expect(doc.components.schemas['alert.criteria'].properties.above_value.type).toBe('number');
     // Every $ref points at a schema that exists in the document.

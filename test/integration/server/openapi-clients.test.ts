@@ -100,9 +100,9 @@ describe('the document', () => {
 
   it('has an operationId everywhere, no $ref with siblings, typed nullables, and every status the server answers', () => {
     const operations = Object.values(doc.paths).flatMap((item: any) => Object.values(item)) as any[];
-    // The open ones and the API's, /v2/deliveries/ (alertform's outbox listing) included, the console's 7, its overview and scheduled mutes, the channel signing secret, /healthz/evaluation, the maintenance windows' 6 and the grouped overview.
-    expect(operations).toHaveLength(48);
-    expect(new Set(operations.map((op) => op.operationId)).size).toBe(48);
+    // The open ones and the API's, /v2/deliveries/ (alertform's outbox listing) included, the console's 7, its overview and scheduled mutes, the channel signing secret and its rotation, /healthz/evaluation, the maintenance windows' 6 and the grouped overview.
+    expect(operations).toHaveLength(49);
+    expect(new Set(operations.map((op) => op.operationId)).size).toBe(49);
     const walk = (value: unknown, at: string): void => {
       if (Array.isArray(value)) return value.forEach((v, i) => walk(v, `${at}/${i}`));
       if (value === null || typeof value !== 'object') return;
@@ -142,6 +142,8 @@ describe('the document', () => {
     await check('POST', '/v2/notifications/', '/v2/notifications/', []);
     const hook = await check('POST', '/v2/notifications/', '/v2/notifications/', { type: 'webhook', description: 'live hook', destination: 'https://hooks.example.com/live' });
     await check('GET', `/v2/notifications/${hook.id}/signing-secret/`, '/v2/notifications/{id}/signing-secret/');
+    await check('POST', `/v2/notifications/${hook.id}/signing-secret/rotate/`, '/v2/notifications/{id}/signing-secret/rotate/', { previous_valid_seconds: 60 });
+    await check('POST', `/v2/notifications/${hook.id}/signing-secret/rotate/`, '/v2/notifications/{id}/signing-secret/rotate/', { previous_valid_seconds: -1 });
     await check('POST', '/v2/schedules/', '/v2/schedules/', { name: 'live', start_time: '01:00', duration: 5 });
     await check('GET', '/v2/schedules/?max=1', '/v2/schedules/');
     await check('GET', '/v2/alerts/history/', '/v2/alerts/history/');

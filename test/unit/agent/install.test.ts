@@ -137,7 +137,8 @@ describe('the metric prefix and the key', () => {
     const config = await readFile(join(root, 'etc/telegraf/telegraf.conf'), 'utf8');
     expect(config).toContain('servers = ["10.0.0.5:2003"]\n  prefix = "telegraf"\n');
     expect(config).not.toContain(KEY);
-    expect(keyChecks).toEqual(['http://127.0.0.1:9']);
+    // The key given (an ALERTFORM_API_KEY for alertform serve, say) is not the carbon's business: not checked.
+    expect(keyChecks).toEqual([]);
 
     await installAgent(context, agent('collectd'), { ...base, carbon: '10.0.0.5:2004', prefix: 'servers.web' });
     const collectdConfig = await readFile(join(root, 'etc/collectd/collectd.conf'), 'utf8');
@@ -151,8 +152,11 @@ describe('the metric prefix and the key', () => {
     const result = await installAgent(context, agent('otel'), { ...base, apiKey: undefined, carbon: '127.0.0.1:2003' });
     expect(result.exitCode).toBe(0);
     expect(keyChecks).toEqual([]);
-    expect(output.stdout).toContain('check the API key: no key given');
+    expect(output.stdout).toContain('check the API key: not needed: 127.0.0.1:2003 is a self-hosted carbon, which takes no key');
     expect(await readFile(join(root, 'etc/otelcol-contrib/config.yaml'), 'utf8')).toContain('new_name: otel.$${1}');
+    // HOST alone is the plaintext port, 2003.
+    expect((await installAgent(context, agent('collectd'), { ...base, apiKey: undefined, carbon: 'graphite.internal' })).exitCode).toBe(0);
+    expect(await readFile(join(root, 'etc/collectd/collectd.conf'), 'utf8')).toContain('Host "graphite.internal"\n    Port "2003"\n');
   });
 
   it('puts KEY.<prefix> for the hosted endpoint even with --prefix', async () => {
@@ -334,10 +338,11 @@ describe('failures and refusals', () => {
     const root = await createRoot('debian');
     const { context, output, runner } = createTestContext(root, { responder: hostResponder({ managers: ['apt-get'] }) });
     const cases: [Partial<InstallOptions>, string, string][] = [
-      [{ apiKey: undefined }, 'telegraf', 'the hosted carbon endpoint routes metrics by API key: pass --api-key'],
+      [{ apiKey: undefined }, 'telegraf', 'the hosted carbon endpoint routes metrics by API key: pass --api-key (or set ALERTFORM_API_KEY), or send to your own carbon with --carbon HOST:PORT, which needs no key'],
       [{ addPlugins: ['nginx'] }, 'otel', "otel has no plugin 'nginx': choose from cpu, disk"],
       [{ addPlugins: ['cpu]]\n[[x'] }, 'telegraf', 'is not a plugin name'],
-      [{ carbon: 'localhost' }, 'collectd', '--carbon must be HOST:PORT'],
+      [{ carbon: 'localhost:70000' }, 'collectd', '--carbon must be HOST:PORT or HOST (port 2003)'],
+      [{ carbon: 'http://graphite:2003' }, 'collectd', '--carbon must be HOST:PORT or HOST (port 2003)'],
       [{ prefix: 'a b' }, 'collectd', '--prefix must be dot-separated words'],
       [{ apiKey: 'x.y' }, 'collectd', 'the API key must be at least 4 characters'],
     ];

@@ -1,6 +1,6 @@
 import { createId } from '../../ids.js';
 import { DEFAULT_CHANNEL } from '../../../model/defaults.js';
-import type { ChannelQuery, ChannelRecord, ChannelWrite, Page } from '../store.js';
+import type { ChannelQuery, ChannelRecord, ChannelWrite, Page, SigningRotation } from '../store.js';
 import { channelFromRow, groupByColumn, templateColumn, throttleText, type ChannelRow } from '../row-mappers.js';
 import { withoutEscalationChannel } from '../escalation-column.js';
 import type { PgDatabase } from './pg-database.js';
@@ -102,4 +102,36 @@ export async function countEmailChannelsInUse(db: PgDatabase): Promise<number> {
      AND EXISTS (SELECT 1 FROM alert_channels WHERE alert_channels.channel_id = channels.id)`,
   );
   return Number(row?.count ?? 0);
+}
+
+/** A channel_signing row; absent for a channel never rotated. */
+interface SigningRow {
+  generation: number;
+  previous_generation: number | null;
+  previous_expires_at: string | number | null;
+}
+
+function rotationFromRow(row: SigningRow | undefined): SigningRotation {
+  if (!row) return { generation: 0, previous: null };
+  const previous = row.previous_generation === null || row.previous_expires_at === null ? null : { generation: row.previous_generation, expiresAt: Number(row.previous_expires_at) };
+  return { generation: row.generation, previous };
+}
+
+/** ChannelStore.getSigningRotation: generation 0 and no previous one for a channel never rotated. */
+export async function getSigningRotation(db: PgDatabase, channelId: string): Promise<SigningRotation> {
+  const [row] = await db.query<SigningRow>('SELECT generation, previous_generation, previous_expires_at FROM channel_signing WHERE channel_id = $1', [channelId]);
+  return rotationFromRow(row);
+}
+
+/** ChannelStore.rotateSigningSecret: one statement, so two rotations at once move two generations, never one twice. */
+export async function rotateSigningSecret(db: PgDatabase, accountId: string, channelId: string, previousExpiresAt: number): Promise<SigningRotation | null> {
+  const [row] = await db.query<SigningRow>(
+    `INSERT INTO channel_signing (channel_id, generation, previous_generation, previous_expires_at)
+     SELECT id, 1, 0, $1 FROM channels WHERE account_id = $2 AND id = $3
+     ON CONFLICT (channel_id) DO UPDATE SET previous_generation = channel_signing.generation,
+       generation = channel_signing.generation + 1, previous_expires_at = excluded.previous_expires_at
+     RETURNING generation, previous_generation, previous_expires_at`,
+    [previousExpiresAt, accountId, channelId],
+  );
+  return row ? rotationFromRow(row) : null;
 }

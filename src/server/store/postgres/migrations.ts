@@ -308,6 +308,15 @@ export const MIGRATIONS: readonly string[] = [
   `,
   // The pending-deliveries bound counts an account's waiting group members with its pending deliveries.
   `CREATE INDEX group_members_account_waiting ON group_members(account_id) WHERE delivery_id IS NULL;`,
+  // 17: a webhook channel's signing-secret rotation, as on SQLite (migration 15).
+  `
+  CREATE TABLE channel_signing (
+    channel_id TEXT PRIMARY KEY REFERENCES channels(id) ON DELETE CASCADE,
+    generation INTEGER NOT NULL,
+    previous_generation INTEGER,
+    previous_expires_at BIGINT
+  );
+  `,
 ];
 
 /** Any constant, the same in every replica: serialises replicas that start together on an empty database. */

@@ -1,7 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import { createId } from '../../ids.js';
 import { AUTO_RESOLVE_TYPES, DEFAULT_CHANNEL } from '../../../model/defaults.js';
-import type { ChannelQuery, ChannelRecord, ChannelWrite, Page } from '../store.js';
+import type { ChannelQuery, ChannelRecord, ChannelWrite, Page, SigningRotation } from '../store.js';
 import { channelFromRow, groupByColumn, templateColumn, throttleText, type ChannelRow } from '../row-mappers.js';
 import { withoutEscalationChannel } from '../escalation-column.js';
 import { json, unique } from './sql.js';
@@ -115,4 +115,35 @@ export function countEmailChannelsInUse(db: Database): number {
     )
     .pluck()
     .get() as number;
+}
+
+/** A channel_signing row; absent for a channel never rotated. */
+interface SigningRow {
+  generation: number;
+  previous_generation: number | null;
+  previous_expires_at: number | null;
+}
+
+function rotationFromRow(row: SigningRow | undefined): SigningRotation {
+  if (!row) return { generation: 0, previous: null };
+  const previous = row.previous_generation === null || row.previous_expires_at === null ? null : { generation: row.previous_generation, expiresAt: Number(row.previous_expires_at) };
+  return { generation: row.generation, previous };
+}
+
+/** ChannelStore.getSigningRotation: generation 0 and no previous one for a channel never rotated. */
+export function getSigningRotation(db: Database, channelId: string): SigningRotation {
+  return rotationFromRow(db.prepare('SELECT generation, previous_generation, previous_expires_at FROM channel_signing WHERE channel_id = ?').get(channelId) as SigningRow | undefined);
+}
+
+/** ChannelStore.rotateSigningSecret: one statement, so two rotations at once move two generations, never one twice. */
+export function rotateSigningSecret(db: Database, accountId: string, channelId: string, previousExpiresAt: number): SigningRotation | null {
+  const row = db
+    .prepare(
+      `INSERT INTO channel_signing (channel_id, generation, previous_generation, previous_expires_at)
+       SELECT id, 1, 0, ? FROM channels WHERE account_id = ? AND id = ?
+       ON CONFLICT (channel_id) DO UPDATE SET previous_generation = generation, generation = generation + 1, previous_expires_at = excluded.previous_expires_at
+       RETURNING generation, previous_generation, previous_expires_at`,
+    )
+    .get(previousExpiresAt, accountId, channelId) as SigningRow | undefined;
+  return row ? rotationFromRow(row) : null;
 }

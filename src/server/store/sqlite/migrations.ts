@@ -269,6 +269,16 @@ export const MIGRATIONS: readonly string[] = [
   `,
   // The pending-deliveries bound counts an account's waiting group members with its pending deliveries.
   `CREATE INDEX group_members_account_waiting ON group_members(account_id) WHERE delivery_id IS NULL;`,
+  // 15: a webhook channel's signing-secret rotation: the generation its secret is derived for (no row: 0, the
+  // channel's first), and the generation before it with the unix time until which it still signs.
+  `
+  CREATE TABLE channel_signing (
+    channel_id TEXT PRIMARY KEY REFERENCES channels(id) ON DELETE CASCADE,
+    generation INTEGER NOT NULL,
+    previous_generation INTEGER,
+    previous_expires_at INTEGER
+  );
+  `,
 ];
 
 /** Brings the database to the newest schema version; refuses a database newer than this code. */

@@ -87,10 +87,13 @@ describe('webhook', () => {
   it('signs the exact body with the channel secret: the documented check passes, a changed byte fails', async () => {
     const receiver = await startWebhookReceiver();
     closers.push(receiver.close);
-    const secrets = signingSecrets({ getServerSecret: async () => 'c2VydmVyLWtleS1mb3ItdGVzdHMtMzItYnl0ZXMtbG9uZw' });
+    const secrets = signingSecrets({
+      console: { getServerSecret: async () => 'c2VydmVyLWtleS1mb3ItdGVzdHMtMzItYnl0ZXMtbG9uZw' },
+      channels: { getSigningRotation: async () => ({ generation: 0, previous: null }) },
+    });
     await sendNotification(channel('webhook', receiver.url), compositeNotification(), settings({ signingSecrets: secrets }), signal());
     const request = await receiver.next();
-    const secret = await secrets('ch_webhook');
+    const secret = (await secrets('ch_webhook')).current;
     // The verification in docs/server.md, as a receiver writes it.
     const verify = (body: string, header: string) => {
       const expected = `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
@@ -101,7 +104,7 @@ describe('webhook', () => {
     expect(verify(request.raw, header)).toBe(true);
     expect(verify(request.raw.replace('95.5', '95.6'), header)).toBe(false);
     // Another channel has another secret, and the secret never travels in the request.
-    expect(await secrets('ch_other')).not.toBe(secret);
+    expect((await secrets('ch_other')).current).not.toBe(secret);
     expect(JSON.stringify(request.headers) + request.raw).not.toContain(secret);
   });
 
