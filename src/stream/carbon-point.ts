@@ -57,6 +57,7 @@ export function sampleOf(text: string): string {
  */
 export function acceptTimestamp(timestamp: number, now: number): number | null {
   if (timestamp === -1) return Math.floor(now);
+  // NaN fails here too.
   if (!(timestamp > 0 && timestamp <= MAX_TIMESTAMP)) return null;
   return Math.floor(timestamp);
 }

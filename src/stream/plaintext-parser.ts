@@ -1,3 +1,4 @@
+import { isAscii } from 'node:buffer';
 import { acceptTimestamp, sampleOf, BAD_PATH_CHARACTER, type CarbonPoint, type InvalidListener, type InvalidReason } from './carbon-point.js';
 
 /**
@@ -17,8 +18,6 @@ export interface PlaintextParserOptions {
   onInvalid?: InvalidListener;
 }
 
-/** Anything but `\n` and space that a path may not hold: when a decoded chunk has none, no line needs the check. */
-const SUSPECT_IN_CHUNK = /[\u0000-\u0009\u000b-\u001f\u007f\ufffd]/;
 const WHITESPACE = /\s+/;
 
 export class PlaintextParser {
@@ -33,9 +32,9 @@ export class PlaintextParser {
   private pending: Buffer | null = null;
   /** Inside a line already refused as too long: drop bytes up to its newline. */
   private skipping = false;
-  // Per decoded chunk: its text, whether its lines need the path check, and the next space at or after `space`.
+  // Per decoded chunk: its text, whether it holds anything but ASCII, and the next space at or after `space`.
   private text = '';
-  private suspect = false;
+  private ascii = true;
   private space = -1;
 
   constructor(options: PlaintextParserOptions) {
@@ -101,9 +100,10 @@ export class PlaintextParser {
   private readLines(bytes: Buffer, out: CarbonPoint[]): void {
     const text = bytes.toString('utf8');
     this.text = text;
-    this.suspect = SUSPECT_IN_CHUNK.test(text);
+    // simdutf: microseconds a chunk. An ASCII chunk's paths need only the control-character check below.
+    this.ascii = isAscii(bytes);
     this.space = -1;
-    // Decoding kept every byte as one character: the text is ASCII, and a line's characters are its bytes.
+    // Decoding kept every byte as one character (ASCII, or broken bytes each made U+FFFD): characters are bytes.
     const ascii = text.length === bytes.length;
     let start = 0;
     for (let newline = text.indexOf('\n'); newline !== -1; newline = text.indexOf('\n', start)) {
@@ -131,29 +131,29 @@ export class PlaintextParser {
 
   private readLine(start: number, end: number, out: CarbonPoint[]): void {
     const text = this.text;
-    let path: string;
-    let valueText: string;
-    let timeText: string;
     const first = this.spaceFrom(start);
     const second = first < end ? this.spaceFrom(first + 1) : end;
-    if (first > start && second > first + 1 && second < end - 1 && this.spaceFrom(second + 1) >= end && !this.suspect) {
-      path = text.slice(start, first);
-      valueText = text.slice(first + 1, second);
-      timeText = text.slice(second + 1, end);
-    } else {
-      // Tabs, repeated spaces, or characters to check: carbon splits on any run of whitespace.
-      const line = text.slice(start, end);
-      const fields = line.trim().split(WHITESPACE);
-      if (fields.length !== 3) return this.refuse('fields', line);
-      [path, valueText, timeText] = fields as [string, string, string];
-      if (BAD_PATH_CHARACTER.test(path)) return this.refuse('path', line);
+    if (first > start && second > first + 1 && second < end - 1 && this.spaceFrom(second + 1) >= end && this.ascii && !hasControl(text, start, first)) {
+      // The common line: numbers read in place, without slicing them out first.
+      const value = decimalAt(text, first + 1, second);
+      const time = decimalAt(text, second + 1, end);
+      return this.emit(text.slice(start, first), Number.isNaN(value) ? readNumber(text.slice(first + 1, second)) : value, Number.isNaN(time) ? readNumber(text.slice(second + 1, end)) : time, start, end, out);
     }
-    if (path.length === 0) return this.refuse('path', text.slice(start, end));
-    const value = readNumber(valueText);
-    if (!Number.isFinite(value)) return this.refuse('value', text.slice(start, end));
-    const time = readNumber(timeText);
-    const timestamp = Number.isNaN(time) ? null : acceptTimestamp(time, this.now());
-    if (timestamp === null) return this.refuse('timestamp', text.slice(start, end));
+    // Tabs, repeated spaces, or characters to check: carbon splits on any run of whitespace.
+    const line = text.slice(start, end);
+    const fields = line.trim().split(WHITESPACE);
+    if (fields.length !== 3) return this.refuse('fields', line);
+    const [path, valueText, timeText] = fields as [string, string, string];
+    if (BAD_PATH_CHARACTER.test(path)) return this.refuse('path', line);
+    return this.emit(path, readNumber(valueText), readNumber(timeText), start, end, out);
+  }
+
+  private emit(path: string, value: number, time: number, start: number, end: number, out: CarbonPoint[]): void {
+    if (path.length === 0) return this.refuse('path', this.text.slice(start, end));
+    if (!Number.isFinite(value)) return this.refuse('value', this.text.slice(start, end));
+    // The clock only for carbon's -1 (now): reading it for every line would cost more than the parse.
+    const timestamp = time === -1 ? Math.floor(this.now()) : acceptTimestamp(time, 0);
+    if (timestamp === null) return this.refuse('timestamp', this.text.slice(start, end));
     out.push({ path, value, timestamp });
   }
 
@@ -161,6 +161,48 @@ export class PlaintextParser {
     this.invalid.set(reason, (this.invalid.get(reason) ?? 0) + 1);
     this.onInvalid?.(reason, sampleOf(line));
   }
+}
+
+/** Whether text[from, to) holds a control character (a space cannot be there: the line was split on spaces). */
+function hasControl(text: string, from: number, to: number): boolean {
+  for (let at = from; at < to; at += 1) {
+    const code = text.charCodeAt(at);
+    if (code < 32 || code === 127) return true;
+  }
+  return false;
+}
+
+/** 10^k for k = 0..22: the powers of ten a double holds exactly. */
+const EXACT_POWERS = Array.from({ length: 23 }, (_, k) => 10 ** k);
+
+/**
+ * `[-]digits[.digits]` between `from` and `to`, read in place, or NaN for anything else (exponents, signs, `inf`,
+ * more than 15 digits), which readNumber then reads. With at most 15 digits the digits are an exact integer and
+ * the power of ten exact, so one division is correctly rounded: the same double Number() gives.
+ */
+function decimalAt(text: string, from: number, to: number): number {
+  let at = from;
+  const negative = text.charCodeAt(at) === 45;
+  if (negative) at += 1;
+  let digits = 0;
+  let mantissa = 0;
+  let decimals = -1;
+  for (; at < to; at += 1) {
+    const code = text.charCodeAt(at);
+    if (code >= 48 && code <= 57) {
+      mantissa = mantissa * 10 + (code - 48);
+      digits += 1;
+      if (decimals >= 0) decimals += 1;
+    } else if (code === 46 && decimals < 0) {
+      decimals = 0;
+    } else {
+      return Number.NaN;
+    }
+  }
+  if (digits === 0 || digits > 15) return Number.NaN;
+  // A leading zero followed by a digit reads as decimal in Python ("007" is 7.0), as here.
+  const value = decimals > 0 ? mantissa / EXACT_POWERS[decimals]! : mantissa;
+  return negative ? -value : value;
 }
 
 /**
