@@ -1,4 +1,5 @@
 import { compileGraphitePattern, type GraphiteMatcher } from '../model/graphite-target/glob.js';
+import { ownCopy } from './carbon-point.js';
 
 /**
  * Which subscribers (alerts' queries) read a received metric path, at wire speed.
@@ -128,7 +129,7 @@ export class PathMatcher<T> {
     if (cached !== undefined) return cached;
     const decided = this.decide(path);
     if (this.cache.size >= this.cacheSize) this.cache.delete(this.cache.keys().next().value!);
-    this.cache.set(path, decided);
+    this.cache.set(ownCopy(path), decided);
     return decided;
   }
 

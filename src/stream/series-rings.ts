@@ -1,3 +1,5 @@
+import { ownCopy } from './carbon-point.js';
+
 /**
  * The recent points of each matched series, kept in memory so a stream-evaluated alert reads its window without
  * Graphite. One ring per series: unsigned 32-bit timestamps and 64-bit values in typed arrays (12 bytes a point),
@@ -215,7 +217,7 @@ export class SeriesRings {
     }
     const capacity = Math.min(FIRST_CAPACITY, this.maxPoints);
     const ring = new Ring(retention, capacity);
-    this.rings.set(path, ring);
+    this.rings.set(ownCopy(path), ring);
     this.bytes += ringBytes(path, capacity);
     return ring;
   }
