@@ -11,9 +11,9 @@ export type CarbonSettings = Partial<CarbonReceiverOptions>;
 
 /** Bounds of the stream's memory. */
 export interface StreamSettings {
-  /** Matched series held in memory (`--stream-max-series`); default 500,000. */
+  /** Matched series held in memory (`--stream-max-series`); default 100,000. */
   maxSeries?: number;
-  /** Points one series keeps at most; default 2,880 (a day at 30 s, 8 hours at 10 s). */
+  /** Points one series keeps at most; default 720 (2 hours at 10 s, 6 hours at 30 s). */
   maxPointsPerSeries?: number;
   /** Path decisions cached; default 1,000,000. */
   cacheSize?: number;
@@ -21,7 +21,7 @@ export interface StreamSettings {
   sweepMs?: number;
 }
 
-const DEFAULT_MAX_POINTS_PER_SERIES = 2_880;
+const DEFAULT_MAX_POINTS_PER_SERIES = 720;
 const DEFAULT_CACHE_SIZE = 1_000_000;
 
 /** The receiver and the ingest it feeds, closed with the server. */
