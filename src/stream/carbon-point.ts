@@ -30,8 +30,11 @@ export const INVALID_REASONS: readonly InvalidReason[] = [
   'pickle_frame',
 ];
 
-/** Told about each refused line or item: its reason and a short, printable sample of it (for a rate-limited log). */
-export type InvalidListener = (reason: InvalidReason, sample: string) => void;
+/**
+ * Told about each refused line or item: its reason, and a short, printable sample of it for a rate-limited log
+ * (a function: most refusals are counted, not logged, and need no sample).
+ */
+export type InvalidListener = (reason: InvalidReason, sample: () => string) => void;
 
 /** Characters a metric path may not hold: whitespace, control characters, and the replacement for broken UTF-8. */
 export const BAD_PATH_CHARACTER = /[\u0000-\u0020\u007f\ufffd]/;

@@ -103,14 +103,14 @@ export class PickleFrameReader {
     const now = this.options.now?.() ?? Date.now() / 1000;
     for (const item of value.items) {
       const point = toPoint(item, now);
-      if (typeof point === 'string') this.refuse(point === 'shape' ? 'pickle_shape' : point, describe(item));
+      if (typeof point === 'string') this.refuse(point === 'shape' ? 'pickle_shape' : point, item);
       else out.push(point);
     }
   }
 
-  private refuse(reason: InvalidReason, sample: string): void {
+  private refuse(reason: InvalidReason, sample: string | Value): void {
     this.invalid.set(reason, (this.invalid.get(reason) ?? 0) + 1);
-    this.options.onInvalid?.(reason, sampleOf(sample));
+    this.options.onInvalid?.(reason, () => sampleOf(typeof sample === 'string' ? sample : describe(sample)));
   }
 }
 

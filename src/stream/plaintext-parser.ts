@@ -159,7 +159,7 @@ export class PlaintextParser {
 
   private refuse(reason: InvalidReason, line: string): void {
     this.invalid.set(reason, (this.invalid.get(reason) ?? 0) + 1);
-    this.onInvalid?.(reason, sampleOf(line));
+    this.onInvalid?.(reason, () => sampleOf(line));
   }
 }
 

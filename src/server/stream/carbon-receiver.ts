@@ -79,7 +79,7 @@ export async function startCarbonReceiver(
   let udp: UdpSocket | undefined;
   const addresses: CarbonReceiver['addresses'] = {};
 
-  const refuse = (protocol: CarbonProtocol, remote: string) => (reason: InvalidReason, sample: string) => {
+  const refuse = (protocol: CarbonProtocol, remote: string) => (reason: InvalidReason, sample: () => string) => {
     counters.countInvalid(reason);
     refusals.note(protocol, remote, reason, sample);
   };
@@ -230,8 +230,8 @@ class RefusalLog {
     private readonly perMinute = 10,
   ) {}
 
-  note(protocol: CarbonProtocol, remote: string, reason: InvalidReason, sample: string): void {
-    if (this.admit()) this.log.warn({ protocol, remote, reason, sample }, 'carbon input refused');
+  note(protocol: CarbonProtocol, remote: string, reason: InvalidReason, sample: () => string): void {
+    if (this.admit()) this.log.warn({ protocol, remote, reason, sample: sample() }, 'carbon input refused');
   }
 
   noteConnectionRefused(max: number): void {

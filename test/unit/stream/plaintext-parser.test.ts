@@ -4,7 +4,7 @@ import { PlaintextParser, readNumber } from '../../../src/stream/plaintext-parse
 
 const parse = (chunks: (string | Buffer)[], maxLineBytes = 100) => {
   const samples: string[] = [];
-  const parser = new PlaintextParser({ maxLineBytes, now: () => 1_700_000_123.7, onInvalid: (reason, sample) => samples.push(`${reason}: ${sample}`) });
+  const parser = new PlaintextParser({ maxLineBytes, now: () => 1_700_000_123.7, onInvalid: (reason, sample) => samples.push(`${reason}: ${sample()}`) });
   const out: CarbonPoint[] = [];
   for (const chunk of chunks) parser.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk, out);
   parser.end(out);
