@@ -17,6 +17,9 @@ import { SERVER_LOG_OPTIONS, flushLog } from './log-destination.js';
 import { EvaluationHealth } from './evaluator/evaluation-health.js';
 import { trackLogLevel } from './log-level.js';
 import type { NoDataPolicy } from '../evaluation/no-data.js';
+import { startStreamIngest, type CarbonSettings, type StreamSettings, type StreamIngestService } from './stream/stream-service.js';
+import type { CarbonReceiver } from './stream/carbon-receiver.js';
+import type { StreamIngest } from '../stream/stream-ingest.js';
 
 /** Something started with the server (e.g. the evaluation loop) and stopped before the store closes. */
 export interface BackgroundService {
@@ -44,6 +47,13 @@ export interface ServiceContext {
   deliveries?: { wake(): void };
   /** Told about each evaluation cycle (GET /healthz/evaluation, the alerts' `not_evaluated`). */
   evaluation?: EvaluationHealth;
+  /**
+   * With carbon ports (`--carbon-listen`, `--carbon-pickle-listen`, `--carbon-udp-listen`): what the receiver's
+   * points go to (subscribe an alert's paths, hear its matched points, read its series' rings) and the receiver
+   * itself (connections, the last point's time).
+   */
+  stream?: StreamIngest<object>;
+  carbon?: CarbonReceiver;
 }
 
 export interface ServerOptions {
@@ -114,6 +124,10 @@ export interface ServerOptions {
   console?: boolean;
   /** When set, GET /metrics needs `Authorization: Bearer <token>`; without it /metrics is open (see docs/security.md). */
   metricsToken?: string;
+  /** The carbon receiver's listeners and bounds; none started without a listen address. */
+  carbon?: CarbonSettings;
+  /** Bounds of the stream's memory: series held, points per series, path decisions cached. */
+  stream?: StreamSettings;
 }
 
 export interface RunningServer {
@@ -122,6 +136,9 @@ export interface RunningServer {
   port: number;
   store: Store;
   server: Server;
+  /** The carbon receiver and what it feeds, when a carbon port was asked for. */
+  carbon?: CarbonReceiver;
+  stream?: StreamIngest<object>;
   close(): Promise<void>;
   /**
    * Applies the settings that change without a restart (SIGHUP in `serve`): the log level, keys that must exist
@@ -206,8 +223,20 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   // last, after the evaluator's final cycle. With a Graphite to read, the evaluation loop comes next.
   const deliveries = startDeliveryService({ store, logger, options, metrics });
   services.push(deliveries);
+  // The carbon receiver comes before the services that read its stream, and closes after them.
+  let ingest: StreamIngestService | undefined;
+  try {
+    ingest = await startStreamIngest(options.carbon, options.stream, logger, metrics.registry);
+  } catch (error) {
+    await deliveries.close();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await store.close();
+    throw error;
+  }
+  if (ingest) services.push(ingest);
+  const stream = ingest ? { stream: ingest.ingest, carbon: ingest.receiver } : {};
   const starters = [...(options.graphiteUrl ? [startEvaluatorService] : []), ...(options.services ?? [])];
-  for (const start of starters) services.push(await start({ store, logger, options, metrics, deliveries, evaluation }));
+  for (const start of starters) services.push(await start({ store, logger, options, metrics, deliveries, evaluation, ...stream }));
   servicesStarted = true;
 
   let closing: Promise<void> | undefined;
@@ -237,7 +266,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     }
     if (settings.logLevel) setLogLevel(settings.logLevel);
   };
-  return { url, port, store, server, close, reload };
+  return { url, port, store, server, ...stream, close, reload };
 }
 
 /** A database for the logs: a file path as is, a URL without its user and password. */

@@ -12,6 +12,7 @@ import { MAX_SETTLE_SECONDS } from '../../model/defaults.js';
 import { applyServeConfig, readServeConfig } from '../serve-config.js';
 import { sharedSecretFileWarning } from '../config-secrets.js';
 import { describeServeSettings } from '../serve-print-config.js';
+import { parseListenAddress } from '../../stream/listen-address.js';
 
 export interface ServeOptions {
   config?: string;
@@ -47,6 +48,12 @@ export interface ServeOptions {
   maxChannelsPerAccount: string;
   maxSchedulesPerAccount: string;
   maxPendingDeliveriesPerAccount: string;
+  carbonListen?: string;
+  carbonPickleListen?: string;
+  carbonUdpListen?: string;
+  carbonMaxConnections: string;
+  carbonMaxLineBytes: string;
+  streamMaxSeries: string;
 }
 
 /** `serve`: loaded lazily, so that the other commands never load the server, its drivers and the evaluator. */
@@ -111,6 +118,7 @@ export async function runServe(flags: ServeOptions, command: Command): Promise<v
     schedules: positiveCount('--max-schedules-per-account', options.maxSchedulesPerAccount),
     pendingDeliveries: positiveCount('--max-pending-deliveries-per-account', options.maxPendingDeliveriesPerAccount),
   };
+  const carbon = carbonSettings(options);
   const notifierUrls: Record<string, string> = {};
   if (options.pagerdutyUrl) notifierUrls.pagerduty = options.pagerdutyUrl;
   if (options.opsgenieUrl) notifierUrls.opsgenie = options.opsgenieUrl;
@@ -149,6 +157,7 @@ export async function runServe(flags: ServeOptions, command: Command): Promise<v
       console: options.console,
       ...(allowPrivateDestinations !== undefined ? { allowPrivateDestinations } : {}),
       ...(options.metricsToken ? { metricsToken: options.metricsToken } : {}),
+      ...(carbon ? { carbon, stream: { maxSeries: positiveCount('--stream-max-series', options.streamMaxSeries) } } : {}),
     });
   } catch (error) {
     throw new CliError(`cannot start the server: ${(error as Error).message}`);
@@ -179,6 +188,11 @@ export async function runServe(flags: ServeOptions, command: Command): Promise<v
     if (options.console) process.stdout.write(`web console: ${server.url}/ (sign in with an API key)\n`);
     // The Graphite URL may carry credentials: say that evaluation runs, not where it reads.
     if (options.graphiteUrl) process.stdout.write(`evaluating alerts against Graphite every ${evalInterval} s\n`);
+    if (server.carbon) {
+      for (const [protocol, address] of Object.entries(server.carbon.addresses)) {
+        process.stdout.write(`carbon ${protocol} receiver on ${address.address.includes(':') ? `[${address.address}]` : address.address}:${address.port}\n`);
+      }
+    }
     // The ping URL is a secret too: its origin only.
     if (options.heartbeatUrl) process.stdout.write(`heartbeat after every healthy cycle to ${maskPingUrl(options.heartbeatUrl)}\n`);
   });
@@ -225,6 +239,26 @@ export function readKeyFile(path: string): string[] {
   const shared = keys.length > 0 ? sharedSecretFileWarning(path, 'API keys (--api-key-file)') : undefined;
   if (shared) process.stderr.write(`${shared}\n`);
   return keys;
+}
+
+/** The carbon listeners and bounds, checked; undefined when no carbon port is asked for. */
+function carbonSettings(options: ServeOptions) {
+  const listeners = { plaintext: options.carbonListen, pickle: options.carbonPickleListen, udp: options.carbonUdpListen };
+  const flags = { plaintext: '--carbon-listen', pickle: '--carbon-pickle-listen', udp: '--carbon-udp-listen' } as const;
+  const given = Object.entries(listeners).filter((entry): entry is [keyof typeof flags, string] => entry[1] !== undefined && entry[1] !== '');
+  if (given.length === 0) return undefined;
+  for (const [protocol, text] of given) {
+    try {
+      parseListenAddress(text);
+    } catch (error) {
+      throw new CliError(`${flags[protocol]}: ${(error as Error).message}`);
+    }
+  }
+  return {
+    ...Object.fromEntries(given),
+    maxConnections: positiveCount('--carbon-max-connections', options.carbonMaxConnections),
+    maxLineBytes: positiveCount('--carbon-max-line-bytes', options.carbonMaxLineBytes),
+  };
 }
 
 /** A limit: a whole number of at least 1. */

@@ -49,6 +49,11 @@ after every healthy cycle (the database answered, and Graphite answered at least
 the pings stop. The URL is a secret: prefer the environment variable. See ${docsUrl('operations.md')}.
   $ ALERTFORM_HEARTBEAT_URL=https://hc-ping.com/$CHECK_UUID alertform serve --api-key-file keys --graphite-url http://127.0.0.1:8000
 
+With --carbon-listen (plaintext) or --carbon-pickle-listen (carbon-relay's pickles), the server also receives the
+metric stream as one more destination of your relay; a bare port listens on loopback. Malformed input is counted
+(alertform_carbon_lines_invalid_total), never fatal. See ${docsUrl('operations.md')} for relay, Telegraf and collectd configs.
+  $ alertform serve --api-key-file keys --graphite-url http://127.0.0.1:8000 --carbon-listen 2103 --carbon-pickle-listen 2104
+
 Notifications go through a durable outbox in the database: a failed one is retried with exponential backoff and
 jitter (or after the service's Retry-After) until --delivery-max-age, then dead-lettered; a restart resumes them.
 Durations: 500ms, 30s, 15m, 24h, 7d (a bare number is seconds). See them with \`alertform deliveries\`.

@@ -70,6 +70,8 @@ const RULES: LayerRule[] = [
     files: filesUnder('graphite-functions'),
     allowed: ['graphite-functions/', 'model/', 'evaluation/render-series.ts'],
   },
+  // The stream's parsers, matcher and rings are pure: the CLI and the server share them; sockets live in server/stream/.
+  { name: 'stream/ stands on model/ and evaluation/ only', files: filesUnder('stream'), allowed: ['stream/', 'model/', 'evaluation/'] },
 ];
 
 /** The src/-relative files a source imports (packages and node: builtins are not layers and are left out). */
