@@ -156,6 +156,7 @@ export const PATTERN_WORDS: Record<string, string> = {
   '^[0-9]{1,5}$': 'must be a whole number',
   '^https?://[^/]': 'must be an http:// or https:// URL',
   '^smtps?://[^/]': 'must be an smtp:// or smtps:// URL',
+  '^(\\[[0-9A-Fa-f:.]+\\]:|[A-Za-z0-9.-]*:)?[0-9]{1,5}$': 'must be HOST:PORT or a port, such as 127.0.0.1:2003, [::1]:2004 or 2003',
 };
 
 const TYPE_WORDS: Record<string, string> = {
