@@ -64,6 +64,8 @@ const RULES: LayerRule[] = [
   },
   // The evaluator's pure core judges series, whoever fetched them (the CLI's rule tests and backtests too).
   { name: 'evaluation/ imports nothing of graphite/', files: filesUnder('evaluation'), forbidden: ['graphite/'] },
+  // The stream's parsers, matcher and rings are pure: the CLI and the server share them; sockets live in server/stream/.
+  { name: 'stream/ stands on model/ and evaluation/ only', files: filesUnder('stream'), allowed: ['stream/', 'model/', 'evaluation/'] },
 ];
 
 /** The src/-relative files a source imports (packages and node: builtins are not layers and are left out). */
