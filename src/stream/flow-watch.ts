@@ -19,9 +19,10 @@ export interface FlowWatchOptions {
   minPointsPerMinute?: number;
   /** After this long a drop is taken as the new normal (a decommissioned fleet), ms; default 15 minutes. */
   maxDropMs?: number;
+  /** The length of a slot, ms (a "minute" is six slots); default 10 s. Tests shorten it. */
+  slotMs?: number;
 }
 
-const SLOT_MS = 10_000;
 const SLOTS_PER_MINUTE = 6;
 
 /**
@@ -35,6 +36,7 @@ export class FlowWatch {
   private readonly baselineMinutes: number;
   private readonly minPerMinute: number;
   private readonly maxDropMs: number;
+  private readonly slotMs: number;
   /** Points per 10 s slot, by slot index modulo the ring's length. */
   private readonly counts: number[];
   private readonly slots: number[];
@@ -47,6 +49,7 @@ export class FlowWatch {
     this.baselineMinutes = options.baselineMinutes ?? 10;
     this.minPerMinute = options.minPointsPerMinute ?? 60;
     this.maxDropMs = options.maxDropMs ?? 15 * 60_000;
+    this.slotMs = options.slotMs ?? 10_000;
     const length = (this.baselineMinutes + 2) * SLOTS_PER_MINUTE;
     this.counts = new Array<number>(length).fill(0);
     this.slots = new Array<number>(length).fill(-1);
@@ -54,7 +57,7 @@ export class FlowWatch {
 
   /** Counts `points` received at `nowMs`. */
   count(points: number, nowMs: number): void {
-    const slot = Math.floor(nowMs / SLOT_MS);
+    const slot = Math.floor(nowMs / this.slotMs);
     this.firstSlot ??= slot;
     const at = slot % this.counts.length;
     if (this.slots[at] !== slot) {
@@ -67,7 +70,7 @@ export class FlowWatch {
   /** The flow's state at `nowMs`; a drop starts when the last minute is down by the drop share, ends when it is back. */
   check(nowMs: number): FlowState {
     // The current slot is still filling: the last minute is the six slots before it.
-    const current = Math.floor(nowMs / SLOT_MS);
+    const current = Math.floor(nowMs / this.slotMs);
     const perMinute = this.sum(current - SLOTS_PER_MINUTE, current);
     const baseline = this.frozenBaseline ?? this.baseline(current - SLOTS_PER_MINUTE);
     if (this.dropSince !== null) {
