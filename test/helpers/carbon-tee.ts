@@ -9,25 +9,29 @@ import type { Graphite, GraphitePoint } from './graphite.js';
 export interface CarbonTee {
   write(points: GraphitePoint[]): Promise<void>;
   writeCarbonOnly(points: GraphitePoint[]): Promise<void>;
-  /** Closes the connection to alertform; the next write opens a new one. */
+  /** Closes the connection to alertform; writes reach carbon only until `restore()`. */
   cut(): Promise<void>;
+  restore(): void;
   close(): Promise<void>;
 }
 
 export function carbonTee(graphite: Graphite, port: number): CarbonTee {
   let socket: Socket | null = null;
+  let cutOff = false;
   const open = () =>
     new Promise<Socket>((resolve, reject) => {
       const made = connect({ host: '127.0.0.1', port }, () => resolve(made));
       made.once('error', reject);
     });
   const send = async (points: GraphitePoint[]) => {
+    if (cutOff || points.length === 0) return;
     socket ??= await open();
     const now = Math.floor(Date.now() / 1000);
     const body = points.map((p) => `${p.path} ${p.value} ${p.time ?? now}\n`).join('');
     await new Promise<void>((resolve, reject) => socket!.write(body, (error) => (error ? reject(error) : resolve())));
   };
   const cut = async () => {
+    cutOff = true;
     const closing = socket;
     socket = null;
     if (closing) await new Promise<void>((resolve) => closing.end(() => resolve()));
@@ -38,6 +42,9 @@ export function carbonTee(graphite: Graphite, port: number): CarbonTee {
     },
     writeCarbonOnly: (points) => graphite.writePoints(points),
     cut,
+    restore: () => {
+      cutOff = false;
+    },
     close: cut,
   };
 }
