@@ -11,6 +11,9 @@ import type { CycleFeed, FeedRoute } from '../evaluator/run-cycle.js';
 import type { CriterionInput } from '../evaluator/judge-one-alert.js';
 import { evaluateTarget, isLocallyEvaluable, seriesPathsOf } from './graphite-functions-stand-in.js';
 
+/** The shortest silence of the receiver (no connection) that makes its alerts poll, seconds. */
+const MIN_SILENCE_SECONDS = 10;
+
 /** One criterion of a streamed alert: its target, the path expressions it reads, and the series seen for each. */
 interface StreamCriterion {
   target: string;
@@ -155,7 +158,8 @@ export class StreamEvaluator implements CycleFeed {
     this.flowCheckedAt = nowMs;
     const connected = this.options.receiver.lastConnectedAt() ?? this.startedAt;
     const silentFor = nowMs - Math.max(connected, this.startedAt);
-    const falling = silentFor > this.options.settleSeconds * 1000;
+    // At least 10 s: a relay reconnecting is no outage, even with no settle delay.
+    const falling = silentFor > Math.max(this.options.settleSeconds, MIN_SILENCE_SECONDS) * 1000;
     if (falling !== this.fallingBack) {
       this.fallingBack = falling;
       if (falling) {
