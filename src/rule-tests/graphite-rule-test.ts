@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { connect } from 'node:net';
 import type { Definitions } from '../definitions/definitions.js';
-import { createGraphiteClient, isBatchableTarget, type RenderSeries } from '../graphite/index.js';
+import { createGraphiteClient, type RenderSeries } from '../graphite/index.js';
 import { historyQueryRange, queryRangeMinutes } from '../evaluation/criteria.js';
 import { listCriteria } from '../evaluation/judge-alert.js';
 import type { RuleTestCase } from './read-rule-tests.js';
-import { runRuleTest, type RuleTestResult } from './run-rule-test.js';
+import { notLocal, runRuleTest, type RuleTestResult } from './run-rule-test.js';
 import { carbonLine } from './series-path.js';
 
 /** Where a test writes its input series (carbon's plaintext port) and reads the function's answer (graphite-web). */
@@ -24,10 +24,13 @@ export function resolveCarbon(given: string | undefined, graphiteUrl: string): {
   return { host: new URL(graphiteUrl).hostname, port: 2003 };
 }
 
-/** Whether a test's alert has a query only Graphite can evaluate. */
+/**
+ * Whether a test's alert has a query only Graphite can evaluate: a function the function engine does not
+ * evaluate. The engine's functions are evaluated locally even when a Graphite is given (nothing is written).
+ */
 export function needsGraphite(test: RuleTestCase, definitions: Definitions): boolean {
   const alert = definitions.alerts.find((a) => a.key === test.alert);
-  return alert !== undefined && listCriteria(alert.spec).some((c) => !isBatchableTarget(c.metric));
+  return alert !== undefined && listCriteria(alert.spec).some((c) => notLocal(c.metric) !== null);
 }
 
 const SEGMENT = String.raw`(?:[A-Za-z0-9_\-*?]|\[[^\]]*\]|\{[^}]*\})+`;

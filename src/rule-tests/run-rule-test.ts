@@ -7,6 +7,8 @@ import { canonicalNotificationType } from '../model/canonical.js';
 import { DEFAULT_CHANNEL } from '../model/defaults.js';
 import { canonicalTimezone } from '../model/timezone.js';
 import { replayAlert, type ChannelInfo } from '../impact/replay.js';
+import { whyNotLocal } from '../graphite-functions/index.js';
+import { evaluateTestQuery } from './local-functions.js';
 import type { RuleTestCase } from './read-rule-tests.js';
 
 /** How one test case ended. `not_run` is never a pass: the reason says what it needs. */
@@ -21,10 +23,11 @@ export interface RuleTestResult {
 }
 
 /**
- * Runs one case offline: the input series stand in for Graphite (plain paths by name, wildcards by pattern), and
- * the server's evaluator is replayed over them from the first point, every 30 s (or every interval when coarser),
- * as `plan --impact` does. Function queries need Graphite's own functions: without `fromGraphite` (see
- * graphite-rule-test.ts) such a case is not run.
+ * Runs one case offline: the input series stand in for Graphite (plain paths by name, wildcards by pattern; the
+ * functions of the function engine evaluated on them as graphite-web would), and the server's evaluator is
+ * replayed over them from the first point, every 30 s (or every interval when coarser), as `plan --impact` does.
+ * A query with another function needs Graphite's own: without `fromGraphite` (see graphite-rule-test.ts) such a
+ * case is not run.
  */
 export function runRuleTest(
   test: RuleTestCase,
@@ -39,18 +42,26 @@ export function runRuleTest(
   }
   const alert = defined.spec;
   const criteria = listCriteria(alert);
-  const functional = criteria.find((c) => !isBatchableTarget(c.metric));
-  if (functional && fromGraphite) test = { ...test, start: fromGraphite.start };
-  else if (functional) {
+  const unsupported = criteria.find((c) => notLocal(c.metric) !== null);
+  if (unsupported && fromGraphite) test = { ...test, start: fromGraphite.start };
+  else if (unsupported) {
     return {
       ...base,
       status: 'not_run',
       failures: [],
-      reason: `"${functional.metric}" is a function query: only Graphite can evaluate it (pass --graphite-url)`,
+      reason: `"${unsupported.metric}" is a function query only Graphite can evaluate (${notLocal(unsupported.metric)}; pass --graphite-url)`,
     };
   }
+  const longest = Math.max(0, ...test.series.map((s) => s.values.length - 1)) * test.interval;
+  const end = test.start + (test.duration ?? Math.max(longest, ...test.expect.map((e) => e.at))) + Math.max(30, test.interval) - 1;
   const series = fromGraphite?.series ?? new Map<string, RenderSeries[]>();
   for (const { metric } of fromGraphite ? [] : criteria) {
+    if (!isBatchableTarget(metric)) {
+      const evaluated = evaluateTestQuery(metric, test, end);
+      if ('failure' in evaluated) return { ...base, status: 'failed', failures: [{ location: test.alertLocation, message: evaluated.failure }] };
+      series.set(metric, evaluated.series);
+      continue;
+    }
     const pattern = compileGraphitePattern(metric);
     series.set(
       metric,
@@ -59,8 +70,6 @@ export function runRuleTest(
         .map((one) => ({ target: one.name, datapoints: one.values.map((value, i) => [value, test.start + i * test.interval] as [number | null, number]) })),
     );
   }
-  const longest = Math.max(0, ...test.series.map((s) => s.values.length - 1)) * test.interval;
-  const end = test.start + (test.duration ?? Math.max(longest, ...test.expect.map((e) => e.at))) + Math.max(30, test.interval) - 1;
 
   const steps: { start: number; status: string; triggered: string[] }[] = [];
   const channels = new Map<string, ChannelInfo>(definitions.channels.map((c) => [c.key, { type: c.spec.type, auto_resolve: c.spec.auto_resolve === true }]));
@@ -107,4 +116,9 @@ export function runRuleTest(
     }
   }
   return { ...base, status: failures.length > 0 ? 'failed' : 'passed', failures };
+}
+
+/** Why a query needs Graphite's own functions (a function the engine does not evaluate), or null. */
+export function notLocal(metric: string): string | null {
+  return isBatchableTarget(metric) ? null : whyNotLocal(metric);
 }

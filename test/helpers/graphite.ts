@@ -47,6 +47,8 @@ export function graphiteAvailability(): { skip: boolean; reason: string } {
 export interface StartGraphiteOptions {
   /** Whisper retentions for every metric; default 10 s points for 6 h, then 60 s for a day. */
   retentions?: string;
+  /** Rules before the default one, first match wins (carbon's order), e.g. a coarser step for some paths. */
+  schemas?: { pattern: string; retentions: string }[];
 }
 
 export async function startGraphite(options: StartGraphiteOptions = {}): Promise<Graphite> {
@@ -89,7 +91,7 @@ WHISPER_FALLOCATE_CREATE = False
   );
   await writeFile(
     join(dir, 'storage-schemas.conf'),
-    `[everything]\npattern = .*\nretentions = ${options.retentions ?? '10s:6h,60s:1d'}\n`,
+    [...(options.schemas ?? []).map((rule, i) => `[rule${i}]\npattern = ${rule.pattern}\nretentions = ${rule.retentions}\n\n`), `[everything]\npattern = .*\nretentions = ${options.retentions ?? '10s:6h,60s:1d'}\n`].join(''),
   );
   await writeFile(join(dir, 'storage-aggregation.conf'), '[default]\npattern = .*\nxFilesFactor = 0\naggregationMethod = average\n');
   await writeFile(
