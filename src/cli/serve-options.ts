@@ -1,6 +1,7 @@
 import { Option, type Command } from 'commander';
 import { DB_OPTION_HELP, DEFAULT_DB } from './db-option.js';
 import { DEFAULT_QUOTAS } from '../model/defaults.js';
+import { DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_LINE_BYTES, DEFAULT_STREAM_MAX_SERIES } from '../stream/defaults.js';
 
 /**
  * One option of `alertform serve`: its flag, the environment variable that sets it when the flag is absent, and
@@ -131,6 +132,39 @@ export const SERVE_OPTIONS: readonly ServeOptionSpec[] = [
     env: 'ALERTFORM_MAX_PENDING_DELIVERIES_PER_ACCOUNT',
     description: 'deliveries one account may have waiting in the outbox; past it new ones are refused (history and /metrics say so)',
     default: String(DEFAULT_QUOTAS.pendingDeliveries),
+  },
+  {
+    flags: '--carbon-listen <host:port>',
+    env: 'ALERTFORM_CARBON_LISTEN',
+    description: "receive Graphite's plaintext protocol (path value timestamp) over TCP here, as a second destination of your relay; a bare port listens on loopback",
+  },
+  {
+    flags: '--carbon-pickle-listen <host:port>',
+    env: 'ALERTFORM_CARBON_PICKLE_LISTEN',
+    description: "receive carbon's pickle protocol (what carbon-relay sends its DESTINATIONS) here; a bare port listens on loopback",
+  },
+  {
+    flags: '--carbon-udp-listen <host:port>',
+    env: 'ALERTFORM_CARBON_UDP_LISTEN',
+    description: 'receive the plaintext protocol over UDP here (one or more lines a datagram); a bare port listens on loopback',
+  },
+  {
+    flags: '--carbon-max-connections <n>',
+    env: 'ALERTFORM_CARBON_MAX_CONNECTIONS',
+    description: 'open TCP connections over the carbon ports; more are closed at once and counted',
+    default: String(DEFAULT_MAX_CONNECTIONS),
+  },
+  {
+    flags: '--carbon-max-line-bytes <n>',
+    env: 'ALERTFORM_CARBON_MAX_LINE_BYTES',
+    description: 'longest plaintext line taken; longer ones are refused and counted',
+    default: String(DEFAULT_MAX_LINE_BYTES),
+  },
+  {
+    flags: '--stream-max-series <n>',
+    env: 'ALERTFORM_STREAM_MAX_SERIES',
+    description: 'matched series the stream keeps in memory (about 1 KB each at 10 s points for an hour); past it new ones are counted, not kept',
+    default: String(DEFAULT_STREAM_MAX_SERIES),
   },
 ];
 

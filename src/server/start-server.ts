@@ -16,6 +16,9 @@ import { ServerMetrics } from './metrics.js';
 import { flushLog } from './log-destination.js';
 import { EvaluationHealth } from './evaluator/evaluation-health.js';
 import type { NoDataPolicy } from '../evaluation/no-data.js';
+import { startStreamIngest, type CarbonSettings, type StreamSettings, type StreamIngestService } from './stream/stream-service.js';
+import type { CarbonReceiver } from './stream/carbon-receiver.js';
+import type { StreamIngest } from '../stream/stream-ingest.js';
 
 /** Something started with the server (e.g. the evaluation loop) and stopped before the store closes. */
 export interface BackgroundService {
@@ -41,6 +44,13 @@ export interface ServiceContext {
   deliveries?: { wake(): void };
   /** Told about each evaluation cycle (GET /healthz/evaluation, the alerts' `not_evaluated`). */
   evaluation?: EvaluationHealth;
+  /**
+   * With carbon ports (`--carbon-listen`, `--carbon-pickle-listen`, `--carbon-udp-listen`): what the receiver's
+   * points go to (subscribe an alert's paths, hear its matched points, read its series' rings) and the receiver
+   * itself (connections, the last point's time).
+   */
+  stream?: StreamIngest<object>;
+  carbon?: CarbonReceiver;
 }
 
 export interface ServerOptions {
@@ -70,11 +80,6 @@ export interface ServerOptions {
    */
   publicUrl?: string;
   evalIntervalSeconds?: number;
-  /**
-   * HOST:PORT of the carbon plaintext listener (`--carbon-listen`): the evaluator then judges the alerts whose
-   * queries the local function engine evaluates on the metric stream, as their buckets complete (server/stream/).
-   */
-  carbonListen?: string;
   /** How the stream's flow watch judges a sudden drop (stream/flow-watch.ts); tests shorten its slots. */
   streamFlow?: import('../stream/flow-watch.js').FlowWatchOptions;
   /** Evaluation health as this server reports it (tests, embedders); default: made from graphiteUrl and the store. */
@@ -118,6 +123,10 @@ export interface ServerOptions {
   console?: boolean;
   /** When set, GET /metrics needs `Authorization: Bearer <token>`; without it /metrics is open (see docs/security.md). */
   metricsToken?: string;
+  /** The carbon receiver's listeners and bounds; none started without a listen address. */
+  carbon?: CarbonSettings;
+  /** Bounds of the stream's memory: series held, points per series, path decisions cached. */
+  stream?: StreamSettings;
 }
 
 export interface RunningServer {
@@ -126,6 +135,9 @@ export interface RunningServer {
   port: number;
   store: Store;
   server: Server;
+  /** The carbon receiver and what it feeds, when a carbon port was asked for. */
+  carbon?: CarbonReceiver;
+  stream?: StreamIngest<object>;
   close(): Promise<void>;
 }
 
@@ -197,8 +209,20 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   // last, after the evaluator's final cycle. With a Graphite to read, the evaluation loop comes next.
   const deliveries = startDeliveryService({ store, logger, options, metrics });
   services.push(deliveries);
+  // The carbon receiver comes before the services that read its stream, and closes after them.
+  let ingest: StreamIngestService | undefined;
+  try {
+    ingest = await startStreamIngest(options.carbon, options.stream, logger, metrics.registry);
+  } catch (error) {
+    await deliveries.close();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await store.close();
+    throw error;
+  }
+  if (ingest) services.push(ingest);
+  const stream = ingest ? { stream: ingest.ingest, carbon: ingest.receiver } : {};
   const starters = [...(options.graphiteUrl ? [startEvaluatorService] : []), ...(options.services ?? [])];
-  for (const start of starters) services.push(await start({ store, logger, options, metrics, deliveries, evaluation }));
+  for (const start of starters) services.push(await start({ store, logger, options, metrics, deliveries, evaluation, ...stream }));
   servicesStarted = true;
 
   let closing: Promise<void> | undefined;
@@ -220,7 +244,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     { url, ...(options.store ? {} : { db: describeDatabase(options.db ?? './alertform.db') }), evaluating: Boolean(options.graphiteUrl) },
     'server started',
   );
-  return { url, port, store, server, close };
+  return { url, port, store, server, ...stream, close };
 }
 
 /** A database for the logs: a file path as is, a URL without its user and password. */

@@ -25,12 +25,16 @@ export const DEFAULT_MAX_FRAME_BYTES = 1 << 20;
 export class PickleFrameReader {
   /** Frames and items refused, by reason. */
   readonly invalid = new Map<InvalidReason, number>();
+  /** Frames ended (read or refused): a connection that moves this on is not stalling. */
+  frames = 0;
   /** A frame's length was out of bounds: the byte stream has lost its framing and the connection should end. */
   broken = false;
   private readonly options: PickleReaderOptions;
   private header = Buffer.alloc(4);
   private headerFill = 0;
-  private frame: Buffer | null = null;
+  /** The unfinished frame: its length and the parts received (memory follows the bytes received, not the claim). */
+  private frameLength = 0;
+  private parts: Buffer[] = [];
   private frameFill = 0;
 
   constructor(options: PickleReaderOptions) {
@@ -41,7 +45,7 @@ export class PickleFrameReader {
   push(chunk: Buffer, out: CarbonPoint[]): void {
     let at = 0;
     while (at < chunk.length && !this.broken) {
-      if (this.frame === null) {
+      if (this.frameLength === 0) {
         const take = Math.min(4 - this.headerFill, chunk.length - at);
         chunk.copy(this.header, this.headerFill, at, at + take);
         this.headerFill += take;
@@ -60,16 +64,18 @@ export class PickleFrameReader {
           at += length;
           continue;
         }
-        this.frame = Buffer.allocUnsafe(length);
+        this.frameLength = length;
         this.frameFill = 0;
       }
-      const frame = this.frame;
-      const take = Math.min(frame.length - this.frameFill, chunk.length - at);
-      chunk.copy(frame, this.frameFill, at, at + take);
+      const take = Math.min(this.frameLength - this.frameFill, chunk.length - at);
+      // A copy: a slice would pin the whole socket chunk it came from.
+      this.parts.push(Buffer.from(chunk.subarray(at, at + take)));
       this.frameFill += take;
       at += take;
-      if (this.frameFill === frame.length) {
-        this.frame = null;
+      if (this.frameFill === this.frameLength) {
+        const frame = Buffer.concat(this.parts, this.frameLength);
+        this.parts = [];
+        this.frameLength = 0;
         this.decode(frame, out);
       }
     }
@@ -77,10 +83,11 @@ export class PickleFrameReader {
 
   /** Bytes held for an unfinished frame. */
   get bufferedBytes(): number {
-    return this.frame === null ? this.headerFill : this.frame.length;
+    return this.frameLength === 0 ? this.headerFill : this.frameFill;
   }
 
   private decode(payload: Buffer, out: CarbonPoint[]): void {
+    this.frames += 1;
     let value: Value;
     try {
       value = interpret(payload);

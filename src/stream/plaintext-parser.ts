@@ -24,6 +24,8 @@ const WHITESPACE = /\s+/;
 export class PlaintextParser {
   /** Lines refused, by reason, since the parser was made. */
   readonly invalid = new Map<InvalidReason, number>();
+  /** Lines ended (read or refused): a connection that moves this on is not stalling. */
+  lines = 0;
   private readonly maxLineBytes: number;
   private readonly now: () => number;
   private readonly onInvalid: InvalidListener | undefined;
@@ -49,6 +51,7 @@ export class PlaintextParser {
       const newline = body.indexOf(10);
       if (newline === -1) return;
       this.skipping = false;
+      this.lines += 1;
       body = body.subarray(newline + 1);
     }
     const last = body.lastIndexOf(10);
@@ -112,6 +115,7 @@ export class PlaintextParser {
         else this.readLine(start, end, out);
       }
       start = newline + 1;
+      this.lines += 1;
     }
     this.text = '';
   }

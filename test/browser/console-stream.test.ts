@@ -25,7 +25,7 @@ describe.skipIf(availability.skip)('how an alert is evaluated, in the web consol
       series: request.targets.map((target) => makeSeries(target, [1, 1, 1], Math.floor(Date.now() / 1000) - 30, 10)),
     }));
     const carbonPort = await freePort();
-    server = await startTestServer({ keys: [KEY], graphiteUrl: render.url, evalIntervalSeconds: 0.5, carbonListen: `127.0.0.1:${carbonPort}` });
+    server = await startTestServer({ keys: [KEY], graphiteUrl: render.url, evalIntervalSeconds: 0.5, carbon: { plaintext: `127.0.0.1:${carbonPort}` } });
     // A relay's connection, held open as relays hold their destinations'.
     relay = await new Promise<Socket>((resolve, reject) => {
       const socket = connect({ host: '127.0.0.1', port: carbonPort }, () => resolve(socket));

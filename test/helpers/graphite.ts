@@ -18,6 +18,8 @@ export interface Graphite {
   /** Where carbon writes whisper files (graphite-web's WHISPER_DIR). */
   whisperDir: string;
   carbonPort: number;
+  /** Carbon's pickle receiver (what carbon-relay sends its DESTINATIONS). */
+  picklePort: number;
   /** Writes `path value [timestamp]` lines (timestamp defaults to now) and resolves once carbon has them. */
   writePoints(points: GraphitePoint[]): Promise<void>;
   /** The render API as JSON for one target over the last `minutes`. */
@@ -148,6 +150,7 @@ DATABASES = {'default': {'NAME': ${py(join(dir, 'graphite.db'))}, 'ENGINE': 'dja
       carbonHost: '127.0.0.1',
       whisperDir: join(storage, 'whisper'),
       carbonPort: linePort,
+      picklePort,
       writePoints: (points) => writePlaintext(linePort, points),
       async render(target, minutes = 60) {
         const response = await fetch(`${url}/render?target=${encodeURIComponent(target)}&from=-${minutes}min&until=now&format=json`);
@@ -170,7 +173,7 @@ DATABASES = {'default': {'NAME': ${py(join(dir, 'graphite.db'))}, 'ENGINE': 'dja
 
 const py = (text: string) => JSON.stringify(text);
 
-function collect(child: ChildProcess, logs: string[]) {
+export function collect(child: ChildProcess, logs: string[]) {
   const keep = (chunk: Buffer) => {
     logs.push(chunk.toString());
     if (logs.length > 200) logs.shift();
@@ -190,7 +193,7 @@ function run(command: string, args: string[], options: { cwd: string; env: NodeJ
   });
 }
 
-async function stopChild(child: ChildProcess): Promise<void> {
+export async function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   child.kill('SIGTERM');
@@ -200,7 +203,7 @@ async function stopChild(child: ChildProcess): Promise<void> {
 }
 
 /** Polls a readiness check every 100 ms for at most 60 s; fails with the components' last log lines. */
-async function waitFor(ready: () => Promise<boolean>, what: string, logs: string[], children: ChildProcess[]) {
+export async function waitFor(ready: () => Promise<boolean>, what: string, logs: string[], children: ChildProcess[]) {
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     if (await ready()) return;
@@ -211,7 +214,7 @@ async function waitFor(ready: () => Promise<boolean>, what: string, logs: string
   throw new Error(`${what} was not ready within 60 s:\n${logs.join('').slice(-3000)}`);
 }
 
-function canConnect(port: number): Promise<boolean> {
+export function canConnect(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = connect({ host: '127.0.0.1', port });
     socket.once('connect', () => {
@@ -222,7 +225,8 @@ function canConnect(port: number): Promise<boolean> {
   });
 }
 
-function writePlaintext(port: number, points: GraphitePoint[]): Promise<void> {
+/** Writes `path value timestamp` lines to a plaintext port in one connection; resolves when the peer has closed it. */
+export function writePlaintext(port: number, points: GraphitePoint[]): Promise<void> {
   const now = Math.floor(Date.now() / 1000);
   const body = points.map((p) => `${p.path} ${p.value} ${p.time ?? now}\n`).join('');
   return new Promise((resolve, reject) => {
@@ -233,7 +237,7 @@ function writePlaintext(port: number, points: GraphitePoint[]): Promise<void> {
 }
 
 /** Free loopback ports, all held open at once so that no two are the same. */
-async function freePorts(count: number): Promise<number[]> {
+export async function freePorts(count: number): Promise<number[]> {
   const servers = await Promise.all(
     Array.from({ length: count }, () =>
       new Promise<import('node:net').Server>((resolve, reject) => {

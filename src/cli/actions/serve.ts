@@ -11,6 +11,7 @@ import { isHttpUrl } from '../../model/url.js';
 import { MAX_SETTLE_SECONDS } from '../../model/defaults.js';
 import { applyServeConfig, readServeConfig } from '../serve-config.js';
 import { describeServeSettings } from '../serve-print-config.js';
+import { parseListenAddress } from '../../stream/listen-address.js';
 
 export interface ServeOptions {
   config?: string;
@@ -46,6 +47,12 @@ export interface ServeOptions {
   maxChannelsPerAccount: string;
   maxSchedulesPerAccount: string;
   maxPendingDeliveriesPerAccount: string;
+  carbonListen?: string;
+  carbonPickleListen?: string;
+  carbonUdpListen?: string;
+  carbonMaxConnections: string;
+  carbonMaxLineBytes: string;
+  streamMaxSeries: string;
 }
 
 /** `serve`: loaded lazily, so that the other commands never load the server, its drivers and the evaluator. */
@@ -109,6 +116,7 @@ export async function runServe(flags: ServeOptions, command: Command): Promise<v
     schedules: positiveCount('--max-schedules-per-account', options.maxSchedulesPerAccount),
     pendingDeliveries: positiveCount('--max-pending-deliveries-per-account', options.maxPendingDeliveriesPerAccount),
   };
+  const carbon = carbonSettings(options);
   const notifierUrls: Record<string, string> = {};
   if (options.pagerdutyUrl) notifierUrls.pagerduty = options.pagerdutyUrl;
   if (options.opsgenieUrl) notifierUrls.opsgenie = options.opsgenieUrl;
@@ -147,6 +155,7 @@ export async function runServe(flags: ServeOptions, command: Command): Promise<v
       console: options.console,
       ...(allowPrivateDestinations !== undefined ? { allowPrivateDestinations } : {}),
       ...(options.metricsToken ? { metricsToken: options.metricsToken } : {}),
+      ...(carbon ? { carbon, stream: { maxSeries: positiveCount('--stream-max-series', options.streamMaxSeries) } } : {}),
     });
   } catch (error) {
     throw new CliError(`cannot start the server: ${(error as Error).message}`);
@@ -164,6 +173,11 @@ export async function runServe(flags: ServeOptions, command: Command): Promise<v
     if (options.console) process.stdout.write(`web console: ${server.url}/ (sign in with an API key)\n`);
     // The Graphite URL may carry credentials: say that evaluation runs, not where it reads.
     if (options.graphiteUrl) process.stdout.write(`evaluating alerts against Graphite every ${evalInterval} s\n`);
+    if (server.carbon) {
+      for (const [protocol, address] of Object.entries(server.carbon.addresses)) {
+        process.stdout.write(`carbon ${protocol} receiver on ${address.address.includes(':') ? `[${address.address}]` : address.address}:${address.port}\n`);
+      }
+    }
     // The ping URL is a secret too: its origin only.
     if (options.heartbeatUrl) process.stdout.write(`heartbeat after every healthy cycle to ${maskPingUrl(options.heartbeatUrl)}\n`);
   });
@@ -205,6 +219,26 @@ function readKeyFile(path: string): string[] {
     throw new CliError(`--api-key-file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
   return text.split('\n').map((line) => line.trim()).filter((line) => line !== '' && !line.startsWith('#'));
+}
+
+/** The carbon listeners and bounds, checked; undefined when no carbon port is asked for. */
+function carbonSettings(options: ServeOptions) {
+  const listeners = { plaintext: options.carbonListen, pickle: options.carbonPickleListen, udp: options.carbonUdpListen };
+  const flags = { plaintext: '--carbon-listen', pickle: '--carbon-pickle-listen', udp: '--carbon-udp-listen' } as const;
+  const given = Object.entries(listeners).filter((entry): entry is [keyof typeof flags, string] => entry[1] !== undefined && entry[1] !== '');
+  if (given.length === 0) return undefined;
+  for (const [protocol, text] of given) {
+    try {
+      parseListenAddress(text);
+    } catch (error) {
+      throw new CliError(`${flags[protocol]}: ${(error as Error).message}`);
+    }
+  }
+  return {
+    ...Object.fromEntries(given),
+    maxConnections: positiveCount('--carbon-max-connections', options.carbonMaxConnections),
+    maxLineBytes: positiveCount('--carbon-max-line-bytes', options.carbonMaxLineBytes),
+  };
 }
 
 function positiveCount(flag: string, value: string): number {

@@ -7,7 +7,7 @@ import { startEvaluator } from './evaluator.js';
 import { replicaLeases, type ReplicaLeases } from './round-lease.js';
 import { maskPingUrl, startHeartbeat } from './heartbeat.js';
 import { parseDestinationPolicy } from '../net/destination-policy.js';
-import { startStreamParts } from '../stream/stream-service.js';
+import { startStreamParts } from '../stream/stream-judge-service.js';
 
 /**
  * Evaluation leases last one interval and are renewed four times an interval (and at every cycle), so a replica
@@ -24,7 +24,7 @@ const HEARTBEATS_PER_INTERVAL = 4;
  * service (`context.deliveries`), which sends them. Closing it waits for the running cycle, then hands its
  * evaluation leases over.
  */
-export async function startEvaluatorService(context: ServiceContext): Promise<BackgroundService> {
+export function startEvaluatorService(context: ServiceContext): BackgroundService {
   const { options, logger, store } = context;
   if (!options.graphiteUrl) throw new Error('the evaluator needs graphiteUrl');
   const intervalSeconds = options.evalIntervalSeconds ?? 30;
@@ -44,9 +44,17 @@ export async function startEvaluatorService(context: ServiceContext): Promise<Ba
     : undefined;
   const settleSeconds = options.settleDelaySeconds ?? DEFAULT_SETTLE_SECONDS;
   // With a carbon listener, the stream judges what it can; render polling stays for the rest and as the fallback.
-  const stream = options.carbonListen
-    ? await startStreamParts({ carbonListen: options.carbonListen, settleSeconds, logger, ...(options.streamFlow ? { flow: options.streamFlow } : {}), ...(context.metrics ? { metrics: context.metrics } : {}) })
-    : undefined;
+  const stream =
+    context.stream && context.carbon
+      ? startStreamParts({
+          ingest: context.stream,
+          receiver: context.carbon,
+          settleSeconds,
+          logger,
+          ...(options.streamFlow ? { flow: options.streamFlow } : {}),
+          ...(context.metrics ? { metrics: context.metrics } : {}),
+        })
+      : undefined;
   if (stream && context.evaluation) context.evaluation.evaluatedBy = (alert) => stream.evaluator.evaluatedBy(alert);
   const evaluator = startEvaluator({
     ...(stream ? { feed: stream.evaluator, onStreamCycle: (report) => {

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { RenderResult, RenderSeries } from '../../graphite/index.js';
+import type { FetchedSeries } from '../../graphite-functions/index.js';
 import type { EvaluationAlert } from '../store/evaluation-store.js';
 import type { Criterion } from '../../evaluation/judge-alert.js';
 import { historyQueryRange, queryRangeMinutes } from '../../evaluation/criteria.js';
@@ -9,7 +10,7 @@ import type { MatchedPoint, StreamIngest } from '../../stream/stream-ingest.js';
 import { compileGraphitePattern, type GraphiteMatcher } from '../../model/graphite-target/glob.js';
 import type { CycleFeed, FeedRoute } from '../evaluator/run-cycle.js';
 import type { CriterionInput } from '../evaluator/judge-one-alert.js';
-import { evaluateTarget, isLocallyEvaluable, seriesPathsOf } from './graphite-functions-stand-in.js';
+import { evaluateTarget, isLocallyEvaluable, lookbackSecondsOf, seriesPathsOf } from '../../graphite-functions/index.js';
 
 /** The shortest silence of the receiver (no connection) that makes its alerts poll, seconds. */
 const MIN_SILENCE_SECONDS = 10;
@@ -19,6 +20,8 @@ interface StreamCriterion {
   target: string;
   /** Seconds of data its window needs (its query range). */
   rangeSeconds: number;
+  /** Seconds before the range its functions read (movingAverage and the like). */
+  lookbackSeconds: number;
   paths: { expression: string; matcher: GraphiteMatcher | null; members: Set<string> }[];
 }
 
@@ -192,12 +195,14 @@ export class StreamEvaluator implements CycleFeed {
       criteria: criteria.map((one) => ({
         target: one.metric,
         rangeSeconds: queryRangeMinutes(one.criteria) * 60,
+        // Counted with minutely data, the coarsest the stream usually carries: finer data needs less.
+        lookbackSeconds: lookbackSecondsOf(one.metric, 60),
         paths: seriesPathsOf(one.metric).map((expression) => ({ expression, matcher: globMatcher(expression), members: new Set<string>() })),
       })),
     };
     const old = this.subscribed.get(id);
     if (old) this.options.ingest.unsubscribe(old);
-    const longest = Math.max(...sub.criteria.map((one) => one.rangeSeconds));
+    const longest = Math.max(...sub.criteria.map((one) => one.rangeSeconds + one.lookbackSeconds));
     // The rings keep the window, the settle delay it may reach back by, and a minute more.
     this.options.ingest.subscribe(sub, sub.criteria.flatMap((one) => one.paths.map((path) => path.expression)), null, longest + settleSeconds + 60);
     this.subscribed.set(id, sub);
@@ -219,7 +224,7 @@ export class StreamEvaluator implements CycleFeed {
     const owners: StreamCriterion['paths'][number][] = [];
     for (const criterion of sub.criteria) {
       for (const path of criterion.paths) {
-        queries.push({ target: path.expression, fromMinutes: Math.ceil((criterion.rangeSeconds + sub.settleSeconds) / 60) + 1 });
+        queries.push({ target: path.expression, fromMinutes: Math.ceil((criterion.rangeSeconds + criterion.lookbackSeconds + sub.settleSeconds) / 60) + 1 });
         owners.push(path);
       }
     }
@@ -264,12 +269,14 @@ export class StreamEvaluator implements CycleFeed {
       const until = this.completion.completeUntil(members, now, sub.settleSeconds);
       judgedUntil = Math.min(judgedUntil, until);
       const from = until - criterion.rangeSeconds - 60;
-      const fetch = (expression: string): RenderSeries[] => {
+      // The raw points, from the look-back on: the engine cuts each series to the range on its step, as whisper does.
+      const fetch = (expression: string): FetchedSeries[] => {
         const path = criterion.paths.find((one) => one.expression === expression);
-        return [...(path?.members ?? [])].sort().map((member) => ({
-          target: member,
-          datapoints: this.options.ingest.rings.read(member, from, until - 1, this.completion.stepOf(member) ?? undefined),
-        }));
+        return [...(path?.members ?? [])].sort().map((member) => {
+          const step = this.completion.stepOf(member);
+          const datapoints = this.options.ingest.rings.read(member, from - criterion.lookbackSeconds, until - 1);
+          return step === null ? { target: member, datapoints } : { target: member, datapoints, step };
+        });
       };
       // Data ends where the buckets are complete: judged as if the settle delay were exactly that far back.
       const settleSeconds = Math.max(0, now - until);

@@ -1,129 +1,67 @@
 import type { Logger } from 'pino';
-import { Counter, Gauge } from 'prom-client';
+import type { Registry } from 'prom-client';
 import { StreamIngest } from '../../stream/stream-ingest.js';
-import type { ServerMetrics } from '../metrics.js';
-import type { ServiceReadiness } from '../start-server.js';
-import type { CycleReport } from '../evaluator/run-cycle.js';
-import { StreamEvaluator, type StreamAlert } from './stream-evaluator.js';
-import { FlowWatch, type FlowWatchOptions } from '../../stream/flow-watch.js';
-import { startStandInReceiver } from './carbon-receiver-stand-in.js';
+import type { BackgroundService } from '../start-server.js';
+import { CarbonCounters, registerStreamMetrics } from './carbon-counters.js';
+import { DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_LINE_BYTES, DEFAULT_STREAM_MAX_SERIES } from '../../stream/defaults.js';
+import { startCarbonReceiver, type CarbonReceiver, type CarbonReceiverOptions } from './carbon-receiver.js';
 
-/** The stream's parts inside the evaluator service: the receiver, the ingest and the stream evaluator. */
-export interface StreamParts {
-  evaluator: StreamEvaluator;
-  /** Where the evaluator's judgeSoon goes once it runs. */
-  bindJudge(judgeSoon: (alertIds: ReadonlySet<string>) => void): void;
-  /** Counts a stream-asked cycle's transitions on /metrics. */
-  afterStreamCycle(report: CycleReport): void;
-  /** Its part of /readyz: ready, with a detail when the stream has fallen back to polling or its flow dropped. */
-  readiness(): ServiceReadiness;
-  close(): Promise<void>;
-}
+/** `serve`'s carbon settings: the listeners (HOST:PORT each) and their bounds. */
+export type CarbonSettings = Partial<CarbonReceiverOptions>;
 
-export interface StreamPartsOptions {
-  /** HOST:PORT of the plaintext carbon listener. */
-  carbonListen: string;
-  settleSeconds: number;
-  logger: Logger;
-  metrics?: ServerMetrics;
+/** Bounds of the stream's memory. */
+export interface StreamSettings {
+  /** Matched series held in memory (`--stream-max-series`); default 500,000. */
   maxSeries?: number;
-  /** How the flow watch judges a drop (tests shorten its slots). */
-  flow?: FlowWatchOptions;
+  /** Points one series keeps at most; default 2,880 (a day at 30 s, 8 hours at 10 s). */
+  maxPointsPerSeries?: number;
+  /** Path decisions cached; default 1,000,000. */
+  cacheSize?: number;
+  /** How often series nobody reads, or that stopped arriving, are dropped, ms; default 60 s. */
+  sweepMs?: number;
 }
 
-/**
- * Starts receiving the metric stream and judging on it. The stream evaluator is the cycle's feed (run-cycle.ts);
- * completed buckets ask the evaluator for a cycle of their alerts at once.
- */
-export async function startStreamParts(options: StreamPartsOptions): Promise<StreamParts> {
-  const logger = options.logger.child({ component: 'stream' });
-  const maxSeries = options.maxSeries ?? 1_000_000;
-  const ingest = new StreamIngest<StreamAlert>({ cacheSize: 100_000, maxSeries, maxPointsPerSeries: 4_096 });
-  let judge: (alertIds: ReadonlySet<string>) => void = () => undefined;
-  let evaluator: StreamEvaluator | undefined;
-  const receiver = await startStandInReceiver(
-    { plaintext: options.carbonListen, maxLineBytes: 8192, maxConnections: 256 },
+const DEFAULT_MAX_POINTS_PER_SERIES = 2_880;
+const DEFAULT_CACHE_SIZE = 1_000_000;
+
+/** The receiver and the ingest it feeds, closed with the server. */
+export interface StreamIngestService extends BackgroundService {
+  ingest: StreamIngest<object>;
+  receiver: CarbonReceiver;
+}
+
+/** Starts the carbon receiver feeding a StreamIngest, or nothing when no carbon port is asked for. */
+export async function startStreamIngest(
+  carbon: CarbonSettings | undefined,
+  settings: StreamSettings = {},
+  logger: Logger,
+  registry: Registry,
+): Promise<StreamIngestService | undefined> {
+  if (!carbon || (carbon.plaintext === undefined && carbon.pickle === undefined && carbon.udp === undefined)) return undefined;
+  const ingest = new StreamIngest<object>({
+    cacheSize: settings.cacheSize ?? DEFAULT_CACHE_SIZE,
+    maxSeries: settings.maxSeries ?? DEFAULT_STREAM_MAX_SERIES,
+    maxPointsPerSeries: settings.maxPointsPerSeries ?? DEFAULT_MAX_POINTS_PER_SERIES,
+  });
+  const counters = new CarbonCounters();
+  const receiver = await startCarbonReceiver(
+    { maxLineBytes: DEFAULT_MAX_LINE_BYTES, maxConnections: DEFAULT_MAX_CONNECTIONS, ...carbon },
     (points) => {
-      evaluator?.countPoints(points.length);
       ingest.accept(points);
     },
     logger,
+    counters,
   );
-  evaluator = new StreamEvaluator({ ingest, receiver, judgeSoon: (ids) => judge(ids), settleSeconds: options.settleSeconds, logger, maxSeries, flow: new FlowWatch(options.flow) });
-  const stream = evaluator;
-  const transitions = options.metrics ? registerStreamMetrics(options.metrics, stream) : null;
-  logger.info({ carbonListen: `${receiver.addresses.plaintext?.address}:${receiver.addresses.plaintext?.port}` }, 'receiving the metric stream');
+  registerStreamMetrics(registry, { counters, connections: receiver.connections, matched: () => ingest.matched, rings: () => ingest.rings.stats() });
+  const sweep = setInterval(() => ingest.sweep(Date.now() / 1000), settings.sweepMs ?? 60_000);
+  sweep.unref();
   return {
-    evaluator: stream,
-    bindJudge: (judgeSoon) => (judge = judgeSoon),
-    afterStreamCycle: (report) => {
-      for (const [to, count] of Object.entries(report.transitionsTo)) transitions?.inc({ to }, count);
-    },
-    readiness: () => {
-      const { fallback, flow } = stream.status();
-      // Falling back to polling keeps the alerts judged: ready, and loud about it.
-      if (fallback) return { name: 'stream', ready: true, detail: 'the carbon receiver has had no connection for longer than the settle delay: alerts are polled from render' };
-      if (flow.dropped) return { name: 'stream', ready: true, detail: `the metric stream dropped to ${flow.perMinute} points a minute from ${flow.baselinePerMinute}: silent series are confirmed against render` };
-      return { name: 'stream', ready: true };
-    },
+    ingest,
+    receiver,
+    readiness: () => ({ name: 'carbon receiver', ready: true, detail: `${receiver.connections()} connections` }),
     async close() {
-      stream.close();
+      clearInterval(sweep);
       await receiver.close();
     },
   };
-}
-
-/** The stream evaluator's figures on /metrics, read at each scrape. */
-function registerStreamMetrics(metrics: ServerMetrics, stream: StreamEvaluator): Counter<'to'> {
-  const registers = [metrics.registry];
-  const evaluated = new Gauge({
-    name: 'alertform_alerts_evaluated',
-    help: "This replica's alerts by how they were judged at the last full cycle: mode stream (on the metric stream) or render (polling Graphite)",
-    labelNames: ['mode'],
-    registers,
-    collect: () => {
-      const counts = stream.status().evaluated;
-      evaluated.set({ mode: 'stream' }, counts.stream);
-      evaluated.set({ mode: 'render' }, counts.render);
-    },
-  });
-  const fallback = new Gauge({
-    name: 'alertform_stream_fallback',
-    help: '1 while the carbon receiver has had no connection for longer than the settle delay (stream alerts are polled from render), else 0',
-    registers,
-    collect: () => {
-      fallback.set(stream.status().fallback ? 1 : 0);
-    },
-  });
-  const dropped = new Gauge({
-    name: 'alertform_stream_flow_dropped',
-    help: '1 while the whole metric stream is down by a large share at once (a half-failed relay): silent series are confirmed against render before any no data',
-    registers,
-    collect: () => {
-      dropped.set(stream.status().flow.dropped ? 1 : 0);
-    },
-  });
-  const renders = new Counter({
-    name: 'alertform_stream_renders_total',
-    help: 'Render reads of stream alerts, by reason: warmup (subscribed, taken over, query changed, stream back) or confirm (series silent while the flow dropped)',
-    labelNames: ['reason'],
-    registers,
-    collect: () => {
-      renders.reset();
-      const { warmups, confirmations } = stream.status();
-      renders.inc({ reason: 'warmup' }, warmups);
-      renders.inc({ reason: 'confirm' }, confirmations);
-    },
-  });
-  const completions = new Counter({
-    name: 'alertform_stream_completions_total',
-    help: 'Alerts judged at once because the stream completed a bucket of their data',
-    registers,
-    collect: () => {
-      completions.reset();
-      completions.inc(stream.status().completions);
-    },
-  });
-  // The rings' and the receiver's own figures (alertform_stream_series, alertform_carbon_points_*) are the ingest's.
-  return new Counter({ name: 'alertform_stream_transitions_total', help: 'Alert status changes saved by cycles the stream asked for (completed buckets), by the status entered', labelNames: ['to'], registers });
 }

@@ -34,7 +34,7 @@ describe.skipIf(availability.skip)(`the stream failing (${availability.reason ||
       evalIntervalSeconds: 1,
       settleDelaySeconds: SETTLE,
       allowPrivateDestinations: true,
-      carbonListen: `127.0.0.1:${carbonPort}`,
+      carbon: { plaintext: `127.0.0.1:${carbonPort}` },
       streamFlow: { slotMs: 1000, minPointsPerMinute: 10 },
     });
     tee = carbonTee(graphite, carbonPort);

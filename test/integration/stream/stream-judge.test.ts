@@ -36,7 +36,7 @@ describe.skipIf(availability.skip)(`alerts judged on the metric stream (${availa
       evalIntervalSeconds: INTERVAL,
       settleDelaySeconds: SETTLE,
       allowPrivateDestinations: true,
-      carbonListen: `127.0.0.1:${carbonPort}`,
+      carbon: { plaintext: `127.0.0.1:${carbonPort}` },
     });
     tee = carbonTee(graphite, carbonPort);
     const channel = await server.request('POST', '/v2/notifications/', { type: 'webhook', description: 'pager', destination: `${receiver.url}/pager` });
