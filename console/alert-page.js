@@ -7,6 +7,13 @@
 import { ApiError, api } from './api.js';
 import { badge, h, link, replace } from './dom.js';
 
+/** How the server judges the alert (its `evaluated_by`), and what that means. */
+const EVALUATED_BY = { stream: 'on the metric stream, as its data arrives', render: 'by polling Graphite every interval' };
+const EVALUATED_BY_HINTS = {
+  stream: 'Judged when a 30 s bucket of its data is complete, from the stream the server receives: no render requests.',
+  render: 'Judged every evaluation interval from Graphite render answers, after the settle delay.',
+};
+
 /** What a state that cannot be judged means, said beside its badge. */
 const STATE_HINTS = /** @type {Record<string, string>} */ ({
   no_data: 'its queries answer no data (no series, or only nulls in the window it judges)',
@@ -112,6 +119,9 @@ export function renderAlertPage(main, [id]) {
             h('dd', { class: 'metric' }, alert.metric),
             h('dt', {}, 'Triggered metrics'),
             h('dd', {}, alert.currently_triggered_metrics.length ? alert.currently_triggered_metrics.join(', ') : 'none'),
+            alert.evaluated_by
+              ? [h('dt', {}, 'Evaluated'), h('dd', { 'data-key': 'evaluated-by', title: EVALUATED_BY_HINTS[alert.evaluated_by] }, EVALUATED_BY[alert.evaluated_by])]
+              : null,
             alert.info ? [h('dt', {}, 'Info'), h('dd', {}, alert.info)] : null,
           ),
         );

@@ -1014,6 +1014,11 @@ export interface components {
              * @enum {string}
              */
             state: "healthy" | "alerting" | "no_data" | "query_failing" | "not_evaluated";
+            /**
+             * @description alertform extension (read-only): how this server judges the alert. stream: on the metric stream it receives (`serve --carbon-listen`), as its buckets complete, with no render request; render: by polling Graphite every interval (no stream, a function the local engine does not evaluate, a `missing` rule, or the stream fallen back to polling).
+             * @enum {string}
+             */
+            evaluated_by: "stream" | "render";
             info: string | null;
             /**
              * @description null for a metric without graphite functions; default notify for one with.

@@ -125,6 +125,8 @@ export interface AlertRead {
   depends_on?: DependsOnItem[] | null;
   /** Extension (read-only): the alert's state now (alertform's server); absent from the hosted service. */
   state?: AlertState;
+  /** Extension (read-only): how alertform's server judges it, on the metric stream or by render polling. */
+  evaluated_by?: 'stream' | 'render';
 }
 
 /** An alert's acknowledgement as the API shows it: times in unix seconds; until null = until it recovers. */

@@ -5,14 +5,15 @@ import { alertStateOf, stateFactsOf } from '../model/alert-state.js';
 import { isAcknowledgedAt } from '../model/acknowledgement.js';
 import type { AlertRecord, ChannelRecord, ScheduleRecord } from './store/store.js';
 import type { DeliveryRecord, PendingSummary } from './store/outbox.js';
+import type { EvaluatedBy } from './evaluator/evaluation-health.js';
 
 const MINUTE = 60_000;
 
 export { muteState } from '../model/mute-state.js';
 
 /** The alert read object, fields in a stable order. */
-export function presentAlert(alert: AlertRecord, schedules: readonly ScheduleRecord[], now: number, evaluating: boolean): AlertRead {
-  return presentAlertAs(alert, muteState(alert, schedules, now).muted, isAcknowledgedAt(alert.acknowledgement, Math.floor(now / 1000)), evaluating);
+export function presentAlert(alert: AlertRecord, schedules: readonly ScheduleRecord[], now: number, evaluating: boolean, evaluatedBy: EvaluatedBy = 'render'): AlertRead {
+  return presentAlertAs(alert, muteState(alert, schedules, now).muted, isAcknowledgedAt(alert.acknowledgement, Math.floor(now / 1000)), evaluating, evaluatedBy);
 }
 
 /**
@@ -20,7 +21,7 @@ export function presentAlert(alert: AlertRecord, schedules: readonly ScheduleRec
  * acknowledgement still holds (an expired one, its `until` passed and not yet removed by the evaluator, is shown
  * as none), and whether anything evaluates the server's alerts (its `state`).
  */
-export function presentAlertAs(alert: AlertRecord, muted: boolean, acknowledged: boolean, evaluating: boolean): AlertRead {
+export function presentAlertAs(alert: AlertRecord, muted: boolean, acknowledged: boolean, evaluating: boolean, evaluatedBy: EvaluatedBy = 'render'): AlertRead {
   return {
     id: alert.id,
     name: alert.name,
@@ -47,6 +48,8 @@ export function presentAlertAs(alert: AlertRecord, muted: boolean, acknowledged:
     depends_on: alert.dependsOn && alert.dependsOn.length > 0 ? alert.dependsOn : null,
     // Extension (read-only): the one state (model/alert-state.ts) beside the documented status.
     state: alertStateOf(stateFactsOf(alert.status, alert.evalState), evaluating),
+    // Extension (read-only): how this server judges the alert, on the metric stream or by render polling.
+    evaluated_by: evaluatedBy,
   };
 }
 

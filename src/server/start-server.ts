@@ -83,6 +83,8 @@ export interface ServerOptions {
    */
   publicUrl?: string;
   evalIntervalSeconds?: number;
+  /** How the stream's flow watch judges a sudden drop (stream/flow-watch.ts); tests shorten its slots. */
+  streamFlow?: import('../stream/flow-watch.js').FlowWatchOptions;
   /** Evaluation health as this server reports it (tests, embedders); default: made from graphiteUrl and the store. */
   evaluation?: EvaluationHealth;
   /** What no data does for an alert whose on_no_data is null (`--on-no-data`); default ignore. */

@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo, type Socket } from 'node:net';
 import { readRenderFields } from '../../graphite/render-fields.js';
 
 /** The example alert the demo's Graphite makes alert: web-2's disk has been over its 90% threshold for 40 minutes. */
@@ -65,9 +65,27 @@ const HEALTHY: Record<string, number> = {
   'divideSeries(shop.cache.hits, sumSeries(shop.cache.hits, shop.cache.misses))': 0.93,
 };
 
+/**
+ * The raw series the function targets above read, by the path expression a target names them with: what the
+ * server renders once to warm a stream-judged alert, and what the demo relay streams (their functions give the
+ * healthy values above).
+ */
+const RAW: Record<string, [string, number][]> = {
+  'shop.api.*.http.status.5xx': [
+    ['shop.api.web-1.http.status.5xx', 1.5],
+    ['shop.api.web-2.http.status.5xx', 1.5],
+  ],
+  'shop.checkout.completed.count': [['shop.checkout.completed.count', 82]],
+  'shop.checkout.started.count': [['shop.checkout.started.count', 100]],
+  'shop.cache.hits': [['shop.cache.hits', 93]],
+  'shop.cache.misses': [['shop.cache.misses', 7]],
+};
+
 /** The series of a target: the disks, the healthy example metrics, else none. */
 function seriesOf(target: string, minutes: number) {
   if (target === DEMO_ALERTING_METRIC) return diskSeries(minutes);
+  const raw = RAW[target];
+  if (raw) return raw.map(([path, value]) => steady(path, minutes, value));
   const value = HEALTHY[target];
   if (value === undefined) return [];
   if (!target.startsWith('shop.hosts.*.')) return [steady(target, minutes, value)];
@@ -95,4 +113,51 @@ function diskSeries(minutes: number) {
       return [Math.round(value * 10) / 10, time];
     }),
   }));
+}
+
+/** The example metric the demo relay makes breach a minute after it starts: shop-payments-timeouts (above 5). */
+export const DEMO_STREAM_METRIC = 'shop.payments.gateway.timeouts';
+
+/**
+ * The demo's relay: every 10 s, the example metrics' current values (the same the demo Graphite answers) as
+ * Graphite plaintext lines to the server's carbon listener, so the stream-evaluable alerts are judged on the stream.
+ * From the first 30 s bucket a minute after it starts, for two minutes, the payment gateway's timeouts read 12: its
+ * alert pages within seconds of the point that completes that bucket.
+ */
+export function startDemoRelay(port: number, onBreach: (at: number) => void): { close(): void } {
+  const started = Math.floor(Date.now() / 1000);
+  const breachFrom = Math.ceil((started + 60) / 30) * 30;
+  let socket: Socket | null = null;
+  let told = false;
+  const lines = (time: number): string => {
+    const out: string[] = [];
+    for (const [target, value] of Object.entries(HEALTHY)) {
+      if (!/^[\w.*-]+$/.test(target)) continue;
+      const breaching = target === DEMO_STREAM_METRIC && time >= breachFrom && time < breachFrom + 120;
+      for (const path of target.startsWith('shop.hosts.*.') ? HOSTS.map((host) => target.replace('*', host)) : [target]) out.push(`${path} ${breaching ? 12 : value} ${time}\n`);
+    }
+    for (const raw of Object.values(RAW)) for (const [path, value] of raw) out.push(`${path} ${value} ${time}\n`);
+    for (const series of diskSeries(1)) out.push(`${series.target} ${series.datapoints[series.datapoints.length - 1]![0]} ${time}\n`);
+    return out.join('');
+  };
+  const send = () => {
+    const time = Math.floor(Date.now() / 10_000) * 10;
+    if (!told && time >= breachFrom) {
+      told = true;
+      onBreach(time);
+    }
+    if (!socket || socket.destroyed) {
+      socket = connect({ host: '127.0.0.1', port });
+      socket.on('error', () => socket?.destroy());
+    }
+    socket.write(lines(time));
+  };
+  send();
+  const timer = setInterval(send, 10_000);
+  return {
+    close() {
+      clearInterval(timer);
+      socket?.destroy();
+    },
+  };
 }

@@ -11,7 +11,7 @@ import { renderPlanText } from '../../plan/render/text.js';
 import { applyPlan } from '../../apply/run.js';
 import { renderApplySummary, renderProgressLine } from '../../apply/progress.js';
 import { CliError } from '../errors.js';
-import { startDemoGraphite } from './demo-graphite.js';
+import { DEMO_STREAM_METRIC, startDemoGraphite, startDemoRelay } from './demo-graphite.js';
 import { startDemoMailSink } from './demo-mail.js';
 import { failWithProblems, optionsOf, useColor, writeOut } from '../context.js';
 
@@ -66,6 +66,8 @@ async function startDemoServer(db: string, key: string, port: number, graphiteUr
     // The demo's email channel delivers to the built-in mail sink (demo-mail.ts) instead of dead-lettering.
     smtpUrl,
     smtpFrom: 'alertform-demo@localhost',
+    // The demo relay (demo-graphite.ts) sends the example metrics here too: alerts it can judge on the stream are.
+    carbon: { plaintext: '127.0.0.1:0' },
   };
   try {
     return await startServer({ ...options, port });
@@ -130,6 +132,17 @@ export async function runDemo(command: Command): Promise<void> {
       await writeOut(`\nThe demo server stops now (--exit); without --exit it keeps running, with its web console.\n`);
       return;
     }
+    const carbonPort = server.carbon?.addresses.plaintext?.port;
+    const relay = carbonPort
+      ? startDemoRelay(carbonPort, (at) => {
+          void writeOut(`\n[demo relay] ${new Date(at * 1000).toISOString()}: ${DEMO_STREAM_METRIC} reads 12 (above 5): shop-payments-timeouts is judged on the stream and pages within seconds of the bucket's last point.\n`);
+        })
+      : null;
+    await writeOut(
+      `\nThe demo relay sends the example metrics to the server's carbon listener (127.0.0.1:${carbonPort}) every 10 s: the\n` +
+        `  alerts whose queries alertform evaluates itself are judged on that stream (the console's alert page says\n` +
+        `  "Evaluated: on the metric stream"); in a minute the payment gateway's timeouts breach, and its alert pages.\n`,
+    );
     await writeOut(
       `\nOpen the web console: ${server.url}/ and sign in with the demo API key above.\n` +
         `  The demo Graphite (built in) makes shop-host-disk-full alert: web-2's disk is over 90%.\n` +
@@ -146,6 +159,7 @@ export async function runDemo(command: Command): Promise<void> {
       process.on('SIGINT', stop);
       process.on('SIGTERM', stop);
     });
+    relay?.close();
   } finally {
     await server.close();
     await graphite.close();

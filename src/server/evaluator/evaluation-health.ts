@@ -1,3 +1,4 @@
+import type { AlertCriteria } from '../../model/types.js';
 import type { Logger } from 'pino';
 import type { CycleReport } from './run-cycle.js';
 
@@ -41,7 +42,15 @@ export interface EvaluationHealthOptions {
   liveEvaluators?: () => Promise<number>;
 }
 
+/** How this process evaluates an alert: on the metric stream, or by render polling. */
+export type EvaluatedBy = 'stream' | 'render';
+
+/** What decides an alert's `evaluated_by` (the stream evaluator, when the server receives a stream). */
+export type EvaluatedByOracle = (alert: { metric: string; alertCriteria: AlertCriteria; additionalCriteria?: Record<string, { metric: string }> | null }) => EvaluatedBy;
+
 export class EvaluationHealth {
+  /** Set by the stream evaluator when the server receives a metric stream; null: every alert is polled from render. */
+  evaluatedBy: EvaluatedByOracle | null = null;
   private lastCycle: EvaluationHealthReport['last_cycle'] = null;
   private lastEndedAt: number | null = null;
   private lastCondition: EvaluationCondition;

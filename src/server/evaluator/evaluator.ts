@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { createGraphiteClient } from '../../graphite/index.js';
 import type { EvaluationStore } from '../store/evaluation-store.js';
-import { runEvaluationCycle, type CycleReport } from './run-cycle.js';
+import { runEvaluationCycle, type CycleFeed, type CycleReport } from './run-cycle.js';
 import type { ReplicaLeases } from './round-lease.js';
 import type { NoDataPolicy } from '../../evaluation/no-data.js';
 
@@ -29,6 +29,10 @@ export interface EvaluatorOptions {
   defaultOnNoData?: NoDataPolicy;
   /** Told after each scheduled cycle that failed (the store did not answer or did not save). */
   onCycleFailed?: (error: Error) => void;
+  /** The metric stream: alerts it can judge are fed from it (server/stream/stream-evaluator.ts). */
+  feed?: CycleFeed;
+  /** Told after each cycle the stream asked for (judgeSoon): its report. */
+  onStreamCycle?: (report: CycleReport) => void;
 }
 
 /** A running evaluator. */
@@ -40,6 +44,11 @@ export interface RunningEvaluator {
    * from there: for alerts that just became this replica's (a lease taken over), which would otherwise wait.
    */
   runSoon(): void;
+  /**
+   * Judges these alerts now, in a cycle of their own (after the running one): the stream completed their buckets.
+   * Alerts asked for while a cycle runs are judged together after it.
+   */
+  judgeSoon(alertIds: ReadonlySet<string>): void;
   /** Stops scheduling and waits for the running cycle. */
   stop(): Promise<void>;
   /** Whether the loop is scheduled (not stopped), and when (epoch ms) the last scheduled cycle started. */
@@ -59,9 +68,11 @@ export function startEvaluator(options: EvaluatorOptions): RunningEvaluator {
   let timer: NodeJS.Timeout | null = null;
   let stopped = false;
 
-  const runCycle = async (): Promise<CycleReport> => {
+  const runCycle = async (only?: ReadonlySet<string>): Promise<CycleReport> => {
     while (running) await running.catch(() => undefined);
     running = runEvaluationCycle({
+      ...(options.feed ? { feed: options.feed } : {}),
+      ...(only ? { only } : {}),
       store: options.store,
       ...(options.leases ? { leases: options.leases } : {}),
       graphite,
@@ -73,6 +84,7 @@ export function startEvaluator(options: EvaluatorOptions): RunningEvaluator {
     });
     try {
       const report = await running;
+      if (only) return report;
       if (report.durationMs > intervalMs) {
         logger?.warn({ ...report, intervalSeconds: intervalMs / 1000 }, 'evaluation cycle took longer than the interval');
       } else if (report.transitions > 0 || report.failedQueries > 0) {
@@ -109,8 +121,34 @@ export function startEvaluator(options: EvaluatorOptions): RunningEvaluator {
   };
   schedule(Date.now());
 
+  /** Alerts the stream asked to judge, not yet in a cycle. */
+  let asked = new Set<string>();
+  let judging = false;
+  const judgeAsked = async () => {
+    judging = true;
+    try {
+      while (asked.size > 0 && !stopped) {
+        const only = asked;
+        asked = new Set();
+        try {
+          options.onStreamCycle?.(await runCycle(only));
+        } catch (error) {
+          // A lease lost or the store away: the scheduled cycles judge these alerts again.
+          logger?.warn({ error: (error as Error).message, alerts: only.size }, 'a stream evaluation failed');
+        }
+      }
+    } finally {
+      judging = false;
+    }
+  };
+
   return {
-    runCycle,
+    runCycle: () => runCycle(),
+    judgeSoon(alertIds) {
+      if (stopped) return;
+      for (const id of alertIds) asked.add(id);
+      if (!judging) void judgeAsked();
+    },
     runSoon() {
       if (stopped) return;
       if (ticking) {

@@ -1,17 +1,33 @@
-import { notifiedAlert } from '../../notifications/notified-alert.js';
 import type { Logger } from 'pino';
 import type { GraphiteClient, RenderResult } from '../../graphite/index.js';
 import { CycleQueries } from './cycle-queries.js';
-import type { Notification } from '../../notifications/types.js';
 import { historyQueryRange, queryRangeMinutes } from '../../evaluation/criteria.js';
-import type { EvaluationAlert, EvaluationLease, EvaluationStore, EvaluationUpdate, NotificationRecord, SavedRound } from '../store/evaluation-store.js';
+import type { EvaluationAlert, EvaluationLease, EvaluationStore, EvaluationUpdate, SavedRound } from '../store/evaluation-store.js';
 import { listRound, type ReplicaLeases } from './round-lease.js';
-import { criteriaOf, judgeAlert, judgeCriterion, type Criterion, type CriterionOutcome } from '../../evaluation/judge-alert.js';
-import type { Advance, CycleInput } from '../../evaluation/transitions.js';
-import { advanceWithNoData, type NoDataPolicy } from '../../evaluation/no-data.js';
-import { previousStateOf, unchangedText } from './state-text-cache.js';
-import { serializeEvalState } from '../../evaluation/stored-state.js';
+import { criteriaOf, type Criterion } from '../../evaluation/judge-alert.js';
+import type { NoDataPolicy } from '../../evaluation/no-data.js';
 import type { WindowMute } from '../store/window-mutes.js';
+import { judgeOneAlert, type CriterionInput } from './judge-one-alert.js';
+
+/**
+ * Where an alert's data comes from this cycle: Graphite's render (the default), the metric stream (inputs built
+ * from its series rings, no request), or render first to warm the stream's rings (`queries`: the raw path
+ * expressions), then the stream.
+ */
+export type FeedRoute =
+  | { mode: 'render' }
+  | { mode: 'stream'; inputs(): CriterionInput[] }
+  | { mode: 'warm'; queries: { target: string; fromMinutes: number }[]; inputs(answers: RenderResult[]): CriterionInput[] };
+
+/** The metric stream's side of a cycle (server/stream/stream-evaluator.ts). */
+export interface CycleFeed {
+  /** How one alert is fed this cycle; `settleSeconds` is its settle delay (its own, or the server's). */
+  route(alert: EvaluationAlert, criteria: readonly Criterion[], settleSeconds: number, nowMs: number): FeedRoute;
+  /** A full cycle listed these alerts (this replica's partitions): the stream lets go of any other. */
+  listed?(alertIds: ReadonlySet<string>): void;
+}
+
+const RENDER: FeedRoute = { mode: 'render' };
 
 /** What a cycle needs. `now` is the clock (ms), injectable for tests. */
 export interface CycleDependencies {
@@ -29,6 +45,10 @@ export interface CycleDependencies {
   settleSeconds?: number;
   /** What no data does for an alert whose on_no_data is null (serve --on-no-data); default ignore. */
   defaultOnNoData?: NoDataPolicy;
+  /** The metric stream, when the server receives one: alerts it can judge are fed from it instead of render. */
+  feed?: CycleFeed;
+  /** Judge only these alerts (a cycle the stream started because their buckets completed); absent: every alert. */
+  only?: ReadonlySet<string>;
 }
 
 /**
@@ -37,15 +57,15 @@ export interface CycleDependencies {
  */
 export const PAGE_SIZE = 2_000;
 
-/** One alert of the cycle: its criteria, where their answers are in the cycle's results, and how many are still out. */
+/** One alert of the cycle: its criteria, the query answers it waits for, and how its judging inputs are made. */
 interface Plan {
   alert: EvaluationAlert;
-  /** The alert's settle delay: its own, or the server's. */
-  settleSeconds: number;
   criteria: Criterion[];
+  /** The slots of the cycle's queries it uses (released once it is judged). */
   slots: number[];
-  historySlots: number[];
   pending: number;
+  /** Its criteria's inputs, once every answer is in. */
+  inputs: () => CriterionInput[];
 }
 
 /** Figures of one cycle. */
@@ -93,75 +113,28 @@ export async function runEvaluationCycle(deps: CycleDependencies): Promise<Cycle
   /** The names of the alerts that notify this cycle: a dependency may hold their pages, and the log names them. */
   const notifyingNames = new Map<string, string>();
   let failedQueries = 0;
-  /** Judges one alert whose query results are all in. */
-  const judge = ({ alert, settleSeconds, criteria, slots, historySlots }: Plan) => {
+  /** The alerts a full cycle listed, for the stream to let go of the others (partitions lost, alerts deleted). */
+  const listed = deps.feed?.listed && !deps.only ? new Set<string>() : undefined;
+  const judgeOptions = { now, ...(deps.defaultOnNoData ? { defaultOnNoData: deps.defaultOnNoData } : {}), ...(deps.logger ? { logger: deps.logger } : {}) };
+  /** Judges one alert whose query results are all in (judge-one-alert.ts: the path polling and the stream share). */
+  const judge = ({ alert, criteria, inputs }: Plan) => {
     if (criteria.length === 0) return;
+    let verdict;
     try {
-      const input = buildInput(criteria, cycle.results, slots, historySlots, now, settleSeconds, alert.expression);
-      // Parsed once per distinct stored text (state-text-cache.ts).
-      const previous = previousStateOf(alert.evalState, alert.status, alert.currentlyTriggeredMetrics);
-      const advance = advanceWithNoData(previous, input, {
-        now,
-        notificationType: alert.notificationType,
-        muted: alert.muted,
-        onQueryFailure: alert.onQueryFailure,
-        acknowledged: alert.acknowledged,
-        escalation: alert.escalation,
-        channels: alert.notificationChannels,
-        flapGuard: alert.flapGuard,
-      }, alert.onNoData ?? deps.defaultOnNoData ?? 'ignore');
-      const ackEnd = acknowledgementEnd(alert, previous.status, advance.state.status, now);
-      if (advance.state.status !== previous.status) {
-        transitions += 1;
-        transitionsTo[advance.state.status] = (transitionsTo[advance.state.status] ?? 0) + 1;
-        if (changed.length < MAX_NAMED_CHANGES) changed.push({ alert: alert.id, alertName: alert.name, from: previous.status, to: advance.state.status });
-      }
-      const outgoing: { notification: Notification; channels: readonly string[] }[] = [];
-      for (const { event, triggered, channels, escalation, flapping } of advance.notifications) {
-        // An escalation step (and the recovery it owes) goes to its own channels, not the alert's.
-        outgoing.push({ channels: channels ?? alert.notificationChannels, notification: {
-          event,
-          alert: notifiedAlert(alert),
-          triggered,
-          conditions: input.kind === 'judged' ? describeConditions(input.judgement.outcomes) : [],
-          // Filled in at send time (a signed link to the server's own PNG, with --public-url): Graphite's own
-          // URL is internal and never reaches a receiver.
-          graphUrl: null,
-          time: now,
-          // Names the episode in the acknowledgement link of alerting and reminder notifications (set at send time).
-          ...(event === 'alerting' || event === 'reminder' || event === 'escalated' ? { episode: advance.state.alertingSince } : {}),
-          // The episode's start for receivers that pair a recovery with its alert (webhook started_at).
-          startedAt: event === 'recovered' ? previous.alertingSince : event === 'query_failed' ? now : advance.state.alertingSince,
-          ...(input.kind === 'query_failed' ? { failure: input.failures.map((f) => `${f.metric}: ${f.message}`).join('; ') } : {}),
-          ...(escalation ? { escalation } : {}),
-          ...(flapping ? { flapping } : {}),
-        } });
-      }
-      // An unchanged state (most alerts, most cycles) is told from the stored text without serializing it again.
-      const stored = unchangedText(alert.evalState, previous, advance.state) ?? serializeEvalState(advance.state);
-      // Notifications always come with a state change; the check on them is a guard, not a case.
-      if (stored !== alert.evalState || outgoing.length > 0 || ackEnd) {
-        // Retries and the maximum age run on the wall clock, whatever clock the evaluation itself was given.
-        const createdAt = Date.now();
-        const alertDeliveries = outgoing.flatMap(({ notification, channels }) =>
-          channels.map((channelId) => ({ channelId, event: notification.event, payload: notification, createdAt })),
-        );
-        notifications += outgoing.length;
-        deliveries += alertDeliveries.length;
-        if (alertDeliveries.length > 0) notifyingNames.set(alert.id, alert.name);
-        updates.push({
-          alertId: alert.id,
-          status: advance.state.status,
-          currentlyTriggeredMetrics: advance.state.triggered.map((one) => one.metric),
-          evalState: stored,
-          history: [...advance.history, ...notificationHistory(advance, alert.notificationChannels, now), ...(ackEnd ? [ackEnd.entry] : [])],
-          deliveries: alertDeliveries,
-          ...(ackEnd?.expiredAt !== undefined ? { endAcknowledgementAt: ackEnd.expiredAt } : {}),
-        });
-      }
+      verdict = judgeOneAlert(alert, criteria, inputs(), judgeOptions);
     } catch (error) {
       deps.logger?.error({ alert: alert.id, alertName: alert.name, error: (error as Error).message }, 'alert evaluation failed');
+      return;
     }
+    if (verdict.transitionTo !== null) {
+      transitions += 1;
+      transitionsTo[verdict.transitionTo] = (transitionsTo[verdict.transitionTo] ?? 0) + 1;
+      if (changed.length < MAX_NAMED_CHANGES) changed.push({ alert: alert.id, alertName: alert.name, from: verdict.transitionFrom, to: verdict.transitionTo });
+    }
+    notifications += verdict.notifications;
+    deliveries += verdict.deliveries;
+    if (verdict.deliveries > 0) notifyingNames.set(alert.id, alert.name);
+    if (verdict.update) updates.push(verdict.update);
   };
 
   /** Judges a plan whose answers are all in, then releases its answers (dropped once no alert needs them). */
@@ -170,7 +143,6 @@ export async function runEvaluationCycle(deps: CycleDependencies): Promise<Cycle
     plans[planIndex] = undefined;
     judge(plan);
     for (const used of plan.slots) cycle.release(used);
-    for (const used of plan.historySlots) if (used !== -1) cycle.release(used);
   };
   const onAnswer = (slot: number, result: RenderResult) => {
     if (!result.ok) failedQueries += 1;
@@ -188,29 +160,51 @@ export async function runEvaluationCycle(deps: CycleDependencies): Promise<Cycle
     const queries = slots.map((slot) => cycle.queries[slot]!);
     renders.push(deps.graphite.renderEach(queries, (index, result) => onAnswer(slots[index]!, result), renderCycle));
   };
+  /** An alert judged on Graphite's render answers: each criterion's query, and its history query (missing data). */
+  const renderPlan = (alert: EvaluationAlert, criteria: Criterion[], settleSeconds: number, planIndex: number): Plan => {
+    // The window ends settleSeconds ago: fetch that much more (whole minutes, as ranges are asked).
+    const settleMinutes = Math.ceil(settleSeconds / 60);
+    const windowSlots: number[] = new Array(criteria.length);
+    /** The history query of each criterion (missing data), -1 for none. */
+    const historySlots: number[] = new Array(criteria.length);
+    let pending = 0;
+    for (let i = 0; i < criteria.length; i += 1) {
+      const { metric, criteria: rule } = criteria[i]!;
+      const slot = (windowSlots[i] = cycle.use(metric, queryRangeMinutes(rule) + settleMinutes, undefined, planIndex));
+      if (!cycle.answered(slot)) pending += 1;
+      const range = historyQueryRange(rule);
+      historySlots[i] = range ? cycle.use(metric, range.fromMinutes + settleMinutes, range.maxDataPoints, planIndex) : -1;
+      if (range && !cycle.answered(historySlots[i]!)) pending += 1;
+    }
+    const inputs = () =>
+      criteria.map((_, i): CriterionInput => {
+        const result = cycle.results[windowSlots[i]!]!;
+        return historySlots[i] === -1 ? { result, settleSeconds } : { result, history: cycle.results[historySlots[i]!]!, settleSeconds };
+      });
+    return { alert, criteria, slots: [...windowSlots, ...historySlots.filter((slot) => slot !== -1)], pending, inputs };
+  };
   /** A page of alerts: plans them, judges those whose answers are all in already, and asks what is new. */
   const onPage = (alerts: EvaluationAlert[]) => {
     for (const alert of alerts) {
+      if (deps.only && !deps.only.has(alert.id)) continue;
       if (alert.mutedByWindow) windowMutes.push({ ...alert.mutedByWindow, alertId: alert.id, time: now });
+      listed?.add(alert.id);
       const planIndex = plans.length;
       const criteria = safeListCriteria(alert, deps.logger);
       const settleSeconds = alert.settleSeconds ?? deps.settleSeconds ?? 0;
-      // The window ends settleSeconds ago: fetch that much more (whole minutes, as ranges are asked).
-      const settleMinutes = Math.ceil(settleSeconds / 60);
-      const slots: number[] = new Array(criteria.length);
-      /** The history query of each criterion (missing data), -1 for none. */
-      const historySlots: number[] = new Array(criteria.length);
-      let pending = 0;
-      for (let i = 0; i < criteria.length; i += 1) {
-        const { metric, criteria: rule } = criteria[i]!;
-        const slot = (slots[i] = cycle.use(metric, queryRangeMinutes(rule) + settleMinutes, undefined, planIndex));
-        if (!cycle.answered(slot)) pending += 1;
-        const range = historyQueryRange(rule);
-        historySlots[i] = range ? cycle.use(metric, range.fromMinutes + settleMinutes, range.maxDataPoints, planIndex) : -1;
-        if (range && !cycle.answered(historySlots[i]!)) pending += 1;
+      const route: FeedRoute = criteria.length > 0 && deps.feed ? deps.feed.route(alert, criteria, settleSeconds, nowMs) : RENDER;
+      let plan: Plan;
+      if (route.mode === 'stream') {
+        plan = { alert, criteria, slots: [], pending: 0, inputs: route.inputs };
+      } else if (route.mode === 'warm') {
+        const slots = route.queries.map(({ target, fromMinutes }) => cycle.use(target, fromMinutes, undefined, planIndex));
+        const answers = () => slots.map((slot) => cycle.results[slot]!);
+        plan = { alert, criteria, slots, pending: slots.filter((slot) => !cycle.answered(slot)).length, inputs: () => route.inputs(answers()) };
+      } else {
+        plan = renderPlan(alert, criteria, settleSeconds, planIndex);
       }
-      plans.push({ alert, settleSeconds, criteria, slots, historySlots, pending });
-      if (pending === 0) settle(planIndex);
+      plans.push(plan);
+      if (plan.pending === 0) settle(planIndex);
     }
     ask(false);
   };
@@ -225,6 +219,7 @@ export async function runEvaluationCycle(deps: CycleDependencies): Promise<Cycle
     await Promise.allSettled(renders);
   }
   await Promise.all(renders);
+  if (listed) deps.feed!.listed!(listed);
 
   if (updates.length > 0) logHeld(await deps.store.saveEvaluations(updates, lease), notifyingNames, deps.logger);
   if (deliveries > 0) deps.onDeliveriesWritten?.();
@@ -269,69 +264,4 @@ function safeListCriteria(alert: EvaluationAlert, logger?: Logger): Criterion[] 
     logger?.error({ alert: alert.id, alertName: alert.name, error: (error as Error).message }, 'alert has unreadable criteria');
     return [];
   }
-}
-
-/** Turns the query results of an alert's criteria into the cycle input: judged, or failed queries. */
-function buildInput(
-  criteria: Criterion[],
-  results: readonly (RenderResult | undefined)[],
-  /** Each criterion's query in `results`, and its history query (-1: none). */
-  slots: readonly number[],
-  historySlots: readonly number[],
-  now: number,
-  settleSeconds: number,
-  expression: string,
-): CycleInput {
-  let failures: { metric: string; message: string }[] | undefined;
-  for (let i = 0; i < criteria.length; i += 1) {
-    const result = results[slots[i]!]!;
-    const history = historySlots[i] === -1 ? null : results[historySlots[i]!]!;
-    const failed = !result.ok ? result : history && !history.ok ? history : null;
-    if (failed && !failed.ok) (failures ??= []).push({ metric: criteria[i]!.metric, message: failed.failure.message });
-  }
-  if (failures) return { kind: 'query_failed', failures };
-  const outcomes: CriterionOutcome[] = new Array(criteria.length);
-  for (let i = 0; i < criteria.length; i += 1) {
-    const result = results[slots[i]!]!;
-    const history = historySlots[i] === -1 ? undefined : results[historySlots[i]!]!;
-    outcomes[i] = judgeCriterion(criteria[i]!, result.ok ? result.series : [], now, history?.ok ? history.series : undefined, settleSeconds);
-  }
-  return { kind: 'judged', judgement: judgeAlert(expression, outcomes) };
-}
-
-/** The timeline entries of what a transition sent (one per channel) and held back (with why). */
-function notificationHistory(advance: Advance, alertChannels: readonly string[], now: number): NotificationRecord[] {
-  const entries: NotificationRecord[] = [];
-  for (const { event, triggered, channels, escalation } of advance.notifications) {
-    const metric = triggered[0]?.metric ?? '';
-    const value = triggered[0]?.value ?? null;
-    const reason = escalation ? `${event}: step ${escalation.step} of ${escalation.of}, after ${escalation.after_minutes} minutes` : event;
-    for (const channelId of channels ?? alertChannels) entries.push({ status: 'notification_sent', value, metric, time: now, channelId, reason });
-  }
-  for (const { event, triggered, reason } of advance.suppressed) {
-    entries.push({ status: 'notification_suppressed', value: triggered[0]?.value ?? null, metric: triggered[0]?.metric ?? '', time: now, channelId: null, reason: `${event}: ${reason}` });
-  }
-  return entries;
-}
-
-/**
- * How a stored acknowledgement ends this cycle, if it does: the alert recovered (the store clears it with the
- * status), or its `until` passed (the update names the one to remove). Either way the timeline says so.
- */
-function acknowledgementEnd(
-  alert: EvaluationAlert,
-  before: string,
-  after: string,
-  now: number,
-): { entry: NotificationRecord; expiredAt?: number } | null {
-  const at = alert.acknowledgedAt;
-  if (at === null) return null;
-  const entry = (reason: string): NotificationRecord => ({ status: 'unacknowledged', value: null, metric: '', time: now, channelId: null, reason });
-  if (before === 'alerting' && after === 'healthy') return { entry: entry('recovered') };
-  if (!alert.acknowledged) return { entry: entry('expired'), expiredAt: at };
-  return null;
-}
-
-function describeConditions(outcomes: CriterionOutcome[]): Notification['conditions'] {
-  return outcomes.map((o) => ({ letter: o.letter, metric: o.metric, criteria: o.criteria, state: o.state, triggered: o.triggered }));
 }

@@ -7,6 +7,7 @@ import { startEvaluator } from './evaluator.js';
 import { replicaLeases, type ReplicaLeases } from './round-lease.js';
 import { maskPingUrl, startHeartbeat } from './heartbeat.js';
 import { parseDestinationPolicy } from '../net/destination-policy.js';
+import { startStreamParts } from '../stream/stream-judge-service.js';
 
 /**
  * Evaluation leases last one interval and are renewed four times an interval (and at every cycle), so a replica
@@ -41,13 +42,31 @@ export function startEvaluatorService(context: ServiceContext): BackgroundServic
         onUnhealthy: (reason) => context.metrics?.observeUnhealthyCycle(reason),
       })
     : undefined;
+  const settleSeconds = options.settleDelaySeconds ?? DEFAULT_SETTLE_SECONDS;
+  // With a carbon listener, the stream judges what it can; render polling stays for the rest and as the fallback.
+  const stream =
+    context.stream && context.carbon
+      ? startStreamParts({
+          ingest: context.stream,
+          receiver: context.carbon,
+          settleSeconds,
+          logger,
+          ...(options.streamFlow ? { flow: options.streamFlow } : {}),
+          ...(context.metrics ? { metrics: context.metrics } : {}),
+        })
+      : undefined;
+  if (stream && context.evaluation) context.evaluation.evaluatedBy = (alert) => stream.evaluator.evaluatedBy(alert);
   const evaluator = startEvaluator({
+    ...(stream ? { feed: stream.evaluator, onStreamCycle: (report) => {
+      stream.afterStreamCycle(report);
+      context.metrics?.observeCycle(report.durationMs / 1000, 0, report.failedQueries, report.transitionsTo);
+    } } : {}),
     store: store.evaluation,
     leases,
     ...(context.deliveries ? { onDeliveriesWritten: () => context.deliveries!.wake() } : {}),
     graphiteUrl: options.graphiteUrl,
     intervalSeconds,
-    settleSeconds: options.settleDelaySeconds ?? DEFAULT_SETTLE_SECONDS,
+    settleSeconds,
     logger: logger.child({ component: 'evaluator' }),
     ...(options.now ? { now: options.now } : {}),
     ...(options.onNoData ? { defaultOnNoData: options.onNoData } : {}),
@@ -61,6 +80,7 @@ export function startEvaluatorService(context: ServiceContext): BackgroundServic
       ping?.afterFailedCycle();
     },
   });
+  stream?.bindJudge((ids) => evaluator.judgeSoon(ids));
   const intervalMs = intervalSeconds * 1000;
   const heartbeat = startLeaseHeartbeat(leases, intervalMs / HEARTBEATS_PER_INTERVAL, () => evaluator.runSoon(), logger);
   // The ping URL is a secret: its origin only.
@@ -68,6 +88,7 @@ export function startEvaluatorService(context: ServiceContext): BackgroundServic
   return {
     async close() {
       await heartbeat.stop();
+      await stream?.close();
       await evaluator.stop();
       await ping?.stop();
       // After the last cycle: hand the partitions over now rather than when the lease expires (a rolling restart).
@@ -79,7 +100,9 @@ export function startEvaluatorService(context: ServiceContext): BackgroundServic
       const sinceLast = lastCycleStartedAt === null ? 0 : Date.now() - lastCycleStartedAt;
       if (!running) return { name: 'evaluator', ready: false, detail: 'stopped' };
       if (sinceLast > 3 * intervalMs) return { name: 'evaluator', ready: false, detail: `no cycle started for ${Math.round(sinceLast / 1000)} s` };
-      return { name: 'evaluator', ready: true };
+      // Ready, and loud when the stream has fallen back to polling or its flow dropped.
+      const streamDetail = stream?.readiness().detail;
+      return streamDetail ? { name: 'evaluator', ready: true, detail: streamDetail } : { name: 'evaluator', ready: true };
     },
   };
 }

@@ -18,7 +18,7 @@ export interface CachedReadDeps {
   /** The app's clock (muted and acknowledged depend on it). */
   now: () => number;
   /** Whether anything evaluates the alerts (their `state`), when known without waiting. */
-  evaluation: Pick<EvaluationHealth, 'evaluatingKnown'>;
+  evaluation: Pick<EvaluationHealth, 'evaluatingKnown'> & { evaluatedBy?: EvaluationHealth['evaluatedBy'] };
   logger: Logger;
   metrics?: ServerMetrics;
 }
@@ -57,7 +57,7 @@ export function cachedReads(deps: CachedReadDeps): CachedRead {
       if (!alert || alert.scheduledMutes.length > 0) return undefined;
       const evaluating = evaluation.evaluatingKnown();
       if (evaluating === undefined) return undefined;
-      return alertJson(alert, [], now(), evaluating);
+      return alertJson(alert, [], now(), evaluating, evaluation.evaluatedBy ? evaluation.evaluatedBy(alert) : 'render');
     } catch {
       // Nothing is written yet: Koa's route meets the same failure and handle-errors answers and logs it, as for any read.
       return undefined;

@@ -95,6 +95,13 @@ export const RESPONSE_SCHEMAS: Json = {
         'not_evaluated: nothing evaluates it (no --graphite-url) or it was never judged; query_failing: its queries failed at the last cycle; ' +
         'no_data: its queries answered no data to judge; otherwise alerting or healthy as `status` says.',
     },
+    evaluated_by: {
+      type: 'string',
+      enum: ['stream', 'render'],
+      description:
+        'alertform extension (read-only): how this server judges the alert. stream: on the metric stream it receives (`serve --carbon-listen`), as its buckets complete, with no render request; ' +
+        'render: by polling Graphite every interval (no stream, a function the local engine does not evaluate, a `missing` rule, or the stream fallen back to polling).',
+    },
     info: { type: ['string', 'null'] },
     on_query_failure: {
       type: ['string', 'null'],

@@ -3,12 +3,14 @@ import { muteState } from '../../model/mute-state.js';
 import { presentAlertAs } from '../present.js';
 import { isAcknowledgedAt } from '../../model/acknowledgement.js';
 import type { AlertRecord, ScheduleRecord } from '../store/store.js';
+import type { EvaluatedBy } from '../evaluator/evaluation-health.js';
 
 /** The JSON text of a read object, with the per-request parts it was made with. */
 interface Remembered {
   muted: boolean;
   acknowledged: boolean;
   evaluating: boolean;
+  evaluatedBy: EvaluatedBy;
   json: string;
 }
 
@@ -23,13 +25,13 @@ interface Remembered {
 const remembered = new WeakMap<AlertRecord, Remembered>();
 
 /** The JSON text of one alert's read object at `now`, given the schedules its muted flag depends on. */
-export function alertJson(alert: AlertRecord, schedules: readonly ScheduleRecord[], now: number, evaluating: boolean): string {
+export function alertJson(alert: AlertRecord, schedules: readonly ScheduleRecord[], now: number, evaluating: boolean, evaluatedBy: EvaluatedBy = 'render'): string {
   const muted = muteState(alert, schedules, now).muted;
   const acknowledged = isAcknowledgedAt(alert.acknowledgement, Math.floor(now / 1000));
   const known = remembered.get(alert);
-  if (known && known.muted === muted && known.acknowledged === acknowledged && known.evaluating === evaluating) return known.json;
-  const json = JSON.stringify(presentAlertAs(alert, muted, acknowledged, evaluating));
-  if (Object.isFrozen(alert)) remembered.set(alert, { muted, acknowledged, evaluating, json });
+  if (known && known.muted === muted && known.acknowledged === acknowledged && known.evaluating === evaluating && known.evaluatedBy === evaluatedBy) return known.json;
+  const json = JSON.stringify(presentAlertAs(alert, muted, acknowledged, evaluating, evaluatedBy));
+  if (Object.isFrozen(alert)) remembered.set(alert, { muted, acknowledged, evaluating, evaluatedBy, json });
   return json;
 }
 

@@ -100,7 +100,8 @@ export async function presentAlerts(ctx: Context, deps: RouteDeps<'schedules'>, 
   const schedules = await schedulesOf(ctx, deps.store, alerts);
   const now = deps.now();
   const evaluating = await deps.evaluation.evaluating();
-  return alerts.map((alert) => presentAlert(alert, alert.scheduledMutes.flatMap((id) => schedules.get(id) ?? []), now, evaluating));
+  const by = deps.evaluation.evaluatedBy;
+  return alerts.map((alert) => presentAlert(alert, alert.scheduledMutes.flatMap((id) => schedules.get(id) ?? []), now, evaluating, by ? by(alert) : 'render'));
 }
 
 /** The JSON text of presentAlerts' read objects (remembered for cached records: routes/alert-json.ts). */
@@ -108,8 +109,9 @@ async function alertsJson(ctx: Context, deps: RouteDeps<'schedules'>, alerts: Al
   const schedules = await schedulesOf(ctx, deps.store, alerts);
   const now = deps.now();
   const evaluating = deps.evaluation.evaluatingKnown() ?? (await deps.evaluation.evaluating());
+  const by = deps.evaluation.evaluatedBy;
   return alerts.map((alert) =>
-    alertJson(alert, alert.scheduledMutes.length === 0 ? [] : alert.scheduledMutes.flatMap((id) => schedules.get(id) ?? []), now, evaluating),
+    alertJson(alert, alert.scheduledMutes.length === 0 ? [] : alert.scheduledMutes.flatMap((id) => schedules.get(id) ?? []), now, evaluating, by ? by(alert) : 'render'),
   );
 }
 

@@ -30,7 +30,7 @@ export interface RouteDeps<C extends keyof Store = keyof Store> {
   /** Counts each alert's acknowledgement changes (429 beyond MAX_ACK_CHANGES); none: not limited. */
   ackChanges?: AckChangeLimiter;
   /** Whether anything evaluates this server's alerts now (their `state`: evaluator/evaluation-health.ts). */
-  evaluation: Pick<EvaluationHealth, 'evaluating' | 'evaluatingKnown'>;
+  evaluation: Pick<EvaluationHealth, 'evaluating' | 'evaluatingKnown'> & { evaluatedBy?: EvaluationHealth['evaluatedBy'] };
   /** The backtest's render client (plan --impact's settings: longer timeouts, smaller batches); null without a Graphite. */
   backtestGraphite: GraphiteClient | null;
   /** The server's settle delay (seconds), for alerts whose settle_seconds is null. */

@@ -64,14 +64,14 @@ const RULES: LayerRule[] = [
   },
   // The evaluator's pure core judges series, whoever fetched them (the CLI's rule tests and backtests too).
   { name: 'evaluation/ imports nothing of graphite/', files: filesUnder('evaluation'), forbidden: ['graphite/'] },
+  // The stream's parsers, matcher and rings are pure: the CLI and the server share them; sockets live in server/stream/.
+  { name: 'stream/ stands on model/ and evaluation/ only', files: filesUnder('stream'), allowed: ['stream/', 'model/', 'evaluation/'] },
   // The function engine is pure and below both the evaluator and the rule tests: the target grammar and the series shape.
   {
     name: 'graphite-functions/ imports only model/ and evaluation/render-series.ts',
     files: filesUnder('graphite-functions'),
     allowed: ['graphite-functions/', 'model/', 'evaluation/render-series.ts'],
   },
-  // The stream's parsers, matcher and rings are pure: the CLI and the server share them; sockets live in server/stream/.
-  { name: 'stream/ stands on model/ and evaluation/ only', files: filesUnder('stream'), allowed: ['stream/', 'model/', 'evaluation/'] },
 ];
 
 /** The src/-relative files a source imports (packages and node: builtins are not layers and are left out). */
