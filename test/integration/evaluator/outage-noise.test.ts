@@ -171,4 +171,52 @@ describeEachStore('noise that scales with the outage, on a running server', (bac
     await until(async () => events(), (list) => list.includes('disk recovered'));
     expect(events().filter((event) => event.startsWith('disk'))).toEqual(['disk alerting', 'disk recovered']);
   });
+
+  it('pages a held child once when its parent recovers while the child is still broken, then resolves it', async () => {
+    const series = ['hosts.c.ping', 'hosts.c.disk'];
+    const { render, values } = await outageGraphite(series);
+    const receiver = await startWebhookReceiver();
+    closers.push(receiver.close);
+    const server = await startServerOn(await backend.createDb(), render.url);
+    await server.request('POST', '/v2/notifications/', { type: 'webhook', description: 'hook', destination: `${receiver.url}/hook` });
+    const create = async (name: string, metric: string, dependsOn?: unknown) => {
+      const created = await server.request('POST', '/v2/alerts/', {
+        name, metric, alert_criteria: { type: 'above', above_value: 90 }, notification_channels: ['hook'], notification_type: ['state_change'],
+        ...(dependsOn ? { depends_on: dependsOn } : {}),
+      });
+      expect(created.status, created.text).toBe(201);
+      return created.body.id as string;
+    };
+    const ping = await create('ping', 'hosts.*.ping');
+    const disk = await create('disk', 'hosts.*.disk', [{ alert: 'ping', nodes: [1] }]);
+    const events = () => receiver.received.map((request) => `${(request.body as { name: string }).name} ${(request.body as { event: string }).event}`);
+    const statusOf = async (id: string) => (await server.request('GET', `/v2/alerts/${id}`)).body.status as string;
+
+    // The host goes down: ping pages, disk is held. Many cycles pass while it is held: one `held` entry, no page.
+    values.set('hosts.c.ping', 99);
+    values.set('hosts.c.disk', 99);
+    await until(() => statusOf(disk), (status) => status === 'alerting');
+    await until(async () => events(), (list) => list.includes('ping alerting'));
+    const cycles = async () => Number(/alertform_evaluation_cycle_duration_seconds_count (\d+)/.exec((await server.request('GET', '/metrics')).text)?.[1] ?? 0);
+    const seen = await cycles();
+    await until(cycles, (count) => count >= seen + 5, 10_000, 50);
+    expect(events()).toEqual(['ping alerting']);
+    const held = async () =>
+      ((await server.request('GET', `/v2/alerts/${disk}/timeline`)).body.entries as { kind: string }[]).filter((entry) => entry.kind === 'held');
+    expect(await held()).toHaveLength(1);
+
+    // The host is back, its disk collector still says 99: ping's resolve, then disk's page, once.
+    values.set('hosts.c.ping', 0);
+    await until(() => statusOf(ping), (status) => status === 'healthy');
+    await until(async () => events(), (list) => list.includes('disk alerting'));
+    const after = await cycles();
+    await until(cycles, (count) => count >= after + 5, 10_000, 50);
+    expect(events()).toEqual(['ping alerting', 'ping recovered', 'disk alerting']);
+    expect(await held()).toHaveLength(1);
+
+    // The disk recovers: it was paged, so its resolve goes out.
+    values.set('hosts.c.disk', 0);
+    await until(async () => events(), (list) => list.includes('disk recovered'));
+    expect(events()).toEqual(['ping alerting', 'ping recovered', 'disk alerting', 'disk recovered']);
+  });
 });
