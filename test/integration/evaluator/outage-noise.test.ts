@@ -71,6 +71,15 @@ describeEachStore('noise that scales with the outage, on a running server', (bac
       ['dc1', 25, true],
       ['dc2', 25, true],
     ]);
+    // Each group's messages carry the group's own id, the same on its page and its resolve, and describe the group:
+    // its members' series and values, no invented criterion, no graph.
+    const byGroup = (list: typeof all) => list.map((request) => request.body as { alert_id: string; grouped: { group_key: string; group_id: string; nodes: number[] } });
+    for (const body of byGroup(all)) expect([body.alert_id, body.grouped.group_id, body.grouped.nodes]).toEqual([`group:${body.grouped.group_key}`, `group:${body.grouped.group_key}`, [1]]);
+    expect(new Set(byGroup(all.slice(0, 2)).map((body) => body.alert_id))).toEqual(new Set(byGroup(all.slice(2)).map((body) => body.alert_id)));
+    const page = all[0]!.body as { metric: string; value: number; graph: null; thresholds: unknown; criteria: string };
+    expect(page.metric).toMatch(/^servers\.dc[12]\.web\d\.cpu\d$/);
+    expect([page.value, page.graph, page.thresholds]).toEqual([99, null, { above: null, below: null }]);
+    expect(page.criteria).toMatch(/^group dc[12] of dc hook: 25 notifications$/);
     // Nothing more is owed: no fifth message once the outbox is empty.
     await until(() => server.request('GET', '/v2/deliveries/?state=pending').then((r) => r.body.deliveries as unknown[]), (list) => list.length === 0);
     expect(receiver.received).toHaveLength(4);

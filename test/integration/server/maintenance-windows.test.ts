@@ -242,6 +242,10 @@ describeEachStore('maintenance windows on $name', (backend) => {
       expect(Date.parse(status.body.maintenance_window.until)).toBe(Date.parse(made.body.starts_at) + 3_600_000);
       const overview = await server.request('GET', '/v2/alerts/overview/?state=muted');
       expect(overview.body.alerts.map((a: { name: string }) => a.name)).toEqual(['db primary load']);
+      // One mute answer on every surface: the alert's own read object (and so `alertform status`) and the list say so too.
+      expect((await server.request('GET', `/v2/alerts/${alertIds['db primary load']}/`)).body.muted).toBe(true);
+      const listed = (await server.request('GET', '/v2/alerts/?max=100')).body.alerts as { name: string; muted: boolean }[];
+      expect(listed.filter((a) => a.muted).map((a) => a.name)).toEqual(['db primary load']);
       expect(overview.body.alerts[0].muted_until).toBe(Math.floor(Date.parse(status.body.maintenance_window.until) / 1000));
       const unmatched = await server.request('GET', `/v2/alerts/${alertIds['web-3 cpu']}/muted/`);
       expect(unmatched.body.muted).toBe(false);
@@ -249,6 +253,7 @@ describeEachStore('maintenance windows on $name', (backend) => {
       await server.request('DELETE', `${WINDOWS}${made.body.id}/`);
       expect((await server.request('GET', `/v2/alerts/${alertIds['db primary load']}/muted/`)).body.muted).toBe(false);
       expect((await server.request('GET', '/v2/alerts/overview/?state=muted')).body.alerts).toEqual([]);
+      expect((await server.request('GET', `/v2/alerts/${alertIds['db primary load']}/`)).body.muted).toBe(false);
     });
   });
 });
