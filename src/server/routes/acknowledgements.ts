@@ -13,7 +13,7 @@ export function registerAckRoutes(router: Router, deps: RouteDeps<'acks' | 'aler
     const alert = await findAlert(ctx, deps.store.alerts);
     const body = await readValidBody<AckRequest>(ctx, 'alert', 'ack');
     deps.ackChanges?.take(alert.id);
-    const acknowledgement = await acknowledgeAlert(deps.store, alert, body, deps.now());
+    const acknowledgement = await acknowledgeAlert(deps.store, alert, body, deps.now(), undefined, await deps.evaluation.evaluating());
     ctx.body = (await presentAlerts(ctx, deps, [{ ...alert, acknowledgement }]))[0];
   });
 
