@@ -158,11 +158,13 @@ describe.skipIf(availability.skip)(`windows, settling and latency on a real Grap
     const history: GraphitePoint[] = [];
     for (let time = current - 120; time < current; time += STEP) history.push({ path: beat, value: 40, time }, { path: disk, value: 40, time });
     await graphite.writePoints(history);
-    // The alerts come once Graphite shows the host (a query that matches nothing is missing, and pages).
-    const heartbeat = await createEverywhere({ name: 'heartbeat', metric: 'truth.hosts.*.beat', alert_criteria: { type: 'missing', time_period: 1 } });
-    for (const { name, server } of servers) {
-      await until(async () => (await server.request('GET', `/v2/alerts/${heartbeat.get(name)}/`)).body.state as string, (state) => state === 'healthy', 30_000, 200);
-    }
+    // The alerts come once graphite-web shows the host (a query that matches nothing is missing, and pages).
+    const shown = async () => {
+      const answer = await fetch(`${graphite.url}/render?target=truth.hosts.*.beat&target=truth.hosts.*.disk&from=-5min&format=json`);
+      return answer.ok ? ((await answer.json()) as unknown[]).length : 0;
+    };
+    await until(shown, (count) => count === 2, 30_000, 200);
+    await createEverywhere({ name: 'heartbeat', metric: 'truth.hosts.*.beat', alert_criteria: { type: 'missing', time_period: 1 } });
     const diskIds = new Map<string, string>();
     for (const { name, server } of servers) {
       // The host's own disk alert, held by the heartbeat series of the same host (node 2).
