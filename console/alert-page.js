@@ -338,6 +338,7 @@ const KIND_WORDS = {
   unmuted: 'Unmuted',
   notification_sent: 'Notification sent',
   notification_suppressed: 'Notification suppressed',
+  notification_failed: 'Notification failed (dead-lettered)',
   acknowledged: 'Acknowledged',
   unacknowledged: 'Acknowledgement ended',
   held: 'Held (a dependency is alerting)',

@@ -1283,7 +1283,7 @@ export interface components {
                 /** @description Unix seconds. */
                 time: number;
                 /** @enum {string} */
-                kind: "alerting" | "recovered" | "query_failed" | "no_data" | "muted" | "unmuted" | "notification_sent" | "notification_suppressed" | "held" | "grouped" | "acknowledged" | "unacknowledged" | "muted_by_window" | "window_changed";
+                kind: "alerting" | "recovered" | "query_failed" | "no_data" | "muted" | "unmuted" | "notification_sent" | "notification_suppressed" | "notification_failed" | "held" | "grouped" | "acknowledged" | "unacknowledged" | "muted_by_window" | "window_changed";
                 metric: string | null;
                 value: number | null;
                 channel: null | {
@@ -1384,16 +1384,16 @@ export interface components {
             id?: string;
             /** @description The alert's name (renamable: pair notifications by alert_id). */
             name: string;
-            /** @description The criteria in words: `above 90 for 5 minutes`. */
+            /** @description The criteria in words: `above 90 for 5 minutes`; for a group's message what it groups (`group dc1 of ops: 25 notifications`), for a throttle's summary what it held. */
             criteria: string;
             /**
              * Format: uri
-             * @description A signed, expiring link to the server's PNG of the alert's graph; null without --public-url.
+             * @description A signed, expiring link to the server's PNG of the alert's graph; null without --public-url, and for a group's message or a throttle's summary (neither is an alert with a graph).
              */
             graph: string | null;
-            /** @description The first triggered metric's value. */
+            /** @description The first triggered metric's value (a group's message: its first member's). */
             value: number | null;
-            /** @description The first triggered metric, or the alert's metric. */
+            /** @description The first triggered metric, or the alert's metric (a group's message: its first member's series). */
             metric: string;
             /**
              * @description The Hosted Graphite status word (reminders and escalations say alerting). Prefer `event`.
@@ -1403,13 +1403,13 @@ export interface components {
             /** @description N of notification_type ["every", N]; null for state_change. */
             backoff_minutes: number | null;
             info: string | null;
-            /** @description The alert's own id: the same on every notification of the alert, whatever it is renamed to. Null for a channel test. */
+            /** @description The alert's own id: the same on every notification of the alert, whatever it is renamed to. A group's message carries the group's own id, `group:KEY` (the same on its alerting and its recovery messages); a throttle's summary `throttle-<channel>-<window start>`. Null for a channel test. */
             alert_id: string | null;
             /**
-             * @description What happened: alerting (an episode began), reminder (still alerting), escalation (an escalation step), recovered (the episode ended), acknowledged, no_data / no_data_recovered (the queries answer no data / data again), query_failed / query_recovered (the alert's queries fail / work again), flapping (notifications paused), grouped (one message for many: what a channel's throttle held back, in `throttled`, or one group of a channel with group_by, in `grouped`).
+             * @description What happened: alerting (an episode began), reminder (still alerting), escalation (an escalation step), recovered (the episode ended), acknowledged, no_data / no_data_recovered (the queries answer no data / data again), query_failed / query_recovered (the alert's queries fail / work again), flapping (notifications paused), throttled (what a channel's throttle held back in a window, in `throttled`, recoveries of held alerts included), grouped (one message for one group of a channel with group_by, in `grouped`).
              * @enum {unknown}
              */
-            event: "alerting" | "reminder" | "escalation" | "recovered" | "acknowledged" | "no_data" | "no_data_recovered" | "query_failed" | "query_recovered" | "flapping" | "grouped";
+            event: "alerting" | "reminder" | "escalation" | "recovered" | "acknowledged" | "no_data" | "no_data_recovered" | "query_failed" | "query_recovered" | "flapping" | "throttled" | "grouped";
             /** @description Unix seconds: when the episode this is about began (the alerting episode; the failure of query_failed). Null when unknown or not about an episode. */
             started_at: number | null;
             /** @description Unix seconds: when the episode ended (recovered, query_recovered, no_data_recovered); null while it is open. */
@@ -1448,6 +1448,10 @@ export interface components {
             grouped?: {
                 channel: string;
                 group_key: string;
+                /** @description `group:KEY`, also the body's alert_id: pairs a group's recovery with its page. */
+                group_id: string;
+                /** @description The channel's group_by nodes the key is made of. */
+                nodes: number[];
                 count: number;
                 members: {
                     alert_id: string;
@@ -1458,7 +1462,7 @@ export interface components {
                     time: number;
                 }[];
             };
-            /** @description grouped: what the channel's throttle held back in the window that ended (times in unix seconds). */
+            /** @description throttled: what the channel's throttle held back in the window that ended, in the order it happened, recoveries of held alerts included (times in unix seconds). */
             throttled?: {
                 channel: string;
                 max_notifications: number;
@@ -1477,7 +1481,7 @@ export interface components {
             };
             /**
              * Format: uri
-             * @description The alert's page in the console (with --public-url).
+             * @description The alert's page in the console (with --public-url); for a group's message the console's overview grouped by its nodes and searched for its key, for a throttle's summary the deliveries page.
              */
             console_url?: string;
             /**

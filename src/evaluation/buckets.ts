@@ -48,16 +48,6 @@ export class BucketSum {
 }
 
 /**
- * The points whose whole interval ends at or before `cutoff` (unix seconds): a bucket that reaches past it may still
- * be filling (a collector that reports late, half the series of an aggregate), so it is not judged yet.
- */
-export function settledPoints(points: Point[], cutoff: number): Point[] {
-  let end = points.length;
-  while (end > 0 && points[end - 1]!.time + points[end - 1]!.step > cutoff) end -= 1;
-  return end === points.length ? points : points.slice(0, end);
-}
-
-/**
  * Turns Graphite datapoints into the evaluation resolution: data finer than 30 s is averaged into 30 s buckets
  * (nulls left out of the average; a bucket of nulls is no point at all), coarser data is kept as it is. Null
  * points disappear, so they can neither trigger nor resolve anything.

@@ -1,5 +1,8 @@
 import type { AlertCriteria } from '../model/types.js';
-import { isValue, type Point } from './buckets.js';
+import { BUCKET_SECONDS, isValue, type Point } from './buckets.js';
+import { INSTANT_RANGE_MINUTES, judgedWindow, type JudgedWindow } from './judged-window.js';
+
+export { INSTANT_RANGE_MINUTES } from './judged-window.js';
 
 /**
  * What one series says about one criterion: it holds (with the latest breaching value; null for missing data), it
@@ -20,7 +23,7 @@ export function timePeriodMinutes(criteria: AlertCriteria): number | null {
 export function queryRangeMinutes(criteria: AlertCriteria): number {
   const period = timePeriodMinutes(criteria);
   if (criteria.type === 'missing') return (period ?? 1) + 1;
-  return period === null ? INSTANT_RANGE_MINUTES : period + 1;
+  return (period ?? INSTANT_RANGE_MINUTES) + 1;
 }
 
 /** Points asked of the 24 h history query of `missing` (30-minute points: only presence matters there). */
@@ -34,9 +37,6 @@ export function historyQueryRange(criteria: AlertCriteria): { fromMinutes: numbe
   if (criteria.type !== 'missing') return null;
   return { fromMinutes: (timePeriodMinutes(criteria) ?? 1) + 24 * 60, maxDataPoints: MISSING_HISTORY_POINTS };
 }
-
-/** How far back an instantaneous criterion looks for its latest non-null point. */
-export const INSTANT_RANGE_MINUTES = 10;
 
 /** Whether one value breaches a threshold criterion. */
 export function breaches(criteria: AlertCriteria, value: number): boolean {
@@ -53,31 +53,35 @@ export function breaches(criteria: AlertCriteria, value: number): boolean {
 }
 
 /**
- * Judges one series (already in 30 s buckets, nulls gone) against a criterion at time `now` (unix seconds).
- * The window is the last time_period minutes: points stamped after `now - time_period`. Without a time_period
- * only the latest point counts. Threshold criteria hold when every point in the window breaches and
- * there is at least one; `missing` holds when the window has no point although the series had data before it.
+ * Judges one series (already in 30 s buckets, nulls gone) against a criterion at cycle time `now` (unix seconds)
+ * with a settle delay: the window of judgedWindow (judged-window.ts), the time_period ending with the last bucket
+ * judged. Threshold criteria hold when every point in the window breaches and there is at least one; without a
+ * time_period only the latest point of the look-back counts. `missing` holds when the window has no point although
+ * the series had data before it.
  */
-export function judgeSeries(criteria: AlertCriteria, points: readonly Point[], now: number): SeriesVerdict {
-  const period = timePeriodMinutes(criteria);
+export function judgeSeries(criteria: AlertCriteria, points: readonly Point[], now: number, settleSeconds = 0): SeriesVerdict {
+  return judgeSeriesIn(criteria, points, judgedWindow(criteria, now, settleSeconds, points[0]?.step ?? BUCKET_SECONDS));
+}
+
+/** judgeSeries over an explicit window: the points whose time is in [window.start, window.end). */
+export function judgeSeriesIn(criteria: AlertCriteria, points: readonly Point[], window: JudgedWindow): SeriesVerdict {
+  const instant = timePeriodMinutes(criteria) === null && criteria.type !== 'missing';
+  let end = points.length;
+  while (end > 0 && points[end - 1]!.time >= window.end) end -= 1;
   // Loops rather than filter/every with a callback each: this runs per alert per cycle.
   if (criteria.type === 'missing') {
-    const windowStart = now - (period ?? 1) * 60;
-    for (let i = points.length - 1; i >= 0; i -= 1) {
-      if (points[i]!.time > windowStart) return { state: 'clear', value: points[i]!.value };
-    }
-    return points.length > 0 ? { state: 'holds', value: null } : { state: 'unknown' };
+    if (end > 0 && points[end - 1]!.time >= window.start) return { state: 'clear', value: points[end - 1]!.value };
+    return end > 0 ? { state: 'holds', value: null } : { state: 'unknown' };
   }
-  // Without a period only the latest point counts; with one, the points stamped after its start.
-  const windowStart = period === null ? -Infinity : now - period * 60;
   let inWindow = 0;
   let latest = 0;
   let allBreach = true;
   let worst = 0;
   let worstExcess = -Infinity;
-  for (let i = period === null ? Math.max(points.length - 1, 0) : 0; i < points.length; i += 1) {
+  // Instantaneous: only the latest point of the look-back counts.
+  for (let i = instant ? Math.max(end - 1, 0) : 0; i < end; i += 1) {
     const point = points[i]!;
-    if (period !== null && !(point.time > windowStart)) continue;
+    if (point.time < window.start) continue;
     inWindow += 1;
     latest = point.last;
     if (allBreach && !breaches(criteria, point.value)) allBreach = false;
@@ -105,31 +109,67 @@ function worstOf(criteria: AlertCriteria, point: Point): { value: number; excess
 
 /**
  * `missing` judged straight on raw datapoints, without building 30 s buckets: it only asks whether a non-null
- * point lies in the window and whether the series had data before it. `history` is the series in the 24 h query
- * (coarse points); without it, the window's own series is the history. Same answers as judgeSeries on bucketed
- * data, give or take where a bucket's start falls.
+ * point lies in the window and whether the series had data before it. The window is judgedWindow's, the same settled
+ * buckets as every other criterion (a point counts once its bucket is judged). `history` is the series in the 24 h
+ * query (coarse points); without it, the window's own series is the history. A series silent through the window
+ * holds even if a point newer than the window has come (its recovery waits for that point to be judged); one whose
+ * only points are newer than the window and that had none before it (a new series) says nothing until then. Same
+ * answers as judgeSeries on bucketed data.
  */
 export function judgeMissing(
   criteria: AlertCriteria,
   window: readonly (readonly [number | null, number])[],
   history: readonly (readonly [number | null, number])[] | undefined,
   now: number,
-): { verdict: SeriesVerdict; latest: number | null } {
-  const windowStart = now - (timePeriodMinutes(criteria) ?? 1) * 60;
+  settleSeconds = 0,
+): MissingJudgement {
+  let step = Infinity;
+  for (let i = 1; i < window.length; i += 1) {
+    const gap = (window[i]?.[1] as number) - (window[i - 1]?.[1] as number);
+    if (gap > 0 && gap < step) step = gap;
+  }
+  const { start, end } = judgedWindow(criteria, now, settleSeconds, Number.isFinite(step) ? step : BUCKET_SECONDS);
   let latest: number | null = null;
   let inWindow = false;
+  let newer = false;
   for (const point of window) {
     const value = point?.[0];
     const time = point?.[1];
     if (!isValue(value) || typeof time !== 'number') continue;
-    latest = value;
-    if (time > windowStart) inWindow = true;
-  }
-  if (inWindow) return { verdict: { state: 'clear', value: latest! }, latest };
-  if (latest === null && history) {
-    for (const point of history) {
-      if (isValue(point?.[0])) latest = point[0];
+    if (time >= end) {
+      newer = true;
+      continue;
     }
+    latest = value;
+    if (time >= start) inWindow = true;
   }
+  if (inWindow || latest !== null || history === undefined) return missingVerdict(inWindow, latest, undefined);
+  // Silent through the query: did it have data before the window? A series with points only newer than the window
+  // has just appeared (or come back): only history points whose whole interval ends before the window count.
+  const before = newer ? start : Infinity;
+  let historyStep = Infinity;
+  for (let i = 1; i < history.length; i += 1) {
+    const gap = (history[i]?.[1] as number) - (history[i - 1]?.[1] as number);
+    if (gap > 0 && gap < historyStep) historyStep = gap;
+  }
+  if (!Number.isFinite(historyStep)) historyStep = 0;
+  let historyLatest: number | null = null;
+  for (const point of history) if (isValue(point?.[0]) && (point[1] as number) + historyStep <= before) historyLatest = point[0];
+  return missingVerdict(false, null, historyLatest);
+}
+
+/**
+ * The verdict of `missing` on one series: whether a point lies in the window, the latest value judged (null: none
+ * before the window's end), and, for a series silent through its query, the history's latest value that counts.
+ */
+export function missingVerdict(inWindow: boolean, latest: number | null, historyLatest: number | null | undefined): MissingJudgement {
+  if (inWindow) return { verdict: { state: 'clear', value: latest! }, latest };
+  if (latest === null && historyLatest !== undefined) latest = historyLatest;
   return { verdict: latest === null ? { state: 'unknown' } : { state: 'holds', value: null }, latest };
+}
+
+/** What `missing` says of one series: its verdict, and its latest judged value (from the history when silent). */
+export interface MissingJudgement {
+  verdict: SeriesVerdict;
+  latest: number | null;
 }

@@ -2,9 +2,10 @@ import type { Expression } from '../model/expression.js';
 import { evaluateExpression, parseExpression } from '../model/expression.js';
 import type { AdditionalCriterion, AlertCriteria } from '../model/types.js';
 import type { RenderSeries } from './render-series.js';
-import { judgeSeries, type SeriesVerdict } from './criteria.js';
+import { judgeSeriesIn, type SeriesVerdict } from './criteria.js';
 import { bucketSeries, judgeMissingSeries } from './packed-points.js';
-import { settledPoints } from './buckets.js';
+import { BUCKET_SECONDS } from './buckets.js';
+import { judgedWindow } from './judged-window.js';
 
 /** A metric that holds its criterion, with the latest breaching value (null for missing data). */
 export interface TriggeredMetric {
@@ -73,13 +74,13 @@ export function judgeCriterion(
   /** For `missing`: the series of its 24 h history query (see historyQueryRange). */
   history?: readonly RenderSeries[],
   /**
-   * The settle delay (seconds): only data older than `now - settleSeconds` is judged, and a bucket that reaches past
-   * that cutoff not at all, because points may still be arriving for it. 0: the newest points as they are.
+   * The settle delay (seconds): only buckets whose whole interval is older than `now - settleSeconds` are judged,
+   * because points may still be arriving for the others; the window is the time_period ending with the last of them
+   * (judged-window.ts). 0: the bucket holding `now` is judged as it is.
    */
   settleSeconds = 0,
 ): CriterionOutcome {
-  const judgedAt = now - settleSeconds;
-  const tally: Tally = { criterion, now: judgedAt, settled: settleSeconds > 0, triggered: [], latest: new Map(), anyClear: false, anyData: false };
+  const tally: Tally = { criterion, now, settleSeconds, triggered: [], latest: new Map(), anyClear: false, anyData: false };
   if (history) {
     const historyByName = new Map(history.map((one) => [one.target, one]));
     for (const one of series) judgeOne(tally, one.target, one, historyByName.get(one.target) ?? null);
@@ -100,10 +101,10 @@ export function judgeCriterion(
 /** What judgeCriterion gathers over its series (an object rather than a closure made per criterion per cycle). */
 interface Tally {
   criterion: Criterion;
-  /** The instant judged: the cycle's time less the settle delay. */
+  /** The cycle's time. */
   now: number;
-  /** Whether buckets reaching past `now` are left out (a settle delay is set). */
-  settled: boolean;
+  /** The settle delay (judgedWindow). */
+  settleSeconds: number;
   triggered: TriggeredMetric[];
   latest: Map<string, number>;
   anyClear: boolean;
@@ -115,20 +116,23 @@ function judgeOne(tally: Tally, target: string, one: RenderSeries | null, histor
   const { criteria } = tally.criterion;
   let verdict: SeriesVerdict;
   if (criteria.type === 'missing') {
-    const judged = judgeMissingSeries(criteria, one, historySeries, tally.now);
+    const judged = judgeMissingSeries(criteria, one, historySeries, tally.now, tally.settleSeconds);
     verdict = judged.verdict;
     if (judged.latest !== null) {
       tally.anyData = true;
       tally.latest.set(target, judged.latest);
     }
   } else {
-    const bucketed = one ? bucketSeries(one) : [];
-    const points = tally.settled ? settledPoints(bucketed, tally.now) : bucketed;
-    if (points.length > 0) {
+    const points = one ? bucketSeries(one) : [];
+    const window = judgedWindow(criteria, tally.now, tally.settleSeconds, points[0]?.step ?? BUCKET_SECONDS);
+    // The latest judged point: the last one before the window's end (newer ones are not judged yet).
+    let last = points.length - 1;
+    while (last >= 0 && points[last]!.time >= window.end) last -= 1;
+    if (last >= 0) {
       tally.anyData = true;
-      tally.latest.set(target, points[points.length - 1]!.last);
+      tally.latest.set(target, points[last]!.last);
     }
-    verdict = judgeSeries(criteria, points, tally.now);
+    verdict = judgeSeriesIn(criteria, points, window);
   }
   if (verdict.state === 'holds') tally.triggered.push({ metric: target, value: verdict.value });
   else if (verdict.state === 'clear') tally.anyClear = true;

@@ -1,7 +1,8 @@
 import type { AlertCriteria } from '../model/types.js';
 import type { RenderSeries } from './render-series.js';
 import { BUCKET_SECONDS, BucketSum, bucketDatapoints, singlePoint, type Point } from './buckets.js';
-import { judgeMissing, timePeriodMinutes, type SeriesVerdict } from './criteria.js';
+import { judgeMissing, missingVerdict, type MissingJudgement } from './criteria.js';
+import { judgedWindow } from './judged-window.js';
 
 /*
  * bucketDatapoints and judgeMissing over a series as the render client read it: straight from its packed points
@@ -48,37 +49,57 @@ export function bucketSeries(series: RenderSeries): Point[] {
 }
 
 /**
- * judgeMissing(criteria, window's datapoints or [], history's datapoints, [] or undefined, now): `window` null is a
- * series absent from the window query, `history` null one absent from the history query, undefined no history query.
+ * judgeMissing(criteria, window's datapoints or [], history's datapoints, [] or undefined, now, settleSeconds):
+ * `window` null is a series absent from the window query, `history` null one absent from the history query,
+ * undefined no history query.
  */
 export function judgeMissingSeries(
   criteria: AlertCriteria,
   window: RenderSeries | null,
   history: RenderSeries | null | undefined,
   now: number,
-): { verdict: SeriesVerdict; latest: number | null } {
+  settleSeconds = 0,
+): MissingJudgement {
   const windowPoints = window?.packed ?? (window ? undefined : EMPTY);
   const historyPoints = history ? history.packed : EMPTY;
   if (!windowPoints || !historyPoints) {
-    return judgeMissing(criteria, window?.datapoints ?? [], history === undefined ? undefined : (history?.datapoints ?? []), now);
+    return judgeMissing(criteria, window?.datapoints ?? [], history === undefined ? undefined : (history?.datapoints ?? []), now, settleSeconds);
   }
-  const windowStart = now - (timePeriodMinutes(criteria) ?? 1) * 60;
+  let step = Infinity;
+  for (let i = 3; i < windowPoints.length; i += 2) {
+    const gap = windowPoints[i]! - windowPoints[i - 2]!;
+    if (gap > 0 && gap < step) step = gap;
+  }
+  const { start, end } = judgedWindow(criteria, now, settleSeconds, Number.isFinite(step) ? step : BUCKET_SECONDS);
   let latest: number | null = null;
   let inWindow = false;
+  let newer = false;
   for (let i = 0; i < windowPoints.length; i += 2) {
     const value = windowPoints[i]!;
     if (!Number.isFinite(value)) continue;
-    latest = value;
-    if (windowPoints[i + 1]! > windowStart) inWindow = true;
-  }
-  if (inWindow) return { verdict: { state: 'clear', value: latest! }, latest };
-  if (latest === null && history !== undefined) {
-    for (let i = 0; i < historyPoints.length; i += 2) {
-      const value = historyPoints[i]!;
-      if (Number.isFinite(value)) latest = value;
+    const time = windowPoints[i + 1]!;
+    if (time >= end) {
+      newer = true;
+      continue;
     }
+    latest = value;
+    if (time >= start) inWindow = true;
   }
-  return { verdict: latest === null ? { state: 'unknown' } : { state: 'holds', value: null }, latest };
+  if (inWindow || latest !== null || history === undefined) return missingVerdict(inWindow, latest, undefined);
+  // As judgeMissing: a series with points only newer than the window counts history bins that end before it.
+  const before = newer ? start : Infinity;
+  let historyStep = Infinity;
+  for (let i = 3; i < historyPoints.length; i += 2) {
+    const gap = historyPoints[i]! - historyPoints[i - 2]!;
+    if (gap > 0 && gap < historyStep) historyStep = gap;
+  }
+  if (!Number.isFinite(historyStep)) historyStep = 0;
+  let historyLatest: number | null = null;
+  for (let i = 0; i < historyPoints.length; i += 2) {
+    const value = historyPoints[i]!;
+    if (Number.isFinite(value) && historyPoints[i + 1]! + historyStep <= before) historyLatest = value;
+  }
+  return missingVerdict(false, null, historyLatest);
 }
 
 const EMPTY = new Float64Array(0);

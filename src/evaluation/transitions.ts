@@ -168,6 +168,10 @@ function backoffAllows(state: EvalState, context: AdvanceContext): boolean {
  * - A query failure changes no status; its first cycle records `query_failed` per failed query and notifies when
  *   on_query_failure is `notify`; once the queries work again, `query_recovered` closes what was opened.
  * - Muted: the state and history move on as usual, nothing is sent, except resolves (below).
+ * - A page held back is not lost: an alert still alerting whose episode nobody was told about (held by a mute, a
+ *   maintenance window, an acknowledgement, a parent alerting: the store's dependency hold) sends its `alerting`
+ *   notification at the first cycle nothing holds it, whatever its notification type (as Alertmanager does when a
+ *   silence expires or an inhibiting alert resolves).
  * - A resolve is never lost: once an alerting notification went out for an episode, its recovery goes to every
  *   channel that was told (the alert's and the escalated ones), muted, acknowledged or not; so does the
  *   `query_recovered` of a notified query failure. The flap guard does not hold them back (flap-guard.ts), nor does a
@@ -227,7 +231,11 @@ export function advanceAlert(previous: EvalState, input: CycleInput, context: Ad
     state.triggered = judgement.triggered;
     // Acknowledged: someone is on it, and a reminder every N minutes would only page them again (and wake whoever
     // else is on the channel) for what they already answered. The recovery still goes out.
-    if (!muted && !context.acknowledged && context.notificationType[0] === 'every' && backoffAllows(previous, context)) {
+    // An episode nobody was told about (its page held by a mute, a maintenance window, an acknowledgement, a parent
+    // alerting, the backoff) pages once whatever held it has ended, on any notification type: what is still broken
+    // after maintenance must be heard of. While flapping, the flap guard's own notice says it when it settles.
+    const owed = !previous.alertingNotified && !previous.flapping;
+    if (!muted && !context.acknowledged && (owed || context.notificationType[0] === 'every') && backoffAllows(previous, context)) {
       notifications.push({ event: previous.alertingNotified ? 'reminder' : 'alerting', triggered: judgement.triggered });
       state.alertingNotified = true;
       state.lastNotifiedAt = now;

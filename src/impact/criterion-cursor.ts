@@ -1,6 +1,7 @@
 import type { RenderSeries } from '../graphite/types.js';
 import { BUCKET_SECONDS, bucketDatapoints, isValue } from '../evaluation/buckets.js';
-import { breaches, INSTANT_RANGE_MINUTES, timePeriodMinutes } from '../evaluation/criteria.js';
+import { breaches } from '../evaluation/criteria.js';
+import { judgedWindow } from '../evaluation/judged-window.js';
 import type { Criterion, CriterionOutcome, TriggeredMetric, Truth } from '../evaluation/judge-alert.js';
 
 /** Seconds the `missing` history query reaches back before its window (the server's 24 h query). */
@@ -10,16 +11,23 @@ const MISSING_HISTORY_SECONDS = 24 * 3600;
  * Judges one criterion at increasing instants over series fetched once for a whole backtest window. Each series
  * keeps two or three cursors into its points and prefix counts of the points that do not breach, so one step costs
  * O(series) whatever the time_period: the window slides, it is never rebuilt. The rules are the server's
- * (src/evaluation/criteria.ts: judgeSeries, judgeMissing; judge-alert.ts: judgeCriterion), applied to the points a
- * render at `at` would have returned; test/unit/impact/criterion-cursor.test.ts checks both agree step by step.
+ * (src/evaluation/criteria.ts: judgeSeries, judgeMissing; judge-alert.ts: judgeCriterion), over the very window
+ * those judge (judgedWindow, src/evaluation/judged-window.ts), applied to the points a render at `at` would have
+ * returned; test/unit/impact/criterion-cursor.test.ts and server-backtest-agree.test.ts check they agree.
  */
 export interface CriterionCursor {
-  /** The outcome at `at` (unix seconds). Calls must come with non-decreasing `at`. */
+  /**
+   * The outcome at `at` (unix seconds), judged as a cycle at `at` without a settle delay on complete data: the
+   * window ends with the bucket holding `at` (at the last second of a step, the step's own bucket), which is exactly
+   * the window a cycle with a settle delay judges once that bucket is settled. Calls must come with non-decreasing `at`.
+   */
   judgeAt(at: number): CriterionOutcome;
 }
 
 interface ThresholdTrack {
   name: string;
+  /** The series' resolution (30 s buckets, or its own coarser step). */
+  step: number;
   times: ArrayLike<number>;
   values: ArrayLike<number>;
   /** clear[i] = how many of the first i points do not breach. */
@@ -30,6 +38,7 @@ interface ThresholdTrack {
 
 interface MissingTrack {
   name: string;
+  step: number;
   times: number[];
   values: number[];
   /** First point in the history range, first in the window, first after `at`. */
@@ -40,30 +49,31 @@ interface MissingTrack {
 
 /** A cursor over the series a criterion's query returned for the whole window (plus its look-back). */
 export function createCriterionCursor(criterion: Criterion, series: readonly RenderSeries[]): CriterionCursor {
-  const period = timePeriodMinutes(criterion.criteria);
-  if (criterion.criteria.type === 'missing') return createMissingCursor(criterion, series, (period ?? 1) * 60);
-  return createThresholdCursor(criterion, series, period === null ? null : period * 60);
+  if (criterion.criteria.type === 'missing') return createMissingCursor(criterion, series);
+  return createThresholdCursor(criterion, series);
 }
 
-function createThresholdCursor(criterion: Criterion, series: readonly RenderSeries[], span: number | null): CriterionCursor {
+function createThresholdCursor(criterion: Criterion, series: readonly RenderSeries[]): CriterionCursor {
+  const { criteria } = criterion;
   const tracks: ThresholdTrack[] = series.map((one) => {
     const { times, values } = bucketedOf(one);
     const clear = new Int32Array(values.length + 1);
-    for (let i = 0; i < values.length; i += 1) clear[i + 1] = clear[i]! + (breaches(criterion.criteria, values[i]!) ? 0 : 1);
-    return { name: one.target, times, values, clear, lo: 0, hi: 0 };
+    for (let i = 0; i < values.length; i += 1) clear[i + 1] = clear[i]! + (breaches(criteria, values[i]!) ? 0 : 1);
+    return { name: one.target, step: Math.max(BUCKET_SECONDS, seriesStep(one) ?? BUCKET_SECONDS), times, values, clear, lo: 0, hi: 0 };
   });
-  // Instantaneous criteria read the latest point of their 10-minute query.
-  const reach = span ?? INSTANT_RANGE_MINUTES * 60;
+  // Instantaneous criteria read the latest point of their look-back.
+  const instant = !(typeof criteria.time_period === 'number' && criteria.time_period > 0);
   return {
     judgeAt(at) {
       let triggered: TriggeredMetric[] | null = null;
       let anyClear = false;
       for (const track of tracks) {
-        while (track.hi < track.times.length && track.times[track.hi]! <= at) track.hi += 1;
-        while (track.lo < track.hi && track.times[track.lo]! <= at - reach) track.lo += 1;
+        const window = judgedWindow(criteria, at, 0, track.step);
+        while (track.hi < track.times.length && track.times[track.hi]! < window.end) track.hi += 1;
+        while (track.lo < track.hi && track.times[track.lo]! < window.start) track.lo += 1;
         const { lo, hi } = track;
         if (hi === lo) continue;
-        const holds = span === null ? track.clear[hi]! - track.clear[hi - 1]! === 0 : track.clear[hi]! - track.clear[lo]! === 0;
+        const holds = instant ? track.clear[hi]! - track.clear[hi - 1]! === 0 : track.clear[hi]! - track.clear[lo]! === 0;
         if (holds) (triggered ??= []).push({ metric: track.name, value: track.values[hi - 1]! });
         else anyClear = true;
       }
@@ -72,7 +82,7 @@ function createThresholdCursor(criterion: Criterion, series: readonly RenderSeri
   };
 }
 
-function createMissingCursor(criterion: Criterion, series: readonly RenderSeries[], span: number): CriterionCursor {
+function createMissingCursor(criterion: Criterion, series: readonly RenderSeries[]): CriterionCursor {
   const tracks: MissingTrack[] = series.map((one) => {
     const times: number[] = [];
     const values: number[] = [];
@@ -82,7 +92,7 @@ function createMissingCursor(criterion: Criterion, series: readonly RenderSeries
         values.push(point[0]);
       }
     }
-    return { name: one.target, times, values, old: 0, lo: 0, hi: 0 };
+    return { name: one.target, step: seriesStep(one) ?? BUCKET_SECONDS, times, values, old: 0, lo: 0, hi: 0 };
   });
   return {
     judgeAt(at) {
@@ -90,9 +100,10 @@ function createMissingCursor(criterion: Criterion, series: readonly RenderSeries
       let anyClear = false;
       let anyData = false;
       for (const track of tracks) {
-        while (track.hi < track.times.length && track.times[track.hi]! <= at) track.hi += 1;
-        while (track.lo < track.hi && track.times[track.lo]! <= at - span) track.lo += 1;
-        while (track.old < track.hi && track.times[track.old]! <= at - span - MISSING_HISTORY_SECONDS) track.old += 1;
+        const window = judgedWindow(criterion.criteria, at, 0, track.step);
+        while (track.hi < track.times.length && track.times[track.hi]! < window.end) track.hi += 1;
+        while (track.lo < track.hi && track.times[track.lo]! < window.start) track.lo += 1;
+        while (track.old < track.hi && track.times[track.old]! < window.start - MISSING_HISTORY_SECONDS) track.old += 1;
         if (track.hi === track.old) continue;
         anyData = true;
         if (track.hi > track.lo) anyClear = true;

@@ -97,6 +97,10 @@ export interface GroupedSummary {
   channel: string;
   /** The group's path nodes, joined by "." (`dc1`). */
   group_key: string;
+  /** The group's own id, the same on every message of the group (alerting and recovery alike): `group:dc1`. */
+  group_id: string;
+  /** The channel's group_by nodes (0-based indexes of the series' path) the key is made of. */
+  nodes: number[];
   count: number;
   members: { alert_id: string; alert_name: string; series: string; event: string; value: number | null; time: number }[];
 }

@@ -12,8 +12,8 @@ const MINUTE = 60_000;
 export { muteState } from '../model/mute-state.js';
 
 /** The alert read object, fields in a stable order. */
-export function presentAlert(alert: AlertRecord, schedules: readonly ScheduleRecord[], now: number, evaluating: boolean, evaluatedBy: EvaluatedBy = 'render'): AlertRead {
-  return presentAlertAs(alert, muteState(alert, schedules, now).muted, isAcknowledgedAt(alert.acknowledgement, Math.floor(now / 1000)), evaluating, evaluatedBy);
+export function presentAlert(alert: AlertRecord, schedules: readonly ScheduleRecord[], now: number, evaluating: boolean, evaluatedBy: EvaluatedBy = 'render', mutedByWindow = false): AlertRead {
+  return presentAlertAs(alert, mutedByWindow || muteState(alert, schedules, now).muted, isAcknowledgedAt(alert.acknowledgement, Math.floor(now / 1000)), evaluating, evaluatedBy);
 }
 
 /**

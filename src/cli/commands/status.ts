@@ -25,7 +25,9 @@ export function registerStatusCommand(program: Command): void {
 Reads every alert of the account from the server (any /v2 server: alertform serve or Hosted Graphite). Each alert's
 state is the one the server's API, console and /metrics give (alertform serve's "state": healthy, alerting,
 no_data, query_failing, not_evaluated); a server without it (Hosted Graphite) is read by its "status". Muted alerts
-that are alerting are listed (and counted) with "muted".
+(explicitly, by a schedule or by a maintenance window) that are alerting are listed (and counted) with "muted";
+acknowledged ones say by whom, and one whose pages a dependency holds (a parent it depends on is alerting) names
+that parent, as the console does.
 
 Exit codes:
   0  nothing is alerting, and every alert was judged on data
@@ -59,6 +61,8 @@ Examples:
           state: stateOf(alert),
           currently_triggered_metrics: alert.currently_triggered_metrics,
           muted: alert.muted,
+          acknowledged_by: alert.acknowledgement?.by ?? null,
+          held_by: heldBy(alert, alerts),
         });
         await writeJson({
           total: alerts.length,
@@ -67,11 +71,25 @@ Examples:
           alerting: alerting.map(brief),
           unknown: unknown.map(brief),
         });
-      } else await writeOut(formatStatus(alerts.length, alerting, unknown));
+      } else await writeOut(formatStatus(alerts.length, alerting, unknown, alerts));
       // A result, not a failure: exit without a message (as plan --detailed-exitcode exits 2 with changes).
       if (alerting.length > 0) throw new CliError('', STATUS_EXIT.alerting);
       if (unknown.length > 0) throw new CliError('', STATUS_EXIT.unknown);
     });
+}
+
+/**
+ * The alerts an alert depends on that are alerting now (by name): while one is, its pages are held (the console's
+ * dependency notice says the same, from the same read objects).
+ */
+export function heldBy(alert: AlertRead, all: readonly AlertRead[]): string[] {
+  const edges = alert.depends_on ?? [];
+  if (edges.length === 0) return [];
+  const byId = new Map(all.map((one) => [one.id, one]));
+  return edges.flatMap((edge) => {
+    const parent = byId.get(edge.alert);
+    return parent && stateOf(parent) === 'alerting' ? [parent.name] : [];
+  });
 }
 
 /** The alert's state: alertform serve says it; from another server (Hosted Graphite), its documented status. */
@@ -84,14 +102,22 @@ export function stateOf(alert: AlertRead): AlertState {
  * A line per alerting alert (name, muted, the metrics that hold it, at most five named), then one per alert that
  * cannot be known (its state in capitals), then the headline.
  */
-export function formatStatus(total: number, alerting: readonly AlertRead[], unknown: readonly AlertRead[] = []): string {
+export function formatStatus(total: number, alerting: readonly AlertRead[], unknown: readonly AlertRead[] = [], all: readonly AlertRead[] = []): string {
   const of = `${total} alert${total === 1 ? '' : 's'}`;
+  const marks = (alert: AlertRead) => {
+    const held = heldBy(alert, all);
+    return (
+      (alert.muted ? '  (muted)' : '') +
+      (alert.acknowledgement ? `  (acknowledged by ${alert.acknowledgement.by})` : '') +
+      (held.length > 0 ? `  (held: ${held.map((name) => `"${name}"`).join(', ')} alerting)` : '')
+    );
+  };
   const lines = alerting.map((alert) => {
     const metrics = alert.currently_triggered_metrics;
     const shown = metrics.slice(0, 5).join(', ') + (metrics.length > 5 ? ` and ${metrics.length - 5} more` : '');
-    return `ALERTING  ${alert.name}${alert.muted ? '  (muted)' : ''}${shown ? `  ${shown}` : ''}`;
+    return `ALERTING  ${alert.name}${marks(alert)}${shown ? `  ${shown}` : ''}`;
   });
-  for (const alert of unknown) lines.push(`${UNKNOWN[stateOf(alert)]}  ${alert.name}${alert.muted ? '  (muted)' : ''}`);
+  for (const alert of unknown) lines.push(`${UNKNOWN[stateOf(alert)]}  ${alert.name}${marks(alert)}`);
   const headline =
     alerting.length > 0
       ? `${alerting.length} of ${of} alerting`

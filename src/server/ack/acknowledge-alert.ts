@@ -1,3 +1,4 @@
+import { alertStateOf, stateFactsOf } from '../../model/alert-state.js';
 import { notifiedAlert } from '../../notifications/notified-alert.js';
 import { parseEvalState } from '../../evaluation/stored-state.js';
 import { durationMs } from '../../model/duration.js';
@@ -32,6 +33,8 @@ export async function acknowledgeAlert(
    * acknowledgement that holds stands (the link's answer is then 409 naming who has it).
    */
   episode?: number | null,
+  /** Whether anything evaluates the server's alerts: a refusal names the alert's one state (model/alert-state.ts). */
+  evaluating = true,
 ): Promise<Acknowledgement> {
   const at = Math.floor(nowMs / 1000);
   const acknowledgement: Acknowledgement = {
@@ -61,7 +64,10 @@ export async function acknowledgeAlert(
   if (result.outcome === 'other_episode') throw otherEpisode(alert.name);
   if (result.outcome === 'already_acknowledged') throw alreadyAcknowledged(alert.name, result.acknowledgement);
   if (result.outcome === 'not_alerting') {
-    throw new HttpError('conflict', `alert is ${alert.status === 'alerting' ? 'no longer alerting' : alert.status}: only an alerting alert can be acknowledged`, {
+    // The one state every surface shows (not the stored status: an alert never judged is not "healthy").
+    const state = alertStateOf(stateFactsOf(alert.status, alert.evalState), evaluating);
+    const words = alert.status === 'alerting' ? 'no longer alerting' : state.replaceAll('_', ' ');
+    throw new HttpError('conflict', `alert is ${words}: only an alerting alert can be acknowledged`, {
       details: [{ path: 'status', message: 'is not alerting' }],
     });
   }

@@ -24,7 +24,11 @@ export function buildWebhookPayload(notification: Notification, template?: Deliv
   const payload: Record<string, unknown> = {
     ...(notification.deliveryId ? { id: notification.deliveryId } : {}),
     name: alert.name,
-    criteria: describeCriteria(alert.alert_criteria),
+    criteria: notification.grouped
+      ? `group ${notification.grouped.group_key || '(no key)'} of ${notification.grouped.channel}: ${notification.grouped.count} notification${notification.grouped.count === 1 ? '' : 's'}`
+      : notification.throttled
+        ? `held back by the throttle of ${notification.throttled.channel}: ${notification.throttled.held_count} notification${notification.throttled.held_count === 1 ? '' : 's'}`
+        : describeCriteria(alert.alert_criteria),
     graph: notification.graphUrl,
     value: first?.value ?? null,
     metric: first?.metric ?? alert.metric,
@@ -36,7 +40,8 @@ export function buildWebhookPayload(notification: Notification, template?: Deliv
     event: webhookEvent(notification.event),
     started_at: notification.startedAt ?? notification.episode ?? null,
     ended_at: ended ? notification.time : null,
-    thresholds: thresholdsOf(alert.alert_criteria),
+    // A group's or a throttle's message has no criterion of its own: no thresholds to invent.
+    thresholds: notification.grouped || notification.throttled ? { above: null, below: null } : thresholdsOf(alert.alert_criteria),
     triggered_metrics: sortedMetrics(triggered),
   };
   if (isComposite(notification)) {
@@ -80,6 +85,7 @@ export type WebhookEvent =
   | 'query_failed'
   | 'query_recovered'
   | 'flapping'
+  | 'throttled'
   | 'grouped';
 
 /**
@@ -97,8 +103,8 @@ const WEBHOOK_EVENTS: Record<NotificationEvent, WebhookEvent> = {
   query_failed: 'query_failed',
   query_recovered: 'query_recovered',
   flapping: 'flapping',
-  // One message that groups what the channel's throttle held back.
-  throttled_summary: 'grouped',
+  // One message that lists what the channel's throttle held back.
+  throttled_summary: 'throttled',
   // One message for a group of a channel that groups by path nodes.
   grouped: 'grouped',
 };

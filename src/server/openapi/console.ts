@@ -54,7 +54,7 @@ export const CONSOLE_RESPONSE_SCHEMAS: Json = {
       type: 'array',
       items: always({
         time: unixSeconds,
-        kind: { type: 'string', enum: ['alerting', 'recovered', 'query_failed', 'no_data', 'muted', 'unmuted', 'notification_sent', 'notification_suppressed', 'held', 'grouped', 'acknowledged', 'unacknowledged', 'muted_by_window', 'window_changed'] },
+        kind: { type: 'string', enum: ['alerting', 'recovered', 'query_failed', 'no_data', 'muted', 'unmuted', 'notification_sent', 'notification_suppressed', 'notification_failed', 'held', 'grouped', 'acknowledged', 'unacknowledged', 'muted_by_window', 'window_changed'] },
         metric: nullable('string'),
         value: nullable('number'),
         channel: { oneOf: [{ type: 'null' }, always({ id: { type: 'string' }, type: { type: 'string' }, description: { type: 'string' } })] },

@@ -94,27 +94,38 @@ export function memberDueAt(groupBy: ChannelGroupBy, now: number, waitingDueAt: 
  * GROUPED_LIST_LIMIT named. Shaped as a notification about a pseudo-alert (as a throttle's summary is) so that every
  * notifier formats it; its id is per channel, group and message.
  */
-export function buildGroupedMessage(channel: { id: string; description: string }, key: string, rows: readonly GroupMemberRow[], nowMs: number): Notification {
+export function buildGroupedMessage(
+  channel: { id: string; description: string; nodes: readonly number[] },
+  key: string,
+  rows: readonly GroupMemberRow[],
+  nowMs: number,
+): Notification {
   const ordered = [...rows].sort((a, b) => a.created_at - b.created_at || a.seq - b.seq);
+  // The group's own id, stable over its messages (a receiver pairs a group's recovery with its page by it); the
+  // series and values are the members' own: nothing here is an alert or a criterion that does not exist.
+  const id = groupDeliveryAlertId(key);
+  const triggered = ordered.slice(0, GROUPED_LIST_LIMIT).map((row) => ({ metric: row.series, value: row.value }));
   return {
     event: 'grouped',
     alert: {
-      id: `group-${channel.id}-${key}-${nowMs}`,
+      id,
       name: `${GROUPED_NAME}: ${key}`,
-      metric: 'alertform.grouped',
-      alert_criteria: { type: 'above', above_value: 0 },
+      metric: ordered[0]?.series ?? '',
+      alert_criteria: { type: 'above' },
       additional_criteria: {},
       expression: 'a',
       info: null,
       notification_type: ['state_change'],
     },
-    triggered: [],
+    triggered,
     conditions: [],
     graphUrl: null,
     time: Math.floor(nowMs / 1000),
     grouped: {
       channel: channel.description,
       group_key: key,
+      group_id: id,
+      nodes: [...channel.nodes],
       count: ordered.length,
       members: ordered.slice(0, GROUPED_LIST_LIMIT).map((row) => ({
         alert_id: row.alert_id,

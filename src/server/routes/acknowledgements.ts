@@ -8,12 +8,12 @@ import { readValidBody, type RouteDeps } from './route-context.js';
  * episode (409 when the alert is not alerting), DELETE withdraws it (409 when there is none); both answer the alert
  * with its `acknowledgement`. The acknowledgement ends by itself when the alert recovers or its `until` passes.
  */
-export function registerAckRoutes(router: Router, deps: RouteDeps<'acks' | 'alerts' | 'schedules'>): void {
+export function registerAckRoutes(router: Router, deps: RouteDeps<'acks' | 'alerts' | 'schedules' | 'windows'>): void {
   router.post('/v2/alerts/:id/ack', async (ctx) => {
     const alert = await findAlert(ctx, deps.store.alerts);
     const body = await readValidBody<AckRequest>(ctx, 'alert', 'ack');
     deps.ackChanges?.take(alert.id);
-    const acknowledgement = await acknowledgeAlert(deps.store, alert, body, deps.now());
+    const acknowledgement = await acknowledgeAlert(deps.store, alert, body, deps.now(), undefined, await deps.evaluation.evaluating());
     ctx.body = (await presentAlerts(ctx, deps, [{ ...alert, acknowledgement }]))[0];
   });
 

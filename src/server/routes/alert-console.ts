@@ -16,7 +16,7 @@ export const MAX_TIMELINE_ENTRIES = 1000;
  * alertform's own (additive) views of one alert for the console: its graph, backtest, definition and timeline.
  * Each answers 404 for an alert of another account, as GET /v2/alerts/{id}/ does; bad query values are 400.
  */
-export function registerAlertConsoleRoutes(router: Router, deps: RouteDeps<'alerts' | 'channels' | 'console' | 'history' | 'schedules'>): void {
+export function registerAlertConsoleRoutes(router: Router, deps: RouteDeps<'alerts' | 'channels' | 'console' | 'history' | 'schedules' | 'windows'>): void {
   const { store } = deps;
   const backtests = new BacktestSlots();
 

@@ -24,9 +24,9 @@ interface Remembered {
  */
 const remembered = new WeakMap<AlertRecord, Remembered>();
 
-/** The JSON text of one alert's read object at `now`, given the schedules its muted flag depends on. */
-export function alertJson(alert: AlertRecord, schedules: readonly ScheduleRecord[], now: number, evaluating: boolean, evaluatedBy: EvaluatedBy = 'render'): string {
-  const muted = muteState(alert, schedules, now).muted;
+/** The JSON text of one alert's read object at `now`, given the schedules and the window its muted flag depends on. */
+export function alertJson(alert: AlertRecord, schedules: readonly ScheduleRecord[], now: number, evaluating: boolean, evaluatedBy: EvaluatedBy = 'render', mutedByWindow = false): string {
+  const muted = mutedByWindow || muteState(alert, schedules, now).muted;
   const acknowledged = isAcknowledgedAt(alert.acknowledgement, Math.floor(now / 1000));
   const known = remembered.get(alert);
   if (known && known.muted === muted && known.acknowledged === acknowledged && known.evaluating === evaluating && known.evaluatedBy === evaluatedBy) return known.json;

@@ -1,3 +1,4 @@
+import { windowMutedAlerts } from './windows.js';
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type { AlertBody } from '../../model/types.js';
@@ -16,7 +17,7 @@ import { assertBelowQuota } from '../quotas.js';
 import { alertJson, sendJson } from './alert-json.js';
 
 /** Operations 1-5 of the seed: create, search, read, update and delete alerts. */
-export function registerAlertRoutes(router: Router, deps: RouteDeps<'alerts' | 'channels' | 'console' | 'schedules'>): void {
+export function registerAlertRoutes(router: Router, deps: RouteDeps<'alerts' | 'channels' | 'console' | 'schedules' | 'windows'>): void {
   const { store } = deps;
 
   router.post('/v2/alerts', async (ctx) => {
@@ -96,22 +97,24 @@ export async function findAlert(ctx: Context, alerts: Pick<AlertStore, 'getAlert
 }
 
 /** Read objects of alerts, with the schedules their muted flag depends on loaded in one go. */
-export async function presentAlerts(ctx: Context, deps: RouteDeps<'schedules'>, alerts: AlertRecord[]) {
+export async function presentAlerts(ctx: Context, deps: RouteDeps<'schedules' | 'windows'>, alerts: AlertRecord[]) {
   const schedules = await schedulesOf(ctx, deps.store, alerts);
   const now = deps.now();
   const evaluating = await deps.evaluation.evaluating();
   const by = deps.evaluation.evaluatedBy;
-  return alerts.map((alert) => presentAlert(alert, alert.scheduledMutes.flatMap((id) => schedules.get(id) ?? []), now, evaluating, by ? by(alert) : 'render'));
+  const byWindow = await windowMutedAlerts(deps.store, accountOf(ctx), alerts, now);
+  return alerts.map((alert) => presentAlert(alert, alert.scheduledMutes.flatMap((id) => schedules.get(id) ?? []), now, evaluating, by ? by(alert) : 'render', byWindow.has(alert.id)));
 }
 
 /** The JSON text of presentAlerts' read objects (remembered for cached records: routes/alert-json.ts). */
-async function alertsJson(ctx: Context, deps: RouteDeps<'schedules'>, alerts: AlertRecord[]): Promise<string[]> {
+async function alertsJson(ctx: Context, deps: RouteDeps<'schedules' | 'windows'>, alerts: AlertRecord[]): Promise<string[]> {
   const schedules = await schedulesOf(ctx, deps.store, alerts);
   const now = deps.now();
   const evaluating = deps.evaluation.evaluatingKnown() ?? (await deps.evaluation.evaluating());
   const by = deps.evaluation.evaluatedBy;
+  const byWindow = await windowMutedAlerts(deps.store, accountOf(ctx), alerts, now);
   return alerts.map((alert) =>
-    alertJson(alert, alert.scheduledMutes.length === 0 ? [] : alert.scheduledMutes.flatMap((id) => schedules.get(id) ?? []), now, evaluating, by ? by(alert) : 'render'),
+    alertJson(alert, alert.scheduledMutes.length === 0 ? [] : alert.scheduledMutes.flatMap((id) => schedules.get(id) ?? []), now, evaluating, by ? by(alert) : 'render', byWindow.has(alert.id)),
   );
 }
 

@@ -4,7 +4,7 @@ import { echo } from '../errors.js';
 import { QueryReader } from '../validation/query.js';
 import { accountOf, type RouteDeps } from './route-context.js';
 
-/** The history filters' status values: the seed's two, plus our additive query_failed. */
+/** The history filters' status values: the seed's two, plus our additive query_failed and no_data. */
 export const HISTORY_STATUSES = ['alerting', 'recovered', 'query_failed', 'no_data'] as const;
 
 /** Operation 11: alert history, keyed by alert id, newest first; only alerts with entries appear. */

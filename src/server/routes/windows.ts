@@ -237,6 +237,23 @@ export async function mutingWindowOf(store: Pick<Store, 'windows'>, accountId: s
 }
 
 /**
+ * Which of `alerts` a window of the account mutes at `now` (epoch ms): the alert read's `muted` (and so `alertform
+ * status`) says what the overview and the evaluator say. One query; the alerts are matched only when the account has
+ * windows.
+ */
+export async function windowMutedAlerts(store: Pick<Store, 'windows'>, accountId: string, alerts: readonly AlertRecord[], now: number): Promise<Set<string>> {
+  const muted = new Set<string>();
+  if (alerts.length === 0) return muted;
+  const windows = await store.windows.listWindows(accountId);
+  if (windows.length === 0) return muted;
+  const matcher = new AccountWindows(windows);
+  // Matched in slices first (a hostile account's first match must not hold the event loop), then looked up.
+  await matcher.prepare(alerts.map((alert) => ({ accountId, alertId: alert.id, alert: windowAlertOf(alert) })));
+  for (const alert of alerts) if (activeMutingWindow(matcher.matching(accountId, alert.id, windowAlertOf(alert)), now)) muted.add(alert.id);
+  return muted;
+}
+
+/**
  * The account's alerts that a window mutes at `now` (epoch ms), by id, for the overview's `muted`: one query when the
  * account has no window; otherwise its alerts are matched once against its windows.
  */

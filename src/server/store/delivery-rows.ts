@@ -1,3 +1,4 @@
+import type { NewHistoryEntry } from './history-store.js';
 import type { ChannelType, MessageTemplate } from '../../model/types.js';
 import type { ClaimedDelivery, DeliveryRecord } from './outbox.js';
 
@@ -77,4 +78,13 @@ export function claimedDeliveryFromRow(row: ClaimRow): ClaimedDelivery {
       template: row.template ? (JSON.parse(row.template) as MessageTemplate) : null,
     },
   };
+}
+
+/**
+ * The history entry of a dead-lettered delivery (`notification_failed`, its channel, `event: dead-lettered: why`):
+ * the timeline says what became of each notification, not only that it was written to the outbox. A group's or a
+ * throttle's message (no alert of that id) writes none.
+ */
+export function deadLetterEntry(alertId: string, channelId: string, event: string, outcome: { at: number; error: string }): NewHistoryEntry {
+  return { alertId, status: 'notification_failed', value: null, time: Math.floor(outcome.at / 1000), metric: '', channelId, reason: `${event}: dead-lettered: ${outcome.error}` };
 }

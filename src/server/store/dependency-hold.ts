@@ -80,6 +80,9 @@ export function holdDependents(
       if (holders.some((holder) => holder === null)) continue;
       const parent = parents.get(holders[0]!.alertId)!;
       for (const delivery of deliveries) held.add(delivery);
+      // A page held before and offered again each cycle (transitions.ts: a held page is owed) is held quietly: its
+      // history said so once, when the episode began.
+      if (isOfferedAgain(payload, update)) continue;
       const first = (payload as { triggered?: { metric: string; value: number | null }[] }).triggered?.[0];
       entries.push({
         status: 'held',
@@ -108,6 +111,14 @@ export function heldNotifications(saved: readonly EvaluationUpdate[]): HeldNotif
   return saved.flatMap((update) =>
     update.history.flatMap((entry) => (entry.status === 'held' ? [{ alertId: update.alertId, metric: entry.metric, reason: (entry as NotificationRecord).reason }] : [])),
   );
+}
+
+/**
+ * Whether a notification is an episode's alerting page offered again after a hold, not the transition's own: the
+ * transition writes its `alerting` history entries in the same update, an offer again writes none.
+ */
+function isOfferedAgain(payload: unknown, update: EvaluationUpdate): boolean {
+  return (payload as { event?: string }).event === 'alerting' && !update.history.some((entry) => entry.status === 'alerting');
 }
 
 /** The series a notification is about: its triggered series, or the alert's query when it names none (no data). */

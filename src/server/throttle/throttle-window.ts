@@ -74,8 +74,25 @@ export function heldReason(channel: ThrottledChannel, window: ThrottleWindow): s
 /**
  * Resolves pass every throttle and take no slot of its window: a channel that was told an alert is alerting is
  * always told it recovered (or that its failing query works again), or it would show an incident open for ever.
+ * Except one that would resolve what the channel was never told: when the alerting notification of that alert is
+ * itself held for a summary not made yet, the resolve is held beside it, and the summary says the alert recovered
+ * meanwhile (nothing is resolved before it was announced).
  */
-const RESOLVES: ReadonlySet<string> = new Set(['recovered', 'query_recovered']);
+export const RESOLVES: ReadonlySet<string> = new Set(['recovered', 'query_recovered']);
+
+/** The key of an (alert, channel) pair in `unannounced`. */
+export function pairKey(channelId: string, alertId: string): string {
+  return `${channelId}\n${alertId}`;
+}
+
+/** The (channel, alert) pairs of a batch's resolves to the given channels: whose held alerting the store must look up. */
+export function resolvePairs(items: readonly EvaluationUpdate[], channelIds: ReadonlySet<string>): { channelId: string; alertId: string }[] {
+  const pairs: { channelId: string; alertId: string }[] = [];
+  for (const { alertId, deliveries } of items) {
+    for (const delivery of deliveries ?? []) if (RESOLVES.has(delivery.event) && channelIds.has(delivery.channelId)) pairs.push({ channelId: delivery.channelId, alertId });
+  }
+  return pairs;
+}
 
 /** The deliveries of a batch a throttle counts, per channel, in batch order, each with its alert (resolves are not). */
 export function deliveriesByChannel(items: readonly EvaluationUpdate[]): Map<string, { alertId: string; delivery: NewDelivery }[]> {
@@ -141,6 +158,11 @@ export function throttleBatch(
   items: readonly EvaluationUpdate[],
   channels: readonly ThrottledChannel[],
   windows: ReadonlyMap<string, ThrottleWindow | null>,
+  /**
+   * The held, not yet summarized alerting notifications of the batch's resolves (pairKey), with their window: a
+   * resolve of one is held into that window, beside what it resolves.
+   */
+  unannounced: ReadonlyMap<string, ThrottleWindow> = new Map(),
 ): ThrottledBatch & { windows: Map<string, ThrottleWindow> } {
   const byChannel = deliveriesByChannel(items);
   const decisions = new Map<NewDelivery, { reason: string; window: ThrottleWindow }>();
@@ -155,6 +177,16 @@ export function throttleBatch(
     list.forEach(({ delivery }, i) => {
       if (held[i]) decisions.set(delivery, { reason, window });
     });
+  }
+  if (unannounced.size > 0) {
+    for (const { alertId, deliveries } of items) {
+      for (const delivery of deliveries ?? []) {
+        const window = RESOLVES.has(delivery.event) ? unannounced.get(pairKey(delivery.channelId, alertId)) : undefined;
+        if (!window) continue;
+        const at = new Date(window.endsAt).toISOString().slice(11, 16);
+        decisions.set(delivery, { reason: `throttled: what it resolves is held for the summary at ${at} UTC, which says it recovered`, window });
+      }
+    }
   }
   return { ...holdDeliveries(items, decisions), windows: written };
 }

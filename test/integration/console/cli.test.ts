@@ -42,7 +42,9 @@ describe('alertform status', { timeout: 120_000 }, () => {
       total: 2,
       alertingCount: 1,
       unknownCount: 0,
-      alerting: [{ id: expect.any(String), name: 'Hot CPU', metric: 'hot.cpu', state: 'alerting', currently_triggered_metrics: ['hot.cpu'], muted: false }],
+      alerting: [
+        { id: expect.any(String), name: 'Hot CPU', metric: 'hot.cpu', state: 'alerting', currently_triggered_metrics: ['hot.cpu'], muted: false, acknowledged_by: null, held_by: [] },
+      ],
       unknown: [],
     });
   });
@@ -54,6 +56,25 @@ describe('alertform status', { timeout: 120_000 }, () => {
     const down = await runCli(['status', '--json'], { env: { ALERTFORM_URL: 'http://127.0.0.1:9', ALERTFORM_API_KEY: 'k' } });
     expect(down.code).toBe(2);
     expect(JSON.parse(down.stdout)).toMatchObject({ formatVersion: 1, error: { exitCode: 2 } });
+  });
+
+  it('shows who acknowledged an alert and which alerting parent holds another, as the console does', async () => {
+    const quiet = (method: string, path: string, body?: unknown) => server.request(method, path, body, { key: 'quiet-key' });
+    const net = await quiet('POST', '/v2/alerts/', { name: 'Hot net', metric: 'hot.net', alert_criteria: { type: 'above', above_value: 90 } });
+    const app = await quiet('POST', '/v2/alerts/', {
+      name: 'Hot app', metric: 'hot.app', alert_criteria: { type: 'above', above_value: 90 }, depends_on: [{ alert: 'Hot net' }],
+    });
+    expect([net.status, app.status], `${net.text} ${app.text}`).toEqual([201, 201]);
+    for (const id of [net.body.id, app.body.id]) await until(() => quiet('GET', `/v2/alerts/${id}/`), (r) => r.body.status === 'alerting');
+    expect((await quiet('POST', `/v2/alerts/${net.body.id}/ack/`, { by: 'Ann' })).status).toBe(200);
+    const text = await cli(['status'], 'quiet-key');
+    expect(text.code).toBe(1);
+    expect(text.stdout).toBe('ALERTING  Hot net  (acknowledged by Ann)  hot.net\nALERTING  Hot app  (held: "Hot net" alerting)  hot.app\n2 of 2 alerts alerting\n');
+    const json = JSON.parse((await cli(['status', '--json'], 'quiet-key')).stdout);
+    expect(json.alerting.map((a: { name: string; acknowledged_by: string | null; held_by: string[] }) => [a.name, a.acknowledged_by, a.held_by])).toEqual([
+      ['Hot net', 'Ann', []],
+      ['Hot app', null, ['Hot net']],
+    ]);
   });
 
   it('has --help with examples and the exit codes', async () => {

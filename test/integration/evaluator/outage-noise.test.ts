@@ -73,6 +73,15 @@ describeEachStore('noise that scales with the outage, on a running server', (bac
       ['dc1', 25, true],
       ['dc2', 25, true],
     ]);
+    // Each group's messages carry the group's own id, the same on its page and its resolve, and describe the group:
+    // its members' series and values, no invented criterion, no graph.
+    const byGroup = (list: typeof all) => list.map((request) => request.body as { alert_id: string; grouped: { group_key: string; group_id: string; nodes: number[] } });
+    for (const body of byGroup(all)) expect([body.alert_id, body.grouped.group_id, body.grouped.nodes]).toEqual([`group:${body.grouped.group_key}`, `group:${body.grouped.group_key}`, [1]]);
+    expect(new Set(byGroup(all.slice(0, 2)).map((body) => body.alert_id))).toEqual(new Set(byGroup(all.slice(2)).map((body) => body.alert_id)));
+    const page = all[0]!.body as { metric: string; value: number; graph: null; thresholds: unknown; criteria: string };
+    expect(page.metric).toMatch(/^servers\.dc[12]\.web\d\.cpu\d$/);
+    expect([page.value, page.graph, page.thresholds]).toEqual([99, null, { above: null, below: null }]);
+    expect(page.criteria).toMatch(/^group dc[12] of dc hook: 25 notifications$/);
     // Nothing more is owed: no fifth message once the outbox is empty.
     await until(() => server.request('GET', '/v2/deliveries/?state=pending').then((r) => r.body.deliveries as unknown[]), (list) => list.length === 0);
     expect(receiver.received).toHaveLength(4);
@@ -183,5 +192,53 @@ describeEachStore('noise that scales with the outage, on a running server', (bac
     values.set('hosts.b.disk', 0);
     await until(async () => events(), (list) => list.includes('disk recovered'));
     expect(events().filter((event) => event.startsWith('disk'))).toEqual(['disk alerting', 'disk recovered']);
+  });
+
+  it('pages a held child once when its parent recovers while the child is still broken, then resolves it', async () => {
+    const series = ['hosts.c.ping', 'hosts.c.disk'];
+    const { render, values } = await outageGraphite(series);
+    const receiver = await startWebhookReceiver();
+    closers.push(receiver.close);
+    const server = await startServerOn(await backend.createDb(), render.url);
+    await server.request('POST', '/v2/notifications/', { type: 'webhook', description: 'hook', destination: `${receiver.url}/hook` });
+    const create = async (name: string, metric: string, dependsOn?: unknown) => {
+      const created = await server.request('POST', '/v2/alerts/', {
+        name, metric, alert_criteria: { type: 'above', above_value: 90 }, notification_channels: ['hook'], notification_type: ['state_change'],
+        ...(dependsOn ? { depends_on: dependsOn } : {}),
+      });
+      expect(created.status, created.text).toBe(201);
+      return created.body.id as string;
+    };
+    const ping = await create('ping', 'hosts.*.ping');
+    const disk = await create('disk', 'hosts.*.disk', [{ alert: 'ping', nodes: [1] }]);
+    const events = () => receiver.received.map((request) => `${(request.body as { name: string }).name} ${(request.body as { event: string }).event}`);
+    const statusOf = async (id: string) => (await server.request('GET', `/v2/alerts/${id}`)).body.status as string;
+
+    // The host goes down: ping pages, disk is held. Many cycles pass while it is held: one `held` entry, no page.
+    values.set('hosts.c.ping', 99);
+    values.set('hosts.c.disk', 99);
+    await until(() => statusOf(disk), (status) => status === 'alerting');
+    await until(async () => events(), (list) => list.includes('ping alerting'));
+    const cycles = async () => Number(/alertform_evaluation_cycle_duration_seconds_count (\d+)/.exec((await server.request('GET', '/metrics')).text)?.[1] ?? 0);
+    const seen = await cycles();
+    await until(cycles, (count) => count >= seen + 5, 10_000, 50);
+    expect(events()).toEqual(['ping alerting']);
+    const held = async () =>
+      ((await server.request('GET', `/v2/alerts/${disk}/timeline`)).body.entries as { kind: string }[]).filter((entry) => entry.kind === 'held');
+    expect(await held()).toHaveLength(1);
+
+    // The host is back, its disk collector still says 99: ping's resolve, then disk's page, once.
+    values.set('hosts.c.ping', 0);
+    await until(() => statusOf(ping), (status) => status === 'healthy');
+    await until(async () => events(), (list) => list.includes('disk alerting'));
+    const after = await cycles();
+    await until(cycles, (count) => count >= after + 5, 10_000, 50);
+    expect(events()).toEqual(['ping alerting', 'ping recovered', 'disk alerting']);
+    expect(await held()).toHaveLength(1);
+
+    // The disk recovers: it was paged, so its resolve goes out.
+    values.set('hosts.c.disk', 0);
+    await until(async () => events(), (list) => list.includes('disk recovered'));
+    expect(events()).toEqual(['ping alerting', 'ping recovered', 'disk alerting', 'disk recovered']);
   });
 });

@@ -135,6 +135,15 @@ describe('the outbox', () => {
       last_error: expect.stringMatching(SERVER_ERROR),
     });
     expect(dead.body.deliveries[0].attempts).toBeGreaterThanOrEqual(3);
+    // The alert's timeline says what became of the delivery, beside the entry that it was written to the outbox.
+    const timeline = await server.request('GET', `/v2/alerts/${dead.body.deliveries[0].alert.id}/timeline`);
+    const kinds = (timeline.body.entries as { kind: string; reason: string | null; channel: { id: string } | null }[]).filter((e) => e.kind.startsWith('notification_'));
+    expect(kinds.map((e) => [e.kind, e.channel?.id])).toEqual([
+      ['notification_failed', channelId],
+      ['notification_sent', channelId],
+    ]);
+    expect(kinds[0]!.reason).toMatch(/^alerting: dead-lettered: webhook answered HTTP 5(03|xx)$/);
+    expect(kinds[1]!.reason).toBe('alerting');
     // Another account sees none of it, neither in the listing nor on its channels.
     const other = await server.request('GET', '/v2/deliveries/?state=dead&state=pending', undefined, { key: 'other-account-key' });
     expect(other.body).toEqual({ deliveries: [], next_page: false });

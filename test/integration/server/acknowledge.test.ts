@@ -78,7 +78,8 @@ describeEachStore('acknowledging on $name', (backend) => {
   it('refuses to acknowledge an alert that is not alerting (409) and another account’s alert (404), with JSON errors', async () => {
     const healthy = await server.request('POST', `/v2/alerts/${calmId}/ack/`, { by: 'Ann' });
     expect(healthy.status).toBe(409);
-    expect(healthy.body.error).toMatchObject({ code: 'conflict', message: 'alert is healthy: only an alerting alert can be acknowledged' });
+    // The refusal names the alert's one state, as `alertform status` does: never judged is "not evaluated", not "healthy".
+    expect(healthy.body.error).toMatchObject({ code: 'conflict', message: 'alert is not evaluated: only an alerting alert can be acknowledged' });
     const other = await server.request('POST', `/v2/alerts/${calmId}/ack/`, { by: 'Ann' }, { key: 'other-tenant-key' });
     expect(other.status).toBe(404);
     expect(other.body.error.code).toBe('not_found');

@@ -118,7 +118,7 @@ describe('criteria on one series', () => {
     expect(historyQueryRange({ type: 'missing', time_period: 5 })).toEqual({ fromMinutes: 5 + 1440, maxDataPoints: 48 });
     expect(historyQueryRange(above(1, 5))).toBeNull();
     expect(queryRangeMinutes(above(1, 5))).toBe(6);
-    expect(queryRangeMinutes(above(1))).toBe(10);
+    expect(queryRangeMinutes(above(1))).toBe(11);
   });
 
   it('missing uses the 24 h history query to know that a silent series had data', () => {

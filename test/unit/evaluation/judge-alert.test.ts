@@ -82,7 +82,9 @@ describe('the settle delay', () => {
     const missing = { letter: 'a', metric: 'x.beat', criteria: { type: 'missing' as const, time_period: 1 } };
     const beat = [{ target: 'x.beat', datapoints: [[1, start] as [number, number], [null, start + 60] as [null, number]] }];
     expect(judgeCriterion(missing, beat, start + 90).state).toBe('holds');
-    expect(judgeCriterion(missing, beat, start + 90, undefined, 60).state).toBe('clear');
+    // 60 s data: the point at `start` covers a whole minute, judged once that minute is older than the delay.
+    expect(judgeCriterion(missing, beat, start + 119, undefined, 60).state).toBe('holds');
+    expect(judgeCriterion(missing, beat, start + 120, undefined, 60).state).toBe('clear');
   });
 });
 

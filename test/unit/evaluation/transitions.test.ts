@@ -117,6 +117,14 @@ describe('notification timing', () => {
     expect(steps[0]!.history).toHaveLength(1);
   });
 
+  it('pages a state_change alert still alerting when its mute or acknowledgement ends, once, and then owes its resolve', () => {
+    // Muted from the start, then muted or acknowledged (an acknowledgement of an episode nobody was paged for), then free.
+    for (const hold of [{ muted: true }, { acknowledged: true }]) {
+      const steps = timeline([[0, holds(), { muted: true }], [5, holds(), hold], [8, holds()], [9, holds()], [10, clear()]], ['state_change']);
+      expect(steps.map((s) => s.sent), JSON.stringify(hold)).toEqual([[], [], ['alerting'], [], ['recovered']]);
+    }
+  });
+
   it('does not send a recovery for an alerting episode the channels never heard of (muted then)', () => {
     const steps = timeline([[0, holds(), { muted: true }], [1, clear()]], ['state_change']);
     expect(steps.map((s) => s.sent)).toEqual([[], []]);

@@ -86,7 +86,7 @@ export async function closeDeliveryGroups(db: PgDatabase, now: number): Promise<
     // The rest waits for the next call: the delivery worker claims (other tenants' pages too) after this returns.
     if (performance.now() - started >= CLOSE_BUDGET_MS) break;
     const closed = await db.transaction(async (tx) => {
-      const [channel] = await tx.query<{ account_id: string; description: string }>('SELECT account_id, description FROM channels WHERE id = $1', [
+      const [channel] = await tx.query<{ account_id: string; description: string; group_by: string | null }>('SELECT account_id, description, group_by FROM channels WHERE id = $1', [
         group.channel_id,
       ]);
       if (!channel) return false;
@@ -99,7 +99,8 @@ export async function closeDeliveryGroups(db: PgDatabase, now: number): Promise<
       );
       if (members.length === 0) return false;
       const rows = members.map((row) => ({ ...row, seq: Number(row.seq), created_at: Number(row.created_at) }));
-      const message = buildGroupedMessage({ id: group.channel_id, description: channel.description }, group.group_key, rows, now);
+      const nodes = channel.group_by ? (JSON.parse(channel.group_by) as ChannelGroupBy).nodes : [];
+      const message = buildGroupedMessage({ id: group.channel_id, description: channel.description, nodes }, group.group_key, rows, now);
       await tx.query(
         `INSERT INTO deliveries (id, account_id, channel_id, alert_id, alert_name, event, payload, next_attempt_at, created_at)
          VALUES ($1, $2, $3, $7, $4, 'grouped', $5, $6, $6)`,

@@ -1,3 +1,5 @@
+import { appendHistory } from './history-rows.js';
+import { deadLetterEntry } from '../delivery-rows.js';
 import { createId } from '../../ids.js';
 import { admitRows, claimWindow, skipLists } from '../outbox.js';
 import type {
@@ -166,11 +168,11 @@ async function claimAdmitted(tx: Queryable, claim: DeliveryClaim): Promise<Claim
 export async function finishDeliveries(tx: Queryable, finished: FinishedDelivery[]): Promise<void> {
   for (const { id, worker, outcome } of finished) {
     const error = outcome.state === 'delivered' ? null : outcome.error;
-    const marked = await tx.query<{ channel_id: string; alert_id: string; seq: number }>(
+    const marked = await tx.query<{ channel_id: string; alert_id: string; seq: number; event: string }>(
       `UPDATE deliveries SET state = $1, attempts = attempts + 1, next_attempt_at = $2, last_error = COALESCE($3, last_error),
          last_attempt_at = $4, finished_at = $5, claimed_by = NULL, claim_expires_at = NULL
        WHERE id = $6 AND claimed_by = $7 AND state = 'pending'
-       RETURNING channel_id, alert_id, seq`,
+       RETURNING channel_id, alert_id, seq, event`,
       [outcome.state, outcome.state === 'pending' ? outcome.nextAttemptAt : outcome.at, error, outcome.at, outcome.state === 'pending' ? null : outcome.at, id, worker],
     );
     const row = marked[0];
@@ -186,6 +188,7 @@ export async function finishDeliveries(tx: Queryable, finished: FinishedDelivery
         [outcome.nextAttemptAt, row.channel_id, row.alert_id, row.seq],
       );
     }
+    if (outcome.state === 'dead') await appendHistory(tx, [deadLetterEntry(row.alert_id, row.channel_id, row.event, outcome)]);
   }
 }
 

@@ -1,6 +1,6 @@
 import { createId } from '../../ids.js';
 import type { ChannelThrottle } from '../../../model/noise-control.js';
-import { notifiedChannels, throttleBatch, type ThrottledChannel, type ThrottleWindow } from '../../throttle/throttle-window.js';
+import { notifiedChannels, pairKey, resolvePairs, throttleBatch, type ThrottledChannel, type ThrottleWindow } from '../../throttle/throttle-window.js';
 import { buildThrottledSummary, THROTTLED_SUMMARY_NAME, type HeldRow } from '../../throttle/summary.js';
 import type { EvaluationUpdate } from '../evaluation-store.js';
 import type { DeliveryQuery, DeliveryRecord } from '../outbox.js';
@@ -31,8 +31,13 @@ export async function throttleEvaluations(tx: Queryable, items: EvaluationUpdate
     items,
     rows.map((row): ThrottledChannel => ({ id: row.id, description: row.description, throttle: JSON.parse(row.throttle) as ChannelThrottle })),
   );
+  // A resolve to a throttled channel whose alerting is held for a summary is held beside it: the channel's window
+  // row is locked too (a closer making that summary meanwhile waits, or has marked the held row already).
+  const pairs = resolvePairs(items, new Set(rows.map((row) => row.id)));
+  const locked = [...new Set([...channels.map((channel) => channel.id), ...pairs.map((pair) => pair.channelId)])].sort();
   const windows = new Map<string, ThrottleWindow | null>();
-  for (const channel of channels) {
+  for (const id of locked) {
+    const channel = { id };
     // A new row (0, 0, 0) is "no window": the decision opens one.
     const [row] = await tx.query<ThrottleWindow>(
       `INSERT INTO throttle_windows (channel_id, started_at, ends_at, sent) VALUES ($1, 0, 0, 0)
@@ -42,7 +47,18 @@ export async function throttleEvaluations(tx: Queryable, items: EvaluationUpdate
     );
     windows.set(channel.id, row ?? null);
   }
-  const batch = throttleBatch(items, channels, windows);
+  const unannounced = new Map<string, ThrottleWindow>();
+  if (pairs.length > 0) {
+    const found = await tx.query<{ channel_id: string; alert_id: string; startedAt: string; endsAt: string }>(
+      `SELECT DISTINCT ON (h.channel_id, h.alert_id) h.channel_id, h.alert_id, h.window_started_at AS "startedAt", h.window_ends_at AS "endsAt"
+       FROM held_notifications h JOIN unnest($1::text[], $2::text[]) AS p(channel_id, alert_id) ON h.channel_id = p.channel_id AND h.alert_id = p.alert_id
+       WHERE h.event = 'alerting' AND h.summary_id IS NULL
+       ORDER BY h.channel_id, h.alert_id, h.window_started_at DESC`,
+      [pairs.map((pair) => pair.channelId), pairs.map((pair) => pair.alertId)],
+    );
+    for (const row of found) unannounced.set(pairKey(row.channel_id, row.alert_id), { startedAt: Number(row.startedAt), endsAt: Number(row.endsAt), sent: 0 });
+  }
+  const batch = throttleBatch(items, channels, windows, unannounced);
   for (const [channelId, window] of batch.windows) {
     await tx.query('UPDATE throttle_windows SET started_at = $2, ends_at = $3, sent = $4 WHERE channel_id = $1', [
       channelId,

@@ -79,8 +79,8 @@ export function closeDeliveryGroups(db: Database, now: number): number {
     // The rest waits for the next call: the delivery worker claims (other tenants' pages too) after this returns.
     if (performance.now() - started >= CLOSE_BUDGET_MS) break;
     const close = db.transaction(() => {
-      const channel = db.prepare('SELECT account_id, description FROM channels WHERE id = ?').get(group.channel_id) as
-        | { account_id: string; description: string }
+      const channel = db.prepare('SELECT account_id, description, group_by FROM channels WHERE id = ?').get(group.channel_id) as
+        | { account_id: string; description: string; group_by: string | null }
         | undefined;
       if (!channel) return false;
       const deliveryId = createId();
@@ -91,7 +91,8 @@ export function closeDeliveryGroups(db: Database, now: number): number {
         )
         .all(deliveryId, group.channel_id, group.group_key) as GroupMemberRow[];
       if (members.length === 0) return false;
-      const message = buildGroupedMessage({ id: group.channel_id, description: channel.description }, group.group_key, members, now);
+      const nodes = channel.group_by ? (JSON.parse(channel.group_by) as ChannelGroupBy).nodes : [];
+      const message = buildGroupedMessage({ id: group.channel_id, description: channel.description, nodes }, group.group_key, members, now);
       db.prepare(
         `INSERT INTO deliveries (id, account_id, channel_id, alert_id, alert_name, event, payload, next_attempt_at, created_at)
          VALUES (?, ?, ?, ?, ?, 'grouped', ?, ?, ?)`,

@@ -1,3 +1,5 @@
+import { appendHistory } from './history-rows.js';
+import { deadLetterEntry } from '../delivery-rows.js';
 import type { Database } from 'better-sqlite3';
 import { createId } from '../../ids.js';
 import { admitRows, claimWindow, skipLists } from '../outbox.js';
@@ -129,6 +131,7 @@ export function finishDeliveries(db: Database, finished: FinishedDelivery[]): vo
        AND (channel_id, alert_id) = (SELECT channel_id, alert_id FROM deliveries WHERE id = @id)
        AND seq > (SELECT seq FROM deliveries WHERE id = @id)`,
   );
+  const deliveryOf = db.prepare('SELECT alert_id, channel_id, event FROM deliveries WHERE id = ?');
   db.transaction(() => {
     for (const { id, worker, outcome } of finished) {
       const error = outcome.state === 'delivered' ? null : outcome.error;
@@ -144,6 +147,10 @@ export function finishDeliveries(db: Database, finished: FinishedDelivery[]): vo
       if (changed === 0) continue;
       channelError.run(error === null ? null : JSON.stringify({ time: Math.floor(outcome.at / 1000), message: error }), id);
       if (outcome.state === 'pending') holdFollowers.run({ next: outcome.nextAttemptAt, id });
+      if (outcome.state === 'dead') {
+        const row = deliveryOf.get(id) as { alert_id: string; channel_id: string; event: string };
+        appendHistory(db, [deadLetterEntry(row.alert_id, row.channel_id, row.event, outcome)]);
+      }
     }
   })();
 }

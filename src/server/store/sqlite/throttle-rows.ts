@@ -1,7 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import { createId } from '../../ids.js';
 import type { ChannelThrottle } from '../../../model/noise-control.js';
-import { notifiedChannels, throttleBatch, type ThrottledChannel, type ThrottleWindow } from '../../throttle/throttle-window.js';
+import { notifiedChannels, pairKey, resolvePairs, throttleBatch, type ThrottledChannel, type ThrottleWindow } from '../../throttle/throttle-window.js';
 import { buildThrottledSummary, THROTTLED_SUMMARY_NAME, type HeldRow } from '../../throttle/summary.js';
 import type { EvaluationUpdate } from '../evaluation-store.js';
 import type { DeliveryQuery, DeliveryRecord } from '../outbox.js';
@@ -32,7 +32,17 @@ export function throttleEvaluations(db: Database, items: EvaluationUpdate[]): Ev
   );
   const read = db.prepare('SELECT started_at AS startedAt, ends_at AS endsAt, sent FROM throttle_windows WHERE channel_id = ?');
   const windows = new Map(channels.map((channel) => [channel.id, (read.get(channel.id) as ThrottleWindow | undefined) ?? null]));
-  const batch = throttleBatch(items, channels, windows);
+  // The alerting notifications still held for a summary that the round's resolves would resolve.
+  const unannounced = new Map<string, ThrottleWindow>();
+  const heldAlerting = db.prepare(
+    `SELECT window_started_at AS startedAt, window_ends_at AS endsAt FROM held_notifications
+     WHERE channel_id = ? AND alert_id = ? AND event = 'alerting' AND summary_id IS NULL ORDER BY window_started_at DESC LIMIT 1`,
+  );
+  for (const { channelId, alertId } of resolvePairs(items, new Set(rows.map((row) => row.id)))) {
+    const found = heldAlerting.get(channelId, alertId) as { startedAt: number; endsAt: number } | undefined;
+    if (found) unannounced.set(pairKey(channelId, alertId), { ...found, sent: 0 });
+  }
+  const batch = throttleBatch(items, channels, windows, unannounced);
   const write = db.prepare(
     `INSERT INTO throttle_windows (channel_id, started_at, ends_at, sent) VALUES (?, ?, ?, ?)
      ON CONFLICT (channel_id) DO UPDATE SET started_at = excluded.started_at, ends_at = excluded.ends_at, sent = excluded.sent`,

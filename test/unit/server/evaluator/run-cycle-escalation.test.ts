@@ -13,7 +13,9 @@ afterEach(async () => {
 describe('an evaluation cycle with escalation steps', () => {
   it('writes each step to its own channels, records held steps with why, and sends the recovery to the escalated channels', async () => {
     let value = 95;
-    const fake = await startFakeRender((request) => ({ series: request.targets.map((t) => makeSeries(t, [value, value], T0, 30)) }));
+    // The data follows the clock: an instantaneous criterion reads the latest point of its 10-minute look-back.
+    let at = T0;
+    const fake = await startFakeRender((request) => ({ series: request.targets.map((t) => makeSeries(t, [value, value], at, 30)) }));
     closers.push(fake.close);
     const graphite = createGraphiteClient({ baseUrl: fake.url });
     const store = new MemoryEvaluationStore();
@@ -23,7 +25,10 @@ describe('an evaluation cycle with escalation steps', () => {
       escalation: [{ after_minutes: 10, notification_channels: ['lead'] }, { after_minutes: 20, notification_channels: ['boss'] }],
     });
     const alert = store.alerts.get('cpu')!;
-    const cycle = (minute: number) => runEvaluationCycle({ store, graphite, now: () => (T0 + minute * 60) * 1000 });
+    const cycle = (minute: number) => {
+      at = T0 + minute * 60;
+      return runEvaluationCycle({ store, graphite, now: () => at * 1000 });
+    };
     const outboxFrom = (from: number) => store.outbox.slice(from).map((d) => `${d.notification.event}>${d.channelId}`);
 
     await cycle(0);

@@ -16,7 +16,7 @@ function outboxOf(store: MemoryEvaluationStore, from = 0) {
 }
 
 /** Values per series name; the fake answers each target with the series whose names match it. */
-async function graphiteWith(values: () => Record<string, (number | null)[]>, fail: (target: string) => RenderReply | null = () => null) {
+async function graphiteWith(values: () => Record<string, (number | null)[]>, fail: (target: string) => RenderReply | null = () => null, end: () => number = () => NOW) {
   const fake = await startFakeRender((request) => {
     for (const target of request.targets) {
       const failure = fail(target);
@@ -24,7 +24,7 @@ async function graphiteWith(values: () => Record<string, (number | null)[]>, fai
     }
     const series = Object.entries(values())
       .filter(([name]) => request.targets.some((t) => new RegExp(`^${t.replace(/\./g, '\\.').replace(/\*/g, '[^.]*')}$`).test(name)))
-      .map(([name, data]) => makeSeries(name, data, NOW, 30));
+      .map(([name, data]) => makeSeries(name, data, end(), 30));
     return { series };
   });
   closers.push(fake.close);
@@ -96,14 +96,18 @@ describe('an evaluation cycle', () => {
   });
 
   it('keeps its state across a restart: no second notification within the backoff', async () => {
-    const { client } = await graphiteWith(() => ({ 'db.load': [5, 5] }));
+    // The data follows the clock: an instantaneous criterion reads the latest point of its 10-minute look-back.
+    let at = NOW;
+    const { client } = await graphiteWith(() => ({ 'db.load': [5, 5] }), undefined, () => at);
     const store = storeWithChannel();
     store.addAlert({ id: 'load', metric: 'db.load', alertCriteria: { type: 'above', above_value: 1 }, notificationChannels: ['ch1'], notificationType: ['every', 60] });
     await runEvaluationCycle({ store, graphite: client, now: () => NOW * 1000 });
     expect(outboxOf(store).map((s) => s.notification.event)).toEqual(['alerting']);
     // A new process: a fresh client over the same stored rows.
-    await runEvaluationCycle({ store, graphite: createGraphiteClient({ baseUrl: (await graphiteWith(() => ({ 'db.load': [5, 5] }))).fake.url }), now: () => (NOW + 600) * 1000 });
+    at = NOW + 600;
+    await runEvaluationCycle({ store, graphite: createGraphiteClient({ baseUrl: (await graphiteWith(() => ({ 'db.load': [5, 5] }), undefined, () => at)).fake.url }), now: () => (NOW + 600) * 1000 });
     expect(outboxOf(store, 1)).toEqual([]);
+    at = NOW + 3600;
     await runEvaluationCycle({ store, graphite: client, now: () => (NOW + 3600) * 1000 });
     expect(outboxOf(store, 1).map((s) => s.notification.event)).toEqual(['reminder']);
   });

@@ -74,7 +74,7 @@ describe('webhook', () => {
       ['query_failed', 'query_failed'],
       ['query_recovered', 'query_recovered'],
       ['flapping', 'flapping'],
-      ['throttled_summary', 'grouped'],
+      ['throttled_summary', 'throttled'],
     ];
     const schemaEvents = (webhookSchema.properties.event as { enum: string[] }).enum;
     for (const [kind, event] of events) {

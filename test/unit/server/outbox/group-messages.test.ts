@@ -1,3 +1,4 @@
+import { buildWebhookPayload } from '../../../../src/server/notifiers/webhook.js';
 import { describe, expect, it } from 'vitest';
 import { buildGroupedMessage, memberDueAt, splitGroupedDeliveries } from '../../../../src/server/outbox/group-messages.js';
 import type { EvaluationUpdate } from '../../../../src/server/store/evaluation-store.js';
@@ -28,9 +29,16 @@ describe('grouped delivery', () => {
 
   it('counts every member and names the first 10, oldest first', () => {
     const rows = Array.from({ length: 12 }, (_, i) => ({ seq: 12 - i, alert_id: `a${i}`, alert_name: `alert ${i}`, event: 'alerting', series: `s.dc1.h${i}`, value: i, created_at: 1_000 + i }));
-    const message = buildGroupedMessage({ id: 'c', description: 'dc hook' }, 'dc1', rows, 60_000);
+    const message = buildGroupedMessage({ id: 'c', description: 'dc hook', nodes: [1] }, 'dc1', rows, 60_000);
     expect(message.event).toBe('grouped');
     expect(message.grouped!.count).toBe(12);
+    // The group's own stable id (the outbox's alert id of the group), its nodes, and its members' series and values.
+    expect([message.alert.id, message.grouped!.group_id, message.grouped!.nodes]).toEqual(['group:dc1', 'group:dc1', [1]]);
+    expect(buildGroupedMessage({ id: 'c', description: 'dc hook', nodes: [1] }, 'dc1', rows, 90_000).alert.id).toBe('group:dc1');
+    expect(message.triggered.slice(0, 2)).toEqual([{ metric: 's.dc1.h0', value: 0 }, { metric: 's.dc1.h1', value: 1 }]);
+    const body = buildWebhookPayload(message);
+    expect(body).toMatchObject({ alert_id: 'group:dc1', event: 'grouped', metric: 's.dc1.h0', value: 0, graph: null, thresholds: { above: null, below: null } });
+    expect(body.criteria).toBe('group dc1 of dc hook: 12 notifications');
     expect(message.grouped!.members.map((member) => member.alert_name)).toEqual(rows.slice(0, 10).map((row) => row.alert_name));
   });
 });

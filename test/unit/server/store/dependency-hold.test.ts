@@ -8,11 +8,15 @@ const state = {
   escalation: { alertingSince: 100, escalatedSteps: [5], heldSteps: [], escalatedChannels: ['boss'] },
 };
 
-function update(events: { event: string; channels: string[]; series: string[] }[]): EvaluationUpdate {
+/** A round's update of the child; a transition to alerting writes its `alerting` entries (an offer again after a hold does not). */
+function update(events: { event: string; channels: string[]; series: string[] }[], offeredAgain = false): EvaluationUpdate {
   const notifications = events.map(({ event, series }) => ({ event, time: 100, alert: { metric: 'hosts.*.disk' }, triggered: series.map((metric) => ({ metric, value: 9 })) }));
   return {
     alertId: 'child', status: 'alerting', currentlyTriggeredMetrics: ['hosts.a.disk'], evalState: JSON.stringify(state),
-    history: events.flatMap(({ event, channels, series }) => channels.map((channelId) => ({ status: 'notification_sent' as const, value: 9, metric: series[0] ?? '', time: 100, channelId, reason: event }))),
+    history: [
+      ...events.filter(({ event }) => event === 'alerting' && !offeredAgain).flatMap(({ series }) => series.map((metric) => ({ status: 'alerting' as const, value: 9, metric, time: 100 }))),
+      ...events.flatMap(({ event, channels, series }) => channels.map((channelId) => ({ status: 'notification_sent' as const, value: 9, metric: series[0] ?? '', time: 100, channelId, reason: event }))),
+    ],
     deliveries: events.flatMap(({ event, channels }, i) => channels.map((channelId) => ({ channelId, event, payload: notifications[i], createdAt: 100_000 }))),
   };
 }
@@ -30,12 +34,20 @@ describe('holding a child while its parent alerts', () => {
     // no_data names no series: the alert's query, whose node 1 is `*`, matches no ping series: it goes out.
     expect(held!.deliveries.map((delivery) => delivery.event)).toEqual(['no_data']);
     expect(held!.history.map((entry) => [entry.status, 'reason' in entry ? entry.reason : null])).toEqual([
+      ['alerting', null],
       ['notification_sent', 'no_data'],
       ['held', 'depends on ping, which is alerting'],
       ['held', 'depends on ping, which is alerting'],
     ]);
     const told = JSON.parse(held!.evalState!);
     expect([told.alertingNotified, told.pagedChannels, told.noDataNotified, told.escalation.escalatedChannels]).toEqual([false, undefined, true, []]);
+  });
+
+  it('holds quietly an alerting page offered again each cycle while the parent alerts (its hold was recorded once)', () => {
+    const [again] = holdDependents([update([{ event: 'alerting', channels: ['c1'], series: ['hosts.a.disk'] }], true)], children, alertingPing);
+    expect(again!.deliveries).toEqual([]);
+    expect(again!.history).toEqual([]);
+    expect(JSON.parse(again!.evalState!).alertingNotified).toBe(false);
   });
 
   it('lets through a page one of whose series no parent series holds, resolves always, and everything of a healthy parent', () => {
