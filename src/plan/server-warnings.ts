@@ -1,6 +1,7 @@
 import type { AlertformClient } from '../client/api.js';
 import type { Definitions } from '../definitions/definitions.js';
 import type { ActualState } from './state.js';
+import { SENSITIVE } from '../redact/placeholder.js';
 
 /** A check of the server's /readyz that is ready but warns (alertform serve: `email` without an SMTP server). */
 export interface ServerWarning {
@@ -35,7 +36,8 @@ export function serverWarningsFor(definitions: Definitions, actual: ActualState,
   ]);
   const notifying = definitions.alerts.filter((alert) => (alert.spec.notification_channels ?? []).some((ref) => emailChannels.has(ref)));
   if (notifying.length === 0) return [];
-  const names = notifying.slice(0, 3).map((alert) => `"${alert.key}"`).join(', ');
+  // A name written with a ${VAR} is a secret here as everywhere else in a plan.
+  const names = notifying.slice(0, 3).map((alert) => `"${alert.sensitivePaths.includes('name') ? SENSITIVE : alert.key}"`).join(', ');
   const more = notifying.length > 3 ? ` and ${notifying.length - 3} more` : '';
   return [`the server says: ${email.warning} (alerts ${names}${more} notify an email channel)`];
 }

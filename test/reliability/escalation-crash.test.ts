@@ -42,14 +42,16 @@ describe.concurrent.each(storeBackends())('escalation across kill -9 on $name', 
     const dir = await mkdtemp(join(tmpdir(), 'alertform-escalation-crash-'));
     closers.push(() => rm(dir, { recursive: true, force: true }));
     let value = 500;
+    const epoch = Date.now();
+    /** The server's clock (ms), RATE times faster from the epoch: Graphite answers points of the server's own now. */
+    const serverNow = () => epoch + (Date.now() - epoch) * RATE;
     const render = await startFakeRender((request) => ({
-      series: request.targets.map((target) => makeSeries(target, [value, value], Math.floor(Date.now() / 1000) - 30, 30)),
+      series: request.targets.map((target) => makeSeries(target, [value, value], Math.floor(serverNow() / 1000) - 30, 30)),
     }));
     closers.push(render.close);
     const receiver = await startWebhookReceiver();
     closers.push(receiver.close);
     const db = backend.name === 'sqlite' ? join(dir, 'alertform.db') : await backend.createDb();
-    const epoch = Date.now();
     const start = () =>
       spawnServe({
         db,

@@ -62,7 +62,7 @@ function rawGet(base: string, path: string): Promise<number> {
 
 describe('signed-link tokens in the request log, whatever the spelling', () => {
   it('never show, and every request is still logged', async () => {
-    const server = await spawnServe({ db: join(dir, 'log.db'), logLevel: 'info' });
+    const server = await spawnServe({ db: join(dir, 'log.db'), logLevel: 'debug' });
     const statuses: number[] = [];
     try {
       for (const path of spellings) statuses.push(await rawGet(server.url, path));

@@ -37,7 +37,7 @@ describe.each(backends)('webhook signatures on $name', (backend) => {
     async () => {
       const db = backend.name === 'sqlite' ? join(dir, 'sig.db') : await backend.createDb();
       const receiver = await startWebhookReceiver();
-      const start = () => spawnServe({ db, key: 'owner-key-0123456789abcdefghij', logLevel: 'info', extraArgs: ['--allow-private-destinations', '--api-key', OTHER_KEY] });
+      const start = () => spawnServe({ db, key: 'owner-key-0123456789abcdefghij', logLevel: 'debug', extraArgs: ['--allow-private-destinations', '--api-key', OTHER_KEY] });
       let server: ServeProcess = await start();
       const call = async (method: string, path: string, body?: unknown, key = server.key) => {
         const answer = await fetch(`${server.url}${path}`, {

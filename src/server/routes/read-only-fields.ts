@@ -2,7 +2,7 @@ import { invalidBody } from '../errors.js';
 
 /** Fields of the read objects a PUT accepts and ignores, so that an object read by GET can be sent back as it is. */
 export const READ_ONLY_FIELDS = {
-  alert: ['id', 'status', 'muted', 'currently_triggered_metrics', 'acknowledgement'],
+  alert: ['id', 'status', 'muted', 'currently_triggered_metrics', 'acknowledgement', 'state', 'evaluated_by'],
   channel: ['id', 'last_error', 'pending_deliveries', 'oldest_pending_seconds'],
   schedule: ['id', 'alerts'],
 } as const;

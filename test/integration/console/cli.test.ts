@@ -101,7 +101,8 @@ describe('alertform history', { timeout: 120_000 }, () => {
     expect(json.code).toBe(0);
     const body = JSON.parse(json.stdout);
     expect(body).toMatchObject({ formatVersion: 1, alert: { id, name: 'Hot CPU' }, days: 1 });
-    expect(body.entries.map((e: { kind: string }) => e.kind)).toEqual(['muted', 'notification_sent', 'alerting']);
+    // The email is dead-lettered (this server has no SMTP server): history says so once the outbox has tried it.
+    expect(body.entries.map((e: { kind: string }) => e.kind).filter((kind: string) => kind !== 'notification_failed')).toEqual(['muted', 'notification_sent', 'alerting']);
   });
 
   it('says so for an unknown alert or a bad --days, exit 1', async () => {

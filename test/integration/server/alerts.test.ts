@@ -81,6 +81,8 @@ describeEachStore('on $name', (backend) => {
         depends_on: null,
         // Nothing evaluates this test server: what it stores is nobody's judgement.
         state: 'not_evaluated',
+        // Without a carbon receiver every alert is evaluated by render polling.
+        evaluated_by: 'render',
       });
       // The hosted API's fields in its order, then alertform's extensions.
       expect(Object.keys(read.body)).toEqual([
@@ -88,7 +90,7 @@ describeEachStore('on $name', (backend) => {
         'notification_type', 'scheduled_mutes', 'currently_triggered_metrics', 'muted', 'status', 'info',
         'on_query_failure', 'escalation', 'acknowledgement', 'flap_guard', 'pagerduty_severity', 'opsgenie_priority',
         'settle_seconds',
-        'on_no_data', 'depends_on', 'state',
+        'on_no_data', 'depends_on', 'state', 'evaluated_by',
       ]);
     });
 

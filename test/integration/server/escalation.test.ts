@@ -88,8 +88,10 @@ describeEachStore('escalation on $name', (backend) => {
   describe('evaluated with an injected clock', () => {
     it('sends each step at its minute, once, to its own channels through the outbox, and the recovery to the escalated channels too', async () => {
       let value = 95;
+      /** The cycle's clock (ms): Graphite answers points of the cycle's own minute, as a real one would. */
+      let clock = Date.now();
       const render = await startFakeRender((request) => ({
-        series: request.targets.map((target) => makeSeries(target, [value, value], Math.floor(Date.now() / 1000) - 30, 30)),
+        series: request.targets.map((target) => makeSeries(target, [value, value], Math.floor(clock / 1000) - 30, 30)),
       }));
       try {
         const alertName = name();
@@ -110,7 +112,8 @@ describeEachStore('escalation on $name', (backend) => {
         const sentAt: Record<number, string[]> = {};
         let seen = 0;
         for (const minute of [0, 1, 14, 15, 16, 29, 30, 31, 45]) {
-          await runEvaluationCycle({ store: server.store.evaluation, graphite, now: () => start + minute * 60_000 });
+          clock = start + minute * 60_000;
+          await runEvaluationCycle({ store: server.store.evaluation, graphite, now: () => clock });
           const all = await server.request('GET', `/v2/deliveries/?alert_id=${id}&state=pending&state=dead&state=delivered&max=100`);
           const deliveries = all.body.deliveries as { event: string; channel: { description: string } }[];
           sentAt[minute] = deliveries.slice(seen).map((d) => `${d.event}>${d.channel.description}`);
@@ -128,7 +131,8 @@ describeEachStore('escalation on $name', (backend) => {
           45: [],
         });
         value = 10;
-        await runEvaluationCycle({ store: server.store.evaluation, graphite, now: () => start + 46 * 60_000 });
+        clock = start + 46 * 60_000;
+        await runEvaluationCycle({ store: server.store.evaluation, graphite, now: () => clock });
         const after = await server.request('GET', `/v2/deliveries/?alert_id=${id}&state=pending&state=dead&state=delivered&max=100`);
         expect(after.body.deliveries.slice(seen).map((d: { event: string; channel: { description: string } }) => `${d.event}>${d.channel.description}`).sort()).toEqual(
           ['recovered>lead', 'recovered>manager', 'recovered>oncall'],

@@ -65,7 +65,7 @@ describe.skipIf(availability.skip)('the server on PostgreSQL', () => {
       expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
       const notReady = await fetch(`${server.url}/readyz`);
       expect(notReady.status).toBe(503);
-      expect(await notReady.json()).toMatchObject({ checks: [{ name: 'database', ready: false }] });
+      expect(((await notReady.json()) as { checks: unknown[] }).checks).toContainEqual(expect.objectContaining({ name: 'database', ready: false }));
       await postgres.startServer();
       expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
       expect((await call('GET', `/v2/alerts/${created.body.id}/`)).body.name).toBe('before');

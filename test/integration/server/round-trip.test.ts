@@ -20,14 +20,19 @@ async function create(path: string, body: unknown): Promise<string> {
   return created.body.id as string;
 }
 
-/** GET, PUT the same object back, GET again: both reads must be equal and the PUT 200. */
-async function expectRoundTrip(itemPath: string, on: TestServer = server) {
+/**
+ * GET, PUT the same object back, GET again: both reads must be equal and the PUT 200. `live` names fields the
+ * server's own work moves between the reads (a failing channel's retries renew its last_error), compared by shape.
+ */
+async function expectRoundTrip(itemPath: string, on: TestServer = server, live: string[] = []) {
   const read = await on.request('GET', itemPath);
   expect(read.status).toBe(200);
   const put = await on.request('PUT', itemPath, read.body);
   expect(put.status, put.text).toBe(200);
   const again = await on.request('GET', itemPath);
-  expect(again.body).toEqual(read.body);
+  const settled = (body: Record<string, unknown>) => Object.fromEntries(Object.entries(body).filter(([key]) => !live.includes(key)));
+  expect(settled(again.body)).toEqual(settled(read.body));
+  for (const key of live) expect(typeof again.body[key]).toBe(typeof read.body[key]);
   return read.body;
 }
 
@@ -79,7 +84,7 @@ describe('PUT of an object as GET returned it', () => {
       const pager = await paging.server.request('POST', '/v2/notifications/', { type: 'pagerduty', description: 'rt-pager', destination: 'integration-key', auto_resolve: true });
       await paging.page('rt-pager');
       await until(() => paging.server.request('GET', `/v2/notifications/${pager.body.id}/`), (r) => r.body.last_error !== undefined);
-      const pagerRead = await expectRoundTrip(`/v2/notifications/${pager.body.id}/`, paging.server);
+      const pagerRead = await expectRoundTrip(`/v2/notifications/${pager.body.id}/`, paging.server, ['last_error', 'pending_deliveries', 'oldest_pending_seconds']);
       expect(pagerRead.last_error).toEqual({ time: expect.stringMatching(/^\d+$/), message: expect.stringContaining('HTTP 5xx') });
     } finally {
       await paging.close();

@@ -45,6 +45,6 @@ describe('alertform serve --config', () => {
     expect(result.status).toBe(1);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain(`${config}:2:1  graphit_url  unknown field "graphit_url"`);
-    expect(result.stderr).toContain(`${config}:3:16  eval_interval  must be a duration such as 30s, 15m or 24h`);
+    expect(result.stderr).toContain(`${config}:3:16  eval_interval  must be a duration such as 90s, 15m, 2h or 1h30m`);
   });
 });
