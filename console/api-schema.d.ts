@@ -778,6 +778,11 @@ export interface components {
             /** @description Read-only (an alertform extension), accepted on PUT so that an object read by GET can be sent back unchanged: ignored. */
             state?: string;
             /**
+             * @description Read-only (an alertform extension): how the server judges the alert, on the metric stream or by render polling. Accepted on PUT so that an object read by GET can be sent back unchanged: ignored.
+             * @enum {unknown}
+             */
+            evaluated_by?: "stream" | "render";
+            /**
              * @description Extension (alertform): the severity of this alert's PagerDuty events. null or absent: critical (query failures: error).
              * @enum {null|string}
              */

@@ -233,12 +233,14 @@ describeEachStore('noise that scales with the outage, on a running server', (bac
     await until(async () => events(), (list) => list.includes('disk alerting'));
     const after = await cycles();
     await until(cycles, (count) => count >= after + 5, 10_000, 50);
-    expect(events()).toEqual(['ping alerting', 'ping recovered', 'disk alerting']);
+    // Ping's resolve and disk's page leave in the same round, to the outbox's two chains: either may land first.
+    expect([...events()].sort()).toEqual(['disk alerting', 'ping alerting', 'ping recovered']);
     expect(await held()).toHaveLength(1);
 
     // The disk recovers: it was paged, so its resolve goes out.
     values.set('hosts.c.disk', 0);
     await until(async () => events(), (list) => list.includes('disk recovered'));
-    expect(events()).toEqual(['ping alerting', 'ping recovered', 'disk alerting', 'disk recovered']);
+    expect(events().filter((event) => event.startsWith('disk'))).toEqual(['disk alerting', 'disk recovered']);
+    expect(events()).toHaveLength(4);
   });
 });
