@@ -94,14 +94,15 @@ describe('rendering within a budget', () => {
     const started = performance.now();
     const text = renderTemplate(body, view(5_000, (i) => `a.very.long.metric.name.${'x'.repeat(200)}.${i}`), 'html')!;
     expect(text).toContain('by alertform');
-    // Generous: about a millisecond on a quiet machine; the freeze it bounds took minutes.
-    expect(performance.now() - started).toBeLessThan(250);
+    // About a millisecond on a quiet machine; the freeze it bounds took minutes. The bound is far from both, so a
+    // loaded machine (CI runs this beside the integration tests) never fails it; bench:templates holds the speed.
+    expect(performance.now() - started).toBeLessThan(5_000);
   });
 
   it('a template stored before the rules renders as the default message (null), never the tower', () => {
     const started = performance.now();
     expect(renderTemplate(tower(11), view(5), 'plain')).toBeNull();
-    expect(performance.now() - started).toBeLessThan(250);
+    expect(performance.now() - started).toBeLessThan(5_000);
   });
 
   it('never ends a cut inside an escape', () => {
