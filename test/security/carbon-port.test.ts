@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CarbonPoint } from '../../src/stream/carbon-point.js';
 import type { CarbonReceiver } from '../../src/server/stream/carbon-receiver.js';
-import { measureLag } from '../helpers/event-loop-lag.js';
+import { healthWhile } from '../helpers/event-loop-lag.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { until } from '../helpers/until.js';
 
@@ -73,30 +73,6 @@ function value(text: string, name: string): number {
   return line === undefined ? 0 : Number(line.slice(line.lastIndexOf(' ') + 1));
 }
 
-/** Asks /healthz every 20 ms while `work` runs; the slowest answer, ms, and the event loop's longest hold. */
-async function healthWhile<T>(work: () => Promise<T>): Promise<{ slowestMs: number; maxLagMs: number; answers: number }> {
-  let running = true;
-  let slowestMs = 0;
-  let answers = 0;
-  const probing = (async () => {
-    while (running) {
-      const started = performance.now();
-      const response = await fetch(`${server.url}/healthz`);
-      expect(response.status).toBe(200);
-      answers += 1;
-      slowestMs = Math.max(slowestMs, performance.now() - started);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  })();
-  try {
-    const { maxLagMs } = await measureLag(work);
-    return { slowestMs, maxLagMs, answers };
-  } finally {
-    running = false;
-    await probing;
-  }
-}
-
 // Loose bounds for a loaded shared machine: the senders run in the same process as the server.
 const FAST_MS = 1_000;
 
@@ -104,7 +80,7 @@ describe('the carbon port under hostile input', () => {
   it('refuses 10 MB lines without buffering them, and reads the next line', async () => {
     const before = value(await metrics(), 'alertform_carbon_lines_invalid_total{reason="too_long"}');
     const huge = Buffer.alloc(10 * 1024 * 1024, 'a');
-    const health = await healthWhile(() => send('plaintext', huge, Buffer.from(' 1 1700000000\ngood.after_long 2 1700000000\n'), huge));
+    const health = await healthWhile(server.url, () => send('plaintext', huge, Buffer.from(' 1 1700000000\ngood.after_long 2 1700000000\n'), huge));
     await until(async () => received.some((point) => point.path === 'good.after_long'), Boolean);
     const text = await metrics();
     // Two huge lines, each refused once (the first ended by its newline, the second by the end of the connection).
@@ -118,7 +94,7 @@ describe('the carbon port under hostile input', () => {
     const junk = Buffer.alloc(2 * 1024 * 1024);
     // Deterministic junk: every byte value, newlines among them, so that many short "lines" are refused.
     for (let k = 0; k < junk.length; k += 1) junk[k] = (k * 7919 + (k >> 8)) & 0xff;
-    const health = await healthWhile(() => send('plaintext', junk, Buffer.from('\ngood.after_junk 3 1700000000\n')));
+    const health = await healthWhile(server.url, () => send('plaintext', junk, Buffer.from('\ngood.after_junk 3 1700000000\n')));
     await until(async () => received.some((point) => point.path === 'good.after_junk'), Boolean);
     const after = await metrics();
     const refused = ['fields', 'path', 'value', 'timestamp', 'too_long'].reduce(
@@ -188,7 +164,7 @@ describe('the carbon port under hostile input', () => {
         ),
       );
     try {
-      const health = await healthWhile(async () => {
+      const health = await healthWhile(server.url, async () => {
         // Three waves of 500 (within the listen backlog, so that every connection reaches the server): the server
         // keeps MAX_CONNECTIONS of them and closes, and counts, every other.
         for (let k = 0; k < 3; k += 1) {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGraphiteClient } from '../../src/graphite/render-client.js';
 import { runEvaluationCycle } from '../../src/server/evaluator/run-cycle.js';
-import { measureLag } from '../helpers/event-loop-lag.js';
+import { healthWhile } from '../helpers/event-loop-lag.js';
 import { makeSeries, startFakeRender } from '../helpers/fake-render-server.js';
 import { MemoryEvaluationStore } from '../helpers/memory-evaluation-store.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -25,31 +25,6 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-/** Asks /healthz every 20 ms while `work` runs; resolves with the work's lag measure and the slowest answer, ms. */
-async function probeHealthWhile<T>(work: () => Promise<T>) {
-  let running = true;
-  let slowestMs = 0;
-  let answers = 0;
-  const probing = (async () => {
-    while (running) {
-      const started = performance.now();
-      const response = await fetch(`${server.url}/healthz`);
-      expect(response.status).toBe(200);
-      answers += 1;
-      slowestMs = Math.max(slowestMs, performance.now() - started);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  })();
-  try {
-    return { ...(await measureLag(work)), slowestMs, get answers() {
-      return answers;
-    } };
-  } finally {
-    running = false;
-    await probing;
-  }
-}
-
 /**
  * A render endpoint: a shared request (several targets) gets `count` series of names `nameLength` long (only
  * a's, which no hostile pattern matches); a target asked alone gets the one series Graphite would expand it to.
@@ -72,7 +47,7 @@ async function evaluateHostile(patternLength: number, nameLength: number, series
       store.addAlert({ id: `hostile-${i}`, metric: `*{a,z${i}}${hostilePattern(patternLength - 8)}`, alertCriteria: { type: 'above', above_value: 1 } });
     }
     const graphite = createGraphiteClient({ baseUrl: fake.url, maxBodyBytes: 1_000_000 });
-    const run = await probeHealthWhile(() => runEvaluationCycle({ store, graphite, now: () => NOW * 1000 }));
+    const run = await healthWhile(server.url, () => runEvaluationCycle({ store, graphite, now: () => NOW * 1000 }));
     // Every alert was judged on the series its own pattern expands to, whichever way it was asked.
     for (const alert of store.alerts.values()) expect(alert.currentlyTriggeredMetrics, alert.id).toEqual([matchingName(nameLength)]);
     return { run, requests: fake.requests };
