@@ -15,6 +15,7 @@ import { compileNameGlob } from '../src/model/name-glob.js';
 import { windowMatcher } from '../src/model/maintenance-window.js';
 import { AccountWindows } from '../src/server/store/window-mutes.js';
 import { WindowMatchCache } from '../src/server/store/window-match-cache.js';
+import { ListingMatching, WindowWarmup } from '../src/server/store/window-warmup.js';
 import type { WindowRecord } from '../src/server/store/window-store.js';
 import type { DependencyEdge } from '../src/evaluation/dependencies.js';
 import { holdDependents, parentStates } from '../src/server/store/dependency-hold.js';
@@ -136,9 +137,20 @@ async function benchWindows(): Promise<void> {
   });
   const oldPreviewMs = (oldPreview.cpuMs * ALERTS) / 500;
 
-  // The whole matrix, first time (after a restart: nothing kept), sliced; then a listing with everything kept.
+  // The first listing after a restart (nothing kept), with another tenant's 1,000 alerts and a window listed after
+  // the hostile ones: each account has its share of the listing, the hostile alerts beyond it are left out and
+  // matched in the background (window-warmup.ts), whose CPU is the whole matrix the listing used to wait for.
   const cache = new WindowMatchCache();
-  const cold = await measure(() => new AccountWindows(records, { cache, everything: true }).prepare(alerts));
+  const warmup = new WindowWarmup();
+  const otherWindow: WindowRecord = { ...window(0), id: 'other-window', accountId: 'other', match: { alert_names: ['web-*'] } };
+  const others = Array.from({ length: 1_000 }, (_, i) => ({ accountId: 'other', alertId: `o${i}`, alert: { name: `web-${i}`, metric: 'm' } }));
+  const listing = new ListingMatching(warmup);
+  const firstWindows = new AccountWindows([...records, otherWindow], { cache, everything: true });
+  const first = await measure(() => firstWindows.prepare([...alerts, ...others], listing));
+  const othersPutOff = others.filter(({ alertId }) => listing.deferred.has(alertId)).length;
+  const putOff = listing.deferred.size;
+  listing.finish(firstWindows);
+  const cold = await measure(() => warmup.idle());
   const warm = await measure(() => {
     const listing = new AccountWindows(records, { cache, everything: true });
     for (const { accountId, alertId, alert } of alerts) listing.matching(accountId, alertId, alert);
@@ -156,14 +168,16 @@ async function benchWindows(): Promise<void> {
     [
       ['one hostile (alert, pattern) test, each at its worst', `${newPairUs.toFixed(2)} µs`, '-', `old greedy: ${oldPairUs.toFixed(1)} µs`, ratio(newPairUs, oldPairUs)],
       ['preview / create: 1 window x 10,000 alerts', formatMs(newPreview.cpuMs), 'sliced (10 ms)', `old: ${formatMs(oldPreviewMs)} (500 alerts run, scaled)`, ratio(newPreview.cpuMs, oldPreviewMs)],
-      ['first listing: 200 windows x 10,000 alerts', formatMs(cold.cpuMs), formatMs(cold.holdMs), `old: ${formatMs(oldMatrixMs)} (per-pair figure x 40M), held throughout`, ratio(cold.cpuMs, oldMatrixMs)],
+      [`first listing after a start: what the other tenants wait (${putOff} hostile alerts put off)`, formatMs(first.cpuMs), formatMs(first.holdMs), `the whole matrix, inline before: ${formatMs(cold.cpuMs)}`, ratio(first.cpuMs, cold.cpuMs)],
+      ['  then the hostile matrix in the background: 200 windows x 10,000 alerts', formatMs(cold.cpuMs), formatMs(cold.holdMs), `old matcher: ${formatMs(oldMatrixMs)} (per-pair figure x 40M), held throughout`, ratio(cold.cpuMs, oldMatrixMs)],
       ['every later listing / overview (kept answers)', formatMs(warm.cpuMs), formatMs(warm.holdMs), `plain loop over the pairs: ${formatMs(plain.cpuMs)}`, timesOf(warm.cpuMs, plain.cpuMs)],
     ],
   );
   printGoal('a preview or a window write at the quotas costs < 1 s', formatMs(newPreview.cpuMs), newPreview.cpuMs < 1000);
   printGoal('a listing or overview at the quotas costs < 1 s (answers kept)', formatMs(warm.cpuMs), warm.cpuMs < 1000);
-  printGoal('the first matching at the quotas never holds the loop > 250 ms', formatMs(cold.holdMs), cold.holdMs < 250);
-  printGoal('the first matching at the quotas (after a start) costs < 1 s', formatMs(cold.cpuMs), cold.cpuMs < 1000);
+  printGoal('the first matching at the quotas never holds the loop > 250 ms', formatMs(Math.max(first.holdMs, cold.holdMs)), Math.max(first.holdMs, cold.holdMs) < 250);
+  printGoal("the first listing after a start costs the other tenants < 1 s (the hostile tenant's matching put off)", formatMs(first.cpuMs), first.cpuMs < 1000);
+  printGoal("the other tenant's alerts are all in that first listing", `${others.length - othersPutOff} of ${others.length}`, othersPutOff === 0);
   if (sink < 0) process.stdout.write('');
 }
 

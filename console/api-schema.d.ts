@@ -1203,7 +1203,7 @@ export interface components {
             status: "healthy" | "queries_failing" | "graphite_failing" | "cycle_failed" | "stalled" | "starting" | "not_evaluating";
             /** @description healthy or queries_failing (some alerts read query_failing; evaluation still works). */
             healthy: boolean;
-            /** @description This process's last evaluation cycle that ended: ended_at (unix seconds), alerts, queries, failed_queries. */
+            /** @description This process's last evaluation cycle that ended: ended_at (unix seconds), alerts, queries, failed_queries, deferred_alerts (left out while their account's maintenance windows are first matched). */
             last_cycle: Record<string, never> | null;
             detail: string;
         };

@@ -24,7 +24,7 @@ export interface EvaluationHealthReport {
   status: EvaluationCondition;
   healthy: boolean;
   /** The last cycle that ended (this process's), unix seconds and figures; null before the first. */
-  last_cycle: { ended_at: number; alerts: number; queries: number; failed_queries: number } | null;
+  last_cycle: { ended_at: number; alerts: number; queries: number; failed_queries: number; deferred_alerts: number } | null;
   detail: string;
 }
 
@@ -70,9 +70,15 @@ export class EvaluationHealth {
   }
 
   /** After a cycle that ended: its figures, and the change of condition logged. */
-  afterCycle(report: Pick<CycleReport, 'alerts' | 'queries' | 'failedQueries'>): void {
+  afterCycle(report: Pick<CycleReport, 'alerts' | 'queries' | 'failedQueries'> & Partial<Pick<CycleReport, 'deferred'>>): void {
     this.lastEndedAt = this.now();
-    this.lastCycle = { ended_at: Math.floor(this.lastEndedAt / 1000), alerts: report.alerts, queries: report.queries, failed_queries: report.failedQueries };
+    this.lastCycle = {
+      ended_at: Math.floor(this.lastEndedAt / 1000),
+      alerts: report.alerts,
+      queries: report.queries,
+      failed_queries: report.failedQueries,
+      deferred_alerts: report.deferred ?? 0,
+    };
     const condition: EvaluationCondition =
       report.failedQueries === 0 ? 'healthy' : report.failedQueries >= report.queries ? 'graphite_failing' : 'queries_failing';
     this.change(condition, { queries: report.queries, failedQueries: report.failedQueries });

@@ -79,6 +79,11 @@ export interface CycleReport {
   notifications: number;
   saved: number;
   durationMs: number;
+  /**
+   * Alerts left out of this cycle while their account's maintenance windows are matched against them for the first
+   * time (after a start; store/window-warmup.ts): judged at a later cycle.
+   */
+  deferred: number;
   /** The first MAX_NAMED_CHANGES alerts whose state changed, by id and name, for the cycle's log line. */
   changed: { alert: string; alertName: string; from: string; to: string }[];
 }
@@ -209,9 +214,16 @@ export async function runEvaluationCycle(deps: CycleDependencies): Promise<Cycle
     ask(false);
   };
 
+  let deferred = 0;
+  const onDeferred = (alertIds: readonly string[]) => {
+    deferred += alertIds.length;
+    // Still this replica's alerts: the stream keeps them.
+    if (listed) for (const id of alertIds) listed.add(id);
+  };
+
   let lease: EvaluationLease | undefined;
   try {
-    ({ lease } = await listRound(deps.store, nowMs, deps.leases, { size: deps.pageSize ?? PAGE_SIZE, onPage }));
+    ({ lease } = await listRound(deps.store, nowMs, deps.leases, { size: deps.pageSize ?? PAGE_SIZE, onPage, onDeferred }));
     cycle.endListing();
     ask(true);
   } finally {
@@ -239,9 +251,11 @@ export async function runEvaluationCycle(deps: CycleDependencies): Promise<Cycle
     notifications,
     saved: updates.length,
     durationMs: Date.now() - started,
+    deferred,
     changed,
   };
   deps.logger?.debug(report, 'evaluation cycle');
+  if (deferred > 0) deps.logger?.info({ deferred }, 'alerts wait for their maintenance windows to be matched for the first time; a later cycle judges them');
   return report;
 }
 

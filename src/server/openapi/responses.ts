@@ -250,7 +250,7 @@ export const RESPONSE_SCHEMAS: Json = {
   EvaluationHealth: always({
     status: { type: 'string', enum: ['healthy', 'queries_failing', 'graphite_failing', 'cycle_failed', 'stalled', 'starting', 'not_evaluating'] },
     healthy: { type: 'boolean', description: 'healthy or queries_failing (some alerts read query_failing; evaluation still works).' },
-    last_cycle: nullable('object', "This process's last evaluation cycle that ended: ended_at (unix seconds), alerts, queries, failed_queries."),
+    last_cycle: nullable('object', "This process's last evaluation cycle that ended: ended_at (unix seconds), alerts, queries, failed_queries, deferred_alerts (left out while their account's maintenance windows are first matched)."),
     detail: { type: 'string' },
   }),
   Readiness: always({

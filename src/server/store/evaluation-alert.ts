@@ -7,6 +7,7 @@ import type { EvaluationAlert, EvaluationUpdate } from './evaluation-store.js';
 import type { AlertRow } from './row-mappers.js';
 import { ParsedJsonCache } from './parsed-json-cache.js';
 import { activeMutingWindow, type AccountWindows, type MatchedWindow } from './window-mutes.js';
+import type { ListingMatching } from './window-warmup.js';
 import type { WindowAlert } from '../../model/maintenance-window.js';
 
 /**
@@ -117,14 +118,22 @@ export function windowsMatchingValues(windows: AccountWindows, values: readonly 
 
 /**
  * Matches a page of array rows against `windows` ahead of its synchronous build, yielding every few milliseconds
- * (AccountWindows.prepare): the build then finds every answer kept.
+ * (AccountWindows.prepare): the build then finds every answer kept, but for the alerts `listing` put off.
  */
-export async function prepareWindowsOfValues(windows: AccountWindows, rows: readonly (readonly unknown[])[], channelsOf: (alertId: string) => readonly string[]): Promise<void> {
+export async function prepareWindowsOfValues(
+  windows: AccountWindows,
+  rows: readonly (readonly unknown[])[],
+  channelsOf: (alertId: string) => readonly string[],
+  listing?: ListingMatching,
+): Promise<void> {
   if (windows.empty) return;
-  await windows.prepare(rows.map((row) => {
-    const alertId = alertIdOf(row);
-    return { alertId, ...windowAlertOfValues(row, channelsOf(alertId)) };
-  }));
+  await windows.prepare(
+    rows.map((row) => {
+      const alertId = alertIdOf(row);
+      return { alertId, ...windowAlertOfValues(row, channelsOf(alertId)) };
+    }),
+    listing,
+  );
 }
 
 /** The row's clock inputs (its schedules' timings and matching windows given), null when there are none. */

@@ -99,6 +99,11 @@ export interface NotificationRecord {
 export interface EvaluationPaging {
   size: number;
   onPage(alerts: EvaluationAlert[]): void;
+  /**
+   * Alerts of this listing left out of its pages: their account's maintenance windows are still being matched
+   * against them for the first time (window-warmup.ts). A later cycle judges them; they are not gone.
+   */
+  onDeferred?(alertIds: readonly string[]): void;
 }
 
 /**

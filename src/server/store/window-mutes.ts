@@ -2,6 +2,7 @@ import { activeWindowEnd, windowMatcher, type MaintenanceWindow, type Matcher, t
 import type { NewHistoryEntry } from './store.js';
 import { alertVersion, windowMatches, type WindowAnswers, type WindowMatchCache } from './window-match-cache.js';
 import type { MutingWindow, WindowRecord } from './window-store.js';
+import type { ListingMatching } from './window-warmup.js';
 
 /**
  * Which windows mute which alerts, for the evaluator's listing (both backends) and the API's mute status. Matching
@@ -88,16 +89,34 @@ export class AccountWindows {
     return matched ?? NONE;
   }
 
+  /** Whether every window of the alert's account has its answer for the alert kept (nothing to match). */
+  answered(accountId: string, alertId: string, alert: WindowAlert): boolean {
+    const windows = this.byAccount.get(accountId);
+    if (!windows) return true;
+    const number = this.cache.numberOf(accountId, alertId, alertVersion(alert));
+    for (const { answers } of windows) if (answers.get(number) === undefined) return false;
+    return true;
+  }
+
   /**
    * Matches `alerts` now, yielding to the event loop every few milliseconds, so that `matching` then only looks the
-   * answers up: a listing or an overview calls it before its synchronous loop.
+   * answers up: a listing or an overview calls it before its synchronous loop. With `listing` (the evaluator's), an
+   * account that has used its share of the listing has its unanswered alerts put off instead (window-warmup.ts).
    */
-  async prepare(alerts: Iterable<WindowAlertOf>): Promise<void> {
+  async prepare(alerts: Iterable<WindowAlertOf>, listing?: ListingMatching): Promise<void> {
     if (this.empty) return;
     let sliceStart = performance.now();
-    for (const { accountId, alertId, alert } of alerts) {
+    for (const one of alerts) {
+      const { accountId, alertId, alert } = one;
       if (!this.byAccount.has(accountId)) continue;
-      this.matching(accountId, alertId, alert);
+      if (!listing) this.matching(accountId, alertId, alert);
+      else if (listing.exhausted(accountId)) {
+        if (!this.answered(accountId, alertId, alert)) listing.defer(one);
+      } else {
+        const started = performance.now();
+        this.matching(accountId, alertId, alert);
+        listing.charge(accountId, performance.now() - started);
+      }
       if (performance.now() - sliceStart >= SLICE_MS) {
         await new Promise((resolve) => setImmediate(resolve));
         sliceStart = performance.now();

@@ -20,6 +20,7 @@ import {
   type ScheduleTimingRow,
 } from '../evaluation-alert.js';
 import { AccountWindows, type WindowMute } from '../window-mutes.js';
+import { ListingMatching } from '../window-warmup.js';
 import { WindowMuteMemo } from '../window-mute-memo.js';
 import { listAllWindows, recordWindowMutes } from './window-rows.js';
 import type { ScheduleTiming } from '../../../model/schedule-active.js';
@@ -94,6 +95,7 @@ export class PostgresEvaluationRows implements EvaluationStore {
       const readLinks = (table: 'alert_channels' | 'alert_schedules', column: string, ids: string[]) =>
         tx.queryArrays(`SELECT alert_id, ${column} FROM ${table} WHERE alert_id = ANY($1::text[]) ORDER BY alert_id, position`, [ids]);
       const all: EvaluationAlert[] = [];
+      const matching = paging ? new ListingMatching() : undefined;
       let next = readPage();
       for (;;) {
         const rows = await next;
@@ -106,21 +108,26 @@ export class PostgresEvaluationRows implements EvaluationStore {
         // Asked now, awaited next turn: a failure there is the transaction's, rethrown when awaited.
         next = more ? readPage() : Promise.resolve([]);
         next.catch(() => undefined);
-        // Windows matched ahead, in slices: a tenant's first matching at its quotas must not hold the loop.
-        await prepareWindowsOfValues(windows, rows, (id) => channels.get(id) ?? []);
-        const alerts = buildAlerts(rows, channels, scheduleLinks, timings, windows, now, fill);
+        // Windows matched ahead, in slices and within each account's share of the listing: a tenant's first matching
+        // at its quotas must neither hold the loop nor the other tenants' alerts.
+        const deferredBefore = matching?.deferred.size ?? 0;
+        await prepareWindowsOfValues(windows, rows, (id) => channels.get(id) ?? [], matching);
+        const alerts = buildAlerts(rows, channels, scheduleLinks, timings, windows, now, fill, matching?.deferred);
         if (paging) paging.onPage(alerts);
         else for (const alert of alerts) all.push(alert);
+        if (matching && matching.deferred.size > deferredBefore) paging!.onDeferred?.([...matching.deferred].slice(deferredBefore));
         if (!more) {
           await next;
           break;
         }
       }
-      return all;
+      matching?.finish(windows);
+      return { all, complete: !matching || matching.deferred.size === 0 };
     });
-    // Kept only once the snapshot closed without an error.
-    fill?.finish();
-    return listed;
+    // Kept only once the snapshot closed without an error, and only whole: a listing with alerts left out is not
+    // kept, so that the next cycle lists again and finds them matched.
+    if (listed.complete) fill?.finish();
+    return listed.all;
   }
 
   async saveEvaluations(updates: EvaluationUpdate[], lease?: EvaluationLease): Promise<SavedRound> {
@@ -214,11 +221,13 @@ function buildAlerts(
   windows: AccountWindows,
   now: number,
   fill: ListingFill | null,
+  deferred?: ReadonlySet<string>,
 ): EvaluationAlert[] {
-  const alerts: EvaluationAlert[] = new Array(rows.length);
+  const alerts: EvaluationAlert[] = [];
   for (let i = 0; i < rows.length; i += 1) {
     const row = rows[i]!;
     const id = alertIdOf(row);
+    if (deferred?.has(id)) continue;
     const scheduleIds = scheduleLinks.get(id);
     let schedules: ScheduleTiming[] = NO_SCHEDULES;
     if (scheduleIds) {
@@ -230,7 +239,8 @@ function buildAlerts(
     }
     const channelIds = channels.get(id) ?? [];
     const clock = clockInputsFromValues(row, schedules, windowsMatchingValues(windows, row, channelIds));
-    const alert = (alerts[i] = evaluationAlertFromValues(row, channelIds, clock, now));
+    const alert = evaluationAlertFromValues(row, channelIds, clock, now);
+    alerts.push(alert);
     fill?.keep(alert, clock);
   }
   return alerts;

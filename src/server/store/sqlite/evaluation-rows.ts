@@ -12,6 +12,7 @@ import {
   type ScheduleTimingRow,
 } from '../evaluation-alert.js';
 import { AccountWindows, type WindowMute } from '../window-mutes.js';
+import { ListingMatching } from '../window-warmup.js';
 import { WindowMuteMemo } from '../window-mute-memo.js';
 import { listAllWindows, recordWindowMutes } from './window-rows.js';
 import type { ScheduleTiming } from '../../../model/schedule-active.js';
@@ -72,30 +73,38 @@ export class SqliteEvaluationRows implements EvaluationStore {
     );
     const timings = scheduleTimings(this.db.prepare(`SELECT ${SCHEDULE_TIMING_COLUMNS} FROM schedules`).all() as ScheduleTimingRow[]);
     const windows = new AccountWindows(listAllWindows(this.db), { everything: true });
-    const build = (from: number, to: number): EvaluationAlert[] => {
-      const alerts: EvaluationAlert[] = new Array(to - from);
+    const build = (from: number, to: number, deferred?: ReadonlySet<string>): EvaluationAlert[] => {
+      const alerts: EvaluationAlert[] = [];
       for (let i = from; i < to; i += 1) {
         const row = rows[i]!;
         const id = alertIdOf(row);
+        if (deferred?.has(id)) continue;
         const linked = scheduleLinks.get(id);
         const channelIds = channels.get(id) ?? [];
         const matched = windowsMatchingValues(windows, row, channelIds);
         const clock = clockInputsFromValues(row, linked ? linked.flatMap((ref) => timings.get(ref) ?? []) : NO_SCHEDULES, matched);
-        const alert = (alerts[i - from] = evaluationAlertFromValues(row, channelIds, clock, now));
+        const alert = evaluationAlertFromValues(row, channelIds, clock, now);
+        alerts.push(alert);
         fill?.keep(alert, clock);
       }
       return alerts;
     };
     if (!paging) return build(0, rows.length);
     const size = Math.max(1, paging.size);
+    const matching = new ListingMatching();
     for (let from = 0; from < rows.length; from += size) {
       if (from > 0) await new Promise((resolve) => setImmediate(resolve));
       const to = Math.min(rows.length, from + size);
-      // Windows matched ahead, in slices: a tenant's first matching at its quotas must not hold the loop.
-      await prepareWindowsOfValues(windows, rows.slice(from, to), (id) => channels.get(id) ?? []);
-      paging.onPage(build(from, to));
+      // Windows matched ahead, in slices and within each account's share of the listing: a tenant's first matching
+      // at its quotas must neither hold the loop nor the other tenants' alerts.
+      const deferredBefore = matching.deferred.size;
+      await prepareWindowsOfValues(windows, rows.slice(from, to), (id) => channels.get(id) ?? [], matching);
+      paging.onPage(build(from, to, matching.deferred));
+      if (matching.deferred.size > deferredBefore) paging.onDeferred?.([...matching.deferred].slice(deferredBefore));
     }
-    fill?.finish();
+    matching.finish(windows);
+    // A listing with alerts left out is not kept: the next cycle lists again and finds them matched.
+    if (matching.deferred.size === 0) fill?.finish();
     return [];
   }
 
