@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import pLimit from 'p-limit';
 import { afterEach, expect, it } from 'vitest';
 import { makeSeries, startFakeRender } from '../helpers/fake-render-server.js';
+import { HOSTILE_PATTERNS, hostileAlertName } from '../helpers/hostile-window-globs.js';
 import { spawnServe } from '../helpers/server-process.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { describeEachStore } from '../helpers/store-backends.js';
@@ -20,8 +21,6 @@ const HOSTILE = 'hostile-first-matching-tenant-key';
 const VICTIM = 'victim-first-matching-tenant-key';
 const ALERTS = 1_000;
 const WINDOWS = 200;
-const PATTERNS = Array.from({ length: 20 }, (_, i) => `*${'a'.repeat(179 + i)}b`);
-const hostileName = (i: number) => `${'a'.repeat(200)}b${`x${i}`.padEnd(54, 'x')}`;
 /**
  * A cycle every second (on PostgreSQL a lease lasts one interval, and a loaded machine lists 1,002 alerts in more than
  * 200 ms): paged within the first cycles after the start, not after seconds of someone else's matching.
@@ -39,13 +38,13 @@ async function writeTenants(server: TestServer, hooks: { hostile: string; victim
   const ok = (response: { status: number; text: string }) => expect(response.status, response.text).toBe(201);
   await Promise.all(
     Array.from({ length: ALERTS }, (_, i) =>
-      limit(async () => ok(await server.request('POST', '/v2/alerts/', { name: hostileName(i), metric: 'hostile.quiet', alert_criteria: { type: 'above', above_value: 1 } }, { key: HOSTILE }))),
+      limit(async () => ok(await server.request('POST', '/v2/alerts/', { name: hostileAlertName(i), metric: 'hostile.quiet', alert_criteria: { type: 'above', above_value: 1 } }, { key: HOSTILE }))),
     ),
   );
   await Promise.all(
     Array.from({ length: WINDOWS }, (_, i) =>
       limit(async () => {
-        const window = { name: `hostile ${i}`, match: { alert_names: PATTERNS }, starts_at: new Date(Date.now() - 60_000).toISOString(), duration: 60 };
+        const window = { name: `hostile ${i}`, match: { alert_names: HOSTILE_PATTERNS }, starts_at: new Date(Date.now() - 60_000).toISOString(), duration: 60 };
         ok(await server.request('POST', '/v2/maintenance_windows/', window, { key: HOSTILE }));
       }),
     ),

@@ -2,6 +2,7 @@ import pLimit from 'p-limit';
 import { afterEach, expect, it } from 'vitest';
 import { measureLag } from '../helpers/event-loop-lag.js';
 import { makeSeries, startFakeRender } from '../helpers/fake-render-server.js';
+import { HOSTILE_PATTERNS, hostileAlertName } from '../helpers/hostile-window-globs.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { describeEachStore } from '../helpers/store-backends.js';
 import { startWebhookReceiver } from '../helpers/webhook-receiver.js';
@@ -17,10 +18,6 @@ import { startWebhookReceiver } from '../helpers/webhook-receiver.js';
 const HOSTILE = 'hostile-glob-tenant';
 const VICTIM = 'victim-glob-tenant';
 const ALERTS = 1_000;
-/** 20 patterns of up to 200 characters (the documented limits): `*` then a run of a's then b. */
-const PATTERNS = Array.from({ length: 20 }, (_, i) => `*${'a'.repeat(179 + i)}b`);
-/** 255-character names (the limit) that contain every pattern's literal text and end otherwise. */
-const hostileName = (i: number) => `${'a'.repeat(200)}b${`x${i}`.padEnd(54, 'x')}`;
 /** The most one operation may hold the event loop (before: seconds). Loose for a loaded shared machine. */
 const MAX_LAG_MS = 1_000;
 
@@ -45,7 +42,7 @@ async function createHostileAlerts(server: TestServer) {
   await Promise.all(
     Array.from({ length: ALERTS }, (_, i) =>
       limit(async () => {
-        const body = { name: hostileName(i), metric: 'hostile.metric', alert_criteria: { type: 'above', above_value: 1 } };
+        const body = { name: hostileAlertName(i), metric: 'hostile.metric', alert_criteria: { type: 'above', above_value: 1 } };
         const created = await server.request('POST', '/v2/alerts/', body, { key: HOSTILE });
         expect(created.status, created.text).toBe(201);
       }),
@@ -63,7 +60,7 @@ describeEachStore('maintenance-window name globs at the limits', (backend) => {
     const victimAlert = { name: 'victim', metric: 'victim.metric', alert_criteria: { type: 'above', above_value: 1 }, notification_channels: ['victim hook'] };
     expect((await server.request('POST', '/v2/alerts/', victimAlert, { key: VICTIM })).status).toBe(201);
     await createHostileAlerts(server);
-    const window = { name: 'hostile', match: { alert_names: PATTERNS }, starts_at: new Date(Date.now() - 60_000).toISOString(), duration: 60 };
+    const window = { name: 'hostile', match: { alert_names: HOSTILE_PATTERNS }, starts_at: new Date(Date.now() - 60_000).toISOString(), duration: 60 };
 
     const preview = await measureLag(() => server.request('POST', '/v2/maintenance_windows/preview/', window, { key: HOSTILE }));
     expect(preview.result.status).toBe(200);
