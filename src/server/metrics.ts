@@ -26,6 +26,7 @@ export class ServerMetrics {
   private readonly requests: Histogram<'method' | 'route' | 'status'>;
   private readonly cycles: Histogram;
   private readonly lag: Gauge;
+  private readonly deferred: Gauge;
   private readonly renderErrors: Counter;
   private readonly transitions: Counter<'to'>;
   private readonly notificationsSent: Counter<'channel_type'>;
@@ -56,6 +57,11 @@ export class ServerMetrics {
     this.lag = new Gauge({
       name: 'alertform_evaluation_lag_seconds',
       help: 'How late the last evaluation cycle started after it was due (a cycle longer than the interval delays the next)',
+      registers,
+    });
+    this.deferred = new Gauge({
+      name: 'alertform_evaluation_deferred_alerts',
+      help: "Alerts the last evaluation cycle left out while their account's maintenance windows were matched against them for the first time (after a start)",
       registers,
     });
     this.renderErrors = new Counter({
@@ -167,10 +173,14 @@ export class ServerMetrics {
     this.requests.observe({ method, route, status: String(status) }, seconds);
   }
 
-  /** Records one evaluation cycle: its duration, how late it started, its failed render queries and its transitions. */
-  observeCycle(durationSeconds: number, lagSeconds: number, failedQueries: number, transitionsTo: Record<string, number> = {}): void {
+  /**
+   * Records one evaluation cycle: its duration, how late it started, its failed render queries, its transitions and
+   * (a full cycle's) the alerts it left out.
+   */
+  observeCycle(durationSeconds: number, lagSeconds: number, failedQueries: number, transitionsTo: Record<string, number> = {}, deferredAlerts?: number): void {
     this.cycles.observe(durationSeconds);
     this.lag.set(lagSeconds);
+    if (deferredAlerts !== undefined) this.deferred.set(deferredAlerts);
     if (failedQueries > 0) this.renderErrors.inc(failedQueries);
     for (const [to, count] of Object.entries(transitionsTo)) this.transitions.inc({ to }, count);
   }

@@ -98,5 +98,7 @@ describeEachStore("maintenance windows' first matching after a restart", (backen
     expect((hostilePage.body as { metric: string }).metric).toBe('hostile.metric');
     const health = await fetch(`${server.url}/healthz/evaluation`).then((response) => response.json() as Promise<{ last_cycle: { deferred_alerts: number } }>);
     expect(health.last_cycle.deferred_alerts).toBe(0);
+    const metrics = await fetch(`${server.url}/metrics`).then((response) => response.text());
+    expect(metrics).toMatch(/^alertform_evaluation_deferred_alerts 0$/m);
   }, 300_000);
 });

@@ -71,7 +71,7 @@ export function startEvaluatorService(context: ServiceContext): BackgroundServic
     ...(options.now ? { now: options.now } : {}),
     ...(options.onNoData ? { defaultOnNoData: options.onNoData } : {}),
     onCycle: (report, lagMs) => {
-      context.metrics?.observeCycle(report.durationMs / 1000, lagMs / 1000, report.failedQueries, report.transitionsTo);
+      context.metrics?.observeCycle(report.durationMs / 1000, lagMs / 1000, report.failedQueries, report.transitionsTo, report.deferred);
       context.evaluation?.afterCycle(report);
       ping?.afterCycle(report);
     },
