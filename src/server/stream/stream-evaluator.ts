@@ -149,7 +149,9 @@ export class StreamEvaluator implements CycleFeed {
     // A half-failed relay: series that went silent with it are asked of render before they could be no data.
     if (this.flowState.dropped && this.hasSilentSeries(sub, nowMs / 1000)) return this.warmRoute(sub, nowMs, true);
     const ready = sub;
-    return { mode: 'stream', inputs: () => this.inputs(ready, Math.floor(this.now() / 1000)) };
+    // Judged at the cycle's time, as the rules judge it (run-cycle.ts): the listing may have taken this cycle into
+    // the next second, and a settle delay counted from that later clock would end the window a bucket early.
+    return { mode: 'stream', inputs: () => this.inputs(ready, Math.floor(nowMs / 1000)) };
   }
 
   listed(alertIds: ReadonlySet<string>): void {
@@ -251,7 +253,8 @@ export class StreamEvaluator implements CycleFeed {
           for (const series of answer.series) if (inside(series.target, sub.prefixes)) this.learnSeries(owners[i]!, series);
         });
         sub.warm = true;
-        return this.inputs(sub, Math.floor(Math.max(nowMs, this.now()) / 1000));
+        // At the cycle's time, however long render took (see route).
+        return this.inputs(sub, Math.floor(nowMs / 1000));
       },
     };
   }
