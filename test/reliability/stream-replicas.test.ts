@@ -13,9 +13,10 @@ import { alertPartition } from '../../src/server/store/evaluation-store.js';
  * Two `alertform serve` replicas on one PostgreSQL, each receiving the whole stream (the test is the relay: every
  * point goes to carbon-cache and to both receivers), with real graphite-web behind the warm-ups. Alerts are judged
  * on the stream by the replica holding their partition; a breach pages once. The holder is killed (SIGKILL: no
- * hand-over) just as the data recovers: the other replica takes the partition over when its lease expires, warms
- * the alerts from render, and pages the recovery exactly once, with no duplicate, no missed page and no no-data
- * (the alerts page on no data, so a false one would be seen).
+ * hand-over) the moment the point completing the recovered bucket reached it, judging or saving or sending the
+ * recovery or not yet: the other replica takes the partition over when its lease expires, warms the alerts from
+ * render, and the recovery is paged exactly once, with no duplicate, no missed page and no no-data (the alerts
+ * page on no data, so a false one would be seen).
  */
 const graphiteReady = graphiteAvailability();
 const postgresReady = postgresAvailability();
@@ -92,11 +93,16 @@ describe.skipIf(skip)(`stream judging by two replicas on PostgreSQL (${[graphite
     for (let time = start - 600; time < start; time += 10) for (const path of values.keys()) history.push({ path, value: 1, time });
     await tee.write(history);
     let written = start - 10;
+    /** When each slot's points were written, and the plain series' value in it. */
+    const slots = new Map<number, { at: number; value: number }>();
+    /** Run once the slot's points reached carbon and every receiver. */
+    const afterSlot = new Map<number, () => void>();
     feeder = setInterval(() => {
       const slot = Math.floor(Date.now() / 10_000) * 10;
       if (slot <= written) return;
       written = slot;
-      void tee!.write([...values].map(([path, value]) => ({ path, value, time: slot })));
+      slots.set(slot, { at: Date.now(), value: values.get(PLAIN)! });
+      void tee!.write([...values].map(([path, value]) => ({ path, value, time: slot }))).then(() => afterSlot.get(slot)?.());
     }, 200);
 
     const [first] = replicas as [ServeProcess, ServeProcess];
@@ -134,17 +140,29 @@ describe.skipIf(skip)(`stream judging by two replicas on PostgreSQL (${[graphite
       Number(/^alertform_stream_renders_total\{reason="warmup"\} (\d+)/m.exec(await (await fetch(`${replica.url}/metrics`)).text())?.[1] ?? NaN);
     const survivorWarmups = await warmups(survivor);
 
-    // The data recovers, and the holder dies at that moment (before the recovering bucket completes).
+    // The data recovers from the next bucket on, and the holder dies the moment the point completing that bucket
+    // reached it: it may be judging, saving or sending the recovery, or not yet. Whichever, one page per transition.
+    await until(async () => written, (slot) => slot % 30 === 20, 40_000, 50);
+    const recovering = written + 10;
     for (const path of values.keys()) values.set(path, 1);
-    expect(await holder.kill()).toBe('SIGKILL');
-    const killedAt = Date.now();
+    let killedAt = 0;
+    const killed = new Promise<number | string>((resolve) =>
+      afterSlot.set(recovering + 20, () => {
+        killedAt = Date.now();
+        resolve(holder.kill());
+      }),
+    );
+    expect(await killed).toBe('SIGKILL');
     tee.drop(ports[replicas.indexOf(holder)]!);
     // The survivor takes the partition over and warms the two alerts from render.
     await until(() => warmups(survivor), (n) => n >= survivorWarmups + 2, 30_000, 50);
     const takeoverMs = Date.now() - killedAt;
     await until(pagedOnce('replica plain', 'recovered'), (n) => n === 1, 60_000, 100);
+    const recoveredAt = Date.now();
     await until(pagedOnce(sumName, 'recovered'), (n) => n === 1, 60_000, 100);
     const recoveredMs = Date.now() - killedAt;
+    // From the write of the point that completed the recovered bucket to the page.
+    const pageLatencyMs = recoveredAt - slots.get(recovering + 20)!.at;
     expect((await read(survivor, plain)).evaluated_by).toBe('stream');
 
     // Two more buckets judged past the settle delay on the survivor: nothing else is paged (no no-data, no repeat).
@@ -166,8 +184,12 @@ describe.skipIf(skip)(`stream judging by two replicas on PostgreSQL (${[graphite
     const requests = pages().length;
     console.info(
       `stream replicas: ${byTransition.size} transitions, ${requests} webhook requests (${requests - byTransition.size} resent with their delivery id); ` +
-        `takeover (kill to the survivor's warm-up of both alerts) ${takeoverMs} ms; kill to both recovery pages ${recoveredMs} ms`,
+        `takeover (kill to the survivor's warm-up of both alerts) ${takeoverMs} ms; kill to both recovery pages ${recoveredMs} ms; ` +
+        `recovery page ${pageLatencyMs} ms after the point completing its bucket`,
     );
+    // Within seconds of the data, not after polling's delay: at worst the dead replica had claimed the delivery, and
+    // it is sent again when the claim's lease (twice the 2 s delivery timeout) has passed.
+    expect(pageLatencyMs).toBeLessThan(10_000);
     // A dead replica's partitions are taken within 1.25 intervals and a cycle (docs/operations.md), then warmed.
     expect(takeoverMs).toBeLessThan(4 * INTERVAL * 1000);
   }, 300_000);
