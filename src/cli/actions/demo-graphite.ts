@@ -143,8 +143,9 @@ function diskSeries(minutes: number) {
 export const DEMO_STREAM_METRIC = 'shop.payments.gateway.timeouts';
 
 /**
- * The demo's relay: every 10 s, the example metrics' current values (the same the demo Graphite answers) as
- * Graphite plaintext lines to the server's carbon listener, so the stream-evaluable alerts are judged on the stream.
+ * The demo's relay: at the start of every 10 s slot, the example metrics' current values (the same the demo Graphite
+ * answers) as Graphite plaintext lines to the server's carbon listener, so the stream-evaluable alerts are judged on
+ * the stream.
  * From the first 30 s bucket a minute after it starts, for two minutes, the payment gateway's timeouts read 12: its
  * alert pages within seconds of the point that completes that bucket.
  */
@@ -165,20 +166,26 @@ export function startDemoRelay(port: number, graphite: Pick<DemoGraphite, 'setBr
     for (const series of diskSeries(1)) out.push(`${series.target} ${series.datapoints[series.datapoints.length - 1]![0]} ${time}\n`);
     return out.join('');
   };
+  /** The last 10 s slot sent. */
+  let sent = Math.floor(Date.now() / 10_000) * 10 - 10;
   const send = () => {
-    const time = Math.floor(Date.now() / 10_000) * 10;
-    if (!told && time >= breachFrom) {
+    const current = Math.floor(Date.now() / 10_000) * 10;
+    if (current <= sent) return;
+    if (!told && current >= breachFrom) {
       told = true;
-      onBreach(time);
+      onBreach(current);
     }
     if (!socket || socket.destroyed) {
       socket = connect({ host: '127.0.0.1', port });
       socket.on('error', () => socket?.destroy());
     }
-    socket.write(lines(time));
+    // Every slot once, as a relay sends: within a second of its start, and a slot a stalled timer passed over is
+    // sent late rather than left out.
+    for (let time = sent + 10; time <= current; time += 10) socket.write(lines(time));
+    sent = current;
   };
   send();
-  const timer = setInterval(send, 10_000);
+  const timer = setInterval(send, 1_000);
   return {
     close() {
       clearInterval(timer);
