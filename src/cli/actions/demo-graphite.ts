@@ -14,7 +14,9 @@ const STEP_SECONDS = 60;
  * console shows one alert alerting and the rest healthy (a target it does not know has no series: no data). It also
  * answers the VictorOps notifications of the demo (any other path, 200), so the demo's notifications leave no machine.
  */
-export async function startDemoGraphite(): Promise<{ url: string; close(): Promise<void> }> {
+export async function startDemoGraphite(): Promise<DemoGraphite> {
+  /** The payment gateway's breach the demo relay streams, [from, until) unix seconds: answered here too. */
+  let breach: [number, number] | null = null;
   const server: Server = createServer((req, res) => {
     if (!new URL(req.url ?? '/', 'http://demo').pathname.endsWith('/render')) {
       req.resume();
@@ -25,7 +27,7 @@ export async function startDemoGraphite(): Promise<{ url: string; close(): Promi
     readRenderFields(req).then(
       ({ fields }) => {
         const minutes = Number(/^-(\d+)min$/.exec(fields.get('from') ?? '')?.[1] ?? 60);
-        const series = fields.getAll('target').flatMap((target) => seriesOf(target, minutes));
+        const series = fields.getAll('target').flatMap((target) => seriesOf(target, minutes, breach));
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(series));
       },
       () => res.destroy(),
@@ -35,6 +37,9 @@ export async function startDemoGraphite(): Promise<{ url: string; close(): Promi
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
+    setBreach: (from, until) => {
+      breach = [from, until];
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -42,6 +47,19 @@ export async function startDemoGraphite(): Promise<{ url: string; close(): Promi
       }),
   };
 }
+
+/** The demo's Graphite: its URL, and the breach the relay streams, so that render answers the points streamed. */
+export interface DemoGraphite {
+  url: string;
+  /** From `from` to before `until` (unix seconds) the payment gateway's timeouts read 12, as the relay sends them. */
+  setBreach(from: number, until: number): void;
+  close(): Promise<void>;
+}
+
+/** What the payment gateway's timeouts read during the demo's breach. */
+const BREACH_VALUE = 12;
+/** How long the breach lasts, seconds. */
+const BREACH_SECONDS = 120;
 
 /**
  * Healthy values of the example definitions' other metrics (examples/*.yaml), each well inside its alert's
@@ -81,9 +99,15 @@ const RAW: Record<string, [string, number][]> = {
   'shop.cache.misses': [['shop.cache.misses', 7]],
 };
 
-/** The series of a target: the disks, the healthy example metrics, else none. */
-function seriesOf(target: string, minutes: number) {
+/** The series of a target: the disks, the healthy example metrics (the breach streamed), else none. */
+function seriesOf(target: string, minutes: number, breach: [number, number] | null) {
   if (target === DEMO_ALERTING_METRIC) return diskSeries(minutes);
+  if (target === DEMO_STREAM_METRIC && breach) {
+    // Graphite holds what the relay sent it: a render (a warm-up, the console's graph) agrees with the stream.
+    const series = steady(target, minutes, HEALTHY[target]!);
+    for (const point of series.datapoints) if (point[1]! >= breach[0] && point[1]! < breach[1]) point[0] = BREACH_VALUE;
+    return [series];
+  }
   const raw = RAW[target];
   if (raw) return raw.map(([path, value]) => steady(path, minutes, value));
   const value = HEALTHY[target];
@@ -119,41 +143,49 @@ function diskSeries(minutes: number) {
 export const DEMO_STREAM_METRIC = 'shop.payments.gateway.timeouts';
 
 /**
- * The demo's relay: every 10 s, the example metrics' current values (the same the demo Graphite answers) as
- * Graphite plaintext lines to the server's carbon listener, so the stream-evaluable alerts are judged on the stream.
+ * The demo's relay: at the start of every 10 s slot, the example metrics' current values (the same the demo Graphite
+ * answers) as Graphite plaintext lines to the server's carbon listener, so the stream-evaluable alerts are judged on
+ * the stream.
  * From the first 30 s bucket a minute after it starts, for two minutes, the payment gateway's timeouts read 12: its
  * alert pages within seconds of the point that completes that bucket.
  */
-export function startDemoRelay(port: number, onBreach: (at: number) => void): { close(): void } {
+export function startDemoRelay(port: number, graphite: Pick<DemoGraphite, 'setBreach'>, onBreach: (at: number) => void): { close(): void } {
   const started = Math.floor(Date.now() / 1000);
   const breachFrom = Math.ceil((started + 60) / 30) * 30;
+  graphite.setBreach(breachFrom, breachFrom + BREACH_SECONDS);
   let socket: Socket | null = null;
   let told = false;
   const lines = (time: number): string => {
     const out: string[] = [];
     for (const [target, value] of Object.entries(HEALTHY)) {
       if (!/^[\w.*-]+$/.test(target)) continue;
-      const breaching = target === DEMO_STREAM_METRIC && time >= breachFrom && time < breachFrom + 120;
-      for (const path of target.startsWith('shop.hosts.*.') ? HOSTS.map((host) => target.replace('*', host)) : [target]) out.push(`${path} ${breaching ? 12 : value} ${time}\n`);
+      const breaching = target === DEMO_STREAM_METRIC && time >= breachFrom && time < breachFrom + BREACH_SECONDS;
+      for (const path of target.startsWith('shop.hosts.*.') ? HOSTS.map((host) => target.replace('*', host)) : [target]) out.push(`${path} ${breaching ? BREACH_VALUE : value} ${time}\n`);
     }
     for (const raw of Object.values(RAW)) for (const [path, value] of raw) out.push(`${path} ${value} ${time}\n`);
     for (const series of diskSeries(1)) out.push(`${series.target} ${series.datapoints[series.datapoints.length - 1]![0]} ${time}\n`);
     return out.join('');
   };
+  /** The last 10 s slot sent. */
+  let sent = Math.floor(Date.now() / 10_000) * 10 - 10;
   const send = () => {
-    const time = Math.floor(Date.now() / 10_000) * 10;
-    if (!told && time >= breachFrom) {
+    const current = Math.floor(Date.now() / 10_000) * 10;
+    if (current <= sent) return;
+    if (!told && current >= breachFrom) {
       told = true;
-      onBreach(time);
+      onBreach(current);
     }
     if (!socket || socket.destroyed) {
       socket = connect({ host: '127.0.0.1', port });
       socket.on('error', () => socket?.destroy());
     }
-    socket.write(lines(time));
+    // Every slot once, as a relay sends: within a second of its start, and a slot a stalled timer passed over is
+    // sent late rather than left out.
+    for (let time = sent + 10; time <= current; time += 10) socket.write(lines(time));
+    sent = current;
   };
   send();
-  const timer = setInterval(send, 10_000);
+  const timer = setInterval(send, 1_000);
   return {
     close() {
       clearInterval(timer);

@@ -134,7 +134,7 @@ export async function runDemo(command: Command): Promise<void> {
     }
     const carbonPort = server.carbon?.addresses.plaintext?.port;
     const relay = carbonPort
-      ? startDemoRelay(carbonPort, (at) => {
+      ? startDemoRelay(carbonPort, graphite, (at) => {
           void writeOut(`\n[demo relay] ${new Date(at * 1000).toISOString()}: ${DEMO_STREAM_METRIC} reads 12 (above 5): shop-payments-timeouts is judged on the stream and pages within seconds of the bucket's last point.\n`);
         })
       : null;

@@ -27,8 +27,14 @@ const FIELDS = [
   'currently_triggered_metrics', 'muted_until', 'eval_state', 'escalation', 'ack_by', 'ack_note', 'ack_at', 'ack_until',
 ] as const satisfies readonly (keyof EvaluationAlertRow)[];
 
-/** The alert columns the evaluator reads (alias `a`), the same on both databases, in FIELDS' order. */
-export const EVALUATION_ALERT_COLUMNS = FIELDS.map((field) => `a.${field}`).join(', ');
+/**
+ * The alert columns the evaluator reads (alias `a`), the same on both databases, in FIELDS' order, then its account's
+ * metric prefixes (JSON text): the stream confines what each alert sees to them (stream-evaluator.ts).
+ */
+export const EVALUATION_ALERT_COLUMNS = `${FIELDS.map((field) => `a.${field}`).join(', ')}, (SELECT c.metric_prefixes FROM accounts c WHERE c.id = a.account_id)`;
+
+/** Where the account's metric prefixes are in an array row (after FIELDS). */
+const PREFIXES_AT = FIELDS.length;
 
 /** An alert row as EVALUATION_ALERT_COLUMNS selects it (JSON columns as text; BIGINTs as numbers). */
 export type EvaluationAlertRow = Omit<AlertRow, 'created_at' | 'escalation' | 'ack_by' | 'ack_note' | 'ack_at' | 'ack_until'> & {
@@ -78,6 +84,7 @@ const parsed = {
   flapGuard: new ParsedJsonCache<NonNullable<EvaluationAlert['flapGuard']>>(),
   triggeredMetrics: new ParsedJsonCache<string[]>(),
   escalation: new ParsedJsonCache<EvaluationAlert['escalation']>(),
+  metricPrefixes: new ParsedJsonCache<string[]>(),
 };
 
 /**
@@ -205,6 +212,7 @@ export function evaluationAlertFromValues(values: readonly unknown[], channelIds
     acknowledged: false,
     acknowledgedAt: clock?.acknowledgement?.at ?? null,
     evalState: values[AT.eval_state] as string | null,
+    metricPrefixes: parsed.metricPrefixes.parse((values[PREFIXES_AT] as string | null | undefined) ?? '[]'),
   };
   setClockFields(record, clock, now);
   return record;

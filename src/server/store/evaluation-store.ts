@@ -59,6 +59,11 @@ export interface EvaluationAlert {
    * (parseEvalState) and compares its new state's text with it, without serializing the old one again.
    */
   evalState: StoredEvalState | null;
+  /**
+   * Its account's metric prefixes ([] or absent: not confined): the metric stream gives the alert only the paths
+   * inside them, as they are now (a change of them re-subscribes the alert).
+   */
+  metricPrefixes?: readonly string[];
 }
 
 /**

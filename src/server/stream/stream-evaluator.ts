@@ -28,10 +28,15 @@ interface StreamCriterion {
 /** An alert the stream judges (the ingest's subscriber). */
 export interface StreamAlert {
   id: string;
-  /** Its criteria's targets and ranges: a change of query re-subscribes and warms it again. */
+  /**
+   * Its criteria's targets and ranges and its account's metric prefixes: a change of any re-subscribes it (its
+   * series learnt under the old ones forgotten) and warms it again.
+   */
   signature: string;
   criteria: StreamCriterion[];
   settleSeconds: number;
+  /** Its account's metric prefixes (null: not confined): it is given only the paths inside them. */
+  prefixes: readonly string[] | null;
   /** Whether its rings hold its history (warmed from render since it was subscribed or the stream came back). */
   warm: boolean;
   /** The completion point (unix seconds) it was last judged at: a completion beyond it judges it again. */
@@ -132,15 +137,21 @@ export class StreamEvaluator implements CycleFeed {
       return { mode: 'render' };
     }
     this.counting.stream += 1;
-    const signature = criteria.map((one) => `${one.letter}\u0000${one.metric}\u0000${queryRangeMinutes(one.criteria)}`).join('\u0001');
+    const prefixes = alert.metricPrefixes && alert.metricPrefixes.length > 0 ? alert.metricPrefixes : null;
+    const signature = [
+      ...criteria.map((one) => `${one.letter}\u0000${one.metric}\u0000${queryRangeMinutes(one.criteria)}`),
+      `prefixes\u0000${prefixes?.join('\u0000') ?? ''}`,
+    ].join('\u0001');
     let sub = this.subscribed.get(alert.id);
-    if (!sub || sub.signature !== signature) sub = this.subscribe(alert.id, signature, criteria, settleSeconds);
+    if (!sub || sub.signature !== signature) sub = this.subscribe(alert.id, signature, criteria, settleSeconds, prefixes);
     sub.settleSeconds = settleSeconds;
     if (!sub.warm) return this.warmRoute(sub, nowMs, false);
     // A half-failed relay: series that went silent with it are asked of render before they could be no data.
     if (this.flowState.dropped && this.hasSilentSeries(sub, nowMs / 1000)) return this.warmRoute(sub, nowMs, true);
     const ready = sub;
-    return { mode: 'stream', inputs: () => this.inputs(ready, Math.floor(this.now() / 1000)) };
+    // Judged at the cycle's time, as the rules judge it (run-cycle.ts): the listing may have taken this cycle into
+    // the next second, and a settle delay counted from that later clock would end the window a bucket early.
+    return { mode: 'stream', inputs: () => this.inputs(ready, Math.floor(nowMs / 1000)) };
   }
 
   listed(alertIds: ReadonlySet<string>): void {
@@ -185,11 +196,12 @@ export class StreamEvaluator implements CycleFeed {
     }
   }
 
-  private subscribe(id: string, signature: string, criteria: readonly Criterion[], settleSeconds: number): StreamAlert {
+  private subscribe(id: string, signature: string, criteria: readonly Criterion[], settleSeconds: number, prefixes: readonly string[] | null): StreamAlert {
     const sub: StreamAlert = {
       id,
       signature,
       settleSeconds,
+      prefixes,
       warm: false,
       judgedUntil: 0,
       criteria: criteria.map((one) => ({
@@ -204,7 +216,8 @@ export class StreamEvaluator implements CycleFeed {
     if (old) this.options.ingest.unsubscribe(old);
     const longest = Math.max(...sub.criteria.map((one) => one.rangeSeconds + one.lookbackSeconds));
     // The rings keep the window, the settle delay it may reach back by, and a minute more.
-    this.options.ingest.subscribe(sub, sub.criteria.flatMap((one) => one.paths.map((path) => path.expression)), null, longest + settleSeconds + 60);
+    // Confined to the account's prefixes as they are now: the matcher gives it no path outside them, whatever its glob.
+    this.options.ingest.subscribe(sub, sub.criteria.flatMap((one) => one.paths.map((path) => path.expression)), prefixes, longest + settleSeconds + 60);
     this.subscribed.set(id, sub);
     return sub;
   }
@@ -235,10 +248,13 @@ export class StreamEvaluator implements CycleFeed {
         const failed = answers.find((answer): answer is Extract<RenderResult, { ok: false }> => !answer.ok);
         if (failed) return sub.criteria.map((): CriterionInput => ({ result: failed, settleSeconds: sub.settleSeconds }));
         answers.forEach((answer, i) => {
-          if (answer.ok) for (const series of answer.series) this.learnSeries(owners[i]!, series);
+          if (!answer.ok) return;
+          // Render answers the whole glob: what lies outside the account's prefixes is not the alert's to see.
+          for (const series of answer.series) if (inside(series.target, sub.prefixes)) this.learnSeries(owners[i]!, series);
         });
         sub.warm = true;
-        return this.inputs(sub, Math.floor(Math.max(nowMs, this.now()) / 1000));
+        // At the cycle's time, however long render took (see route).
+        return this.inputs(sub, Math.floor(nowMs / 1000));
       },
     };
   }
@@ -352,6 +368,11 @@ export class StreamEvaluator implements CycleFeed {
 /** Whether every criterion is judged locally: its target's functions are the engine's, and it needs no 24 h history. */
 function streamable(criteria: readonly Criterion[]): boolean {
   return criteria.every((one) => historyQueryRange(one.criteria) === null && isLocallyEvaluable(one.metric));
+}
+
+/** Whether a path lies inside the prefixes (null: not confined). */
+function inside(path: string, prefixes: readonly string[] | null): boolean {
+  return prefixes === null || prefixes.some((prefix) => path.startsWith(prefix));
 }
 
 function globMatcher(expression: string): GraphiteMatcher | null {

@@ -80,3 +80,25 @@ describe('the demo Graphite (built into npm run demo)', () => {
     }
   });
 });
+
+describe('the demo relay and the demo Graphite (npm run demo)', () => {
+  it("answer the same points: render reads the payment gateway's breach the relay streams", async () => {
+    const graphite = await startDemoGraphite();
+    try {
+      const now = Math.floor(Date.now() / 1000);
+      const from = Math.floor((now - 180) / 60) * 60;
+      graphite.setBreach(from, from + 120);
+      const response = await fetch(`${graphite.url}/render`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ target: 'shop.payments.gateway.timeouts', from: '-10min', format: 'json' }),
+      });
+      const [series] = (await response.json()) as { datapoints: [number, number][] }[];
+      const breaching = series!.datapoints.filter(([value]) => value === 12).map(([, time]) => time);
+      expect(breaching).toEqual([from, from + 60]);
+      expect(series!.datapoints.filter(([value]) => value !== 12).every(([value]) => value === 0)).toBe(true);
+    } finally {
+      await graphite.close();
+    }
+  });
+});

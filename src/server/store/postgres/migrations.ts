@@ -317,6 +317,12 @@ export const MIGRATIONS: readonly string[] = [
     previous_expires_at BIGINT
   );
   `,
+  // 18: an account's metric prefixes are read by the evaluator's listing (the stream confines each alert to them):
+  // a change of them notifies the evaluation channel too, so that every replica lists its alerts again.
+  `
+  CREATE TRIGGER accounts_notify_evaluation AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON accounts
+    FOR EACH STATEMENT EXECUTE FUNCTION alertform_notify_evaluation_change();
+  `,
 ];
 
 /** Any constant, the same in every replica: serialises replicas that start together on an empty database. */

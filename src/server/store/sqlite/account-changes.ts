@@ -5,8 +5,9 @@ import type { AccountChanges, ChangeTopic } from '../account-changes.js';
 const TABLES: Record<ChangeTopic, string[]> = {
   accounts: ['accounts', 'api_keys'],
   alerts: ['alerts', 'alert_channels', 'alert_schedules', 'channels'],
-  // What the evaluator's listing reads (evaluation-rows.ts); its own saves are left out (whileEvaluatorSaves).
-  evaluation: ['alerts', 'alert_channels', 'alert_schedules', 'schedules', 'maintenance_windows'],
+  // What the evaluator's listing reads (evaluation-rows.ts, accounts for their metric prefixes); its own saves are
+  // left out (whileEvaluatorSaves).
+  evaluation: ['alerts', 'alert_channels', 'alert_schedules', 'schedules', 'maintenance_windows', 'accounts'],
 };
 
 /** SQLite's changes, and a way for the evaluator's save to write without counting as a change of its inputs. */
