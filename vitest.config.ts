@@ -27,7 +27,10 @@ export default defineConfig({
     // Two cores here and in CI, but a test file keeps about half a core busy (measured: CPU over wall time 0.2 for
     // the files that wait on Graphite's buckets or escalation minutes, 0.5-0.6 for those that start servers and
     // CLIs): a third worker fills the other half. `--maxWorkers=2` (or 1) on the command line when a machine is
-    // already loaded.
+    // already loaded. More workers are faster but not yet safe: five took the security project from 243 s to 137 s
+    // for the same CPU time, but the whole suite at five, on a machine busy with other work, failed four tests that
+    // judge time or wait on graphite-web's CPU (error-building's bound, paged-cycle's timeout splits, late-points,
+    // render-post's 1,000 fields).
     maxWorkers: 3,
     projects: [
       // Not isolated: a worker imports each module once for all the files it runs, not once per file (importing was

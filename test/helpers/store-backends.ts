@@ -58,10 +58,12 @@ export function storeBackends(): StoreBackend[] {
 
 /**
  * `describe.each` over the backends: the body runs once per store, a missing one is one visible skipped test (never
- * in CI), and each backend's databases are dropped after its block.
+ * in CI), and each backend's databases are dropped after its block. With `concurrent`, the stores' blocks (and the
+ * tests in them) run at the same time: for tests that mostly wait on wall time (a throttle window's minute), whose
+ * state is all their own (servers and receivers made in the test, closed with onTestFinished).
  */
-export function describeEachStore(title: string, body: (backend: StoreBackend) => void): void {
-  describe.each(storeBackends())(title, (backend) => {
+export function describeEachStore(title: string, body: (backend: StoreBackend) => void, options: { concurrent?: boolean } = {}): void {
+  (options.concurrent ? describe.concurrent : describe).each(storeBackends())(title, (backend) => {
     if (backend.skip) {
       it.skip(`needs ${backend.reason}`, () => undefined);
       return;

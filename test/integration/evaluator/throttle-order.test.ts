@@ -1,22 +1,21 @@
-import { afterEach, expect, it } from 'vitest';
+import { it } from 'vitest';
 import { makeSeries, startFakeRender } from '../../helpers/fake-render-server.js';
 import { startTestServer } from '../../helpers/server.js';
 import { describeEachStore } from '../../helpers/store-backends.js';
 import { until } from '../../helpers/until.js';
 import { startWebhookReceiver } from '../../helpers/webhook-receiver.js';
 
-const closers: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  while (closers.length) await closers.pop()!();
-});
-
 /**
- * One order a receiver of a throttled channel can follow, on both stores: nothing is resolved before it was
- * announced. An alert whose alerting the throttle held, and that recovers before the window ends, gets no recovery
+ * One order a receiver of a throttled channel can follow, on both stores at once (each waits out a throttle window's
+ * minute): nothing is resolved before it was announced. An alert whose alerting the throttle held, and that recovers before the window ends, gets no recovery
  * of its own: the window's summary lists its alerting and its recovery, in order.
  */
 describeEachStore('a throttled channel on $name', (backend) => {
-  it('holds the recovery of an alert whose alerting it held, and the summary says it recovered meanwhile', async () => {
+  it('holds the recovery of an alert whose alerting it held, and the summary says it recovered meanwhile', async ({ expect, onTestFinished }) => {
+    const closers: (() => Promise<void>)[] = [];
+    onTestFinished(async () => {
+      while (closers.length) await closers.pop()!();
+    });
     const receiver = await startWebhookReceiver(() => 200);
     closers.push(receiver.close);
     const values: Record<string, number> = {};
@@ -71,4 +70,4 @@ describeEachStore('a throttled channel on $name', (backend) => {
     await until(() => server.request('GET', '/v2/deliveries/?state=pending').then((r) => r.body.deliveries as unknown[]), (list) => list.length === 0);
     expect(seen().map((body) => `${body.name} ${body.event}`)).toEqual(['alert thr.a alerting', 'throttled notifications throttled']);
   }, 150_000);
-});
+}, { concurrent: true });
