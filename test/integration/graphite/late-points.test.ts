@@ -138,7 +138,13 @@ describe.skipIf(availability.skip)(`late points on a real Graphite (${availabili
     // machine the on-time writes that follow, landing a few seconds apart too, may fool them once more).
     expect(pagesOf('eager sum').slice(0, 3)).toEqual(['alerting', 'recovered', 'alerting']);
     expect(pagesOf('eager each').slice(0, 3)).toEqual(['alerting', 'recovered', 'alerting']);
-    expect((await historyOf(eagerSum)).slice(0, 3).map(([status, value]: [string, number]) => `${status} ${value}`)).toEqual(['alerting 100', 'recovered 50', 'alerting 100']);
+    // The eager sum recovered on the collectors on time: 50 when carbon had written all five of them, less on a
+    // loaded machine where it had written only some when the eager server read the bucket.
+    const [first, fooled, again] = (await historyOf(eagerSum)).slice(0, 3) as [string, number][];
+    expect([first, again]).toEqual([['alerting', 100], ['alerting', 100]]);
+    expect(fooled![0]).toBe('recovered');
+    expect(fooled![1]).toBeGreaterThanOrEqual(10);
+    expect(fooled![1]).toBeLessThanOrEqual(50);
   }, 180_000);
 
   it.concurrent('still catches a real breach within the interval plus the delay of its bucket being complete', async () => {
