@@ -1,6 +1,7 @@
 import type { CarbonPoint } from '../../src/stream/carbon-point.js';
 import { PickleFrameReader } from '../../src/stream/pickle-parser.js';
 import { PlaintextParser } from '../../src/stream/plaintext-parser.js';
+import { PointBatch } from '../../src/stream/point-batch.js';
 import { StreamIngest } from '../../src/stream/stream-ingest.js';
 import { percentOf, printGoal, printTable } from '../lib/report.js';
 import { median, pickleChunks, plaintextChunks, readLinesBare, readLinesReadline, timed } from './workload.js';
@@ -11,9 +12,21 @@ const ROUNDS = 5;
 
 /** The receiver's work on a stream: parse every chunk, match and keep every point; returns [received, matched]. */
 export function ingestStream(chunks: Buffer[], ingest: StreamIngest<object>, protocol: 'plaintext' | 'pickle'): [number, number] {
-  const reader = protocol === 'pickle' ? new PickleFrameReader({ maxFrameBytes: 1 << 20 }) : new PlaintextParser({ maxLineBytes: 8192 });
   let received = 0;
   let matched = 0;
+  if (protocol === 'plaintext') {
+    // As the receiver does: columns into a batch reused from chunk to chunk, paths as ids of the ingest's table.
+    const parser = new PlaintextParser({ maxLineBytes: 8192 });
+    const batch = new PointBatch(ingest.table);
+    for (const chunk of chunks) {
+      batch.clear();
+      parser.pushBatch(chunk, batch);
+      received += batch.length;
+      matched += ingest.acceptBatch(batch);
+    }
+    return [received, matched];
+  }
+  const reader = new PickleFrameReader({ maxFrameBytes: 1 << 20 });
   for (const chunk of chunks) {
     const points: CarbonPoint[] = [];
     reader.push(chunk, points);

@@ -1,0 +1,205 @@
+import { randomBytes } from 'node:crypto';
+
+/**
+ * Metric paths by their bytes: each distinct path read from the wire gets a small integer id, found again without
+ * making a string. A line's path is hashed while the parser looks for its end, then compared byte by byte with the
+ * path stored under that hash; the string of a path is made once, when the path is new (and dropped again when no
+ * one reads the path, see `release`). What is known about a path (the subscribers that read it, its ring) is kept by
+ * the table's owner in arrays indexed by the id.
+ *
+ * Bounded: at most `maxPaths` paths. Past that the table is emptied at the next `reserve()` (between chunks, never in
+ * the middle of one) and refills: ids handed out before are void from then on (`epoch` moves on), so a stream of
+ * more distinct paths than the bound costs one decision per path per refill, never more memory.
+ */
+export interface PathTableOptions {
+  /** Most paths held; default 1,000,000. */
+  maxPaths?: number;
+}
+
+/** The bits of the hash the table takes: 30, a small integer, which V8 passes between functions without boxing. */
+export const HASH_MASK = 0x3fffffff;
+
+/**
+ * One step of the path hash over four bytes read as a little-endian 32-bit word: murmur3's block step. The parser
+ * hashes a path four bytes at a time with it, then its last 0-3 bytes with hashByte, from the table's `seed`.
+ */
+export function hashWord(hash: number, word: number): number {
+  let k = Math.imul(word, 0xcc9e2d51);
+  k = (k << 15) | (k >>> 17);
+  hash ^= Math.imul(k, 0x1b873593);
+  hash = (hash << 13) | (hash >>> 19);
+  return (Math.imul(hash, 5) + 0xe6546b64) | 0;
+}
+
+/** One step of the path hash over one of its last bytes (FNV-1a's). */
+export function hashByte(hash: number, byte: number): number {
+  return Math.imul(hash ^ byte, 0x01000193);
+}
+
+/** The hash of `bytes[start, end)` as the parser computes it while scanning (for paths not read from plaintext). */
+export function hashBytes(bytes: Uint8Array, start: number, end: number, seed: number): number {
+  let hash = seed;
+  let at = start;
+  for (; at + 4 <= end; at += 4) hash = hashWord(hash, bytes[at]! | (bytes[at + 1]! << 8) | (bytes[at + 2]! << 16) | (bytes[at + 3]! << 24));
+  for (; at < end; at += 1) hash = hashByte(hash, bytes[at]!);
+  return hash & HASH_MASK;
+}
+
+/**
+ * The slot of a hash: murmur3's finaliser, so every bit of the hash reaches the low bits the slot is taken from
+ * (FNV's low bits depend on the bytes' low bits alone, which a hostile sender could collide on).
+ */
+function mix(hash: number): number {
+  hash ^= hash >>> 16;
+  hash = Math.imul(hash, 0x85ebca6b);
+  hash ^= hash >>> 13;
+  hash = Math.imul(hash, 0xc2b2ae35);
+  return hash ^ (hash >>> 16);
+}
+
+const FIRST_PATHS = 1024;
+/** Int32s a slot takes: id + 1 (0: empty), hash, offset and length of the path's bytes; one cache line holds it. */
+const SLOT = 4;
+
+export class PathTable {
+  readonly maxPaths: number;
+  /**
+   * The hash's starting value, random per table: a sender who does not know it cannot choose paths that all land in
+   * one slot chain (which would make each lookup walk them all).
+   */
+  readonly seed = randomBytes(4).readInt32LE(0);
+  /** Moves on each time the table is emptied: ids of an earlier epoch mean nothing. */
+  epoch = 0;
+  /** Paths held. */
+  size = 0;
+  /** Ids a new index has room for (the index has twice as many slots: at most half full). */
+  private capacity = FIRST_PATHS;
+  /** Open addressing, SLOT int32s a slot, so that a lookup reads one place before the path's bytes. */
+  private slots = new Int32Array(FIRST_PATHS * 2 * SLOT);
+  /** Per id: where its slot is (to read its bytes back), and its string while something reads it. */
+  private slotOf = new Int32Array(FIRST_PATHS);
+  private strings: (string | undefined)[] = [];
+  /** The bytes of every path, one after another. */
+  private arena = new Uint8Array(FIRST_PATHS * 32);
+  private arenaView = new DataView(this.arena.buffer);
+  private used = 0;
+
+  constructor(options: PathTableOptions = {}) {
+    this.maxPaths = Math.max(1, options.maxPaths ?? 1_000_000);
+  }
+
+  /**
+   * Empties the table if it is full. Called before each chunk is parsed: within one chunk ids stay valid, so the
+   * table may exceed `maxPaths` by the lines of one chunk.
+   */
+  reserve(): void {
+    if (this.size >= this.maxPaths) this.clear();
+  }
+
+  /**
+   * The id of the path `bytes[start, end)` whose hash is `hash` (as hashBytes gives it), adding it when new.
+   * `view` is a DataView over `bytes` (the same bytes): paths are compared four bytes at a time.
+   */
+  idOf(bytes: Uint8Array, view: DataView, start: number, end: number, hash: number): number {
+    const length = end - start;
+    const slots = this.slots;
+    const mask = slots.length / SLOT - 1;
+    for (let slot = mix(hash) & mask; ; slot = (slot + 1) & mask) {
+      const at0 = slot * SLOT;
+      const held = slots[at0]!;
+      if (held === 0) return this.add(bytes, start, length, hash, slot);
+      if (slots[at0 + 1] !== hash || slots[at0 + 3] !== length) continue;
+      const arena = this.arenaView;
+      const delta = slots[at0 + 2]! - start;
+      let at = start;
+      while (at + 4 <= end && arena.getInt32(delta + at, true) === view.getInt32(at, true)) at += 4;
+      while (at < end && arena.getUint8(delta + at) === bytes[at]) at += 1;
+      if (at === end) return held - 1;
+    }
+  }
+
+  /** The id of a path given as a string (the pickle decoder's and the tests'). */
+  idOfString(path: string): number {
+    const bytes = Buffer.from(path, 'utf8');
+    return this.idOf(bytes, new DataView(bytes.buffer, bytes.byteOffset, bytes.length), 0, bytes.length, hashBytes(bytes, 0, bytes.length, this.seed));
+  }
+
+  /** The path of an id, its string made now if it is not held. */
+  pathOf(id: number): string {
+    let path = this.strings[id];
+    if (path === undefined) {
+      const at = this.slotOf[id]! * SLOT;
+      path = Buffer.from(this.arena.buffer, this.slots[at + 2]!, this.slots[at + 3]!).toString('utf8');
+      this.strings[id] = path;
+    }
+    return path;
+  }
+
+  /** Drops the string of a path that no one reads (its bytes stay): unmatched paths cost no string. */
+  release(id: number): void {
+    this.strings[id] = undefined;
+  }
+
+  /** Bytes held: the paths' bytes and the index, for /metrics and the benchmark. */
+  get bytes(): number {
+    return this.arena.byteLength + this.slots.byteLength + this.slotOf.byteLength;
+  }
+
+  clear(): void {
+    this.epoch += 1;
+    this.size = 0;
+    this.used = 0;
+    this.capacity = FIRST_PATHS;
+    this.slots = new Int32Array(FIRST_PATHS * 2 * SLOT);
+    this.slotOf = new Int32Array(FIRST_PATHS);
+    this.strings = [];
+    this.arena = new Uint8Array(FIRST_PATHS * 32);
+    this.arenaView = new DataView(this.arena.buffer);
+  }
+
+  private add(bytes: Uint8Array, start: number, length: number, hash: number, slot: number): number {
+    const id = this.size;
+    if (id === this.capacity) slot = this.growIndex(hash);
+    if (this.used + length > this.arena.length) {
+      const arena = new Uint8Array(Math.max(this.arena.length * 2, this.used + length));
+      arena.set(this.arena.subarray(0, this.used));
+      this.arena = arena;
+      this.arenaView = new DataView(arena.buffer);
+    }
+    this.arena.set(bytes.subarray(start, start + length), this.used);
+    const at = slot * SLOT;
+    this.slots[at] = id + 1;
+    this.slots[at + 1] = hash;
+    this.slots[at + 2] = this.used;
+    this.slots[at + 3] = length;
+    this.slotOf[id] = slot;
+    this.used += length;
+    this.strings.push(undefined);
+    this.size += 1;
+    return id;
+  }
+
+  /** Doubles the index; answers the empty slot for `hash` in the new one. */
+  private growIndex(hash: number): number {
+    this.capacity *= 2;
+    const old = this.slots;
+    const slots = new Int32Array(this.capacity * 2 * SLOT);
+    const slotOf = new Int32Array(this.capacity);
+    const mask = slots.length / SLOT - 1;
+    const place = (hashed: number) => {
+      let slot = mix(hashed) & mask;
+      while (slots[slot * SLOT] !== 0) slot = (slot + 1) & mask;
+      return slot;
+    };
+    for (let at = 0; at < old.length; at += SLOT) {
+      const held = old[at]!;
+      if (held === 0) continue;
+      const slot = place(old[at + 1]!);
+      slots.set(old.subarray(at, at + SLOT), slot * SLOT);
+      slotOf[held - 1] = slot;
+    }
+    this.slots = slots;
+    this.slotOf = slotOf;
+    return place(hash);
+  }
+}
