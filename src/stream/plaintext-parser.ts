@@ -161,6 +161,7 @@ export class PlaintextParser {
       }
       const first = at;
       if (code === 32 && first > start) {
+        table.prefetch(hash & HASH_MASK);
         // Two fields, `[-]digits[.digits]` each, the first ended by one space, the second by LF or CRLF. With at
         // most 15 digits the digits are an exact integer and the power of ten exact, so one division is correctly
         // rounded: the same double Number() gives. Anything else (exponents, `inf`, more digits) is readOddLine's.

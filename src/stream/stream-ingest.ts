@@ -40,6 +40,8 @@ export class StreamIngest<T> {
   /** Per path id of `table`: its subscribers, decided at matcher version `decidedAt[id]` (the decision cache). */
   private decisions: (readonly T[] | undefined)[] = [];
   private decidedAt: number[] = [];
+  /** Per path id: the longest window of its subscribers (its ring's retention). */
+  private windowAt: number[] = [];
   /** The table's epoch the decisions belong to. */
   private epoch = 0;
 
@@ -105,13 +107,16 @@ export class StreamIngest<T> {
     if (table.epoch !== this.epoch) {
       this.decisions = [];
       this.decidedAt = [];
+      this.windowAt = [];
       this.epoch = table.epoch;
     }
     const decisions = this.decisions;
     const decidedAt = this.decidedAt;
+    const windowAt = this.windowAt;
     while (decisions.length < table.size) {
       decisions.push(undefined);
       decidedAt.push(-1);
+      windowAt.push(0);
     }
     const version = this.matcher.version;
     const { ids, values, timestamps, length } = batch;
@@ -124,6 +129,7 @@ export class StreamIngest<T> {
         subscribers = this.matcher.decideUncached(table.pathOf(id));
         decisions[id] = subscribers;
         decidedAt[id] = version;
+        windowAt[id] = subscribers.length === 0 ? 0 : this.windowOf(subscribers);
         if (subscribers.length === 0) table.release(id);
       }
       if (subscribers.length === 0) continue;
@@ -131,7 +137,7 @@ export class StreamIngest<T> {
       const path = table.pathOf(id);
       const timestamp = timestamps[k]!;
       const value = values[k]!;
-      this.rings.append(path, timestamp, value, this.windowOf(subscribers));
+      this.rings.append(path, timestamp, value, windowAt[id]);
       told?.push({ point: { path, value, timestamp }, subscribers });
     }
     this.received += length;
