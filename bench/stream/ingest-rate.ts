@@ -58,6 +58,11 @@ export function subscribeAlerts(ingest: StreamIngest<object>, count: number): vo
   }
 }
 
+/** A full garbage collection (the bench runs with --expose-gc), or nothing without it. */
+export function collect(): void {
+  (globalThis as { gc?: () => void }).gc?.();
+}
+
 /** A receiver as the server makes it, with 100 wildcard alerts; warmed by `warmUp` (untimed) when given. */
 function receiverWith(warmUp: Buffer[] | null, protocol: 'plaintext' | 'pickle'): StreamIngest<object> {
   const ingest = new StreamIngest<object>({ cacheSize: 1_000_000, maxSeries: 1_000_000, maxPointsPerSeries: 2880 });
@@ -77,9 +82,13 @@ export async function runIngestRate(): Promise<void> {
   let counted = { received: 0, matched: 0 };
   // Interleaved rounds: the machine's load moves; each round measures all of them in the same minute.
   for (let round = 0; round < ROUNDS; round += 1) {
+    // Each contender starts on a collected heap: process.cpuUsage counts the collector's threads too, and the
+    // garbage of the one before (a pickle run's million objects) must not be charged to the next.
+    collect();
     const bare = timed(() => readLinesBare(chunks));
     if (bare.result !== POINTS) throw new Error(`the bare reader counted ${bare.result} lines`);
     figures.bare.push(bare.cpuMs);
+    collect();
     const readline = await readLinesReadline(chunks);
     if (readline.lines !== POINTS) throw new Error(`readline counted ${readline.lines} lines`);
     figures.readline.push(readline.cpuMs);
@@ -87,6 +96,7 @@ export async function runIngestRate(): Promise<void> {
       const protocol = kind === 'pickle' ? 'pickle' : 'plaintext';
       const ingest = receiverWith(kind === 'plaintextCold' ? null : protocol === 'pickle' ? warmPickles : warmText, protocol);
       const before = { received: ingest.received, matched: ingest.matched };
+      collect();
       const run = timed(() => ingestStream(protocol === 'pickle' ? pickles : chunks, ingest, protocol));
       const [received, matched] = run.result;
       if (received !== POINTS) throw new Error(`${kind}: ${received} of ${POINTS} points counted`);
