@@ -1,6 +1,6 @@
 import { StreamIngest } from '../../src/stream/stream-ingest.js';
 import { printGoal, printTable, timesOf } from '../lib/report.js';
-import { ingestStream, subscribeAlerts } from './ingest-rate.js';
+import { collect, ingestStream, subscribeAlerts } from './ingest-rate.js';
 import { median, plaintextChunks, seriesPaths, timed } from './workload.js';
 
 const POINTS = 1_000_000;
@@ -22,6 +22,7 @@ export async function runPatternScaling(): Promise<void> {
     for (const count of COUNTS) {
       const ingest = new StreamIngest<object>({ cacheSize: 1_000_000, maxSeries: 1_000_000, maxPointsPerSeries: 2880 });
       subscribeAlerts(ingest, count);
+      collect();
       const run = timed(() => ingestStream(chunks, ingest, 'plaintext'));
       if (run.result[0] !== POINTS) throw new Error(`${run.result[0]} of ${POINTS} counted`);
       matchedBy.set(count, run.result[1]);

@@ -1,10 +1,12 @@
 /** The streams the ingest sections replay: plaintext lines cut into socket-sized chunks, and carbon-relay's pickles. */
 
+/** The first timestamp of the streams (an earlier `start` makes a warm-up stream the timed one follows). */
+export const STREAM_START = 1_700_000_000;
+
 /** Lines `servers.hostH.cpu.METRIC value timestamp` over `series` distinct paths, `points` lines in all. */
-export function plaintextChunks(points: number, series: number, chunkBytes = 65_536): { chunks: Buffer[]; paths: string[] } {
+export function plaintextChunks(points: number, series: number, chunkBytes = 65_536, start = STREAM_START): { chunks: Buffer[]; paths: string[] } {
   const paths = seriesPaths(series);
   const lines: string[] = [];
-  const start = 1_700_000_000;
   for (let k = 0; k < points; k += 1) lines.push(`${paths[k % series]} ${((k * 7) % 1000) / 10} ${start + Math.floor(k / series) * 10}\n`);
   const text = Buffer.from(lines.join(''));
   // Cut at fixed sizes, not at newlines: lines span chunks as they do on a socket.
@@ -21,10 +23,9 @@ export function seriesPaths(count: number): string[] {
 }
 
 /** Frames as carbon-relay writes them: pickle protocol 2 of a list of up to 500 (path, (timestamp, value)). */
-export function pickleChunks(points: number, series: number): Buffer[] {
+export function pickleChunks(points: number, series: number, start = STREAM_START): Buffer[] {
   const paths = seriesPaths(series);
   const frames: Buffer[] = [];
-  const start = 1_700_000_000;
   for (let first = 0; first < points; first += 500) {
     const parts: Buffer[] = [Buffer.from([0x80, 0x02, 0x5d, 0x28])];
     for (let k = first; k < Math.min(points, first + 500); k += 1) {

@@ -56,6 +56,8 @@ export class PathMatcher<T> {
   private readonly registrations = new Map<T, Registration<T>[]>();
   private readonly cache = new Map<string, readonly T[]>();
   private globCount = 0;
+  /** Moves on with every add and remove: an answer given at an earlier version may be stale. */
+  version = 0;
 
   constructor(options: PathMatcherOptions) {
     this.cacheSize = Math.max(1, options.cacheSize);
@@ -67,6 +69,7 @@ export class PathMatcher<T> {
    * Throws GlobSyntaxError for a malformed glob.
    */
   add(subscriber: T, query: string, allowedPrefixes: readonly string[] | null): void {
+    this.version += 1;
     const entry: Entry<T> = { subscriber, prefixes: allowedPrefixes !== null && allowedPrefixes.length > 0 ? allowedPrefixes : null };
     let registration: Registration<T>;
     if (!WILDCARD.test(query)) {
@@ -103,6 +106,7 @@ export class PathMatcher<T> {
   remove(subscriber: T): void {
     const list = this.registrations.get(subscriber);
     if (!list) return;
+    this.version += 1;
     this.registrations.delete(subscriber);
     for (const registration of list) {
       if (registration.kind === 'plain') {
@@ -131,6 +135,14 @@ export class PathMatcher<T> {
     if (this.cache.size >= this.cacheSize) this.cache.delete(this.cache.keys().next().value!);
     this.cache.set(ownCopy(path), decided);
     return decided;
+  }
+
+  /**
+   * match() without its cache, for a caller that keeps the answers itself (by path id, with `version`): a plain
+   * path's one lookup, or the trie's decision.
+   */
+  decideUncached(path: string): readonly T[] {
+    return this.globCount === 0 ? this.plainMatch(path) : this.decide(path);
   }
 
   /** Subscribers, plain and glob expressions, and path decisions cached. */

@@ -1,13 +1,14 @@
-import { isAscii } from 'node:buffer';
-import { acceptTimestamp, sampleOf, BAD_PATH_CHARACTER, type CarbonPoint, type InvalidListener, type InvalidReason } from './carbon-point.js';
+import { acceptTimestamp, sampleOf, BAD_PATH_CHARACTER, MAX_TIMESTAMP, type CarbonPoint, type InvalidListener, type InvalidReason } from './carbon-point.js';
+import { HASH_MASK, hashByte, hashWord, PathTable } from './path-table.js';
+import { PointBatch } from './point-batch.js';
 
 /**
  * Graphite's plaintext protocol, `path value timestamp\n`, read incrementally over the chunks of one connection.
  *
  * Every byte is untrusted: a line longer than `maxLineBytes` is refused and skipped up to its newline (never
  * buffered past the bound), a malformed line is counted by reason and the parser goes on with the next one. The
- * work is linear in the input: each chunk is decoded once, and the search for the next space is shared between
- * lines (a chunk of many short lines without spaces must not make each line scan to the chunk's end).
+ * work is linear in the input: each line is read from the chunk's bytes once, up to its own newline (a chunk of many
+ * short lines without spaces never makes a line scan past its end).
  */
 export interface PlaintextParserOptions {
   /** Longest line taken, in bytes, without its newline. */
@@ -19,6 +20,8 @@ export interface PlaintextParserOptions {
 }
 
 const WHITESPACE = /\s+/;
+/** Paths a parser used without a shared table (push with CarbonPoint objects) keeps ids for. */
+const OWN_TABLE_PATHS = 10_000;
 
 export class PlaintextParser {
   /** Lines refused, by reason, since the parser was made. */
@@ -32,10 +35,12 @@ export class PlaintextParser {
   private pending: Buffer | null = null;
   /** Inside a line already refused as too long: drop bytes up to its newline. */
   private skipping = false;
-  // Per decoded chunk: its text, whether it holds anything but ASCII, and the next space at or after `space`.
-  private text = '';
-  private ascii = true;
-  private space = -1;
+  /** This connection's last path id (of table epoch previousEpoch): the next path is expected to follow it. */
+  private previous = -1;
+  private previousTable: PathTable | null = null;
+  private previousEpoch = -1;
+  /** For push(): points parsed into columns first, then made objects. */
+  private own: PointBatch | null = null;
 
   constructor(options: PlaintextParserOptions) {
     this.maxLineBytes = options.maxLineBytes;
@@ -45,6 +50,17 @@ export class PlaintextParser {
 
   /** Reads a chunk; the points of its complete lines are appended to `out`. */
   push(chunk: Buffer, out: CarbonPoint[]): void {
+    const batch = this.ownBatch();
+    this.pushBatch(chunk, batch);
+    pointsOf(batch, out);
+  }
+
+  /**
+   * Reads a chunk; the points of its complete lines are appended to `batch` (columns, paths as ids of its table,
+   * which may be shared with other parsers). The table is emptied first if it is full.
+   */
+  pushBatch(chunk: Buffer, batch: PointBatch): void {
+    batch.table.reserve();
     let body = chunk;
     if (this.skipping) {
       const newline = body.indexOf(10);
@@ -63,16 +79,26 @@ export class PlaintextParser {
       complete = Buffer.concat([this.pending, complete]);
       this.pending = null;
     }
-    this.readLines(complete, out);
+    this.readLines(complete, batch);
     this.keep(body.subarray(last + 1));
   }
 
   /** The connection ended: a last line without a newline is read too. */
   end(out: CarbonPoint[]): void {
+    const batch = this.ownBatch();
+    this.endBatch(batch);
+    pointsOf(batch, out);
+  }
+
+  /**
+   * end(), into columns. The table is not emptied here (the batch may hold ids of a push just before): it may run
+   * past its bound by this one line.
+   */
+  endBatch(batch: PointBatch): void {
     if (this.pending !== null && !this.skipping) {
       const rest = this.pending;
       this.pending = null;
-      this.readLines(Buffer.concat([rest, Buffer.from('\n')]), out);
+      this.readLines(Buffer.concat([rest, Buffer.from('\n')]), batch);
     }
     this.pending = null;
     this.skipping = false;
@@ -81,6 +107,12 @@ export class PlaintextParser {
   /** Bytes buffered for an unfinished line (at most maxLineBytes). */
   get bufferedBytes(): number {
     return this.pending?.length ?? 0;
+  }
+
+  private ownBatch(): PointBatch {
+    this.own ??= new PointBatch(new PathTable({ maxPaths: OWN_TABLE_PATHS }), 256);
+    this.own.clear();
+    return this.own;
   }
 
   private keep(rest: Buffer): void {
@@ -97,64 +129,142 @@ export class PlaintextParser {
     this.pending = this.pending === null ? Buffer.from(rest) : Buffer.concat([this.pending, rest]);
   }
 
-  private readLines(bytes: Buffer, out: CarbonPoint[]): void {
-    const text = bytes.toString('utf8');
-    this.text = text;
-    // simdutf: microseconds a chunk. An ASCII chunk's paths need only the control-character check below.
-    this.ascii = isAscii(bytes);
-    this.space = -1;
-    // Decoding kept every byte as one character (ASCII, or broken bytes each made U+FFFD): characters are bytes.
-    const ascii = text.length === bytes.length;
+  /**
+   * Reads the lines of `bytes` (which ends with a newline) straight from the bytes: the common line (a printable
+   * ASCII path, one space, a plain decimal, one space, a plain decimal, LF or CRLF) is read in one pass that hashes
+   * the path, finds the spaces, reads both numbers and finds the newline, with no string made unless the path is
+   * new. Anything else (tabs, repeated spaces, exponents, non-ASCII, control characters, a line past the bound) is
+   * read by readOddLine as carbon reads it. Every loop stops at the final newline, and each line is scanned at most
+   * twice: linear in the bytes.
+   */
+  private readLines(bytes: Buffer, batch: PointBatch): void {
+    // One function on purpose: numbers passed to functions that are not inlined are boxed (a timestamp is past
+    // the small-integer range), and an allocation per line costs more than the parse.
+    const table = batch.table;
+    const seed = table.seed;
+    const max = this.maxLineBytes;
+    const length = bytes.length;
+    const view = new DataView(bytes.buffer, bytes.byteOffset, length);
+    // The id of this connection's last path read the fast way (of the table's current epoch).
+    let previous = this.previousTable === table && this.previousEpoch === table.epoch ? this.previous : -1;
     let start = 0;
-    for (let newline = text.indexOf('\n'); newline !== -1; newline = text.indexOf('\n', start)) {
-      let end = newline;
-      if (end > start && text.charCodeAt(end - 1) === 13) end -= 1;
-      if (end > start) {
-        const long = end - start > this.maxLineBytes || (!ascii && (end - start) * 3 > this.maxLineBytes && Buffer.byteLength(text.slice(start, end)) > this.maxLineBytes);
-        if (long) this.refuse('too_long', text.slice(start, start + 80));
-        else this.readLine(start, end, out);
+    while (start < length) {
+      // The path: printable ASCII up to the first space, hashed on the way, four bytes at a time while no byte of
+      // the four is a space, a control character or non-ASCII (tested on the word at once), then byte by byte.
+      let hash = seed;
+      let at = start;
+      while (at + 4 <= length) {
+        const word = view.getInt32(at, true);
+        if ((((word - 0x21212121) & ~word) | (word + 0x01010101) | word) & 0x80808080) break;
+        hash = hashWord(hash, word);
+        at += 4;
       }
-      start = newline + 1;
+      let code = bytes[at]!;
+      while (code > 32 && code < 127) {
+        hash = hashByte(hash, code);
+        at += 1;
+        code = bytes[at]!;
+      }
+      const first = at;
+      if (code === 32 && first > start) {
+        hash &= HASH_MASK;
+        // The path that came after the previous one last time, or the index's slot read early (see prefetch).
+        let id = previous >= 0 ? table.expected(previous, bytes, view, start, first, hash) : -1;
+        if (id < 0) table.prefetch(hash);
+        // Two fields, `[-]digits[.digits]` each, the first ended by one space, the second by LF or CRLF. With at
+        // most 15 digits the digits are an exact integer and the power of ten exact, so one division is correctly
+        // rounded: the same double Number() gives. Anything else (exponents, `inf`, more digits) is readOddLine's.
+        let value = 0;
+        let time = 0;
+        let ok = true;
+        for (let field = 0; field < 2 && ok; field += 1) {
+          at += 1;
+          const negative = bytes[at] === 45;
+          if (negative) at += 1;
+          let digits = 0;
+          let mantissa = 0;
+          let decimals = -1;
+          for (;;) {
+            // Four digits at once when the next four bytes are all digits (a timestamp is ten).
+            if (at + 4 <= length) {
+              const word = view.getInt32(at, true);
+              if (((((word - 0x30303030) & ~word) | (word + 0x46464646) | word) & 0x80808080) === 0) {
+                let four = word - 0x30303030;
+                four = (Math.imul(four, 10) + (four >>> 8)) & 0x00ff00ff;
+                four = (Math.imul(four, 100) + (four >>> 16)) & 0xffff;
+                mantissa = mantissa * 10_000 + four;
+                digits += 4;
+                if (decimals >= 0) decimals += 4;
+                at += 4;
+                continue;
+              }
+            }
+            code = bytes[at]!;
+            if (code >= 48 && code <= 57) {
+              mantissa = mantissa * 10 + (code - 48);
+              digits += 1;
+              if (decimals >= 0) decimals += 1;
+            } else if (code === 46 && decimals < 0) {
+              decimals = 0;
+            } else {
+              break;
+            }
+            at += 1;
+          }
+          ok = digits > 0 && digits <= 15 && (field === 0 ? code === 32 : code === 10 || (code === 13 && bytes[at + 1] === 10));
+          // A leading zero followed by a digit reads as decimal in Python ("007" is 7.0), as here.
+          const number = decimals > 0 ? mantissa / EXACT_POWERS[decimals]! : mantissa;
+          if (field === 0) value = negative ? -number : number;
+          else time = negative ? -number : number;
+        }
+        const end = at;
+        if (ok && end - start <= max) {
+          // The clock only for carbon's -1 (now): reading it for every line would cost more than the parse.
+          if (time === -1) time = Math.floor(this.now());
+          else if (time > 0 && time <= MAX_TIMESTAMP) time = Math.floor(time);
+          else time = Number.NaN;
+          if (time === time) {
+            if (id < 0) {
+              id = table.idOf(bytes, view, start, first, hash);
+              if (previous >= 0) table.follow(previous, id);
+            }
+            batch.push(id, value, time);
+            previous = id;
+          }
+          else this.refuse('timestamp', bytes.toString('utf8', start, end));
+          this.lines += 1;
+          start = code === 13 ? end + 2 : end + 1;
+          continue;
+        }
+      }
+      let newline = start;
+      while (bytes[newline] !== 10) newline += 1;
+      const end = newline > start && bytes[newline - 1] === 13 ? newline - 1 : newline;
+      if (end > start) {
+        if (end - start > max) this.refuse('too_long', bytes.toString('utf8', start, Math.min(end, start + 80)));
+        else this.readOddLine(bytes, start, end, batch);
+      }
       this.lines += 1;
+      start = newline + 1;
     }
-    this.text = '';
+    this.previous = previous;
+    this.previousTable = table;
+    this.previousEpoch = table.epoch;
   }
 
-  /** The first space at or after `from`; remembered, so that lines without one do not each scan the rest of the chunk. */
-  private spaceFrom(from: number): number {
-    if (this.space < from) {
-      const found = this.text.indexOf(' ', from);
-      this.space = found === -1 ? this.text.length : found;
-    }
-    return this.space;
-  }
-
-  private readLine(start: number, end: number, out: CarbonPoint[]): void {
-    const text = this.text;
-    const first = this.spaceFrom(start);
-    const second = first < end ? this.spaceFrom(first + 1) : end;
-    if (first > start && second > first + 1 && second < end - 1 && this.spaceFrom(second + 1) >= end && this.ascii && !hasControl(text, start, first)) {
-      // The common line: numbers read in place, without slicing them out first.
-      const value = decimalAt(text, first + 1, second);
-      const time = decimalAt(text, second + 1, end);
-      return this.emit(text.slice(start, first), Number.isNaN(value) ? readNumber(text.slice(first + 1, second)) : value, Number.isNaN(time) ? readNumber(text.slice(second + 1, end)) : time, start, end, out);
-    }
-    // Tabs, repeated spaces, or characters to check: carbon splits on any run of whitespace.
-    const line = text.slice(start, end);
+  /** A line the fast path does not read: split on any run of whitespace, as carbon does. */
+  private readOddLine(bytes: Buffer, start: number, end: number, batch: PointBatch): void {
+    const line = bytes.toString('utf8', start, end);
     const fields = line.trim().split(WHITESPACE);
     if (fields.length !== 3) return this.refuse('fields', line);
     const [path, valueText, timeText] = fields as [string, string, string];
-    if (BAD_PATH_CHARACTER.test(path)) return this.refuse('path', line);
-    return this.emit(path, readNumber(valueText), readNumber(timeText), start, end, out);
-  }
-
-  private emit(path: string, value: number, time: number, start: number, end: number, out: CarbonPoint[]): void {
-    if (path.length === 0) return this.refuse('path', this.text.slice(start, end));
-    if (!Number.isFinite(value)) return this.refuse('value', this.text.slice(start, end));
-    // The clock only for carbon's -1 (now): reading it for every line would cost more than the parse.
+    if (path.length === 0 || BAD_PATH_CHARACTER.test(path)) return this.refuse('path', line);
+    const value = readNumber(valueText);
+    if (!Number.isFinite(value)) return this.refuse('value', line);
+    const time = readNumber(timeText);
     const timestamp = time === -1 ? Math.floor(this.now()) : acceptTimestamp(time, 0);
-    if (timestamp === null) return this.refuse('timestamp', this.text.slice(start, end));
-    out.push({ path, value, timestamp });
+    if (timestamp === null) return this.refuse('timestamp', line);
+    batch.push(batch.table.idOfString(path), value, timestamp);
   }
 
   private refuse(reason: InvalidReason, line: string): void {
@@ -163,47 +273,13 @@ export class PlaintextParser {
   }
 }
 
-/** Whether text[from, to) holds a control character (a space cannot be there: the line was split on spaces). */
-function hasControl(text: string, from: number, to: number): boolean {
-  for (let at = from; at < to; at += 1) {
-    const code = text.charCodeAt(at);
-    if (code < 32 || code === 127) return true;
-  }
-  return false;
+/** The points of a batch as objects, appended to `out`. */
+function pointsOf(batch: PointBatch, out: CarbonPoint[]): void {
+  for (let k = 0; k < batch.length; k += 1) out.push({ path: batch.table.pathOf(batch.ids[k]!), value: batch.values[k]!, timestamp: batch.timestamps[k]! });
 }
 
 /** 10^k for k = 0..22: the powers of ten a double holds exactly. */
 const EXACT_POWERS = Array.from({ length: 23 }, (_, k) => 10 ** k);
-
-/**
- * `[-]digits[.digits]` between `from` and `to`, read in place, or NaN for anything else (exponents, signs, `inf`,
- * more than 15 digits), which readNumber then reads. With at most 15 digits the digits are an exact integer and
- * the power of ten exact, so one division is correctly rounded: the same double Number() gives.
- */
-function decimalAt(text: string, from: number, to: number): number {
-  let at = from;
-  const negative = text.charCodeAt(at) === 45;
-  if (negative) at += 1;
-  let digits = 0;
-  let mantissa = 0;
-  let decimals = -1;
-  for (; at < to; at += 1) {
-    const code = text.charCodeAt(at);
-    if (code >= 48 && code <= 57) {
-      mantissa = mantissa * 10 + (code - 48);
-      digits += 1;
-      if (decimals >= 0) decimals += 1;
-    } else if (code === 46 && decimals < 0) {
-      decimals = 0;
-    } else {
-      return Number.NaN;
-    }
-  }
-  if (digits === 0 || digits > 15) return Number.NaN;
-  // A leading zero followed by a digit reads as decimal in Python ("007" is 7.0), as here.
-  const value = decimals > 0 ? mantissa / EXACT_POWERS[decimals]! : mantissa;
-  return negative ? -value : value;
-}
 
 /**
  * A decimal number as Python's float() reads carbon's fields, or NaN. Number() alone would also take `0x1f`,

@@ -48,11 +48,17 @@ class Ring {
   }
 
   timeAt(k: number): number {
-    return this.times[(this.head + k) % this.times.length]!;
+    return this.times[this.index(k)]!;
   }
 
   valueAt(k: number): number {
-    return this.values[(this.head + k) % this.times.length]!;
+    return this.values[this.index(k)]!;
+  }
+
+  /** The array index of logical point k (0 <= k < capacity): a compare, not a division, on every append. */
+  private index(k: number): number {
+    const at = this.head + k;
+    return at >= this.times.length ? at - this.times.length : at;
   }
 
   /** The logical index of the first point at or after `time`. */

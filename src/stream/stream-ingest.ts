@@ -1,5 +1,7 @@
 import type { CarbonPoint } from './carbon-point.js';
 import { PathMatcher } from './path-matcher.js';
+import { PathTable } from './path-table.js';
+import type { PointBatch } from './point-batch.js';
 import { SeriesRings } from './series-rings.js';
 
 /**
@@ -9,7 +11,7 @@ import { SeriesRings } from './series-rings.js';
  * Listeners hear of the matched points of each batch, with their subscribers.
  */
 export interface StreamIngestOptions {
-  /** Path decisions cached (matched or not). */
+  /** Path decisions cached (matched or not), and paths the receiver's path table holds. */
   cacheSize: number;
   maxSeries: number;
   maxPointsPerSeries: number;
@@ -26,6 +28,8 @@ export type MatchedListener<T> = (matched: readonly MatchedPoint<T>[]) => void;
 export class StreamIngest<T> {
   readonly matcher: PathMatcher<T>;
   readonly rings: SeriesRings;
+  /** The receiver's paths by their bytes: a batch's path ids are this table's. */
+  readonly table: PathTable;
   /** Points handed over, and those some subscriber reads. */
   received = 0;
   matched = 0;
@@ -33,9 +37,18 @@ export class StreamIngest<T> {
   /** The longest window of one match answer (answers are the same frozen array until subscriptions change). */
   private readonly longest = new WeakMap<readonly T[], number>();
   private readonly listeners = new Set<MatchedListener<T>>();
+  /** Per path id of `table`: its subscribers, decided at matcher version `decidedAt[id]` (the decision cache). */
+  private decisions: (readonly T[] | undefined)[] = [];
+  private decidedAt: number[] = [];
+  /** Per path id: the longest window of its subscribers (its ring's retention). */
+  private windowAt: number[] = [];
+  /** The table's epoch the decisions belong to. */
+  private epoch = 0;
 
   constructor(options: StreamIngestOptions) {
     this.matcher = new PathMatcher<T>({ cacheSize: options.cacheSize });
+    this.table = new PathTable({ maxPaths: options.cacheSize });
+    this.epoch = this.table.epoch;
     this.rings = new SeriesRings({ maxSeries: options.maxSeries, maxPointsPerSeries: options.maxPointsPerSeries });
   }
 
@@ -79,6 +92,55 @@ export class StreamIngest<T> {
       told?.push({ point, subscribers });
     }
     this.received += points.length;
+    this.matched += matchedHere;
+    if (told !== null && told.length > 0) for (const listener of this.listeners) listener(told);
+    return matchedHere;
+  }
+
+  /**
+   * accept(), for a batch in columns (the receiver's way): each path id is decided once (again when subscriptions
+   * change) and then costs an array read; a string exists only for paths something reads, and a point object only
+   * for a matched point a listener hears of. Reads the batch before returning (the caller reuses it).
+   */
+  acceptBatch(batch: PointBatch): number {
+    const table = batch.table;
+    if (table.epoch !== this.epoch) {
+      this.decisions = [];
+      this.decidedAt = [];
+      this.windowAt = [];
+      this.epoch = table.epoch;
+    }
+    const decisions = this.decisions;
+    const decidedAt = this.decidedAt;
+    const windowAt = this.windowAt;
+    while (decisions.length < table.size) {
+      decisions.push(undefined);
+      decidedAt.push(-1);
+      windowAt.push(0);
+    }
+    const version = this.matcher.version;
+    const { ids, values, timestamps, length } = batch;
+    let matchedHere = 0;
+    const told: MatchedPoint<T>[] | null = this.listeners.size > 0 ? [] : null;
+    for (let k = 0; k < length; k += 1) {
+      const id = ids[k]!;
+      let subscribers = decisions[id];
+      if (subscribers === undefined || decidedAt[id] !== version) {
+        subscribers = this.matcher.decideUncached(table.pathOf(id));
+        decisions[id] = subscribers;
+        decidedAt[id] = version;
+        windowAt[id] = subscribers.length === 0 ? 0 : this.windowOf(subscribers);
+        if (subscribers.length === 0) table.release(id);
+      }
+      if (subscribers.length === 0) continue;
+      matchedHere += 1;
+      const path = table.pathOf(id);
+      const timestamp = timestamps[k]!;
+      const value = values[k]!;
+      this.rings.append(path, timestamp, value, windowAt[id]);
+      told?.push({ point: { path, value, timestamp }, subscribers });
+    }
+    this.received += length;
     this.matched += matchedHere;
     if (told !== null && told.length > 0) for (const listener of this.listeners) listener(told);
     return matchedHere;

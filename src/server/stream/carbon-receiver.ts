@@ -5,7 +5,9 @@ import type { Logger } from 'pino';
 import type { CarbonPoint, InvalidReason } from '../../stream/carbon-point.js';
 import { parseListenAddress } from '../../stream/listen-address.js';
 import { DEFAULT_MAX_FRAME_BYTES, PickleFrameReader } from '../../stream/pickle-parser.js';
+import type { PathTable } from '../../stream/path-table.js';
 import { PlaintextParser } from '../../stream/plaintext-parser.js';
+import { PointBatch } from '../../stream/point-batch.js';
 import { CarbonCounters, type CarbonProtocol, type CloseReason } from './carbon-counters.js';
 
 /**
@@ -36,8 +38,19 @@ export interface CarbonReceiverOptions {
   stalledMs?: number;
 }
 
-/** Where the points go: called once per parsed chunk; a promise pauses the connection until it settles. */
-export type PointsSink = (points: CarbonPoint[]) => void | Promise<void>;
+/**
+ * Where the points go: a function called once per parsed chunk with point objects (a promise pauses the connection
+ * until it settles), or a column sink (the server's StreamIngest): plaintext chunks reach it as a batch of path ids
+ * of its table, read at once and reused for the next chunk (no object per point); pickle points as objects.
+ */
+export type PointsSink = ((points: CarbonPoint[]) => void | Promise<void>) | ColumnSink;
+
+/** A consumer that takes points in columns (see PointBatch); synchronous. */
+export interface ColumnSink {
+  readonly table: PathTable;
+  acceptBatch(batch: PointBatch): unknown;
+  accept(points: readonly CarbonPoint[]): unknown;
+}
 
 export interface CarbonReceiver {
   /** The bound addresses (a port 0 given is the port picked). */
@@ -84,13 +97,25 @@ export async function startCarbonReceiver(
     refusals.note(protocol, remote, reason, sample);
   };
 
+  const columns = typeof onPoints === 'function' ? null : onPoints;
+  const deliverBatch = (protocol: CarbonProtocol, batch: PointBatch) => {
+    if (batch.length === 0) return;
+    counters.received[protocol] += batch.length;
+    lastPoint = Date.now();
+    try {
+      columns!.acceptBatch(batch);
+    } catch (error) {
+      log.error({ err: error }, 'the stream consumer failed on a batch of points');
+    }
+  };
+
   const deliver = (protocol: CarbonProtocol, points: CarbonPoint[], socket?: Socket) => {
     if (points.length === 0) return;
     counters.received[protocol] += points.length;
     lastPoint = Date.now();
-    let answer: void | Promise<void>;
+    let answer: unknown;
     try {
-      answer = onPoints(points);
+      answer = typeof onPoints === 'function' ? onPoints(points) : onPoints.accept(points);
     } catch (error) {
       log.error({ err: error }, 'the stream consumer failed on a batch of points');
       return;
@@ -127,24 +152,38 @@ export async function startCarbonReceiver(
     const reader =
       protocol === 'pickle' ? new PickleFrameReader({ maxFrameBytes, onInvalid }) : new PlaintextParser({ maxLineBytes: options.maxLineBytes, onInvalid });
     const progress = () => (reader instanceof PickleFrameReader ? reader.frames : reader.lines);
+    // Plaintext into a column sink: one batch per connection, reused for each of its chunks.
+    const batch = columns !== null && reader instanceof PlaintextParser ? new PointBatch(columns.table) : null;
     socket.setTimeout(idleMs, () => end(connection, 'idle'));
     socket.on('data', (chunk: Buffer) => {
       const before = progress();
       const points: CarbonPoint[] = [];
-      reader.push(chunk, points);
+      if (batch !== null) {
+        batch.clear();
+        (reader as PlaintextParser).pushBatch(chunk, batch);
+      } else {
+        reader.push(chunk, points);
+      }
       if (reader instanceof PickleFrameReader && reader.broken) {
         end(connection, 'broken_framing');
         return;
       }
       // A connection that finishes lines is not stalling, even when each chunk ends mid-line.
       connection.waitingSince = reader.bufferedBytes === 0 ? null : progress() !== before ? Date.now() : (connection.waitingSince ?? Date.now());
-      deliver(protocol, points, socket);
+      if (batch !== null) deliverBatch(protocol, batch);
+      else deliver(protocol, points, socket);
     });
     socket.on('end', () => {
       if (reader instanceof PlaintextParser) {
-        const points: CarbonPoint[] = [];
-        reader.end(points);
-        deliver(protocol, points);
+        if (batch !== null) {
+          batch.clear();
+          reader.endBatch(batch);
+          deliverBatch(protocol, batch);
+        } else {
+          const points: CarbonPoint[] = [];
+          reader.end(points);
+          deliver(protocol, points);
+        }
       }
       socket.end();
     });
@@ -190,7 +229,15 @@ export async function startCarbonReceiver(
       const socket = createSocket(isIPv6(host) ? 'udp6' : 'udp4');
       udp = socket;
       const parser = new PlaintextParser({ maxLineBytes: options.maxLineBytes, onInvalid: refuse('udp', 'udp') });
+      const batch = columns !== null ? new PointBatch(columns.table) : null;
       socket.on('message', (message: Buffer) => {
+        if (batch !== null) {
+          batch.clear();
+          parser.pushBatch(message, batch);
+          parser.endBatch(batch);
+          deliverBatch('udp', batch);
+          return;
+        }
         const points: CarbonPoint[] = [];
         parser.push(message, points);
         parser.end(points);

@@ -10,7 +10,7 @@ import type { MatchedPoint, StreamIngest } from '../../stream/stream-ingest.js';
 import { compileGraphitePattern, type GraphiteMatcher } from '../../model/graphite-target/glob.js';
 import type { CycleFeed, FeedRoute } from '../evaluator/run-cycle.js';
 import type { CriterionInput } from '../evaluator/judge-one-alert.js';
-import { evaluateTarget, isLocallyEvaluable, lookbackSecondsOf, seriesPathsOf } from '../../graphite-functions/index.js';
+import { compileTarget, evaluateTarget, isLocallyEvaluable, lookbackSecondsOf, seriesPathsOf, type CompiledTarget } from '../../graphite-functions/index.js';
 
 /** The shortest silence of the receiver (no connection) that makes its alerts poll, seconds. */
 const MIN_SILENCE_SECONDS = 10;
@@ -23,6 +23,8 @@ interface StreamCriterion {
   /** Seconds before the range its functions read (movingAverage and the like). */
   lookbackSeconds: number;
   paths: { expression: string; matcher: GraphiteMatcher | null; members: Set<string> }[];
+  /** The target parsed once, at subscription: a cycle of 10,000 alerts must not parse 10,000 targets again. */
+  compiled: CompiledTarget | null;
 }
 
 /** An alert the stream judges (the ingest's subscriber). */
@@ -122,7 +124,7 @@ export class StreamEvaluator implements CycleFeed {
     if (this.fallingBack) return 'render';
     const metrics = [alert.metric, ...Object.values(alert.additionalCriteria ?? {}).map((one) => one.metric)];
     if (historyQueryRange(alert.alertCriteria)) return 'render';
-    return metrics.every((metric) => isLocallyEvaluable(metric)) ? 'stream' : 'render';
+    return metrics.every((metric) => isLocal(metric)) ? 'stream' : 'render';
   }
 
   status(): StreamStatus {
@@ -204,13 +206,17 @@ export class StreamEvaluator implements CycleFeed {
       prefixes,
       warm: false,
       judgedUntil: 0,
-      criteria: criteria.map((one) => ({
-        target: one.metric,
-        rangeSeconds: queryRangeMinutes(one.criteria) * 60,
-        // Counted with minutely data, the coarsest the stream usually carries: finer data needs less.
-        lookbackSeconds: lookbackSecondsOf(one.metric, 60),
-        paths: seriesPathsOf(one.metric).map((expression) => ({ expression, matcher: globMatcher(expression), members: new Set<string>() })),
-      })),
+      criteria: criteria.map((one) => {
+        const compiled = compileOrNull(one.metric);
+        return {
+          target: one.metric,
+          rangeSeconds: queryRangeMinutes(one.criteria) * 60,
+          // Counted with minutely data, the coarsest the stream usually carries: finer data needs less.
+          lookbackSeconds: compiled ? compiled.lookbackSeconds(60) : lookbackSecondsOf(one.metric, 60),
+          paths: (compiled ? compiled.paths : seriesPathsOf(one.metric)).map((expression) => ({ expression, matcher: globMatcher(expression), members: new Set<string>() })),
+          compiled,
+        };
+      }),
     };
     const old = this.subscribed.get(id);
     if (old) this.options.ingest.unsubscribe(old);
@@ -297,7 +303,8 @@ export class StreamEvaluator implements CycleFeed {
       // Data ends where the buckets are complete: judged as if the settle delay were exactly that far back.
       const settleSeconds = Math.max(0, now - until);
       try {
-        return { result: { ok: true, series: evaluateTarget(criterion.target, fetch, { from, until: until - 1 }) }, settleSeconds };
+        const range = { from, until: until - 1 };
+        return { result: { ok: true, series: criterion.compiled ? criterion.compiled.evaluate(fetch, range) : evaluateTarget(criterion.target, fetch, range) }, settleSeconds };
       } catch (error) {
         return { result: { ok: false, failure: { kind: 'invalid_target', message: (error as Error).message } }, settleSeconds };
       }
@@ -367,7 +374,28 @@ export class StreamEvaluator implements CycleFeed {
 
 /** Whether every criterion is judged locally: its target's functions are the engine's, and it needs no 24 h history. */
 function streamable(criteria: readonly Criterion[]): boolean {
-  return criteria.every((one) => historyQueryRange(one.criteria) === null && isLocallyEvaluable(one.metric));
+  return criteria.every((one) => historyQueryRange(one.criteria) === null && isLocal(one.metric));
+}
+
+/** isLocallyEvaluable, remembered per target (asked for every alert at every cycle); bounded. */
+const localTargets = new Map<string, boolean>();
+function isLocal(target: string): boolean {
+  let local = localTargets.get(target);
+  if (local === undefined) {
+    local = isLocallyEvaluable(target);
+    if (localTargets.size >= 100_000) localTargets.clear();
+    localTargets.set(target, local);
+  }
+  return local;
+}
+
+/** The target compiled, or null when it cannot be (evaluateTarget then says why, as an invalid target). */
+function compileOrNull(target: string): CompiledTarget | null {
+  try {
+    return compileTarget(target);
+  } catch {
+    return null;
+  }
 }
 
 /** Whether a path lies inside the prefixes (null: not confined). */
