@@ -28,7 +28,7 @@ const LATE = [90, 100, 110];
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
-describe.skipIf(availability.skip)(`late points on a real Graphite (${availability.reason || 'carbon and graphite-web'})`, () => {
+describe.skipIf(availability.skip)(`late points on a real Graphite (${availability.skip ? availability.reason : 'carbon and graphite-web'})`, () => {
   let graphite: Graphite;
   let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
   let server: TestServer;

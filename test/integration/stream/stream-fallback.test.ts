@@ -17,7 +17,7 @@ const availability = graphiteAvailability();
 const SETTLE = 6;
 const SERIES = Array.from({ length: 10 }, (_, i) => `relay.s${i}`);
 
-describe.skipIf(availability.skip)(`the stream failing (${availability.reason || 'carbon and graphite-web'})`, () => {
+describe.skipIf(availability.skip)(`the stream failing (${availability.skip ? availability.reason : 'carbon and graphite-web'})`, () => {
   let graphite: Graphite;
   let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
   let server: TestServer;

@@ -68,6 +68,9 @@ describe.each(BACKENDS)('grouped delivery on $name', (backend) => {
     expect((await store.outbox.listDeliveries(account.id, { states: ['pending'], page: 1, max: 100 })).items).toHaveLength(0);
     expect(await store.outbox.closeDeliveryGroups(T0 + 4_999)).toBe(0);
     const made = await Promise.all([store, replica, store, replica].map((one) => one.outbox.closeDeliveryGroups(T0 + 5_000)));
+    // A call closes groups within a time budget and leaves the rest to the next call (on a loaded machine one group
+    // can use it all): one more call after the race, and two messages in all, never more.
+    made.push(await store.outbox.closeDeliveryGroups(T0 + 5_000));
     expect(made.reduce((a, b) => a + b)).toBe(2);
     const pending = (await store.outbox.listDeliveries(account.id, { states: ['pending'], page: 1, max: 100 })).items;
     expect(pending.map((delivery) => delivery.event)).toEqual(['grouped', 'grouped']);
