@@ -90,6 +90,9 @@ class Ring {
   }
 }
 
+/** A series' ring as SeriesRings.handle gives it: only for appendTo, within one generation. */
+export type RingHandle = Ring;
+
 export class SeriesRings {
   private readonly rings = new Map<string, Ring>();
   private readonly maxSeries: number;
@@ -98,6 +101,7 @@ export class SeriesRings {
   private points = 0;
   private bytes = 0;
   private refused = 0;
+  private forgotten = 0;
 
   constructor(options: SeriesRingsOptions) {
     this.maxSeries = options.maxSeries;
@@ -111,13 +115,26 @@ export class SeriesRings {
    * point older than the series' retention behind its newest.
    */
   append(path: string, timestamp: number, value: number, retentionSeconds?: number): boolean {
-    let ring = this.rings.get(path);
-    if (ring === undefined) {
-      ring = this.create(path, retentionSeconds ?? this.defaultRetention);
-      if (ring === undefined) return false;
-    } else if (retentionSeconds !== undefined && ring.retention !== retentionSeconds) {
-      ring.retention = retentionSeconds;
-    }
+    const ring = this.handle(path, retentionSeconds);
+    return ring !== undefined && this.appendTo(ring, timestamp, value, retentionSeconds);
+  }
+
+  /**
+   * The ring of a series, made when it is not held (undefined past `maxSeries`): a caller appending to the same
+   * series often keeps it, and asks again once `generation` has moved (appendTo then never writes to a dropped ring).
+   */
+  handle(path: string, retentionSeconds?: number): RingHandle | undefined {
+    return this.rings.get(path) ?? this.create(path, retentionSeconds ?? this.defaultRetention);
+  }
+
+  /** Moves whenever a series is forgotten: handles taken before may be of dropped rings. */
+  get generation(): number {
+    return this.forgotten;
+  }
+
+  /** append() on a handle taken in this generation. */
+  appendTo(ring: RingHandle, timestamp: number, value: number, retentionSeconds?: number): boolean {
+    if (retentionSeconds !== undefined && ring.retention !== retentionSeconds) ring.retention = retentionSeconds;
     const count = ring.count;
     const newest = count > 0 ? ring.timeAt(count - 1) : -1;
     if (count > 0 && timestamp <= newest) {
@@ -174,6 +191,7 @@ export class SeriesRings {
     const ring = this.rings.get(path);
     if (ring === undefined) return;
     this.rings.delete(path);
+    this.forgotten += 1;
     this.points -= ring.count;
     this.bytes -= ringBytes(path, ring.capacity);
   }

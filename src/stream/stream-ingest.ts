@@ -2,7 +2,7 @@ import type { CarbonPoint } from './carbon-point.js';
 import { PathMatcher } from './path-matcher.js';
 import { PathTable } from './path-table.js';
 import type { PointBatch } from './point-batch.js';
-import { SeriesRings } from './series-rings.js';
+import { SeriesRings, type RingHandle } from './series-rings.js';
 
 /**
  * What the receiver hands its points to: the path matcher and the series rings, owned together, so that a point
@@ -42,6 +42,9 @@ export class StreamIngest<T> {
   private decidedAt: number[] = [];
   /** Per path id: the longest window of its subscribers (its ring's retention). */
   private windowAt: number[] = [];
+  /** Per path id: its series' ring (a Map lookup saved per point), valid while the rings' generation holds. */
+  private ringAt: (RingHandle | undefined)[] = [];
+  private ringsGeneration = 0;
   /** The table's epoch the decisions belong to. */
   private epoch = 0;
 
@@ -108,8 +111,15 @@ export class StreamIngest<T> {
       this.decisions = [];
       this.decidedAt = [];
       this.windowAt = [];
+      this.ringAt = [];
       this.epoch = table.epoch;
     }
+    // A ring kept per path id, asked of the rings again once they forgot any series.
+    if (this.ringsGeneration !== this.rings.generation) {
+      this.ringAt = [];
+      this.ringsGeneration = this.rings.generation;
+    }
+    const ringAt = this.ringAt;
     const decisions = this.decisions;
     const decidedAt = this.decidedAt;
     const windowAt = this.windowAt;
@@ -134,11 +144,14 @@ export class StreamIngest<T> {
       }
       if (subscribers.length === 0) continue;
       matchedHere += 1;
-      const path = table.pathOf(id);
       const timestamp = timestamps[k]!;
       const value = values[k]!;
-      this.rings.append(path, timestamp, value, windowAt[id]);
-      told?.push({ point: { path, value, timestamp }, subscribers });
+      const ring = ringAt[id] ?? (ringAt[id] = this.rings.handle(table.pathOf(id), windowAt[id]));
+      if (ring !== undefined) this.rings.appendTo(ring, timestamp, value, windowAt[id]);
+      if (told !== null) {
+        const path = table.pathOf(id);
+        told.push({ point: { path, value, timestamp }, subscribers });
+      }
     }
     this.received += length;
     this.matched += matchedHere;

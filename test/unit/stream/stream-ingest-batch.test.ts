@@ -65,4 +65,23 @@ describe('the ingest fed in columns', () => {
     expect(feed(lines(50, 3))).toBe(11);
     expect(ingest.table.size).toBeLessThanOrEqual(20 + 50);
   });
+
+  it('keeps writing a series whose ring was forgotten (a new ring, never the dropped one)', () => {
+    const ingest = ingestOf();
+    ingest.subscribe('one', ['servers.host7.cpu.user'], null, 600);
+    const parser = new PlaintextParser({ maxLineBytes: 100 });
+    const batch = new PointBatch(ingest.table);
+    const feed = (bytes: Buffer) => {
+      batch.clear();
+      parser.pushBatch(bytes, batch);
+      return ingest.acceptBatch(batch);
+    };
+    expect(feed(lines(50))).toBe(1);
+    // Long after the point: stale, so the sweep forgets the series and its ring.
+    expect(ingest.sweep(1_800_000_000)).toBeGreaterThan(0);
+    expect(ingest.rings.has('servers.host7.cpu.user')).toBe(false);
+    expect(feed(Buffer.from('servers.host7.cpu.user 42 1800000000\n'))).toBe(1);
+    expect(ingest.rings.read('servers.host7.cpu.user', 0, 2e9)).toEqual([[42, 1_800_000_000]]);
+    expect(ingest.rings.stats().series).toBe(1);
+  });
 });
