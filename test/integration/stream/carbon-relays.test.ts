@@ -86,7 +86,13 @@ async function teeThrough(relay: Relay, sent: CarbonPoint[], readBack: string, e
   }
 }
 
-describe.skipIf(graphiteParts.skip || relayParts.skip)(`carbon-relay teeing pickles to carbon-cache and alertform ${graphiteParts.reason}${relayParts.reason}`, () => {
+/** The title's note of what is missing here, if anything (a skipped block says why). */
+const missing = (...parts: { skip: boolean; reason: string }[]) => {
+  const reasons = parts.filter((part) => part.skip).map((part) => part.reason);
+  return reasons.length > 0 ? ` (skipped: ${reasons.join('; ')})` : '';
+};
+
+describe.skipIf(graphiteParts.skip || relayParts.skip)(`carbon-relay teeing pickles to carbon-cache and alertform${missing(graphiteParts, relayParts)}`, () => {
   it('alertform receives exactly the points carbon-cache stored, over the pickle protocol', async () => {
     const relay = await startCarbonRelay([`127.0.0.1:${graphite.picklePort}`, server.carbonAddress('pickle')]);
     try {
@@ -104,7 +110,7 @@ describe.skipIf(graphiteParts.skip || relayParts.skip)(`carbon-relay teeing pick
   }, 120_000);
 });
 
-describe.skipIf(graphiteParts.skip || cRelayParts.skip)(`carbon-c-relay forwarding lines to carbon-cache and alertform ${graphiteParts.reason}${cRelayParts.reason}`, () => {
+describe.skipIf(graphiteParts.skip || cRelayParts.skip)(`carbon-c-relay forwarding lines to carbon-cache and alertform${missing(graphiteParts, cRelayParts)}`, () => {
   it('alertform receives exactly the points carbon-cache stored, over the plaintext protocol', async () => {
     const relay = await startCarbonCRelay([`127.0.0.1:${graphite.carbonPort}`, server.carbonAddress('plaintext')]);
     try {
