@@ -1,4 +1,5 @@
 import { compileGraphitePattern, type GraphiteMatcher } from '../model/graphite-target/glob.js';
+import { isInsidePrefixes } from '../model/metric-prefixes.js';
 import { ownCopy } from './carbon-point.js';
 
 /**
@@ -187,7 +188,7 @@ function subscribersOf<T>(entries: readonly Entry<T>[], path: string): readonly 
   if (entries.length === 0) return EMPTY;
   const seen = new Set<T>();
   for (const { subscriber, prefixes } of entries) {
-    if (prefixes === null || prefixes.some((prefix) => path.startsWith(prefix))) seen.add(subscriber);
+    if (isInsidePrefixes(path, prefixes)) seen.add(subscriber);
   }
   return seen.size === 0 ? EMPTY : Object.freeze([...seen]);
 }

@@ -74,6 +74,8 @@ export class ListingMatching {
   private readonly later = new Map<string, WindowAlertOf[]>();
   /** The ids of the alerts left out of this listing. */
   readonly deferred = new Set<string>();
+  /** Those left out since takeDeferred last answered. */
+  private fresh: string[] = [];
 
   constructor(
     private readonly warmup: WindowWarmup = windowWarmup,
@@ -94,9 +96,17 @@ export class ListingMatching {
   /** Leaves the alert out of this listing; `finish` hands it to the background. */
   defer(one: WindowAlertOf): void {
     this.deferred.add(one.alertId);
+    this.fresh.push(one.alertId);
     const list = this.later.get(one.accountId);
     if (list) list.push(one);
     else this.later.set(one.accountId, [one]);
+  }
+
+  /** The alerts left out since the last call (a page's, for EvaluationPaging.onDeferred). */
+  takeDeferred(): string[] {
+    const taken = this.fresh;
+    this.fresh = [];
+    return taken;
   }
 
   /** After the listing's pages: the alerts left out are matched in the background, each account in turn. */

@@ -8,6 +8,7 @@ import { BucketCompletion } from '../../stream/bucket-completion.js';
 import { FlowWatch, type FlowState } from '../../stream/flow-watch.js';
 import type { MatchedPoint, StreamIngest } from '../../stream/stream-ingest.js';
 import { compileGraphitePattern, type GraphiteMatcher } from '../../model/graphite-target/glob.js';
+import { isInsidePrefixes } from '../../model/metric-prefixes.js';
 import type { CycleFeed, FeedRoute } from '../evaluator/run-cycle.js';
 import type { CriterionInput } from '../evaluator/judge-one-alert.js';
 import { compileTarget, evaluateTarget, isLocallyEvaluable, lookbackSecondsOf, seriesPathsOf, type CompiledTarget } from '../../graphite-functions/index.js';
@@ -256,7 +257,7 @@ export class StreamEvaluator implements CycleFeed {
         answers.forEach((answer, i) => {
           if (!answer.ok) return;
           // Render answers the whole glob: what lies outside the account's prefixes is not the alert's to see.
-          for (const series of answer.series) if (inside(series.target, sub.prefixes)) this.learnSeries(owners[i]!, series);
+          for (const series of answer.series) if (isInsidePrefixes(series.target, sub.prefixes)) this.learnSeries(owners[i]!, series);
         });
         sub.warm = true;
         // At the cycle's time, however long render took (see route).
@@ -396,11 +397,6 @@ function compileOrNull(target: string): CompiledTarget | null {
   } catch {
     return null;
   }
-}
-
-/** Whether a path lies inside the prefixes (null: not confined). */
-function inside(path: string, prefixes: readonly string[] | null): boolean {
-  return prefixes === null || prefixes.some((prefix) => path.startsWith(prefix));
 }
 
 function globMatcher(expression: string): GraphiteMatcher | null {

@@ -2,6 +2,7 @@ import { CALLS_BY_NAME, GRAPHITE_FUNCTIONS, UNCONFINABLE_FUNCTIONS } from '../..
 import type { CallNode, ExpressionNode, PathNode } from '../../model/graphite-target/grammar.js';
 import { TargetSyntaxError, callsOf, parseTarget, pathNodesOf, tagExpressionsOf } from '../../model/graphite-target/target.js';
 import { echo } from '../errors.js';
+import { isInsidePrefixes } from '../../model/metric-prefixes.js';
 
 /** A prefix an operator may give: dot-separated plain words, ending with a dot or not (`team1.`, `team1.prod`). */
 export const METRIC_PREFIX = /^[A-Za-z0-9_:-]+(\.[A-Za-z0-9_:-]+)*\.?$/;
@@ -27,7 +28,7 @@ export function checkMetricPrefixes(target: string, prefixes: readonly string[])
     return `cannot be checked against the account's metric prefixes: ${error.message} (at character ${error.position + 1})`;
   }
   const allowed = `(allowed: ${prefixes.join(', ')})`;
-  const inside = (path: string) => prefixes.some((prefix) => path.startsWith(prefix));
+  const inside = (path: string) => isInsidePrefixes(path, prefixes);
   if (usesTemplate(expression)) return "calls template, whose variables rewrite metric paths; a metric-prefix-confined account may not use it";
   for (const call of callsOf(expression)) {
     const problem = checkCall(call, inside, allowed);

@@ -9,6 +9,17 @@ const lines = (count: number, from = 0) =>
 
 const ingestOf = (cacheSize = 1000) => new StreamIngest<string>({ cacheSize, maxSeries: 1000, maxPointsPerSeries: 100 });
 
+/** Feeds chunks to `ingest` as the receiver does (one parser and one reused batch); answers how many matched. */
+function feederOf(ingest: StreamIngest<string>): (bytes: Buffer) => number {
+  const parser = new PlaintextParser({ maxLineBytes: 100 });
+  const batch = new PointBatch(ingest.table);
+  return (bytes) => {
+    batch.clear();
+    parser.pushBatch(bytes, batch);
+    return ingest.acceptBatch(batch);
+  };
+}
+
 describe('the ingest fed in columns', () => {
   it('matches, counts and keeps the same points as when fed point objects', () => {
     const columns = ingestOf();
@@ -45,13 +56,7 @@ describe('the ingest fed in columns', () => {
 
   it('decides a path again when subscriptions change, and after its table was emptied', () => {
     const ingest = ingestOf(20);
-    const parser = new PlaintextParser({ maxLineBytes: 100 });
-    const batch = new PointBatch(ingest.table);
-    const feed = (bytes: Buffer) => {
-      batch.clear();
-      parser.pushBatch(bytes, batch);
-      return ingest.acceptBatch(batch);
-    };
+    const feed = feederOf(ingest);
     expect(feed(lines(50))).toBe(0);
     ingest.subscribe('late', ['servers.host7.cpu.user'], null, 600);
     expect(feed(lines(50))).toBe(1);
@@ -69,13 +74,7 @@ describe('the ingest fed in columns', () => {
   it('keeps writing a series whose ring was forgotten (a new ring, never the dropped one)', () => {
     const ingest = ingestOf();
     ingest.subscribe('one', ['servers.host7.cpu.user'], null, 600);
-    const parser = new PlaintextParser({ maxLineBytes: 100 });
-    const batch = new PointBatch(ingest.table);
-    const feed = (bytes: Buffer) => {
-      batch.clear();
-      parser.pushBatch(bytes, batch);
-      return ingest.acceptBatch(batch);
-    };
+    const feed = feederOf(ingest);
     expect(feed(lines(50))).toBe(1);
     // Long after the point: stale, so the sweep forgets the series and its ring.
     expect(ingest.sweep(1_800_000_000)).toBeGreaterThan(0);

@@ -110,12 +110,12 @@ export class PostgresEvaluationRows implements EvaluationStore {
         next.catch(() => undefined);
         // Windows matched ahead, in slices and within each account's share of the listing: a tenant's first matching
         // at its quotas must neither hold the loop nor the other tenants' alerts.
-        const deferredBefore = matching?.deferred.size ?? 0;
         await prepareWindowsOfValues(windows, rows, (id) => channels.get(id) ?? [], matching);
         const alerts = buildAlerts(rows, channels, scheduleLinks, timings, windows, now, fill, matching?.deferred);
         if (paging) paging.onPage(alerts);
         else for (const alert of alerts) all.push(alert);
-        if (matching && matching.deferred.size > deferredBefore) paging!.onDeferred?.([...matching.deferred].slice(deferredBefore));
+        const deferred = matching?.takeDeferred() ?? [];
+        if (deferred.length > 0) paging!.onDeferred?.(deferred);
         if (!more) {
           await next;
           break;

@@ -97,10 +97,10 @@ export class SqliteEvaluationRows implements EvaluationStore {
       const to = Math.min(rows.length, from + size);
       // Windows matched ahead, in slices and within each account's share of the listing: a tenant's first matching
       // at its quotas must neither hold the loop nor the other tenants' alerts.
-      const deferredBefore = matching.deferred.size;
       await prepareWindowsOfValues(windows, rows.slice(from, to), (id) => channels.get(id) ?? [], matching);
       paging.onPage(build(from, to, matching.deferred));
-      if (matching.deferred.size > deferredBefore) paging.onDeferred?.([...matching.deferred].slice(deferredBefore));
+      const deferred = matching.takeDeferred();
+      if (deferred.length > 0) paging.onDeferred?.(deferred);
     }
     matching.finish(windows);
     // A listing with alerts left out is not kept: the next cycle lists again and finds them matched.
