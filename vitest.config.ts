@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import SlowestFirstSequencer from './test/helpers/slowest-first-sequencer.js';
 
 // Node's module compile cache for every process of the run: the workers (inherited from this process's env) and
 // the servers and CLIs the tests spawn, hundreds of them, which then reuse V8's compiled code of each module
@@ -32,6 +33,8 @@ export default defineConfig({
     // judge time or wait on graphite-web's CPU (error-building's bound, paged-cycle's timeout splits, late-points,
     // render-post's 1,000 fields).
     maxWorkers: 3,
+    // Slowest files first, whatever their project: the long waits on Graphite overlap the rest of the run.
+    sequence: { sequencer: SlowestFirstSequencer },
     projects: [
       // Not isolated: a worker imports each module once for all the files it runs, not once per file (importing was
       // 40% of the project's time). Unit tests leave no global state behind: no module mocks, nock cleaned after

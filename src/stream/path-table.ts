@@ -76,16 +76,15 @@ export class PathTable {
    * what it then reads, by id, lies in the order the paths first came, which a stream mostly repeats.
    */
   private slots = new Int32Array(FIRST_PATHS * 2 * 2);
-  /** Per id: where its bytes are in the arena, and how many, and its hash. */
+  /** Per id: where its bytes are in the arena, and how many. */
   private offsets = new Int32Array(FIRST_PATHS);
   private lengths = new Int32Array(FIRST_PATHS);
-  private hashes = new Int32Array(FIRST_PATHS);
   /**
    * Per id: 1 + the id that came after it on its connection last time (0: none yet). A sender repeats its order
    * (a collector reports its metrics in the same order each interval): the path expected next is compared first,
    * in memory read in order, before the index's random read.
    */
-  private nextOf = new Int32Array(FIRST_PATHS);
+  private followers = new Int32Array(FIRST_PATHS);
   /** Per id: its string while something reads it. */
   private strings: (string | undefined)[] = [];
   /** The bytes of every path, one after another. */
@@ -129,23 +128,29 @@ export class PathTable {
     }
   }
 
-  /**
-   * The id that came after `previous` last time, if the path `bytes[start, end)` (hash `hash`) is that one; else -1.
-   */
-  expected(previous: number, bytes: Uint8Array, view: DataView, start: number, end: number, hash: number): number {
-    const next = this.nextOf[previous]! - 1;
-    if (next < 0 || this.hashes[next] !== hash || this.lengths[next] !== end - start) return -1;
+  /** The id that came after `previous` last time on its connection, or -1. */
+  nextOf(previous: number): number {
+    return this.followers[previous]! - 1;
+  }
+
+  /** How many bytes the path of `id` has. */
+  lengthOf(id: number): number {
+    return this.lengths[id]!;
+  }
+
+  /** Whether `bytes[start, end)` are the bytes of the path of `id` (`end - start` is its length). */
+  equals(id: number, bytes: Uint8Array, view: DataView, start: number, end: number): boolean {
     const arena = this.arenaView;
-    const delta = this.offsets[next]! - start;
+    const delta = this.offsets[id]! - start;
     let at = start;
     while (at + 4 <= end && arena.getInt32(delta + at, true) === view.getInt32(at, true)) at += 4;
     while (at < end && arena.getUint8(delta + at) === bytes[at]) at += 1;
-    return at === end ? next : -1;
+    return at === end;
   }
 
   /** Remembers that `id` came after `previous` (both of this epoch). */
   follow(previous: number, id: number): void {
-    this.nextOf[previous] = id + 1;
+    this.followers[previous] = id + 1;
   }
 
   /** The last slot value read (kept so that `prefetch` is not optimised away). */
@@ -193,8 +198,7 @@ export class PathTable {
     this.slots = new Int32Array(FIRST_PATHS * 2 * 2);
     this.offsets = new Int32Array(FIRST_PATHS);
     this.lengths = new Int32Array(FIRST_PATHS);
-    this.hashes = new Int32Array(FIRST_PATHS);
-    this.nextOf = new Int32Array(FIRST_PATHS);
+    this.followers = new Int32Array(FIRST_PATHS);
     this.strings = [];
     this.arena = new Uint8Array(FIRST_PATHS * 32);
     this.arenaView = new DataView(this.arena.buffer);
@@ -205,8 +209,7 @@ export class PathTable {
     if (id === this.offsets.length) {
       this.offsets = grown(this.offsets);
       this.lengths = grown(this.lengths);
-      this.hashes = grown(this.hashes);
-      this.nextOf = grown(this.nextOf);
+      this.followers = grown(this.followers);
     }
     // At most 5/8 full: probes stay short.
     if ((id + 1) * 8 > (this.slots.length >> 1) * 5) slot = this.growIndex(hash);
@@ -221,7 +224,6 @@ export class PathTable {
     this.slots[(slot << 1) + 1] = hash;
     this.offsets[id] = this.used;
     this.lengths[id] = length;
-    this.hashes[id] = hash;
     this.used += length;
     this.strings.push(undefined);
     this.size += 1;

@@ -76,10 +76,13 @@ export class PlaintextParser {
     }
     let complete = body.subarray(0, last + 1);
     if (this.pending !== null) {
-      complete = Buffer.concat([this.pending, complete]);
+      // Only the line the last chunk began is joined (a copy of one line, not of the chunk); the rest is read in place.
+      const newline = body.indexOf(10);
+      this.readLines(Buffer.concat([this.pending, body.subarray(0, newline + 1)]), batch);
       this.pending = null;
+      complete = body.subarray(newline + 1, last + 1);
     }
-    this.readLines(complete, batch);
+    if (complete.length > 0) this.readLines(complete, batch);
     this.keep(body.subarray(last + 1));
   }
 
@@ -131,11 +134,12 @@ export class PlaintextParser {
 
   /**
    * Reads the lines of `bytes` (which ends with a newline) straight from the bytes: the common line (a printable
-   * ASCII path, one space, a plain decimal, one space, a plain decimal, LF or CRLF) is read in one pass that hashes
-   * the path, finds the spaces, reads both numbers and finds the newline, with no string made unless the path is
-   * new. Anything else (tabs, repeated spaces, exponents, non-ASCII, control characters, a line past the bound) is
-   * read by readOddLine as carbon reads it. Every loop stops at the final newline, and each line is scanned at most
-   * twice: linear in the bytes.
+   * ASCII path, one space, a plain decimal, one space, a plain decimal, LF or CRLF) is read in one pass that
+   * compares the path with the one expected next (or hashes it), finds the spaces, reads both numbers and finds the
+   * newline, with no string made unless the path is new. Anything else (tabs, repeated spaces, exponents, non-ASCII,
+   * control characters, a line past the bound) is read by readOddLine as carbon reads it. Every loop stops at the
+   * final newline, and each byte of a line is read a bounded number of times (the expected path's compare, the
+   * scan, the index's compare, readOddLine's split): linear in the bytes.
    */
   private readLines(bytes: Buffer, batch: PointBatch): void {
     // One function on purpose: numbers passed to functions that are not inlined are boxed (a timestamp is past
@@ -149,27 +153,42 @@ export class PlaintextParser {
     let previous = this.previousTable === table && this.previousEpoch === table.epoch ? this.previous : -1;
     let start = 0;
     while (start < length) {
-      // The path: printable ASCII up to the first space, hashed on the way, four bytes at a time while no byte of
-      // the four is a space, a control character or non-ASCII (tested on the word at once), then byte by byte.
-      let hash = seed;
+      // The path. First the one that came after the previous path last time (a sender repeats its order): when the
+      // line begins with its bytes and a space, that is the path, read in one pass with no hash. Otherwise printable
+      // ASCII up to the first space, hashed on the way, four bytes at a time while no byte of the four is a space, a
+      // control character or non-ASCII (tested on the word at once), then byte by byte.
+      let hash = 0;
       let at = start;
-      while (at + 4 <= length) {
-        const word = view.getInt32(at, true);
-        if ((((word - 0x21212121) & ~word) | (word + 0x01010101) | word) & 0x80808080) break;
-        hash = hashWord(hash, word);
-        at += 4;
+      let code = 0;
+      let id = previous >= 0 ? table.nextOf(previous) : -1;
+      if (id >= 0) {
+        const end = start + table.lengthOf(id);
+        if (end < length && bytes[end] === 32 && table.equals(id, bytes, view, start, end)) {
+          at = end;
+          code = 32;
+        } else {
+          id = -1;
+        }
       }
-      let code = bytes[at]!;
-      while (code > 32 && code < 127) {
-        hash = hashByte(hash, code);
-        at += 1;
+      if (id < 0) {
+        hash = seed;
+        while (at + 4 <= length) {
+          const word = view.getInt32(at, true);
+          if ((((word - 0x21212121) & ~word) | (word + 0x01010101) | word) & 0x80808080) break;
+          hash = hashWord(hash, word);
+          at += 4;
+        }
         code = bytes[at]!;
+        while (code > 32 && code < 127) {
+          hash = hashByte(hash, code);
+          at += 1;
+          code = bytes[at]!;
+        }
+        hash &= HASH_MASK;
       }
       const first = at;
       if (code === 32 && first > start) {
-        hash &= HASH_MASK;
-        // The path that came after the previous one last time, or the index's slot read early (see prefetch).
-        let id = previous >= 0 ? table.expected(previous, bytes, view, start, first, hash) : -1;
+        // A new order: the index's slot read early (see prefetch), its path compared once the numbers are read.
         if (id < 0) table.prefetch(hash);
         // Two fields, `[-]digits[.digits]` each, the first ended by one space, the second by LF or CRLF. With at
         // most 15 digits the digits are an exact integer and the power of ten exact, so one division is correctly

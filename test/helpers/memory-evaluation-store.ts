@@ -56,7 +56,7 @@ export class MemoryEvaluationStore implements EvaluationStore {
   async listAlertsForEvaluation(_now?: number, _lease?: EvaluationLease, paging?: EvaluationPaging): Promise<EvaluationAlert[]> {
     const alerts = [...this.alerts.values()].map((alert) => ({ ...alert }));
     if (!paging) return alerts;
-    for (let from = 0; from < alerts.length; from += paging.size) paging.onPage(alerts.slice(from, from + paging.size));
+    for (let from = 0; from < alerts.length; from += paging.size) await paging.onPage(alerts.slice(from, from + paging.size));
     return [];
   }
 

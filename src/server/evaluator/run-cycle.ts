@@ -57,6 +57,9 @@ export interface CycleDependencies {
  */
 export const PAGE_SIZE = 2_000;
 
+/** The longest a cycle judges without giving the event loop back, ms. */
+const SLICE_MS = 10;
+
 /** One alert of the cycle: its criteria, the query answers it waits for, and how its judging inputs are made. */
 interface Plan {
   alert: EvaluationAlert;
@@ -188,9 +191,20 @@ export async function runEvaluationCycle(deps: CycleDependencies): Promise<Cycle
       });
     return { alert, criteria, slots: [...windowSlots, ...historySlots.filter((slot) => slot !== -1)], pending, inputs };
   };
-  /** A page of alerts: plans them, judges those whose answers are all in already, and asks what is new. */
-  const onPage = (alerts: EvaluationAlert[]) => {
+  /**
+   * A page of alerts: plans them, judges those whose answers are all in already (every stream alert), and asks what
+   * is new. Judging is CPU (a page of stream alerts is thousands of judgements): past SLICE_MS it gives the event
+   * loop back, so that the HTTP answers and the carbon port wait at most a slice, whatever the page size.
+   */
+  const onPage = async (alerts: EvaluationAlert[]) => {
+    let sliceStart = performance.now();
     for (const alert of alerts) {
+      if (performance.now() - sliceStart > SLICE_MS) {
+        // What this page planned so far leaves now; the rest of it after the loop's turn.
+        ask(false);
+        await new Promise((resolve) => setImmediate(resolve));
+        sliceStart = performance.now();
+      }
       if (deps.only && !deps.only.has(alert.id)) continue;
       if (alert.mutedByWindow) windowMutes.push({ ...alert.mutedByWindow, alertId: alert.id, time: now });
       listed?.add(alert.id);

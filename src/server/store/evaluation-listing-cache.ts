@@ -93,7 +93,7 @@ export class EvaluationListingCache {
       if (from > 0) await new Promise((resolve) => setImmediate(resolve));
       const to = Math.min(records.length, from + size);
       for (let i = from; i < to; i += 1) setClockFields(records[i]!, clocks[i]!, now);
-      paging.onPage(records.slice(from, to));
+      await paging.onPage(records.slice(from, to));
     }
   }
 

@@ -100,10 +100,13 @@ export interface NotificationRecord {
   reason: string;
 }
 
-/** How a paged listing hands its alerts over: `onPage` runs once per page, in order, before the next page is read. */
+/**
+ * How a paged listing hands its alerts over: `onPage` runs once per page, in order, and the listing waits for it
+ * (it may give the event loop back while it works through a page) before the next page is handed over.
+ */
 export interface EvaluationPaging {
   size: number;
-  onPage(alerts: EvaluationAlert[]): void;
+  onPage(alerts: EvaluationAlert[]): void | Promise<void>;
   /**
    * Alerts of this listing left out of its pages: their account's maintenance windows are still being matched
    * against them for the first time (window-warmup.ts). A later cycle judges them; they are not gone.

@@ -27,7 +27,7 @@ const windowWrite = (overrides: Partial<WindowWrite> = {}): WindowWrite => ({
 
 async function listPaged(store: Store, now = NOW): Promise<EvaluationAlert[]> {
   const all: EvaluationAlert[] = [];
-  await store.evaluation.listAlertsForEvaluation(now, undefined, { size: 2, onPage: (page) => all.push(...page) });
+  await store.evaluation.listAlertsForEvaluation(now, undefined, { size: 2, onPage: (page) => void all.push(...page) });
   return all;
 }
 

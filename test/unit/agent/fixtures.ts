@@ -1,4 +1,5 @@
-import { mkdtemp, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { onTestFinished } from 'vitest';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import type { AgentContext } from '../../../src/agent/context.js';
@@ -17,9 +18,10 @@ export const OS_RELEASE = {
 
 export const KEY = 'a1b2c3d4-0000-4000-8000-0123456789ab';
 
-/** A temp root with an os-release (or none for macOS). */
+/** A temp root with an os-release (or none for macOS), removed when the test ends. */
 export async function createRoot(os: keyof typeof OS_RELEASE | 'macos'): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'alertform-agent-'));
+  onTestFinished(() => rm(dir, { recursive: true, force: true }));
   if (os !== 'macos') {
     await mkdir(join(dir, 'etc'), { recursive: true });
     await writeFile(join(dir, 'etc', 'os-release'), OS_RELEASE[os]);

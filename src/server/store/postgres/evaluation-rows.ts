@@ -112,7 +112,7 @@ export class PostgresEvaluationRows implements EvaluationStore {
         // at its quotas must neither hold the loop nor the other tenants' alerts.
         await prepareWindowsOfValues(windows, rows, (id) => channels.get(id) ?? [], matching);
         const alerts = buildAlerts(rows, channels, scheduleLinks, timings, windows, now, fill, matching?.deferred);
-        if (paging) paging.onPage(alerts);
+        if (paging) await paging.onPage(alerts);
         else for (const alert of alerts) all.push(alert);
         const deferred = matching?.takeDeferred() ?? [];
         if (deferred.length > 0) paging!.onDeferred?.(deferred);

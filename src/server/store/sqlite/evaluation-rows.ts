@@ -98,7 +98,7 @@ export class SqliteEvaluationRows implements EvaluationStore {
       // Windows matched ahead, in slices and within each account's share of the listing: a tenant's first matching
       // at its quotas must neither hold the loop nor the other tenants' alerts.
       await prepareWindowsOfValues(windows, rows.slice(from, to), (id) => channels.get(id) ?? [], matching);
-      paging.onPage(build(from, to, matching.deferred));
+      await paging.onPage(build(from, to, matching.deferred));
       const deferred = matching.takeDeferred();
       if (deferred.length > 0) paging.onDeferred?.(deferred);
     }

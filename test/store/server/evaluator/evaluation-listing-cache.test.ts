@@ -20,7 +20,7 @@ const WEEK = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
 /** A paged listing as the evaluator asks for it (pages of two): every record handed over, in order. */
 async function listPaged(store: Store, now = NOW, lease?: EvaluationLease): Promise<EvaluationAlert[]> {
   const all: EvaluationAlert[] = [];
-  expect(await store.evaluation.listAlertsForEvaluation(now, lease, { size: 2, onPage: (page) => all.push(...page) })).toEqual([]);
+  expect(await store.evaluation.listAlertsForEvaluation(now, lease, { size: 2, onPage: (page) => void all.push(...page) })).toEqual([]);
   return all;
 }
 

@@ -99,7 +99,7 @@ describeEachStore('an evaluation cycle listing in pages on %s', (backend) => {
     const lease: EvaluationLease = await store.evaluation.acquireEvaluationLeases('replica-a', 60_000);
     const whole = await store.evaluation.listAlertsForEvaluation(NOW * 1000, lease);
     const pages: EvaluationAlert[][] = [];
-    const paging: EvaluationPaging = { size: 4, onPage: (alerts) => pages.push(alerts) };
+    const paging: EvaluationPaging = { size: 4, onPage: (alerts) => void pages.push(alerts) };
     expect(await store.evaluation.listAlertsForEvaluation(NOW * 1000, lease, paging)).toEqual([]);
     expect(pages.map((page) => page.length)).toEqual([4, 4, 1]);
     expect(pages.flat()).toEqual(whole);
@@ -173,7 +173,7 @@ it('judges an alert of a later page at once when the query it shares was answere
       const alerts = await super.listAlertsForEvaluation(now, lease);
       for (let from = 0; from < alerts.length; from += paging!.size) {
         if (from > 0) await answered;
-        paging!.onPage(alerts.slice(from, from + paging!.size));
+        await paging!.onPage(alerts.slice(from, from + paging!.size));
       }
       return [];
     }

@@ -87,3 +87,34 @@ describe('a cycle with the stream as its feed', () => {
     expect(listedCalls).toBe(0);
   });
 });
+
+describe('a cycle of many stream alerts in one page', () => {
+  it('gives the event loop back while it judges them, and judges every one', async () => {
+    const { asked, client } = await countingRender(1);
+    const made = new MemoryEvaluationStore();
+    for (let k = 0; k < 200; k += 1) made.addAlert({ id: `a${k}`, metric: `web.${k}.cpu`, alertCriteria: { type: 'above', above_value: 90 } });
+    // Each alert's inputs cost a millisecond of CPU: 200 ms of judging in one page of 2,000.
+    const busy = () => {
+      const until = performance.now() + 1;
+      while (performance.now() < until);
+    };
+    const feed: CycleFeed = {
+      route: (alert) => ({ mode: 'stream', inputs: () => (busy(), [{ result: { ok: true, series: [makeSeries(alert.metric, [99, 99], NOW, 30)] }, settleSeconds: 0 }]) }),
+    };
+    // Turns of the event loop taken while the cycle runs (an HTTP answer or a carbon chunk would take the same).
+    let turns = 0;
+    let running = true;
+    const turn = () => {
+      if (!running) return;
+      turns += 1;
+      setImmediate(turn);
+    };
+    setImmediate(turn);
+    const report = await runEvaluationCycle({ store: made, graphite: client, feed, now: () => NOW * 1000 });
+    running = false;
+    expect(report).toMatchObject({ alerts: 200, transitions: 200 });
+    expect(asked).toEqual([]);
+    // Sliced at 10 ms: about 20 slices. All in one task, the loop would turn once or twice (the listing's awaits).
+    expect(turns).toBeGreaterThanOrEqual(10);
+  });
+});
