@@ -59,6 +59,9 @@ function mix(hash: number): number {
 
 const FIRST_PATHS = 1024;
 
+/** The platform's byte order, which an Int32Array over the arena reads in. */
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
 export class PathTable {
   readonly maxPaths: number;
   /**
@@ -89,7 +92,11 @@ export class PathTable {
   private strings: (string | undefined)[] = [];
   /** The bytes of every path, one after another. */
   private arena = new Uint8Array(FIRST_PATHS * 32);
-  private arenaView = new DataView(this.arena.buffer);
+  /**
+   * The arena as 32-bit words in the platform's byte order (each path starts at a multiple of four bytes),
+   * compared with a line's bytes read in the same order a word at a time.
+   */
+  private arenaWords = new Int32Array(this.arena.buffer);
   private used = 0;
 
   constructor(options: PathTableOptions = {}) {
@@ -118,13 +125,7 @@ export class PathTable {
       if (held === 0) return this.add(bytes, start, length, hash, slot);
       if (slots[(slot << 1) + 1] !== hash) continue;
       const id = held - 1;
-      if (this.lengths[id] !== length) continue;
-      const arena = this.arenaView;
-      const delta = this.offsets[id]! - start;
-      let at = start;
-      while (at + 4 <= end && arena.getInt32(delta + at, true) === view.getInt32(at, true)) at += 4;
-      while (at < end && arena.getUint8(delta + at) === bytes[at]) at += 1;
-      if (at === end) return id;
+      if (this.lengths[id] === length && this.equals(id, bytes, view, start, end)) return id;
     }
   }
 
@@ -140,12 +141,16 @@ export class PathTable {
 
   /** Whether `bytes[start, end)` are the bytes of the path of `id` (`end - start` is its length). */
   equals(id: number, bytes: Uint8Array, view: DataView, start: number, end: number): boolean {
-    const arena = this.arenaView;
-    const delta = this.offsets[id]! - start;
+    // Four bytes at a time: the stored path's words read from the aligned arena, the line's from its DataView.
+    const words = this.arenaWords;
+    const offset = this.offsets[id]!;
+    let word = offset >> 2;
     let at = start;
-    while (at + 4 <= end && arena.getInt32(delta + at, true) === view.getInt32(at, true)) at += 4;
-    while (at < end && arena.getUint8(delta + at) === bytes[at]) at += 1;
-    return at === end;
+    for (; at + 4 <= end; at += 4, word += 1) if (words[word] !== view.getInt32(at, LITTLE_ENDIAN)) return false;
+    const arena = this.arena;
+    const delta = offset - start;
+    for (; at < end; at += 1) if (arena[delta + at] !== bytes[at]) return false;
+    return true;
   }
 
   /** Remembers that `id` came after `previous` (both of this epoch). */
@@ -201,7 +206,7 @@ export class PathTable {
     this.followers = new Int32Array(FIRST_PATHS);
     this.strings = [];
     this.arena = new Uint8Array(FIRST_PATHS * 32);
-    this.arenaView = new DataView(this.arena.buffer);
+    this.arenaWords = new Int32Array(this.arena.buffer);
   }
 
   private add(bytes: Uint8Array, start: number, length: number, hash: number, slot: number): number {
@@ -214,17 +219,18 @@ export class PathTable {
     // At most 5/8 full: probes stay short.
     if ((id + 1) * 8 > (this.slots.length >> 1) * 5) slot = this.growIndex(hash);
     if (this.used + length > this.arena.length) {
-      const arena = new Uint8Array(Math.max(this.arena.length * 2, this.used + length));
+      const arena = new Uint8Array(Math.max(this.arena.length * 2, (this.used + length + 3) & ~3));
       arena.set(this.arena.subarray(0, this.used));
       this.arena = arena;
-      this.arenaView = new DataView(arena.buffer);
+      this.arenaWords = new Int32Array(arena.buffer);
     }
     this.arena.set(bytes.subarray(start, start + length), this.used);
     this.slots[slot << 1] = id + 1;
     this.slots[(slot << 1) + 1] = hash;
     this.offsets[id] = this.used;
     this.lengths[id] = length;
-    this.used += length;
+    // The next path starts at a word: equals() reads the arena a word at a time.
+    this.used = (this.used + length + 3) & ~3;
     this.strings.push(undefined);
     this.size += 1;
     return id;

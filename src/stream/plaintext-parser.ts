@@ -152,6 +152,14 @@ export class PlaintextParser {
     // The id of this connection's last path read the fast way (of the table's current epoch).
     let previous = this.previousTable === table && this.previousEpoch === table.epoch ? this.previous : -1;
     let start = 0;
+    /** Lines ended here (this.lines, written once at the end rather than per line). */
+    let lines = 0;
+    // The last ten-digit timestamp read (its bytes as three words, and its number).
+    let timeKnown = false;
+    let knownTime = 0;
+    let timeHead = 0;
+    let timeMiddle = 0;
+    let timeTail = 0;
     while (start < length) {
       // The path. First the one that came after the previous path last time (a sender repeats its order): when the
       // line begins with its bytes and a space, that is the path, read in one pass with no hash. Otherwise printable
@@ -198,43 +206,61 @@ export class PlaintextParser {
         let ok = true;
         for (let field = 0; field < 2 && ok; field += 1) {
           at += 1;
+          // A timestamp of the same ten digits as the line before's (a collector's batch shares one): taken as is.
+          if (field === 1 && timeKnown && at + 11 <= length && view.getInt32(at, true) === timeHead && view.getInt32(at + 4, true) === timeMiddle && view.getUint16(at + 8, true) === timeTail && bytes[at + 10] === 10) {
+            time = knownTime;
+            at += 10;
+            code = 10;
+            break;
+          }
+          const fieldStart = at;
           const negative = bytes[at] === 45;
           if (negative) at += 1;
           let digits = 0;
           let mantissa = 0;
           let decimals = -1;
+          // The digits before the point, then (after a point) those after it: four at once while the next four
+          // bytes are all digits (a timestamp is ten), then one by one; a run of digits is never tried in fours
+          // again once it is down to single bytes.
           for (;;) {
-            // Four digits at once when the next four bytes are all digits (a timestamp is ten).
-            if (at + 4 <= length) {
+            while (at + 4 <= length) {
               const word = view.getInt32(at, true);
-              if (((((word - 0x30303030) & ~word) | (word + 0x46464646) | word) & 0x80808080) === 0) {
-                let four = word - 0x30303030;
-                four = (Math.imul(four, 10) + (four >>> 8)) & 0x00ff00ff;
-                four = (Math.imul(four, 100) + (four >>> 16)) & 0xffff;
-                mantissa = mantissa * 10_000 + four;
-                digits += 4;
-                if (decimals >= 0) decimals += 4;
-                at += 4;
-                continue;
-              }
+              if (((((word - 0x30303030) & ~word) | (word + 0x46464646) | word) & 0x80808080) !== 0) break;
+              let four = word - 0x30303030;
+              four = (Math.imul(four, 10) + (four >>> 8)) & 0x00ff00ff;
+              four = (Math.imul(four, 100) + (four >>> 16)) & 0xffff;
+              mantissa = mantissa * 10_000 + four;
+              digits += 4;
+              if (decimals >= 0) decimals += 4;
+              at += 4;
             }
             code = bytes[at]!;
-            if (code >= 48 && code <= 57) {
+            while (code >= 48 && code <= 57) {
               mantissa = mantissa * 10 + (code - 48);
               digits += 1;
               if (decimals >= 0) decimals += 1;
-            } else if (code === 46 && decimals < 0) {
-              decimals = 0;
-            } else {
-              break;
+              at += 1;
+              code = bytes[at]!;
             }
+            if (code !== 46 || decimals >= 0) break;
+            decimals = 0;
             at += 1;
           }
           ok = digits > 0 && digits <= 15 && (field === 0 ? code === 32 : code === 10 || (code === 13 && bytes[at + 1] === 10));
           // A leading zero followed by a digit reads as decimal in Python ("007" is 7.0), as here.
           const number = decimals > 0 ? mantissa / EXACT_POWERS[decimals]! : mantissa;
-          if (field === 0) value = negative ? -number : number;
-          else time = negative ? -number : number;
+          if (field === 0) {
+            value = negative ? -number : number;
+          } else {
+            time = negative ? -number : number;
+            if (digits === 10 && decimals < 0 && !negative && code === 10 && at - fieldStart === 10) {
+              timeKnown = true;
+              knownTime = time;
+              timeHead = view.getInt32(fieldStart, true);
+              timeMiddle = view.getInt32(fieldStart + 4, true);
+              timeTail = view.getUint16(fieldStart + 8, true);
+            }
+          }
         }
         const end = at;
         if (ok && end - start <= max) {
@@ -251,7 +277,7 @@ export class PlaintextParser {
             previous = id;
           }
           else this.refuse('timestamp', bytes.toString('utf8', start, end));
-          this.lines += 1;
+          lines += 1;
           start = code === 13 ? end + 2 : end + 1;
           continue;
         }
@@ -263,9 +289,10 @@ export class PlaintextParser {
         if (end - start > max) this.refuse('too_long', bytes.toString('utf8', start, Math.min(end, start + 80)));
         else this.readOddLine(bytes, start, end, batch);
       }
-      this.lines += 1;
+      lines += 1;
       start = newline + 1;
     }
+    this.lines += lines;
     this.previous = previous;
     this.previousTable = table;
     this.previousEpoch = table.epoch;
