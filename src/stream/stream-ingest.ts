@@ -25,6 +25,9 @@ export interface MatchedPoint<T> {
 
 export type MatchedListener<T> = (matched: readonly MatchedPoint<T>[]) => void;
 
+/** windowAt's mark of a path no subscriber reads. */
+const UNMATCHED = -1;
+
 export class StreamIngest<T> {
   readonly matcher: PathMatcher<T>;
   readonly rings: SeriesRings;
@@ -40,7 +43,7 @@ export class StreamIngest<T> {
   /** Per path id of `table`: its subscribers, decided at matcher version `decidedAt[id]` (the decision cache). */
   private decisions: (readonly T[] | undefined)[] = [];
   private decidedAt: number[] = [];
-  /** Per path id: the longest window of its subscribers (its ring's retention). */
+  /** Per path id: the longest window of its subscribers (its ring's retention), UNMATCHED when it has none. */
   private windowAt: number[] = [];
   /** Per path id: its series' ring (a Map lookup saved per point), valid while the rings' generation holds. */
   private ringAt: (RingHandle | undefined)[] = [];
@@ -126,7 +129,7 @@ export class StreamIngest<T> {
     while (decisions.length < table.size) {
       decisions.push(undefined);
       decidedAt.push(-1);
-      windowAt.push(0);
+      windowAt.push(UNMATCHED);
     }
     const version = this.matcher.version;
     const { ids, values, timestamps, length } = batch;
@@ -134,23 +137,24 @@ export class StreamIngest<T> {
     const told: MatchedPoint<T>[] | null = this.listeners.size > 0 ? [] : null;
     for (let k = 0; k < length; k += 1) {
       const id = ids[k]!;
-      let subscribers = decisions[id];
-      if (subscribers === undefined || decidedAt[id] !== version) {
-        subscribers = this.matcher.decideUncached(table.pathOf(id));
-        decisions[id] = subscribers;
+      if (decidedAt[id] !== version) {
+        const decided = this.matcher.decideUncached(table.pathOf(id));
+        decisions[id] = decided;
         decidedAt[id] = version;
-        windowAt[id] = subscribers.length === 0 ? 0 : this.windowOf(subscribers);
-        if (subscribers.length === 0) table.release(id);
+        windowAt[id] = decided.length === 0 ? UNMATCHED : this.windowOf(decided);
+        if (decided.length === 0) table.release(id);
       }
-      if (subscribers.length === 0) continue;
+      // An unmatched point (most of a stream) costs these two reads of small integers.
+      const window = windowAt[id]!;
+      if (window === UNMATCHED) continue;
       matchedHere += 1;
       const timestamp = timestamps[k]!;
       const value = values[k]!;
-      const ring = ringAt[id] ?? (ringAt[id] = this.rings.handle(table.pathOf(id), windowAt[id]));
-      if (ring !== undefined) this.rings.appendTo(ring, timestamp, value, windowAt[id]);
+      const ring = ringAt[id] ?? (ringAt[id] = this.rings.handle(table.pathOf(id), window));
+      if (ring !== undefined) this.rings.appendTo(ring, timestamp, value, window);
       if (told !== null) {
         const path = table.pathOf(id);
-        told.push({ point: { path, value, timestamp }, subscribers });
+        told.push({ point: { path, value, timestamp }, subscribers: decisions[id]! });
       }
     }
     this.received += length;
