@@ -96,7 +96,9 @@ describe.skipIf(availability.skip)(`the stream failing (${availability.skip ? av
     expect(await readyDetail()).toMatch(/dropped .* confirmed against render/);
     // s9 goes no data (render confirms it has nothing either); the relay's lost series never do.
     await receiver.waitFor((r) => r.path === '/pager' && (r.body as { status?: string; name?: string }).name === 'relay relay.s9', 150_000);
-    await new Promise((resolve) => setTimeout(resolve, 5_000));
+    // Five more full cycles (one a second) judge the relay's lost series again: none of them goes no data.
+    const cycles = await metric('alertform_evaluation_cycle_duration_seconds_count');
+    await until(() => metric('alertform_evaluation_cycle_duration_seconds_count'), (count) => count >= cycles + 5, 30_000, 250);
     expect(pages('no_data').map((r) => (r.body as { name: string }).name)).toEqual(['relay relay.s9']);
     for (const path of SERIES.slice(5, 9)) expect((await read(ids.get(path)!)).state, path).toBe('healthy');
     expect(await metric('alertform_stream_renders_total{reason="confirm"}')).toBeGreaterThan(0);
