@@ -146,9 +146,31 @@ export class SeriesRings {
       }
       return this.insert(ring, at, timestamp, value);
     }
-    const kept = this.insert(ring, count, timestamp, value);
-    this.trim(ring);
-    return kept;
+    if (count === ring.capacity) {
+      const kept = this.insert(ring, count, timestamp, value);
+      this.trim(ring);
+      return kept;
+    }
+    // The common case, a newer point with room for it: written at the end, then the points past the retention
+    // dropped from the start, with compares where the general path divides (this runs for every matched point).
+    const { times, values } = ring;
+    const capacity = times.length;
+    let slot = ring.head + count;
+    if (slot >= capacity) slot -= capacity;
+    times[slot] = timestamp;
+    values[slot] = value;
+    const oldest = timestamp - ring.retention;
+    let head = ring.head;
+    let held = count + 1;
+    while (held > 0 && times[head]! < oldest) {
+      head += 1;
+      if (head === capacity) head = 0;
+      held -= 1;
+    }
+    ring.head = head;
+    ring.count = held;
+    this.points += held - count;
+    return true;
   }
 
   /**
