@@ -167,7 +167,8 @@ DATABASES = {'default': {'NAME': ${py(join(dir, 'graphite.db'))}, 'ENGINE': 'dja
       async waitForSeries(target, done, { minutes = 60, timeoutMs = 60_000 } = {}) {
         const deadline = Date.now() + timeoutMs;
         for (;;) {
-          const response = await fetch(`${url}/render?target=${encodeURIComponent(target)}&from=-${minutes}min&until=now&format=json`);
+          // noCache: graphite-web keeps an answer a minute, and a wait must see what carbon has now.
+          const response = await fetch(`${url}/render?target=${encodeURIComponent(target)}&from=-${minutes}min&until=now&format=json&noCache=true`);
           const body = await response.text();
           if (response.ok) {
             const series = JSON.parse(body) as GraphiteSeries[];

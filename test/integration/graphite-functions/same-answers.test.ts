@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { evaluateTarget, GraphiteWebError, isLocallyEvaluable, lookbackSecondsOf } from '../../../src/graphite-functions/index.js';
 import { compileGraphitePattern } from '../../../src/model/graphite-target/glob.js';
 import { graphiteAvailability, startGraphite, type Graphite } from '../../helpers/graphite.js';
-import { until } from '../../helpers/until.js';
 import { makeSeries, SCHEMAS, toFetched, type WrittenSeries } from './same-points.js';
 
 const availability = graphiteAvailability();
@@ -149,12 +148,9 @@ describe.skipIf(availability.skip)('the function engine answers as the real grap
     await graphite.writePoints(written.flatMap((one) => one.points.map(([time, value]) => ({ path: one.path, value, time }))));
     // carbon stores as it drains its cache; graphite-web reads files and the cache: wait until every point answers.
     for (const one of written) {
-      await until(
-        () => graphite.render(one.path, Math.ceil((now - base) / 60) + 2),
-        (answer) => answer[0]?.datapoints.filter((p) => p[0] !== null).length === one.points.length,
-        60_000,
-        200,
-      );
+      await graphite.waitForSeries(one.path, (answer) => answer[0]?.datapoints.filter((p) => p[0] !== null).length === one.points.length, {
+        minutes: Math.ceil((now - base) / 60) + 2,
+      });
     }
   }, 180_000);
   afterAll(async () => {

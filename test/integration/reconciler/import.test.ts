@@ -97,12 +97,10 @@ describe.skipIf(graphiteAvailability().skip)('import, then plan --impact over a 
     const points = [];
     for (let t = last - 6 * 3600; t <= last; t += 60) points.push({ path: 'shop.api.latency.p99', value: spike(t) ? 950 : 300, time: t });
     await graphite.writePoints(points);
-    for (let attempt = 0; ; attempt += 1) {
-      const [series] = await graphite.render('shop.api.latency.p99', 6 * 60 + 10);
-      if ((series?.datapoints.filter(([v]) => v !== null).length ?? 0) >= points.length) break;
-      if (attempt > 300) throw new Error('carbon did not store the points');
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await graphite.waitForSeries('shop.api.latency.p99', ([series]) => (series?.datapoints.filter(([v]) => v !== null).length ?? 0) >= points.length, {
+      minutes: 6 * 60 + 10,
+      timeoutMs: 30_000,
+    });
     const out = mkdtempSync(join(tmpdir(), 'af-import-impact-'));
     expect((await runCli(['import', 'grafana', ...SOURCES.grafana, '--out', out])).code).toBe(2);
     const fresh = await startTestServer();

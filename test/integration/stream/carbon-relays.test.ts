@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CarbonPoint } from '../../../src/stream/carbon-point.js';
 import { carbonCRelayAvailability, carbonRelayAvailability, startCarbonCRelay, startCarbonRelay, type Relay } from '../../helpers/carbon-relays.js';
-import { graphiteAvailability, startGraphite, writePlaintext, type Graphite } from '../../helpers/graphite.js';
+import { graphiteAvailability, startGraphite, writePlaintext, type Graphite, type GraphiteSeries } from '../../helpers/graphite.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 import { until } from '../../helpers/until.js';
 
@@ -52,14 +52,14 @@ function pointsFor(paths: string[]): CarbonPoint[] {
 
 const key = (point: CarbonPoint) => `${point.path} ${point.timestamp} ${point.value}`;
 
-/** What graphite-web answers for a target (uncached: graphite-web keeps answers a minute): its non-null datapoints. */
-async function stored(target: string): Promise<CarbonPoint[]> {
-  const response = await fetch(`${graphite.url}/render?target=${encodeURIComponent(target)}&from=-15min&until=now&format=json&noCache=true`);
-  if (!response.ok) throw new Error(`graphite render ${response.status}`);
-  const series = (await response.json()) as { target: string; datapoints: [number | null, number][] }[];
-  return series.flatMap(({ target: path, datapoints }) =>
-    datapoints.filter(([value]) => value !== null).map(([value, timestamp]) => ({ path, value: value!, timestamp })),
-  );
+/**
+ * What graphite-web answers for a target, its non-null datapoints, once there are at least `atLeast` (uncached, and
+ * a 500 while carbon is still creating a file read as "not yet": graphite.waitForSeries).
+ */
+async function stored(target: string, atLeast = 0): Promise<CarbonPoint[]> {
+  const pointsOf = (series: GraphiteSeries[]) =>
+    series.flatMap(({ target: path, datapoints }) => datapoints.filter(([value]) => value !== null).map(([value, timestamp]) => ({ path, value: value!, timestamp })));
+  return pointsOf(await graphite.waitForSeries(target, (series) => pointsOf(series).length >= atLeast, { minutes: 15 }));
 }
 
 async function metric(name: string): Promise<number> {
@@ -77,7 +77,7 @@ async function teeThrough(relay: Relay, sent: CarbonPoint[], readBack: string, e
     const wanted = new Set(expectedMatched.map(key));
     // Carbon-cache has them when graphite-web shows every one; alertform when its subscriber has heard every one.
     await until(async () => matched.length - before, (count) => count >= expectedMatched.length, 30_000);
-    const inGraphite = await until(() => stored(readBack), (points) => points.length >= expectedMatched.length, 60_000, 250);
+    const inGraphite = await stored(readBack, expectedMatched.length);
     const received = matched.slice(before);
     expect(new Set(inGraphite.map(key))).toEqual(wanted);
     expect(received.map(key).sort()).toEqual(inGraphite.map(key).sort());
@@ -102,7 +102,7 @@ describe.skipIf(graphiteParts.skip || relayParts.skip)(`carbon-relay teeing pick
       await teeThrough(relay, [...ours, ...others], 'pickled.*.cpu', ours);
       // The unmatched points arrived too (counted, not kept): carbon-cache has them as well.
       await until(() => metric('alertform_carbon_points_received_total{protocol="pickle"}'), (count) => count - receivedBefore === ours.length + others.length);
-      expect(await stored('other.pickled.cpu')).toHaveLength(others.length);
+      expect(await stored('other.pickled.cpu', others.length)).toHaveLength(others.length);
       expect(await metric('alertform_carbon_lines_invalid_total')).toBe(0);
     } finally {
       await relay.stop();
@@ -118,7 +118,7 @@ describe.skipIf(graphiteParts.skip || cRelayParts.skip)(`carbon-c-relay forwardi
       const others = pointsFor(['lines.cache1.cpu']);
       const matchedBefore = await metric('alertform_carbon_points_matched_total');
       await teeThrough(relay, [...ours, ...others], 'lines.{web1,db7,plain}.cpu', ours);
-      expect(await stored('lines.cache1.cpu')).toHaveLength(others.length);
+      expect(await stored('lines.cache1.cpu', others.length)).toHaveLength(others.length);
       expect((await metric('alertform_carbon_points_matched_total')) - matchedBefore).toBe(ours.length);
       expect(await metric('alertform_stream_series')).toBeGreaterThanOrEqual(3);
     } finally {
