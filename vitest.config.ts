@@ -1,10 +1,21 @@
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
-import SlowestFirstSequencer from './test/helpers/slowest-first-sequencer.js';
 
 // Node's module compile cache for every process of the run: the workers (inherited from this process's env) and
 // the servers and CLIs the tests spawn, hundreds of them, which then reuse V8's compiled code of each module
 // instead of compiling it again. A caller's own choice wins; the directory is the project's, not the shared /tmp.
 process.env.NODE_COMPILE_CACHE ??= new URL('./node_modules/.cache/node-compile-cache', import.meta.url).pathname;
+
+// One temporary directory for the whole run, as TMPDIR of every process of it (the workers and what they spawn):
+// the tests' mkdtemp directories, servers' databases, Graphite's and PostgreSQL's files go in it, and it is
+// removed when the run ends, whatever a test left behind.
+// Open to every user as /tmp is (sticky): PostgreSQL's tools run as the postgres user and need to reach their files.
+const runTemp = mkdtempSync(join(tmpdir(), 'alertform-test-run-'));
+chmodSync(runTemp, 0o1777);
+process.env.TMPDIR = runTemp;
+process.on('exit', () => rmSync(runTemp, { recursive: true, force: true }));
 
 /**
  * One project per kind of test, each runnable alone (`npm run test:unit`, `npm run test:store`, ...); `npm test`
@@ -33,8 +44,6 @@ export default defineConfig({
     // judge time or wait on graphite-web's CPU (error-building's bound, paged-cycle's timeout splits, late-points,
     // render-post's 1,000 fields).
     maxWorkers: 3,
-    // Slowest files first, whatever their project: the long waits on Graphite overlap the rest of the run.
-    sequence: { sequencer: SlowestFirstSequencer },
     projects: [
       // Not isolated: a worker imports each module once for all the files it runs, not once per file (importing was
       // 40% of the project's time). Unit tests leave no global state behind: no module mocks, nock cleaned after
