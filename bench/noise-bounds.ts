@@ -17,6 +17,7 @@ import { AccountWindows } from '../src/server/store/window-mutes.js';
 import { WindowMatchCache } from '../src/server/store/window-match-cache.js';
 import { ListingMatching, WindowWarmup } from '../src/server/store/window-warmup.js';
 import type { WindowRecord } from '../src/server/store/window-store.js';
+import { windowRecord } from '../test/helpers/window-record.js';
 import type { DependencyEdge } from '../src/evaluation/dependencies.js';
 import { holdDependents, parentStates } from '../src/server/store/dependency-hold.js';
 import type { EvaluationUpdate } from '../src/server/store/evaluation-store.js';
@@ -95,20 +96,7 @@ async function benchWindows(): Promise<void> {
   /** 255 characters that contain every pattern's literal a's and b, ending otherwise. */
   const alertName = (i: number) => `${'a'.repeat(200)}bc${String(i).padStart(53, '0')}`;
   const names = Array.from({ length: ALERTS }, (_, i) => alertName(i));
-  const window = (w: number): WindowRecord => ({
-    id: `w${w}`,
-    accountId: 'hostile',
-    name: `w${w}`,
-    reason: null,
-    match: { alert_names: Array.from({ length: PATTERNS }, (_, i) => pattern(w, i)) },
-    startsAt: null,
-    startTime: '00:00',
-    repeat: ['mon'],
-    timezone: 'UTC',
-    duration: 60,
-    createdBy: 'api',
-    updatedBy: 'api',
-  });
+  const window = (w: number): WindowRecord => windowRecord(`w${w}`, 'hostile', { match: { alert_names: Array.from({ length: PATTERNS }, (_, i) => pattern(w, i)) } });
   const records = Array.from({ length: WINDOWS }, (_, w) => window(w));
   const alerts = names.map((name, i) => ({ accountId: 'hostile', alertId: `a${i}`, alert: { name, metric: 'm' } }));
 

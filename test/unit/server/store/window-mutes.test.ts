@@ -2,22 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { AccountWindows, activeMutingWindow } from '../../../../src/server/store/window-mutes.js';
 import type { WindowRecord } from '../../../../src/server/store/window-store.js';
 import { WindowMatchCache, type WindowAnswers } from '../../../../src/server/store/window-match-cache.js';
+import { windowRecord } from '../../../helpers/window-record.js';
 
-const record = (id: string, accountId: string, fields: Partial<WindowRecord>): WindowRecord => ({
-  id,
-  accountId,
-  name: id,
-  reason: null,
-  match: { alert_names: ['*'] },
-  startsAt: null,
-  startTime: '00:00',
-  repeat: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'],
-  timezone: 'UTC',
-  duration: 60,
-  createdBy: 'api',
-  updatedBy: 'api',
-  ...fields,
-});
+/** A window of every day (the helper's default is Mondays only). */
+const record = (id: string, accountId: string, fields: Partial<WindowRecord>): WindowRecord =>
+  windowRecord(id, accountId, { repeat: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'], ...fields });
 
 describe('AccountWindows', () => {
   it('matches an alert only against the windows of its own account', () => {

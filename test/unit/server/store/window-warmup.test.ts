@@ -3,21 +3,9 @@ import { AccountWindows, type WindowAlertOf } from '../../../../src/server/store
 import { WindowMatchCache } from '../../../../src/server/store/window-match-cache.js';
 import { ListingMatching, WindowWarmup } from '../../../../src/server/store/window-warmup.js';
 import type { WindowRecord } from '../../../../src/server/store/window-store.js';
+import { windowRecord } from '../../../helpers/window-record.js';
 
-const record = (id: string, accountId: string, alertNames: string[]): WindowRecord => ({
-  id,
-  accountId,
-  name: id,
-  reason: null,
-  match: { alert_names: alertNames },
-  startsAt: null,
-  startTime: '00:00',
-  repeat: ['mon'],
-  timezone: 'UTC',
-  duration: 60,
-  createdBy: 'api',
-  updatedBy: 'api',
-});
+const record = (id: string, accountId: string, alertNames: string[]): WindowRecord => windowRecord(id, accountId, { match: { alert_names: alertNames } });
 
 const alerts = (accountId: string, count: number): WindowAlertOf[] =>
   Array.from({ length: count }, (_, i) => ({ accountId, alertId: `${accountId}-${i}`, alert: { name: `web-${i}`, metric: 'm' } }));
