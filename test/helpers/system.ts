@@ -24,3 +24,9 @@ export function hasCommand(command: string): boolean {
 export function hasFile(path: string): boolean {
   return existsSync(path);
 }
+
+/** A test title's note of the parts missing here: ` (skipped: …)` naming each one not installed, or nothing. */
+export function missingNote(...parts: { skip: boolean; reason: string }[]): string {
+  const reasons = parts.filter((part) => part.skip).map((part) => part.reason);
+  return reasons.length > 0 ? ` (skipped: ${reasons.join('; ')})` : '';
+}

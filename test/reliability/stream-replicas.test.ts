@@ -8,6 +8,7 @@ import { startWebhookReceiver } from '../helpers/webhook-receiver.js';
 import { until } from '../helpers/until.js';
 import { carbonTee, freePort, type CarbonTee } from '../helpers/carbon-tee.js';
 import { alertPartition } from '../../src/server/store/evaluation-store.js';
+import { missingNote } from '../helpers/system.js';
 
 /**
  * Two `alertform serve` replicas on one PostgreSQL, each receiving the whole stream (the test is the relay: every
@@ -33,7 +34,7 @@ interface Page {
   status: string;
 }
 
-describe.skipIf(skip)(`stream judging by two replicas on PostgreSQL (${[graphiteReady.reason, postgresReady.reason].filter(Boolean).join('; ') || 'graphite, PostgreSQL'})`, () => {
+describe.skipIf(skip)(`stream judging by two replicas on PostgreSQL${missingNote(graphiteReady, postgresReady)}`, () => {
   let postgres: SharedPostgres;
   let graphite: Graphite;
   let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;

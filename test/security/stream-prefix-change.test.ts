@@ -9,6 +9,7 @@ import { startWebhookReceiver } from '../helpers/webhook-receiver.js';
 import { until } from '../helpers/until.js';
 import { carbonTee, freePort, type CarbonTee } from '../helpers/carbon-tee.js';
 import { storeBackends } from '../helpers/store-backends.js';
+import { missingNote } from '../helpers/system.js';
 
 /**
  * An account's metric prefixes change while its alert is judged on the stream (the operator runs `alertform keys
@@ -26,7 +27,7 @@ const A = 'team1.a.errors';
 const B = 'team1.b.errors';
 
 describe.each(backends)('on $name', (backend) => {
-  describe.skipIf(availability.skip || backend.skip)(`a stream-judged alert when its account's metric prefixes change (${[availability.reason, backend.reason].filter(Boolean).join('; ') || 'carbon and graphite-web'})`, () => {
+  describe.skipIf(availability.skip || backend.skip)(`a stream-judged alert when its account's metric prefixes change${missingNote(availability, backend)}`, () => {
     let dir: string;
     let db: string;
     let graphite: Graphite;

@@ -4,6 +4,7 @@ import { carbonCRelayAvailability, carbonRelayAvailability, startCarbonCRelay, s
 import { graphiteAvailability, startGraphite, writePlaintext, type Graphite, type GraphiteSeries } from '../../helpers/graphite.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 import { until } from '../../helpers/until.js';
+import { missingNote } from '../../helpers/system.js';
 
 // The way operators tee their stream to alertform: a relay copies every point to carbon-cache and to alertform's
 // carbon port. Whatever carbon-cache stored (read back through graphite-web), alertform received: the same paths,
@@ -86,13 +87,7 @@ async function teeThrough(relay: Relay, sent: CarbonPoint[], readBack: string, e
   }
 }
 
-/** The title's note of what is missing here, if anything (a skipped block says why). */
-const missing = (...parts: { skip: boolean; reason: string }[]) => {
-  const reasons = parts.filter((part) => part.skip).map((part) => part.reason);
-  return reasons.length > 0 ? ` (skipped: ${reasons.join('; ')})` : '';
-};
-
-describe.skipIf(graphiteParts.skip || relayParts.skip)(`carbon-relay teeing pickles to carbon-cache and alertform${missing(graphiteParts, relayParts)}`, () => {
+describe.skipIf(graphiteParts.skip || relayParts.skip)(`carbon-relay teeing pickles to carbon-cache and alertform${missingNote(graphiteParts, relayParts)}`, () => {
   it('alertform receives exactly the points carbon-cache stored, over the pickle protocol', async () => {
     const relay = await startCarbonRelay([`127.0.0.1:${graphite.picklePort}`, server.carbonAddress('pickle')]);
     try {
@@ -110,7 +105,7 @@ describe.skipIf(graphiteParts.skip || relayParts.skip)(`carbon-relay teeing pick
   }, 120_000);
 });
 
-describe.skipIf(graphiteParts.skip || cRelayParts.skip)(`carbon-c-relay forwarding lines to carbon-cache and alertform${missing(graphiteParts, cRelayParts)}`, () => {
+describe.skipIf(graphiteParts.skip || cRelayParts.skip)(`carbon-c-relay forwarding lines to carbon-cache and alertform${missingNote(graphiteParts, cRelayParts)}`, () => {
   it('alertform receives exactly the points carbon-cache stored, over the plaintext protocol', async () => {
     const relay = await startCarbonCRelay([`127.0.0.1:${graphite.carbonPort}`, server.carbonAddress('plaintext')]);
     try {
