@@ -71,6 +71,40 @@ export function carbonTee(graphite: Graphite, port: number | readonly number[]):
   };
 }
 
+/** A running feed of feedSlots: the last slot written (unix seconds), and the way to stop it. */
+export interface SlotFeed {
+  readonly lastSlot: number;
+  stop(): void;
+}
+
+/**
+ * Collectors through the tee: ten minutes of history (each series 1, every 10 s), then each series' value in
+ * `values` (read at that moment, so a test changes a value by setting it) once per 10 s slot, as the slot begins.
+ * `onSlot` hears each slot with its write, which resolves once carbon and every receiver have the points.
+ */
+export async function feedSlots(tee: CarbonTee, values: ReadonlyMap<string, number>, onSlot?: (slot: number, write: Promise<void>) => void): Promise<SlotFeed> {
+  const start = Math.floor(Date.now() / 10_000) * 10;
+  const history: GraphitePoint[] = [];
+  for (let time = start - 600; time < start; time += 10) for (const path of values.keys()) history.push({ path, value: 1, time });
+  await tee.write(history);
+  let lastSlot = start - 10;
+  const timer = setInterval(() => {
+    const slot = Math.floor(Date.now() / 10_000) * 10;
+    if (slot <= lastSlot) return;
+    lastSlot = slot;
+    const write = tee.write([...values].map(([path, value]) => ({ path, value, time: slot })));
+    // A write that meets a receiver killed on purpose fails; the test hears it through onSlot if it cares.
+    write.catch(() => undefined);
+    onSlot?.(slot, write);
+  }, 200);
+  return {
+    get lastSlot() {
+      return lastSlot;
+    },
+    stop: () => clearInterval(timer),
+  };
+}
+
 /** A free loopback port (held, then let go: the server binds it right after). */
 export async function freePort(): Promise<number> {
   const server = createServer();

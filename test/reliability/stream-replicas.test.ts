@@ -1,12 +1,12 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { graphiteAvailability, startGraphite, type Graphite, type GraphitePoint } from '../helpers/graphite.js';
+import { graphiteAvailability, startGraphite, type Graphite } from '../helpers/graphite.js';
 import { postgresAvailability, type SharedPostgres } from '../helpers/postgres.js';
 import { filePostgres } from '../helpers/shared-postgres.js';
 import { callServe, spawnServe, type ServeProcess } from '../helpers/server-process.js';
 import { startWebhookReceiver } from '../helpers/webhook-receiver.js';
 import { until } from '../helpers/until.js';
-import { carbonTee, freePort, type CarbonTee } from '../helpers/carbon-tee.js';
+import { carbonTee, feedSlots, freePort, type CarbonTee, type SlotFeed } from '../helpers/carbon-tee.js';
 import { alertPartition } from '../../src/server/store/evaluation-store.js';
 import { missingNote } from '../helpers/system.js';
 
@@ -39,7 +39,7 @@ describe.skipIf(skip)(`stream judging by two replicas on PostgreSQL${missingNote
   let graphite: Graphite;
   let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
   let tee: CarbonTee | undefined;
-  let feeder: NodeJS.Timeout | undefined;
+  let feeder: SlotFeed | undefined;
   const replicas: ServeProcess[] = [];
 
   beforeAll(async () => {
@@ -47,7 +47,7 @@ describe.skipIf(skip)(`stream judging by two replicas on PostgreSQL${missingNote
   }, 120_000);
 
   afterAll(async () => {
-    clearInterval(feeder);
+    feeder?.stop();
     await tee?.close();
     for (const replica of replicas) await replica.stop();
     await Promise.all([graphite?.stop(), receiver?.close()]);
@@ -89,22 +89,14 @@ describe.skipIf(skip)(`stream judging by two replicas on PostgreSQL${missingNote
     // The relay: ten minutes of history, then a point of each series per 10 s slot as the slot begins.
     const values = new Map<string, number>([[PLAIN, 1], ...SUM.map((path): [string, number] => [path, 1])]);
     tee = carbonTee(graphite, ports);
-    const start = Math.floor(Date.now() / 10_000) * 10;
-    const history: GraphitePoint[] = [];
-    for (let time = start - 600; time < start; time += 10) for (const path of values.keys()) history.push({ path, value: 1, time });
-    await tee.write(history);
-    let written = start - 10;
     /** When each slot's points were written, and the plain series' value in it. */
     const slots = new Map<number, { at: number; value: number }>();
     /** Run once the slot's points reached carbon and every receiver. */
     const afterSlot = new Map<number, () => void>();
-    feeder = setInterval(() => {
-      const slot = Math.floor(Date.now() / 10_000) * 10;
-      if (slot <= written) return;
-      written = slot;
+    feeder = await feedSlots(tee, values, (slot, write) => {
       slots.set(slot, { at: Date.now(), value: values.get(PLAIN)! });
-      void tee!.write([...values].map(([path, value]) => ({ path, value, time: slot }))).then(() => afterSlot.get(slot)?.());
-    }, 200);
+      void write.then(() => afterSlot.get(slot)?.(), () => undefined);
+    });
 
     const [first] = replicas as [ServeProcess, ServeProcess];
     expect((await callServe(first, 'POST', '/v2/notifications/', { type: 'webhook', description: 'pager', destination: `${receiver.url}/pager` })).status).toBe(201);
@@ -143,8 +135,8 @@ describe.skipIf(skip)(`stream judging by two replicas on PostgreSQL${missingNote
 
     // The data recovers from the next bucket on, and the holder dies the moment the point completing that bucket
     // reached it: it may be judging, saving or sending the recovery, or not yet. Whichever, one page per transition.
-    await until(async () => written, (slot) => slot % 30 === 20, 40_000, 50);
-    const recovering = written + 10;
+    await until(async () => feeder!.lastSlot, (slot) => slot % 30 === 20, 40_000, 50);
+    const recovering = feeder!.lastSlot + 10;
     for (const path of values.keys()) values.set(path, 1);
     let killedAt = 0;
     const killed = new Promise<number | string>((resolve) =>

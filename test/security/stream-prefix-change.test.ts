@@ -2,12 +2,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { graphiteAvailability, startGraphite, type Graphite, type GraphitePoint } from '../helpers/graphite.js';
+import { graphiteAvailability, startGraphite, type Graphite } from '../helpers/graphite.js';
 import { runCli } from '../helpers/run-cli.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { startWebhookReceiver } from '../helpers/webhook-receiver.js';
 import { until } from '../helpers/until.js';
-import { carbonTee, freePort, type CarbonTee } from '../helpers/carbon-tee.js';
+import { carbonTee, feedSlots, freePort, type CarbonTee, type SlotFeed } from '../helpers/carbon-tee.js';
 import { storeBackends } from '../helpers/store-backends.js';
 import { missingNote } from '../helpers/system.js';
 
@@ -34,7 +34,7 @@ describe.each(backends)('on $name', (backend) => {
     let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
     let server: TestServer;
     let tee: CarbonTee;
-    let feeder: NodeJS.Timeout | undefined;
+    let feeder: SlotFeed | undefined;
     const values = new Map<string, number>([[A, 1], [B, 1]]);
 
     beforeAll(async () => {
@@ -54,23 +54,13 @@ describe.each(backends)('on $name', (backend) => {
       });
       tee = carbonTee(graphite, carbonPort);
       // Ten minutes of history, then a point of each series per 10 s slot as it begins, with the values of the moment.
-      const start = Math.floor(Date.now() / 10_000) * 10;
-      const history: GraphitePoint[] = [];
-      for (let time = start - 600; time < start; time += 10) for (const path of values.keys()) history.push({ path, value: 1, time });
-      await tee.write(history);
-      let written = start - 10;
-      feeder = setInterval(() => {
-        const slot = Math.floor(Date.now() / 10_000) * 10;
-        if (slot <= written) return;
-        written = slot;
-        void tee.write([...values].map(([path, value]) => ({ path, value, time: slot })));
-      }, 200);
+      feeder = await feedSlots(tee, values);
       const channel = await server.request('POST', '/v2/notifications/', { type: 'webhook', description: 'pager', destination: `${receiver.url}/pager` });
       expect(channel.status, JSON.stringify(channel.body)).toBe(201);
     }, 120_000);
 
     afterAll(async () => {
-      clearInterval(feeder);
+      feeder?.stop();
       await tee?.close();
       await server?.close();
       await Promise.all([graphite?.stop(), receiver?.close()]);
