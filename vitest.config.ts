@@ -2,6 +2,7 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
+import ClockBoundSequencer from './test/helpers/clock-bound-sequencer.js';
 
 // Node's module compile cache for every process of the run: the workers (inherited from this process's env) and
 // the servers and CLIs the tests spawn, hundreds of them, which then reuse V8's compiled code of each module
@@ -36,14 +37,14 @@ export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    // Two cores here and in CI, but a test file keeps about half a core busy (measured: CPU over wall time 0.2 for
-    // the files that wait on Graphite's buckets or escalation minutes, 0.5-0.6 for those that start servers and
-    // CLIs): a third worker fills the other half. `--maxWorkers=2` (or 1) on the command line when a machine is
-    // already loaded. More workers are faster but not yet safe: five took the security project from 243 s to 137 s
-    // for the same CPU time, but the whole suite at five, on a machine busy with other work, failed four tests that
-    // judge time or wait on graphite-web's CPU (error-building's bound, paged-cycle's timeout splits, late-points,
-    // render-post's 1,000 fields).
-    maxWorkers: 3,
+    // Two cores here and in CI. Six workers, of which at most three run the files that wait on the clock (Graphite's
+    // buckets, settle delays, leases: a small share of a core each once started) and the others the files that use
+    // the CPU (about half a core each: servers and CLIs started for real), in the order ClockBoundSequencer gives.
+    // vitest's own order ran the clock-bound files together and left the machine idle for minutes. More CPU-bound
+    // files at once are not safe: five of them on a busy machine failed tests that judge time or wait on
+    // graphite-web's CPU. `--maxWorkers=2` (or 1) on the command line when a machine is already loaded.
+    maxWorkers: 6,
+    sequence: { sequencer: ClockBoundSequencer },
     projects: [
       // Not isolated: a worker imports each module once for all the files it runs, not once per file (importing was
       // 40% of the project's time). Unit tests leave no global state behind: no module mocks, nock cleaned after

@@ -1,0 +1,85 @@
+import { relative } from 'node:path';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/**
+ * The files that wait on the clock: Graphite's 30 s buckets, settle delays, replicas' leases, throttle minutes. Each
+ * takes one to three minutes and keeps a small share of a core busy once its Graphite and servers have started
+ * (the machine was 90% idle while three of them ran together), so they should run beside the files that use the
+ * CPU, not beside each other. Their usual seconds on a 2-core machine order them when vitest has no timings yet
+ * (a fresh clone, CI).
+ */
+export const CLOCK_BOUND_FILES: Readonly<Record<string, number>> = {
+  'test/integration/graphite/window-truth.test.ts': 176,
+  'test/integration/stream/stream-fallback.test.ts': 134,
+  'test/reliability/stream-replicas.test.ts': 112,
+  'test/security/stream-prefix-change.test.ts': 94,
+  'test/reliability/network-faults.test.ts': 70,
+  'test/integration/stream/stream-judge.test.ts': 69,
+  'test/integration/graphite/late-points.test.ts': 67,
+  'test/integration/evaluator/throttle-order.test.ts': 61,
+  'test/security/window-first-matching.test.ts': 61,
+  'test/integration/evaluator/outage-noise.test.ts': 26,
+  'test/reliability/escalation-crash.test.ts': 18,
+};
+
+/** A file to place: its expected seconds and whether it waits on the clock. */
+export interface FileToPlace<T> {
+  file: T;
+  seconds: number;
+  clockBound: boolean;
+}
+
+/**
+ * The order to hand files to a pool of `workers` so that at most `maxClockBound` clock-bound files run at once and
+ * the rest of the workers run the others: a list schedule simulated on the expected seconds, longest first in each
+ * kind, answered as the order of the simulated starts. The real pool starts the next file of the list whenever a
+ * worker is free, so the cap holds as long as the files take about their expected time; at the end, with only
+ * clock-bound files left, they start as workers free up.
+ */
+export function clockAwareOrder<T>(files: readonly FileToPlace<T>[], workers: number, maxClockBound: number): T[] {
+  const longestFirst = (a: FileToPlace<T>, b: FileToPlace<T>) => b.seconds - a.seconds;
+  const clock = files.filter((f) => f.clockBound).sort(longestFirst);
+  const other = files.filter((f) => !f.clockBound).sort(longestFirst);
+  const order: T[] = [];
+  const running: { ends: number; clockBound: boolean }[] = [];
+  let now = 0;
+  while (clock.length > 0 || other.length > 0) {
+    while (running.length < workers) {
+      const clockRunning = running.filter((r) => r.clockBound).length;
+      const next = clockRunning < maxClockBound && clock.length > 0 ? clock.shift() : (other.shift() ?? (running.length === 0 ? clock.shift() : undefined));
+      if (next === undefined) break;
+      order.push(next.file);
+      running.push({ ends: now + next.seconds, clockBound: next.clockBound });
+    }
+    // The next worker to free up (in a simulation every started file ends).
+    running.sort((a, b) => a.ends - b.ends);
+    now = running.shift()?.ends ?? now;
+  }
+  return order;
+}
+
+/** How many clock-bound files run at once (the others share the rest of the workers). */
+const MAX_CLOCK_BOUND = 3;
+/** A file with no timing yet, not clock-bound: most files take a few seconds. */
+const UNKNOWN_SECONDS = 5;
+
+/**
+ * vitest's own order runs project by project, longest first within each: the clock-bound files of the integration
+ * project then all start together and leave the machine idle for minutes. This order interleaves them with the
+ * rest across projects (see clockAwareOrder). A file's seconds are this machine's last run (vitest's cache) when
+ * it has one.
+ */
+export default class ClockBoundSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const root = this.ctx.config.root;
+    const workers = Math.max(1, this.ctx.config.maxWorkers);
+    const placed = files.map((spec) => {
+      const name = relative(root, spec.moduleId);
+      const cached = this.ctx.cache.getTestSpecificationResult(spec);
+      const known = CLOCK_BOUND_FILES[name];
+      const seconds = cached && !cached.failed ? cached.duration / 1000 : (known ?? UNKNOWN_SECONDS);
+      return { file: spec, seconds, clockBound: known !== undefined };
+    });
+    return clockAwareOrder(placed, workers, Math.min(MAX_CLOCK_BOUND, Math.max(1, workers - 1)));
+  }
+}
