@@ -3,9 +3,9 @@
 /** The first timestamp of the streams (an earlier `start` makes a warm-up stream the timed one follows). */
 export const STREAM_START = 1_700_000_000;
 
-/** Lines `servers.hostH.cpu.METRIC value timestamp` over `series` distinct paths, `points` lines in all. */
-export function plaintextChunks(points: number, series: number, chunkBytes = 65_536, start = STREAM_START): { chunks: Buffer[]; paths: string[] } {
-  const paths = seriesPaths(series);
+/** Lines `ROOT.hostH.cpu.METRIC value timestamp` over `series` distinct paths, `points` lines in all. */
+export function plaintextChunks(points: number, series: number, chunkBytes = 65_536, start = STREAM_START, root = 'servers'): { chunks: Buffer[]; paths: string[] } {
+  const paths = seriesPaths(series, root);
   const lines: string[] = [];
   for (let k = 0; k < points; k += 1) lines.push(`${paths[k % series]} ${((k * 7) % 1000) / 10} ${start + Math.floor(k / series) * 10}\n`);
   const text = Buffer.from(lines.join(''));
@@ -15,16 +15,16 @@ export function plaintextChunks(points: number, series: number, chunkBytes = 65_
   return { chunks, paths };
 }
 
-/** `count` series paths of the shapes a fleet sends: `servers.host<N>.<group>.<metric>`. */
-export function seriesPaths(count: number): string[] {
+/** `count` series paths of the shapes a fleet sends: `servers.host<N>.<group>.<metric>` (another root for others). */
+export function seriesPaths(count: number, root = 'servers'): string[] {
   const groups = ['cpu', 'disk', 'memory', 'network'];
   const metrics = ['user', 'system', 'idle', 'used', 'free'];
-  return Array.from({ length: count }, (_, k) => `servers.host${Math.floor(k / 20)}.${groups[k % 4]}.${metrics[Math.floor(k / 4) % 5]}`);
+  return Array.from({ length: count }, (_, k) => `${root}.host${Math.floor(k / 20)}.${groups[k % 4]}.${metrics[Math.floor(k / 4) % 5]}`);
 }
 
 /** Frames as carbon-relay writes them: pickle protocol 2 of a list of up to 500 (path, (timestamp, value)). */
-export function pickleChunks(points: number, series: number, start = STREAM_START): Buffer[] {
-  const paths = seriesPaths(series);
+export function pickleChunks(points: number, series: number, start = STREAM_START, root = 'servers'): Buffer[] {
+  const paths = seriesPaths(series, root);
   const frames: Buffer[] = [];
   for (let first = 0; first < points; first += 500) {
     const parts: Buffer[] = [Buffer.from([0x80, 0x02, 0x5d, 0x28])];
