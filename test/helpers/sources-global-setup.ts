@@ -1,11 +1,11 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { rename, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import { build } from 'esbuild';
+import { build, type Plugin } from 'esbuild';
 import type { TestProject } from 'vitest/node';
 
 const run = promisify(execFile);
@@ -19,6 +19,17 @@ const OUT = join(ROOT, '.test-build');
  * run with plain node (source-entry.ts). In watch mode nothing is built: the children keep running the sources
  * through tsx, so an edit during the session is never stale.
  */
+/** Each source module's `import.meta.url` in a bundle: the URL of its own file in the tree (OUT), as unbundled. */
+const ownModuleUrls: Plugin = {
+  name: 'own-module-urls',
+  setup(bundler) {
+    bundler.onLoad({ filter: /\/src\/.*\.ts$/ }, async (args) => {
+      const own = pathToFileURL(join(OUT, relative(join(ROOT, 'src'), args.path)).replace(/\.ts$/, '.js')).href;
+      return { contents: (await readFile(args.path, 'utf8')).replaceAll('import.meta.url', JSON.stringify(own)), loader: 'ts' };
+    });
+  },
+};
+
 export default async function setup(project: TestProject): Promise<void> {
   if (project.vitest.config.watch) return;
   const files = readdirSync(join(ROOT, 'src'), { recursive: true, encoding: 'utf8' })
@@ -49,6 +60,25 @@ export default async function setup(project: TestProject): Promise<void> {
       import { standaloneValidatorsSource } from ${JSON.stringify(pathToFileURL(join(next, 'model/compile-schemas.js')).href)};
       writeFileSync(${JSON.stringify(join(next, 'model/compiled-validators.js'))}, standaloneValidatorsSource());`;
     await run(process.execPath, ['--input-type=module', '--eval', compile], { cwd: ROOT });
+    // The CLI, which the tests start hundreds of times (servers and commands), also as one bundle in place of its
+    // module: a start then loads a handful of files instead of hundreds (a server's start 0.44 s of CPU instead of
+    // 0.57 s). Each module's import.meta.url stays its own file's in the tree, so that the paths it resolves
+    // from there (schemas/, console/, the compiled validators, better-sqlite3) are the same as unbundled.
+    await build({
+      entryPoints: [join(ROOT, 'src/cli/main.ts')],
+      bundle: true,
+      splitting: true,
+      packages: 'external',
+      outdir: join(next, 'cli'),
+      entryNames: '[name]',
+      chunkNames: 'bundle/[name]-[hash]',
+      format: 'esm',
+      platform: 'node',
+      target: 'node22',
+      tsconfig: join(ROOT, 'tsconfig.json'),
+      logLevel: 'error',
+      plugins: [ownModuleUrls],
+    });
     await writeFile(join(next, '.sources-hash'), digest);
     // Swapped in by two renames, never a moment without a tree: a run already going (another terminal) keeps
     // starting children, which then run the new sources, as they would through tsx. The tree it replaces stays
