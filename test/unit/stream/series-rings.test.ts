@@ -28,6 +28,22 @@ describe('the series rings', () => {
     expect(rings.stats()).toMatchObject({ series: 1, points: 1 });
   });
 
+  it('drops the points past the retention as newer ones come into a ring with room, around its end many times', () => {
+    const rings = new SeriesRings({ maxSeries: 1, maxPointsPerSeries: 1000 });
+    rings.setRetention('a', 30);
+    const kept: [number, number][] = [];
+    for (let t = 0; t <= 2000; t += 10) {
+      // A late point now and then (the general path) between the newer ones (the common one).
+      const time = t % 70 === 0 && t > 0 ? t - 15 : t;
+      rings.append('a', time, time);
+      kept.push([time, time]);
+      const newest = Math.max(...kept.map(([at]) => at));
+      const expected = kept.filter(([at]) => at >= newest - 30).sort((x, y) => x[0] - y[0]);
+      expect(rings.read('a', -1, 10_000), `after ${time}`).toEqual(expected.map(([at, value]) => [value, at]));
+      expect(rings.stats().points).toBe(expected.length);
+    }
+  });
+
   it('accounts its bytes as the rings grow and go', () => {
     const rings = new SeriesRings({ maxSeries: 10, maxPointsPerSeries: 64 });
     for (let t = 1; t <= 64; t += 1) rings.append('a.b', t, t);
