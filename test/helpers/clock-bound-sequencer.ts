@@ -46,7 +46,9 @@ export function clockAwareOrder<T>(files: readonly FileToPlace<T>[], workers: nu
   while (clock.length > 0 || other.length > 0) {
     while (running.length < workers) {
       const clockRunning = running.filter((r) => r.clockBound).length;
-      const next = clockRunning < maxClockBound && clock.length > 0 ? clock.shift() : (other.shift() ?? (running.length === 0 ? clock.shift() : undefined));
+      // Past the cap a clock-bound file waits for one to end, unless nothing else is left to start or running.
+      const takeClock = clock.length > 0 && (clockRunning < maxClockBound || (other.length === 0 && running.length === 0));
+      const next = takeClock ? clock.shift() : other.shift();
       if (next === undefined) break;
       order.push(next.file);
       running.push({ ends: now + next.seconds, clockBound: next.clockBound });
