@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdtemp, mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -139,7 +140,7 @@ DATABASES = {'default': {'NAME': ${py(join(dir, 'graphite.db'))}, 'ENGINE': 'dja
     collect(carbon, logs);
 
     const webEnv = { ...process.env, GRAPHITE_SETTINGS_MODULE: 'alertform_graphite_settings', PYTHONPATH: dir };
-    await run('graphite-manage', ['migrate', '--noinput'], { cwd: dir, env: webEnv });
+    await migratedWebDatabase(join(dir, 'graphite.db'), dir, webEnv);
     const web = spawn('graphite-manage', ['runserver', `127.0.0.1:${webPort}`, '--noreload'], {
       cwd: dir,
       env: webEnv,
@@ -195,6 +196,21 @@ DATABASES = {'default': {'NAME': ${py(join(dir, 'graphite.db'))}, 'ENGINE': 'dja
 }
 
 const py = (text: string) => JSON.stringify(text);
+
+/**
+ * graphite-web's own database (users, sessions: nothing a test reads) at `target`, migrated. Django's migrate
+ * costs about two seconds of CPU and is the same for every instance, so the run's first Graphite keeps its
+ * migrated file in the run's temporary directory and the others copy it. The copy is made under another name
+ * and renamed into place, so a Graphite starting meanwhile finds either nothing or the whole file.
+ */
+async function migratedWebDatabase(target: string, dir: string, env: NodeJS.ProcessEnv): Promise<void> {
+  const kept = join(tmpdir(), 'alertform-graphite-web-migrated.db');
+  if (existsSync(kept)) return copyFile(kept, target);
+  await run('graphite-manage', ['migrate', '--noinput'], { cwd: dir, env });
+  const partial = `${kept}.${process.pid}`;
+  await copyFile(target, partial);
+  await rename(partial, kept);
+}
 
 export function collect(child: ChildProcess, logs: string[]) {
   const keep = (chunk: Buffer) => {
