@@ -6,7 +6,7 @@ import { createApi } from './app.js';
 import { startEvaluatorService } from './evaluator/service.js';
 import { startDeliveryService } from './outbox/delivery-service.js';
 import { ensureApiKeys } from './accounts.js';
-import { openStore } from './store/open-store.js';
+import { describeDatabase, openStore } from './store/open-store.js';
 import { parseDestinationPolicy } from './net/destination-policy.js';
 import type { Quotas } from './quotas.js';
 import type { FailureLimitOptions } from './http/failure-limiter.js';
@@ -271,18 +271,3 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   return { url, port, store, server, ...stream, close, reload };
 }
 
-/** A database for the logs: a file path as is, a URL without its user and password. */
-export function describeDatabase(db: string): string {
-  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(db)) return db;
-  try {
-    const url = new URL(db);
-    url.username = '';
-    url.password = '';
-    return url.toString();
-  } catch {
-    // A multi-host URL (`postgres://U:P@H1:P1,H2:P2/DB`) is not a WHATWG URL: drop the user-info by hand, and
-    // show nothing if an '@' is left anywhere (a password with a '/' or an '@' in it, not percent-encoded).
-    const stripped = db.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^@/?#]*@/i, '$1');
-    return stripped.includes('@') ? '(unparsable database URL)' : stripped;
-  }
-}

@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import { createApiKey } from '../../server/ids.js';
-import { describeDatabase } from '../../server/start-server.js';
-import { openStore } from '../../server/store/open-store.js';
+import { describeDatabase, openStore } from '../../server/store/open-store.js';
 import type { ApiKeyRecord, Store } from '../../server/store/store.js';
 import { METRIC_PREFIX, checkMetricPrefixes } from '../../server/validation/metric-prefixes.js';
 import { CliError } from '../errors.js';

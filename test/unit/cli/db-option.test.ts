@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeDatabase } from '../../../src/server/start-server.js';
-import { isPostgresUrl } from '../../../src/server/store/open-store.js';
+import { describeDatabase, isPostgresUrl } from '../../../src/server/store/open-store.js';
 
 describe('the --db value of serve and keys', () => {
   it('tells a PostgreSQL URL from a SQLite path', () => {
