@@ -63,4 +63,10 @@ describe('the CLI start', { timeout: 60_000 }, () => {
     expect(loaded.some((url) => url.includes('/src/cli/actions/validate.ts'))).toBe(true);
     expect(heavy(loaded)).toEqual([]);
   });
+
+  it('creates a key in a SQLite file without the HTTP server, its metrics or the PostgreSQL driver', async () => {
+    const loaded = await modulesLoadedBy(['keys', 'create', '--email', 'ops@example.com', '--db', join(dir, 'keys.db')]);
+    expect(loaded.some((url) => url.endsWith('/src/server/store/sqlite/sqlite-store.ts'))).toBe(true);
+    expect(loaded.filter((url) => /node_modules\/(koa|@koa|prom-client|pg|ajv)\/|\/src\/server\/(start-server|app|routes\/)/.test(url))).toEqual([]);
+  });
 });
