@@ -25,6 +25,23 @@ const ownModuleUrls: Plugin = {
 };
 
 /**
+ * For the test files themselves (vite's module runner): src/model/schemas.ts imports the validators compiled ahead of
+ * time when they sit beside it, as in dist/, and compiles the schemas with Ajv otherwise. A file that starts a server
+ * in its worker paid that compile in every worker (about a twentieth of the suite's CPU); with the run's tree built,
+ * this points that import at the tree's compiled module, the same code as the children run. Before the tree is
+ * built (`npm run test:unit` alone, watch mode) nothing changes and Ajv compiles as from src/.
+ */
+export const compiledValidatorsFromTestBuild = {
+  name: 'alertform-compiled-validators-from-test-build',
+  enforce: 'pre' as const,
+  resolveId(source: string): string | null {
+    if (!process.env.ALERTFORM_TEST_BUILD || !/\/src\/model\/compiled-validators\.js$/.test(source)) return null;
+    const compiled = join(process.env.ALERTFORM_TEST_BUILD, 'model/compiled-validators.js');
+    return existsSync(compiled) ? compiled : null;
+  },
+};
+
+/**
  * Global setup of the projects that spawn servers and CLIs from the sources: src/ transpiled once per state of the
  * sources (esbuild, as tsx does it file by file, with the same tsconfig) into .test-build/, which the children then
  * run with plain node (source-entry.ts). In watch mode nothing is built: the children keep running the sources
@@ -36,7 +53,9 @@ export default async function setup(project: TestProject): Promise<void> {
     .filter((name) => name.endsWith('.ts') && !name.endsWith('.d.ts'))
     .sort();
   const hash = createHash('sha256');
-  for (const name of [...files, '../tsconfig.json']) hash.update(name).update('\0').update(readFileSync(join(ROOT, 'src', name))).update('\0');
+  // The schemas too: the tree's compiled validators are made from them.
+  const schemas = readdirSync(join(ROOT, 'schemas')).filter((name) => name.endsWith('.json')).sort().map((name) => `../schemas/${name}`);
+  for (const name of [...files, ...schemas, '../tsconfig.json']) hash.update(name).update('\0').update(readFileSync(join(ROOT, 'src', name))).update('\0');
   // This file too: a change to how the tree is built rebuilds it.
   hash.update(readFileSync(fileURLToPath(import.meta.url)));
   const digest = hash.digest('hex');
