@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 import ClockBoundSequencer from './test/helpers/clock-bound-sequencer.js';
-import { compiledValidatorsFromTestBuild } from './test/helpers/sources-global-setup.js';
+import { sourcesFromTestBuild } from './test/helpers/sources-global-setup.js';
 
 // Node's module compile cache for every process of the run: the workers (inherited from this process's env) and
 // the servers and CLIs the tests spawn, hundreds of them, which then reuse V8's compiled code of each module
@@ -35,8 +35,10 @@ const project = (name: string, include: string[], options: { setupFiles?: string
 const sharedParts = { globalSetup: ['test/helpers/postgres-global-setup.ts', 'test/helpers/sources-global-setup.ts'] };
 
 export default defineConfig({
-  plugins: [compiledValidatorsFromTestBuild],
+  plugins: [sourcesFromTestBuild],
   test: {
+    // The transpiled tree that sourcesFromTestBuild answers src/ imports with: imported by node, not the runner.
+    server: { deps: { external: [/\/\.test-build\//] } },
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Two cores here and in CI. Six workers, of which at most three run the files that wait on the clock (Graphite's

@@ -25,19 +25,25 @@ const ownModuleUrls: Plugin = {
 };
 
 /**
- * For the test files themselves (vite's module runner): src/model/schemas.ts imports the validators compiled ahead of
- * time when they sit beside it, as in dist/, and compiles the schemas with Ajv otherwise. A file that starts a server
- * in its worker paid that compile in every worker (about a twentieth of the suite's CPU); with the run's tree built,
- * this points that import at the tree's compiled module, the same code as the children run. Before the tree is
- * built (`npm run test:unit` alone, watch mode) nothing changes and Ajv compiles as from src/.
+ * The test files' imports of src/ answered from the run's transpiled tree, loaded by node itself rather than by
+ * vite's module runner. The runner compiles every module again in every worker (no compile cache) and compiled the
+ * schemas with Ajv in each, because src/ has no precompiled validators: most of what a test file that starts a
+ * server in its worker spent before its first test. The tree is the same code, transpiled by the same esbuild as
+ * the runner's transform, and it is what the run's servers and CLIs run. Before the tree is built
+ * (`npm run test:unit` alone, watch mode) the imports resolve to src/ as usual. A stack from src/ then names the
+ * tree's file (.test-build/, laid out as src/).
  */
-export const compiledValidatorsFromTestBuild = {
-  name: 'alertform-compiled-validators-from-test-build',
+export const sourcesFromTestBuild = {
+  name: 'alertform-sources-from-test-build',
   enforce: 'pre' as const,
-  resolveId(source: string): string | null {
-    if (!process.env.ALERTFORM_TEST_BUILD || !/\/src\/model\/compiled-validators\.js$/.test(source)) return null;
-    const compiled = join(process.env.ALERTFORM_TEST_BUILD, 'model/compiled-validators.js');
-    return existsSync(compiled) ? compiled : null;
+  async resolveId(this: { resolve: (source: string, importer?: string, options?: object) => Promise<{ id: string } | null> }, source: string, importer: string | undefined, options: object) {
+    const build = process.env.ALERTFORM_TEST_BUILD;
+    if (!build || !importer || importer.includes('/.test-build/')) return null;
+    const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
+    const src = join(ROOT, 'src') + '/';
+    if (!resolved || !resolved.id.startsWith(src) || !resolved.id.endsWith('.ts')) return null;
+    const out = join(build, relative(src, resolved.id)).replace(/\.ts$/, '.js');
+    return existsSync(out) ? out : null;
   },
 };
 
