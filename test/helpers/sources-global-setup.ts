@@ -12,6 +12,7 @@ const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** Beside src/ and at its depth, as dist/ is: the sources' `new URL('../../schemas/', import.meta.url)` still finds the repository's. */
 const OUT = join(ROOT, '.test-build');
+const SRC = join(ROOT, 'src') + '/';
 
 /** Each source module's `import.meta.url` in a bundle: the URL of its own file in the tree (OUT), as unbundled. */
 const ownModuleUrls: Plugin = {
@@ -40,9 +41,8 @@ export const sourcesFromTestBuild = {
     const build = process.env.ALERTFORM_TEST_BUILD;
     if (!build || !importer || importer.includes('/.test-build/')) return null;
     const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
-    const src = join(ROOT, 'src') + '/';
-    if (!resolved || !resolved.id.startsWith(src) || !resolved.id.endsWith('.ts')) return null;
-    const out = join(build, relative(src, resolved.id)).replace(/\.ts$/, '.js');
+    if (!resolved || !resolved.id.startsWith(SRC) || !resolved.id.endsWith('.ts')) return null;
+    const out = join(build, relative(SRC, resolved.id)).replace(/\.ts$/, '.js');
     return existsSync(out) ? out : null;
   },
 };

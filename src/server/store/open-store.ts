@@ -30,4 +30,3 @@ export function describeDatabase(db: string): string {
     return stripped.includes('@') ? '(unparsable database URL)' : stripped;
   }
 }
-
