@@ -5,21 +5,21 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * The files that wait on the clock: Graphite's 30 s buckets, settle delays, replicas' leases, throttle minutes. Each
  * takes one to three minutes and keeps a small share of a core busy once its Graphite and servers have started
  * (the machine was 90% idle while three of them ran together), so they should run beside the files that use the
- * CPU, not beside each other. Their usual seconds on a 2-core machine order them when vitest has no timings yet
- * (a fresh clone, CI).
+ * CPU, not beside each other. Their usual seconds on a 2-core machine (the median of four full runs) order them
+ * when vitest has no timings yet (a fresh clone, CI).
  */
 export const CLOCK_BOUND_FILES: Readonly<Record<string, number>> = {
-  'test/integration/graphite/window-truth.test.ts': 176,
-  'test/integration/stream/stream-fallback.test.ts': 134,
-  'test/reliability/stream-replicas.test.ts': 112,
-  'test/security/stream-prefix-change.test.ts': 94,
-  'test/reliability/network-faults.test.ts': 70,
-  'test/integration/stream/stream-judge.test.ts': 69,
-  'test/integration/graphite/late-points.test.ts': 67,
-  'test/integration/evaluator/throttle-order.test.ts': 61,
-  'test/security/window-first-matching.test.ts': 61,
-  'test/integration/evaluator/outage-noise.test.ts': 26,
-  'test/reliability/escalation-crash.test.ts': 18,
+  'test/integration/graphite/window-truth.test.ts': 194,
+  'test/integration/stream/stream-fallback.test.ts': 156,
+  'test/reliability/stream-replicas.test.ts': 123,
+  'test/security/window-first-matching.test.ts': 123,
+  'test/reliability/network-faults.test.ts': 82,
+  'test/security/stream-prefix-change.test.ts': 70,
+  'test/integration/stream/stream-judge.test.ts': 65,
+  'test/integration/evaluator/throttle-order.test.ts': 63,
+  'test/integration/graphite/late-points.test.ts': 60,
+  'test/integration/evaluator/outage-noise.test.ts': 29,
+  'test/reliability/escalation-crash.test.ts': 20,
 };
 
 /** A file to place: its expected seconds and whether it waits on the clock. */
