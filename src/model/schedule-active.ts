@@ -1,4 +1,4 @@
-import type { Weekday } from './types.js';
+import { WEEKDAYS_BY_UTC_DAY, type Weekday } from './types.js';
 import { timezoneOffsetMinutes } from './timezone.js';
 
 /** What isScheduleActive needs of a schedule (a ScheduleRecord has it all). */
@@ -15,7 +15,6 @@ export interface ScheduleTiming {
   anchor: number;
 }
 
-const WEEKDAYS: readonly Weekday[] = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
 const MINUTE = 60_000;
 const DAY = 86_400_000;
 
@@ -43,7 +42,7 @@ export function activeScheduleEnd(schedule: ScheduleTiming, now: Date | number):
   let end: number | null = null;
   for (let back = 0; back <= daysBack; back += 1) {
     const midnight = localMidnight(at) - back * DAY;
-    const weekday = WEEKDAYS[new Date(midnight + offset).getUTCDay()]!;
+    const weekday = WEEKDAYS_BY_UTC_DAY[new Date(midnight + offset).getUTCDay()]!;
     if (!schedule.repeat.includes(weekday)) continue;
     const start = midnight + startOfDay;
     if (at >= start && at < start + durationMs) end = Math.max(end ?? 0, start + durationMs);

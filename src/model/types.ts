@@ -190,6 +190,8 @@ export interface DeliveryRead {
 
 export type Weekday = 'mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun';
 export const WEEKDAYS: readonly Weekday[] = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
+/** The weekdays indexed as `Date#getUTCDay()` numbers them: Sunday first. */
+export const WEEKDAYS_BY_UTC_DAY: readonly Weekday[] = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
 
 /** A scheduled mute (/v2/schedules/). */
 export interface ScheduleBody {

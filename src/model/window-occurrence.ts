@@ -1,5 +1,5 @@
 import { activeWindowEnd, offsetMinutesAt, type WindowTiming } from './maintenance-window.js';
-import type { Weekday } from './types.js';
+import { WEEKDAYS_BY_UTC_DAY } from './types.js';
 
 /** One occurrence of a window: when it starts and ends (epoch ms), and whether it covers `now`. */
 export interface WindowOccurrence {
@@ -10,8 +10,6 @@ export interface WindowOccurrence {
 
 const MINUTE = 60_000;
 const DAY = 86_400_000;
-/** Date.getUTCDay's numbering (0 is Sunday) to a week day. */
-const BY_UTC_DAY: readonly Weekday[] = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
 
 /**
  * The occurrence of `window` that covers `now`, else its next one, else null (a one-off window that is over, or a
@@ -34,7 +32,7 @@ export function windowOccurrence(window: WindowTiming, now: number): WindowOccur
   const localToday = Math.floor((now + offsetMinutesAt(zone, now) * MINUTE) / DAY) * DAY;
   for (let day = 0; day <= 8; day += 1) {
     const localMidnight = localToday + day * DAY;
-    if (!window.repeat.includes(BY_UTC_DAY[new Date(localMidnight).getUTCDay()]!)) continue;
+    if (!window.repeat.includes(WEEKDAYS_BY_UTC_DAY[new Date(localMidnight).getUTCDay()]!)) continue;
     const wall = localMidnight + (hours * 60 + minutes) * MINUTE;
     // The wall-clock time as an instant: its offset is the zone's at that instant (asked twice across a change).
     const guess = wall - offsetMinutesAt(zone, wall) * MINUTE;
@@ -53,7 +51,7 @@ export function describeOccurrence(window: WindowTiming, occurrence: WindowOccur
   const zone = window.timezone || 'UTC';
   const at = (instant: number) => {
     const local = new Date(instant + offsetMinutesAt(zone, instant) * MINUTE).toISOString();
-    const clock = `${BY_UTC_DAY[new Date(local).getUTCDay()]![0]!.toUpperCase()}${BY_UTC_DAY[new Date(local).getUTCDay()]!.slice(1)} ${local.slice(0, 10)} ${local.slice(11, 16)} ${zone}`;
+    const clock = `${WEEKDAYS_BY_UTC_DAY[new Date(local).getUTCDay()]![0]!.toUpperCase()}${WEEKDAYS_BY_UTC_DAY[new Date(local).getUTCDay()]!.slice(1)} ${local.slice(0, 10)} ${local.slice(11, 16)} ${zone}`;
     return zone === 'UTC' ? clock : `${clock} (${new Date(instant).toISOString().slice(11, 16)} UTC)`;
   };
   if (occurrence.active) return `active now, until ${at(occurrence.end)}`;

@@ -2,10 +2,10 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations, chromiumAvailability, launchChromium, screenshot } from '../helpers/browser.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { WEEKDAYS_BY_UTC_DAY } from '../../src/model/types.js';
 
 const availability = chromiumAvailability();
 const KEY = 'console-window-next-key-0123456789ab';
-const DAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'] as const;
 /**
  * The weekly window's day: two days after today (UTC), never today in Berlin, so its next occurrence is ahead
  * whenever the test runs (on its own day, between 03:00 and 04:30 there, the occurrence would be the one muting now).
@@ -23,7 +23,7 @@ describe.skipIf(availability.skip)("a maintenance window's next occurrence in th
   beforeAll(async () => {
     server = await startTestServer({ keys: [KEY] });
     const made = [
-      { name: 'weekly patching', match: { alert_names: ['web*'] }, start_time: '03:00', repeat: [DAYS[WEEKLY_DAY]], timezone: 'Europe/Berlin', duration: 90 },
+      { name: 'weekly patching', match: { alert_names: ['web*'] }, start_time: '03:00', repeat: [WEEKDAYS_BY_UTC_DAY[WEEKLY_DAY]], timezone: 'Europe/Berlin', duration: 90 },
       { name: 'right now', match: { alert_names: ['db*'] }, starts_at: new Date(Date.now() - 10 * 60_000).toISOString(), duration: 60 },
       { name: 'last year', match: { alert_names: ['old*'] }, starts_at: '2025-01-01T00:00:00Z', duration: 60 },
     ];
@@ -66,7 +66,7 @@ describe.skipIf(availability.skip)("a maintenance window's next occurrence in th
     );
     expect(await cell('weekly patching').textContent()).toMatch(new RegExp(`^${expected.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(in \\d+ (h|d|min)`));
     // 20:00-22:00 of the day before in New York.
-    const dayBefore = DAYS[(WEEKLY_DAY + 6) % 7]!;
+    const dayBefore = WEEKDAYS_BY_UTC_DAY[(WEEKLY_DAY + 6) % 7]!;
     expect(expected.slice(0, 3).toLowerCase()).toBe(dayBefore);
     expect(await cell('right now').textContent()).toMatch(/^now, until /);
     expect(await cell('last year').textContent()).toBe('—');

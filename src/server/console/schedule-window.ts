@@ -1,8 +1,7 @@
 import type { ScheduleTiming } from '../../model/schedule-active.js';
 import { timezoneOffsetMinutes } from '../../model/timezone.js';
-import type { Weekday } from '../../model/types.js';
+import { WEEKDAYS_BY_UTC_DAY } from '../../model/types.js';
 
-const WEEKDAYS: readonly Weekday[] = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
 const MINUTE = 60_000;
 const DAY = 86_400_000;
 
@@ -26,7 +25,7 @@ export function scheduleWindow(schedule: ScheduleTiming, now: number): { from: n
   const daysBack = Math.ceil(schedule.duration / 1440);
   for (let day = -daysBack; day <= 7; day += 1) {
     const midnight = localMidnight(now) + day * DAY;
-    if (!schedule.repeat.includes(WEEKDAYS[new Date(midnight + offset).getUTCDay()]!)) continue;
+    if (!schedule.repeat.includes(WEEKDAYS_BY_UTC_DAY[new Date(midnight + offset).getUTCDay()]!)) continue;
     const start = midnight + startOfDay;
     if (start + duration > now) return { from: start, until: start + duration };
   }

@@ -1,13 +1,13 @@
-import { cpSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { startDemoGraphite } from '../../../src/cli/actions/demo-graphite.js';
 import { startDemoMailSink } from '../../../src/cli/actions/demo-mail.js';
 import { runCli } from '../../helpers/run-cli.js';
 import { startTestServer } from '../../helpers/server.js';
 import { until } from '../../helpers/until.js';
+import { copyExamples } from './helpers.js';
 
 describe('the demo (npm run demo)', { timeout: 180_000 }, () => {
   it('starts the bundled server, applies examples/, shows an empty second plan, and reuses its database', async () => {
@@ -58,8 +58,7 @@ describe('the demo Graphite (built into npm run demo)', () => {
     try {
       // The examples without their weekly maintenance window: on Sunday nights it mutes the hosts' alerts, and with
       // them the disk alert's page that this test waits for (the demo does mute it then, as it should).
-      const examples = mkdtempSync(join(tmpdir(), 'af-demo-examples-'));
-      cpSync(fileURLToPath(new URL('../../../examples/', import.meta.url)), examples, { recursive: true, filter: (path) => !path.endsWith('maintenance-windows.yaml') });
+      const examples = copyExamples(['maintenance-windows.yaml']);
       const applied = await runCli(['apply', examples, '--auto-approve'], { env: { ALERTFORM_URL: server.url, ALERTFORM_API_KEY: server.key, ALERTFORM_GRAPHITE_URL: undefined }, timeoutMs: 120_000 });
       expect(applied.code, applied.stderr).toBe(0);
       const unknown = await server.request('POST', '/v2/alerts/', { name: 'other', metric: 'not.a.demo.metric', alert_criteria: { type: 'above', above_value: 10 } });

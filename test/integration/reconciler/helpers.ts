@@ -1,6 +1,6 @@
 import { cpSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AlertformClient } from '../../../src/client/api.js';
 import { loadProject } from '../../../src/definitions/source.js';
@@ -8,10 +8,10 @@ import { planAgainstServer } from '../../../src/plan/make-plan.js';
 
 export const EXAMPLES = fileURLToPath(new URL('../../../examples/', import.meta.url));
 
-/** A private copy of examples/ (without workflows) that a test may edit. */
-export function copyExamples(): string {
+/** A private copy of examples/ (without workflows, nor the files named in `leaveOut`) that a test may edit. */
+export function copyExamples(leaveOut: readonly string[] = []): string {
   const dir = mkdtempSync(join(tmpdir(), 'af-defs-'));
-  cpSync(EXAMPLES, dir, { recursive: true, filter: (src) => !src.includes('workflows') });
+  cpSync(EXAMPLES, dir, { recursive: true, filter: (src) => !src.includes('workflows') && !leaveOut.includes(basename(src)) });
   return dir;
 }
 
