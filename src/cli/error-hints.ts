@@ -7,7 +7,10 @@ import { AlertformError } from '../model/errors.js';
  */
 export function hintFor(error: unknown): string | undefined {
   if (!(error instanceof AlertformError)) return undefined;
-  const fields = error as AlertformError & { refused?: boolean; url?: string; status?: number; keySent?: boolean };
+  const fields = error as AlertformError & { refused?: boolean; blockedPort?: boolean; url?: string; status?: number; keySent?: boolean };
+  if (error.code === 'connection_failed' && fields.blockedPort) {
+    return `${originOf(fields.url)} uses a port that fetch never connects to (the fetch standard's blocked ports, such as 1, 9, 6000 and 6667): serve on another port (alertform serve --port 8080)`;
+  }
   if (error.code === 'connection_failed' && fields.refused) {
     return `nothing is listening at ${originOf(fields.url)}: start \`alertform serve\` or set --server / ALERTFORM_URL to your server`;
   }

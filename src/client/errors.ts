@@ -30,6 +30,11 @@ export class ApiResponseError extends AlertformError {
 export class ConnectionError extends AlertformError {
   /** Nothing listened at the address (ECONNREFUSED): the request never reached a server. */
   readonly refused: boolean;
+  /**
+   * fetch itself refused the port (the WHATWG fetch standard's "bad ports": 1, 9, 6000, 6667 and others, which
+   * browsers and Node never connect to): no retry, and no address change of the server's, would make it answer.
+   */
+  readonly blockedPort: boolean;
 
   constructor(
     readonly method: string,
@@ -44,6 +49,7 @@ export class ConnectionError extends AlertformError {
     const detail = said ?? String(options?.cause);
     super('connection_failed', `${method} ${url} got no answer: ${detail}`, options);
     this.refused = chain.some((cause) => (cause as NodeJS.ErrnoException | null)?.code === 'ECONNREFUSED');
+    this.blockedPort = chain.some((cause) => cause instanceof Error && cause.message === 'bad port');
   }
 }
 
@@ -72,10 +78,11 @@ export function isNotFound(error: unknown): boolean {
 /**
  * Worth retrying: no answer, rate limited, or a server-side failure. Not a connection refused on this machine:
  * nothing listens there (`alertform serve` is not running), and a few seconds of retries would not start it; a
- * remote server that refuses may be restarting behind its address, and is retried.
+ * remote server that refuses may be restarting behind its address, and is retried. Nor a port fetch never connects
+ * to.
  */
 export function isTransient(error: unknown): boolean {
-  if (error instanceof ConnectionError) return !(error.refused && isLoopbackUrl(error.url));
+  if (error instanceof ConnectionError) return !error.blockedPort && !(error.refused && isLoopbackUrl(error.url));
   return error instanceof ApiResponseError && (error.status === 429 || error.status >= 500);
 }
 

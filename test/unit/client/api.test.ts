@@ -2,7 +2,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AlertformClient } from '../../../src/client/api.js';
-import { ApiResponseError } from '../../../src/client/errors.js';
+import { ApiResponseError, ConnectionError } from '../../../src/client/errors.js';
+import { hintFor } from '../../../src/cli/error-hints.js';
 import { parseServerUrl, redactUrl } from '../../../src/client/connection.js';
 
 type Handler = (req: IncomingMessage & { body: string }, res: ServerResponse) => void;
@@ -141,6 +142,16 @@ describe('AlertformClient', () => {
     const s = await startScripted((_req, res) => json(res, 502, { error: { code: 'internal', message: 'bad gateway' } }));
     await expect(clientFor(s.url).listAlerts()).rejects.toMatchObject({ status: 502 });
     expect(s.requests).toHaveLength(4);
+  });
+
+  it('never retries a port that fetch refuses outright, and says to serve on another', async () => {
+    const delays: number[] = [];
+    // Port 9 (discard) is on the fetch standard's blocked list: fetch fails before connecting, every time.
+    const error = await clientFor('http://127.0.0.1:9', delays).listAlerts().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect((error as ConnectionError).blockedPort).toBe(true);
+    expect(delays).toEqual([]);
+    expect(hintFor(error)).toMatch(/^http:\/\/127\.0\.0\.1:9 uses a port that fetch never connects to .*alertform serve --port 8080\)$/);
   });
 
   it('reports a server without /v2/schedules/ as having no schedules endpoint', async () => {
