@@ -14,6 +14,9 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const OUT = join(ROOT, '.test-build');
 const SRC = join(ROOT, 'src') + '/';
 
+/** What the CLI bundle leaves to node_modules: packages that load native code or files beside their own. */
+const BUNDLE_EXTERNAL = ['better-sqlite3', 'pino', 'pino-*', 'thread-stream', 'pg-native', '@resvg/*', 'esbuild'];
+
 /** Each source module's `import.meta.url` in a bundle: the URL of its own file in the tree (OUT), as unbundled. */
 const ownModuleUrls: Plugin = {
   name: 'own-module-urls',
@@ -95,7 +98,11 @@ export default async function setup(project: TestProject): Promise<void> {
       entryPoints: [join(ROOT, 'src/cli/main.ts')],
       bundle: true,
       splitting: true,
-      packages: 'external',
+      // The packages too (koa's and the others' CommonJS files are half of a start's module loading), except the
+      // ones that find files of their own at run time: native modules, and pino's worker-thread transports.
+      external: BUNDLE_EXTERNAL,
+      // A bundled CommonJS package's require() of node's modules goes through esbuild's shim, which needs a require.
+      banner: { js: "import { createRequire as __bundleCreateRequire } from 'node:module'; globalThis.require ??= __bundleCreateRequire(import.meta.url);" },
       outdir: join(next, 'cli'),
       entryNames: '[name]',
       chunkNames: 'bundle/[name]-[hash]',
