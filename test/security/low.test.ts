@@ -9,6 +9,7 @@ import { GraphLinkSigner } from '../../src/server/graph/graph-links.js';
 import { signAckLink } from '../../src/server/ack/ack-links.js';
 import { runCli } from '../helpers/run-cli.js';
 import { sendRequest, startTestServer } from '../helpers/server.js';
+import { nodeArgsFor } from '../helpers/source-entry.js';
 
 // Issue 12, item 7. Before: the database, -wal and -shm were created 0644 (umask 022), "k1" was a fine operator
 // key, 1,000 wrong keys a second were answered 401 without end, and keys could only be given in argv (ps shows
@@ -59,7 +60,7 @@ describe('operator keys', () => {
     const fileKey = 'from-a-file-0123456789abcdef';
     await writeFile(file, `# operator keys\n${fileKey}\n`, { mode: 0o600 });
     const argKey = 'from-argv-0123456789abcdefgh';
-    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'serve', '--port', '0', '--db', ':memory:', '--api-key-file', file, '--api-key', argKey], {
+    const child = spawn(process.execPath, [...nodeArgsFor(MAIN), 'serve', '--port', '0', '--db', ':memory:', '--api-key-file', file, '--api-key', argKey], {
       env: { ...process.env, ALERTFORM_LOG_LEVEL: 'silent' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

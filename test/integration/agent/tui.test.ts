@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 import { hasCommand, systemPart } from '../../helpers/system.js';
+import { nodeArgsFor } from '../../helpers/source-entry.js';
 
 // The TUI in a real pseudo-terminal: tmux runs it detached, the test types with send-keys and reads the screen
 // with capture-pane. Commands are only recorded (ALERTFORM_AGENT_RUNNER); files land under a temp --root.
@@ -51,9 +52,7 @@ function startTui(root: string, args: string[]): { keys: (...keys: string[]) => 
     `ALERTFORM_AGENT_RUNNER=record:${join(root, 'commands.log')}`,
     'NO_COLOR=1',
     process.execPath,
-    '--import',
-    'tsx',
-    MAIN,
+    ...nodeArgsFor(MAIN),
     '--server',
     server.url,
     'tui',

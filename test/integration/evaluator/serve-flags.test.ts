@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../helpers/run-cli.js';
 import { makeSeries, startFakeRender } from '../../helpers/fake-render-server.js';
+import { nodeArgsFor } from '../../helpers/source-entry.js';
 
 const MAIN = fileURLToPath(new URL('../../../src/cli/main.ts', import.meta.url));
 const closers: (() => Promise<void> | void)[] = [];
@@ -31,7 +32,7 @@ describe('alertform serve with evaluation', () => {
   it('starts with --delivery-max-age 1w, weeks being a unit of every duration flag', async () => {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', MAIN, 'serve', '--port', '0', '--db', ':memory:', '--api-key', 'flag-key-0123456789abcdefgh', '--delivery-max-age', '1w', '--eval-interval', '30s'],
+      [...nodeArgsFor(MAIN), 'serve', '--port', '0', '--db', ':memory:', '--api-key', 'flag-key-0123456789abcdefgh', '--delivery-max-age', '1w', '--eval-interval', '30s'],
       { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ALERTFORM_LOG_LEVEL: 'warn' } },
     );
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
@@ -59,7 +60,7 @@ describe('alertform serve with evaluation', () => {
     closers.push(render.close);
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', MAIN, 'serve', '--port', '0', '--db', ':memory:', '--api-key', 'flag-key-0123456789abcdefgh', '--graphite-url', render.url, '--eval-interval', '1'],
+      [...nodeArgsFor(MAIN), 'serve', '--port', '0', '--db', ':memory:', '--api-key', 'flag-key-0123456789abcdefgh', '--graphite-url', render.url, '--eval-interval', '1'],
       { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ALERTFORM_LOG_LEVEL: 'warn' } },
     );
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));

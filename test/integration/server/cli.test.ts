@@ -8,6 +8,7 @@ import { runCli } from '../../helpers/run-cli.js';
 import { sendRequest } from '../../helpers/server.js';
 import { startServer } from '../../../src/server/index.js';
 import { pino } from 'pino';
+import { nodeArgsFor } from '../../helpers/source-entry.js';
 
 const MAIN = fileURLToPath(new URL('../../../src/cli/main.ts', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'alertform-cli-'));
@@ -16,12 +17,12 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 /** Operator keys must be at least 24 characters: a readable name padded to that. */
 const K = (name: string) => `${name}-0123456789abcdefghijkl`;
 
-// Each CLI run spawns node + tsx: seconds each on a busy 2-core machine, hence the generous timeouts.
+// Each CLI run spawns node: a second or more on a busy 2-core machine, hence the generous timeouts.
 describe('alertform serve', () => {
   it('prints its URL, serves every --api-key and ALERTFORM_API_KEYS key, and stops cleanly on SIGTERM', async () => {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', MAIN, 'serve', '--port', '0', '--db', ':memory:', '--api-key', K('flag-1'), `--api-key=${K('flag-2')}`],
+      [...nodeArgsFor(MAIN), 'serve', '--port', '0', '--db', ':memory:', '--api-key', K('flag-1'), `--api-key=${K('flag-2')}`],
       { env: { ...process.env, ALERTFORM_API_KEYS: `${K('env-1')}, ${K('env-2')}`, ALERTFORM_LOG_LEVEL: 'silent' }, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let stdout = '';

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { spawnNodeServer } from '../../helpers/server-process.js';
+import { nodeArgsFor } from '../../helpers/source-entry.js';
 
 const MAIN = fileURLToPath(new URL('../../../src/cli/main.ts', import.meta.url));
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -41,7 +42,7 @@ describe('alertform serve --config', () => {
   it('refuses a file with mistakes, each at file:line:column, and starts nothing', () => {
     const config = join(dir, 'bad.yaml');
     writeFileSync(config, 'port: 0\ngraphit_url: http://127.0.0.1:8000\neval_interval: soon\n');
-    const result = spawnSync(process.execPath, ['--import', 'tsx', MAIN, 'serve', '--config', config], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+    const result = spawnSync(process.execPath, [...nodeArgsFor(MAIN), 'serve', '--config', config], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
     expect(result.status).toBe(1);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain(`${config}:2:1  graphit_url  unknown field "graphit_url"`);
