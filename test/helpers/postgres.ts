@@ -159,13 +159,13 @@ export async function startPostgres(config: PostgresOptions = {}): Promise<Postg
   };
 }
 
-/** A fresh, empty database in the cluster at `url`; its URL. */
-async function createDatabaseOn(url: string, port: number): Promise<string> {
+/** A fresh database in the cluster at `url`, a copy of `template` (default: template1, empty); its URL. */
+async function createDatabaseOn(url: string, port: number, template?: string): Promise<string> {
   const name = `t_${randomBytes(6).toString('hex')}`;
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    await client.query(`CREATE DATABASE ${name}`);
+    await client.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
   } finally {
     await client.end();
   }
@@ -176,6 +176,33 @@ async function createDatabaseOn(url: string, port: number): Promise<string> {
 export interface SharedPostgresAddress {
   url: string;
   port: number;
+  /** A database migrated to the sources' schema, which createDatabase copies (the migration tests start their own cluster). */
+  migratedTemplate?: string;
+}
+
+/**
+ * Makes `name` in the cluster at `url`, migrated by the sources' migrations, as a template for the run's databases:
+ * each copy spares its first store the migrations (about 0.2 s of the cluster's CPU each, over a hundred databases a
+ * run). A store opened on a copy finds the schema at its version and migrates nothing, as on a database it made.
+ */
+export async function createMigratedTemplate(url: string, name: string): Promise<void> {
+  const { migrateDatabase } = await import('../../src/server/store/postgres/migrations.js');
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const target = new URL(url);
+  target.pathname = `/${name}`;
+  // No connection may stay open on a template while it is copied.
+  const pool = new pg.Pool({ connectionString: target.href, max: 1 });
+  try {
+    await migrateDatabase(pool);
+  } finally {
+    await pool.end();
+  }
 }
 
 /**
@@ -188,6 +215,7 @@ export interface SharedPostgresAddress {
 export interface SharedPostgres {
   url: string;
   port: number;
+  /** A fresh database; in the run's shared cluster a copy of its migrated template (see createMigratedTemplate). */
   createDatabase(): Promise<string>;
   dispose(): Promise<void>;
 }
@@ -197,13 +225,13 @@ export async function sharedPostgres(address: SharedPostgresAddress | null | und
     const own = await startPostgres();
     return { url: own.url, port: own.port, createDatabase: own.createDatabase, dispose: own.stop };
   }
-  const { url, port } = address;
+  const { url, port, migratedTemplate } = address;
   const made: string[] = [];
   return {
     url,
     port,
     async createDatabase() {
-      const database = await createDatabaseOn(url, port);
+      const database = await createDatabaseOn(url, port, migratedTemplate);
       made.push(new URL(database).pathname.slice(1));
       return database;
     },

@@ -16,7 +16,7 @@ export interface StoreBackend {
   /** True when the backend's system part is missing here (never in CI, where that throws instead). */
   skip: boolean;
   reason: string;
-  /** A --db value for a fresh, empty database: `:memory:` or a new PostgreSQL database's URL. */
+  /** A --db value for a fresh database: `:memory:`, or a new PostgreSQL database's URL (already migrated in the run's shared cluster). */
   createDb(): Promise<string>;
   /** A store on a fresh, empty database. */
   openStore(): Promise<Store>;
