@@ -1,5 +1,6 @@
 import { startWebhookReceiver } from '../../test/helpers/webhook-receiver.js';
-import { carbonTee, freePort, type CarbonTee } from '../../test/helpers/carbon-tee.js';
+import { carbonTee, type CarbonTee } from '../../test/helpers/carbon-tee.js';
+import { freePort } from '../../test/helpers/free-port.js';
 import type { Graphite, GraphitePoint } from '../../test/helpers/graphite.js';
 import { formatMs, printGoal, printTable } from '../lib/report.js';
 import { api, clockAt, createAlerts, LATENCY_ALERTS, metricValue, nowSeconds, percentile, serve, sleep, withGraphite } from './judge-harness.js';

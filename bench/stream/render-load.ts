@@ -1,4 +1,5 @@
-import { carbonTee, freePort, type CarbonTee } from '../../test/helpers/carbon-tee.js';
+import { carbonTee, type CarbonTee } from '../../test/helpers/carbon-tee.js';
+import { freePort } from '../../test/helpers/free-port.js';
 import type { Graphite } from '../../test/helpers/graphite.js';
 import { printGoal, printTable } from '../lib/report.js';
 import { ALERTS, api, clockAt, countingProxy, createAlerts, graphiteWebCpuSeconds, loopLag, metricValue, MINUTES, nowSeconds, resets, serve, sleep, withGraphite } from './judge-harness.js';

@@ -4,7 +4,7 @@ import { axeViolations, chromiumAvailability, launchChromium, screenshot } from 
 import { makeSeries, startFakeRender } from '../helpers/fake-render-server.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { connect, type Socket } from 'node:net';
-import { freePort } from '../helpers/carbon-tee.js';
+import { freePort } from '../helpers/free-port.js';
 
 const availability = chromiumAvailability();
 const KEY = 'console-stream-key-0123456789abcdef';

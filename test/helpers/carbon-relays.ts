@@ -2,7 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { canConnect, collect, freePorts, stopChild, waitFor } from './graphite.js';
+import { freePorts } from './free-port.js';
+import { canConnect, collect, stopChild, waitFor } from './graphite.js';
 import { hasCommand, systemPart } from './system.js';
 
 /**

@@ -1,4 +1,4 @@
-import { connect, createServer, type Socket } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import type { Graphite, GraphitePoint } from './graphite.js';
 
 /**
@@ -105,11 +105,3 @@ export async function feedSlots(tee: CarbonTee, values: ReadonlyMap<string, numb
   };
 }
 
-/** A free loopback port (held, then let go: the server binds it right after). */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const port = (server.address() as import('node:net').AddressInfo).port;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}

@@ -1,10 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFile, mkdtemp, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
-import { createServer, connect } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hasCommand, systemPart } from './system.js';
+import { freePorts } from './free-port.js';
 
 /**
  * A real Graphite for tests: carbon-cache and graphite-web from Debian's packages (graphite-carbon,
@@ -278,18 +279,3 @@ export function writePlaintext(port: number, points: GraphitePoint[]): Promise<v
   });
 }
 
-/** Free loopback ports, all held open at once so that no two are the same. */
-export async function freePorts(count: number): Promise<number[]> {
-  const servers = await Promise.all(
-    Array.from({ length: count }, () =>
-      new Promise<import('node:net').Server>((resolve, reject) => {
-        const server = createServer();
-        server.once('error', reject);
-        server.listen(0, '127.0.0.1', () => resolve(server));
-      }),
-    ),
-  );
-  const ports = servers.map((server) => (server.address() as import('node:net').AddressInfo).port);
-  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
-  return ports;
-}

@@ -6,7 +6,8 @@ import { filePostgres } from '../helpers/shared-postgres.js';
 import { callServe, spawnServe, type ServeProcess } from '../helpers/server-process.js';
 import { startWebhookReceiver } from '../helpers/webhook-receiver.js';
 import { until } from '../helpers/until.js';
-import { carbonTee, feedSlots, freePort, type CarbonTee, type SlotFeed } from '../helpers/carbon-tee.js';
+import { carbonTee, feedSlots, type CarbonTee, type SlotFeed } from '../helpers/carbon-tee.js';
+import { freePort } from '../helpers/free-port.js';
 import { alertPartition } from '../../src/server/store/evaluation-store.js';
 import { missingNote } from '../helpers/system.js';
 

@@ -7,7 +7,8 @@ import { runCli } from '../helpers/run-cli.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { startWebhookReceiver } from '../helpers/webhook-receiver.js';
 import { until } from '../helpers/until.js';
-import { carbonTee, feedSlots, freePort, type CarbonTee, type SlotFeed } from '../helpers/carbon-tee.js';
+import { carbonTee, feedSlots, type CarbonTee, type SlotFeed } from '../helpers/carbon-tee.js';
+import { freePort } from '../helpers/free-port.js';
 import { storeBackends } from '../helpers/store-backends.js';
 import { missingNote } from '../helpers/system.js';
 

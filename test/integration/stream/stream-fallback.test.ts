@@ -3,7 +3,8 @@ import { graphiteAvailability, startGraphite, type Graphite } from '../../helper
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 import { startWebhookReceiver } from '../../helpers/webhook-receiver.js';
 import { until } from '../../helpers/until.js';
-import { carbonTee, freePort, type CarbonTee } from '../../helpers/carbon-tee.js';
+import { carbonTee, type CarbonTee } from '../../helpers/carbon-tee.js';
+import { freePort } from '../../helpers/free-port.js';
 
 /**
  * The stream failing, with a real carbon-cache and graphite-web: a receiver left without a connection for longer

@@ -3,7 +3,8 @@ import { graphiteAvailability, startGraphite, type Graphite, type GraphitePoint 
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 import { startWebhookReceiver } from '../../helpers/webhook-receiver.js';
 import { until } from '../../helpers/until.js';
-import { carbonTee, freePort, type CarbonTee } from '../../helpers/carbon-tee.js';
+import { carbonTee, type CarbonTee } from '../../helpers/carbon-tee.js';
+import { freePort } from '../../helpers/free-port.js';
 
 /**
  * Alerts judged on the metric stream, with a real carbon-cache and graphite-web fed the same points (a relay's
