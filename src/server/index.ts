@@ -1,8 +1,8 @@
 export { startServer, type ServerOptions, type RunningServer, type BackgroundService, type ServiceContext } from './start-server.js';
 export { createApi, createApp, type Api, type AppOptions } from './app.js';
 export { HttpError, ERROR_CATALOGUE } from './errors.js';
-export { openSqliteStore, type SqliteStore } from './store/sqlite/sqlite-store.js';
-export { openPostgresStore, type PostgresStore } from './store/postgres/postgres-store.js';
+export type { SqliteStore } from './store/sqlite/sqlite-store.js';
+export type { PostgresStore } from './store/postgres/postgres-store.js';
 export { openStore, isPostgresUrl } from './store/open-store.js';
 export * from './store/store.js';
 export { activeScheduleEnd, isScheduleActive, type ScheduleTiming } from '../model/schedule-active.js';

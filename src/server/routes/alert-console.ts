@@ -5,7 +5,6 @@ import { BacktestSlots } from '../graph/backtest-slots.js';
 import { parseDurationSeconds } from '../../impact/duration.js';
 import { QueryReader } from '../validation/query.js';
 import { findAlert, presentAlerts } from './alerts.js';
-import { renderPulledDefinitions } from '../../plan/pull.js';
 import { presentChannel, presentSchedule } from '../present.js';
 import { accountOf, prefixesOf, type RouteDeps } from './route-context.js';
 
@@ -53,7 +52,9 @@ export function registerAlertConsoleRoutes(router: Router, deps: RouteDeps<'aler
       // The depends_on parents (at most 10), for their names: git names a parent, the store keeps its id.
       Promise.all((alert.dependsOn ?? []).map((edge) => store.alerts.getAlert(account, edge.alert))),
     ]);
-    // pull's own writer, given a server state that holds this alert and what it refers to: the same YAML.
+    // pull's own writer, given a server state that holds this alert and what it refers to: the same YAML. Loaded at
+    // the first ask (with the YAML writer), not at every server's start.
+    const { renderPulledDefinitions } = await import('../../plan/pull.js');
     const files = renderPulledDefinitions(
       {
         alerts: await presentAlerts(ctx, deps, [alert]),
