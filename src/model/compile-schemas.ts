@@ -1,5 +1,8 @@
 import standalone from 'ajv/dist/standalone/index.js';
-import { SCHEMA_BASE, SCHEMA_NAMES, createAjv, loadSchema, validatorExportName } from './schemas.js';
+import { SCHEMA_BASE, SCHEMA_NAMES, createAjv, loadAjv, loadSchema, validatorExportName } from './schemas.js';
+
+// A rebuild finds the previous build's precompiled validators, and schemas.ts then leaves Ajv unloaded.
+await loadAjv();
 
 /**
  * The source of an ES module exporting a validator for every schema of schemas/ and every part under its $defs,

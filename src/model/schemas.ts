@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
+import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { DURATION_PATTERN } from './duration.js';
 
 /** The JSON Schemas in schemas/: the one source for definitions validation, server request checks and OpenAPI. */
@@ -17,12 +16,22 @@ export function loadSchema(name: SchemaName): Record<string, unknown> {
 }
 
 let shared: Ajv2020 | undefined;
+/** Ajv itself, once loadAjv ran: not loaded where the validators come precompiled (30-40 ms of every start). */
+let ajvModules: { Ajv2020: typeof Ajv2020; addFormats: (ajv: Ajv2020) => void } | undefined;
+
+/** Loads Ajv for createAjv: done below when there are no precompiled validators, and by the build before compiling. */
+export async function loadAjv(): Promise<void> {
+  if (ajvModules) return;
+  const [{ Ajv2020: ajvClass }, formats] = await Promise.all([import('ajv/dist/2020.js'), import('ajv-formats')]);
+  ajvModules = { Ajv2020: ajvClass, addFormats: formats.default as unknown as (ajv: Ajv2020) => void };
+}
 
 /** A new Ajv instance with every schema registered (`code` is for the build, which writes the validators out). */
 export function createAjv(code?: { source: true; esm: true }): Ajv2020 {
+  if (!ajvModules) throw new Error('createAjv needs loadAjv() first');
   // strictTypes off: the criteria rules use `required` inside if/then without repeating `type`.
-  const ajv = new Ajv2020({ allErrors: true, strict: true, strictTypes: false, strictRequired: false, ...(code ? { code } : {}) });
-  (addFormats as unknown as (ajv: Ajv2020) => void)(ajv);
+  const ajv = new ajvModules.Ajv2020({ allErrors: true, strict: true, strictTypes: false, strictRequired: false, ...(code ? { code } : {}) });
+  ajvModules.addFormats(ajv);
   for (const name of SCHEMA_NAMES) ajv.addSchema(loadSchema(name));
   return ajv;
 }
@@ -50,6 +59,8 @@ const precompiled: Record<string, ValidateFunction> | undefined = await import(n
     throw error;
   },
 );
+// Run from src/ (tests, tsx): no precompiled validators, so Ajv compiles them at run time.
+if (!precompiled) await loadAjv();
 
 /** A validator for `schema.json` or `schema.json#/$defs/part`, e.g. `validatorFor('alert', 'update')`. */
 export function validatorFor(name: SchemaName, def?: string): ValidateFunction {
