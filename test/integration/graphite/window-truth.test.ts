@@ -22,7 +22,7 @@ const availability = graphiteAvailability();
 
 /** The servers' settle delay: short, so the test is quick; the rules are the same at 60 s. */
 const SETTLE = 12;
-const INTERVAL = 1;
+const INTERVAL = 2;
 /** The data's step (carbon's retention below) and the evaluation's bucket. */
 const STEP = 10;
 const BUCKET = 30;
