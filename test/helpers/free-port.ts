@@ -15,15 +15,18 @@ function ephemeralStart(): number {
   }
 }
 
+/** Above the ports well-known services and registered daemons keep; a port found taken is simply skipped. */
 const LOWEST = 10_000;
 
 /** `count` free loopback ports below the ephemeral range, all held at once (no two the same), then let go. */
 export async function freePorts(count: number): Promise<number[]> {
   const highest = ephemeralStart() - 1;
+  // A machine whose ephemeral range starts this low leaves no room below it: the kernel's port-0 choice, as before.
+  const room = highest - LOWEST + 1;
   const held: Server[] = [];
   try {
     while (held.length < count) {
-      const port = LOWEST + Math.floor(Math.random() * (highest - LOWEST + 1));
+      const port = room >= 1_000 ? LOWEST + Math.floor(Math.random() * room) : 0;
       const server = createServer();
       const bound = await new Promise<boolean>((resolve) => {
         server.once('error', () => resolve(false));
