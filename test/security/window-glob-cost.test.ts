@@ -42,8 +42,7 @@ async function start(db: string) {
  * measures (1,000 requests were most of its CPU), the preview, create, overviews and listing after them are.
  */
 async function createHostileAlerts(server: TestServer) {
-  const alerts = Array.from({ length: ALERTS }, (_, i) => ({ name: hostileAlertName(i), metric: 'hostile.metric', alert_criteria: { type: 'above', above_value: 1 } }));
-  expect(await seedAlerts(server.store, HOSTILE, alerts)).toHaveLength(ALERTS);
+  await seedAlerts(server.store, HOSTILE, Array.from({ length: ALERTS }, (_, i) => ({ name: hostileAlertName(i), metric: 'hostile.metric', alert_criteria: { type: 'above', above_value: 1 } })));
 }
 
 describeEachStore('maintenance-window name globs at the limits', (backend) => {

@@ -5,7 +5,7 @@ import type { AlertBody } from '../../model/types.js';
 import { conflict, invalidBody, notFound } from '../errors.js';
 import { readJsonBody } from '../http/read-json-body.js';
 import { presentAlert } from '../present.js';
-import { UniqueViolation, type AlertRecord, type ScheduleRecord, type Store } from '../store/store.js';
+import { UniqueViolation, type AlertRecord, type AlertWrite, type ScheduleRecord, type Store } from '../store/store.js';
 import type { AlertStore } from '../store/alert-store.js';
 import { checkAlertRules, mergeAlertUpdate, type ReferenceLookup } from '../validation/alert-rules.js';
 import { checkSchema } from '../validation/check-schema.js';
@@ -22,13 +22,9 @@ export function registerAlertRoutes(router: Router, deps: RouteDeps<'alerts' | '
 
   router.post('/v2/alerts', async (ctx) => {
     const account = accountOf(ctx);
-    const body = await readJsonBody(ctx.req);
-    const problems = checkSchema('alert', 'create', body);
-    if (problems.length > 0) throw invalidBody(problems);
-    const checked = await checkAlertRules(body as unknown as AlertBody, referenceLookup(store, account), prefixesOf(ctx));
-    if (!checked.ok) throw invalidBody(checked.problems);
+    const write = await checkedAlertCreate(store, account, await readJsonBody(ctx.req), prefixesOf(ctx));
     await assertBelowQuota(store, account, 'alerts', deps.quotas.alerts);
-    const alert = await withConflict(() => store.alerts.createAlert(account, checked.value));
+    const alert = await withConflict(() => store.alerts.createAlert(account, write));
     if (isManagedWrite(ctx)) await store.console.setManagedFromGit(account, alert.id, true);
     ctx.status = 201;
     const warnings = await unaddressedWarnings(store, account, alert.notificationChannels);
@@ -125,6 +121,23 @@ export async function schedulesOf(ctx: Context, store: Pick<Store, 'schedules'>,
   const ids = [...new Set(alerts.flatMap((alert) => alert.scheduledMutes))];
   if (ids.length === 0) return new Map();
   return new Map((await store.schedules.getSchedulesByIds(accountOf(ctx), ids)).map((schedule) => [schedule.id, schedule]));
+}
+
+/**
+ * A create's body as the API checks it (the schema, then the rules against the account's channels, schedules and
+ * metric prefixes): the store's write, or a 400 with every problem.
+ */
+export async function checkedAlertCreate(
+  store: Pick<Store, 'alerts' | 'channels' | 'schedules'>,
+  accountId: string,
+  body: unknown,
+  metricPrefixes: readonly string[] = [],
+): Promise<AlertWrite> {
+  const problems = checkSchema('alert', 'create', body);
+  if (problems.length > 0) throw invalidBody(problems);
+  const checked = await checkAlertRules(body as unknown as AlertBody, referenceLookup(store, accountId), metricPrefixes);
+  if (!checked.ok) throw invalidBody(checked.problems);
+  return checked.value;
 }
 
 /** The account's alerts, channels and schedules as the alert rules look them up. */

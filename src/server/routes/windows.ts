@@ -9,7 +9,7 @@ import { AccountWindows, activeMutingWindow, modelWindow } from '../store/window
 import type { MutingWindow, WindowRecord, WindowWrite } from '../store/window-store.js';
 import { QueryReader, readPaging } from '../validation/query.js';
 import { windowOccurrence } from '../../model/window-occurrence.js';
-import { WINDOW_LIMITS, checkWindowBody, checkWindowMatch, type CheckedWindow } from '../../model/window-rules.js';
+import { WINDOW_LIMITS, checkWindowBody, checkWindowMatch } from '../../model/window-rules.js';
 import { withConflict } from './alerts.js';
 import { dropReadOnlyFields } from './read-only-fields.js';
 import { accountOf, param, type RouteDeps } from './route-context.js';
@@ -86,9 +86,7 @@ export function registerWindowRoutes(router: Router, deps: RouteDeps): void {
 
   router.post('/v2/maintenance_windows', async (ctx) => {
     const account = accountOf(ctx);
-    const checked = checkWindowBody(await readJsonBody(ctx.req));
-    if (!checked.ok) throw invalidBody(checked.problems);
-    const write = await windowWrite(store, account, checked.value, actorOf(ctx));
+    const write = await checkedWindowWrite(store, account, await readJsonBody(ctx.req), actorOf(ctx));
     const held = await store.windows.searchWindows(account, { search: null, page: WINDOW_LIMITS.perAccount, max: 1 });
     if (held.items.length > 0) {
       throw new HttpError('quota_exceeded', `the account already has ${WINDOW_LIMITS.perAccount} maintenance windows, the most it may have; delete some first`);
@@ -119,9 +117,7 @@ export function registerWindowRoutes(router: Router, deps: RouteDeps): void {
     if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalidBody([{ path: '', message: 'must be a JSON object' }]);
     // Fields left out keep their stored values; null clears one (a recurring window becomes a one-off one).
     const { id: _id, created_by: _c, updated_by: _u, ...current } = presentWindow(stored);
-    const checked = checkWindowBody({ ...current, ...dropReadOnlyFields(body as Record<string, unknown>, stored.id, READ_ONLY) });
-    if (!checked.ok) throw invalidBody(checked.problems);
-    const write = await windowWrite(store, account, checked.value, actorOf(ctx));
+    const write = await checkedWindowWrite(store, account, { ...current, ...dropReadOnlyFields(body as Record<string, unknown>, stored.id, READ_ONLY) }, actorOf(ctx));
     const updated = await withConflict(() => store.windows.updateWindow(account, stored.id, write));
     if (!updated) throw notFound('maintenance window');
     await recordChange(deps, account, [stored, updated], updated, 'updated', write.by);
@@ -151,12 +147,15 @@ async function findWindow(ctx: Context, store: Store): Promise<WindowRecord> {
   return window;
 }
 
-async function windowWrite(store: Store, accountId: string, checked: CheckedWindow, by: string): Promise<WindowWrite> {
-  return { ...checked, match: await resolveChannels(store, accountId, checked.match), by };
+/** A window's body as the API checks it (fields, then channel refs resolved to ids): the store's write, or a 400. */
+export async function checkedWindowWrite(store: Pick<Store, 'channels'>, accountId: string, body: unknown, by: string): Promise<WindowWrite> {
+  const checked = checkWindowBody(body);
+  if (!checked.ok) throw invalidBody(checked.problems);
+  return { ...checked.value, match: await resolveChannels(store, accountId, checked.value.match), by };
 }
 
 /** `match.channels` as ids: each ref an id or a channel's name (description) of the account; an unknown one is a 400. */
-async function resolveChannels(store: Store, accountId: string, match: WindowMatch): Promise<WindowMatch> {
+async function resolveChannels(store: Pick<Store, 'channels'>, accountId: string, match: WindowMatch): Promise<WindowMatch> {
   if (!match.channels) return match;
   const found = await store.channels.findChannelsByRefs(accountId, match.channels);
   const problems: FieldProblem[] = [];
