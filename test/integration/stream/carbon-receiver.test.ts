@@ -1,4 +1,5 @@
 import { createSocket } from 'node:dgram';
+import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -15,6 +16,15 @@ afterEach(async () => {
 });
 
 const logger = pino({ level: 'silent' });
+
+/**
+ * The most bytes the kernel may hold for one loopback connection: the sender's socket buffer and the receiver's,
+ * which autotuning can grow to tcp_rmem's maximum (32 MB on some machines) while the receiver does not read.
+ */
+function kernelBufferBytes(): number {
+  const max = (name: string) => Number(readFileSync(`/proc/sys/net/ipv4/${name}`, 'utf8').trim().split(/\s+/)[2]);
+  return max('tcp_rmem') + max('tcp_wmem');
+}
 
 describe('the carbon receiver', () => {
   it('reads plaintext datagrams over UDP, several lines each, and counts the bad ones', async () => {
@@ -45,12 +55,17 @@ describe('the carbon receiver', () => {
       },
       logger,
     );
-    const lines = Array.from({ length: 400_000 }, (_, k) => `slow.consumer.series${k % 100} ${k} ${1_700_000_000 + k}\n`).join('');
+    // More than the kernel can hold for the connection, so that what the receiver does not read must wait in the sender.
+    const total = Math.ceil((kernelBufferBytes() + 4 * 1024 * 1024) / 40);
+    const lines = Array.from({ length: total }, (_, k) => `slow.consumer.series${k % 100} ${k} ${1_700_000_000 + k}\n`).join('');
+    expect(lines.length).toBeGreaterThan(kernelBufferBytes());
     const socket = connect({ host: '127.0.0.1', port: receiver.addresses.plaintext!.port });
+    // A failed assertion below closes the receiver under the socket: its reset then belongs to this test, not the run.
+    socket.on('error', () => undefined);
     let flushed = false;
     socket.write(lines, () => (flushed = true));
     await until(async () => batches.length, (count) => count >= 1);
-    // While the first batch is held, no other reaches the consumer, and the sender's 16 MB cannot all leave it.
+    // While the first batch is held, no other reaches the consumer, and the sender's bytes cannot all leave it.
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(batches).toHaveLength(1);
     expect(receiver.counters.received.plaintext).toBe(batches[0]);
@@ -58,7 +73,7 @@ describe('the carbon receiver', () => {
     busy = false;
     release();
     socket.end();
-    await until(async () => receiver!.counters.received.plaintext, (count) => count === 400_000, 30_000);
-    expect(batches.reduce((sum, count) => sum + count, 0)).toBe(400_000);
+    await until(async () => receiver!.counters.received.plaintext, (count) => count === total, 30_000);
+    expect(batches.reduce((sum, count) => sum + count, 0)).toBe(total);
   });
 });
