@@ -27,6 +27,8 @@ export interface FileToPlace<T> {
   file: T;
   seconds: number;
   clockBound: boolean;
+  /** The file's project: a worker that does not isolate files takes the next file only if it is of its project. */
+  group?: string;
 }
 
 /**
@@ -39,7 +41,13 @@ export interface FileToPlace<T> {
 export function clockAwareOrder<T>(files: readonly FileToPlace<T>[], workers: number, maxClockBound: number): T[] {
   const longestFirst = (a: FileToPlace<T>, b: FileToPlace<T>) => b.seconds - a.seconds;
   const clock = files.filter((f) => f.clockBound).sort(longestFirst);
-  const other = files.filter((f) => !f.clockBound).sort(longestFirst);
+  // The other files project by project (the project with the most seconds first), longest first within each: a
+  // worker that keeps its modules between files is kept only when the next file in line is of its own project.
+  const groupSeconds = new Map<string | undefined, number>();
+  for (const f of files) if (!f.clockBound) groupSeconds.set(f.group, (groupSeconds.get(f.group) ?? 0) + f.seconds);
+  const other = files
+    .filter((f) => !f.clockBound)
+    .sort((a, b) => groupSeconds.get(b.group)! - groupSeconds.get(a.group)! || (a.group ?? '').localeCompare(b.group ?? '') || longestFirst(a, b));
   const order: T[] = [];
   const running: { ends: number; clockBound: boolean }[] = [];
   let now = 0;
@@ -68,8 +76,9 @@ const UNKNOWN_SECONDS = 5;
 /**
  * vitest's own order runs project by project, longest first within each: the clock-bound files of the integration
  * project then all start together and leave the machine idle for minutes. This order interleaves them with the
- * rest across projects (see clockAwareOrder). A file's seconds are this machine's last run (vitest's cache) when
- * it has one.
+ * rest (see clockAwareOrder), and keeps the rest project by project: vitest hands a worker that does not isolate
+ * files the next file in line only if it is of the worker's project, and starts a new worker otherwise. A file's
+ * seconds are this machine's last run (vitest's cache) when it has one.
  */
 export default class ClockBoundSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
@@ -80,7 +89,7 @@ export default class ClockBoundSequencer extends BaseSequencer {
       const cached = this.ctx.cache.getTestSpecificationResult(spec);
       const known = CLOCK_BOUND_FILES[name];
       const seconds = cached && !cached.failed ? cached.duration / 1000 : (known ?? UNKNOWN_SECONDS);
-      return { file: spec, seconds, clockBound: known !== undefined };
+      return { file: spec, seconds, clockBound: known !== undefined, group: spec.project.name };
     });
     return clockAwareOrder(placed, workers, Math.min(MAX_CLOCK_BOUND, Math.max(1, workers - 1)));
   }

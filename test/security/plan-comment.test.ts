@@ -9,6 +9,9 @@ import { createRunnerFiles, pullRequestEvent, pushEvent, runInProcess } from '..
 import { createGitRepo, type TempGitRepo } from '../helpers/git-repo.js';
 import { ACTIONS_BOT, mockGitHub } from '../helpers/github-mock.js';
 import { fakeRun } from '../unit/action/fake-plan.js';
+import { nockForThisFile } from '../helpers/nock-for-this-file.js';
+
+nockForThisFile();
 
 // Issue 19, item 7 (plan comment). Before: a name with a newline, `</details>` or ESC wrote its own lines into the
 // PR comment (a heading, an early end of the details, a fake "No changes") and its control sequences to the

@@ -6,6 +6,9 @@ import { createGitRepo, type TempGitRepo } from '../../helpers/git-repo.js';
 import { graphiteAvailability, startGraphite, type Graphite, type GraphitePoint } from '../../helpers/graphite.js';
 import { mockGitHub } from '../../helpers/github-mock.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
+import { nockForThisFile } from '../../helpers/nock-for-this-file.js';
+
+nockForThisFile();
 
 // The Action's plan with the graphite-url input, end to end: a real Graphite with a day of history, the real
 // reconciler and server, GitHub as nock. The comment must carry the backtest and its chart, never the credentials.

@@ -9,6 +9,9 @@ import { createRunnerFiles, pullRequestEvent, pushEvent, runInProcess, type Acti
 import { createGitRepo, type TempGitRepo } from '../../helpers/git-repo.js';
 import { mockGitHub } from '../../helpers/github-mock.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
+import { nockForThisFile } from '../../helpers/nock-for-this-file.js';
+
+nockForThisFile();
 
 // The Action end to end as GitHub runs it: the runner's env (INPUT_*, a real event payload, GITHUB_OUTPUT,
 // GITHUB_STEP_SUMMARY, RUNNER_TEMP), a real git repository, the real reconciler against the real server. GitHub's

@@ -6,6 +6,9 @@ import { runAction } from '../../../src/action/run.js';
 import { createRunnerFiles, pullRequestEvent, runInProcess } from '../../helpers/action-run.js';
 import { createGitRepo, type TempGitRepo } from '../../helpers/git-repo.js';
 import { mockGitHub } from '../../helpers/github-mock.js';
+import { nockForThisFile } from '../../helpers/nock-for-this-file.js';
+
+nockForThisFile();
 
 // The Action runs the rule tests (*.test.yaml) with every plan: results in the comment, a failure fails the job.
 

@@ -7,6 +7,9 @@ import { runAction } from '../../../src/action/run.js';
 import { createRunnerFiles, pullRequestEvent, runInProcess } from '../../helpers/action-run.js';
 import { createGitRepo, type TempGitRepo } from '../../helpers/git-repo.js';
 import { mockGitHub } from '../../helpers/github-mock.js';
+import { nockForThisFile } from '../../helpers/nock-for-this-file.js';
+
+nockForThisFile();
 
 // The GitHub side of `plan` with a stand-in reconciler: comment upsert, cut, outputs, summary, changed files.
 // The end-to-end runs against the real reconciler and server are in test/integration/action.

@@ -7,6 +7,9 @@ import { createGitRepo, type TempGitRepo } from '../../helpers/git-repo.js';
 import { mockGitHub } from '../../helpers/github-mock.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 import { startWebhookReceiver } from '../../helpers/webhook-receiver.js';
+import { nockForThisFile } from '../../helpers/nock-for-this-file.js';
+
+nockForThisFile();
 
 // Issue 12, item 5: the Action sends the API key only to a server the workflow names (the server-url input or
 // ALERTFORM_URL), never to one named by the checkout, which a pull request can edit. The "attacker" is a real HTTP

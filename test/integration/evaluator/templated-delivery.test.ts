@@ -3,6 +3,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { makeSeries, startFakeRender } from '../../helpers/fake-render-server.js';
 import { startTestServer } from '../../helpers/server.js';
 import { startWebhookReceiver } from '../../helpers/webhook-receiver.js';
+import { nockForThisFile } from '../../helpers/nock-for-this-file.js';
+
+nockForThisFile();
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {

@@ -43,6 +43,16 @@ describe('the suite order that runs clock-bound files beside the others', () => 
     expect(played.ends).toBeLessThan(835 / 3 + 180);
   });
 
+  it('hands out the other files project by project, so that a worker that keeps its modules gets a file of its project next', () => {
+    const grouped = files.map((f, k) => (f.clockBound ? f : { ...f, group: ['store', 'integration', 'security'][k % 3] }));
+    const group = new Map(grouped.map((f) => [f.file, f.group]));
+    const order = clockAwareOrder(grouped, 6, 3).filter((name) => !name.startsWith('wait-'));
+    // Each project's files in one run: as many changes of project as projects, less one.
+    const changes = order.filter((name, i) => i > 0 && group.get(name) !== group.get(order[i - 1]!)).length;
+    expect(changes).toBe(2);
+    expect(replay(grouped, clockAwareOrder(grouped, 6, 3), 6).mostClockBound).toBe(3);
+  });
+
   it('names only files that exist', () => {
     for (const name of Object.keys(CLOCK_BOUND_FILES)) expect(existsSync(new URL(`../../../${name}`, import.meta.url)), name).toBe(true);
   });
