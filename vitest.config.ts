@@ -55,9 +55,10 @@ const project = (name: string, include: string[], options: { setupFiles?: string
  * Not isolated: a worker runs file after file of its project and imports the server, the store and the helpers once,
  * not once per file (a third of a worker's CPU was importing; 31 files of integration/server took 68-69
  * core-seconds this way against 90-99 isolated). A file leaves nothing behind: it closes what it starts, restores
- * process.env, and holds nock only while it runs (test/helpers/nock-for-this-file.ts).
+ * process.env, and holds nock only while it runs (test/helpers/nock-for-this-file.ts); a file that leaves node's
+ * sockets or fetch patched fails (test/helpers/no-leftover-interception.ts).
  */
-const sharedParts = { isolate: false, globalSetup: ['test/helpers/postgres-global-setup.ts', 'test/helpers/sources-global-setup.ts'] };
+const sharedParts = { isolate: false, setupFiles: ['test/helpers/no-leftover-interception.ts'], globalSetup: ['test/helpers/postgres-global-setup.ts', 'test/helpers/sources-global-setup.ts'] };
 
 export default defineConfig({
   plugins: [sourcesFromTestBuild],

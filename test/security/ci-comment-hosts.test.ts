@@ -7,7 +7,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { formatMarker } from '../../src/action/comment.js';
 import { createProgram } from '../../src/cli/program.js';
 import { ACTIONS_BOT, mockGitHub } from '../helpers/github-mock.js';
+import { nockForThisFile } from '../helpers/nock-for-this-file.js';
 import { runCli } from '../helpers/run-cli.js';
+
+nockForThisFile();
 
 // Before: `alertform comment gitlab` followed redirects with fetch, which carries PRIVATE-TOKEN to any origin (it
 // drops only Authorization), and printed "Created merge request" after a 302 had turned its POST into a GET.

@@ -8,6 +8,7 @@ import { seedAlerts, seedWindows } from '../helpers/seed-store.js';
 import { spawnServe } from '../helpers/server-process.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { describeEachStore } from '../helpers/store-backends.js';
+import { until } from '../helpers/until.js';
 import { startWebhookReceiver } from '../helpers/webhook-receiver.js';
 
 // A maintenance window's answers are kept per process, so after a restart the evaluator's first listing meets every
@@ -94,8 +95,14 @@ describeEachStore("maintenance windows' first matching after a restart", (backen
     // The cycle that paged the victim had put off the hostile tenant's alerts, unmatched: the victim did not wait for
     // the hostile matrix (seconds of CPU here), whatever the machine's load made of that cycle's own few hundred ms.
     // Matched inline, as before, that first cycle would have judged both tenants together, after the whole matrix.
-    const victimCycle = cycleSummaries(server.stderr()).find((cycle) => cycle.changed?.some((change) => change.alertName === 'victim pager'));
-    expect(victimCycle, server.stderr()).toBeDefined();
+    // The page can arrive before the process's log lines do (two pipes): the summary is awaited, not assumed.
+    const victimCycle = await until(
+      async () => cycleSummaries(server.stderr()).find((cycle) => cycle.changed?.some((change) => change.alertName === 'victim pager')),
+      (cycle) => cycle !== undefined,
+      10_000,
+    ).catch((error: Error) => {
+      throw new Error(`${error.message}; the server said: ${server.stderr()}`);
+    });
     expect(victimCycle!.deferred, server.stderr()).toBeGreaterThan(ALERTS / 2);
     expect(hostileHook.received).toHaveLength(0);
 
