@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CLOCK_BOUND_FILES, clockAwareOrder, type FileToPlace } from '../../helpers/clock-bound-sequencer.js';
+import { CLOCK_BOUND_FILES, LONG_FILES, clockAwareOrder, type FileToPlace } from '../../helpers/clock-bound-sequencer.js';
 
 /** Replays an order on a pool of `workers` (each free worker takes the next file) and reports what ran at once. */
 function replay(files: FileToPlace<string>[], order: string[], workers: number): { mostClockBound: number; mostOthers: number; ends: number } {
@@ -50,10 +50,13 @@ describe('the suite order that runs clock-bound files beside the others', () => 
     // Each project's files in one run: as many changes of project as projects, less one.
     const changes = order.filter((name, i) => i > 0 && group.get(name) !== group.get(order[i - 1]!)).length;
     expect(changes).toBe(2);
+    // The project of the longest file first, its longest file first.
+    const longestOther = grouped.filter((f) => !f.clockBound).sort((a, b) => b.seconds - a.seconds)[0]!;
+    expect(order[0]).toBe(longestOther.file);
     expect(replay(grouped, clockAwareOrder(grouped, 6, 3), 6).mostClockBound).toBe(3);
   });
 
   it('names only files that exist', () => {
-    for (const name of Object.keys(CLOCK_BOUND_FILES)) expect(existsSync(new URL(`../../../${name}`, import.meta.url)), name).toBe(true);
+    for (const name of [...Object.keys(CLOCK_BOUND_FILES), ...Object.keys(LONG_FILES)]) expect(existsSync(new URL(`../../../${name}`, import.meta.url)), name).toBe(true);
   });
 });
