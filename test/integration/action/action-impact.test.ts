@@ -35,7 +35,6 @@ describe.skipIf(availability.skip)('the Action with graphite-url', { timeout: 18
     await graphite.waitForSeries('prod.web.p99', ([series]) => (series?.datapoints.filter(([v]) => v !== null).length ?? 0) >= points.length, { minutes: 26 * 60 + 5 });
   });
   afterAll(async () => {
-    nock.enableNetConnect();
     await Promise.all([graphite?.stop(), server?.close()]);
     repo?.cleanup();
   });

@@ -92,7 +92,6 @@ describe('the Action against a real server and a real git repository', () => {
 
   afterAll(async () => {
     github.done();
-    nock.enableNetConnect();
     await server?.close();
     repo?.cleanup();
   });

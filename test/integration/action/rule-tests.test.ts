@@ -22,7 +22,6 @@ describe('rule tests in the Action', () => {
   beforeAll(() => nock.disableNetConnect());
   afterAll(() => {
     repo?.cleanup();
-    nock.enableNetConnect();
   });
 
   it('runs them with the plan, shows each in the comment, and fails the job on a failing test', async () => {

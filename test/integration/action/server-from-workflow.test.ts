@@ -47,8 +47,6 @@ describe('the Action takes the server only from the workflow', () => {
 
   afterAll(async () => {
     if (outerUrl !== undefined) process.env.ALERTFORM_URL = outerUrl;
-    nock.cleanAll();
-    nock.enableNetConnect();
     await attacker?.close();
     await server?.close();
     repo?.cleanup();

@@ -1,5 +1,5 @@
 import nock from 'nock';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { makeSeries, startFakeRender } from '../../helpers/fake-render-server.js';
 import { startTestServer } from '../../helpers/server.js';
 import { startWebhookReceiver } from '../../helpers/webhook-receiver.js';
@@ -15,10 +15,6 @@ beforeAll(() => {
   // PagerDuty is a third party (nocked); our server, the render endpoint and the webhook receiver are real.
   nock.disableNetConnect();
   nock.enableNetConnect('127.0.0.1');
-});
-afterAll(() => {
-  nock.cleanAll();
-  nock.enableNetConnect();
 });
 
 describe('a templated channel, end to end', () => {
