@@ -56,9 +56,10 @@ describe('the carbon receiver', () => {
       logger,
     );
     // More than the kernel can hold for the connection, so that what the receiver does not read must wait in the sender.
-    const total = Math.ceil((kernelBufferBytes() + 4 * 1024 * 1024) / 40);
-    const lines = Array.from({ length: total }, (_, k) => `slow.consumer.series${k % 100} ${k} ${1_700_000_000 + k}\n`).join('');
-    expect(lines.length).toBeGreaterThan(kernelBufferBytes());
+    // Lines of one length (zero-padded), 4 MB past the kernel's bound.
+    const line = (k: number) => `slow.consumer.series${String(k % 100).padStart(2, '0')} ${String(k).padStart(7, '0')} ${1_700_000_000 + k}\n`;
+    const total = Math.ceil((kernelBufferBytes() + 4 * 1024 * 1024) / line(0).length);
+    const lines = Array.from({ length: total }, (_, k) => line(k)).join('');
     const socket = connect({ host: '127.0.0.1', port: receiver.addresses.plaintext!.port });
     // A failed assertion below closes the receiver under the socket: its reset then belongs to this test, not the run.
     socket.on('error', () => undefined);
