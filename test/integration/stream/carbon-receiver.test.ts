@@ -1,10 +1,10 @@
 import { createSocket } from 'node:dgram';
-import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CarbonPoint } from '../../../src/stream/carbon-point.js';
 import { startCarbonReceiver, type CarbonReceiver } from '../../../src/server/stream/carbon-receiver.js';
+import { kernelBufferBytes } from '../../helpers/kernel-buffers.js';
 import { until } from '../../helpers/until.js';
 
 // The receiver on its own: UDP datagrams, and a slow consumer pushing back through TCP instead of a queue growing.
@@ -16,15 +16,6 @@ afterEach(async () => {
 });
 
 const logger = pino({ level: 'silent' });
-
-/**
- * The most bytes the kernel may hold for one loopback connection: the sender's socket buffer and the receiver's,
- * which autotuning can grow to tcp_rmem's maximum (32 MB on some machines) while the receiver does not read.
- */
-function kernelBufferBytes(): number {
-  const max = (name: string) => Number(readFileSync(`/proc/sys/net/ipv4/${name}`, 'utf8').trim().split(/\s+/)[2]);
-  return max('tcp_rmem') + max('tcp_wmem');
-}
 
 describe('the carbon receiver', () => {
   it('reads plaintext datagrams over UDP, several lines each, and counts the bad ones', async () => {
