@@ -1,3 +1,4 @@
+import { runScoped } from '../run-scope.js';
 import { writeOut } from './write-out.js';
 
 /**
@@ -6,7 +7,8 @@ import { writeOut } from './write-out.js';
  */
 export const FORMAT_VERSION = 1;
 
-let written = false;
+/** Holds 'json' once this run wrote its document. */
+const written = runScoped(new Set<'json'>());
 
 /** Writes a command's `--json` result on stdout: one object, formatVersion first. */
 export function writeJson(value: Record<string, unknown>): Promise<void> {
@@ -15,7 +17,7 @@ export function writeJson(value: Record<string, unknown>): Promise<void> {
 
 /** Writes an already rendered JSON document (it carries formatVersion itself, e.g. a plan). */
 export function writeJsonText(text: string): Promise<void> {
-  written = true;
+  written.add('json');
   return writeOut(text);
 }
 
@@ -24,7 +26,7 @@ export function writeJsonText(text: string): Promise<void> {
  * an apply with failed steps) has said so in it: stdout then gets no second document, only the exit code.
  */
 export function jsonWritten(): boolean {
-  return written;
+  return written.has('json');
 }
 
 /** The JSON document of a failed command under --json. */

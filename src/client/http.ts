@@ -2,6 +2,7 @@ import ky, { type KyInstance } from 'ky';
 import { AnswerTooLargeError, maxAnswerBytes, readCappedText } from './capped-answer.js';
 import { ApiResponseError, ConnectionError, isTransient } from './errors.js';
 import type { Connection } from './connection.js';
+import { runScoped } from '../run-scope.js';
 
 /** How requests are retried. Delays are injectable so tests run fast. */
 export interface RetryPolicy {
@@ -72,10 +73,10 @@ export const defaultRetryPolicy: RetryPolicy = {
   onRetry: (notice) => announceRetry(notice, (line) => process.stderr.write(line)),
 };
 
-const announced = new Set<string>();
+const announced = runScoped(new Set<string>());
 
 /**
- * Says a server is being retried once per process, server and reason, with the count, not once per retry of
+ * Says a server is being retried once per run, server and reason, with the count, not once per retry of
  * every request: a plan reads three lists at once, and an unreachable server used to print twelve lines. The
  * final failure says how many retries it took (HttpClient.request).
  */
