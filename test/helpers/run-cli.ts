@@ -103,7 +103,7 @@ const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
  * caller's, as a child inherits it), cwd, stdin, stdout, stderr, exitCode; all put back afterwards, with any signal
  * handler the run added. One run at a time (runCli gives a second one a process).
  */
-async function runCliHere(args: string[], options: CliOptions): Promise<CliResult> {
+export async function runCliHere(args: string[], options: CliOptions = {}): Promise<CliResult> {
   running = true;
   const stdout = new CapturedOutput();
   const stderr = new CapturedOutput();
