@@ -1,0 +1,1 @@
+import { runCommandLine } from './.test-build/cli/run.js'; await runCommandLine(process.argv);
