@@ -9,10 +9,9 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * when vitest has no timings yet (a fresh clone, CI).
  */
 export const CLOCK_BOUND_FILES: Readonly<Record<string, number>> = {
-  'test/integration/graphite/window-truth.test.ts': 194,
   'test/integration/stream/stream-fallback.test.ts': 156,
+  'test/integration/graphite/window-truth.test.ts': 123,
   'test/reliability/stream-replicas.test.ts': 123,
-  'test/security/window-first-matching.test.ts': 123,
   'test/reliability/network-faults.test.ts': 82,
   'test/security/stream-prefix-change.test.ts': 70,
   'test/integration/stream/stream-judge.test.ts': 65,
@@ -32,6 +31,7 @@ export const LONG_FILES: Readonly<Record<string, number>> = {
   'test/reliability/faulty-apply.test.ts': 39,
   'test/integration/deploy/install-and-start.test.ts': 33,
   'test/security/backtest-cost.test.ts': 30,
+  'test/security/window-first-matching.test.ts': 24,
   'test/browser/console.test.ts': 30,
   'test/integration/server/alert-state.test.ts': 26,
   'test/reliability/postgres-failover.test.ts': 25,

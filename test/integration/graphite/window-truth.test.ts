@@ -89,37 +89,45 @@ describe.skipIf(availability.skip)(`windows, settling and latency on a real Grap
   }
 
   it.concurrent('pages no breach shorter than its window, pages one as long, and the backtest counts the same', async () => {
-    const path = 'truth.blip.x';
-    const oneMinute = await createEverywhere({ name: 'blip 1m', metric: path, alert_criteria: { type: 'above', above_value: 50, time_period: 1 } });
-    const twoMinutes = await createEverywhere({ name: 'blip 2m', metric: path, alert_criteria: { type: 'above', above_value: 50, time_period: 2 } });
+    // Two series side by side (one after the other, on one series, took a minute longer): one bucket of 100 on the
+    // first (30 s: B, B+10, B+20), two buckets of 100 on the second (60 s), both quiet before and after.
+    const blipPath = 'truth.blip.x';
+    const breachPath = 'truth.breach.x';
+    const alerts = {
+      'blip 1m': await createEverywhere({ name: 'blip 1m', metric: blipPath, alert_criteria: { type: 'above', above_value: 50, time_period: 1 } }),
+      'blip 2m': await createEverywhere({ name: 'blip 2m', metric: blipPath, alert_criteria: { type: 'above', above_value: 50, time_period: 2 } }),
+      'breach 1m': await createEverywhere({ name: 'breach 1m', metric: breachPath, alert_criteria: { type: 'above', above_value: 50, time_period: 1 } }),
+      'breach 2m': await createEverywhere({ name: 'breach 2m', metric: breachPath, alert_criteria: { type: 'above', above_value: 50, time_period: 2 } }),
+    };
     // Three quiet minutes before the current bucket, so every window is full of data.
     const current = Math.floor(nowSeconds() / BUCKET) * BUCKET;
     const history: GraphitePoint[] = [];
-    for (let time = current - 180; time < current; time += STEP) history.push({ path, value: 1, time });
+    for (let time = current - 180; time < current; time += STEP) history.push({ path: blipPath, value: 1, time }, { path: breachPath, value: 1, time });
     await graphite.writePoints(history);
-    // One bucket of 100 (30 s: B, B+10, B+20), a quiet bucket, then two buckets of 100 (60 s), then quiet.
-    const blip = current + BUCKET;
-    const breach = blip + 2 * BUCKET;
-    const end = breach + 3 * BUCKET;
-    const high = (time: number) => (time >= blip && time < blip + BUCKET) || (time >= breach && time < breach + 2 * BUCKET);
-    await writeLive([path], current, end, (time) => (high(time) ? 100 : 1));
+    const start = current + BUCKET;
+    const end = start + 3 * BUCKET;
+    const high = { [blipPath]: (time: number) => time >= start && time < start + BUCKET, [breachPath]: (time: number) => time >= start && time < start + 2 * BUCKET };
+    await Promise.all([blipPath, breachPath].map((path) => writeLive([path], current, end, (time) => (high[path](time) ? 100 : 1))));
     // The breach's recovery, once the window after it is settled; then a few cycles more for anything else.
     for (const { name } of servers) {
-      await receiver.waitFor((r) => r.path === `/${name}` && (r.body as { name?: string; event?: string }).name === 'blip 1m' && (r.body as { event: string }).event === 'recovered', 60_000);
+      await receiver.waitFor((r) => r.path === `/${name}` && (r.body as { name?: string; event?: string }).name === 'breach 1m' && (r.body as { event: string }).event === 'recovered', 60_000);
     }
     await clockAt(nowSeconds() + 3 * INTERVAL);
+    const fired = { 'blip 1m': 0, 'blip 2m': 0, 'breach 1m': 1, 'breach 2m': 0 };
     for (const { name, server } of servers) {
-      expect(pagesOf(name, 'blip 1m'), `${name}: the 60 s breach pages the 1-minute window, the 30 s one does not`).toEqual(['alerting', 'recovered']);
-      expect(pagesOf(name, 'blip 2m'), `${name}: neither breach is as long as 2 minutes`).toEqual([]);
-      for (const [ids, fired] of [[oneMinute, 1], [twoMinutes, 0]] as const) {
+      expect(pagesOf(name, 'breach 1m'), `${name}: the 60 s breach pages the 1-minute window`).toEqual(['alerting', 'recovered']);
+      expect(pagesOf(name, 'blip 1m'), `${name}: the 30 s breach does not page the 1-minute window`).toEqual([]);
+      expect(pagesOf(name, 'blip 2m'), `${name}: the 30 s breach is not as long as 2 minutes`).toEqual([]);
+      expect(pagesOf(name, 'breach 2m'), `${name}: the 60 s breach is not as long as 2 minutes`).toEqual([]);
+      for (const [alert, ids] of Object.entries(alerts)) {
         const backtest = await server.request('GET', `/v2/alerts/${ids.get(name)}/backtest?window=1h`);
         expect(backtest.status, JSON.stringify(backtest.body)).toBe(200);
         expect(backtest.body.error).toBeNull();
-        expect(backtest.body.fired, `${name}: the backtest of ${ids === oneMinute ? 'blip 1m' : 'blip 2m'}`).toBe(fired);
+        expect(backtest.body.fired, `${name}: the backtest of ${alert}`).toBe(fired[alert as keyof typeof fired]);
       }
       // The backtest's episode is the server's: from the end of the breach's second bucket to the end of the next.
-      const episodes = (await server.request('GET', `/v2/alerts/${oneMinute.get(name)}/backtest?window=1h`)).body.episodes as { from: number; until: number }[];
-      expect(episodes, name).toEqual([{ from: breach + 2 * BUCKET - 1, until: breach + 3 * BUCKET - 1 }]);
+      const episodes = (await server.request('GET', `/v2/alerts/${alerts['breach 1m'].get(name)}/backtest?window=1h`)).body.episodes as { from: number; until: number }[];
+      expect(episodes, name).toEqual([{ from: start + 2 * BUCKET - 1, until: start + 3 * BUCKET - 1 }]);
     }
   }, 360_000);
 
