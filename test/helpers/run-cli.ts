@@ -29,10 +29,12 @@ export interface CliOptions {
  * Where it can, the run happens in this worker (runCliHere), which has the CLI's modules loaded after its first run:
  * a run in a process of its own spends 0.2-0.5 s of CPU starting node and loading them, and the suite runs the CLI
  * about 260 times. The code that runs is the same, from argv to exit code; what it cannot share it gets a process
- * for (runCliProcess): `serve`, `demo` and `tui` (they run until stopped, or start themselves again), colours forced
- * on (chalk reads the environment once), a run while another runs (two CLIs at once prove something about two
+ * for (runCliProcess): `demo` and `tui` (demo starts the CLI again from process.argv, tui asks a terminal), colours
+ * forced on (chalk reads the environment once), a run while another runs (two CLIs at once prove something about two
  * processes), a file that intercepts the network with nock (a user's CLI is not intercepted), and `ownProcess`.
- * ALERTFORM_TEST_CLI_PROCESS=1 gives every run a process.
+ * ALERTFORM_TEST_CLI_PROCESS=1 gives every run a process. `serve` runs here too, for the flags it refuses and
+ * --print-config: a test that wants a running server starts one with spawnServe (server-process.ts), whose logs it
+ * can read (a served process logs straight to its stderr's file descriptor, which a run here does not capture).
  */
 export function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
   return canRunHere(args, options) ? runCliHere(args, options) : runCliProcess(args, options);
@@ -63,8 +65,8 @@ export function runCliProcess(args: string[], options: CliOptions = {}): Promise
   });
 }
 
-/** Commands that run until stopped (serve, tui) or start the CLI again from process.argv (demo). */
-const NEEDS_A_PROCESS = new Set(['serve', 'demo', 'tui']);
+/** Commands that start the CLI again from process.argv (demo) or need a terminal (tui). */
+const NEEDS_A_PROCESS = new Set(['demo', 'tui']);
 /** Global options that take a value (the command is the first word that is neither an option nor such a value). */
 const VALUED_GLOBALS = new Set(['--server', '--api-key']);
 /** Node's own socket connect and fetch, as test/helpers/no-leftover-interception.ts saved them before any file. */
@@ -128,7 +130,7 @@ export async function runCliHere(args: string[], options: CliOptions = {}): Prom
     process.exitCode = undefined;
     for (const [name, stream] of Object.entries({ stdin, stdout, stderr })) Object.defineProperty(process, name, { configurable: true, enumerable: true, get: () => stream });
     const timeoutMs = options.timeoutMs ?? 60_000;
-    const timedOut = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`the CLI (in this worker) ran longer than ${timeoutMs} ms: alertform ${args.join(' ')}`)), timeoutMs)));
+    const timedOut = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`the CLI (in this worker) ran longer than ${timeoutMs} ms: alertform ${args.join(' ')} (a server to keep running? spawnServe starts one)`)), timeoutMs)));
     await Promise.race([runCommandLine(process.argv), timedOut]);
     return { code: Number(process.exitCode ?? 0), stdout: stdout.text, stderr: stderr.text };
   } finally {
