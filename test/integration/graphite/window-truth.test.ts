@@ -106,8 +106,8 @@ describe.skipIf(availability.skip)(`windows, settling and latency on a real Grap
     await graphite.writePoints(history);
     const start = current + BUCKET;
     const end = start + 3 * BUCKET;
-    const high = { [blipPath]: (time: number) => time >= start && time < start + BUCKET, [breachPath]: (time: number) => time >= start && time < start + 2 * BUCKET };
-    await Promise.all([blipPath, breachPath].map((path) => writeLive([path], current, end, (time) => (high[path](time) ? 100 : 1))));
+    const high: Record<string, (time: number) => boolean> = { [blipPath]: (time: number) => time >= start && time < start + BUCKET, [breachPath]: (time: number) => time >= start && time < start + 2 * BUCKET };
+    await Promise.all([blipPath, breachPath].map((path) => writeLive([path], current, end, (time) => (high[path]!(time) ? 100 : 1))));
     // The breach's recovery, once the window after it is settled; then a few cycles more for anything else.
     for (const { name } of servers) {
       await receiver.waitFor((r) => r.path === `/${name}` && (r.body as { name?: string; event?: string }).name === 'breach 1m' && (r.body as { event: string }).event === 'recovered', 60_000);
