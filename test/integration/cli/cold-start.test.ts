@@ -2,20 +2,42 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const MAIN = fileURLToPath(new URL('../../../src/cli/main.ts', import.meta.url));
+const SRC = fileURLToPath(new URL('../../../src/', import.meta.url));
 const RECORDER = fileURLToPath(new URL('../../helpers/record-modules.mjs', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'alertform-cold-start-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** The modules (as URLs) that `alertform ARGS` loads, run from the sources as runCli does. */
+/**
+ * The node arguments that run the CLI's sources module by module: the run's transpiled tree (its cli/main.js is a
+ * bundle, so an entry of main.ts's two lines on the tree's run.js), else the sources through tsx (watch mode), which
+ * transpiles every module again in each process.
+ */
+function unbundledCli(): string[] {
+  const build = process.env.ALERTFORM_TEST_BUILD;
+  if (!build) return ['--import', 'tsx', MAIN];
+  const entry = join(dir, 'main.mjs');
+  writeFileSync(entry, `import { runCommandLine } from ${JSON.stringify(pathToFileURL(join(build, 'cli/run.js')).href)};\nawait runCommandLine(process.argv);\n`);
+  return [entry];
+}
+
+/** A module's URL as its source's path (`file:///…/src/cli/run.ts`), whether it ran from the tree or the sources. */
+function asSource(url: string): string {
+  const build = process.env.ALERTFORM_TEST_BUILD;
+  if (!build) return url;
+  const tree = pathToFileURL(build).href + '/';
+  return url.startsWith(tree) ? pathToFileURL(join(SRC, url.slice(tree.length))).href.replace(/\.js$/, '.ts') : url;
+}
+
+/** The modules (as the sources' URLs) that `alertform ARGS` loads, run module by module. */
 async function modulesLoadedBy(args: string[]): Promise<string[]> {
   const record = join(dir, `modules-${args.join('-').replace(/\W/g, '_')}.txt`);
   writeFileSync(record, '');
   const code = await new Promise<number | null>((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', '--import', RECORDER, MAIN, ...args], {
+    const child = spawn(process.execPath, ['--import', RECORDER, ...unbundledCli(), ...args], {
       env: { ...process.env, ALERTFORM_RECORD_MODULES: record, NO_COLOR: '1' },
       stdio: 'ignore',
     });
@@ -23,7 +45,7 @@ async function modulesLoadedBy(args: string[]): Promise<string[]> {
     child.on('exit', resolve);
   });
   expect(code).toBe(0);
-  return readFileSync(record, 'utf8').split('\n').filter(Boolean);
+  return readFileSync(record, 'utf8').split('\n').filter(Boolean).map(asSource);
 }
 
 /**
@@ -39,7 +61,7 @@ const heavy = (loaded: string[]) =>
 describe('the CLI start', { timeout: 60_000 }, () => {
   it('loads neither commander nor any command for --version: it answers before the program loads', async () => {
     const loaded = await modulesLoadedBy(['--version']);
-    expect(loaded.some((url) => url.endsWith('/src/cli/main.ts'))).toBe(true);
+    expect(loaded.some((url) => url.endsWith('/src/cli/run.ts'))).toBe(true);
     expect(loaded.filter((url) => url.includes('/node_modules/commander/'))).toEqual([]);
     expect(loaded.filter((url) => /\/src\/cli\/(program|commands\/|actions\/)/.test(url))).toEqual([]);
     expect(heavy(loaded)).toEqual([]);
