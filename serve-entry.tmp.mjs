@@ -1,1 +1,0 @@
-import { runCommandLine } from './.test-build/cli/run.js'; await runCommandLine(process.argv);
