@@ -1,14 +1,11 @@
-import { execFile } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { expect, it } from 'vitest';
+import { nativeTypecheck } from '../../helpers/native-tsc.js';
 
 const CONSOLE_DIR = fileURLToPath(new URL('../../../console/', import.meta.url));
-/** TypeScript's native compiler, the one `npm run typecheck` runs on the console (seconds less than the JS API's). */
-const TSC = fileURLToPath(new URL('../../../node_modules/typescript7/bin/tsc', import.meta.url));
 
 it("makes a field the server renames fail the console typecheck (console/api-schema.d.ts is what the console's code is checked against)", async () => {
   const schema = readFileSync(join(CONSOLE_DIR, 'api-schema.d.ts'), 'utf8');
@@ -19,10 +16,7 @@ it("makes a field the server renames fail the console typecheck (console/api-sch
   try {
     cpSync(CONSOLE_DIR, copy, { recursive: true });
     writeFileSync(join(copy, 'api-schema.d.ts'), renamed);
-    const checked = await promisify(execFile)(process.execPath, [TSC, '-p', copy, '--pretty', 'false'], { cwd: copy }).then(
-      () => ({ code: 0, stdout: '' }),
-      (error: { code: number; stdout: string }) => error,
-    );
+    const checked = await nativeTypecheck(copy, copy);
     expect(checked.code).not.toBe(0);
     const errors = checked.stdout.split('\n').filter(Boolean);
     expect(errors).toEqual(

@@ -13,6 +13,7 @@ import { promisify } from 'node:util';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nativeTypecheck } from '../../helpers/native-tsc.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -35,9 +36,6 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-/** TypeScript's native compiler (`npm run typecheck`'s): a strict check of two files takes well under a second. */
-const TSC = join(ROOT, 'node_modules/typescript7/bin/tsc');
-
 /** Type-checks one file of the temp dir as a strict client project would; the diagnostics, with line numbers. */
 async function typeCheck(file: string): Promise<Array<{ line: number; message: string }>> {
   const config = join(dir, `tsconfig.${file}.json`);
@@ -58,7 +56,7 @@ async function typeCheck(file: string): Promise<Array<{ line: number; message: s
       files: [file],
     }),
   );
-  const result = await promisify(execFile)(process.execPath, [TSC, '-p', config, '--pretty', 'false'], { cwd: dir }).catch((error: { stdout: string }) => error);
+  const result = await nativeTypecheck(config, dir);
   // One diagnostic per line, `file(line,column): error TSnnnn: message`; a message's chain continues on indented lines.
   const diagnostics: Array<{ line: number; message: string }> = [];
   for (const text of result.stdout.split('\n').filter(Boolean)) {
