@@ -80,4 +80,3 @@ function describeError(error: unknown): string {
   }
   return error instanceof Error ? error.message : String(error);
 }
-

@@ -1,5 +1,6 @@
 import { Socket } from 'node:net';
 import { afterAll } from 'vitest';
+import { nodeOriginalsInPlace, saveNodeOriginals } from './node-originals.js';
 
 /**
  * A setup file of the projects whose files share a worker: each file must leave node's sockets and fetch as it found
@@ -7,13 +8,11 @@ import { afterAll } from 'vitest';
  * active, it swallowed the next file's raw carbon connections (they never closed) and passed its HTTP through nock.
  * A file that leaves them patched fails here, named, and the worker gets them back for the next file.
  */
-const ORIGINALS = Symbol.for('alertform.test.originalNetAndFetch');
-type Originals = { connect: typeof Socket.prototype.connect; fetch: typeof fetch };
 // The first file of a worker meets them untouched: this setup runs before any test file's imports.
-const originals = ((globalThis as Record<symbol, unknown>)[ORIGINALS] ??= { connect: Socket.prototype.connect, fetch: globalThis.fetch }) as Originals;
+const originals = saveNodeOriginals();
 
 afterAll(async () => {
-  if (Socket.prototype.connect === originals.connect && globalThis.fetch === originals.fetch) return;
+  if (nodeOriginalsInPlace()) return;
   const { default: nock } = await import('nock');
   if (nock.isActive()) nock.restore();
   Socket.prototype.connect = originals.connect;

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
-import { Socket } from 'node:net';
 import { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { nodeOriginalsInPlace } from './node-originals.js';
 import { nodeArgsFor } from './source-entry.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -42,12 +42,15 @@ export function runCli(args: string[], options: CliOptions = {}): Promise<CliRes
   return canRunHere(args, options) ? runCliHere(args, options) : runCliProcess(args, options);
 }
 
+/** What a run's environment adds to the worker's: colours off unless the caller turns them on, the caller's variables. */
+const envOfRun = (options: CliOptions): NodeJS.ProcessEnv => ({ NO_COLOR: '1', FORCE_COLOR: undefined, ...options.env });
+
 /** The CLI in a process of its own. */
 export function runCliProcess(args: string[], options: CliOptions = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...nodeArgsFor(MAIN), ...args], {
       cwd: options.cwd ?? ROOT,
-      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined, ...options.env },
+      env: { ...process.env, ...envOfRun(options) },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -71,15 +74,13 @@ export function runCliProcess(args: string[], options: CliOptions = {}): Promise
 const NEEDS_A_PROCESS = new Set(['demo', 'tui']);
 /** Global options that take a value (the command is the first word that is neither an option nor such a value). */
 const VALUED_GLOBALS = new Set(['--server', '--api-key']);
-/** Node's own socket connect and fetch, as test/helpers/no-leftover-interception.ts saved them before any file. */
-const ORIGINALS = Symbol.for('alertform.test.originalNetAndFetch');
 let running = false;
 
 function canRunHere(args: string[], options: CliOptions): boolean {
   if (options.ownProcess || running || process.env.ALERTFORM_TEST_CLI_PROCESS === '1') return false;
   if (options.env?.FORCE_COLOR !== undefined) return false;
-  const originals = (globalThis as Record<symbol, { connect: unknown; fetch: unknown } | undefined>)[ORIGINALS];
-  if (!originals || Socket.prototype.connect !== originals.connect || globalThis.fetch !== originals.fetch) return false;
+  // Node's sockets and fetch as no-leftover-interception.ts kept them before any file: no nock in this worker.
+  if (!nodeOriginalsInPlace()) return false;
   return !NEEDS_A_PROCESS.has(commandOf(args) ?? '');
 }
 
@@ -119,7 +120,7 @@ export async function runCliHere(args: string[], options: CliOptions = {}): Prom
     streams: Object.fromEntries((['stdin', 'stdout', 'stderr'] as const).map((name) => [name, Object.getOwnPropertyDescriptor(process, name)!])),
     listeners: new Map(SIGNALS.map((signal) => [signal, process.listeners(signal)])),
   };
-  const envChanges: NodeJS.ProcessEnv = { NO_COLOR: '1', FORCE_COLOR: undefined, ...options.env };
+  const envChanges = envOfRun(options);
   const envBefore = new Map(Object.keys(envChanges).map((name) => [name, process.env[name]]));
   const setEnv = (name: string, value: string | undefined) => (value === undefined ? delete process.env[name] : (process.env[name] = value));
   let timer: NodeJS.Timeout | undefined;
