@@ -173,16 +173,16 @@ export class HttpClient {
           if (attempt > 0 && error instanceof Error && !options.signal?.aborted) error.message += ` (gave up after ${attempt} ${attempt === 1 ? 'retry' : 'retries'})`;
           throw error;
         }
-        await this.waitToRetry(error, attempt + 1);
+        await this.waitToRetry(error, attempt + 1, options.signal);
       }
     }
   }
 
-  /** Says what is retried, then waits before retry `attempt`. */
-  async waitToRetry(error: unknown, attempt: number): Promise<void> {
+  /** Says what is retried, then waits before retry `attempt`, or less when `signal` gives the request up. */
+  async waitToRetry(error: unknown, attempt: number, signal?: AbortSignal): Promise<void> {
     const delayMs = this.delayFor(error, attempt);
     this.retry.onRetry(retryNoticeOf(error, attempt, this.retry.retries, delayMs));
-    await this.retry.sleep(delayMs);
+    await untilAborted(this.retry.sleep(delayMs), signal);
   }
 
   /** The wait before retry `attempt`: the server's Retry-After when it gave one, else the backoff. */
@@ -191,6 +191,20 @@ export class HttpClient {
     if (retryAfter !== undefined) return Math.min(retryAfter, this.retry.maxRetryAfterMs);
     return this.retry.backoff(attempt);
   }
+}
+
+/** `wait`, cut short when `signal` aborts (the attempt after it then fails at once, and is not retried). */
+function untilAborted(wait: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
+  if (!signal) return wait;
+  return new Promise((resolve) => {
+    const done = () => {
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    signal.addEventListener('abort', done, { once: true });
+    if (signal.aborted) done();
+    void wait.then(done, done);
+  });
 }
 
 /** Retry-After as seconds or an HTTP date, in ms. */

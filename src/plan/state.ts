@@ -29,13 +29,24 @@ export interface ServerLists {
   maintenanceWindows?: MaintenanceWindowRead[] | undefined;
 }
 
-/** The lists in parallel; `signal` gives them up between pages. */
+/**
+ * The lists in parallel; `signal` gives them up between pages. The first list to fail gives up the others at once
+ * (their requests in flight and their retries): the read has failed, and its siblings would only go on loading a
+ * server that is already failing, or answering too much, until they ended of their own.
+ */
 export async function readLists(client: AlertformClient, signal?: AbortSignal): Promise<ServerLists> {
+  const failed = new AbortController();
+  const either = signal ? AbortSignal.any([signal, failed.signal]) : failed.signal;
+  const read = <T>(list: (signal: AbortSignal) => Promise<T>) =>
+    list(either).catch((error: unknown) => {
+      failed.abort(error);
+      throw error;
+    });
   const [schedules, channels, alerts, maintenanceWindows] = await Promise.all([
-    client.listSchedules(signal),
-    client.listChannels(signal),
-    client.listAlerts(signal),
-    client.listMaintenanceWindows(signal),
+    read((s) => client.listSchedules(s)),
+    read((s) => client.listChannels(s)),
+    read((s) => client.listAlerts(s)),
+    read((s) => client.listMaintenanceWindows(s)),
   ]);
   return { schedules, channels, alerts, maintenanceWindows };
 }

@@ -32,9 +32,9 @@ export interface CliOptions {
  * for (runCliProcess): `demo` and `tui` (demo starts the CLI again from process.argv, tui asks a terminal), colours
  * forced on (chalk reads the environment once), a run while another runs (two CLIs at once prove something about two
  * processes), a file that intercepts the network with nock (a user's CLI is not intercepted), and `ownProcess`.
- * ALERTFORM_TEST_CLI_PROCESS=1 gives every run a process. What a command leaves running when it returns (a failed
- * pull's other requests, still in flight) goes on in the worker where a process would have exited: a test that counts
- * a command's requests gives it `ownProcess`. `serve` runs here too, for the flags it refuses and
+ * ALERTFORM_TEST_CLI_PROCESS=1 gives every run a process. A command leaves nothing running when it returns (a failed
+ * read gives up its other requests); what it did leave would go on in the worker where a process would have exited.
+ * `serve` runs here too, for the flags it refuses and
  * --print-config: a test that wants a running server starts one with spawnServe (server-process.ts), whose logs it
  * can read (a served process logs straight to its stderr's file descriptor, which a run here does not capture).
  */

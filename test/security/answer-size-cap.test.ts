@@ -56,10 +56,8 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-// A process of its own: the test counts the requests a pull makes, and a pull that fails on one list leaves its other
-// requests to end with the process (in the worker they would go on into the next test).
 const pull = (out: string, env: NodeJS.ProcessEnv = {}) =>
-  runCli(['pull', '--out', join(dir, out), '--server', url], { env: { ALERTFORM_API_KEY: 'a-key-of-the-hostile-server-0123', ...env }, timeoutMs: 120_000, ownProcess: true });
+  runCli(['pull', '--out', join(dir, out), '--server', url], { env: { ALERTFORM_API_KEY: 'a-key-of-the-hostile-server-0123', ...env }, timeoutMs: 120_000 });
 
 describe('answers larger than the cap', () => {
   it('stop `pull` with a clear error after 64 MiB, asked once, nothing written', async () => {
