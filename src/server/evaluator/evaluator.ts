@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { createGraphiteClient } from '../../graphite/index.js';
-import type { EvaluationStore } from '../store/evaluation-store.js';
+import { LeaseLost, type EvaluationStore } from '../store/evaluation-store.js';
 import { runEvaluationCycle, type CycleFeed, type CycleReport } from './run-cycle.js';
 import type { ReplicaLeases } from './round-lease.js';
 import type { NoDataPolicy } from '../../evaluation/no-data.js';
@@ -27,7 +27,10 @@ export interface EvaluatorOptions {
   onCycle?: (report: CycleReport, lagMs: number) => void;
   /** What no data does for an alert whose on_no_data is null; default ignore. */
   defaultOnNoData?: NoDataPolicy;
-  /** Told after each scheduled cycle that failed (the store did not answer or did not save). */
+  /**
+   * Told after each scheduled cycle that failed (the store did not answer or did not save). Not for a cycle whose
+   * lease ran out (`LeaseLost`): see schedule below.
+   */
   onCycleFailed?: (error: Error) => void;
   /** The metric stream: alerts it can judge are fed from it (server/stream/stream-evaluator.ts). */
   feed?: CycleFeed;
@@ -110,6 +113,12 @@ export function startEvaluator(options: EvaluatorOptions): RunningEvaluator {
       runCycle()
         .then((report) => options.onCycle?.(report, started - due))
         .catch((error: Error) => {
+          // A lease that ran out before the cycle's list came back, or before its save (a slow answer, a stalled
+          // process, another replica's takeover): nothing is wrong with the store, the partitions are judged at the
+          // next cycle by whoever holds them, and nothing of this one was saved or sent. Not a failed cycle: on a
+          // busy machine at a short interval it would flap the evaluation health and repeat its change's warning.
+          // A lease lost cycle after cycle ends no cycle, which the health calls stalled.
+          if (error instanceof LeaseLost) return void logger?.warn({ partitions: error.partitions }, 'evaluation cycle gave up: its lease ran out before it listed or saved; the next cycle judges these partitions');
           logger?.error({ error: error.message }, 'evaluation cycle failed');
           options.onCycleFailed?.(error);
         })

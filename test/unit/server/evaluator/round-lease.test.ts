@@ -1,4 +1,7 @@
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
+import { startEvaluator } from '../../../../src/server/evaluator/evaluator.js';
 import { listRound, replicaLeases } from '../../../../src/server/evaluator/round-lease.js';
 import type { EvaluationStore } from '../../../../src/server/store/evaluation-store.js';
 import { LeaseLost, type EvaluationLease } from '../../../../src/server/store/evaluation-store.js';
@@ -32,5 +35,34 @@ describe('evaluation leases as a replica sees them', () => {
     const leases = replicaLeases(quick.store, { replica: 'r1', ttlMs: 1_000 });
     await expect(listRound(quick.store, Date.now(), leases)).resolves.toMatchObject({ alerts: [] });
     expect(quick.listed()).toBe(1);
+  });
+
+  it('counts a cycle whose lease ran out as given up, not failed: no failed-cycle report, a warning naming the partitions', async () => {
+    const slow = slowLeaseStore(60);
+    const lines: { level: string; msg: string; partitions?: number[] }[] = [];
+    let logged!: () => void;
+    const warned = new Promise<void>((resolve) => (logged = resolve));
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(JSON.parse(String(chunk)));
+        logged();
+        done();
+      },
+    });
+    const logger = pino({ level: 'warn', formatters: { level: (label) => ({ level: label }) } }, sink);
+    const failed: Error[] = [];
+    const evaluator = startEvaluator({
+      store: slow.store,
+      leases: replicaLeases(slow.store, { replica: 'r1', ttlMs: 50 }),
+      graphiteUrl: 'http://127.0.0.1:9',
+      intervalSeconds: 3600,
+      logger,
+      onCycleFailed: (error) => failed.push(error),
+    });
+    await warned;
+    await evaluator.stop();
+    expect(failed).toEqual([]);
+    expect(lines).toEqual([expect.objectContaining({ level: 'warn', partitions: [0, 1], msg: expect.stringContaining('its lease ran out') })]);
+    expect(slow.listed()).toBe(1);
   });
 });
