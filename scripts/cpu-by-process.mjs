@@ -1,0 +1,83 @@
+#!/usr/bin/env node
+// Runs a command and prints the CPU that every process of the machine spent meanwhile, by kind (vitest's workers,
+// `alertform serve`, CLI runs, PostgreSQL's backends, chromium, carbon, graphite-web...): where a test run's
+// core-seconds go, which scripts/machine-cpu.sh only totals. A process's CPU comes from the kernel's process
+// accounting (a record per process as it exits, children that lived a millisecond included); its command line, which
+// the record lacks, from /proc, read every 150 ms while it runs.
+// Needs root and Debian's `acct` package (accton, dump-acct).
+// Usage: sudo node scripts/cpu-by-process.mjs [--top N] -- npx vitest run --project store
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const args = process.argv.slice(2);
+const split = args.indexOf('--');
+if (split < 0 || split === args.length - 1) {
+  console.error('usage: sudo node scripts/cpu-by-process.mjs [--top N] -- COMMAND [ARGS...]');
+  process.exit(2);
+}
+const top = Number(args[args.indexOf('--top') + 1]) || 30;
+const [command, ...commandArgs] = args.slice(split + 1);
+
+const dir = mkdtempSync(join(tmpdir(), 'cpu-by-process-'));
+const ledger = join(dir, 'pacct');
+writeFileSync(ledger, '');
+execFileSync('accton', [ledger], { stdio: 'ignore' });
+
+/** pid -> command line, for every process seen alive. */
+const names = new Map();
+const sample = () => {
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid) || names.has(pid)) continue;
+    try {
+      const line = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').trim();
+      if (line) names.set(pid, line);
+    } catch {
+      // Gone already: the accounting record still counts it, by its short name.
+    }
+  }
+};
+const sampler = setInterval(sample, 150);
+
+const child = spawn(command, commandArgs, { stdio: 'inherit' });
+const code = await new Promise((resolve) => child.on('exit', (exitCode, signal) => resolve(exitCode ?? (signal ? 1 : 0))));
+clearInterval(sampler);
+execFileSync('accton', ['off'], { stdio: 'ignore' });
+
+/** What a process was, from its command line (or its accounting name when it lived too briefly to be seen). */
+function kindOf(comm, line = '') {
+  if (/vitest\/dist\/workers/.test(line)) return 'vitest worker';
+  if (/vitest/.test(line)) return 'vitest (main, npm exec)';
+  if (/cli\/main\.js serve|alertform serve/.test(line)) return 'alertform serve';
+  if (/cli\/main\.js|bin\/alertform/.test(line)) return 'alertform CLI';
+  if (/carbon-cache/.test(line)) return 'carbon-cache';
+  if (/carbon-relay|carbon-c-relay/.test(line)) return 'carbon relay';
+  if (/graphite-manage/.test(line)) return 'graphite-web';
+  if (comm === 'postgres' || /postgres/.test(line)) return 'PostgreSQL';
+  if (/chrom/.test(comm) || /chromium/.test(line)) return 'chromium';
+  if (/npm/.test(line)) return 'npm';
+  if (/typescript|tsc/.test(line)) return 'tsc';
+  return comm.startsWith('node') ? 'node (other)' : comm;
+}
+
+const kinds = new Map();
+let total = 0;
+// dump-acct: comm|version|user|system|elapsed|uid|gid|mem|io|pid|ppid|... (times in the kernel's 100 Hz ticks).
+for (const record of execFileSync('dump-acct', [ledger], { maxBuffer: 1 << 30 }).toString().trim().split('\n')) {
+  const fields = record.split('|').map((field) => field.trim());
+  if (fields.length < 11) continue;
+  const seconds = (Number(fields[2]) + Number(fields[3])) / 100;
+  const kind = kindOf(fields[0], names.get(fields[9]));
+  const entry = kinds.get(kind) ?? { seconds: 0, processes: 0 };
+  entry.seconds += seconds;
+  entry.processes += 1;
+  kinds.set(kind, entry);
+  total += seconds;
+}
+rmSync(dir, { recursive: true, force: true });
+
+const rows = [...kinds].sort((a, b) => b[1].seconds - a[1].seconds).slice(0, top);
+console.error(`\nCPU by process kind (${total.toFixed(0)} core-seconds in processes that ended; daemons still running are not counted):`);
+for (const [kind, { seconds, processes }] of rows) console.error(`${seconds.toFixed(1).padStart(9)} s ${String(processes).padStart(6)} processes  ${kind}`);
+process.exit(code);
