@@ -4,6 +4,7 @@ import { VERSION } from '../version.js';
 import { alertStateOf } from '../model/alert-state.js';
 import { ALERT_STATES } from '../model/types.js';
 import type { EvaluationHealth } from './evaluator/evaluation-health.js';
+import type { UnhealthyReason } from './evaluator/heartbeat.js';
 
 /** Deliveries by channel type, as /metrics shows them, counted in the outbox. */
 export interface DeliveryCounts {
@@ -94,7 +95,7 @@ export class ServerMetrics {
     };
     this.unhealthyCycles = new Counter({
       name: 'alertform_heartbeat_withheld_total',
-      help: 'Evaluation cycles that earned no heartbeat, by reason: cycle_failed (the store) or graphite_failed (every query failed)',
+      help: 'Evaluation cycles that earned no heartbeat, by reason: cycle_failed (the store), lease_lost (the cycle gave up: its lease ran out) or graphite_failed (every query failed)',
       labelNames: ['reason'],
       registers,
     });
@@ -197,7 +198,7 @@ export class ServerMetrics {
   }
 
   /** Records a cycle that earned no heartbeat, and why. */
-  observeUnhealthyCycle(reason: 'cycle_failed' | 'graphite_failed'): void {
+  observeUnhealthyCycle(reason: UnhealthyReason): void {
     this.unhealthyCycles.inc({ reason });
   }
 

@@ -29,9 +29,11 @@ export interface EvaluatorOptions {
   defaultOnNoData?: NoDataPolicy;
   /**
    * Told after each scheduled cycle that failed (the store did not answer or did not save). Not for a cycle whose
-   * lease ran out (`LeaseLost`): see schedule below.
+   * lease ran out (`LeaseLost`): that one is given up, and told to onCycleGivenUp (see schedule below).
    */
   onCycleFailed?: (error: Error) => void;
+  /** Told after each scheduled cycle given up because its lease ran out: nothing of it was saved or sent. */
+  onCycleGivenUp?: (error: LeaseLost) => void;
   /** The metric stream: alerts it can judge are fed from it (server/stream/stream-evaluator.ts). */
   feed?: CycleFeed;
   /** Told after each cycle the stream asked for (judgeSoon): its report. */
@@ -118,7 +120,10 @@ export function startEvaluator(options: EvaluatorOptions): RunningEvaluator {
           // next cycle by whoever holds them, and nothing of this one was saved or sent. Not a failed cycle: on a
           // busy machine at a short interval it would flap the evaluation health and repeat its change's warning.
           // A lease lost cycle after cycle ends no cycle, which the health calls stalled.
-          if (error instanceof LeaseLost) return void logger?.warn({ partitions: error.partitions }, 'evaluation cycle gave up: its lease ran out before it listed or saved; the next cycle judges these partitions');
+          if (error instanceof LeaseLost) {
+            logger?.warn({ partitions: error.partitions }, 'evaluation cycle gave up: its lease ran out before it listed or saved; the next cycle judges these partitions');
+            return options.onCycleGivenUp?.(error);
+          }
           logger?.error({ error: error.message }, 'evaluation cycle failed');
           options.onCycleFailed?.(error);
         })

@@ -8,7 +8,7 @@ import type { CycleReport } from './run-cycle.js';
 export type HeartbeatOutcome = 'sent' | 'failed' | 'skipped';
 
 /** Why a cycle earned no ping. */
-export type UnhealthyReason = 'cycle_failed' | 'graphite_failed';
+export type UnhealthyReason = 'cycle_failed' | 'graphite_failed' | 'lease_lost';
 
 export interface HeartbeatOptions {
   /** The dead man's switch's ping URL (a secret: it is never logged nor shown). */
@@ -37,8 +37,8 @@ export function cycleIsHealthy(report: Pick<CycleReport, 'queries' | 'failedQuer
 export interface Heartbeat {
   /** After a cycle ran to its end: pings when it was healthy, never waiting for the ping. */
   afterCycle(report: Pick<CycleReport, 'queries' | 'failedQueries'>): void;
-  /** After a cycle that failed (the store did not answer or did not save): no ping. */
-  afterFailedCycle(): void;
+  /** After a cycle that failed (the store did not answer or did not save) or was given up (its lease ran out): no ping. */
+  afterFailedCycle(reason?: 'cycle_failed' | 'lease_lost'): void;
   /** Aborts a ping in flight and waits for it to settle. */
   stop(): Promise<void>;
 }
@@ -88,8 +88,8 @@ export function startHeartbeat(options: HeartbeatOptions): Heartbeat {
       }
       ping();
     },
-    afterFailedCycle() {
-      if (!stopped) options.onUnhealthy?.('cycle_failed');
+    afterFailedCycle(reason = 'cycle_failed') {
+      if (!stopped) options.onUnhealthy?.(reason);
     },
     async stop() {
       stopped = true;

@@ -79,6 +79,8 @@ export function startEvaluatorService(context: ServiceContext): BackgroundServic
       context.evaluation?.afterFailedCycle(error);
       ping?.afterFailedCycle();
     },
+    // No evaluation happened, so no ping; the health's condition stays (see evaluator.ts).
+    onCycleGivenUp: () => ping?.afterFailedCycle('lease_lost'),
   });
   stream?.bindJudge((ids) => evaluator.judgeSoon(ids));
   const intervalMs = intervalSeconds * 1000;

@@ -37,7 +37,7 @@ describe('evaluation leases as a replica sees them', () => {
     expect(quick.listed()).toBe(1);
   });
 
-  it('counts a cycle whose lease ran out as given up, not failed: no failed-cycle report, a warning naming the partitions', async () => {
+  it('counts a cycle whose lease ran out as given up, not failed: told as given up, a warning naming the partitions', async () => {
     const slow = slowLeaseStore(60);
     const lines: { level: string; msg: string; partitions?: number[] }[] = [];
     let logged!: () => void;
@@ -51,6 +51,7 @@ describe('evaluation leases as a replica sees them', () => {
     });
     const logger = pino({ level: 'warn', formatters: { level: (label) => ({ level: label }) } }, sink);
     const failed: Error[] = [];
+    const givenUp: number[][] = [];
     const evaluator = startEvaluator({
       store: slow.store,
       leases: replicaLeases(slow.store, { replica: 'r1', ttlMs: 50 }),
@@ -58,10 +59,12 @@ describe('evaluation leases as a replica sees them', () => {
       intervalSeconds: 3600,
       logger,
       onCycleFailed: (error) => failed.push(error),
+      onCycleGivenUp: (error) => givenUp.push(error.partitions),
     });
     await warned;
     await evaluator.stop();
     expect(failed).toEqual([]);
+    expect(givenUp).toEqual([[0, 1]]);
     expect(lines).toEqual([expect.objectContaining({ level: 'warn', partitions: [0, 1], msg: expect.stringContaining('its lease ran out') })]);
     expect(slow.listed()).toBe(1);
   });
