@@ -17,7 +17,8 @@ if (split < 0 || split === args.length - 1) {
   console.error('usage: sudo node scripts/cpu-by-process.mjs [--top N] -- COMMAND [ARGS...]');
   process.exit(2);
 }
-const top = Number(args[args.indexOf('--top') + 1]) || 30;
+const options = args.slice(0, split);
+const top = options.includes('--top') ? Number(options[options.indexOf('--top') + 1]) || 30 : 30;
 const [command, ...commandArgs] = args.slice(split + 1);
 
 const dir = mkdtempSync(join(tmpdir(), 'cpu-by-process-'));
@@ -40,8 +41,15 @@ const sample = () => {
 };
 const sampler = setInterval(sample, 150);
 
-const child = spawn(command, commandArgs, { stdio: 'inherit' });
-const code = await new Promise((resolve) => child.on('exit', (exitCode, signal) => resolve(exitCode ?? (signal ? 1 : 0))));
+// Accounting goes off whatever becomes of the command (one that cannot start included): it is the machine's, not ours.
+const code = await new Promise((resolve) => {
+  const child = spawn(command, commandArgs, { stdio: 'inherit' });
+  child.on('error', (error) => {
+    console.error(`${command}: ${error.message}`);
+    resolve(127);
+  });
+  child.on('exit', (exitCode, signal) => resolve(exitCode ?? (signal ? 1 : 0)));
+});
 clearInterval(sampler);
 execFileSync('accton', ['off'], { stdio: 'ignore' });
 

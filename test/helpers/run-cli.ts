@@ -34,9 +34,9 @@ export interface CliOptions {
  * processes), a file that intercepts the network with nock (a user's CLI is not intercepted), and `ownProcess`.
  * ALERTFORM_TEST_CLI_PROCESS=1 gives every run a process. A command leaves nothing running when it returns (a failed
  * read gives up its other requests); what it did leave would go on in the worker where a process would have exited.
- * `serve` runs here too, for the flags it refuses and
- * --print-config: a test that wants a running server starts one with spawnServe (server-process.ts), whose logs it
- * can read (a served process logs straight to its stderr's file descriptor, which a run here does not capture).
+ * `serve` runs here too, for the flags it refuses and --print-config: a test that wants a running server starts one
+ * with spawnServe (server-process.ts), whose logs it can read (a served process logs straight to its stderr's file
+ * descriptor, which a run here does not capture).
  */
 export function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
   return canRunHere(args, options) ? runCliHere(args, options) : runCliProcess(args, options);

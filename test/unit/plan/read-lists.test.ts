@@ -11,12 +11,16 @@ import { readLists } from '../../../src/plan/state.js';
  */
 async function serverWithOneFailingList(failing: (res: ServerResponse) => void) {
   const slow: { path: string; closedEarly: Promise<boolean> }[] = [];
+  let othersStarted!: () => void;
+  const allStarted = new Promise<void>((resolve) => (othersStarted = resolve));
   const server = createServer((req, res) => {
-    if (req.url!.startsWith('/v2/alerts/')) return failing(res);
+    // Fails once the three others are under way (an earlier failure could give them up before they reach here).
+    if (req.url!.startsWith('/v2/alerts/')) return void allStarted.then(() => failing(res));
     res.writeHead(200, { 'content-type': 'application/json' });
     res.write('{"items":[');
     // Never ended by the server: only the client gives it up.
     slow.push({ path: req.url!, closedEarly: new Promise((resolve) => res.once('close', () => resolve(!res.writableEnded))) });
+    if (slow.length === 3) othersStarted();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   servers.push(server);
@@ -39,7 +43,6 @@ describe('readLists', () => {
     expect(error).toBeInstanceOf(ApiResponseError);
     expect((error as ApiResponseError).status).toBe(401);
     // The three other lists had started; each was closed by the client, none ran to an end.
-    await expect.poll(() => s.slow.length).toBe(3);
     expect(await Promise.all(s.slow.map((r) => r.closedEarly))).toEqual([true, true, true]);
   });
 
