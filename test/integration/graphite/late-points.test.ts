@@ -100,12 +100,20 @@ describe.skipIf(availability.skip)(`late points on a real Graphite (${availabili
     const history: GraphitePoint[] = [];
     for (let time = current - 180; time < current; time += 10) history.push(...onTime(time));
     await graphite.writePoints(history);
-    for (const id of [settledSum, eagerSum, settledEach, eagerEach]) await until(() => statusOf(id), (s) => s === 'alerting', 40_000, 200);
+    // The collectors stay on time while the alerts judge the breach: on a loaded machine carbon's first whisper files
+    // and graphite-web's first renders can take a while, and a minute's window with no new points would go quiet.
+    let due = current;
+    const keepOnTime = async () => {
+      for (; due <= nowSeconds(); due += 10) await graphite.writePoints(onTime(due));
+    };
+    for (const id of [settledSum, eagerSum, settledEach, eagerEach]) {
+      await until(async () => (await keepOnTime(), statusOf(id)), (s) => s === 'alerting', 60_000, 200);
+    }
 
     // The late bucket: the next one, so that all of it is written as it happens. Its first point comes from five
     // collectors of ten for the sum, and for each series only the first 10 s point (90) until the rest arrive.
     const late = Math.floor(nowSeconds() / 30) * 30 + 30;
-    await writeOnTime(current, late);
+    await writeOnTime(due, late);
     await clockAt(late);
     await graphite.writePoints([...SUM.slice(0, 5).map((path) => ({ path, value: 10, time: late })), ...EACH.map((path) => ({ path, value: LATE[0]!, time: late }))]);
     // Without a settle delay the half-filled bucket is judged: 50 for the sum, 90 for each series: both "recover".
