@@ -5,7 +5,8 @@
 // accounting (a record per process as it exits, children that lived a millisecond included); its command line, which
 // the record lacks, from /proc, read every 150 ms while it runs.
 // Needs root and Debian's `acct` package (accton, dump-acct).
-// Usage: sudo node scripts/cpu-by-process.mjs [--top N] -- npx vitest run --project store
+// Usage: sudo node scripts/cpu-by-process.mjs [--top N] [--dump FILE] -- npx vitest run --project store
+//   --dump FILE  also writes every process as a line (seconds, pid, parent pid, kind, command line; tab-separated)
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,6 +20,7 @@ if (split < 0 || split === args.length - 1) {
 }
 const options = args.slice(0, split);
 const top = options.includes('--top') ? Number(options[options.indexOf('--top') + 1]) || 30 : 30;
+const dump = options.includes('--dump') ? options[options.indexOf('--dump') + 1] : undefined;
 const [command, ...commandArgs] = args.slice(split + 1);
 
 const dir = mkdtempSync(join(tmpdir(), 'cpu-by-process-'));
@@ -28,12 +30,18 @@ execFileSync('accton', [ledger], { stdio: 'ignore' });
 
 /** pid -> command line, for every process seen alive. */
 const names = new Map();
+/** pid -> when it was first seen: a process seen between its fork and its exec shows its parent's command line. */
+const firstSeen = new Map();
+/** How long a process's command line is read again: past its exec, which follows its fork within moments. */
+const SETTLE_MS = 1_000;
 const sample = () => {
+  const now = Date.now();
   for (const pid of readdirSync('/proc')) {
-    if (!/^\d+$/.test(pid) || names.has(pid)) continue;
+    if (!/^\d+$/.test(pid) || now - (firstSeen.get(pid) ?? now) > SETTLE_MS) continue;
     try {
       const line = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').trim();
       if (line) names.set(pid, line);
+      if (!firstSeen.has(pid)) firstSeen.set(pid, now);
     } catch {
       // Gone already: the accounting record still counts it, by its short name.
     }
@@ -70,6 +78,7 @@ function kindOf(comm, line = '') {
 }
 
 const kinds = new Map();
+const lines = [];
 let total = 0;
 // dump-acct: comm|version|user|system|elapsed|uid|gid|mem|io|pid|ppid|... (times in the kernel's 100 Hz ticks).
 for (const record of execFileSync('dump-acct', [ledger], { maxBuffer: 1 << 30 }).toString().trim().split('\n')) {
@@ -77,6 +86,7 @@ for (const record of execFileSync('dump-acct', [ledger], { maxBuffer: 1 << 30 })
   if (fields.length < 11) continue;
   const seconds = (Number(fields[2]) + Number(fields[3])) / 100;
   const kind = kindOf(fields[0], names.get(fields[9]));
+  if (dump) lines.push([seconds.toFixed(2), fields[9], fields[10], kind, names.get(fields[9]) ?? fields[0]].join('\t'));
   const entry = kinds.get(kind) ?? { seconds: 0, processes: 0 };
   entry.seconds += seconds;
   entry.processes += 1;
@@ -84,6 +94,7 @@ for (const record of execFileSync('dump-acct', [ledger], { maxBuffer: 1 << 30 })
   total += seconds;
 }
 rmSync(dir, { recursive: true, force: true });
+if (dump) writeFileSync(dump, lines.join('\n') + '\n');
 
 const rows = [...kinds].sort((a, b) => b[1].seconds - a[1].seconds).slice(0, top);
 console.error(`\nCPU by process kind (${total.toFixed(0)} core-seconds in processes that ended; daemons still running are not counted):`);
