@@ -48,6 +48,8 @@ const project = (name: string, include: string[], options: { setupFiles?: string
   extends: true as const,
   test: { name, include, ...options },
 });
+/** Each file's CPU when ALERTFORM_TEST_FILE_CPU names a file to write it to (CONTRIBUTING.md), else nothing. */
+const FILE_CPU = 'test/helpers/file-cpu.ts';
 /**
  * One PostgreSQL cluster for the whole run, shared by these projects' files (each in databases of its own), and
  * src/ transpiled once for the servers and CLIs they spawn (test/helpers/sources-global-setup.ts).
@@ -58,7 +60,7 @@ const project = (name: string, include: string[], options: { setupFiles?: string
  * process.env, and holds nock only while it runs (test/helpers/nock-for-this-file.ts); a file that leaves node's
  * sockets or fetch patched fails (test/helpers/no-leftover-interception.ts).
  */
-const sharedParts = { isolate: false, setupFiles: ['test/helpers/no-leftover-interception.ts'], globalSetup: ['test/helpers/postgres-global-setup.ts', 'test/helpers/sources-global-setup.ts'] };
+const sharedParts = { isolate: false, setupFiles: ['test/helpers/no-leftover-interception.ts', FILE_CPU], globalSetup: ['test/helpers/postgres-global-setup.ts', 'test/helpers/sources-global-setup.ts'] };
 
 export default defineConfig({
   plugins: [sourcesFromTestBuild],
@@ -79,7 +81,7 @@ export default defineConfig({
       // Not isolated: a worker imports each module once for all the files it runs, not once per file (importing was
       // 40% of the project's time). Unit tests leave no global state behind: no module mocks, nock cleaned after
       // each test; `--sequence.shuffle` runs them in another order to show that they still pass.
-      project('unit', ['test/unit/**/*.test.ts', 'test/golden/**/*.test.ts'], { setupFiles: ['test/unit/no-child-process.ts'], isolate: false }),
+      project('unit', ['test/unit/**/*.test.ts', 'test/golden/**/*.test.ts'], { setupFiles: ['test/unit/no-child-process.ts', FILE_CPU], isolate: false }),
       // The Store's suites, each on SQLite and on PostgreSQL.
       project('store', ['test/store/**/*.test.ts'], sharedParts),
       // Our server, CLI, Action, package and deploy for real: child processes, real Graphite where needed.
@@ -88,7 +90,7 @@ export default defineConfig({
       // Crashes, failover, clock jumps, network and disk faults.
       project('reliability', ['test/reliability/**/*.test.ts'], sharedParts),
       // The web console in chromium.
-      project('browser', ['test/browser/**/*.test.ts']),
+      project('browser', ['test/browser/**/*.test.ts'], { setupFiles: [FILE_CPU] }),
     ],
   },
 });
