@@ -3,7 +3,8 @@
 // `alertform serve`, CLI runs, PostgreSQL's backends, chromium, carbon, graphite-web...): where a test run's
 // core-seconds go, which scripts/machine-cpu.sh only totals. A process's CPU comes from the kernel's process
 // accounting (a record per process as it exits, children that lived a millisecond included); its command line, which
-// the record lacks, from /proc, read every 150 ms while it runs.
+// the record lacks, from /proc, read every 150 ms in its first second (past its exec: a process caught between its
+// fork and its exec shows its parent's).
 // Needs root and Debian's `acct` package (accton, dump-acct).
 // Usage: sudo node scripts/cpu-by-process.mjs [--top N] [--dump FILE] -- npx vitest run --project store
 //   --dump FILE  also writes every process as a line (seconds, pid, parent pid, kind, command line; tab-separated)
@@ -21,6 +22,10 @@ if (split < 0 || split === args.length - 1) {
 const options = args.slice(0, split);
 const top = options.includes('--top') ? Number(options[options.indexOf('--top') + 1]) || 30 : 30;
 const dump = options.includes('--dump') ? options[options.indexOf('--dump') + 1] : undefined;
+if (options.includes('--dump') && !dump) {
+  console.error('--dump needs a file to write to');
+  process.exit(2);
+}
 const [command, ...commandArgs] = args.slice(split + 1);
 
 const dir = mkdtempSync(join(tmpdir(), 'cpu-by-process-'));
