@@ -126,8 +126,10 @@ describe.skipIf(availability.skip)('network faults between the replicas, Postgre
       expect(lastByVictim).toBeLessThan(firstByOthers);
     }
     const takeoverMs = Math.min(...requestsBy(0, partitionedAt, true).filter((request) => request.targets.some((t) => victimTargets.has(t))).map((request) => request.at)) - partitionedAt;
-    expect(new Set((await liveOwners()).map((owner) => owner.held))).not.toContain(0);
-    expect((await liveOwners()).length).toBe(2);
+    // Replica 0 holds nothing now: the other two share all 64 partitions. Awaited, not read once: a lease lasts one
+    // 2 s interval here, and on a starved machine a healthy replica's can lapse for a moment before its next heartbeat
+    // renews it.
+    await until(liveOwners, (owners) => owners.length === 2 && owners.reduce((sum, owner) => sum + owner.held, 0) === 64, 10_000);
 
     // The partition heals: replica 0 comes back, takes a share again, and evaluates the recoveries with the others.
     const healedAt = Date.now();
