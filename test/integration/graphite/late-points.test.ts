@@ -115,6 +115,13 @@ describe.skipIf(availability.skip)(`late points on a real Graphite (${availabili
     const late = Math.floor(nowSeconds() / 30) * 30 + 30;
     await writeOnTime(due, late);
     await clockAt(late);
+    // The eager sum judges each bucket as it fills, so a render that reads the ten series while carbon is still taking
+    // an on-time write in can fool it too, for a cycle (a recovery at 90 was seen). What the eager alerts do from the
+    // late bucket on is counted from here, ten seconds after the last on-time write, once they alert.
+    await until(() => statusOf(eagerSum), (s) => s === 'alerting', 15_000, 100);
+    // Every transition so far paged (a page per transition of the sum), so that a late page is not counted after.
+    const sumHistory = await until(() => historyOf(eagerSum), (entries) => entries.length === pagesOf('eager sum').length, 15_000, 100);
+    const before = { sum: sumHistory.length, each: pagesOf('eager each').length };
     await graphite.writePoints([...SUM.slice(0, 5).map((path) => ({ path, value: 10, time: late })), ...EACH.map((path) => ({ path, value: LATE[0]!, time: late }))]);
     // Without a settle delay the half-filled bucket is judged: 50 for the sum, 90 for each series: both "recover".
     await until(() => statusOf(eagerSum), (s) => s === 'healthy', 15_000, 100);
@@ -142,14 +149,17 @@ describe.skipIf(availability.skip)(`late points on a real Graphite (${availabili
     // The history value is one Graphite returned: 100 for the sum, 120 (the worst point) for each series, not a mean.
     expect((await historyOf(settledSum))[0]).toEqual(['alerting', 100]);
     expect((await historyOf(settledEach)).map(([, value]: [string, number]) => value)).toEqual([120, 120, 120]);
-    // The eager ones were fooled, as a server without the delay is: alerting, recovered, alerting (and on a slow
-    // machine the on-time writes that follow, landing a few seconds apart too, may fool them once more).
-    expect(pagesOf('eager sum').slice(0, 3)).toEqual(['alerting', 'recovered', 'alerting']);
-    expect(pagesOf('eager each').slice(0, 3)).toEqual(['alerting', 'recovered', 'alerting']);
+    // The eager ones were fooled by the late bucket, as a server without the delay is: they alerted, then recovered
+    // and alerted again (and the on-time writes that follow may fool the sum once more, as above).
+    expect(pagesOf('eager sum')[0]).toBe('alerting');
+    expect(pagesOf('eager each')[0]).toBe('alerting');
+    expect(pagesOf('eager sum').slice(before.sum, before.sum + 2)).toEqual(['recovered', 'alerting']);
+    expect(pagesOf('eager each').slice(before.each, before.each + 2)).toEqual(['recovered', 'alerting']);
     // The eager sum recovered on the collectors on time: 50 when carbon had written all five of them, less on a
     // loaded machine where it had written only some when the eager server read the bucket.
-    const [first, fooled, again] = (await historyOf(eagerSum)).slice(0, 3) as [string, number][];
-    expect([first, again]).toEqual([['alerting', 100], ['alerting', 100]]);
+    const eagerSumHistory = (await historyOf(eagerSum)) as [string, number][];
+    const [fooled, again] = eagerSumHistory.slice(before.sum, before.sum + 2);
+    expect([eagerSumHistory[0], again]).toEqual([['alerting', 100], ['alerting', 100]]);
     expect(fooled![0]).toBe('recovered');
     expect(fooled![1]).toBeGreaterThanOrEqual(10);
     expect(fooled![1]).toBeLessThanOrEqual(50);
