@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { graphiteAvailability, startGraphite, type Graphite } from '../helpers/graphite.js';
 import { postgresAvailability, type SharedPostgres } from '../helpers/postgres.js';
 import { filePostgres } from '../helpers/shared-postgres.js';
@@ -56,6 +56,10 @@ describe.skipIf(skip)(`stream judging by two replicas on PostgreSQL${missingNote
   });
 
   it('pages each transition once when the replica holding the alerts is killed and the other takes over', async () => {
+    // A failure here is a judgement made in another process: its log is the only record of why.
+    onTestFailed(() => {
+      for (const [index, replica] of replicas.entries()) console.error(`replica ${index} (pid ${replica.pid}), the end of its log:\n${replica.stderr()}`);
+    });
     const db = await postgres.createDatabase();
     const key = 'stream-replica-key-of-at-least-24-characters';
     const ports = [await freePort(), await freePort()];
@@ -94,6 +98,14 @@ describe.skipIf(skip)(`stream judging by two replicas on PostgreSQL${missingNote
     const slots = new Map<number, { at: number; value: number }>();
     /** Run once the slot's points reached carbon and every receiver. */
     const afterSlot = new Map<number, () => void>();
+    // A slot written later than the settle delay would be no data by the rules, not by a fault of the replicas.
+    onTestFailed(() => {
+      const written = [...slots.keys()].sort((a, b) => a - b);
+      // The first slot is the one the feed started in, written when it started: its lateness says nothing.
+      const lateness = written.slice(1).map((slot) => slots.get(slot)!.at - slot * 1000);
+      const skipped = written.filter((slot, i) => i > 0 && slot - written[i - 1]! > 10);
+      console.error(`${slots.size} slots written, the latest ${Math.max(0, ...lateness)} ms after its slot began; slots after a skipped one: ${skipped.join(', ') || 'none'}`);
+    });
     feeder = await feedSlots(tee, values, (slot, write) => {
       slots.set(slot, { at: Date.now(), value: values.get(PLAIN)! });
       void write.then(() => afterSlot.get(slot)?.(), () => undefined);
