@@ -38,7 +38,7 @@ export interface Heartbeat {
   /** After a cycle ran to its end: pings when it was healthy, never waiting for the ping. */
   afterCycle(report: Pick<CycleReport, 'queries' | 'failedQueries'>): void;
   /** After a cycle that failed (the store did not answer or did not save) or was given up (its lease ran out): no ping. */
-  afterFailedCycle(reason?: 'cycle_failed' | 'lease_lost'): void;
+  afterFailedCycle(reason?: Exclude<UnhealthyReason, 'graphite_failed'>): void;
   /** Aborts a ping in flight and waits for it to settle. */
   stop(): Promise<void>;
 }

@@ -47,6 +47,25 @@ describe('startHeartbeat', () => {
     }
   });
 
+  it('withholds the ping after a failed or given-up cycle and tells why, and tells nothing once stopped', async () => {
+    const receiver = await startWebhookReceiver();
+    const withheld: string[] = [];
+    const heartbeat = startHeartbeat({ url: `${receiver.url}/ping/abc`, policy: parseDestinationPolicy(true), timeoutMs: 10_000, onUnhealthy: (reason) => withheld.push(reason) });
+    try {
+      heartbeat.afterFailedCycle();
+      heartbeat.afterFailedCycle('lease_lost');
+      heartbeat.afterCycle({ queries: 2, failedQueries: 2 });
+      expect(withheld).toEqual(['cycle_failed', 'lease_lost', 'graphite_failed']);
+      await heartbeat.stop();
+      heartbeat.afterFailedCycle('lease_lost');
+      expect(withheld).toHaveLength(3);
+      expect(receiver.received).toEqual([]);
+    } finally {
+      await heartbeat.stop();
+      await receiver.close();
+    }
+  });
+
   it('gives up on a ping after its time limit and counts it failed', async () => {
     const receiver = await startWebhookReceiver(() => new Promise<number>(() => undefined));
     const outcomes: string[] = [];
