@@ -16,12 +16,14 @@ import { join } from 'node:path';
 const args = process.argv.slice(2);
 const split = args.indexOf('--');
 if (split < 0 || split === args.length - 1) {
-  console.error('usage: sudo node scripts/cpu-by-process.mjs [--top N] -- COMMAND [ARGS...]');
+  console.error('usage: sudo node scripts/cpu-by-process.mjs [--top N] [--dump FILE] -- COMMAND [ARGS...]');
   process.exit(2);
 }
 const options = args.slice(0, split);
-const top = options.includes('--top') ? Number(options[options.indexOf('--top') + 1]) || 30 : 30;
-const dump = options.includes('--dump') ? options[options.indexOf('--dump') + 1] : undefined;
+/** The word after `name` among the options; undefined without it. */
+const optionValue = (name) => (options.includes(name) ? options[options.indexOf(name) + 1] : undefined);
+const top = Number(optionValue('--top')) || 30;
+const dump = optionValue('--dump');
 if (options.includes('--dump') && !dump) {
   console.error('--dump needs a file to write to');
   process.exit(2);
@@ -33,24 +35,57 @@ const ledger = join(dir, 'pacct');
 writeFileSync(ledger, '');
 execFileSync('accton', [ledger], { stdio: 'ignore' });
 
-/** pid -> command line, for every process seen alive. */
+/** The machine's boot, in Unix seconds: a process's start in /proc counts from it. */
+const bootSeconds = Number(/^btime (\d+)$/m.exec(readFileSync('/proc/stat', 'utf8'))[1]);
+/**
+ * `pid@start second` -> command line, for every process seen alive. Pids are reused (they wrap at 32768 on many
+ * machines, within a run of thousands of processes): the start tells apart the processes that had one pid, as
+ * the accounting record says when each began.
+ */
 const names = new Map();
-/** pid -> when it was first seen: a process seen between its fork and its exec shows its parent's command line. */
+/** When each process was first seen, by the same key. */
 const firstSeen = new Map();
-/** How long a process's command line is read again: past its exec, which follows its fork within moments. */
+/** How long a process's command line is read again: past its exec (one seen between its fork and its exec shows its parent's). */
 const SETTLE_MS = 1_000;
+/** pid -> its process's key, as of the last sample: a settled process alive then is not read again. */
+let lastKeys = new Map();
 const sample = () => {
   const now = Date.now();
+  const keys = new Map();
   for (const pid of readdirSync('/proc')) {
-    if (!/^\d+$/.test(pid) || now - (firstSeen.get(pid) ?? now) > SETTLE_MS) continue;
+    if (!/^\d+$/.test(pid)) continue;
+    const known = lastKeys.get(pid);
+    if (known !== undefined && now - firstSeen.get(known) > SETTLE_MS) {
+      keys.set(pid, known);
+      continue;
+    }
     try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      // starttime, the 22nd field, in the kernel's 100 Hz ticks since boot (after the parenthesised name).
+      const started = bootSeconds + Math.floor(Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]) / 100);
+      const key = `${pid}@${started}`;
+      keys.set(pid, key);
+      if (!firstSeen.has(key)) firstSeen.set(key, now);
+      if (now - firstSeen.get(key) > SETTLE_MS) continue;
       const line = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').trim();
-      if (line) names.set(pid, line);
-      if (!firstSeen.has(pid)) firstSeen.set(pid, now);
+      if (line) names.set(key, line);
     } catch {
       // Gone already: the accounting record still counts it, by its short name.
     }
   }
+  lastKeys = keys;
+};
+/**
+ * The command line of the process an accounting record is of: the life of its pid that began nearest the record's
+ * start (the kernel's two clocks for it, boot time plus ticks and the record's date, differ by a second or two).
+ */
+const nameOf = (pid, startedText) => {
+  const started = Math.floor(Date.parse(startedText) / 1000);
+  for (const offset of [0, -1, 1, -2, 2, -3, 3]) {
+    const name = names.get(`${pid}@${started + offset}`);
+    if (name !== undefined) return name;
+  }
+  return undefined;
 };
 const sampler = setInterval(sample, 150);
 
@@ -85,13 +120,15 @@ function kindOf(comm, line = '') {
 const kinds = new Map();
 const lines = [];
 let total = 0;
-// dump-acct: comm|version|user|system|elapsed|uid|gid|mem|io|pid|ppid|... (times in the kernel's 100 Hz ticks).
+// dump-acct: comm|version|user|system|elapsed|uid|gid|mem|io|pid|ppid|...|start (times in the kernel's 100 Hz ticks,
+// the start as a local date to the second).
 for (const record of execFileSync('dump-acct', [ledger], { maxBuffer: 1 << 30 }).toString().trim().split('\n')) {
   const fields = record.split('|').map((field) => field.trim());
   if (fields.length < 11) continue;
   const seconds = (Number(fields[2]) + Number(fields[3])) / 100;
-  const kind = kindOf(fields[0], names.get(fields[9]));
-  if (dump) lines.push([seconds.toFixed(2), fields[9], fields[10], kind, names.get(fields[9]) ?? fields[0]].join('\t'));
+  const name = nameOf(fields[9], fields.at(-1));
+  const kind = kindOf(fields[0], name);
+  if (dump) lines.push([seconds.toFixed(2), fields[9], fields[10], kind, name ?? fields[0]].join('\t'));
   const entry = kinds.get(kind) ?? { seconds: 0, processes: 0 };
   entry.seconds += seconds;
   entry.processes += 1;
