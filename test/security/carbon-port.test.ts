@@ -73,7 +73,8 @@ function value(text: string, name: string): number {
   return line === undefined ? 0 : Number(line.slice(line.lastIndexOf(' ') + 1));
 }
 
-// Loose bounds for a loaded shared machine: the senders run in the same process as the server.
+// Bounds in the thread's CPU time (event-loop-lag.ts), loose because the senders run in the same process as the
+// server.
 const FAST_MS = 1_000;
 
 describe('the carbon port under hostile input', () => {
@@ -86,7 +87,7 @@ describe('the carbon port under hostile input', () => {
     // Two huge lines, each refused once (the first ended by its newline, the second by the end of the connection).
     expect(value(text, 'alertform_carbon_lines_invalid_total{reason="too_long"}') - before).toBe(2);
     expect(health.answers).toBeGreaterThan(0);
-    expect(health.slowestMs).toBeLessThan(FAST_MS);
+    expect(health.slowestCpuMs).toBeLessThan(FAST_MS);
   });
 
   it('counts binary junk by reason and keeps reading', async () => {
@@ -102,7 +103,7 @@ describe('the carbon port under hostile input', () => {
       0,
     );
     expect(refused).toBeGreaterThan(1000);
-    expect(health.slowestMs).toBeLessThan(FAST_MS);
+    expect(health.slowestCpuMs).toBeLessThan(FAST_MS);
   });
 
   it('refuses pickles that would run code or build objects, runs nothing, and reads the next frame', async () => {
@@ -179,7 +180,7 @@ describe('the carbon port under hostile input', () => {
       const text = await metrics();
       expect(value(text, 'alertform_carbon_connections')).toBe(MAX_CONNECTIONS);
       expect(value(text, 'alertform_carbon_connections_refused_total') - before).toBe(1500 - MAX_CONNECTIONS);
-      expect(health.slowestMs).toBeLessThan(FAST_MS);
+      expect(health.slowestCpuMs).toBeLessThan(FAST_MS);
     } finally {
       for (const socket of sockets) socket.destroy();
     }

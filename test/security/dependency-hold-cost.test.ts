@@ -17,11 +17,11 @@ const PARENTS = 5;
 const CHILDREN = 2;
 const SERIES = 1_000;
 /**
- * The most the round may hold the event loop: before, 16-32 s. What remains is the round's own work (judging and
- * saving 7,000 series in one SQLite transaction), which a loaded shared machine (load 20 on 2 cores) stretches past
- * a second; the hold itself is a few ms (npm run bench:noise-bounds).
+ * The most the round may hold the event loop, in the thread's CPU time (event-loop-lag.ts): before, 16-32 s. What
+ * remains is the round's own work (judging and saving 7,000 series in one SQLite transaction); the hold of the
+ * dependency check itself is a few ms (npm run bench:noise-bounds).
  */
-const MAX_LAG_MS = 3_000;
+const MAX_HOLD_MS = 3_000;
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -88,7 +88,7 @@ describeEachStore('the dependency hold at the limits', (backend) => {
       expect((page.body as { metric: string }).metric).toBe('victim.metric');
       return Date.now() - firedAt;
     });
-    expect(round.maxLagMs).toBeLessThan(MAX_LAG_MS);
+    expect(round.maxHoldMs).toBeLessThan(MAX_HOLD_MS);
     expect(round.result).toBeLessThan(3_000);
   }, 240_000);
 });

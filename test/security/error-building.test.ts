@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadDefinitions } from '../../src/definitions/load.js';
-import { measureLag } from '../helpers/event-loop-lag.js';
+import { measureLag, threadCpuMs } from '../helpers/event-loop-lag.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 // Before: 40,000 bad ids held the event loop 4-8 s (6.8 s here) and answered 1.9 MB;
-// 200,000 bad channels 270 s and 17.9 MB. Bounds are generous for a loaded 2-core CI box, far below "before".
+// 200,000 bad channels 270 s and 17.9 MB. Bounds are in the thread's CPU time (event-loop-lag.ts),
+// which a busy machine does not stretch, and far below "before".
 const FAST_MS = 1_500;
 const SMALL_BODY = 64 * 1024;
 
@@ -14,18 +15,14 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-/** Sends `body` and, while the server works on it, asks /healthz: both must come back promptly. */
+/** Sends `body` and, while the server works on it, asks /healthz: the work it costs and the longest hold of the loop. */
 async function hostile(method: string, path: string, body: unknown) {
   const measure = await measureLag(async () => {
     const answer = server.request(method, path, body);
-    const health = (async () => {
-      const started = performance.now();
-      const response = await server.request('GET', '/healthz');
-      return { status: response.status, ms: performance.now() - started };
-    })();
+    const health = server.request('GET', '/healthz');
     return { answer: await answer, health: await health };
   });
-  return { ...measure.result, ms: measure.ms, maxLagMs: measure.maxLagMs };
+  return { ...measure.result, cpuMs: measure.cpuMs, maxHoldMs: measure.maxHoldMs };
 }
 
 describe('error reporting is linear and bounded (server)', () => {
@@ -34,8 +31,8 @@ describe('error reporting is linear and bounded (server)', () => {
     expect(run.answer.status).toBe(400);
     expect(run.answer.body.error.message).toBe('body has more than 20000 values');
     expect(run.health.status).toBe(200);
-    expect(run.ms).toBeLessThan(FAST_MS / 2);
-    expect(run.maxLagMs).toBeLessThan(FAST_MS / 2);
+    expect(run.cpuMs).toBeLessThan(FAST_MS / 2);
+    expect(run.maxHoldMs).toBeLessThan(FAST_MS / 2);
   });
 
   it('answers a bulk mute of 15,000 invalid ids fast, with 100 details and the count', async () => {
@@ -45,8 +42,8 @@ describe('error reporting is linear and bounded (server)', () => {
     expect(run.answer.body.error.details_total).toBe(15_000);
     expect(run.answer.text.length).toBeLessThan(SMALL_BODY);
     expect(run.health.status).toBe(200);
-    expect(run.ms).toBeLessThan(FAST_MS);
-    expect(run.maxLagMs).toBeLessThan(FAST_MS);
+    expect(run.cpuMs).toBeLessThan(FAST_MS);
+    expect(run.maxHoldMs).toBeLessThan(FAST_MS);
   });
 
   it('answers 15,000 invalid notification_channels fast and small', async () => {
@@ -61,8 +58,8 @@ describe('error reporting is linear and bounded (server)', () => {
     // Each entry that is not a channel name, and the list's length over the per-alert cap (MAX_ALERT_CHANNELS).
     expect(run.answer.body.error.details_total).toBe(15_001);
     expect(run.answer.text.length).toBeLessThan(SMALL_BODY);
-    expect(run.ms).toBeLessThan(FAST_MS);
-    expect(run.maxLagMs).toBeLessThan(FAST_MS);
+    expect(run.cpuMs).toBeLessThan(FAST_MS);
+    expect(run.maxHoldMs).toBeLessThan(FAST_MS);
   });
 
   it('refuses a 1 MiB body of bad items in milliseconds, before validating them one by one', async () => {
@@ -74,8 +71,8 @@ describe('error reporting is linear and bounded (server)', () => {
     expect(run.answer.status).toBe(400);
     expect(run.answer.body.error).toMatchObject({ code: 'invalid_body', message: 'body has more than 20000 values' });
     expect(run.answer.text.length).toBeLessThan(1024);
-    expect(run.ms).toBeLessThan(FAST_MS / 2);
-    expect(run.maxLagMs).toBeLessThan(FAST_MS / 2);
+    expect(run.cpuMs).toBeLessThan(FAST_MS / 2);
+    expect(run.maxHoldMs).toBeLessThan(FAST_MS / 2);
   });
 
   it('answers 15,000 unknown fields with a bounded body', async () => {
@@ -85,7 +82,7 @@ describe('error reporting is linear and bounded (server)', () => {
     expect(run.answer.status).toBe(400);
     expect(run.answer.body.error.details).toHaveLength(100);
     expect(run.answer.body.error.details_total).toBe(15_000);
-    expect(run.ms).toBeLessThan(FAST_MS);
+    expect(run.cpuMs).toBeLessThan(FAST_MS);
   });
 
   it('names a few missing ids in the message, not 40,000 of them', async () => {
@@ -111,15 +108,15 @@ describe('error reporting is linear and bounded (server)', () => {
 
 describe('error reporting is linear (CLI validator)', () => {
   // Before: describeAjvErrors scanned every error for each error (and Ajv concatenated the error list per failing
-  // $ref): 40,000 bad entries took 15.7 s and 60,000 about 35 s on a loaded 2-core box, quadratic. Measured as a
-  // ratio in one run, so a loaded machine slows both sizes alike: eight times the entries costs about eight times as
-  // much when linear, sixty-four times when quadratic.
+  // $ref): 40,000 bad entries took 15.7 s and 60,000 about 35 s on a loaded 2-core box, quadratic. Measured in the
+  // thread's CPU time and as a ratio in one run: eight times the entries costs about eight times as much when linear,
+  // sixty-four times when quadratic.
   it('reports 40,000 bad entries of one alert in linear time, each at file:line', { timeout: 120_000 }, () => {
     const validate = (entries: number) => {
       const text = `alerts:\n  - name: a\n    metric: m\n    alert_criteria: {type: above, above_value: 1}\n    notification_channels: [${Array(entries).fill('1').join(',')}]\n`;
-      const started = performance.now();
+      const started = threadCpuMs();
       const result = loadDefinitions([{ path: 'many.yaml', text }], { env: {} });
-      return { result, ms: performance.now() - started };
+      return { result, ms: threadCpuMs() - started };
     };
     validate(1_000);
     const small = validate(5_000);

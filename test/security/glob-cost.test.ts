@@ -11,7 +11,7 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 // patterns and names are never matched here (Graphite expands such wildcards alone), matching yields every few ms,
 // and a batch or cycle that runs over its matching budget asks Graphite for its wildcards alone.
 const NOW = 1_700_000_010;
-// Bounds loose enough for a loaded shared machine (parsing the long answers alone takes some ms); before the fix
+// Bounds in the thread's CPU time (event-loop-lag.ts), loose enough for parsing the long answers; before the fix
 // the same runs held the loop for many seconds (/healthz timed out).
 
 /** A pattern of `length` characters, `*a*a…*b`: every `*` stays a live state against a run of a's. */
@@ -60,8 +60,8 @@ describe('matching series to wildcard patterns keeps the server answering', () =
   it('answers /healthz promptly while 4 KB patterns meet 300 series of 4 KB names', async () => {
     const { run, requests } = await evaluateHostile(4_096, 4_096, 300, 20);
     expect(run.answers).toBeGreaterThan(0);
-    expect(run.slowestMs).toBeLessThan(1_000);
-    expect(run.maxLagMs).toBeLessThan(750);
+    expect(run.slowestCpuMs).toBeLessThan(1_000);
+    expect(run.maxHoldMs).toBeLessThan(750);
     // No shared request for patterns this long: Graphite expanded each.
     expect(requests.every((request) => request.targets.length === 1)).toBe(true);
   }, 60_000);
@@ -70,16 +70,16 @@ describe('matching series to wildcard patterns keeps the server answering', () =
     const { run, requests } = await evaluateHostile(400, 4_096, 300, 20);
     expect(requests[0]!.targets).toHaveLength(20);
     expect(requests.filter((request) => request.targets.length === 1)).toHaveLength(20);
-    expect(run.slowestMs).toBeLessThan(1_000);
-    expect(run.maxLagMs).toBeLessThan(750);
+    expect(run.slowestCpuMs).toBeLessThan(1_000);
+    expect(run.maxHoldMs).toBeLessThan(750);
   }, 60_000);
 
   it('bounds the matching work of a batch and yields while doing it', async () => {
     // 100 patterns of 500 characters against 2,000 names of 1,000: minutes of matching, were it all done.
     const { run, requests } = await evaluateHostile(500, 1_000, 2_000, 100);
     expect(requests.filter((request) => request.targets.length === 1)).toHaveLength(100);
-    expect(run.slowestMs).toBeLessThan(1_000);
-    expect(run.maxLagMs).toBeLessThan(750);
-    expect(run.ms).toBeLessThan(20_000);
+    expect(run.slowestCpuMs).toBeLessThan(1_000);
+    expect(run.maxHoldMs).toBeLessThan(750);
+    expect(run.cpuMs).toBeLessThan(20_000);
   }, 60_000);
 });

@@ -18,8 +18,8 @@ import { startWebhookReceiver } from '../helpers/webhook-receiver.js';
 const HOSTILE = 'hostile-glob-tenant';
 const VICTIM = 'victim-glob-tenant';
 const ALERTS = 1_000;
-/** The most one operation may hold the event loop (before: seconds). Loose for a loaded shared machine. */
-const MAX_LAG_MS = 1_000;
+/** The most one operation may hold the event loop, in the thread's CPU time (before: seconds). */
+const MAX_HOLD_MS = 1_000;
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -61,11 +61,11 @@ describeEachStore('maintenance-window name globs at the limits', (backend) => {
     expect(preview.result.status).toBe(200);
     // None of the names ends in b: the window matches nothing, however much of each pattern every name contains.
     expect(preview.result.body.count).toBe(0);
-    expect(preview.maxLagMs).toBeLessThan(MAX_LAG_MS);
+    expect(preview.maxHoldMs).toBeLessThan(MAX_HOLD_MS);
 
     const created = await measureLag(() => server.request('POST', '/v2/maintenance_windows/', window, { key: HOSTILE }));
     expect(created.result.status, created.result.text).toBe(201);
-    expect(created.maxLagMs).toBeLessThan(MAX_LAG_MS);
+    expect(created.maxHoldMs).toBeLessThan(MAX_HOLD_MS);
 
     // The evaluator lists again after the window's create; the overviews match the account's alerts against it.
     const afterwards = await measureLag(async () => {
@@ -80,7 +80,7 @@ describeEachStore('maintenance-window name globs at the limits', (backend) => {
       expect((paged.body as { metric: string }).metric).toBe('victim.metric');
       return Date.now() - firedAt;
     });
-    expect(afterwards.maxLagMs).toBeLessThan(MAX_LAG_MS);
+    expect(afterwards.maxHoldMs).toBeLessThan(MAX_HOLD_MS);
     // A cycle every 200 ms: the victim is paged within a few cycles, not after seconds of someone else's matching.
     expect(afterwards.result).toBeLessThan(3_000);
   }, 240_000);

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { graphiteAvailability, startGraphite, type Graphite } from '../../helpers/graphite.js';
 import { runCli } from '../../helpers/run-cli.js';
+import { until } from '../../helpers/until.js';
 import { hasCommand, systemPart } from '../../helpers/system.js';
 
 // End to end: the real installer with the real runner (apt-get runs only when dpkg says collectd-core is
@@ -63,19 +64,22 @@ describe.skipIf(skip)('agent install collectd, end to end with carbon and graphi
     collectd.stdout!.on('data', (chunk: Buffer) => (logs += chunk.toString()));
     collectd.stderr!.on('data', (chunk: Buffer) => (logs += chunk.toString()));
 
-    // Carbon creates the whisper files as points arrive: poll graphite-web, bounded.
-    const deadline = Date.now() + 60_000;
-    let found: string[] = [];
-    while (Date.now() < deadline) {
-      found = await graphite!.findMetrics('e2e.collectd.*.load.load.*');
-      if (found.length > 0 && (await graphite!.findMetrics('e2e.collectd.*.memory.*')).length > 0) break;
-      if (collectd.exitCode !== null) throw new Error(`collectd exited ${collectd.exitCode}:\n${logs}`);
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-    expect(found, `no collectd metrics in graphite; collectd said:\n${logs}`).not.toEqual([]);
-    expect(found.every((path) => path.startsWith('e2e.collectd.'))).toBe(true);
-    expect(found.some((path) => /^e2e\.collectd\.[^.]+\.load\.load\.shortterm$/.test(path))).toBe(true);
-    const memory = await graphite!.findMetrics('e2e.collectd.*.memory.*');
-    expect(memory.some((path) => path.endsWith('.memory.memory-used'))).toBe(true);
+    // Carbon creates the whisper files one by one as points arrive (a plugin's values in any order): wait for the
+    // very paths asserted below, not for the first file of each plugin.
+    const wanted = async () => {
+      if (collectd!.exitCode !== null) throw new Error(`collectd exited ${collectd!.exitCode}:\n${logs}`);
+      const [load, memory] = await Promise.all([graphite!.findMetrics('e2e.collectd.*.load.load.*'), graphite!.findMetrics('e2e.collectd.*.memory.*')]);
+      return { load, memory };
+    };
+    const found = await until(
+      wanted,
+      ({ load, memory }) => load.some((path) => path.endsWith('.load.load.shortterm')) && memory.some((path) => path.endsWith('.memory.memory-used')),
+      60_000,
+      250,
+    ).catch((error: Error) => {
+      throw new Error(`${error.message}\ncollectd said:\n${logs}`);
+    });
+    expect(found.load.some((path) => /^e2e\.collectd\.[^.]+\.load\.load\.shortterm$/.test(path))).toBe(true);
+    expect(found.memory.some((path) => /^e2e\.collectd\.[^.]+\.memory\.memory-used$/.test(path))).toBe(true);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { activeWindowEnd, isWindowActiveAt, isWindowTimezone, windowMatches, type WindowAlert } from '../../../src/model/maintenance-window.js';
+import { threadCpuMs } from '../../helpers/event-loop-lag.js';
 
 const alert = (name: string, metric: string, channels: string[] = [], extra: string[] = []): WindowAlert => ({
   name,
@@ -45,9 +46,9 @@ describe('windowMatches', () => {
 
   it('matches a long hostile name glob in linear time', () => {
     const pattern = `${'*a'.repeat(100)}b`;
-    const started = performance.now();
+    const started = threadCpuMs();
     expect(windowMatches({ match: { alert_names: [pattern] } }, alert('a'.repeat(5000), 'm'))).toBe(false);
-    expect(performance.now() - started).toBeLessThan(500);
+    expect(threadCpuMs() - started).toBeLessThan(500);
   });
 });
 
