@@ -9,15 +9,19 @@ import { runCli } from '../helpers/run-cli.js';
 
 // Before: the CLI read a server's answer whole, whatever its size (3 GB to `pull` peaked at 6.2 GB of memory) and,
 // when that failed, asked four more times. After: at most 64 MiB per answer (ALERTFORM_MAX_ANSWER_BYTES), a clear
-// error as soon as an answer passes it, and no retry.
+// error as soon as an answer passes it, and no retry. The streamed answers here pass a cap of 4 MiB set by the
+// variable: the reader stops the same way at any cap, and streaming 64 MiB to each of pull's lists cost the run 7
+// core-seconds (test/unit/client/capped-answer.test.ts holds the default).
 
 const MiB = 1024 * 1024;
+/** The cap the streamed answers pass. */
+const capMiB = 4;
 /**
- * The streamed answer: 64 MiB the reader may take, what the kernel may hold for the connection past that (the
+ * The streamed answer: the cap the reader may take, what the kernel may hold for the connection past that (the
  * sender's count includes it), and 16 MiB more, so that "the reader stopped before the end" can only fail when it did
  * not stop.
  */
-const streamedMiB = 64 + Math.ceil(kernelBufferBytes() / MiB) + 16;
+const streamedMiB = capMiB + Math.ceil(kernelBufferBytes() / MiB) + 16;
 const dir = mkdtempSync(join(tmpdir(), 'af-answer-cap-'));
 
 /** A "server" whose every answer is a valid JSON list of `mib` MiB, sent 1 MiB at a time as the reader takes it. */
@@ -60,12 +64,12 @@ const pull = (out: string, env: NodeJS.ProcessEnv = {}) =>
   runCli(['pull', '--out', join(dir, out), '--server', url], { env: { ALERTFORM_API_KEY: 'a-key-of-the-hostile-server-0123', ...env }, timeoutMs: 120_000 });
 
 describe('answers larger than the cap', () => {
-  it('stop `pull` with a clear error after 64 MiB, asked once, nothing written', async () => {
+  it('stop `pull` with a clear error after the cap, asked once, nothing written', async () => {
     seen.length = 0;
     mode = { mib: streamedMiB, declareLength: false };
-    const result = await pull('streamed');
+    const result = await pull('streamed', { ALERTFORM_MAX_ANSWER_BYTES: String(capMiB * MiB) });
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/GET http:\/\/127\.0\.0\.1:\d+\/v2\/\S+ answered more than 64 MiB: stopped reading it \(set ALERTFORM_MAX_ANSWER_BYTES/);
+    expect(result.stderr).toMatch(/GET http:\/\/127\.0\.0\.1:\d+\/v2\/\S+ answered more than 4 MiB: stopped reading it \(set ALERTFORM_MAX_ANSWER_BYTES/);
     expect(result.stderr).not.toContain('retry');
     // One request per list pull asked for, none asked twice; the reader stopped long before the end.
     expect(new Set(seen.map((s) => s.path)).size).toBe(seen.length);
