@@ -78,7 +78,8 @@ export async function startPostgres(config: PostgresOptions = {}): Promise<Postg
   const log = join(dir, 'postgres.log');
   const port = await freePort();
   // Settings for a throwaway cluster: small memory, no background noise. fsync stays on, as in production, so that
-  // the durability tests mean what they say.
+  // the durability tests mean what they say. Dynamic shared memory as files in the data directory, which goes with
+  // the cluster: POSIX segments in /dev/shm outlive a cluster the crash tests SIGKILL (two a run, kept until reboot).
   const options = [
     `-p ${port}`,
     `-k ${dir}`,
@@ -86,6 +87,7 @@ export async function startPostgres(config: PostgresOptions = {}): Promise<Postg
     '-c shared_buffers=32MB',
     '-c max_connections=200',
     '-c log_min_messages=warning',
+    '-c dynamic_shared_memory_type=mmap',
     ...(config.settings ?? []).map((setting) => `-c ${setting}`),
   ].join(' ');
   const start = () => runPg('pg_ctl', ['-D', data, '-l', log, '-o', options, '-w', '-t', '60', 'start']).then(() => undefined);
