@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+
 /**
  * How long a piece of work held this process's event loop, counted in this thread's CPU time rather than by the
  * clock. The servers under test run in the test's process, so a handler that holds the loop shows here as it would
@@ -13,6 +15,20 @@ export function threadCpuMs(): number {
   const usage = process.threadCpuUsage();
   return (usage.user + usage.system) / 1000;
 }
+
+/**
+ * The CPU time of another process's main thread so far, ms (Linux's /proc, in clock ticks of 10 ms): what a served
+ * child's event loop spent while a request to it waited, which a busy machine does not stretch as it does the clock.
+ */
+export function processThreadCpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8');
+  // After the command's closing parenthesis: state is the first field, utime and stime the 12th and 13th.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+}
+
+/** The kernel's clock ticks per second (USER_HZ), 100 on Linux. */
+const CLOCK_TICKS_PER_SECOND = 100;
 
 /** What `measureLag` saw: the work's CPU on this thread, its wall time, and the longest hold of the event loop. */
 export interface LagMeasure<T> {
