@@ -90,7 +90,7 @@ export default defineConfig({
       // Crashes, failover, clock jumps, network and disk faults.
       project('reliability', ['test/reliability/**/*.test.ts'], sharedParts),
       // The web console in chromium.
-      project('browser', ['test/browser/**/*.test.ts'], { setupFiles: [FILE_CPU] }),
+      project('browser', ['test/browser/**/*.test.ts'], { setupFiles: [FILE_CPU], globalSetup: ['test/helpers/chromium-global-setup.ts'] }),
     ],
   },
 });

@@ -3,7 +3,8 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type LaunchOptions, type Page } from 'playwright-core';
+import { inject } from 'vitest';
 import { hasFile, systemPart } from './system.js';
 
 /** Debian's Chromium (apt-get install chromium): no browser is downloaded anywhere. */
@@ -16,13 +17,9 @@ export function chromiumAvailability(): { skip: boolean; reason: string } {
   return systemPart('chromium', hasFile(CHROMIUM));
 }
 
-/**
- * Starts headless Chromium from Debian with a fresh profile directory (removed on close), no network services of
- * its own (no sync, no component updates, no QUIC), driven by playwright-core.
- */
-export async function launchChromium(): Promise<{ browser: Browser; close: () => Promise<void> }> {
-  const profile = await mkdtemp(join(tmpdir(), 'alertform-chromium-'));
-  const browser = await chromium.launch({
+/** The flags of every Chromium the tests start: no network services of its own (no sync, no updates, no QUIC). */
+export function chromiumLaunchOptions(profile: string): LaunchOptions {
+  return {
     executablePath: CHROMIUM,
     headless: true,
     args: [
@@ -37,7 +34,24 @@ export async function launchChromium(): Promise<{ browser: Browser; close: () =>
       `--disk-cache-dir=${join(profile, 'cache')}`,
     ],
     env: { ...process.env, HOME: profile, XDG_CONFIG_HOME: profile, XDG_CACHE_HOME: profile },
-  });
+  };
+}
+
+/**
+ * Headless Chromium from Debian, driven by playwright-core. In a run of this repository's vitest config, the run's
+ * one browser (chromium-global-setup.ts), to which the file connects: a file's pages live in contexts of its own,
+ * each with its own cookies and storage, and `close()` ends them and the connection. Starting a browser costs 2.6
+ * core-seconds (its sixteen processes and a first page), once a run rather than once a file. Outside that config,
+ * a browser of the file's own with a fresh profile directory (removed on close).
+ */
+export async function launchChromium(): Promise<{ browser: Browser; close: () => Promise<void> }> {
+  const endpoint = inject('chromiumEndpoint');
+  if (endpoint) {
+    const browser = await chromium.connect(endpoint);
+    return { browser, close: () => browser.close() };
+  }
+  const profile = await mkdtemp(join(tmpdir(), 'alertform-chromium-'));
+  const browser = await chromium.launch(chromiumLaunchOptions(profile));
   return {
     browser,
     close: async () => {
