@@ -1,7 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { axeViolations, chromiumAvailability, launchChromium, screenshot } from '../helpers/browser.js';
+import { axeViolations, chromiumAvailability, screenshot } from '../helpers/browser.js';
 import { makeSeries, startFakeRender } from '../helpers/fake-render-server.js';
+import { fileChromium } from '../helpers/file-chromium.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { until } from '../helpers/until.js';
 
@@ -14,7 +15,7 @@ const WEBHOOK_SECRET_PATH = '/hook-secret-path-do-not-show';
 describe.skipIf(availability.skip)('noise control in the web console', () => {
   let server: TestServer;
   let render: Awaited<ReturnType<typeof startFakeRender>>;
-  let chromium: Awaited<ReturnType<typeof launchChromium>>;
+  let chromium: Awaited<ReturnType<typeof fileChromium>>;
   let browser: Browser;
   let page: Page;
   const ids: Record<string, string> = {};
@@ -39,7 +40,7 @@ describe.skipIf(availability.skip)('noise control in the web console', () => {
       expect(made.status).toBe(201);
       ids[name] = made.body.id;
     }
-    chromium = await launchChromium();
+    chromium = await fileChromium();
     browser = chromium.browser;
     page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
     page.on('console', (message) => {

@@ -1,7 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { axeViolations, chromiumAvailability, launchChromium, screenshot } from '../helpers/browser.js';
+import { axeViolations, chromiumAvailability, screenshot } from '../helpers/browser.js';
 import { makeSeries, startFakeRender } from '../helpers/fake-render-server.js';
+import { fileChromium } from '../helpers/file-chromium.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { connect, type Socket } from 'node:net';
 import { freePort } from '../helpers/free-port.js';
@@ -14,7 +15,7 @@ const KEY = 'console-stream-key-0123456789abcdef';
 describe.skipIf(availability.skip)('how an alert is evaluated, in the web console', () => {
   let server: TestServer;
   let render: Awaited<ReturnType<typeof startFakeRender>>;
-  let chromium: Awaited<ReturnType<typeof launchChromium>>;
+  let chromium: Awaited<ReturnType<typeof fileChromium>>;
   let browser: Browser;
   let page: Page;
   const ids: Record<string, string> = {};
@@ -40,7 +41,7 @@ describe.skipIf(availability.skip)('how an alert is evaluated, in the web consol
       expect(made.status, JSON.stringify(made.body)).toBe(201);
       ids[name] = made.body.id;
     }
-    chromium = await launchChromium();
+    chromium = await fileChromium();
     browser = chromium.browser;
     page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
     await page.goto(server.url);

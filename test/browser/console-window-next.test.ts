@@ -1,6 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { axeViolations, chromiumAvailability, launchChromium, screenshot } from '../helpers/browser.js';
+import { axeViolations, chromiumAvailability, screenshot } from '../helpers/browser.js';
+import { fileChromium } from '../helpers/file-chromium.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { WEEKDAYS_BY_UTC_DAY } from '../../src/model/types.js';
 
@@ -16,7 +17,7 @@ const WEEKLY_DAY = (new Date().getUTCDay() + 2) % 7;
 // now), as the server computes it by the window's own clock, shown in the browser's time.
 describe.skipIf(availability.skip)("a maintenance window's next occurrence in the web console", () => {
   let server: TestServer;
-  let chromium: Awaited<ReturnType<typeof launchChromium>>;
+  let chromium: Awaited<ReturnType<typeof fileChromium>>;
   let browser: Browser;
   let page: Page;
 
@@ -28,7 +29,7 @@ describe.skipIf(availability.skip)("a maintenance window's next occurrence in th
       { name: 'last year', match: { alert_names: ['old*'] }, starts_at: '2025-01-01T00:00:00Z', duration: 60 },
     ];
     for (const window of made) expect((await server.request('POST', '/v2/maintenance_windows/', window)).status).toBe(201);
-    chromium = await launchChromium();
+    chromium = await fileChromium();
     browser = chromium.browser;
     // A browser in another zone than the windows': the page shows the server's instants in the browser's time.
     page = await (await browser.newContext({ viewport: { width: 1280, height: 700 }, timezoneId: 'America/New_York', locale: 'en-US' })).newPage();

@@ -1,7 +1,8 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { axeViolations, chromiumAvailability, launchChromium, screenshot } from '../helpers/browser.js';
+import { axeViolations, chromiumAvailability, screenshot } from '../helpers/browser.js';
 import { makeSeries, startFakeRender } from '../helpers/fake-render-server.js';
+import { fileChromium } from '../helpers/file-chromium.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { startWebhookReceiver } from '../helpers/webhook-receiver.js';
 import { until } from '../helpers/until.js';
@@ -17,7 +18,7 @@ describe.skipIf(availability.skip)('the web console in Chromium', () => {
   let server: TestServer;
   let render: Awaited<ReturnType<typeof startFakeRender>>;
   let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
-  let chromium: Awaited<ReturnType<typeof launchChromium>>;
+  let chromium: Awaited<ReturnType<typeof fileChromium>>;
   let browser: Browser;
   let context: BrowserContext;
   let page: Page;
@@ -60,7 +61,7 @@ describe.skipIf(availability.skip)('the web console in Chromium', () => {
     const xss = await server.request('POST', '/v2/alerts/', { name: XSS_NAME, metric: 'web.mem', alert_criteria: { type: 'above', above_value: 1e9 } });
     expect(xss.status).toBe(201);
 
-    chromium = await launchChromium();
+    chromium = await fileChromium();
     browser = chromium.browser;
     context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     page = await context.newPage();

@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type LaunchOptions, type Page } from 'playwright-core';
-import { inject } from 'vitest';
 import { hasFile, systemPart } from './system.js';
 
 /** Debian's Chromium (apt-get install chromium): no browser is downloaded anywhere. */
@@ -37,19 +36,17 @@ export function chromiumLaunchOptions(profile: string): LaunchOptions {
   };
 }
 
+/** A browser for a test file, and the way to let go of it. */
+export interface FileBrowser {
+  browser: Browser;
+  close: () => Promise<void>;
+}
+
 /**
- * Headless Chromium from Debian, driven by playwright-core. In a run of this repository's vitest config, the run's
- * one browser (chromium-global-setup.ts), to which the file connects: a file's pages live in contexts of its own,
- * each with its own cookies and storage, and `close()` ends them and the connection. Starting a browser costs 2.6
- * core-seconds (its sixteen processes and a first page), once a run rather than once a file. Outside that config,
- * a browser of the file's own with a fresh profile directory (removed on close).
+ * Headless Chromium from Debian with a fresh profile directory (removed on close), driven by playwright-core. Test
+ * files take the run's shared browser through `fileChromium()` (file-chromium.ts); a benchmark starts its own here.
  */
-export async function launchChromium(): Promise<{ browser: Browser; close: () => Promise<void> }> {
-  const endpoint = inject('chromiumEndpoint');
-  if (endpoint) {
-    const browser = await chromium.connect(endpoint);
-    return { browser, close: () => browser.close() };
-  }
+export async function launchChromium(): Promise<FileBrowser> {
   const profile = await mkdtemp(join(tmpdir(), 'alertform-chromium-'));
   const browser = await chromium.launch(chromiumLaunchOptions(profile));
   return {

@@ -7,14 +7,14 @@ import { chromiumAvailability, chromiumLaunchOptions } from './browser.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    /** The run's Chromium (launchChromium in browser.ts connects to it); null when Chromium is not here. */
+    /** The run's Chromium (fileChromium in file-chromium.ts connects to it); null when Chromium is not here. */
     chromiumEndpoint: string | null;
   }
 }
 
 /**
  * Global setup of the browser project: one headless Chromium for the whole run, which each file connects to
- * (launchChromium), instead of a browser per file. Files stay apart by browser context.
+ * (fileChromium), instead of a browser per file. Files stay apart by browser context.
  */
 export default async function setup(project: TestProject): Promise<(() => Promise<void>) | undefined> {
   if (chromiumAvailability().skip) {
