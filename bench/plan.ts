@@ -9,7 +9,6 @@
  * fails on a number.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,6 +20,7 @@ import { AlertformClient } from '../src/client/api.js';
 import type { AdditionalCriterion } from '../src/model/types.js';
 import { loadProject } from '../src/definitions/source.js';
 import { planProject } from '../src/plan/plan-project.js';
+import { processCpuMs } from './lib/process-cpu.js';
 import { refreshByLists, refreshPerResource } from './lib/refresh.js';
 
 const ALERTS = Number(process.env.BENCH_ALERTS ?? 10_000);
@@ -89,16 +89,6 @@ async function startServerProcess(db: string): Promise<{ url: string; child: Chi
   return { url, child };
 }
 
-/** CPU time of a process so far in ms, from /proc (Linux), or undefined elsewhere. */
-function processCpuMs(pid: number): number | undefined {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-  } catch {
-    return undefined;
-  }
-}
-
 interface Measured<T> {
   ms: number;
   peakMb: number;
@@ -128,7 +118,7 @@ async function measure<T>(work: () => Promise<T>, serverPid: number): Promise<Me
   const serverAfter = processCpuMs(serverPid);
   clearInterval(timer);
   peak = Math.max(peak, process.memoryUsage().rss);
-  return { ms, peakMb: peak / 1024 / 1024, value, cpuMs: (user + system) / 1000, busyMs, serverCpuMs: server === undefined || serverAfter === undefined ? undefined : serverAfter - server };
+  return { ms, peakMb: peak / 1024 / 1024, value, cpuMs: (user + system) / 1000, busyMs, serverCpuMs: server === null || serverAfter === null ? undefined : serverAfter - server };
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;

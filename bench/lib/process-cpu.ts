@@ -1,5 +1,5 @@
+import { statCpuMs } from '../../test/helpers/proc-cpu.js';
 import type { LoadResult } from './load-test.js';
-import { readFileSync } from 'node:fs';
 
 /**
  * CPU time (user + system, ms) a process has used so far, from /proc/<pid>/stat (Linux; clock ticks of 10 ms, the
@@ -8,10 +8,7 @@ import { readFileSync } from 'node:fs';
  */
 export function processCpuMs(pid: number): number | null {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command name (which may hold spaces): state is the first, utime the 12th, stime the 13th.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
+    return statCpuMs(`/proc/${pid}/stat`);
   } catch {
     return null;
   }

@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-
 /**
  * How long a piece of work held this process's event loop, counted in this thread's CPU time rather than by the
  * clock. The servers under test run in the test's process, so a handler that holds the loop shows here as it would
@@ -16,27 +14,11 @@ export function threadCpuMs(): number {
   return (usage.user + usage.system) / 1000;
 }
 
-/**
- * The CPU time of another process's main thread so far, ms (Linux's /proc, in clock ticks of 10 ms): what a served
- * child's event loop spent while a request to it waited, which a busy machine does not stretch as it does the clock.
- */
-export function processThreadCpuMs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8');
-  // After the command's closing parenthesis: state is the first field, utime and stime the 12th and 13th.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
-}
-
-/** The kernel's clock ticks per second (USER_HZ), 100 on Linux. */
-const CLOCK_TICKS_PER_SECOND = 100;
-
-/** What `measureLag` saw: the work's CPU on this thread, its wall time, and the longest hold of the event loop. */
+/** What `measureLag` saw: the work's CPU on this thread and the longest hold of the event loop. */
 export interface LagMeasure<T> {
   result: T;
   /** This thread's CPU time while the work ran, ms. */
   cpuMs: number;
-  /** The work's wall time, ms: for messages, not for bounds. */
-  wallMs: number;
   /** The most CPU this thread spent between two turns of a 10 ms timer, ms: the longest the loop was held. */
   maxHoldMs: number;
 }
@@ -44,7 +26,6 @@ export interface LagMeasure<T> {
 /** Runs `work` while a 10 ms timer notes this thread's CPU at each of its turns. */
 export async function measureLag<T>(work: () => Promise<T>): Promise<LagMeasure<T>> {
   const startedCpu = threadCpuMs();
-  const started = performance.now();
   let lastTurn = startedCpu;
   let maxHoldMs = 0;
   const turn = () => {
@@ -56,7 +37,7 @@ export async function measureLag<T>(work: () => Promise<T>): Promise<LagMeasure<
   try {
     const result = await work();
     turn();
-    return { result, cpuMs: threadCpuMs() - startedCpu, wallMs: performance.now() - started, maxHoldMs };
+    return { result, cpuMs: threadCpuMs() - startedCpu, maxHoldMs };
   } finally {
     clearInterval(timer);
   }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TEST_SENDS_PER_ACCOUNT, TEST_SENDS_PER_CHANNEL } from '../../src/server/routes/test-send-limit.js';
-import { processThreadCpuMs } from '../helpers/event-loop-lag.js';
+import { processThreadCpuMs } from '../helpers/proc-cpu.js';
 import { spawnServe, type ServeProcess } from '../helpers/server-process.js';
 import { until } from '../helpers/until.js';
 import { startWebhookReceiver } from '../helpers/webhook-receiver.js';
