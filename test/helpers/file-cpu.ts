@@ -6,7 +6,7 @@ import { afterAll, beforeAll, expect } from 'vitest';
  * Which test files cost the run its CPU: with ALERTFORM_TEST_FILE_CPU=FILE, each file appends a line to FILE as it
  * ends: its core-seconds in all, those of its worker, those of the child processes it started and saw end (servers,
  * CLIs, Graphite, chromium, npm), its wall seconds and its path, tab-separated (`sort -rn FILE | head` lists the
- * dearest). The run's shared PostgreSQL cluster is not in it: its backends are the cluster's children
+ * dearest), then the worker's pid (a worker's first file also pays for the imports the next ones reuse). The run's shared PostgreSQL cluster is not in it: its backends are the cluster's children
  * (scripts/cpu-by-process.mjs counts them). Files of one worker run one after another, so each line is the file's
  * own. Without the variable this does nothing.
  */
@@ -35,6 +35,6 @@ if (target) {
     const self = end.self - start.self;
     const children = end.children - start.children;
     const wall = (performance.now() - startedAt) / 1000;
-    appendFileSync(target, `${[self + children, self, children, wall].map((s) => s.toFixed(2)).join('\t')}\t${file}\n`);
+    appendFileSync(target, `${[self + children, self, children, wall].map((s) => s.toFixed(2)).join('\t')}\t${file}\t${process.pid}\n`);
   });
 }
