@@ -1,3 +1,6 @@
+import { get } from 'node:http';
+import { processThreadCpuMs } from './proc-cpu.js';
+
 /**
  * How long a piece of work held this process's event loop, counted in this thread's CPU time rather than by the
  * clock. The servers under test run in the test's process, so a handler that holds the loop shows here as it would
@@ -81,4 +84,56 @@ export async function healthWhile<T>(url: string, work: () => Promise<T>): Promi
     running = false;
     await probing.catch(() => undefined);
   }
+}
+
+/** What `servedHealthWhile` saw of a server in a process of its own. */
+export interface ServedHealthMeasure<T> {
+  result: T;
+  /** The most CPU the server's main thread spent while one /healthz request waited for its answer, ms. */
+  slowestCpuMs: number;
+  /** All the CPU the server's main thread spent while `work` ran, ms. */
+  cpuMs: number;
+  /** /healthz requests that failed or answered other than 200 (a 10 s wait counts as a failure). */
+  failures: number;
+}
+
+/**
+ * `healthWhile` for a server in a child process: asks its /healthz every `everyMs` while `work` runs, each on a
+ * connection of its own (a kept-alive one may be closed by the server just as it is reused), and counts the CPU the
+ * child's main thread spent before each answer came, for the same reason as above.
+ */
+export async function servedHealthWhile<T>(server: { url: string; pid: number }, work: () => Promise<T>, everyMs = 20): Promise<ServedHealthMeasure<T>> {
+  const cpu = () => processThreadCpuMs(server.pid);
+  const startedCpu = cpu();
+  let running = true;
+  let slowestCpuMs = 0;
+  let failures = 0;
+  const probing = (async () => {
+    while (running) {
+      const started = cpu();
+      if (!(await healthzOnce(server.url))) failures += 1;
+      slowestCpuMs = Math.max(slowestCpuMs, cpu() - started);
+      await new Promise((resolve) => setTimeout(resolve, everyMs));
+    }
+  })();
+  try {
+    const result = await work();
+    return { result, slowestCpuMs, cpuMs: cpu() - startedCpu, failures };
+  } finally {
+    running = false;
+    await probing;
+  }
+}
+
+/** One GET /healthz on a fresh connection: whether it answered 200 within 10 s. */
+function healthzOnce(url: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const request = get(`${url}/healthz`, { agent: false, timeout: 10_000 }, (response) => {
+      response.resume();
+      response.on('end', () => resolve(response.statusCode === 200));
+      response.on('error', () => resolve(false));
+    });
+    request.on('timeout', () => request.destroy(new Error('no answer within 10 s')));
+    request.on('error', () => resolve(false));
+  });
 }
