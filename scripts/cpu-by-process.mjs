@@ -7,7 +7,8 @@
 // fork and its exec shows its parent's).
 // Needs root and Debian's `acct` package (accton, dump-acct).
 // Usage: sudo node scripts/cpu-by-process.mjs [--top N] [--dump FILE] -- npx vitest run --project store
-//   --dump FILE  also writes every process as a line (seconds, pid, parent pid, kind, command line; tab-separated)
+//   --dump FILE  also writes every process as a line (seconds, pid, parent pid, kind, command line, page faults;
+//                tab-separated)
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -117,28 +118,49 @@ function kindOf(comm, line = '') {
   return comm.startsWith('node') ? 'node (other)' : comm;
 }
 
+/**
+ * Each record's minor page faults, in the ledger's order: dump-acct does not print them. The kernel writes
+ * `struct acct_v3` records of 64 bytes, the faults a comp_t (13-bit mantissa, 3-bit base-8 exponent) at byte 42.
+ */
+const ledgerBytes = readFileSync(ledger);
+const faultsOf = (index) => {
+  const offset = index * 64;
+  if (offset + 64 > ledgerBytes.length || ledgerBytes[offset + 1] !== 3) return 0;
+  const comp = ledgerBytes.readUInt16LE(offset + 42);
+  return (comp & 0x1fff) * 8 ** (comp >> 13);
+};
+
 const kinds = new Map();
 const lines = [];
 let total = 0;
+let totalFaults = 0;
+let index = 0;
 // dump-acct: comm|version|user|system|elapsed|uid|gid|mem|io|pid|ppid|...|start (times in the kernel's 100 Hz ticks,
 // the start as a local date to the second).
 for (const record of execFileSync('dump-acct', [ledger], { maxBuffer: 1 << 30 }).toString().trim().split('\n')) {
   const fields = record.split('|').map((field) => field.trim());
+  const faults = faultsOf(index++);
   if (fields.length < 11) continue;
   const seconds = (Number(fields[2]) + Number(fields[3])) / 100;
   const name = nameOf(fields[9], fields.at(-1));
   const kind = kindOf(fields[0], name);
-  if (dump) lines.push([seconds.toFixed(2), fields[9], fields[10], kind, name ?? fields[0]].join('\t'));
-  const entry = kinds.get(kind) ?? { seconds: 0, processes: 0 };
+  if (dump) lines.push([seconds.toFixed(2), fields[9], fields[10], kind, name ?? fields[0], faults].join('\t'));
+  const entry = kinds.get(kind) ?? { seconds: 0, processes: 0, faults: 0 };
   entry.seconds += seconds;
   entry.processes += 1;
+  entry.faults += faults;
   kinds.set(kind, entry);
   total += seconds;
+  totalFaults += faults;
 }
 rmSync(dir, { recursive: true, force: true });
 if (dump) writeFileSync(dump, lines.join('\n') + '\n');
 
 const rows = [...kinds].sort((a, b) => b[1].seconds - a[1].seconds).slice(0, top);
-console.error(`\nCPU by process kind (${total.toFixed(0)} core-seconds in processes that ended; daemons still running are not counted):`);
-for (const [kind, { seconds, processes }] of rows) console.error(`${seconds.toFixed(1).padStart(9)} s ${String(processes).padStart(6)} processes  ${kind}`);
+console.error(
+  `\nCPU by process kind (${total.toFixed(0)} core-seconds and ${(totalFaults / 1e6).toFixed(1)} million page faults in processes that ended; daemons still running are not counted):`,
+);
+for (const [kind, { seconds, processes, faults }] of rows) {
+  console.error(`${seconds.toFixed(1).padStart(9)} s ${(faults / 1e3).toFixed(0).padStart(7)}k faults ${String(processes).padStart(6)} processes  ${kind}`);
+}
 process.exit(code);
