@@ -6,13 +6,18 @@
  * printed too: on a busy machine wall time waits for a core, CPU time does not. Figures only: nothing here fails
  * on a number.
  *
+ * Then the CPU of `alertform serve` from its start to its "listening" line, and of `validate`, each from the
+ * bundled entry (dist/cli/main.js, scripts/bundle-cli.mjs) against the same CLI loaded module by module from
+ * tsc's tree (dist/cli/run.js), the baseline.
+ *
  * The script builds dist/ first (`npm run build:dist`), so it always times the code of the work tree.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -28,13 +33,13 @@ interface Timing {
  * page cache). Each run goes through bash, whose `times` prints the CPU time of its children; the wall time is
  * taken around the whole, bash's own start (a few ms) included.
  */
-function median(args: string[], cwd: string): Timing {
+function median(args: string[], cwd: string, env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' }): Timing {
   const walls: number[] = [];
   const cpus: number[] = [];
   const script = '"$0" "$@" >/dev/null 2>&1; status=$?; times; exit $status';
   for (let run = 0; run <= RUNS; run += 1) {
     const started = process.hrtime.bigint();
-    const result = spawnSync('bash', ['-c', script, process.execPath, ...args], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+    const result = spawnSync('bash', ['-c', script, process.execPath, ...args], { cwd, encoding: 'utf8', env });
     const wall = Number(process.hrtime.bigint() - started) / 1e9;
     if (result.status !== 0) throw new Error(`node ${args.join(' ')} exited ${result.status}`);
     // `times`: a line for the shell, then one for its children: "0m0.093s 0m0.021s" (user, system).
@@ -81,8 +86,49 @@ function build(): void {
   if (result.status !== 0) throw new Error('npm run build:dist failed');
 }
 
+/** The median CPU seconds of RUNS starts of `node ARGS` as a server, to its "listening" line (from /proc). */
+async function serverStart(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  const cpus: number[] = [];
+  for (let run = 0; run <= RUNS; run += 1) {
+    const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'ignore'] });
+    const cpu = await new Promise<number>((resolve, reject) => {
+      let out = '';
+      child.on('error', reject);
+      child.on('exit', (code) => reject(new Error(`node ${args.join(' ')} exited ${code} before listening`)));
+      child.stdout.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        if (!out.includes('listening on http')) return;
+        // utime and stime, the 14th and 15th fields of /proc/PID/stat (after the parenthesised name), in 100 Hz ticks.
+        const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+        resolve((Number(fields[11]) + Number(fields[12])) / 100);
+      });
+    });
+    child.removeAllListeners('exit');
+    child.kill();
+    if (run > 0) cpus.push(cpu);
+  }
+  return cpus.sort((a, b) => a - b)[Math.floor(cpus.length / 2)]!;
+}
+
+/** Bundled (bin/alertform) against module by module (dist/cli/run.js): serve's start and validate, in CPU. */
+async function bundleAgainstModules(dir: string, repo: string): Promise<void> {
+  const modules = join(dir, 'module-by-module.mjs');
+  await writeFile(modules, `import { runCommandLine } from ${JSON.stringify(pathToFileURL(join(ROOT, 'dist/cli/run.js')).href)};\nawait runCommandLine(process.argv);\n`);
+  // Both with the compile cache, as bin/alertform runs: in a directory of this run's, filled by a first run of each.
+  const env = { ...process.env, NO_COLOR: '1', NODE_COMPILE_CACHE: join(dir, 'compile-cache') };
+  const serve = ['serve', '--port', '0', '--db', ':memory:', '--api-key', 'bench-cli-key-0123456789abcdef'];
+  console.log(`CPU of a start, bundled (bin/alertform) against module by module (dist/cli/run.js), median of ${RUNS}`);
+  for (const [what, bundled, baseline] of [
+    ['alertform serve, to listening', await serverStart([BIN, ...serve], env), await serverStart([modules, ...serve], env)],
+    ['alertform validate (2 files)', median([BIN, 'validate', repo], ROOT, env).cpu, median([modules, 'validate', repo], ROOT, env).cpu],
+  ] as const) {
+    console.log(`  ${what.padEnd(29)} ${bundled.toFixed(3)} s against ${baseline.toFixed(3)} s = ${(bundled / baseline).toFixed(2)}x`);
+  }
+}
+
 build();
 const repo = await twoFileRepository();
+const scratch = await mkdtemp(join(tmpdir(), 'alertform-bench-cli-start-'));
 try {
   const bare = median(['-e', '0'], ROOT);
   const rows: { what: string; time: Timing; goal: number }[] = [
@@ -99,6 +145,8 @@ try {
         `${(time.wall / bare.wall).toFixed(2)}x node -e 0; ${time.cpu.toFixed(3)} s CPU = ${(time.cpu / bare.cpu).toFixed(2)}x node -e 0`,
     );
   }
+  await bundleAgainstModules(scratch, repo);
 } finally {
   await rm(repo, { recursive: true, force: true });
+  await rm(scratch, { recursive: true, force: true });
 }

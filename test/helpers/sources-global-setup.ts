@@ -1,32 +1,19 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { rename, rm, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import { build, type Plugin } from 'esbuild';
+import { build } from 'esbuild';
 import type { TestProject } from 'vitest/node';
+import { bundleCli } from '../../scripts/bundle-cli.mjs';
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** Beside src/ and at its depth, as dist/ is: the sources' `new URL('../../schemas/', import.meta.url)` still finds the repository's. */
 const OUT = join(ROOT, '.test-build');
 const SRC = join(ROOT, 'src') + '/';
-
-/** What the CLI's bundle leaves to node_modules: packages that load native code or files beside their own. */
-const BUNDLE_EXTERNAL = ['better-sqlite3', 'pino', 'pino-*', 'thread-stream', 'pg-native', '@resvg/*', 'esbuild'];
-
-/** Each source module's `import.meta.url` in a bundle: the URL of its own file in the tree (OUT), as unbundled. */
-const ownModuleUrls: Plugin = {
-  name: 'own-module-urls',
-  setup(bundler) {
-    bundler.onLoad({ filter: /\/src\/.*\.ts$/ }, async (args) => {
-      const own = pathToFileURL(join(OUT, relative(join(ROOT, 'src'), args.path)).replace(/\.ts$/, '.js')).href;
-      return { contents: (await readFile(args.path, 'utf8')).replaceAll('import.meta.url', JSON.stringify(own)), loader: 'ts' };
-    });
-  },
-};
 
 /**
  * The test files' imports of src/ answered from the run's transpiled tree, loaded by node itself rather than by
@@ -65,8 +52,8 @@ export default async function setup(project: TestProject): Promise<void> {
   // The schemas too: the tree's compiled validators are made from them.
   const schemas = readdirSync(join(ROOT, 'schemas')).filter((name) => name.endsWith('.json')).sort().map((name) => `../schemas/${name}`);
   for (const name of [...files, ...schemas, '../tsconfig.json']) hash.update(name).update('\0').update(readFileSync(join(ROOT, 'src', name))).update('\0');
-  // This file too: a change to how the tree is built rebuilds it.
-  hash.update(readFileSync(fileURLToPath(import.meta.url)));
+  // This file and the bundler's script too: a change to how the tree is built rebuilds it.
+  hash.update(readFileSync(fileURLToPath(import.meta.url))).update(readFileSync(join(ROOT, 'scripts/bundle-cli.mjs')));
   const digest = hash.digest('hex');
   const marker = join(OUT, '.sources-hash');
   if (!existsSync(marker) || readFileSync(marker, 'utf8') !== digest) {
@@ -92,29 +79,10 @@ export default async function setup(project: TestProject): Promise<void> {
       import { standaloneValidatorsSource } from ${JSON.stringify(pathToFileURL(join(next, 'model/compile-schemas.js')).href)};
       writeFileSync(${JSON.stringify(join(next, 'model/compiled-validators.js'))}, standaloneValidatorsSource());`;
     await run(process.execPath, ['--input-type=module', '--eval', compile], { cwd: ROOT });
-    // The CLI, which the tests start hundreds of times (servers and commands), also as one bundle in place of its
-    // module, with the packages in it (koa's and the others' CommonJS files were half of a start's module loading): a
-    // start then loads a handful of files instead of hundreds (a server's start takes 0.43 s of CPU instead of 0.59).
-    // Each module's import.meta.url stays its own file's in the tree, so that the paths it resolves from there
-    // (schemas/, console/, the compiled validators, better-sqlite3) are the same as unbundled.
-    await build({
-      entryPoints: [join(ROOT, 'src/cli/main.ts')],
-      bundle: true,
-      splitting: true,
-      external: BUNDLE_EXTERNAL,
-      // A bundled CommonJS package's require() of node's modules goes through esbuild's shim, which needs a require
-      // in scope (esbuild renames a module's own top-level `require`, so this one never clashes).
-      banner: { js: "import { createRequire as __bundleCreateRequire } from 'node:module'; const require = __bundleCreateRequire(import.meta.url);" },
-      outdir: join(next, 'cli'),
-      entryNames: '[name]',
-      chunkNames: 'bundle/[name]-[hash]',
-      format: 'esm',
-      platform: 'node',
-      target: 'node22',
-      tsconfig: join(ROOT, 'tsconfig.json'),
-      logLevel: 'error',
-      plugins: [ownModuleUrls],
-    });
+    // The CLI, which the tests start hundreds of times (servers and commands), bundled in place of its module as the
+    // package's build bundles it, with the packages in it (koa's and the others' CommonJS files were half of a
+    // start's module loading): a start loads a handful of files instead of hundreds.
+    await bundleCli({ root: ROOT, tree: next });
     await writeFile(join(next, '.sources-hash'), digest);
     // Swapped in by two renames, never a moment without a tree: a run already going (another terminal) keeps
     // starting children, which then run the new sources, as they would through tsx. The tree it replaces stays

@@ -71,6 +71,15 @@ describe('the npm package, installed into an empty directory', () => {
     expect(verified.stdout).toMatch(/alertform-.*\.tgz: OK/);
   });
 
+  it('starts the CLI from its bundle, which names no path of the machine it was built on', async () => {
+    const cli = join(app, 'node_modules', 'alertform', 'dist', 'cli');
+    expect(await readFile(join(cli, 'main.js'), 'utf8')).toContain("import './bundle/main.js'");
+    const files = (await readdir(join(cli, 'bundle'))).filter((name) => name.endsWith('.js'));
+    expect(files).toContain('main.js');
+    // A build path would make the installed CLI read schemas/, console/ and better-sqlite3 from the build's tree.
+    for (const file of files) expect(await readFile(join(cli, 'bundle', file), 'utf8'), file).not.toContain(ROOT);
+  });
+
   it('runs --help', async () => {
     const result = await run(['--help']);
     expect(result.code, result.stderr).toBe(0);
