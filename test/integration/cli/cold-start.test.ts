@@ -12,8 +12,8 @@ const dir = mkdtempSync(join(tmpdir(), 'alertform-cold-start-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /**
- * The node arguments that run the CLI's sources module by module: the run's transpiled tree (its cli/main.js is a
- * bundle, so an entry of main.ts's two lines on the tree's run.js), else the sources through tsx (watch mode), which
+ * The node arguments that run the CLI's sources module by module: the run's transpiled tree (its cli/main.js starts
+ * the bundle, so an entry of main.ts's two lines on the tree's run.js), else the sources through tsx (watch mode), which
  * transpiles every module again in each process.
  */
 function unbundledCli(): string[] {
