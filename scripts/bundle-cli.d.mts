@@ -1,2 +1,2 @@
-/** Bundles `root`/src/cli/main.ts into `tree`/cli/main.js and `tree`/cli/bundle/ (scripts/bundle-cli.mjs). */
+/** Bundles `root`/src/cli/main.ts into `tree`/cli/bundle/ and points `tree`/cli/main.js at it (bundle-cli.mjs). */
 export function bundleCli(where: { root: string; tree: string }): Promise<void>;

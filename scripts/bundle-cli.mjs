@@ -35,7 +35,8 @@ export async function bundleCli({ root, tree }) {
     bundle: true,
     splitting: true,
     external: EXTERNAL,
-    // CommonJS packages require Node's built-ins; an ES module has no require of its own.
+    // A bundled CommonJS package's require() of Node's modules goes through esbuild's shim, which needs a require in
+    // scope (esbuild renames a module's own top-level `require`, so this one never clashes).
     banner: { js: "import { createRequire as __bundleCreateRequire } from 'node:module'; const require = __bundleCreateRequire(import.meta.url);" },
     outdir: bundleDir,
     entryNames: '[name]',
