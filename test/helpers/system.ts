@@ -1,5 +1,5 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
 
 /**
  * Whether a system part (a Debian package's binary or file) is here. Locally a missing part makes its tests skip
@@ -12,13 +12,20 @@ export function systemPart(name: string, present: boolean): { skip: boolean; rea
   return { skip: !present, reason };
 }
 
+/**
+ * Whether `command` runs here, as the shell's `command -v` finds it: a path, or a name in a PATH directory. Looked
+ * up in this process, not in a shell: each process a worker starts costs it dear (CONTRIBUTING.md).
+ */
 export function hasCommand(command: string): boolean {
-  try {
-    execFileSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
+  const candidates = command.includes('/') ? [command] : (process.env.PATH ?? '').split(delimiter).filter(Boolean).map((dir) => join(dir, command));
+  return candidates.some((path) => {
+    try {
+      accessSync(path, constants.X_OK);
+      return statSync(path).isFile();
+    } catch {
+      return false;
+    }
+  });
 }
 
 export function hasFile(path: string): boolean {

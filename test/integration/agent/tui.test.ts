@@ -1,8 +1,9 @@
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtemp, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 import { hasCommand, systemPart } from '../../helpers/system.js';
@@ -13,6 +14,8 @@ import { nodeArgsFor } from '../../helpers/source-entry.js';
 const tmux = systemPart('tmux', hasCommand('tmux'));
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 const MAIN = join(REPO, 'src/cli/main.ts');
+/** A tmux command's output. Not synchronous: the TUI's server runs in this worker, whose loop must go on meanwhile. */
+const tmuxRun = async (...args: string[]) => (await promisify(execFile)('tmux', args, { encoding: 'utf8' })).stdout;
 
 let server: TestServer;
 const sessions: string[] = [];
@@ -21,14 +24,9 @@ beforeAll(async () => {
   if (!tmux.skip) server = await startTestServer({ keys: ['good-key-1234-abcd'] });
 });
 afterAll(async () => server?.close());
-afterEach(() => {
-  for (const session of sessions.splice(0)) {
-    try {
-      execFileSync('tmux', ['-L', session, 'kill-server'], { stdio: 'ignore' });
-    } catch {
-      // already gone
-    }
-  }
+afterEach(async () => {
+  // A session already gone is what was wanted.
+  await Promise.all(sessions.splice(0).map((session) => tmuxRun('-L', session, 'kill-server').catch(() => undefined)));
 });
 
 async function debianRoot(): Promise<string> {
@@ -43,7 +41,7 @@ async function debianRoot(): Promise<string> {
  * exits when the last session is killed, and a session started meanwhile fails with "server exited unexpectedly".
  * The shell prints [exit N] when the command ends.
  */
-function startTui(root: string, args: string[]): { keys: (...keys: string[]) => void; type: (text: string) => void; screen: () => string; waitFor: (text: string | RegExp) => Promise<string> } {
+async function startTui(root: string, args: string[]): Promise<{ keys: (...keys: string[]) => Promise<void>; type: (text: string) => Promise<void>; screen: () => Promise<string>; waitFor: (text: string | RegExp) => Promise<string> }> {
   const session = `alertform-tui-${process.pid}-${sessions.length}-${Date.now()}`;
   sessions.push(session);
   const quote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
@@ -60,17 +58,17 @@ function startTui(root: string, args: string[]): { keys: (...keys: string[]) => 
     root,
     ...args,
   ].map(quote).join(' ');
-  execFileSync('tmux', ['-L', session, 'new-session', '-d', '-s', session, '-x', '250', '-y', '50', '-c', REPO, `${command}; echo "[exit $?]"; sleep 600`]);
-  const screen = () => execFileSync('tmux', ['-L', session, 'capture-pane', '-p', '-S', '-', '-t', session], { encoding: 'utf8' });
+  await tmuxRun('-L', session, 'new-session', '-d', '-s', session, '-x', '250', '-y', '50', '-c', REPO, `${command}; echo "[exit $?]"; sleep 600`);
+  const screen = () => tmuxRun('-L', session, 'capture-pane', '-p', '-S', '-', '-t', session);
   return {
-    keys: (...keys) => void execFileSync('tmux', ['-L', session, 'send-keys', '-t', session, ...keys]),
-    type: (text) => void execFileSync('tmux', ['-L', session, 'send-keys', '-t', session, '-l', text]),
+    keys: async (...keys) => void (await tmuxRun('-L', session, 'send-keys', '-t', session, ...keys)),
+    type: async (text) => void (await tmuxRun('-L', session, 'send-keys', '-t', session, '-l', text)),
     screen,
     // The screen changes when the program draws: poll it, bounded.
     async waitFor(text) {
       const deadline = Date.now() + 45_000;
       for (;;) {
-        const shown = screen();
+        const shown = await screen();
         if (typeof text === 'string' ? shown.includes(text) : text.test(shown)) return shown;
         if (Date.now() > deadline) throw new Error(`the screen never showed ${String(text)}; it shows:\n${shown}`);
         await new Promise((resolve) => setTimeout(resolve, 100));
@@ -82,32 +80,32 @@ function startTui(root: string, args: string[]): { keys: (...keys: string[]) => 
 describe.skipIf(tmux.skip)('alertform tui in a terminal (tmux)', { timeout: 120_000 }, () => {
   it('goes agent, action, masked key checked at once (a wrong one is said and asked again), custom plugins, confirm, then the steps', async () => {
     const root = await debianRoot();
-    const tui = startTui(root, []);
+    const tui = await startTui(root, []);
     await tui.waitFor('Which agent?');
-    tui.keys('Down', 'Down', 'Enter');
+    await tui.keys('Down', 'Down', 'Enter');
     await tui.waitFor('What should happen to collectd?');
-    tui.keys('Enter');
+    await tui.keys('Enter');
     await tui.waitFor('API key (checked with');
 
-    tui.type('wrong-key-0000');
-    tui.keys('Enter');
+    await tui.type('wrong-key-0000');
+    await tui.keys('Enter');
     await tui.waitFor('the API key was refused by');
-    expect(tui.screen()).toContain('? API key');
-    expect(tui.screen()).not.toContain('wrong-key-0000');
+    expect(await tui.screen()).toContain('? API key');
+    expect(await tui.screen()).not.toContain('wrong-key-0000');
 
-    tui.keys('C-u');
-    tui.type('good-key-1234-abcd');
-    tui.keys('Enter');
+    await tui.keys('C-u');
+    await tui.type('good-key-1234-abcd');
+    await tui.keys('Enter');
     await tui.waitFor('Plugins?');
-    expect(tui.screen()).toContain('✔ API key');
-    tui.keys('Down', 'Enter');
+    expect(await tui.screen()).toContain('✔ API key');
+    await tui.keys('Down', 'Enter');
     await tui.waitFor('Plugins to enable');
     // Uncheck cpu (first), check uptime (an optional one, further down).
-    tui.keys('Space');
-    for (let i = 0; i < 13; i++) tui.keys('Down');
-    tui.keys('Space', 'Enter');
+    await tui.keys('Space');
+    for (let i = 0; i < 13; i++) await tui.keys('Down');
+    await tui.keys('Space', 'Enter');
     await tui.waitFor(/Install collectd with df, disk, interface, load, memory, processes, swap, uptime, sending to carbon\.hostedgraphite\.com:2003 \(hosted\)\?/);
-    tui.keys('Enter');
+    await tui.keys('Enter');
     const end = await tui.waitFor('[exit 0]');
 
     expect(end).toContain('✔ detect the platform: debian 12, apt');
@@ -127,14 +125,14 @@ describe.skipIf(tmux.skip)('alertform tui in a terminal (tmux)', { timeout: 120_
 
   it('leaves cleanly on Ctrl-C at the key prompt, with nothing written', async () => {
     const root = await debianRoot();
-    const tui = startTui(root, []);
+    const tui = await startTui(root, []);
     await tui.waitFor('Which agent?');
-    tui.keys('Enter');
+    await tui.keys('Enter');
     await tui.waitFor('What should happen to telegraf?');
-    tui.keys('Enter');
+    await tui.keys('Enter');
     await tui.waitFor('API key');
-    tui.type('good-key');
-    tui.keys('C-c');
+    await tui.type('good-key');
+    await tui.keys('C-c');
     const end = await tui.waitFor('[exit 130]');
     expect(end).toContain('Cancelled: nothing was changed.');
     expect(await readdir(root)).toEqual(['etc']);
@@ -143,16 +141,16 @@ describe.skipIf(tmux.skip)('alertform tui in a terminal (tmux)', { timeout: 120_
 
   it('runs a dry run of the default plugins for a self-hosted carbon without asking for a key, and writes nothing', async () => {
     const root = await debianRoot();
-    const tui = startTui(root, ['--dry-run', '--no-verify', '--carbon', '127.0.0.1:2003']);
+    const tui = await startTui(root, ['--dry-run', '--no-verify', '--carbon', '127.0.0.1:2003']);
     await tui.waitFor('Which agent?');
-    tui.keys('Enter');
+    await tui.keys('Enter');
     await tui.waitFor('What should happen to telegraf?');
-    tui.keys('Enter');
+    await tui.keys('Enter');
     // A self-hosted carbon takes no key: none is asked for.
     await tui.waitFor('Plugins?');
-    tui.keys('Enter');
+    await tui.keys('Enter');
     await tui.waitFor('Dry run: show how to install telegraf with cpu, disk, diskio, kernel, mem, processes, swap, system, sending to 127.0.0.1:2003?');
-    tui.keys('Enter');
+    await tui.keys('Enter');
     const end = await tui.waitFor('[exit 0]');
     expect(end).not.toMatch(/[✔?] API key/);
     expect(end).toContain('check the API key: not needed: 127.0.0.1:2003 is a self-hosted carbon, which takes no key');
@@ -166,18 +164,18 @@ describe.skipIf(tmux.skip)('alertform tui in a terminal (tmux)', { timeout: 120_
     await mkdir(join(root, 'etc/telegraf'), { recursive: true });
     const config = '[agent]\n  interval = "10s"\n\n[[outputs.graphite]]\n  servers = ["carbon.hostedgraphite.com:2003"]\n  prefix = "old-key-0000.telegraf"\n';
     await writeFile(join(root, 'etc/telegraf/telegraf.conf'), config);
-    const tui = startTui(root, []);
+    const tui = await startTui(root, []);
     await tui.waitFor('Which agent?');
-    tui.keys('Enter');
+    await tui.keys('Enter');
     await tui.waitFor('What should happen to telegraf?');
-    tui.keys('Down', 'Enter');
+    await tui.keys('Down', 'Enter');
     await tui.waitFor('API key (checked with');
-    tui.type('good-key-1234-abcd');
-    tui.keys('Enter');
+    await tui.type('good-key-1234-abcd');
+    await tui.keys('Enter');
     await tui.waitFor('Config file to update: (/etc/telegraf/telegraf.conf)');
-    tui.keys('Enter');
+    await tui.keys('Enter');
     await tui.waitFor('Replace the API key in /etc/telegraf/telegraf.conf?');
-    tui.keys('Enter');
+    await tui.keys('Enter');
     const end = await tui.waitFor('[exit 0]');
     expect(end).toContain('✔ the API key is updated');
     expect(end).not.toContain('good-key-1234-abcd');
