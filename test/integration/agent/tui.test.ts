@@ -61,8 +61,12 @@ async function startTui(root: string, args: string[]): Promise<{ keys: (...keys:
   await tmuxRun('-L', session, 'new-session', '-d', '-s', session, '-x', '250', '-y', '50', '-c', REPO, `${command}; echo "[exit $?]"; sleep 600`);
   const screen = () => tmuxRun('-L', session, 'capture-pane', '-p', '-S', '-', '-t', session);
   return {
-    keys: async (...keys) => void (await tmuxRun('-L', session, 'send-keys', '-t', session, ...keys)),
-    type: async (text) => void (await tmuxRun('-L', session, 'send-keys', '-t', session, '-l', text)),
+    keys: async (...keys) => {
+      await tmuxRun('-L', session, 'send-keys', '-t', session, ...keys);
+    },
+    type: async (text) => {
+      await tmuxRun('-L', session, 'send-keys', '-t', session, '-l', text);
+    },
     screen,
     // The screen changes when the program draws: poll it, bounded.
     async waitFor(text) {
